@@ -1,0 +1,76 @@
+/**
+ * createApp(deps): the gate, the error mapper, docs, public routes and the /api/v1 modules.
+ * No listening here: index.ts serves it, tests call app.handle().
+ */
+import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
+import type { Deps } from './context'
+import { Gate } from './plugins/gate'
+import { toErrorResult } from './plugins/errors'
+import { clientIp } from './lib/client-ip'
+import { productRoutes } from './modules/products/routes'
+import { categoryRoutes } from './modules/categories/routes'
+
+const SCOPES_TEXT =
+  'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
+  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 plan → 400 validation → 404.'
+
+export function createApp(deps: Deps) {
+  const gate = new Gate(deps)
+  let counter = 0
+
+  const app = new Elysia({ name: 'storefront' })
+    .use(
+      openapi({
+        path: '/docs',
+        specPath: '/docs/json',
+        scalar: { version: '1.34.0' } as never,
+        exclude: { paths: ['/docs', '/docs/json'] },
+        documentation: {
+          info: { title: 'Storefront API', version: '1.0.0', description: SCOPES_TEXT },
+          components: {
+            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key (sfk_…)' } },
+          },
+          tags: [
+            { name: 'Catalog', description: 'Products, variants and categories' },
+            { name: 'Orders', description: 'Orders and customers' },
+            { name: 'Store', description: 'Store settings, discounts, shipping, reviews, stats' },
+            { name: 'Webhooks', description: 'Standard Webhooks endpoints and delivery log' },
+            { name: 'Public', description: 'No API key; limited per client IP' },
+          ],
+        },
+      }),
+    )
+    .onRequest(({ request, set, server }) => {
+      const requestId = (++counter).toString(36) + Date.now().toString(36)
+      set.headers['x-request-id'] = requestId
+      const url = request.url
+      const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+      const q = url.indexOf('?', pathStart)
+      const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
+      if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
+        const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
+        const origin = deps.config.publicUrl ?? `https://${host}`
+        return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
+      }
+      gate.check(request, path, clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
+    })
+    .onError(({ code, error, set, query, request }) => {
+      const result = toErrorResult(code, error, {
+        query: query as Record<string, string | undefined>,
+        requestId: set.headers['x-request-id'] as string,
+        log: deps.log,
+        path: new URL(request.url).pathname,
+      })
+      set.status = result.status
+      set.headers['content-type'] = 'application/json'
+      return result.body
+    })
+    .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
+    .use(productRoutes(deps))
+    .use(categoryRoutes(deps))
+
+  return Object.assign(app, { gate })
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,123 @@
+/**
+ * The operator interface: every setting the service reads from the environment, in one table,
+ * parsed once at start. A bad value stops the start with a message naming every bad variable.
+ */
+import path from 'node:path'
+
+type Parser<T> = (raw: string) => T | undefined
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> => (raw) => {
+  if (!/^\d+$/.test(raw.trim())) return undefined
+  const n = Number(raw)
+  return n >= min && n <= max ? n : undefined
+}
+const flag: Parser<boolean> = (raw) => (['1', 'true', 'yes'].includes(raw) ? true : ['0', 'false', 'no', ''].includes(raw) ? false : undefined)
+const str: Parser<string> = (raw) => raw
+const url: Parser<string> = (raw) => {
+  try {
+    const u = new URL(raw)
+    return /^https?:$/.test(u.protocol) ? raw.replace(/\/+$/, '') : undefined
+  } catch {
+    return undefined
+  }
+}
+/** Comma-separated positive integers, e.g. a retry schedule in seconds. */
+const intList: Parser<number[]> = (raw) => {
+  const parts = raw.split(',').map((p) => p.trim())
+  return parts.length > 0 && parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined
+}
+
+interface Setting<T> {
+  env: string
+  parse: Parser<T>
+  default: T
+  /** What a valid value looks like, for the error message. */
+  expect: string
+}
+const setting = <T>(env: string, parse: Parser<T>, def: T, expect: string): Setting<T> => ({ env, parse, default: def, expect })
+
+const schema = {
+  dataDir: setting('DATA_DIR', str, './data', 'a directory path'),
+  port: setting('PORT', int(0, 65535), 3443, 'a port number 0–65535'),
+  httpPort: setting('HTTP_PORT', int(0, 65535), 3080, 'a port number 0–65535'),
+  host: setting('HOST', str, '0.0.0.0', 'a bind address'),
+  tlsCertFile: setting<string | undefined>('TLS_CERT_FILE', str, undefined, 'a PEM file path'),
+  tlsKeyFile: setting<string | undefined>('TLS_KEY_FILE', str, undefined, 'a PEM file path'),
+  trustProxy: setting('TRUST_PROXY', flag, false, '1 or 0'),
+  publicUrl: setting<string | undefined>('PUBLIC_URL', url, undefined, 'an http(s) origin'),
+  logLevel: setting('LOG_LEVEL', (r) => (['debug', 'info', 'warn', 'error', 'silent'].includes(r) ? r : undefined), 'info', 'debug|info|warn|error|silent'),
+  /** Secret for encrypting webhook secrets at rest and signing billing events; generated into DATA_DIR when unset. */
+  secretKey: setting<string | undefined>('SECRET_KEY', (r) => (r.length >= 32 ? r : undefined), undefined, 'at least 32 characters'),
+  billingWebhookSecret: setting<string | undefined>('BILLING_WEBHOOK_SECRET', (r) => (r.length >= 16 ? r : undefined), undefined, 'at least 16 characters'),
+  upgradeUrl: setting('UPGRADE_URL', url, 'https://storefront.example/billing/upgrade', 'an http(s) URL'),
+
+  // Rate limits (spec part 8). Windows in seconds.
+  rateLimitKey: setting('RATE_LIMIT_KEY_PER_MIN', int(1), 100, 'a positive integer'),
+  rateLimitOrders: setting('RATE_LIMIT_ORDERS_PER_MIN', int(1), 10, 'a positive integer'),
+  rateLimitReviews: setting('RATE_LIMIT_REVIEWS_PER_DAY', int(1), 3, 'a positive integer'),
+  rateLimitCheckSlug: setting('RATE_LIMIT_CHECK_SLUG_PER_HOUR', int(1), 30, 'a positive integer'),
+  rateLimitStoreReads: setting('RATE_LIMIT_STORE_READS_PER_MIN', int(1), 120, 'a positive integer'),
+  /** Requests without a valid key (401s, unknown /api paths) per client IP: slows key guessing. */
+  rateLimitAnonymous: setting('RATE_LIMIT_ANONYMOUS_PER_MIN', int(1), 300, 'a positive integer'),
+  rateLimitFlushMs: setting('RATE_LIMIT_FLUSH_MS', int(10), 1000, 'milliseconds ≥ 10'),
+
+  // Plan caps (contract "Plans and suspension"). 0 for variants means "no variants".
+  freeMaxProducts: setting('FREE_MAX_PRODUCTS', int(0), 10, 'an integer ≥ 0'),
+  freeMaxCategories: setting('FREE_MAX_CATEGORIES', int(0), 3, 'an integer ≥ 0'),
+  proMaxProducts: setting('PRO_MAX_PRODUCTS', int(0), 500, 'an integer ≥ 0'),
+  proMaxCategories: setting('PRO_MAX_CATEGORIES', int(0), 50, 'an integer ≥ 0'),
+
+  // Webhooks.
+  webhookAllowPrivate: setting('WEBHOOK_ALLOW_PRIVATE', flag, false, '1 or 0'),
+  /** Seconds after each failed attempt (Standard Webhooks schedule). */
+  webhookRetrySchedule: setting('WEBHOOK_RETRY_SCHEDULE', intList, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400], 'comma-separated seconds'),
+  webhookTimeoutMs: setting('WEBHOOK_TIMEOUT_MS', int(100), 15000, 'milliseconds ≥ 100'),
+  webhookConcurrency: setting('WEBHOOK_CONCURRENCY', int(1), 16, 'a positive integer'),
+  webhookConcurrencyPerEndpoint: setting('WEBHOOK_CONCURRENCY_PER_ENDPOINT', int(1), 4, 'a positive integer'),
+  webhookDisableAfterDays: setting('WEBHOOK_DISABLE_AFTER_DAYS', int(1), 5, 'a positive integer'),
+  webhookPollCron: setting('WEBHOOK_POLL_CRON', str, '*/5 * * * * *', 'a cron pattern (with seconds)'),
+
+  // Billing.
+  billingCron: setting('BILLING_CRON', str, '0 * * * * *', 'a cron pattern (with seconds)'),
+  billingToleranceSec: setting('BILLING_TOLERANCE_SEC', int(1), 300, 'seconds'),
+
+  /** FULL: a commit is on disk before the 201 (survives power loss); NORMAL survives a process crash only. */
+  dbSynchronous: setting('DB_SYNCHRONOUS', (r) => (['FULL', 'NORMAL'].includes(r.toUpperCase()) ? r.toUpperCase() : undefined), 'FULL', 'FULL or NORMAL'),
+
+  shutdownTimeoutMs: setting('SHUTDOWN_TIMEOUT_MS', int(0), 10000, 'milliseconds'),
+}
+
+type Schema = typeof schema
+export type Config = { [K in keyof Schema]: Schema[K]['default'] }
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  }
+}
+
+/** Parses the environment once. Unset or empty variables take their defaults. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = []
+  const out: Record<string, unknown> = {}
+  for (const [name, s] of Object.entries(schema) as [string, Setting<unknown>][]) {
+    const raw = env[s.env]
+    if (raw === undefined || raw === '') {
+      out[name] = s.default
+      continue
+    }
+    const value = s.parse(raw)
+    if (value === undefined) problems.push(`${s.env}=${JSON.stringify(raw)}: expected ${s.expect}`)
+    else out[name] = value
+  }
+  if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  if (problems.length) throw new ConfigError(problems)
+  const config = out as Config
+  config.dataDir = path.resolve(config.dataDir)
+  return config
+}
+
+/** Config for tests and tools: defaults plus overrides, no environment. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides }
+}

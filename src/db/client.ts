@@ -1,0 +1,44 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
+import * as schema from './schema'
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
+
+const MIGRATIONS = path.join(import.meta.dir, '../../drizzle')
+
+export interface OpenDbOptions {
+  dataDir: string
+  synchronous?: 'FULL' | 'NORMAL' | string
+}
+
+/**
+ * Opens DATA_DIR/storefront.db with the pragmas every connection needs and applies pending
+ * migrations. The same function runs at boot, before CLI commands and in tests.
+ */
+export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
+  mkdirSync(dataDir, { recursive: true })
+  const sqlite = new Database(path.join(dataDir, 'storefront.db'), { create: true, strict: true })
+  sqlite.exec('PRAGMA journal_mode = WAL')
+  sqlite.exec(`PRAGMA synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  sqlite.exec('PRAGMA temp_store = MEMORY')
+  sqlite.exec('PRAGMA cache_size = -65536') // 64 MiB page cache
+  const db = drizzle(sqlite, { schema }) as Db
+  migrate(db, { migrationsFolder: MIGRATIONS })
+  return db
+}
+
+/**
+ * Runs `fn` in a BEGIN IMMEDIATE transaction: the write lock is taken up front, so a
+ * check-then-write cannot interleave with another writer. `fn` must be synchronous
+ * (an async callback would commit when it returns its promise).
+ */
+export function immediate<T>(db: Db, fn: (tx: Db) => T): T {
+  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' })
+}
+
+export { schema }

@@ -1,0 +1,178 @@
+import { sqliteTable, text, integer, uniqueIndex, index, primaryKey } from 'drizzle-orm/sqlite-core'
+import { id, timestamps, bool } from './columns'
+import { stores } from './stores'
+import { products, variants } from './catalog'
+
+export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+export const shippingOptions = sqliteTable(
+  'shipping_options',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    price: integer('price').notNull(),
+    description: text('description'),
+    estimatedDays: integer('estimated_days'),
+    isActive: bool('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (s) => [index('shipping_store_created_idx').on(s.storeId, s.createdAt)],
+)
+
+export const DISCOUNT_TYPES = ['percentage', 'fixed'] as const
+export type DiscountType = (typeof DISCOUNT_TYPES)[number]
+
+export const discounts = sqliteTable(
+  'discounts',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    /** Upper-cased code: uniqueness and look-ups are case-insensitive. */
+    codeKey: text('code_key').notNull(),
+    type: text('type', { enum: DISCOUNT_TYPES }).notNull(),
+    /** percentage: hundredths of a percent (1250 = 12.5 %); fixed: minor units. */
+    value: integer('value').notNull(),
+    minOrderAmount: integer('min_order_amount'),
+    maxUses: integer('max_uses'),
+    usedCount: integer('used_count').notNull().default(0),
+    expiresAt: integer('expires_at'),
+    isActive: bool('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (d) => [
+    uniqueIndex('discounts_store_code_uq').on(d.storeId, d.codeKey),
+    index('discounts_store_created_idx').on(d.storeId, d.createdAt),
+  ],
+)
+
+export const customers = sqliteTable(
+  'customers',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** E.164. */
+    phone: text('phone').notNull(),
+    address: text('address'),
+    ordersCount: integer('orders_count').notNull().default(0),
+    totalSpent: integer('total_spent').notNull().default(0),
+    firstOrderAt: integer('first_order_at'),
+    lastOrderAt: integer('last_order_at'),
+    ...timestamps,
+  },
+  (c) => [
+    uniqueIndex('customers_store_phone_uq').on(c.storeId, c.phone),
+    index('customers_store_created_idx').on(c.storeId, c.createdAt),
+    index('customers_store_updated_idx').on(c.storeId, c.updatedAt),
+  ],
+)
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    orderNumber: text('order_number').notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    customerName: text('customer_name').notNull(),
+    customerPhone: text('customer_phone').notNull(),
+    customerAddress: text('customer_address'),
+    notes: text('notes'),
+    currency: text('currency').notNull(),
+    itemsSubtotal: integer('items_subtotal').notNull(),
+    shippingOptionId: text('shipping_option_id').references(() => shippingOptions.id, { onDelete: 'set null' }),
+    /** Snapshot: deleting or editing the option later leaves the order as it was. */
+    shippingName: text('shipping_name'),
+    shippingPrice: integer('shipping_price'),
+    discountId: text('discount_id').references(() => discounts.id, { onDelete: 'set null' }),
+    discountCode: text('discount_code'),
+    discountAmount: integer('discount_amount').notNull().default(0),
+    total: integer('total').notNull(),
+    /** Hash of (E.164 phone, sorted lines): equal hashes within 5 minutes are duplicates. */
+    dedupHash: text('dedup_hash').notNull(),
+    ...timestamps,
+  },
+  (o) => [
+    uniqueIndex('orders_store_number_uq').on(o.storeId, o.orderNumber),
+    index('orders_store_created_idx').on(o.storeId, o.createdAt),
+    index('orders_store_status_created_idx').on(o.storeId, o.status, o.createdAt),
+    index('orders_store_updated_idx').on(o.storeId, o.updatedAt),
+    index('orders_customer_created_idx').on(o.customerId, o.createdAt),
+    index('orders_store_dedup_idx').on(o.storeId, o.dedupHash, o.createdAt),
+  ],
+)
+
+export const orderItems = sqliteTable(
+  'order_items',
+  {
+    id: id(),
+    orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull().references(() => products.id),
+    variantId: text('variant_id').references(() => variants.id),
+    productName: text('product_name').notNull(),
+    variantName: text('variant_name'),
+    quantity: integer('quantity').notNull(),
+    unitPrice: integer('unit_price').notNull(),
+    subtotal: integer('subtotal').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (i) => [index('order_items_order_idx').on(i.orderId, i.position), index('order_items_product_idx').on(i.productId)],
+)
+
+/** Idempotency-Key records for POST /api/orders, kept 24 h (contract "Beyond the spec"). */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: text('response_body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (k) => [primaryKey({ columns: [k.storeId, k.key] }), index('idempotency_created_idx').on(k.createdAt)],
+)
+
+export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number]
+
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    customerName: text('customer_name').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    status: text('status', { enum: REVIEW_STATUSES }).notNull().default('pending'),
+    ...timestamps,
+  },
+  (r) => [
+    index('reviews_store_created_idx').on(r.storeId, r.createdAt),
+    index('reviews_store_status_idx').on(r.storeId, r.status, r.createdAt),
+    index('reviews_product_status_idx').on(r.productId, r.status),
+  ],
+)
+
+/** One row per storefront catalog read: the denominator of the conversion rate. */
+export const catalogVisits = sqliteTable(
+  'catalog_visits',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (v) => [index('catalog_visits_store_created_idx').on(v.storeId, v.createdAt)],
+)
+
+export type ShippingOption = typeof shippingOptions.$inferSelect
+export type Discount = typeof discounts.$inferSelect
+export type Customer = typeof customers.$inferSelect
+export type Order = typeof orders.$inferSelect
+export type OrderItem = typeof orderItems.$inferSelect
+export type Review = typeof reviews.$inferSelect

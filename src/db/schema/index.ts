@@ -1,0 +1,5 @@
+export * from './stores'
+export * from './api-keys'
+export * from './catalog'
+export * from './commerce'
+export * from './platform'

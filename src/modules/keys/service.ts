@@ -1,0 +1,75 @@
+import { randomBytes, createHash } from 'node:crypto'
+import { and, eq, desc } from 'drizzle-orm'
+import { createId } from '@paralleldrive/cuid2'
+import type { Db } from '../../db/client'
+import { apiKeys, type ApiKey } from '../../db/schema'
+import { NotFound } from '../../lib/errors'
+import { isoOrNull, type Clock } from '../../lib/time'
+
+/** Recognisable in logs and secret scanners; 24 random bytes = 192 bits. */
+export const KEY_PREFIX = 'sfk_'
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+function base62(bytes: Uint8Array): string {
+  let n = BigInt('0x' + Buffer.from(bytes).toString('hex'))
+  let out = ''
+  while (n > 0n) {
+    out = ALPHABET[Number(n % 62n)] + out
+    n /= 62n
+  }
+  return out.padStart(33, '0')
+}
+
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+
+/** The shape of a well-formed key, checked before any lookup. */
+export const KEY_RE = /^sfk_[0-9A-Za-z]{33}$/
+
+export interface CreatedKey {
+  id: string
+  key: string
+  scopes: string[]
+  expiresAt: string | null
+}
+
+export function createKey(db: Db, clock: Clock, input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null }): CreatedKey {
+  const key = KEY_PREFIX + base62(randomBytes(24))
+  const id = createId()
+  db.insert(apiKeys)
+    .values({
+      id,
+      storeId: input.storeId,
+      name: input.name ?? null,
+      prefix: key.slice(0, 12),
+      hash: hashKey(key),
+      scopes: input.scopes.join(' '),
+      expiresAt: input.expiresAt ?? null,
+      createdAt: clock.now(),
+    })
+    .run()
+  return { id, key, scopes: input.scopes, expiresAt: isoOrNull(input.expiresAt) }
+}
+
+export function keyView(k: ApiKey) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    scopes: k.scopes.split(' '),
+    expiresAt: isoOrNull(k.expiresAt),
+    revokedAt: isoOrNull(k.revokedAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
+    createdAt: isoOrNull(k.createdAt),
+  }
+}
+
+export function listKeys(db: Db, storeId: string) {
+  return db.select().from(apiKeys).where(eq(apiKeys.storeId, storeId)).orderBy(desc(apiKeys.createdAt)).all().map(keyView)
+}
+
+export function revokeKey(db: Db, clock: Clock, id: string) {
+  const now = clock.now()
+  const row = db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id))).returning().get()
+  if (!row) throw new NotFound('API key')
+  return { id: row.id, revokedAt: isoOrNull(row.revokedAt) }
+}

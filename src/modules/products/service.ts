@@ -1,0 +1,185 @@
+import { and, asc, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm'
+import type { Ctx } from '../../context'
+import type { Db } from '../../db/client'
+import { categories, products, variants, type Product, type Variant } from '../../db/schema'
+import { Conflict, NotFound, OtherStore, ValidationError, isUniqueViolation } from '../../lib/errors'
+import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
+import { slugify } from '../../lib/slug'
+import { iso } from '../../lib/time'
+import { enforceCap } from '../plans/caps'
+import { activeFilter, page, sinceFilters } from '../shared/query'
+import { write } from '../shared/write'
+import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
+
+export function productView(p: Product, vs: Variant[], currency: string) {
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    description: p.description,
+    price: toMajor(p.price, currency),
+    comparePrice: toMajorOrNull(p.comparePrice, currency),
+    imageUrl: p.imageUrl,
+    isActive: p.isActive,
+    categoryId: p.categoryId,
+    variants: vs.filter((v) => v.isActive).map((v) => ({ id: v.id, name: v.name, price: toMajor(v.price, currency), isActive: v.isActive })),
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+  }
+}
+export type ProductView = ReturnType<typeof productView>
+
+/** Active variants of many products in one query, grouped by product. */
+export function activeVariantsOf(db: Db, productIds: string[]): Map<string, Variant[]> {
+  const out = new Map<string, Variant[]>()
+  if (productIds.length === 0) return out
+  const rows = db
+    .select()
+    .from(variants)
+    .where(and(inArray(variants.productId, productIds), eq(variants.isActive, true)))
+    .orderBy(asc(variants.productId), asc(variants.position))
+    .all()
+  for (const v of rows) {
+    const list = out.get(v.productId)
+    if (list) list.push(v)
+    else out.set(v.productId, [v])
+  }
+  return out
+}
+
+export function listProducts(ctx: Ctx, q: ProductListQuery) {
+  const { limit, offset } = page(q)
+  const where: SQL[] = [eq(products.storeId, ctx.store.id), isNull(products.deletedAt), ...sinceFilters(q, products)]
+  const active = activeFilter(q.isActive, 'true')
+  if (active !== undefined) where.push(eq(products.isActive, active))
+  const cond = and(...where)
+  const rows = ctx.db.select().from(products).where(cond).orderBy(desc(products.createdAt), desc(products.id)).limit(limit).offset(offset).all()
+  const total = ctx.db.select({ n: count() }).from(products).where(cond).get()!.n
+  const vs = activeVariantsOf(ctx.db, rows.map((r) => r.id))
+  return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency)), total, limit, offset }
+}
+
+/** The store's live product: 404 when missing or deleted, 403 when another store's. */
+export function ownProduct(ctx: Ctx, id: string, db: Db = ctx.db): Product {
+  const row = db.select().from(products).where(eq(products.id, id)).get()
+  if (!row || row.deletedAt !== null) throw new NotFound('Product')
+  if (row.storeId !== ctx.store.id) throw new OtherStore('product')
+  return row
+}
+
+export function getProduct(ctx: Ctx, id: string) {
+  const p = ownProduct(ctx, id)
+  return productView(p, activeVariantsOf(ctx.db, [id]).get(id) ?? [], ctx.store.currency)
+}
+
+function checkCategory(ctx: Ctx, db: Db, categoryId: string | null | undefined): void {
+  if (!categoryId) return
+  const c = db.select({ storeId: categories.storeId }).from(categories).where(eq(categories.id, categoryId)).get()
+  if (!c || c.storeId !== ctx.store.id) throw new ValidationError('categoryId', 'not_found', 'categoryId does not name a category of this store')
+}
+
+const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A product with slug '${slug}' already exists`, { field: 'slug', slug })
+
+function money(ctx: Ctx, amount: number, field: string) {
+  return toMinor(amount, ctx.store.currency, field)
+}
+
+export function createProduct(ctx: Ctx, input: ProductCreate) {
+  const slug = input.slug ?? slugify(input.name)
+  const price = money(ctx, input.price, 'price')
+  const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
+  const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, position: i }))
+  const now = ctx.clock.now()
+  try {
+    const id = write(ctx, (tx) => {
+      const current = tx.select({ n: count() }).from(products).where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt))).get()!.n
+      enforceCap(ctx, 'productLimit', current + 1, current)
+      if (variantRows.length > 0) enforceCap(ctx, 'variants', variantRows.length, 0)
+      checkCategory(ctx, tx, input.categoryId)
+      const p = tx
+        .insert(products)
+        .values({
+          storeId: ctx.store.id,
+          name: input.name,
+          slug,
+          description: input.description ?? null,
+          price,
+          comparePrice,
+          imageUrl: input.imageUrl ?? null,
+          isActive: input.isActive ?? true,
+          categoryId: input.categoryId ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: products.id })
+        .get()
+      if (variantRows.length) tx.insert(variants).values(variantRows.map((v) => ({ ...v, productId: p.id, createdAt: now, updatedAt: now }))).run()
+      return p.id
+    })
+    return getProduct(ctx, id)
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateSlug(slug)
+    throw err
+  }
+}
+
+/**
+ * Partial update. A `variants` array updates the variants that carry an `id`, creates those
+ * without, and deactivates the rest — never deletes them, since orders reference them.
+ */
+export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
+  const { variants: variantInput, ...fields } = input
+  const set: Partial<typeof products.$inferInsert> = {}
+  if (fields.name !== undefined) set.name = fields.name
+  if (fields.slug !== undefined) set.slug = fields.slug
+  if (fields.description !== undefined) set.description = fields.description
+  if (fields.price !== undefined) set.price = money(ctx, fields.price, 'price')
+  if (fields.comparePrice !== undefined) set.comparePrice = fields.comparePrice === null ? null : money(ctx, fields.comparePrice, 'comparePrice')
+  if (fields.imageUrl !== undefined) set.imageUrl = fields.imageUrl
+  if (fields.isActive !== undefined) set.isActive = fields.isActive
+  if (fields.categoryId !== undefined) set.categoryId = fields.categoryId
+  const wanted = variantInput?.map((v, i) => ({ ...v, price: money(ctx, v.price, `variants[${i}].price`) }))
+  const now = ctx.clock.now()
+  try {
+    write(ctx, (tx) => {
+      ownProduct(ctx, id, tx)
+      checkCategory(ctx, tx, fields.categoryId)
+      tx.update(products).set({ ...set, updatedAt: now }).where(eq(products.id, id)).run()
+      if (wanted) syncVariants(ctx, tx, id, wanted, now)
+    })
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateSlug(fields.slug ?? '')
+    throw err
+  }
+  return getProduct(ctx, id)
+}
+
+function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: { id?: string; name: string; price: number; isActive?: boolean }[], now: number) {
+  const existing = new Map(tx.select().from(variants).where(eq(variants.productId, productId)).all().map((v) => [v.id, v]))
+  const activeAfter = wanted.filter((v) => v.isActive !== false).length
+  const activeBefore = [...existing.values()].filter((v) => v.isActive).length
+  if (activeAfter > activeBefore || wanted.some((v) => !v.id)) enforceCap(ctx, 'variants', activeAfter, activeBefore)
+  const kept = new Set<string>()
+  wanted.forEach((v, i) => {
+    if (v.id) {
+      if (!existing.has(v.id)) throw new ValidationError(`variants[${i}].id`, 'not_found', 'Variant id does not belong to this product')
+      kept.add(v.id)
+      tx.update(variants).set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, updatedAt: now }).where(eq(variants.id, v.id)).run()
+    } else {
+      tx.insert(variants).values({ productId, name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, createdAt: now, updatedAt: now }).run()
+    }
+  })
+  for (const v of existing.values()) {
+    if (!kept.has(v.id) && v.isActive) tx.update(variants).set({ isActive: false, updatedAt: now }).where(eq(variants.id, v.id)).run()
+  }
+}
+
+/** Soft delete (spec 1): the row stays for orders and reviews; GET answers 404 afterwards. */
+export function deleteProduct(ctx: Ctx, id: string) {
+  write(ctx, (tx) => {
+    ownProduct(ctx, id, tx)
+    const now = ctx.clock.now()
+    tx.update(products).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(products.id, id)).run()
+  })
+  return { id, deleted: true as const }
+}

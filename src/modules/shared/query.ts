@@ -1,0 +1,34 @@
+import { gte, type SQL, type Column } from 'drizzle-orm'
+import { ValidationError } from '../../lib/errors'
+import { parseIso } from '../../lib/time'
+
+export function page(q: { limit?: number; offset?: number }) {
+  return { limit: q.limit ?? 50, offset: q.offset ?? 0 }
+}
+
+/** ISO string → epoch ms, or 400 naming the field. */
+export function isoParam(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined
+  const ms = parseIso(value)
+  if (ms === undefined) throw new ValidationError(field, 'invalid_format', `'${field}' must be an ISO 8601 date or date-time`)
+  return ms
+}
+
+/** createdSince / updatedSince filters (contract "Beyond the spec"). */
+export function sinceFilters(q: { createdSince?: string; updatedSince?: string }, cols: { createdAt: Column; updatedAt: Column }): SQL[] {
+  const out: SQL[] = []
+  const c = isoParam(q.createdSince, 'createdSince')
+  const u = isoParam(q.updatedSince, 'updatedSince')
+  if (c !== undefined) out.push(gte(cols.createdAt, c))
+  if (u !== undefined) out.push(gte(cols.updatedAt, u))
+  return out
+}
+
+/** `isActive` query: true (default where given), false, or all. */
+export function activeFilter(value: string | undefined, fallback: 'true' | 'all'): boolean | undefined {
+  const v = value ?? fallback
+  return v === 'all' ? undefined : v === 'true'
+}
+
+/** A pre-serialized JSON reply: skips re-validation and re-serialization of cached bodies. */
+export const jsonResponse = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })

@@ -1,0 +1,118 @@
+import { eq, or, asc, and } from 'drizzle-orm'
+import { createId } from '@paralleldrive/cuid2'
+import { immediate, type Db } from '../../db/client'
+import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
+import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../lib/errors'
+import { isCurrency } from '../../lib/money'
+import { toE164 } from '../../lib/phone'
+import { isSlug, slugify } from '../../lib/slug'
+import { iso, type Clock } from '../../lib/time'
+
+export const SUSPEND_REASONS = ['unpaid', 'refund', 'chargeback', 'manual'] as const
+export type SuspendReason = (typeof SUSPEND_REASONS)[number]
+
+export function storeView(s: Store) {
+  return {
+    id: s.id,
+    name: s.name,
+    slug: s.slug,
+    description: s.description,
+    whatsappNumber: s.whatsappNumber,
+    currency: s.currency,
+    whatsappTemplate: s.whatsappTemplate,
+    isPublished: s.isPublished,
+    isMaintenance: s.isMaintenance,
+    plan: s.plan,
+    status: s.status,
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
+  }
+}
+
+export interface CreateStoreInput {
+  name: string
+  slug?: string
+  plan?: string
+  currency?: string
+  whatsapp?: string
+  description?: string
+}
+
+export function createStore(db: Db, clock: Clock, input: CreateStoreInput): Store {
+  const name = input.name?.trim()
+  if (!name) throw new ValidationError('name', 'required')
+  const slug = input.slug ?? slugify(name)
+  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens')
+  const plan = (input.plan ?? 'free') as Plan
+  if (!PLANS.includes(plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
+  const currency = (input.currency ?? 'USD').toUpperCase()
+  if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'Currency must be an ISO 4217 code')
+  let whatsappNumber: string | null = null
+  if (input.whatsapp) {
+    whatsappNumber = toE164(input.whatsapp) ?? null
+    if (!whatsappNumber) throw new ValidationError('whatsapp', 'invalid_format', 'WhatsApp number must be a valid international phone number')
+  }
+  const now = clock.now()
+  try {
+    return db
+      .insert(stores)
+      .values({ id: createId(), name, slug, plan, currency, whatsappNumber, description: input.description ?? null, createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('DUPLICATE_SLUG', `Slug '${slug}' is already taken`, { field: 'slug' })
+    throw err
+  }
+}
+
+/** A store by id or slug (the CLI's `<store>`). */
+export function findStore(db: Db, ref: string): Store {
+  const s = db.select().from(stores).where(or(eq(stores.id, ref), eq(stores.slug, ref))).get()
+  if (!s) throw new NotFound('Store')
+  return s
+}
+
+export function getStore(db: Db, id: string): Store | undefined {
+  return db.select().from(stores).where(eq(stores.id, id)).get()
+}
+
+export function listStores(db: Db): Store[] {
+  return db.select().from(stores).orderBy(asc(stores.createdAt)).all()
+}
+
+export function setPlan(db: Db, clock: Clock, ref: string, plan: string): Store {
+  if (!PLANS.includes(plan as Plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
+  const s = findStore(db, ref)
+  return db.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!
+}
+
+export function suspendStore(db: Db, clock: Clock, storeId: string, reason: SuspendReason): Store {
+  const now = clock.now()
+  const row = db
+    .update(stores)
+    .set({ status: 'suspended', suspendedReason: reason, suspendedAt: now, updatedAt: now })
+    .where(eq(stores.id, storeId))
+    .returning()
+    .get()
+  if (!row) throw new NotFound('Store')
+  return row
+}
+
+/** A recorded payment: every open invoice is settled and the store is active again. */
+export function reinstateStore(db: Db, clock: Clock, storeId: string): Store {
+  const now = clock.now()
+  return immediate(db, (tx) => {
+    tx.update(invoices)
+      .set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now })
+      .where(and(eq(invoices.storeId, storeId), eq(invoices.status, 'open')))
+      .run()
+    const row = tx
+      .update(stores)
+      .set({ status: 'active', suspendedReason: null, suspendedAt: null, updatedAt: now })
+      .where(eq(stores.id, storeId))
+      .returning()
+      .get()
+    if (!row) throw new NotFound('Store')
+    return row
+  })
+}

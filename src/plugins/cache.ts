@@ -1,0 +1,60 @@
+/**
+ * Per-store cache of serialized GET responses, and of the store and key rows the auth gate
+ * needs. Writes through the API call `invalidate(storeId)` after commit; writes made by another
+ * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
+ * any other connection commits — checked once per request, it costs a microsecond.
+ */
+import type { Db } from '../db/client'
+import type { ApiKey, Store } from '../db/schema'
+
+const MAX_ENTRIES_PER_STORE = 256
+
+export class StoreCache {
+  private responses = new Map<string, Map<string, string>>()
+  readonly keys = new Map<string, ApiKey | null>()
+  readonly stores = new Map<string, Store>()
+  private lastDataVersion: number
+  private dataVersion
+
+  constructor(db: Db) {
+    this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
+    this.lastDataVersion = this.dataVersion.get()!.data_version
+  }
+
+  /** Clears everything when another process has committed since the last look. */
+  syncExternal(): void {
+    const v = this.dataVersion.get()!.data_version
+    if (v !== this.lastDataVersion) {
+      this.lastDataVersion = v
+      this.clear()
+    }
+  }
+
+  clear(): void {
+    this.responses.clear()
+    this.keys.clear()
+    this.stores.clear()
+  }
+
+  /** Called after a committed write that touches the store's data. */
+  invalidate(storeId: string): void {
+    this.responses.delete(storeId)
+    this.stores.delete(storeId)
+  }
+
+  /** Key rows may change (revocation) through the CLI in-process too (tests, demo). */
+  invalidateKeys(): void {
+    this.keys.clear()
+  }
+
+  getResponse(storeId: string, key: string): string | undefined {
+    return this.responses.get(storeId)?.get(key)
+  }
+
+  setResponse(storeId: string, key: string, body: string): void {
+    let m = this.responses.get(storeId)
+    if (!m) this.responses.set(storeId, (m = new Map()))
+    if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)
+    m.set(key, body)
+  }
+}

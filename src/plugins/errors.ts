@@ -1,0 +1,109 @@
+/**
+ * The one mapper from thrown errors to the spec's bodies (part 7). Elysia's validation and
+ * parse errors become 400 VALIDATION_ERROR with `details.field` and `details.reason`; anything
+ * unexpected becomes a bare 500 INTERNAL_ERROR, logged with the request id.
+ */
+import type { Logger } from '../lib/log'
+import { AppError, ValidationError } from '../lib/errors'
+
+interface TypeBoxError {
+  path: string
+  value: unknown
+  schema?: Record<string, unknown>
+  message?: string
+}
+
+/** "/items/0/quantity" → "items[0].quantity" */
+export function fieldFromPath(path: string): string {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '')
+}
+
+/** Finds the bound that a value breaks, looking into Elysia's coercion unions. */
+function reasonFor(value: unknown, schema: Record<string, unknown> | undefined): string {
+  if (value === undefined) return 'required'
+  if (!schema) return 'invalid_type'
+  const parts = [schema, ...(((schema.anyOf as Record<string, unknown>[]) ?? []).filter(Boolean))]
+  const has = (k: string) => parts.some((p) => p[k] !== undefined)
+  const numeric = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+  if (numeric && (has('minimum') || has('maximum') || has('exclusiveMinimum') || has('exclusiveMaximum'))) {
+    const wantsInteger = parts.some((p) => p.type === 'integer')
+    if (wantsInteger && !Number.isInteger(Number(value))) return 'invalid_type'
+    return 'out_of_range'
+  }
+  if (typeof value === 'string' && (has('minLength') || has('maxLength'))) {
+    const min = parts.find((p) => p.minLength !== undefined)?.minLength as number | undefined
+    const max = parts.find((p) => p.maxLength !== undefined)?.maxLength as number | undefined
+    if ((min !== undefined && value.length < min) || (max !== undefined && value.length > max)) return 'out_of_range'
+  }
+  if (Array.isArray(value) && (has('minItems') || has('maxItems'))) return 'out_of_range'
+  if (typeof value === 'string' && (has('pattern') || has('format') || has('enum') || has('const') || has('anyOf'))) {
+    return 'invalid_format'
+  }
+  return 'invalid_type'
+}
+
+/** Turns Elysia's ValidationError into ours. Query coercion errors lose their path (stack notes). */
+export function fromElysiaValidation(error: unknown, query?: Record<string, string | undefined>): ValidationError {
+  const e = error as { all?: TypeBoxError[]; type?: string; message?: string; customError?: unknown }
+  const first = (e.all ?? [])[0]
+  if (!first) return new ValidationError('body', 'invalid_type')
+  let field = fieldFromPath(first.path)
+  if (!field && query) {
+    field = Object.keys(query).find((k) => query[k] === String(first.value)) ?? ''
+  }
+  if (!field) field = e.type === 'query' ? 'query' : 'body'
+  const reason = reasonFor(first.value, first.schema)
+  const custom = typeof first.schema?.error === 'string' ? (first.schema.error as string) : undefined
+  const text = custom ?? describe(field, reason, first)
+  return new ValidationError(field, reason, text)
+}
+
+function describe(field: string, reason: string, e: TypeBoxError): string {
+  switch (reason) {
+    case 'required':
+      return `'${field}' is required`
+    case 'out_of_range':
+      return `'${field}' is out of range: ${e.message ?? ''}`.trim()
+    case 'invalid_format':
+      return `'${field}' has an invalid format`
+    default:
+      return `'${field}' has the wrong type: ${e.message ?? ''}`.trim()
+  }
+}
+
+export interface ErrorResult {
+  status: number
+  body: Record<string, unknown>
+}
+
+/** Pure mapping, used by the app's onError. */
+export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; path?: string }): ErrorResult {
+  if (error instanceof AppError) return { status: error.status, body: error.toBody() }
+  switch (code) {
+    case 'VALIDATION': {
+      // A response that fails its own schema is our bug, not the client's.
+      if ((error as { type?: string }).type === 'response') break
+      const v = fromElysiaValidation(error, ctx.query)
+      return { status: 400, body: v.toBody() }
+    }
+    case 'PARSE':
+      return { status: 400, body: new ValidationError('body', 'invalid_json', 'Request body is not valid JSON').toBody() }
+    case 'NOT_FOUND':
+      return { status: 404, body: { error: 'Endpoint not found', code: 'NOT_FOUND' } }
+    case 'INVALID_FILE_TYPE':
+    case 'INVALID_COOKIE_SIGNATURE':
+      return { status: 400, body: new ValidationError('body', 'invalid_format').toBody() }
+  }
+  const status = (error as { status?: number })?.status
+  if (status === 413) return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' } }
+  ctx.log.error('unhandled error', {
+    requestId: ctx.requestId,
+    path: ctx.path,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  })
+  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR', ...(ctx.requestId ? { details: { requestId: ctx.requestId } } : {}) } }
+}

@@ -1,0 +1,76 @@
+/**
+ * Serving: HTTPS on PORT (or plain HTTP behind a proxy with TRUST_PROXY=1), the HTTP_PORT
+ * listener that answers everything with 301 to https, background jobs, graceful shutdown.
+ */
+import type { Config } from './config'
+import { createApp } from './app'
+import { createDeps, closeDeps } from './deps'
+import type { Deps } from './context'
+import { startJobs } from './jobs'
+import { MAX_BODY_BYTES } from './plugins/gate'
+import { loadTls } from './tls'
+
+export interface RunningServer {
+  deps: Deps
+  /** https://host:port (or http:// in proxy mode) */
+  url: string
+  port: number
+  httpPort: number | undefined
+  certFile: string | undefined
+  stop(): Promise<void>
+}
+
+export function redirectTarget(request: Request, config: Config, httpsPort: number): string {
+  const url = new URL(request.url)
+  if (config.publicUrl) return config.publicUrl + url.pathname + url.search
+  const host = (request.headers.get('host') ?? 'localhost').replace(/:\d+$/, '')
+  const port = httpsPort === 443 ? '' : `:${httpsPort}`
+  return `https://${host}${port}${url.pathname}${url.search}`
+}
+
+export async function startServer(config: Config, opts: { deps?: Deps } = {}): Promise<RunningServer> {
+  const deps = opts.deps ?? createDeps(config)
+  const app = createApp(deps)
+  const tls = config.trustProxy ? undefined : await loadTls(config)
+  app.listen({
+    port: config.port,
+    hostname: config.host,
+    // A little above the 1 MiB API limit: the gate answers 413 as JSON for declared lengths;
+    // this stops chunked bodies that never declare one.
+    maxRequestBodySize: MAX_BODY_BYTES + 64 * 1024,
+    ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
+  })
+  const server = app.server!
+  const port = server.port!
+  let redirect: ReturnType<typeof Bun.serve> | undefined
+  if (!config.trustProxy) {
+    redirect = Bun.serve({
+      port: config.httpPort,
+      hostname: config.host,
+      fetch: (req) => new Response(null, { status: 301, headers: { location: redirectTarget(req, config, port) } }),
+    })
+  }
+  const stopJobs = startJobs(deps)
+  const displayHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  let stopping: Promise<void> | undefined
+  return {
+    deps,
+    url: `${tls ? 'https' : 'http'}://${displayHost}:${port}`,
+    port,
+    httpPort: redirect?.port,
+    certFile: tls?.certFile,
+    stop() {
+      // Stop accepting, let in-flight requests finish (bounded), then flush and close the db.
+      stopping ??= (async () => {
+        stopJobs()
+        redirect?.stop(true)
+        const drained = server.stop(false)
+        const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref?.())
+        if ((await Promise.race([drained.then(() => 'done' as const), timeout])) === 'timeout') await server.stop(true)
+        app.gate.close()
+        closeDeps(deps)
+      })()
+      return stopping
+    },
+  }
+}

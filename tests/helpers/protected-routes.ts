@@ -1,0 +1,40 @@
+/**
+ * Every authenticated route, one line each. tests/protected-routes.test.ts drives the 401, 402,
+ * 403 (scope, other store, plan) and 429 cases from this table, and fails if a registered
+ * /api/v1 route is missing from it: a new route joins by adding its line here.
+ *
+ * `own` creates a record of the given store and returns its id; the other-store case uses it.
+ */
+import type { Deps } from '../../src/context'
+import { createProduct } from '../../src/modules/products/service'
+import { createCategory } from '../../src/modules/categories/service'
+import { ctxFor } from '../../src/context'
+import { getStore } from '../../src/modules/stores/service'
+import { uniq } from './factories'
+
+export interface ProtectedRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Route path as registered, with `:id`-style params. */
+  path: string
+  scope: string
+  /** A valid body, so the negative cases are about auth only. */
+  body?: unknown
+  feature?: 'advancedAnalytics' | 'reviewModeration'
+  own?: (deps: Deps, storeId: string) => string | Promise<string>
+}
+
+const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, storeId)!)
+const product = (deps: Deps, storeId: string) => createProduct(ctx(deps, storeId), { name: uniq('Product'), price: 10 }).id
+const category = (deps: Deps, storeId: string) => createCategory(ctx(deps, storeId), { name: uniq('Category') }).id
+
+export const PROTECTED_ROUTES: ProtectedRoute[] = [
+  { method: 'GET', path: '/api/v1/products', scope: 'products:read' },
+  { method: 'GET', path: '/api/v1/products/:id', scope: 'products:read', own: product },
+  { method: 'POST', path: '/api/v1/products', scope: 'products:write', body: { name: 'Mug', price: 5 } },
+  { method: 'PUT', path: '/api/v1/products/:id', scope: 'products:write', body: { name: 'Mug 2' }, own: product },
+  { method: 'DELETE', path: '/api/v1/products/:id', scope: 'products:write', own: product },
+  { method: 'GET', path: '/api/v1/categories', scope: 'categories:read' },
+  { method: 'POST', path: '/api/v1/categories', scope: 'categories:write', body: { name: 'Cups' } },
+  { method: 'PUT', path: '/api/v1/categories/:id', scope: 'categories:write', body: { name: 'Cups 2' }, own: category },
+  { method: 'DELETE', path: '/api/v1/categories/:id', scope: 'categories:write', own: category },
+]
