@@ -2,7 +2,7 @@ import { eq, or, asc, and } from 'drizzle-orm'
 import { createId } from '@paralleldrive/cuid2'
 import { immediate, type Db } from '../../db/client'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
-import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../lib/errors'
+import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, slugify } from '../../lib/slug'
@@ -115,4 +115,17 @@ export function reinstateStore(db: Db, clock: Clock, storeId: string): Store {
     if (!row) throw new NotFound('Store')
     return row
   })
+}
+
+/**
+ * The store behind a public request (orders, reviews, storefront reads), checked in the
+ * contract's order: unknown → 404, suspended → 402 (before the unpublished 404), unpublished
+ * or in maintenance → 404.
+ */
+export function storeForPublic(db: Db, storeId: string, upgradeUrl: string, opts: { allowUnpublished?: boolean } = {}): Store {
+  const s = getStore(db, storeId)
+  if (!s) throw new NotFound('Store')
+  if (s.status === 'suspended') throw new PaymentRequired(upgradeUrl)
+  if (!opts.allowUnpublished && (!s.isPublished || s.isMaintenance)) throw new NotFound('Store')
+  return s
 }
