@@ -106,6 +106,20 @@ export const orders = sqliteTable(
   ],
 )
 
+/**
+ * Orders per (store, status), kept exact by the order-creation and status-change transactions,
+ * so a list's `total` for a store with millions of orders is one primary-key read, not COUNT(*).
+ */
+export const orderCounts = sqliteTable(
+  'order_counts',
+  {
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (c) => [primaryKey({ columns: [c.storeId, c.status] })],
+)
+
 export const orderItems = sqliteTable(
   'order_items',
   {
@@ -175,4 +189,5 @@ export type Discount = typeof discounts.$inferSelect
 export type Customer = typeof customers.$inferSelect
 export type Order = typeof orders.$inferSelect
 export type OrderItem = typeof orderItems.$inferSelect
+export type OrderCount = typeof orderCounts.$inferSelect
 export type Review = typeof reviews.$inferSelect
