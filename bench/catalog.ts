@@ -1,0 +1,89 @@
+/**
+ * Catalog read throughput: authenticated `GET /api/v1/products?limit=50` over TLS on a store
+ * with 60 products × 3 variants (quick: 50 × 2), against a bare `Bun.serve` over TLS with the
+ * same cert returning the same bytes, measured in the same run, same connections, same pinning.
+ *
+ * The per-key limit is raised by env (RATE_LIMIT_KEY_PER_MIN) so the run is not throttled, but
+ * every request still goes through the gate and is counted; the bench checks the count the
+ * server reports in its `RateLimit` header moved by at least the requests wrk completed.
+ *
+ * Target: real server ≥ 50 % of bare req/s, and p99 ≤ 10 ms at 50 connections.
+ */
+import path from 'node:path'
+import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, load, seed, startBareServer, startServer, tempDir, type BenchOpts, type BenchResult } from './lib'
+
+const TARGET_RATIO = 0.5
+const TARGET_P99_MS = 10
+const KEY_LIMIT = 100_000_000
+
+export async function run(opts: BenchOpts): Promise<BenchResult> {
+  const dataDir = tempDir()
+  const seeded = await seed(dataDir, { products: opts.quick ? 50 : 60, variantsPerProduct: opts.quick ? 2 : 3, categories: 3, scopes: ['products:read'] })
+  const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' } })
+  const url = `${server.url}/api/v1/products?limit=50`
+  const headers = { authorization: `Bearer ${seeded.key}` }
+  try {
+    const first = await fetchOnce(url, { headers })
+    if (first.status !== 200) throw new Error(`GET products: ${first.status} ${first.text.slice(0, 200)}`)
+    const count = (JSON.parse(first.text) as { data: unknown[] }).data.length
+    if (count !== 50) throw new Error(`expected 50 products in the page, got ${count}`)
+    const remainingBefore = remaining(first.headers)
+
+    const bare = await startBareServer({
+      certFile: path.join(dataDir, 'tls/cert.pem'),
+      keyFile: path.join(dataDir, 'tls/key.pem'),
+      body: first.text,
+      contentType: first.headers.get('content-type') ?? 'application/json',
+    })
+    try {
+      const bareCheck = await fetchOnce(bare.url + '/api/v1/products?limit=50')
+      if (bareCheck.text !== first.text) throw new Error('bare server does not return the same bytes')
+
+      const common = { headers, connections: opts.connections, durationSec: opts.duration, bunLoad: opts.bunLoad }
+      // Warm both (JIT, TLS session setup), then measure; alternate so neither gets a cold CPU.
+      const warm = Math.min(2, opts.duration)
+      await load({ ...common, url, durationSec: warm })
+      await load({ ...common, url: bare.url + '/api/v1/products?limit=50', durationSec: warm })
+      const before = remaining((await fetchOnce(url, { headers })).headers)
+      const real = await load({ ...common, url })
+      const after = remaining((await fetchOnce(url, { headers })).headers)
+      const base = await load({ ...common, url: bare.url + '/api/v1/products?limit=50' })
+
+      const counted = before - after - 1 // the probe itself
+      const ratio = real.rps / base.rps
+      const pass = ratio >= TARGET_RATIO && real.p99 <= TARGET_P99_MS && real.non2xx === 0 && real.errors === 0
+      const row = (name: string, r: typeof real) => ({
+        server: name,
+        'req/s': fmtInt(r.rps),
+        p50: fmtMs(r.p50),
+        p90: fmtMs(r.p90),
+        p99: fmtMs(r.p99),
+        requests: fmtInt(r.requests),
+        'non-2xx': r.non2xx,
+        errors: r.errors,
+      })
+      const bytes = Buffer.byteLength(first.text)
+      return {
+        name: 'catalog',
+        title: `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B body, ${opts.connections} connections, ${opts.duration} s, load: ${real.tool}`,
+        rows: [row('storefront (Elysia, full gate)', real), row('bare Bun.serve (same cert, same bytes)', base)],
+        notes: [
+          `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
+          `every request counted: the key's window moved by ${fmtInt(counted)} during the run; ${real.tool} completed ${fmtInt(real.requests)} (in-flight requests at the end are counted but not completed)`,
+          `cpu: ${cpuPlan().description}`,
+          `remaining before warm-up ${fmtInt(remainingBefore)} of ${fmtInt(KEY_LIMIT)}`,
+        ],
+        pass: pass && counted >= real.requests,
+        summary: `${fmtInt(real.rps)} vs ${fmtInt(base.rps)} req/s (${fmtPct(ratio)}), p99 ${fmtMs(real.p99)} vs ${fmtMs(base.p99)}`,
+      }
+    } finally {
+      await bare.stop()
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+function remaining(h: Headers): number {
+  return Number(h.get('x-ratelimit-remaining') ?? NaN)
+}
