@@ -76,6 +76,8 @@ const schema = {
   webhookConcurrencyPerEndpoint: setting('WEBHOOK_CONCURRENCY_PER_ENDPOINT', int(1), 4, 'a positive integer'),
   webhookDisableAfterDays: setting('WEBHOOK_DISABLE_AFTER_DAYS', int(1), 5, 'a positive integer'),
   webhookPollCron: setting('WEBHOOK_POLL_CRON', str, '*/5 * * * * *', 'a cron pattern (with seconds)'),
+  /** After a secret rotation the previous secret keeps signing (a second v1 signature) this long. */
+  webhookSecretOverlapSec: setting('WEBHOOK_SECRET_OVERLAP_SEC', int(0), 86400, 'seconds'),
 
   // Billing.
   billingCron: setting('BILLING_CRON', str, '0 * * * * *', 'a cron pattern (with seconds)'),

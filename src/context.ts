@@ -9,6 +9,8 @@ import type { Clock } from './lib/time'
 import type { Logger } from './lib/log'
 import type { RateLimiter } from './plugins/rate-limiter'
 import type { StoreCache } from './plugins/cache'
+import type { SecretBox } from './lib/secret-box'
+import type { Dispatcher } from './modules/webhooks/dispatcher'
 
 export interface Deps {
   config: Config
@@ -21,6 +23,10 @@ export interface Deps {
   auths: WeakMap<Request, Auth>
   /** Called after a commit that wrote outbox rows, so delivery starts at once (webhooks issue). */
   onOutbox: (storeId: string) => void
+  /** Encrypts secrets that must be readable again (webhook signing secrets) at rest. */
+  secretBox: SecretBox
+  /** Sends the webhook outbox (modules/webhooks/dispatcher.ts). */
+  dispatcher: Dispatcher
 }
 
 /** What an authenticated request carries to its handler. */

@@ -5,25 +5,33 @@ import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
 import { StoreCache } from './plugins/cache'
 import { RateLimiter } from './plugins/rate-limiter'
+import { secretBoxFor } from './lib/secret-box'
+import { Dispatcher } from './modules/webhooks/dispatcher'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
   const clock = opts.clock ?? systemClock
+  const log = opts.log ?? createLogger(config.logLevel)
+  const secretBox = secretBoxFor({ secretKey: config.secretKey, dataDir: config.dataDir })
+  const dispatcher = new Dispatcher({ db, config, clock, log, secretBox })
   return {
     config,
     db,
     clock,
-    log: opts.log ?? createLogger(config.logLevel),
+    log,
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db),
     auths: new WeakMap<Request, Auth>(),
-    onOutbox: () => {},
+    onOutbox: () => dispatcher.notify(),
+    secretBox,
+    dispatcher,
   }
 }
 
 /** Flushes written-behind state and closes the database. */
 export function closeDeps(deps: Deps): void {
+  deps.dispatcher.close()
   deps.limiter.close()
   deps.db.$client.close()
 }

@@ -67,6 +67,9 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
         const drained = server.stop(false)
         const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref?.())
         if ((await Promise.race([drained.then(() => 'done' as const), timeout])) === 'timeout') await server.stop(true)
+        // Webhook sends already started get a short grace; unfinished ones stay claimed in the
+        // outbox and are sent again after their lock expires (at least once).
+        await deps.dispatcher.drain(Math.min(config.shutdownTimeoutMs, 5000))
         app.gate.close()
         closeDeps(deps)
       })()
