@@ -1,0 +1,196 @@
+/**
+ * `bun run demo`: a working store in one command. Migrates DATA_DIR, creates (or reuses) the
+ * store `demo` with categories, products with variants, shipping options and a discount, makes a
+ * fresh all-scopes key (earlier demo keys are revoked: a key is shown only once, so it can't be
+ * reused), starts the server and prints ready-to-paste curl lines.
+ */
+import { and, eq, isNull } from 'drizzle-orm'
+import { ConfigError, loadConfig } from '../config'
+import { ctxFor, type Deps } from '../context'
+import { createDeps } from '../deps'
+import { apiKeys, categories, discounts, products, shippingOptions, stores, variants, type Store } from '../db/schema'
+import { toMinor } from '../lib/money'
+import { createCategory } from '../modules/categories/service'
+import { createKey } from '../modules/keys/service'
+import { createProduct } from '../modules/products/service'
+import { createStore } from '../modules/stores/service'
+import { startServer } from '../server'
+
+export const DEMO_SLUG = 'demo'
+export const DEMO_KEY_NAME = 'demo'
+
+const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
+
+const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; variants: [string, number][] }[] = [
+  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', variants: [['250 g', 14.5], ['500 g', 26], ['1 kg', 48]] },
+  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', variants: [['250 g', 18], ['500 g', 33]] },
+  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', variants: [] },
+  { name: 'Jasmine Green Tea', category: 'Tea', price: 9.75, description: 'Loose leaf, scented with jasmine blossoms.', variants: [['50 g', 9.75], ['100 g', 17.5]] },
+  { name: 'Earl Grey', category: 'Tea', price: 8.5, description: 'Black tea with bergamot.', variants: [['50 g', 8.5], ['100 g', 15]] },
+  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', variants: [['White', 32], ['Black', 32], ['Sage', 34]] },
+  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', variants: [] },
+]
+
+const SHIPPING: { name: string; price: number; description: string; estimatedDays: number }[] = [
+  { name: 'Standard', price: 4.99, description: 'Tracked parcel', estimatedDays: 5 },
+  { name: 'Express', price: 12.5, description: 'Next business day', estimatedDays: 1 },
+]
+
+export const DEMO_DISCOUNT = { code: 'WELCOME10', type: 'percentage' as const, percent: 10 }
+
+export interface DemoSeed {
+  store: Store
+  /** The new all-scopes key (shown once). */
+  key: string
+  /** Whether the store was created by this run (false: reused). */
+  created: boolean
+  productIds: string[]
+  /** A variant and a shipping option for the public order example. */
+  exampleVariantId: string
+  shippingOptionId: string
+  discountCode: string
+}
+
+/**
+ * Seeds the demo store through the services (same validation and caps as the API). Idempotent:
+ * rows that exist (by slug, name or code) are kept; only missing ones are added.
+ */
+export function seedDemo(deps: Deps): DemoSeed {
+  const { db, clock } = deps
+  let created = false
+  let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
+  if (!store) {
+    store = createStore(db, clock, {
+      name: 'Demo Coffee & Tea',
+      slug: DEMO_SLUG,
+      plan: 'pro',
+      currency: 'USD',
+      whatsapp: '+14155550123',
+      description: 'A demo store created by `bun run demo`.',
+    })
+    created = true
+  }
+  const ctx = ctxFor(deps, store)
+
+  const categoryIds = new Map<string, string>()
+  for (const [i, name] of CATEGORIES.entries()) {
+    const slug = name.toLowerCase()
+    const existing = db.select({ id: categories.id }).from(categories).where(and(eq(categories.storeId, store.id), eq(categories.slug, slug))).get()
+    categoryIds.set(name, existing?.id ?? createCategory(ctx, { name, slug, position: i }).id)
+  }
+
+  const productIds: string[] = []
+  for (const p of PRODUCTS) {
+    const slug = p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+    const existing = db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.storeId, store.id), eq(products.slug, slug), isNull(products.deletedAt)))
+      .get()
+    productIds.push(
+      existing?.id ??
+        createProduct(ctx, {
+          name: p.name,
+          slug,
+          description: p.description,
+          price: p.price,
+          comparePrice: p.comparePrice ?? null,
+          imageUrl: `https://images.example.com/demo/${slug}.jpg`,
+          categoryId: categoryIds.get(p.category)!,
+          variants: p.variants.map(([name, price]) => ({ name, price })),
+        }).id,
+    )
+  }
+
+  // Shipping options and the discount are plain rows; written directly so the demo does not
+  // depend on those modules' request shapes. Money in minor units, like every service writes it.
+  const now = clock.now()
+  let shippingOptionId = ''
+  for (const s of SHIPPING) {
+    const existing = db
+      .select({ id: shippingOptions.id })
+      .from(shippingOptions)
+      .where(and(eq(shippingOptions.storeId, store.id), eq(shippingOptions.name, s.name)))
+      .get()
+    const id =
+      existing?.id ??
+      db
+        .insert(shippingOptions)
+        .values({ storeId: store.id, name: s.name, price: toMinor(s.price, store.currency, 'price'), description: s.description, estimatedDays: s.estimatedDays, createdAt: now, updatedAt: now })
+        .returning({ id: shippingOptions.id })
+        .get().id
+    shippingOptionId ||= id
+  }
+  const codeKey = DEMO_DISCOUNT.code.toUpperCase()
+  if (!db.select({ id: discounts.id }).from(discounts).where(and(eq(discounts.storeId, store.id), eq(discounts.codeKey, codeKey))).get()) {
+    // percentage values are stored in hundredths of a percent (1000 = 10 %).
+    db.insert(discounts).values({ storeId: store.id, code: DEMO_DISCOUNT.code, codeKey, type: DEMO_DISCOUNT.type, value: DEMO_DISCOUNT.percent * 100, createdAt: now, updatedAt: now }).run()
+  }
+  deps.cache.invalidate(store.id)
+
+  // A key is stored hashed and shown once, so each run issues a new one and retires the old.
+  db.update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.storeId, store.id), eq(apiKeys.name, DEMO_KEY_NAME), isNull(apiKeys.revokedAt)))
+    .run()
+  deps.cache.invalidateKeys()
+  const { key } = createKey(db, clock, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
+
+  const exampleVariantId = db.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true))).get()!.id
+  return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code }
+}
+
+/** The lines printed once the server listens. */
+export function demoInstructions(seed: DemoSeed, url: string, certFile: string | undefined): string {
+  const ca = certFile ? `--cacert ${certFile} ` : ''
+  const order = JSON.stringify({
+    storeId: seed.store.id,
+    name: 'Ada Lovelace',
+    phone: '+14155550199',
+    address: '12 Example Street, Springfield',
+    items: [{ variantId: seed.exampleVariantId, quantity: 2 }],
+    shippingOptionId: seed.shippingOptionId,
+  })
+  return [
+    '',
+    `Demo store '${seed.store.slug}' ${seed.created ? 'created' : 'reused'} (id ${seed.store.id}, plan ${seed.store.plan}, ${seed.store.currency}); ${seed.productIds.length} products, discount code ${seed.discountCode}.`,
+    `API key (all scopes, shown once; earlier demo keys were revoked):`,
+    `  export KEY=${seed.key}`,
+    '',
+    'List products:',
+    `  curl ${ca}-H "Authorization: Bearer $KEY" ${url}/api/v1/products`,
+    '',
+    'Place a public order (no key):',
+    `  curl ${ca}-X POST ${url}/api/orders -H 'content-type: application/json' -d '${order}'`,
+    '',
+    `API docs: ${url}/docs    Stop with Ctrl-C.`,
+    '',
+  ].join('\n')
+}
+
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(2)
+    }
+    throw err
+  }
+  const deps = createDeps(config)
+  const seed = seedDemo(deps)
+  const running = await startServer(config, { deps })
+  deps.log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  process.stdout.write(demoInstructions(seed, running.url, running.certFile))
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, async () => {
+      deps.log.info('shutting down', { signal })
+      await running.stop()
+      process.exit(0)
+    })
+  }
+}
+
+if (import.meta.main) await main()
