@@ -10,6 +10,10 @@ import { toErrorResult } from './plugins/errors'
 import { clientIp } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
 import { categoryRoutes } from './modules/categories/routes'
+import { storeRoutes } from './modules/store/routes'
+import { discountRoutes } from './modules/discounts/routes'
+import { shippingRoutes } from './modules/shipping/routes'
+import { storefrontRoutes } from './modules/storefront/routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
@@ -69,6 +73,10 @@ export function createApp(deps: Deps) {
     .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
+    .use(storeRoutes(deps))
+    .use(discountRoutes(deps))
+    .use(shippingRoutes(deps))
+    .use(storefrontRoutes(deps))
 
   return Object.assign(app, { gate })
 }

@@ -11,6 +11,7 @@ import { createCategory } from '../../src/modules/categories/service'
 import { ctxFor } from '../../src/context'
 import { getStore } from '../../src/modules/stores/service'
 import { uniq } from './factories'
+import { makeDiscount, makeShipping } from './store-factories'
 
 export interface ProtectedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -37,4 +38,16 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: '/api/v1/categories', scope: 'categories:write', body: { name: 'Cups' } },
   { method: 'PUT', path: '/api/v1/categories/:id', scope: 'categories:write', body: { name: 'Cups 2' }, own: category },
   { method: 'DELETE', path: '/api/v1/categories/:id', scope: 'categories:write', own: category },
+  { method: 'GET', path: '/api/v1/store', scope: 'store:read' },
+  { method: 'PUT', path: '/api/v1/store', scope: 'store:write', body: { description: 'Hello' } },
+  { method: 'GET', path: '/api/v1/discounts', scope: 'discounts:read' },
+  { method: 'GET', path: '/api/v1/discounts/:id', scope: 'discounts:read', own: (deps, storeId) => makeDiscount(deps, storeId).id },
+  { method: 'POST', path: '/api/v1/discounts', scope: 'discounts:write', body: { code: 'SAVE10', type: 'percentage', value: 10 } },
+  { method: 'PUT', path: '/api/v1/discounts/:id', scope: 'discounts:write', body: { value: 15 }, own: (deps, storeId) => makeDiscount(deps, storeId).id },
+  { method: 'DELETE', path: '/api/v1/discounts/:id', scope: 'discounts:write', own: (deps, storeId) => makeDiscount(deps, storeId).id },
+  { method: 'GET', path: '/api/v1/shipping', scope: 'shipping:read' },
+  { method: 'GET', path: '/api/v1/shipping/:id', scope: 'shipping:read', own: (deps, storeId) => makeShipping(deps, storeId).id },
+  { method: 'POST', path: '/api/v1/shipping', scope: 'shipping:write', body: { name: 'Courier', price: 5 } },
+  { method: 'PUT', path: '/api/v1/shipping/:id', scope: 'shipping:write', body: { price: 6 }, own: (deps, storeId) => makeShipping(deps, storeId).id },
+  { method: 'DELETE', path: '/api/v1/shipping/:id', scope: 'shipping:write', own: (deps, storeId) => makeShipping(deps, storeId).id },
 ]

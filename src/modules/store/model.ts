@@ -1,0 +1,37 @@
+import { t } from 'elysia'
+import { Id, Slug, Timestamp } from '../shared/model'
+
+export const StoreSettings = t.Object(
+  {
+    id: Id,
+    name: t.String(),
+    slug: t.String(),
+    whatsappNumber: t.Nullable(t.String({ description: 'E.164' })),
+    currency: t.String({ description: 'ISO 4217 code' }),
+    whatsappTemplate: t.Nullable(t.String({ description: 'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template' })),
+    description: t.Nullable(t.String()),
+    isPublished: t.Boolean(),
+    isMaintenance: t.Boolean(),
+    plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
+    status: t.Union([t.Literal('active'), t.Literal('suspended')]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Store' },
+)
+
+export const MAX_TEMPLATE_LENGTH = 1000
+
+/** Partial. `plan` and `status` are not writable here (billing owns them); unknown fields are ignored. */
+export const StoreUpdate = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  slug: t.Optional(Slug),
+  description: t.Optional(t.Nullable(t.String({ maxLength: 5000 }))),
+  whatsappNumber: t.Optional(t.Nullable(t.String({ maxLength: 40, description: 'International form, e.g. +14155550100; stored as E.164' }))),
+  currency: t.Optional(t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; locked once the store has priced records' })),
+  whatsappTemplate: t.Optional(t.Nullable(t.String({ maxLength: MAX_TEMPLATE_LENGTH }))),
+  isPublished: t.Optional(t.Boolean()),
+  isMaintenance: t.Optional(t.Boolean()),
+})
+
+export type StoreUpdate = typeof StoreUpdate.static

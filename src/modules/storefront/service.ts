@@ -1,0 +1,118 @@
+/**
+ * The storefront's public read side (no key): the directory of published stores, one store's
+ * catalog, and the slug availability check. Every function takes deps, not a store ctx: the
+ * store comes from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
+ */
+import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
+import type { Deps } from '../../context'
+import type { Db } from '../../db/client'
+import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
+import { NotFound, PaymentRequired, ValidationError } from '../../lib/errors'
+import { toMajor } from '../../lib/money'
+import { isSlug } from '../../lib/slug'
+import { activeVariantsOf, productView } from '../products/service'
+import { page } from '../shared/query'
+import type { DirectoryQuery } from './model'
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** Published, not in maintenance, not suspended; `q` matches name or slug ignoring case. */
+export function listDirectory(db: Db, q: DirectoryQuery) {
+  const { limit, offset } = page(q)
+  const conds = [eq(stores.isPublished, true), eq(stores.isMaintenance, false), eq(stores.status, 'active')]
+  const term = q.q?.trim()
+  if (term) {
+    const pattern = `%${likeEscape(term.toLowerCase())}%`
+    conds.push(or(sql`lower(${stores.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${stores.slug} LIKE ${pattern} ESCAPE '\\'`)!)
+  }
+  const cond = and(...conds)
+  const rows = db
+    .select({ name: stores.name, slug: stores.slug, description: stores.description, currency: stores.currency })
+    .from(stores)
+    .where(cond)
+    .orderBy(sql`${stores.name} COLLATE NOCASE`, asc(stores.slug))
+    .limit(limit)
+    .offset(offset)
+    .all()
+  const total = db.select({ n: count() }).from(stores).where(cond).get()!.n
+  return { data: rows, total, limit, offset }
+}
+
+/** The store behind a public slug: unknown → 404, suspended → 402, unpublished or maintenance → 404. */
+export function publicStoreBySlug(deps: Deps, slug: string): Store {
+  const s = deps.db.select().from(stores).where(eq(stores.slug, slug)).get()
+  if (!s) throw new NotFound('Store')
+  if (s.status === 'suspended') throw new PaymentRequired(deps.config.upgradeUrl)
+  if (!s.isPublished || s.isMaintenance) throw new NotFound('Store')
+  return s
+}
+
+/** Approved-review count and mean per product of the store, in one grouped query. */
+function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
+  const rows = db
+    .select({ productId: reviews.productId, n: count(), avg: sql<number>`avg(${reviews.rating})` })
+    .from(reviews)
+    .where(and(eq(reviews.storeId, storeId), eq(reviews.status, 'approved')))
+    .groupBy(reviews.productId)
+    .all()
+  return new Map(rows.map((r) => [r.productId, { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 }]))
+}
+
+/** The catalog a storefront renders: store info, active categories, products and shipping options. */
+export function storefrontOf(db: Db, s: Store) {
+  const cats = db
+    .select({ id: categories.id, name: categories.name, slug: categories.slug, position: categories.position })
+    .from(categories)
+    .where(and(eq(categories.storeId, s.id), eq(categories.isActive, true)))
+    .orderBy(asc(categories.position), asc(categories.createdAt))
+    .all()
+  const prods = db
+    .select()
+    .from(products)
+    .where(and(eq(products.storeId, s.id), eq(products.isActive, true), isNull(products.deletedAt)))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .all()
+  const vs = activeVariantsOf(db, prods.map((p) => p.id))
+  const stats = reviewStats(db, s.id)
+  const ships = db
+    .select()
+    .from(shippingOptions)
+    .where(and(eq(shippingOptions.storeId, s.id), eq(shippingOptions.isActive, true)))
+    .orderBy(asc(shippingOptions.price), asc(shippingOptions.createdAt))
+    .all()
+  return {
+    store: {
+      id: s.id,
+      name: s.name,
+      slug: s.slug,
+      description: s.description,
+      currency: s.currency,
+      whatsappNumber: s.whatsappNumber,
+      whatsappTemplate: s.whatsappTemplate,
+    },
+    categories: cats,
+    products: prods.map((p) => ({
+      ...productView(p, vs.get(p.id) ?? [], s.currency),
+      ...(stats.get(p.id) ?? { reviewCount: 0, averageRating: null }),
+    })),
+    shippingOptions: ships.map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays })),
+  }
+}
+
+/**
+ * One `catalog_visits` row per storefront read (the conversion-rate denominator). A single
+ * prepared autocommit INSERT: no transaction wrapper, no ORM layer, no read.
+ */
+export function visitRecorder(deps: Deps): (storeId: string) => void {
+  const stmt = deps.db.$client.prepare('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)')
+  return (storeId) => {
+    stmt.run(storeId, deps.clock.now())
+  }
+}
+
+/** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
+export function checkSlug(db: Db, slug: string) {
+  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens')
+  const taken = db.select({ id: stores.id }).from(stores).where(eq(stores.slug, slug)).get()
+  return { slug, available: !taken }
+}
