@@ -25,7 +25,11 @@ export function toMinor(amount: number, currency: string, field: string): number
   const factor = 10 ** minorDigits(currency)
   const scaled = amount * factor
   const rounded = Math.round(scaled)
-  if (!Number.isFinite(scaled) || Math.abs(scaled - rounded) > 1e-6 * Math.max(1, Math.abs(scaled))) {
+  // Parsing a decimal and scaling it are each off by at most half an ulp, so a genuine
+  // two-decimal price such as 19.99 (1998.9999999999998 after scaling) lands within a few ulps
+  // of an integer; a third decimal (12345.678 USD) lands ≥ 0.1 away, however large the amount.
+  const tolerance = Math.max(1e-9, Math.abs(scaled) * 1e-15)
+  if (!Number.isFinite(scaled) || Math.abs(scaled - rounded) > tolerance) {
     throw new ValidationError(field, 'invalid_format', `'${field}' has more decimals than ${currency} allows`)
   }
   if (!Number.isSafeInteger(rounded)) throw new ValidationError(field, 'out_of_range')

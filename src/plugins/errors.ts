@@ -23,14 +23,15 @@ export function fieldFromPath(path: string): string {
 }
 
 /** Finds the bound that a value breaks, looking into Elysia's coercion unions. */
-function reasonFor(value: unknown, schema: Record<string, unknown> | undefined): string {
+function reasonFor(value: unknown, schema: Record<string, unknown> | undefined, coerced: boolean): string {
   if (value === undefined) return 'required'
   if (!schema) return 'invalid_type'
   const parts = [schema, ...(((schema.anyOf as Record<string, unknown>[]) ?? []).filter(Boolean))]
   const has = (k: string) => parts.some((p) => p[k] !== undefined)
-  const numeric = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+  // Query and path strings are coerced to numbers; a JSON body's "10" for a number is a wrong type.
+  const numeric = typeof value === 'number' || (coerced && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
   if (numeric && (has('minimum') || has('maximum') || has('exclusiveMinimum') || has('exclusiveMaximum'))) {
-    const wantsInteger = parts.some((p) => p.type === 'integer')
+    const wantsInteger = parts.some((p) => p.type === 'integer' || p.multipleOf === 1)
     if (wantsInteger && !Number.isInteger(Number(value))) return 'invalid_type'
     return 'out_of_range'
   }
@@ -56,7 +57,7 @@ export function fromElysiaValidation(error: unknown, query?: Record<string, stri
     field = Object.keys(query).find((k) => query[k] === String(first.value)) ?? ''
   }
   if (!field) field = e.type === 'query' ? 'query' : 'body'
-  const reason = reasonFor(first.value, first.schema)
+  const reason = reasonFor(first.value, first.schema, e.type !== 'body')
   const custom = typeof first.schema?.error === 'string' ? (first.schema.error as string) : undefined
   const text = custom ?? describe(field, reason, first)
   return new ValidationError(field, reason, text)

@@ -1,12 +1,18 @@
 import { t } from 'elysia'
 import { Id, Pagination, Since, Slug, Timestamp } from '../shared/model'
 
+/**
+ * A JSON integer. Elysia's `t.Integer` also accepts numeric strings (it is built for query
+ * coercion), which a JSON body should not; `multipleOf: 1` keeps it a plain number.
+ */
+const Int = (opts: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ multipleOf: 1, ...opts })
+
 export const Category = t.Object(
   {
     id: Id,
     name: t.String(),
     slug: t.String(),
-    position: t.Integer(),
+    position: Int({ description: 'Lists are ordered by position, then creation' }),
     isActive: t.Boolean(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -17,7 +23,7 @@ export const Category = t.Object(
 export const CategoryCreate = t.Object({
   name: t.String({ minLength: 1, maxLength: 200 }),
   slug: t.Optional(Slug),
-  position: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+  position: t.Optional(Int({ minimum: 0, maximum: 1_000_000, description: 'Defaults to one after the highest position (last)' })),
   isActive: t.Optional(t.Boolean()),
 })
 export const CategoryUpdate = t.Partial(CategoryCreate)

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, max, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
+import type { Db } from '../../db/client'
 import { categories, products, type Category } from '../../db/schema'
 import { Conflict, NotFound, OtherStore, isUniqueViolation } from '../../lib/errors'
 import { slugify } from '../../lib/slug'
@@ -31,8 +32,8 @@ export function listCategories(ctx: Ctx, q: CategoryListQuery) {
 }
 
 /** The store's category, 404 when missing, 403 when another store's. */
-export function ownCategory(ctx: Ctx, id: string): Category {
-  const row = ctx.db.select().from(categories).where(eq(categories.id, id)).get()
+export function ownCategory(ctx: Ctx, id: string, db: Db = ctx.db): Category {
+  const row = db.select().from(categories).where(eq(categories.id, id)).get()
   if (!row) throw new NotFound('Category')
   if (row.storeId !== ctx.store.id) throw new OtherStore('category')
   return row
@@ -45,11 +46,17 @@ export function createCategory(ctx: Ctx, input: CategoryCreate) {
   const now = ctx.clock.now()
   try {
     const row = write(ctx, (tx) => {
-      const current = tx.select({ n: count() }).from(categories).where(eq(categories.storeId, ctx.store.id)).get()!.n
-      enforceCap(ctx, 'categoryLimit', current + 1)
+      const { n, last } = tx
+        .select({ n: count(), last: max(categories.position) })
+        .from(categories)
+        .where(eq(categories.storeId, ctx.store.id))
+        .get()!
+      enforceCap(ctx, 'categoryLimit', n + 1, n)
+      // Without a position a new category goes last, so the list keeps creation order.
+      const position = input.position ?? (last === null ? 0 : last + 1)
       return tx
         .insert(categories)
-        .values({ storeId: ctx.store.id, name: input.name, slug, position: input.position ?? 0, isActive: input.isActive ?? true, createdAt: now, updatedAt: now })
+        .values({ storeId: ctx.store.id, name: input.name, slug, position, isActive: input.isActive ?? true, createdAt: now, updatedAt: now })
         .returning()
         .get()
     })
@@ -61,16 +68,16 @@ export function createCategory(ctx: Ctx, input: CategoryCreate) {
 }
 
 export function updateCategory(ctx: Ctx, id: string, input: CategoryUpdate) {
-  ownCategory(ctx, id)
+  const set: Partial<typeof categories.$inferInsert> = {}
+  if (input.name !== undefined) set.name = input.name
+  if (input.slug !== undefined) set.slug = input.slug
+  if (input.position !== undefined) set.position = input.position
+  if (input.isActive !== undefined) set.isActive = input.isActive
   try {
-    const row = write(ctx, (tx) =>
-      tx
-        .update(categories)
-        .set({ ...input, updatedAt: ctx.clock.now() })
-        .where(eq(categories.id, id))
-        .returning()
-        .get()!,
-    )
+    const row = write(ctx, (tx) => {
+      ownCategory(ctx, id, tx)
+      return tx.update(categories).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(categories.id, id)).returning().get()!
+    })
     return categoryView(row)
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateSlug(input.slug ?? '')
@@ -78,10 +85,10 @@ export function updateCategory(ctx: Ctx, id: string, input: CategoryUpdate) {
   }
 }
 
-/** Its products stay, with `categoryId` set to null (contract). */
+/** Its products stay, with `categoryId` set to null (contract); soft-deleted ones too. */
 export function deleteCategory(ctx: Ctx, id: string) {
-  ownCategory(ctx, id)
   write(ctx, (tx) => {
+    ownCategory(ctx, id, tx)
     tx.update(products).set({ categoryId: null, updatedAt: ctx.clock.now() }).where(eq(products.categoryId, id)).run()
     tx.delete(categories).where(eq(categories.id, id)).run()
   })

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { categories, products, variants, type Product, type Variant } from '../../db/schema'
@@ -53,7 +53,8 @@ export function listProducts(ctx: Ctx, q: ProductListQuery) {
   const active = activeFilter(q.isActive, 'true')
   if (active !== undefined) where.push(eq(products.isActive, active))
   const cond = and(...where)
-  const rows = ctx.db.select().from(products).where(cond).orderBy(desc(products.createdAt), desc(products.id)).limit(limit).offset(offset).all()
+  // Ties on createdAt (same millisecond) fall back to insertion order, so pages are stable.
+  const rows = ctx.db.select().from(products).where(cond).orderBy(desc(products.createdAt), desc(sql`products.rowid`)).limit(limit).offset(offset).all()
   const total = ctx.db.select({ n: count() }).from(products).where(cond).get()!.n
   const vs = activeVariantsOf(ctx.db, rows.map((r) => r.id))
   return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency)), total, limit, offset }
@@ -158,7 +159,10 @@ function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: { id?: string
   const existing = new Map(tx.select().from(variants).where(eq(variants.productId, productId)).all().map((v) => [v.id, v]))
   const activeAfter = wanted.filter((v) => v.isActive !== false).length
   const activeBefore = [...existing.values()].filter((v) => v.isActive).length
-  if (activeAfter > activeBefore || wanted.some((v) => !v.id)) enforceCap(ctx, 'variants', activeAfter, activeBefore)
+  const adding = wanted.filter((v) => !v.id).length
+  // Creating a variant (even an inactive one) or activating more than before needs the
+  // plan's allowance; re-sending what a downgraded store already has does not.
+  if (adding > 0 || activeAfter > activeBefore) enforceCap(ctx, 'variants', Math.max(activeAfter, adding), activeBefore)
   const kept = new Set<string>()
   wanted.forEach((v, i) => {
     if (v.id) {

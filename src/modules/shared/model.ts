@@ -47,7 +47,10 @@ export const PlanRequiredBody = t.Object(
 )
 
 export const data = <T extends TSchema>(schema: T) => t.Object({ data: schema })
-export const list = <T extends TSchema>(schema: T) => t.Object({ data: t.Array(schema), total: t.Integer(), limit: t.Integer(), offset: t.Integer() })
+/** Elysia's `t.Integer` is a string-coercion union (for queries); responses document a plain integer. */
+const Count = (description: string) => t.Number({ multipleOf: 1, minimum: 0, description })
+export const list = <T extends TSchema>(schema: T) =>
+  t.Object({ data: t.Array(schema), total: Count('Matching records before pagination'), limit: Count('Page size used'), offset: Count('Records skipped') })
 export const Deleted = data(t.Object({ id: t.String(), deleted: t.Literal(true) }))
 
 /** Error responses every authenticated route can give (contract "Order of checks"). */
