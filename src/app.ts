@@ -10,6 +10,9 @@ import { toErrorResult } from './plugins/errors'
 import { clientIp } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
 import { categoryRoutes } from './modules/categories/routes'
+import { publicReviewRoutes, reviewRoutes } from './modules/reviews/routes'
+import { statsRoutes } from './modules/stats/routes'
+import { billingRoutes } from './modules/billing/routes'
 import { storeRoutes } from './modules/store/routes'
 import { discountRoutes } from './modules/discounts/routes'
 import { shippingRoutes } from './modules/shipping/routes'
@@ -73,6 +76,10 @@ export function createApp(deps: Deps) {
     .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
+    .use(publicReviewRoutes(deps))
+    .use(reviewRoutes(deps))
+    .use(statsRoutes(deps))
+    .use(billingRoutes(deps))
     .use(storeRoutes(deps))
     .use(discountRoutes(deps))
     .use(shippingRoutes(deps))

@@ -19,6 +19,7 @@ import {
   type SuspendReason,
 } from '../modules/stores/service'
 import type { Store } from '../db/schema'
+import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
 
 export class UsageError extends Error {}
 
@@ -95,6 +96,39 @@ export const COMMANDS: Record<string, Command> = {
   'key:revoke': {
     usage: 'key:revoke <keyId>',
     run: ({ db, clock }, [id]) => revokeKey(db, clock, need(id, '<keyId>')),
+  },
+  'invoice:create': {
+    usage: 'invoice:create <store> --amount N [--currency USD] [--max-attempts 4] [--due-at ISO]',
+    run: (env, [ref], f) => {
+      const store = findStore(env.db, need(ref, '<store>'))
+      const amount = Number(need(str(f, 'amount'), '--amount'))
+      const rawMax = str(f, 'max-attempts')
+      const maxAttempts = rawMax === undefined ? undefined : Number(rawMax)
+      const rawDue = str(f, 'due-at')
+      const dueAt = rawDue === undefined ? undefined : parseIso(rawDue)
+      if (rawDue !== undefined && dueAt === undefined) throw new UsageError('--due-at must be an ISO 8601 date-time')
+      return resultView(openInvoice(env, { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt }))
+    },
+  },
+  'invoice:fail': {
+    usage: 'invoice:fail <invoiceId>   (records a failed card charge; schedules the next retry)',
+    run: (env, [id]) => resultView(recordFailedCharge(env, need(id, '<invoiceId>'))),
+  },
+  'invoice:pay': {
+    usage: 'invoice:pay <invoiceId>   (records payment; reinstates a store suspended for billing)',
+    run: (env, [id]) => resultView(recordPayment(env, need(id, '<invoiceId>'))),
+  },
+  'invoice:refund': {
+    usage: 'invoice:refund <invoiceId>   (full refund; suspends the store)',
+    run: (env, [id]) => resultView(recordRefund(env, need(id, '<invoiceId>'))),
+  },
+  'invoice:chargeback': {
+    usage: 'invoice:chargeback <invoiceId>   (suspends the store)',
+    run: (env, [id]) => resultView(recordChargeback(env, need(id, '<invoiceId>'))),
+  },
+  'invoice:list': {
+    usage: 'invoice:list --store <store>',
+    run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
   },
 }
 

@@ -11,6 +11,7 @@ import { createCategory } from '../../src/modules/categories/service'
 import { ctxFor } from '../../src/context'
 import { getStore } from '../../src/modules/stores/service'
 import { uniq } from './factories'
+import { makeReview } from './review-factories'
 import { makeDiscount, makeShipping } from './store-factories'
 
 export interface ProtectedRoute {
@@ -29,6 +30,11 @@ const product = (deps: Deps, storeId: string) => createProduct(ctx(deps, storeId
 const category = (deps: Deps, storeId: string) => createCategory(ctx(deps, storeId), { name: uniq('Category') }).id
 
 export const PROTECTED_ROUTES: ProtectedRoute[] = [
+  { method: 'GET', path: '/api/v1/reviews', scope: 'reviews:read' },
+  { method: 'PUT', path: '/api/v1/reviews/:id', scope: 'reviews:write', body: { status: 'approved' }, feature: 'reviewModeration', own: (deps, storeId) => makeReview(deps, storeId).id },
+  { method: 'PUT', path: '/api/v1/reviews/:id/moderate', scope: 'reviews:write', body: { status: 'rejected' }, feature: 'reviewModeration', own: (deps, storeId) => makeReview(deps, storeId).id },
+  { method: 'DELETE', path: '/api/v1/reviews/:id', scope: 'reviews:write', feature: 'reviewModeration', own: (deps, storeId) => makeReview(deps, storeId).id },
+  { method: 'GET', path: '/api/v1/stats', scope: 'stats:read', feature: 'advancedAnalytics' },
   { method: 'GET', path: '/api/v1/products', scope: 'products:read' },
   { method: 'GET', path: '/api/v1/products/:id', scope: 'products:read', own: product },
   { method: 'POST', path: '/api/v1/products', scope: 'products:write', body: { name: 'Mug', price: 5 } },

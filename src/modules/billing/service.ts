@@ -1,0 +1,228 @@
+/**
+ * Invoices with card retries, and the suspension they drive (contract "Plans and suspension"):
+ * a failed charge schedules the next retry; an invoice still unpaid after its last retry
+ * suspends the store (jobs/billing.ts); a refund or chargeback suspends at once; a recorded
+ * payment reinstates. Each operation has a `…Tx` form that runs inside a caller's transaction
+ * (the billing-events endpoint records the event id in the same one) and a plain form that
+ * opens its own BEGIN IMMEDIATE transaction and drops the store's cached rows after commit.
+ */
+import { and, asc, desc, eq, lte, isNull, or, gte } from 'drizzle-orm'
+import { createId } from '@paralleldrive/cuid2'
+import { immediate, type Db } from '../../db/client'
+import { invoices, stores, type Store } from '../../db/schema'
+import { Conflict, NotFound, ValidationError } from '../../lib/errors'
+import { isCurrency, toMajor, toMinor } from '../../lib/money'
+import { iso, isoOrNull, type Clock } from '../../lib/time'
+import type { SuspendReason } from '../stores/service'
+
+const DAY = 86_400_000
+
+export type Invoice = typeof invoices.$inferSelect
+
+/** Delay after the n-th failed charge before the next attempt (Stripe-like: 3, 5, 7 days, then weekly). */
+export const RETRY_DELAYS_MS = [3 * DAY, 5 * DAY, 7 * DAY]
+export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1]!
+
+/** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */
+const BILLING_REASONS = new Set(['unpaid', 'refund', 'chargeback'])
+
+export interface BillingEnv {
+  db: Db
+  clock: Clock
+  /** The gate caches store rows: drop them after a suspension or reinstatement. */
+  cache?: { invalidate(storeId: string): void }
+}
+
+export function invoiceView(i: Invoice) {
+  return {
+    id: i.id,
+    storeId: i.storeId,
+    amount: toMajor(i.amount, i.currency),
+    currency: i.currency,
+    status: i.status,
+    attempts: i.attempts,
+    maxAttempts: i.maxAttempts,
+    nextRetryAt: isoOrNull(i.nextRetryAt),
+    dueAt: iso(i.dueAt),
+    paidAt: isoOrNull(i.paidAt),
+    createdAt: iso(i.createdAt),
+    updatedAt: iso(i.updatedAt),
+  }
+}
+export type InvoiceView = ReturnType<typeof invoiceView>
+
+export interface BillingResult {
+  invoice: Invoice
+  store: Store
+  /** 'suspended' | 'reinstated' when this operation changed the store's status. */
+  storeChange: 'suspended' | 'reinstated' | null
+}
+
+export const resultView = (r: BillingResult) => ({
+  ...invoiceView(r.invoice),
+  store: { id: r.store.id, status: r.store.status, suspendedReason: r.store.suspendedReason },
+  storeChange: r.storeChange,
+})
+
+export interface OpenInvoiceInput {
+  storeId: string
+  /** Major units of `currency`. */
+  amount: number
+  currency?: string
+  maxAttempts?: number
+  dueAt?: number
+  /** The billing system's own id, so its later events can name the invoice. */
+  id?: string
+}
+
+function storeRow(tx: Db, storeId: string): Store {
+  const s = tx.select().from(stores).where(eq(stores.id, storeId)).get()
+  if (!s) throw new NotFound('Store')
+  return s
+}
+
+function invoiceRow(tx: Db, id: string, storeId?: string): Invoice {
+  const i = tx.select().from(invoices).where(eq(invoices.id, id)).get()
+  if (!i || (storeId !== undefined && i.storeId !== storeId)) throw new NotFound('Invoice')
+  return i
+}
+
+function badState(i: Invoice, to: string): Conflict {
+  return new Conflict('INVALID_INVOICE_STATE', `Invoice is ${i.status}; it can't become ${to}`, { from: i.status, to })
+}
+
+function setStore(tx: Db, storeId: string, now: number, suspend: SuspendReason | null): Store {
+  const set = suspend
+    ? { status: 'suspended' as const, suspendedReason: suspend, suspendedAt: now, updatedAt: now }
+    : { status: 'active' as const, suspendedReason: null, suspendedAt: null, updatedAt: now }
+  return tx.update(stores).set(set).where(eq(stores.id, storeId)).returning().get()!
+}
+
+export function openInvoiceTx(tx: Db, now: number, input: OpenInvoiceInput): BillingResult {
+  const store = storeRow(tx, input.storeId)
+  const currency = (input.currency ?? 'USD').toUpperCase()
+  if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'currency must be an ISO 4217 code')
+  if (!Number.isFinite(input.amount) || input.amount <= 0) throw new ValidationError('amount', 'out_of_range', 'amount must be a positive number')
+  const maxAttempts = input.maxAttempts ?? 4
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20) throw new ValidationError('maxAttempts', 'out_of_range', 'maxAttempts must be an integer 1–20')
+  if (input.id !== undefined && tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, input.id)).get()) {
+    throw new Conflict('DUPLICATE_INVOICE', `Invoice '${input.id}' already exists`, { field: 'invoiceId' })
+  }
+  const invoice = tx
+    .insert(invoices)
+    .values({
+      id: input.id ?? createId(),
+      storeId: store.id,
+      amount: toMinor(input.amount, currency, 'amount'),
+      currency,
+      status: 'open',
+      attempts: 0,
+      maxAttempts,
+      nextRetryAt: null,
+      dueAt: input.dueAt ?? now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get()
+  return { invoice, store, storeChange: null }
+}
+
+/**
+ * A failed card charge: attempts + 1. Before the last attempt the next retry is scheduled; after
+ * it `nextRetryAt` is null and the invoice is overdue: the billing sweep suspends the store.
+ */
+export function recordFailedChargeTx(tx: Db, now: number, invoiceId: string, storeId?: string): BillingResult {
+  const i = invoiceRow(tx, invoiceId, storeId)
+  if (i.status !== 'open') throw badState(i, 'failed')
+  const attempts = i.attempts + 1
+  const nextRetryAt = attempts < i.maxAttempts ? now + retryDelay(attempts) : null
+  const invoice = tx.update(invoices).set({ attempts, nextRetryAt, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  return { invoice, store: storeRow(tx, i.storeId), storeChange: null }
+}
+
+/**
+ * The invoice is paid. A store suspended for billing (unpaid, refund, chargeback) is active
+ * again unless another of its invoices is still overdue; a `manual` suspension stays.
+ */
+export function recordPaymentTx(tx: Db, now: number, invoiceId: string, storeId?: string): BillingResult {
+  const i = invoiceRow(tx, invoiceId, storeId)
+  if (i.status !== 'open') throw badState(i, 'paid')
+  const invoice = tx.update(invoices).set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  let store = storeRow(tx, i.storeId)
+  let storeChange: BillingResult['storeChange'] = null
+  if (store.status === 'suspended' && BILLING_REASONS.has(store.suspendedReason ?? '') && overdue(tx, now, store.id).length === 0) {
+    store = setStore(tx, store.id, now, null)
+    storeChange = 'reinstated'
+  }
+  return { invoice, store, storeChange }
+}
+
+function reverseTx(tx: Db, now: number, invoiceId: string, to: 'refunded' | 'charged_back', storeId?: string): BillingResult {
+  const i = invoiceRow(tx, invoiceId, storeId)
+  // A chargeback can follow a refund dispute; nothing else reverses twice.
+  const allowed = to === 'refunded' ? i.status === 'paid' : i.status === 'paid' || i.status === 'refunded'
+  if (!allowed) throw badState(i, to)
+  const invoice = tx.update(invoices).set({ status: to, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  let store = storeRow(tx, i.storeId)
+  let storeChange: BillingResult['storeChange'] = null
+  const reason: SuspendReason = to === 'refunded' ? 'refund' : 'chargeback'
+  if (store.status !== 'suspended' || store.suspendedReason !== 'manual') {
+    storeChange = store.status === 'suspended' ? null : 'suspended'
+    store = setStore(tx, store.id, now, reason)
+  }
+  return { invoice, store, storeChange }
+}
+
+/** A full refund suspends the store at once (spec 7.3). */
+export const recordRefundTx = (tx: Db, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'refunded', storeId)
+/** A chargeback suspends the store at once (spec 7.3). */
+export const recordChargebackTx = (tx: Db, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'charged_back', storeId)
+
+/** Open invoices of a store (or of all stores) still unpaid after their last retry. */
+export function overdue(tx: Db, now: number, storeId?: string): Invoice[] {
+  return tx
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.status, 'open'),
+        gte(invoices.attempts, invoices.maxAttempts),
+        or(isNull(invoices.nextRetryAt), lte(invoices.nextRetryAt, now)),
+        storeId === undefined ? undefined : eq(invoices.storeId, storeId),
+      ),
+    )
+    .all()
+}
+
+/** Suspends (reason `unpaid`) every active store with an overdue invoice. Returns their ids. */
+export function suspendOverdueTx(tx: Db, now: number): string[] {
+  const storeIds = [...new Set(overdue(tx, now).map((i) => i.storeId))]
+  const suspended: string[] = []
+  for (const id of storeIds) {
+    const s = storeRow(tx, id)
+    if (s.status !== 'active') continue
+    setStore(tx, id, now, 'unpaid')
+    suspended.push(id)
+  }
+  return suspended
+}
+
+/** Runs a `…Tx` operation in its own BEGIN IMMEDIATE transaction, then drops the cached store. */
+function run<A extends unknown[]>(fn: (tx: Db, now: number, ...args: A) => BillingResult) {
+  return (env: BillingEnv, ...args: A): BillingResult => {
+    const r = immediate(env.db, (tx) => fn(tx, env.clock.now(), ...args))
+    env.cache?.invalidate(r.store.id)
+    return r
+  }
+}
+
+export const openInvoice = run(openInvoiceTx)
+export const recordFailedCharge = run(recordFailedChargeTx)
+export const recordPayment = run(recordPaymentTx)
+export const recordRefund = run(recordRefundTx)
+export const recordChargeback = run(recordChargebackTx)
+
+export function listInvoices(db: Db, storeId: string): Invoice[] {
+  return db.select().from(invoices).where(eq(invoices.storeId, storeId)).orderBy(desc(invoices.createdAt), asc(invoices.id)).all()
+}

@@ -1,0 +1,116 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import type { Ctx, Deps } from '../../context'
+import { ctxFor } from '../../context'
+import type { Db } from '../../db/client'
+import { products, reviews, type Review, type ReviewStatus } from '../../db/schema'
+import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
+import { iso } from '../../lib/time'
+import { page } from '../shared/query'
+import { write } from '../shared/write'
+import { storeForPublic } from '../stores/service'
+import { enqueueEvent } from '../webhooks/outbox'
+import type { ReviewCreate, ReviewListQuery } from './model'
+
+export function reviewView(r: Review, productName: string) {
+  return {
+    id: r.id,
+    productId: r.productId,
+    productName,
+    customerName: r.customerName,
+    rating: r.rating,
+    comment: r.comment,
+    status: r.status,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  }
+}
+export type ReviewView = ReturnType<typeof reviewView>
+
+const withProduct = (db: Db) =>
+  db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))
+
+/**
+ * Public review submission. Order of checks (contract): the per-IP limit and schema ran before;
+ * here 402 suspended → 404 unknown/unpublished store → 400 `productId`. The review and its
+ * `review.created` outbox rows commit together.
+ */
+export function submitReview(deps: Deps, input: ReviewCreate): { id: string; status: 'pending' } {
+  const store = storeForPublic(deps.db, input.storeId, deps.config.upgradeUrl)
+  const ctx = ctxFor(deps, store)
+  const now = ctx.clock.now()
+  const id = write(ctx, (tx) => {
+    const p = tx.select().from(products).where(eq(products.id, input.productId)).get()
+    if (!p || p.storeId !== store.id || p.deletedAt !== null) {
+      throw new ValidationError('productId', 'not_found', 'productId does not name a product of this store')
+    }
+    if (!p.isActive) throw new ValidationError('productId', 'inactive', 'This product is not active')
+    const row = tx
+      .insert(reviews)
+      .values({
+        storeId: store.id,
+        productId: p.id,
+        customerName: input.customerName,
+        rating: input.rating,
+        comment: input.comment ?? null,
+        status: 'pending',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    enqueueEvent(tx, store.id, 'review.created', reviewView(row, p.name), now)
+    return row.id
+  })
+  deps.onOutbox(store.id)
+  return { id, status: 'pending' }
+}
+
+export function listReviews(ctx: Ctx, q: ReviewListQuery) {
+  const { limit, offset } = page(q)
+  const where: SQL[] = [eq(reviews.storeId, ctx.store.id)]
+  if (q.status) where.push(eq(reviews.status, q.status))
+  if (q.productId) where.push(eq(reviews.productId, q.productId))
+  const cond = and(...where)
+  const rows = withProduct(ctx.db).where(cond).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit).offset(offset).all()
+  const total = ctx.db.select({ n: count() }).from(reviews).where(cond).get()!.n
+  return { data: rows.map((r) => reviewView(r.review, r.productName)), total, limit, offset }
+}
+
+function findReview(db: Db, id: string) {
+  return withProduct(db).where(eq(reviews.id, id)).get()
+}
+
+/** The store's review: 404 when missing, 403 when another store's. */
+export function ownReview(ctx: Ctx, id: string, db: Db = ctx.db) {
+  const row = findReview(db, id)
+  if (!row) throw new NotFound('Review')
+  if (row.review.storeId !== ctx.store.id) throw new OtherStore('review')
+  return row
+}
+
+/**
+ * Approve or reject. Re-moderation between approved and rejected is allowed; `pending` can't be
+ * set back (400). Checks keep the contract's order: another store's review 403 → 400 → 404.
+ */
+export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
+  const now = ctx.clock.now()
+  const row = write(ctx, (tx) => {
+    const found = findReview(tx, id)
+    if (found && found.review.storeId !== ctx.store.id) throw new OtherStore('review')
+    if (status === 'pending') throw new ValidationError('status', 'not_allowed', "A review can be set to 'approved' or 'rejected', not back to 'pending'")
+    if (!found) throw new NotFound('Review')
+    tx.update(reviews).set({ status, updatedAt: now }).where(eq(reviews.id, id)).run()
+    return { ...found, review: { ...found.review, status, updatedAt: now } }
+  })
+  return reviewView(row.review, row.productName)
+}
+
+/** Hard delete. */
+export function deleteReview(ctx: Ctx, id: string) {
+  write(ctx, (tx) => {
+    ownReview(ctx, id, tx)
+    tx.delete(reviews).where(eq(reviews.id, id)).run()
+  })
+  return { id, deleted: true as const }
+}
+
