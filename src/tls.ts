@@ -4,9 +4,13 @@
  * no SAN, which browsers and Bun's fetch reject, so every option is spelled out.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs'
+import { X509Certificate } from 'node:crypto'
 import path from 'node:path'
 import selfsigned from 'selfsigned'
 import type { Config } from './config'
+
+const VALID_DAYS = 825
+const RENEW_BEFORE_MS = 30 * 86_400_000
 
 export interface TlsFiles {
   cert: string
@@ -23,14 +27,21 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
   const certFile = path.join(dir, 'cert.pem')
   const keyFile = path.join(dir, 'key.pem')
   if (existsSync(certFile) && existsSync(keyFile)) {
-    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile, generated: false }
+    const cert = readFileSync(certFile, 'utf8')
+    // Reused until it is about to expire; then a fresh one replaces it (clients trusting the
+    // old PEM must fetch the new one, which beats a service that stops answering).
+    if (new X509Certificate(cert).validToDate.getTime() - Date.now() > RENEW_BEFORE_MS) {
+      return { cert, key: readFileSync(keyFile, 'utf8'), certFile, generated: false }
+    }
   }
   mkdirSync(dir, { recursive: true })
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    days: 825,
+    // `days` is not a selfsigned 5.x option (it silently gives 365); 825 days is the longest
+    // validity Apple's TLS clients accept for a server certificate.
+    notAfterDate: new Date(Date.now() + VALID_DAYS * 86_400_000),
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },

@@ -2,14 +2,20 @@
  * `bun run admin <command> [flags]`. With --json, prints exactly one JSON object on stdout
  * (errors too, as `{ "error", "code" }`) and exits non-zero on failure.
  */
-import { loadConfig } from '../config'
+import { ConfigError, loadConfig } from '../config'
 import { openDb } from '../db/client'
 import { AppError } from '../lib/errors'
 import { systemClock } from '../lib/time'
 import { parseArgs } from './args'
 import { COMMANDS, UsageError } from './commands'
 
-export function runAdmin(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n')): number {
+/** `env` is the environment the settings come from (tests pass their own DATA_DIR). */
+export function runAdmin(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  env: Record<string, string | undefined> = process.env,
+  err: (s: string) => void = (s) => process.stderr.write(s),
+): number {
   const { command, positional, flags } = parseArgs(argv)
   const json = flags.json === true
   delete flags.json
@@ -22,20 +28,23 @@ export function runAdmin(argv: string[], out: (s: string) => void = (s) => proce
   }
   let db
   try {
-    db = openDb({ dataDir: loadConfig().dataDir })
+    const config = loadConfig(env)
+    db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
     const result = cmd.run({ db, clock: systemClock }, positional, flags)
     out(json ? JSON.stringify(result) : human(result))
     return 0
-  } catch (err) {
+  } catch (e) {
     const body =
-      err instanceof UsageError
-        ? { error: `${err.message}. Usage: ${cmd.usage}`, code: 'USAGE' }
-        : err instanceof AppError
-          ? { error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) }
-          : { error: (err as Error).message ?? String(err), code: 'ERROR' }
+      e instanceof UsageError
+        ? { error: `${e.message}. Usage: ${cmd.usage}`, code: 'USAGE' }
+        : e instanceof AppError
+          ? { error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) }
+          : e instanceof ConfigError
+            ? { error: e.message, code: 'CONFIG' }
+            : { error: (e as Error).message ?? String(e), code: 'ERROR' }
     if (json) out(JSON.stringify(body))
-    else process.stderr.write(`error: ${body.error}\n`)
-    return err instanceof UsageError ? 2 : 1
+    else err(`error: ${body.error}\n`)
+    return e instanceof UsageError || e instanceof ConfigError ? 2 : 1
   } finally {
     db?.$client.close()
   }

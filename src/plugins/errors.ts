@@ -41,6 +41,9 @@ function reasonFor(value: unknown, schema: Record<string, unknown> | undefined, 
     if ((min !== undefined && value.length < min) || (max !== undefined && value.length > max)) return 'out_of_range'
   }
   if (Array.isArray(value) && (has('minItems') || has('maxItems'))) return 'out_of_range'
+  // "abc" for a coerced number: Elysia's string branch has format "integer"/"numeric", but the
+  // client sent the wrong type, not a badly formatted one.
+  if (typeof value === 'string' && parts.some((p) => p.type === 'integer' || p.type === 'number')) return 'invalid_type'
   if (typeof value === 'string' && (has('pattern') || has('format') || has('enum') || has('const') || has('anyOf'))) {
     return 'invalid_format'
   }
@@ -91,8 +94,12 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
       const v = fromElysiaValidation(error, ctx.query)
       return { status: 400, body: v.toBody() }
     }
-    case 'PARSE':
+    case 'PARSE': {
+      // Elysia wraps whatever the body readers throw; plugins/body-limit.ts throws PayloadTooLarge.
+      const cause = (error as { cause?: unknown }).cause
+      if (cause instanceof AppError) return { status: cause.status, body: cause.toBody() }
       return { status: 400, body: new ValidationError('body', 'invalid_json', 'Request body is not valid JSON').toBody() }
+    }
     case 'NOT_FOUND':
       return { status: 404, body: { error: 'Endpoint not found', code: 'NOT_FOUND' } }
     case 'INVALID_FILE_TYPE':

@@ -11,6 +11,7 @@ import { Forbidden, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited,
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys/service'
 import { bucketLimit, policyFor, type PaidFeature } from './policy'
+import { limitUndeclaredBody } from './body-limit'
 import type { Window } from './rate-limiter'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -42,6 +43,7 @@ export class Gate {
     if (policy.kind === 'none') return
     const length = Number(request.headers.get('content-length') ?? 0)
     if (length > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES)
+    if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, MAX_BODY_BYTES)
 
     const { cache, config, clock } = this.deps
     cache.syncExternal()
@@ -65,10 +67,13 @@ export class Gate {
     }
     const store = this.findStore(key.storeId)
     if (!store) throw new Unauthorized()
-    if (store.status === 'suspended') throw new PaymentRequired(config.upgradeUrl)
-
     const w = this.deps.limiter.hit(`key:${key.id}`, config.rateLimitKey, 60)
     setRateHeaders(headers, w, 'key')
+    // 402 outranks 429 (contract order), but its response still carries the key's counter.
+    if (store.status === 'suspended') {
+      delete headers['retry-after']
+      throw new PaymentRequired(config.upgradeUrl)
+    }
     if (!w.allowed) throw new RateLimited(w.resetSec)
     this.usage.set(key.id, clock.now())
 

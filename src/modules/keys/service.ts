@@ -1,5 +1,5 @@
 import { randomBytes, createHash } from 'node:crypto'
-import { and, eq, desc } from 'drizzle-orm'
+import { and, eq, desc, isNull } from 'drizzle-orm'
 import { createId } from '@paralleldrive/cuid2'
 import type { Db } from '../../db/client'
 import { apiKeys, type ApiKey } from '../../db/schema'
@@ -67,9 +67,11 @@ export function listKeys(db: Db, storeId: string) {
   return db.select().from(apiKeys).where(eq(apiKeys.storeId, storeId)).orderBy(desc(apiKeys.createdAt)).all().map(keyView)
 }
 
+/** Idempotent: revoking a revoked key keeps its first revocation time. */
 export function revokeKey(db: Db, clock: Clock, id: string) {
-  const now = clock.now()
-  const row = db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id))).returning().get()
+  const row =
+    db.update(apiKeys).set({ revokedAt: clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning().get() ??
+    db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
   if (!row) throw new NotFound('API key')
   return { id: row.id, revokedAt: isoOrNull(row.revokedAt) }
 }
