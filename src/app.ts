@@ -9,6 +9,7 @@ import { Gate } from './plugins/gate'
 import { toErrorResult } from './plugins/errors'
 import { clientIp } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
+import { webhookRoutes } from './modules/webhooks/routes'
 import { categoryRoutes } from './modules/categories/routes'
 import { publicReviewRoutes, reviewRoutes } from './modules/reviews/routes'
 import { statsRoutes } from './modules/stats/routes'
@@ -76,6 +77,7 @@ export function createApp(deps: Deps) {
     .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
+    .use(webhookRoutes(deps))
     .use(publicReviewRoutes(deps))
     .use(reviewRoutes(deps))
     .use(statsRoutes(deps))

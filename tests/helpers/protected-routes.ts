@@ -11,6 +11,7 @@ import { createCategory } from '../../src/modules/categories/service'
 import { ctxFor } from '../../src/context'
 import { getStore } from '../../src/modules/stores/service'
 import { uniq } from './factories'
+import { createWebhook } from '../../src/modules/webhooks/service'
 import { makeReview } from './review-factories'
 import { makeDiscount, makeShipping } from './store-factories'
 
@@ -28,6 +29,7 @@ export interface ProtectedRoute {
 const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, storeId)!)
 const product = (deps: Deps, storeId: string) => createProduct(ctx(deps, storeId), { name: uniq('Product'), price: 10 }).id
 const category = (deps: Deps, storeId: string) => createCategory(ctx(deps, storeId), { name: uniq('Category') }).id
+const webhook = async (deps: Deps, storeId: string) => (await createWebhook(ctx(deps, storeId), { url: 'https://93.184.216.34/hook', events: ['order.created'] })).id
 
 export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'GET', path: '/api/v1/reviews', scope: 'reviews:read' },
@@ -56,4 +58,12 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: '/api/v1/shipping', scope: 'shipping:write', body: { name: 'Courier', price: 5 } },
   { method: 'PUT', path: '/api/v1/shipping/:id', scope: 'shipping:write', body: { price: 6 }, own: (deps, storeId) => makeShipping(deps, storeId).id },
   { method: 'DELETE', path: '/api/v1/shipping/:id', scope: 'shipping:write', own: (deps, storeId) => makeShipping(deps, storeId).id },
+  { method: 'GET', path: '/api/v1/webhooks', scope: 'webhooks:read' },
+  { method: 'GET', path: '/api/v1/webhooks/:id', scope: 'webhooks:read', own: webhook },
+  { method: 'POST', path: '/api/v1/webhooks', scope: 'webhooks:write', body: { url: 'https://93.184.216.34/hook', events: ['order.created'] } },
+  { method: 'PUT', path: '/api/v1/webhooks/:id', scope: 'webhooks:write', body: { isActive: false }, own: webhook },
+  { method: 'DELETE', path: '/api/v1/webhooks/:id', scope: 'webhooks:write', own: webhook },
+  { method: 'POST', path: '/api/v1/webhooks/:id/rotate-secret', scope: 'webhooks:write', own: webhook },
+  { method: 'GET', path: '/api/v1/webhooks/:id/deliveries', scope: 'webhooks:read', own: webhook },
+  { method: 'POST', path: '/api/v1/webhooks/:id/deliveries/:deliveryId/retry', scope: 'webhooks:write', own: webhook },
 ]

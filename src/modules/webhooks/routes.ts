@@ -1,0 +1,89 @@
+import { Elysia } from 'elysia'
+import type { Deps } from '../../context'
+import { ctxFor } from '../../context'
+import { authed } from '../../plugins/auth'
+import { data, Deleted, IdParams, list, withNotFound } from '../shared/model'
+import { Delivery, DeliveryListQuery, DeliveryParams, Webhook, WebhookCreate, WebhookListQuery, WebhookUpdate, WebhookWithSecret } from './model'
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, updateWebhook } from './service'
+
+const doc = (summary: string, scope: string, extra = '') => ({
+  tags: ['Webhooks'],
+  summary,
+  description: `Scope: \`${scope}\`.${extra}`,
+  security: [{ bearerAuth: [] }],
+})
+
+const URL_RULE =
+  ' The URL must be http(s) and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`.'
+
+export const webhookRoutes = (deps: Deps) =>
+  new Elysia({ prefix: '/api/v1/webhooks' })
+    .use(authed(deps))
+    .get('', ({ auth, query }) => listWebhooks(ctxFor(deps, auth.store), query), {
+      query: WebhookListQuery,
+      response: { 200: list(Webhook), ...withNotFound },
+      detail: doc('List webhook endpoints, newest first', 'webhooks:read'),
+    })
+    .get('/:id', ({ auth, params }) => ({ data: getWebhook(ctxFor(deps, auth.store), params.id) }), {
+      params: IdParams,
+      response: { 200: data(Webhook), ...withNotFound },
+      detail: doc('Get a webhook endpoint', 'webhooks:read'),
+    })
+    .post(
+      '',
+      async ({ auth, body, set }) => {
+        set.status = 201
+        return { data: await createWebhook(ctxFor(deps, auth.store), body) }
+      },
+      {
+        body: WebhookCreate,
+        response: { 201: data(WebhookWithSecret), ...withNotFound },
+        detail: doc(
+          'Register a webhook endpoint',
+          'webhooks:write',
+          ' Events: `order.created`, `order.updated`, `review.created` (non-empty, no repeats). The answer carries the signing `secret` (`whsec_…`); it is never shown again.' + URL_RULE,
+        ),
+      },
+    )
+    .put('/:id', async ({ auth, params, body }) => ({ data: await updateWebhook(ctxFor(deps, auth.store), params.id, body) }), {
+      params: IdParams,
+      body: WebhookUpdate,
+      response: { 200: data(Webhook), ...withNotFound },
+      detail: doc('Update a webhook endpoint (partial)', 'webhooks:write', ' Setting `isActive: true` re-enables an endpoint the service disabled and clears `disabledReason`.' + URL_RULE),
+    })
+    .delete('/:id', ({ auth, params }) => ({ data: deleteWebhook(ctxFor(deps, auth.store), params.id) }), {
+      params: IdParams,
+      response: { 200: Deleted, ...withNotFound },
+      detail: doc('Delete a webhook endpoint and its delivery log', 'webhooks:write'),
+    })
+    .post('/:id/rotate-secret', ({ auth, params }) => ({ data: rotateSecret(ctxFor(deps, auth.store), params.id) }), {
+      params: IdParams,
+      response: { 200: data(WebhookWithSecret), ...withNotFound },
+      detail: doc(
+        'Rotate the signing secret',
+        'webhooks:write',
+        ' Returns the new secret (shown only here). The previous secret keeps signing for an overlap (24 h by default): `webhook-signature` then carries two space-separated `v1,` signatures.',
+      ),
+    })
+    .get('/:id/deliveries', ({ auth, params, query }) => listDeliveries(ctxFor(deps, auth.store), params.id, query), {
+      params: IdParams,
+      query: DeliveryListQuery,
+      response: { 200: list(Delivery), ...withNotFound },
+      detail: doc('Delivery log of an endpoint, newest first', 'webhooks:read', ' One row per event: status, attempts, last response code, latency and error, next attempt.'),
+    })
+    .post(
+      '/:id/deliveries/:deliveryId/retry',
+      ({ auth, params, set }) => {
+        set.status = 202
+        return { data: retryDelivery(ctxFor(deps, auth.store), params.id, params.deliveryId) }
+      },
+      {
+        params: DeliveryParams,
+        response: { 202: data(Delivery), ...withNotFound },
+        detail: doc(
+          'Replay a delivery',
+          'webhooks:write',
+          ' Sends the same body with the same `webhook-id` again, at once; the delivery starts over (attempts 0, the retry schedule applies again).',
+        ),
+      },
+    )

@@ -1,0 +1,177 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { createId } from '@paralleldrive/cuid2'
+import type { Ctx } from '../../context'
+import type { Db } from '../../db/client'
+import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
+import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
+import { checkWebhookUrl } from '../../lib/ssrf'
+import { iso, isoOrNull } from '../../lib/time'
+import { page } from '../shared/query'
+import { write } from '../shared/write'
+import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookUpdate } from './model'
+import { newSecret } from './signing'
+
+type WebhookRow = typeof webhooks.$inferSelect
+type DeliveryRow = typeof webhookDeliveries.$inferSelect
+
+/** Never the secret: it appears only in the create and rotate-secret answers. */
+export const webhookView = (w: WebhookRow) => ({
+  id: w.id,
+  url: w.url,
+  events: JSON.parse(w.events) as string[],
+  isActive: w.isActive,
+  disabledReason: w.disabledReason,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
+})
+
+export const deliveryView = (d: DeliveryRow) => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  eventType: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  lastResponseCode: d.lastResponseCode,
+  lastLatencyMs: d.lastLatencyMs,
+  lastError: d.lastError,
+  nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+  deliveredAt: isoOrNull(d.deliveredAt),
+  createdAt: iso(d.createdAt),
+  updatedAt: iso(d.updatedAt),
+})
+
+export function listWebhooks(ctx: Ctx, q: WebhookListQuery) {
+  const { limit, offset } = page(q)
+  const cond = eq(webhooks.storeId, ctx.store.id)
+  const rows = ctx.db.select().from(webhooks).where(cond).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(limit).offset(offset).all()
+  const total = ctx.db.select({ n: count() }).from(webhooks).where(cond).get()!.n
+  return { data: rows.map(webhookView), total, limit, offset }
+}
+
+/** The store's webhook: 404 when missing, 403 when another store's. */
+export function ownWebhook(ctx: Ctx, id: string, db: Db = ctx.db): WebhookRow {
+  const row = db.select().from(webhooks).where(eq(webhooks.id, id)).get()
+  if (!row) throw new NotFound('Webhook')
+  if (row.storeId !== ctx.store.id) throw new OtherStore('webhook')
+  return row
+}
+
+export const getWebhook = (ctx: Ctx, id: string) => webhookView(ownWebhook(ctx, id))
+
+/** SSRF guard (lib/ssrf.ts) at registration; the dispatcher checks again before each send. */
+async function checkedUrl(ctx: Ctx, raw: string): Promise<string> {
+  const check = await checkWebhookUrl(raw, { allowPrivate: ctx.config.webhookAllowPrivate })
+  if (!check.ok) throw new ValidationError('url', check.reason, check.message)
+  return check.url.href
+}
+
+function checkedEvents(events: string[]): WebhookEvent[] {
+  const seen = new Set<string>()
+  events.forEach((e, i) => {
+    if (seen.has(e)) throw new ValidationError(`events[${i}]`, 'duplicate', `events lists '${e}' twice`)
+    seen.add(e)
+  })
+  return events as WebhookEvent[]
+}
+
+const seal = (ctx: Ctx, webhookId: string, secret: string) => ctx.secretBox.seal(secret, webhookId)
+
+export async function createWebhook(ctx: Ctx, input: WebhookCreate) {
+  const events = checkedEvents(input.events)
+  const url = await checkedUrl(ctx, input.url)
+  const secret = newSecret()
+  const id = createId()
+  const now = ctx.clock.now()
+  const row = write(ctx, (tx) =>
+    tx
+      .insert(webhooks)
+      .values({ id, storeId: ctx.store.id, url, events: JSON.stringify(events), isActive: input.isActive ?? true, secret: seal(ctx, id, secret), createdAt: now, updatedAt: now })
+      .returning()
+      .get(),
+  )
+  return { ...webhookView(row), secret }
+}
+
+/** Partial update. Re-activating an endpoint clears why it was disabled and its failure run. */
+export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate) {
+  ownWebhook(ctx, id)
+  const set: Partial<typeof webhooks.$inferInsert> = {}
+  if (input.events !== undefined) set.events = JSON.stringify(checkedEvents(input.events))
+  if (input.url !== undefined) set.url = await checkedUrl(ctx, input.url)
+  if (input.isActive !== undefined) set.isActive = input.isActive
+  const row = write(ctx, (tx) => {
+    const current = ownWebhook(ctx, id, tx)
+    if (input.isActive === true && !current.isActive) Object.assign(set, { disabledReason: null, failingSince: null })
+    return tx.update(webhooks).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(webhooks.id, id)).returning().get()
+  })
+  return webhookView(row)
+}
+
+/** Deleting an endpoint drops its delivery log too (foreign key cascade). */
+export function deleteWebhook(ctx: Ctx, id: string) {
+  write(ctx, (tx) => {
+    ownWebhook(ctx, id, tx)
+    tx.delete(webhooks).where(eq(webhooks.id, id)).run()
+  })
+  return { id, deleted: true as const }
+}
+
+/**
+ * A new secret signs from now on; the previous one keeps signing alongside it (a second `v1,`
+ * signature) for `webhookSecretOverlapSec`, so receivers can switch without losing messages.
+ * Rotating again within the overlap drops the oldest secret.
+ */
+export function rotateSecret(ctx: Ctx, id: string) {
+  const secret = newSecret()
+  const now = ctx.clock.now()
+  const overlapMs = ctx.config.webhookSecretOverlapSec * 1000
+  const row = write(ctx, (tx) => {
+    const current = ownWebhook(ctx, id, tx)
+    return tx
+      .update(webhooks)
+      .set({
+        secret: seal(ctx, id, secret),
+        previousSecret: overlapMs > 0 ? current.secret : null,
+        previousSecretExpiresAt: overlapMs > 0 ? now + overlapMs : null,
+        updatedAt: now,
+      })
+      .where(eq(webhooks.id, id))
+      .returning()
+      .get()
+  })
+  return { ...webhookView(row), secret }
+}
+
+export function listDeliveries(ctx: Ctx, webhookId: string, q: DeliveryListQuery) {
+  ownWebhook(ctx, webhookId)
+  const { limit, offset } = page(q)
+  const where: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)]
+  if (q.status) where.push(eq(webhookDeliveries.status, q.status))
+  const cond = and(...where)
+  const rows = ctx.db.select().from(webhookDeliveries).where(cond).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset).all()
+  const total = ctx.db.select({ n: count() }).from(webhookDeliveries).where(cond).get()!.n
+  return { data: rows.map(deliveryView), total, limit, offset }
+}
+
+/**
+ * Replays one delivery with the same `webhook-id` and body: it starts over (attempts 0, the
+ * retry schedule applies again) and is attempted at once. A delivery being sent right now is
+ * left as it is. An inactive endpoint's replay waits until the endpoint is re-activated.
+ */
+export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
+  const now = ctx.clock.now()
+  const row = write(ctx, (tx) => {
+    ownWebhook(ctx, webhookId, tx)
+    const d = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get()
+    if (!d || d.webhookId !== webhookId) throw new NotFound('Delivery')
+    if (d.status === 'sending') return d
+    return tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .returning()
+      .get()
+  })
+  ctx.dispatcher.notify()
+  return deliveryView(row)
+}
