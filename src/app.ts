@@ -18,6 +18,9 @@ import { storeRoutes } from './modules/store/routes'
 import { discountRoutes } from './modules/discounts/routes'
 import { shippingRoutes } from './modules/shipping/routes'
 import { storefrontRoutes } from './modules/storefront/routes'
+import { orderRoutes } from './modules/orders/routes'
+import { publicOrderRoutes } from './modules/orders/public-routes'
+import { customerRoutes } from './modules/customers/routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
@@ -86,6 +89,9 @@ export function createApp(deps: Deps) {
     .use(discountRoutes(deps))
     .use(shippingRoutes(deps))
     .use(storefrontRoutes(deps))
+    .use(publicOrderRoutes(deps))
+    .use(orderRoutes(deps))
+    .use(customerRoutes(deps))
 
   return Object.assign(app, { gate })
 }

@@ -14,6 +14,7 @@ import { uniq } from './factories'
 import { createWebhook } from '../../src/modules/webhooks/service'
 import { makeReview } from './review-factories'
 import { makeDiscount, makeShipping } from './store-factories'
+import { makeCustomer, makeOrder } from './orders'
 
 export interface ProtectedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -58,6 +59,12 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: '/api/v1/shipping', scope: 'shipping:write', body: { name: 'Courier', price: 5 } },
   { method: 'PUT', path: '/api/v1/shipping/:id', scope: 'shipping:write', body: { price: 6 }, own: (deps, storeId) => makeShipping(deps, storeId).id },
   { method: 'DELETE', path: '/api/v1/shipping/:id', scope: 'shipping:write', own: (deps, storeId) => makeShipping(deps, storeId).id },
+  { method: 'GET', path: '/api/v1/orders', scope: 'orders:read' },
+  { method: 'GET', path: '/api/v1/orders/:id', scope: 'orders:read', own: makeOrder },
+  { method: 'PUT', path: '/api/v1/orders/:id/status', scope: 'orders:write', body: { status: 'confirmed' }, own: makeOrder },
+  { method: 'PUT', path: '/api/v1/orders/:id', scope: 'orders:write', body: { status: 'confirmed' }, own: makeOrder },
+  { method: 'GET', path: '/api/v1/customers', scope: 'customers:read' },
+  { method: 'GET', path: '/api/v1/customers/:id', scope: 'customers:read', own: makeCustomer },
   { method: 'GET', path: '/api/v1/webhooks', scope: 'webhooks:read' },
   { method: 'GET', path: '/api/v1/webhooks/:id', scope: 'webhooks:read', own: webhook },
   { method: 'POST', path: '/api/v1/webhooks', scope: 'webhooks:write', body: { url: 'https://93.184.216.34/hook', events: ['order.created'] } },

@@ -1,5 +1,5 @@
 import { integer, text } from 'drizzle-orm/sqlite-core'
-import { createId } from '@paralleldrive/cuid2'
+import { createId } from '../../lib/cuid'
 
 /** Every row id is a plain CUID2 (spec 2.1). */
 export const id = () => text('id').primaryKey().$defaultFn(() => createId())

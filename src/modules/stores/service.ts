@@ -1,4 +1,4 @@
-import { eq, or, asc, and } from 'drizzle-orm'
+import { eq, or, asc, and, sql } from 'drizzle-orm'
 import { createId } from '@paralleldrive/cuid2'
 import { immediate, type Db } from '../../db/client'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
@@ -72,8 +72,13 @@ export function findStore(db: Db, ref: string): Store {
   return s
 }
 
+const storeById = new WeakMap<Db, { get(p: { id: string }): Store | undefined }>()
+
+/** Prepared once per connection: every public order and storefront read starts here. */
 export function getStore(db: Db, id: string): Store | undefined {
-  return db.select().from(stores).where(eq(stores.id, id)).get()
+  let stmt = storeById.get(db)
+  if (!stmt) storeById.set(db, (stmt = db.select().from(stores).where(eq(stores.id, sql.placeholder('id'))).prepare()))
+  return stmt.get({ id })
 }
 
 export function listStores(db: Db): Store[] {

@@ -1,0 +1,67 @@
+/**
+ * Customers: one per (store, E.164 phone), created and kept current by the checkout
+ * (orders/checkout.ts). Read-only through the API.
+ */
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
+import type { Ctx } from '../../context'
+import { customers, orders, type Customer } from '../../db/schema'
+import { NotFound, OtherStore } from '../../lib/errors'
+import { toMajor } from '../../lib/money'
+import { iso, isoOrNull } from '../../lib/time'
+import { page, sinceFilters } from '../shared/query'
+import { pageOfOrders } from '../orders/service'
+import { listViews } from '../orders/views'
+import type { CustomerGetQuery, CustomerListQuery } from './model'
+
+export function customerView(c: Customer, currency: string) {
+  return {
+    id: c.id,
+    name: c.name,
+    phone: c.phone,
+    address: c.address,
+    ordersCount: c.ordersCount,
+    totalSpent: toMajor(c.totalSpent, currency),
+    firstOrderAt: isoOrNull(c.firstOrderAt),
+    lastOrderAt: isoOrNull(c.lastOrderAt),
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+  }
+}
+
+const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+
+export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
+  const { limit, offset } = page(q)
+  const where: SQL[] = [eq(customers.storeId, ctx.store.id), ...sinceFilters(q, customers)]
+  if (q.q) {
+    // A scan of the store's customers: fine for the sizes a store has; no index serves substrings.
+    const p = likePattern(q.q)
+    where.push(sql`(lower(${customers.name}) LIKE ${p} ESCAPE '\\' OR ${customers.phone} LIKE ${p} ESCAPE '\\')`)
+  }
+  const cond = and(...where)
+  const rows = ctx.db
+    .select()
+    .from(customers)
+    .where(cond)
+    .orderBy(desc(customers.createdAt), desc(sql`${customers}.rowid`))
+    .limit(limit)
+    .offset(offset)
+    .all()
+  const total = ctx.db.select({ n: sql<number>`count(*)` }).from(customers).where(cond).get()!.n
+  return { data: rows.map((c) => customerView(c, ctx.store.currency)), total, limit, offset }
+}
+
+/** The store's customer: 404 when missing, 403 when another store's. */
+export function ownCustomer(ctx: Ctx, id: string): Customer {
+  const row = ctx.db.select().from(customers).where(eq(customers.id, id)).get()
+  if (!row) throw new NotFound('Customer')
+  if (row.storeId !== ctx.store.id) throw new OtherStore('customer')
+  return row
+}
+
+/** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
+export function getCustomer(ctx: Ctx, id: string, q: CustomerGetQuery = {}) {
+  const c = ownCustomer(ctx, id)
+  const rows = pageOfOrders(ctx.db, eq(orders.customerId, c.id), q.ordersLimit ?? 50, q.ordersOffset ?? 0)
+  return { ...customerView(c, ctx.store.currency), orders: listViews(ctx.db, rows) }
+}

@@ -1,0 +1,63 @@
+/**
+ * `Idempotency-Key` on POST /api/orders (contract "Beyond the spec"): scoped to the store, kept
+ * 24 h (jobs/prune.ts deletes older rows; reads ignore them too). Only 201s are stored, inside
+ * the order's own transaction, so a record exists exactly when its order does.
+ */
+import { createHash } from 'node:crypto'
+import type { Database } from 'bun:sqlite'
+import { Conflict, ValidationError } from '../../lib/errors'
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+export const IDEMPOTENCY_HEADER = 'idempotency-key'
+export const MAX_IDEMPOTENCY_KEY = 255
+
+/** undefined when absent; 400 when empty or longer than 255 characters. */
+export function parseIdempotencyKey(raw: string | null): string | undefined {
+  if (raw === null) return undefined
+  if (raw.length === 0 || raw.length > MAX_IDEMPOTENCY_KEY) {
+    throw new ValidationError('Idempotency-Key', 'out_of_range', `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} characters`)
+  }
+  return raw
+}
+
+/** JSON with object keys sorted, so the same body in another key order hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+export const requestHash = (body: unknown) => createHash('sha256').update(canonicalJson(body)).digest('hex')
+
+export interface Replay {
+  status: number
+  body: unknown
+}
+
+/** The stored answer for this key, or undefined; 409 when the key was used with another body. */
+export function findReplay(db: Database, storeId: string, key: string, hash: string, now: number): Replay | undefined {
+  const row = db
+    .query<{ hash: string; status: number; body: string }, [string, string, number]>(
+      'SELECT request_hash AS hash, response_status AS status, response_body AS body FROM idempotency_keys WHERE store_id = ? AND key = ? AND created_at > ?',
+    )
+    .get(storeId, key, now - IDEMPOTENCY_TTL_MS)
+  if (!row) return undefined
+  if (row.hash !== hash) {
+    throw new Conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', { header: 'Idempotency-Key' })
+  }
+  return { status: row.status, body: JSON.parse(row.body) }
+}
+
+export function saveReplay(db: Database, storeId: string, key: string, hash: string, status: number, body: unknown, now: number): void {
+  // An expired row that the prune job hasn't removed yet is simply replaced.
+  db.query(
+    `INSERT INTO idempotency_keys (store_id, key, request_hash, response_status, response_body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash, response_status = excluded.response_status,
+       response_body = excluded.response_body, created_at = excluded.created_at`,
+  ).run(storeId, key, hash, status, JSON.stringify(body), now)
+}

@@ -1,0 +1,117 @@
+import { t } from 'elysia'
+import { ORDER_STATUSES } from '../../db/schema'
+import { Id, Pagination, Since, Timestamp } from '../shared/model'
+
+const STATUS_TEXT = `status must be one of ${ORDER_STATUSES.join(', ')}`
+// Not t.UnionEnum: it sets `default` to the first value, so a missing status would read as 'pending'.
+export const OrderStatus = t.Union(
+  [t.Literal('pending'), t.Literal('confirmed'), t.Literal('shipped'), t.Literal('delivered'), t.Literal('cancelled')],
+  { error: STATUS_TEXT, description: ORDER_STATUSES.join(' | ') },
+)
+
+export const MAX_QUANTITY = 10_000
+
+// ---- Public checkout ----
+
+const OrderLineInput = t.Object({
+  variantId: t.Optional(Id),
+  productId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Only for a product without active variants; give exactly one of variantId / productId' })),
+  quantity: t.Integer({ minimum: 1, maximum: MAX_QUANTITY }),
+})
+
+export const OrderCreate = t.Object({
+  storeId: Id,
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  phone: t.String({ minLength: 1, maxLength: 40, description: 'Any valid international number; stored as E.164' }),
+  address: t.Optional(t.Nullable(t.String({ maxLength: 1000 }))),
+  items: t.Array(OrderLineInput, { minItems: 1, maxItems: 100 }),
+  notes: t.Optional(t.Nullable(t.String({ maxLength: 2000 }))),
+  shippingOptionId: t.Optional(t.Nullable(Id)),
+  discountCode: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 64 }))),
+})
+
+export const OrderCreated = t.Object(
+  {
+    id: Id,
+    orderNumber: t.String({ description: 'ORD- and six digits' }),
+    whatsappUrl: t.Nullable(t.String({ description: 'https://wa.me link with the rendered store template; null when the store has no WhatsApp number' })),
+  },
+  { title: 'OrderCreated' },
+)
+
+// ---- Views (spec 2.2 / 2.3) ----
+
+export const OrderItemListForm = t.Object(
+  {
+    productName: t.String(),
+    variantName: t.Nullable(t.String()),
+    quantity: t.Integer(),
+    unitPrice: t.Number(),
+    subtotal: t.Number(),
+  },
+  { title: 'OrderItemListForm' },
+)
+
+export const OrderItem = t.Object(
+  {
+    productId: t.String(),
+    productName: t.String(),
+    variantId: t.Nullable(t.String()),
+    variantName: t.Nullable(t.String()),
+    quantity: t.Integer(),
+    unitPrice: t.Number(),
+    subtotal: t.Number(),
+  },
+  { title: 'OrderItem' },
+)
+
+/** List form: omits customerAddress, shippingOption, updatedAt and item ids (spec 2.2). */
+export const OrderListForm = t.Object(
+  {
+    id: Id,
+    orderNumber: t.String(),
+    status: OrderStatus,
+    customerName: t.String(),
+    customerPhone: t.String({ description: 'E.164' }),
+    items: t.Array(OrderItemListForm),
+    total: t.Number(),
+    currency: t.String({ description: 'ISO 4217 (addition to the spec)' }),
+    notes: t.Nullable(t.String()),
+    createdAt: Timestamp,
+  },
+  { title: 'OrderListForm' },
+)
+
+export const Order = t.Object(
+  {
+    id: Id,
+    orderNumber: t.String(),
+    status: OrderStatus,
+    customerId: t.Nullable(t.String()),
+    customerName: t.String(),
+    customerPhone: t.String({ description: 'E.164' }),
+    customerAddress: t.Nullable(t.String()),
+    items: t.Array(OrderItem),
+    subtotal: t.Number({ description: "Items' subtotal, before shipping and discount" }),
+    shippingOption: t.Nullable(t.Object({ name: t.String(), price: t.Number() })),
+    discount: t.Nullable(t.Object({ code: t.String(), amount: t.Number() })),
+    total: t.Number(),
+    currency: t.String(),
+    notes: t.Nullable(t.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Order' },
+)
+
+export const OrderListQuery = t.Object({
+  ...Pagination,
+  ...Since,
+  status: t.Optional(OrderStatus),
+})
+
+export const StatusUpdate = t.Object({ status: OrderStatus })
+
+export type OrderCreate = typeof OrderCreate.static
+export type OrderListQuery = typeof OrderListQuery.static
+export type StatusUpdate = typeof StatusUpdate.static

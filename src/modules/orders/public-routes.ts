@@ -1,0 +1,37 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../context'
+import { ErrorBody, publicErrors } from '../shared/model'
+import { OrderBatcher, prepareOrder } from './checkout'
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency'
+import { OrderCreate, OrderCreated } from './model'
+
+const DESCRIPTION = [
+  'No API key; 10 requests per minute per client IP (every request counts).',
+  'Checks: 429 → 400 body → 402 suspended store → 404 unknown, unpublished or maintenance store → 400 references',
+  '(`details.field` e.g. `items[0].variantId`, `shippingOptionId`, `discountCode`; `details.reason` `not_found`, `inactive`, `expired`,',
+  '`exhausted` (maxUses reached), `below_minimum` (items subtotal under minOrderAmount)).',
+  'Each line names `variantId`, or `productId` for a product without active variants. Prices come from the catalog.',
+  'The same phone with the same items within 5 minutes → 409 DUPLICATE_ORDER.',
+  'Optional `Idempotency-Key` header (1–255 chars, per store, 24 h): a retry with the same body gets the first 201 again with',
+  '`Idempotent-Replayed: true`; the same key with another body → 409 IDEMPOTENCY_KEY_REUSED.',
+].join(' ')
+
+export const publicOrderRoutes = (deps: Deps) => {
+  const batcher = new OrderBatcher(deps)
+  return new Elysia().post(
+    '/api/orders',
+    async ({ body, request, set }) => {
+      const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
+      const result = await batcher.submit(prepareOrder(body, key))
+      set.status = result.status
+      if (result.replayed) set.headers['idempotent-replayed'] = 'true'
+      return result.body
+    },
+    {
+      body: OrderCreate,
+      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ description: 'Optional; 1–255 characters' })) }),
+      response: { 201: OrderCreated, ...publicErrors, 409: ErrorBody, 413: ErrorBody },
+      detail: { tags: ['Public'], summary: 'Place an order (public checkout)', description: DESCRIPTION },
+    },
+  )
+}

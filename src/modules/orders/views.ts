@@ -1,0 +1,82 @@
+/** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
+import { asc, inArray } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { orderItems, type Order, type OrderItem } from '../../db/schema'
+import { toMajor } from '../../lib/money'
+import { iso } from '../../lib/time'
+
+export function orderListView(o: Order, items: OrderItem[]) {
+  const c = o.currency
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    status: o.status,
+    customerName: o.customerName,
+    customerPhone: o.customerPhone,
+    items: items.map((i) => ({
+      productName: i.productName,
+      variantName: i.variantName,
+      quantity: i.quantity,
+      unitPrice: toMajor(i.unitPrice, c),
+      subtotal: toMajor(i.subtotal, c),
+    })),
+    total: toMajor(o.total, c),
+    currency: c,
+    notes: o.notes,
+    createdAt: iso(o.createdAt),
+  }
+}
+export type OrderListView = ReturnType<typeof orderListView>
+
+type ItemFields = Pick<OrderItem, 'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'>
+type OrderFields = Omit<Order, 'dedupHash' | 'storeId'>
+
+export function orderDetailView(o: OrderFields, items: ItemFields[]) {
+  const c = o.currency
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    status: o.status,
+    customerId: o.customerId,
+    customerName: o.customerName,
+    customerPhone: o.customerPhone,
+    customerAddress: o.customerAddress,
+    items: items.map((i) => ({
+      productId: i.productId,
+      productName: i.productName,
+      variantId: i.variantId,
+      variantName: i.variantName,
+      quantity: i.quantity,
+      unitPrice: toMajor(i.unitPrice, c),
+      subtotal: toMajor(i.subtotal, c),
+    })),
+    subtotal: toMajor(o.itemsSubtotal, c),
+    shippingOption: o.shippingName === null || o.shippingPrice === null ? null : { name: o.shippingName, price: toMajor(o.shippingPrice, c) },
+    discount: o.discountCode === null ? null : { code: o.discountCode, amount: toMajor(o.discountAmount, c) },
+    total: toMajor(o.total, c),
+    currency: c,
+    notes: o.notes,
+    createdAt: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+  }
+}
+export type OrderDetailView = ReturnType<typeof orderDetailView>
+
+/** The items of many orders in one query (order_items_order_idx), grouped by order. */
+export function itemsOf(db: Db, orderIds: string[]): Map<string, OrderItem[]> {
+  const out = new Map<string, OrderItem[]>()
+  if (orderIds.length === 0) return out
+  const rows = db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.orderId), asc(orderItems.position)).all()
+  for (const r of rows) {
+    const list = out.get(r.orderId)
+    if (list) list.push(r)
+    else out.set(r.orderId, [r])
+  }
+  return out
+}
+
+/** List views for rows already in display order. */
+export function listViews(db: Db, rows: Order[]): OrderListView[] {
+  const items = itemsOf(db, rows.map((r) => r.id))
+  return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
+}

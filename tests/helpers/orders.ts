@@ -1,0 +1,107 @@
+/**
+ * Order and customer factories. Catalog rows are inserted directly (minor units), so order
+ * tests don't depend on plan caps or on other modules' validation.
+ */
+import { createId } from '@paralleldrive/cuid2'
+import type { Deps } from '../../src/context'
+import { discounts, products, shippingOptions, variants, type DiscountType } from '../../src/db/schema'
+import { placeOrder } from '../../src/modules/orders/checkout'
+import type { OrderCreate } from '../../src/modules/orders/model'
+import { uniq } from './factories'
+
+let phoneN = Math.floor(Math.random() * 7_000_000)
+/** A distinct valid US number per call (+1 415 2xx–8xx xxxx), unique within a test process. */
+export const uniqPhone = () => `+1415${2_000_000 + (++phoneN % 7_000_000)}`
+
+export function addProduct(deps: Deps, storeId: string, o: { price?: number; isActive?: boolean; deletedAt?: number | null; name?: string } = {}) {
+  const now = deps.clock.now()
+  const name = o.name ?? uniq('Product')
+  return deps.db
+    .insert(products)
+    .values({ storeId, name, slug: uniq('p').toLowerCase(), price: o.price ?? 1000, isActive: o.isActive ?? true, deletedAt: o.deletedAt ?? null, createdAt: now, updatedAt: now })
+    .returning()
+    .get()
+}
+
+export function addVariant(deps: Deps, productId: string, o: { price?: number; isActive?: boolean; name?: string } = {}) {
+  const now = deps.clock.now()
+  return deps.db
+    .insert(variants)
+    .values({ productId, name: o.name ?? uniq('Size'), price: o.price ?? 1200, isActive: o.isActive ?? true, createdAt: now, updatedAt: now })
+    .returning()
+    .get()
+}
+
+export function addShipping(deps: Deps, storeId: string, o: { price?: number; isActive?: boolean; name?: string } = {}) {
+  const now = deps.clock.now()
+  return deps.db
+    .insert(shippingOptions)
+    .values({ storeId, name: o.name ?? uniq('Courier'), price: o.price ?? 500, isActive: o.isActive ?? true, createdAt: now, updatedAt: now })
+    .returning()
+    .get()
+}
+
+/** `value`: hundredths of a percent for percentage, minor units for fixed. */
+export function addDiscount(
+  deps: Deps,
+  storeId: string,
+  o: { type?: DiscountType; value?: number; code?: string; minOrderAmount?: number | null; maxUses?: number | null; usedCount?: number; expiresAt?: number | null; isActive?: boolean } = {},
+) {
+  const now = deps.clock.now()
+  const code = o.code ?? uniq('SAVE').replace(/[^A-Za-z0-9]/g, '').toUpperCase()
+  return deps.db
+    .insert(discounts)
+    .values({
+      id: createId(),
+      storeId,
+      code,
+      codeKey: code.toUpperCase(),
+      type: o.type ?? 'percentage',
+      value: o.value ?? 1000,
+      minOrderAmount: o.minOrderAmount ?? null,
+      maxUses: o.maxUses ?? null,
+      usedCount: o.usedCount ?? 0,
+      expiresAt: o.expiresAt ?? null,
+      isActive: o.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get()
+}
+
+/** A product with one variant (12.00), a product without variants (10.00) and a 5.00 shipping option. */
+export function makeCatalog(deps: Deps, storeId: string) {
+  const shirt = addProduct(deps, storeId, { price: 1000, name: 'Shirt' })
+  const large = addVariant(deps, shirt.id, { price: 1200, name: 'Large' })
+  const mug = addProduct(deps, storeId, { price: 1000, name: 'Mug' })
+  const courier = addShipping(deps, storeId, { price: 500, name: 'Courier' })
+  return { shirt, large, mug, courier }
+}
+
+/** A valid checkout body for the catalog: 2 x Large shirt + 1 mug. */
+export function orderBody(storeId: string, cat: ReturnType<typeof makeCatalog>, extra: Partial<OrderCreate> = {}): OrderCreate {
+  return {
+    storeId,
+    name: 'Ana Pérez',
+    phone: uniqPhone(),
+    address: 'Calle 1, Lima',
+    items: [
+      { variantId: cat.large.id, quantity: 2 },
+      { productId: cat.mug.id, quantity: 1 },
+    ],
+    ...extra,
+  }
+}
+
+/** An order of the store, placed through the checkout service; returns its id. */
+export function makeOrder(deps: Deps, storeId: string, extra: Partial<OrderCreate> = {}): string {
+  const cat = makeCatalog(deps, storeId)
+  return placeOrder(deps, orderBody(storeId, cat, extra)).body.id
+}
+
+/** The customer behind a fresh order; returns the customer's id. */
+export function makeCustomer(deps: Deps, storeId: string): string {
+  const id = makeOrder(deps, storeId)
+  return deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(id)!.customer_id
+}
