@@ -11,6 +11,7 @@
  *   --duration <sec>     seconds per load run (default 10, quick 3)
  *   --connections <n>    concurrent connections (default 50)
  *   --bun-load           use the Bun load generator even when wrk is installed
+ *   --priority           run servers and load at nice -10 (root): steadier figures on a busy machine
  *   --json               also print all results as one JSON object at the end
  *
  * Load comes from `wrk --latency` (apt-get install -y wrk) or, when wrk is missing, a Bun
@@ -21,7 +22,7 @@
  */
 import path from 'node:path'
 import { existsSync } from 'node:fs'
-import { cleanupAll, cpuPlan, hasWrk, printTable, WRK_MISSING, type BenchOpts, type BenchResult } from './lib'
+import { cleanupAll, cpuPlan, hasWrk, printTable, setPriority, WRK_MISSING, type BenchOpts, type BenchResult } from './lib'
 
 /** Registered benches, run in this order by default. Add yours with one line. */
 const BENCHES: string[] = [
@@ -44,6 +45,7 @@ function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolea
     if (a === '--quick') quick = true
     else if (a === '--bun-load') bunLoad = true
     else if (a === '--json') json = true
+    else if (a === '--priority') setPriority(true)
     else if (a === '--duration') duration = Number(argv[++i])
     else if (a === '--connections') connections = Number(argv[++i])
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`)

@@ -64,7 +64,7 @@ export function createApp(deps: Deps) {
         const origin = deps.config.publicUrl ?? `https://${host}`
         return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
       }
-      gate.check(request, path, clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
+      gate.check(request, path, () => clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {

@@ -10,7 +10,7 @@ import type { ApiKey, Store } from '../db/schema'
 const MAX_ENTRIES_PER_STORE = 256
 
 export class StoreCache {
-  private responses = new Map<string, Map<string, string>>()
+  private responses = new Map<string, Map<string, string | Uint8Array>>()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   private lastDataVersion: number
@@ -47,11 +47,11 @@ export class StoreCache {
     this.keys.clear()
   }
 
-  getResponse(storeId: string, key: string): string | undefined {
+  getResponse(storeId: string, key: string): string | Uint8Array | undefined {
     return this.responses.get(storeId)?.get(key)
   }
 
-  setResponse(storeId: string, key: string, body: string): void {
+  setResponse(storeId: string, key: string, body: string | Uint8Array): void {
     let m = this.responses.get(storeId)
     if (!m) this.responses.set(storeId, (m = new Map()))
     if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)

@@ -37,8 +37,11 @@ export class Gate {
     this.storeById = (id: string) => deps.db.select().from(stores).where(eq(stores.id, id)).get()
   }
 
-  /** Throws the first failing check; sets rate-limit headers on the way. */
-  check(request: Request, path: string, ip: string, headers: Record<string, string | number>): void {
+  /**
+   * Throws the first failing check; sets rate-limit headers on the way. `ip` may be a function:
+   * a request with a valid key never needs the client address, and looking it up costs.
+   */
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>): void {
     const policy = policyFor(request.method, path)
     if (policy.kind === 'none') return
     const length = Number(request.headers.get('content-length') ?? 0)
@@ -50,7 +53,7 @@ export class Gate {
 
     if (policy.kind === 'public') {
       const { limit, windowSec } = bucketLimit(config, policy.bucket)
-      const w = this.deps.limiter.hit(`ip:${policy.bucket}:${ip}`, limit, windowSec)
+      const w = this.deps.limiter.hit(`ip:${policy.bucket}:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
       setRateHeaders(headers, w, policy.bucket)
       if (!w.allowed) throw new RateLimited(w.resetSec)
       return
@@ -60,7 +63,7 @@ export class Gate {
     if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= clock.now())) {
       // Failed attempts count against the caller's IP, so key guessing is throttled too.
       const { limit, windowSec } = bucketLimit(config, 'anonymous')
-      const w = this.deps.limiter.hit(`ip:anonymous:${ip}`, limit, windowSec)
+      const w = this.deps.limiter.hit(`ip:anonymous:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
       setRateHeaders(headers, w, 'anonymous')
       if (!w.allowed) throw new RateLimited(w.resetSec)
       throw new Unauthorized(key ? 'API key is revoked or expired' : undefined)

@@ -1,4 +1,4 @@
-import { randomBytes, createHash } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { and, eq, desc, isNull } from 'drizzle-orm'
 import { createId } from '@paralleldrive/cuid2'
 import type { Db } from '../../db/client'
@@ -20,7 +20,8 @@ function base62(bytes: Uint8Array): string {
   return out.padStart(33, '0')
 }
 
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+/** SHA-256 hex; Bun's one-shot hasher is ~3× cheaper than node:crypto's and runs on every request. */
+export const hashKey = (key: string): string => Bun.SHA256.hash(key, 'hex') as unknown as string
 
 /** The shape of a well-formed key, checked before any lookup. */
 export const KEY_RE = /^sfk_[0-9A-Za-z]{33}$/

@@ -3,7 +3,7 @@ import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound } from '../shared/model'
-import { jsonResponse } from '../shared/query'
+import { sendJson } from '../shared/query'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './service'
 
@@ -21,14 +21,15 @@ export const productRoutes = (deps: Deps) =>
     .use(authed(deps))
     .get(
       '',
-      ({ auth, query, request }) => {
+      ({ auth, query, request, set }) => {
         // Lists are served from the store's cache until a write to the store drops it.
         const key = `products${request.url.slice(request.url.indexOf('?') >>> 0)}`
-        const cached = deps.cache.getResponse(auth.store.id, key)
-        if (cached) return jsonResponse(cached)
-        const body = JSON.stringify(listProducts(ctxFor(deps, auth.store), query))
-        deps.cache.setResponse(auth.store.id, key, body)
-        return jsonResponse(body)
+        let body = deps.cache.getResponse(auth.store.id, key)
+        if (!body) {
+          body = Buffer.from(JSON.stringify(listProducts(ctxFor(deps, auth.store), query)))
+          deps.cache.setResponse(auth.store.id, key, body)
+        }
+        return sendJson(set, body)
       },
       {
         query: ProductListQuery,

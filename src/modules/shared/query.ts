@@ -31,4 +31,17 @@ export function activeFilter(value: string | undefined, fallback: 'true' | 'all'
 }
 
 /** A pre-serialized JSON reply: skips re-validation and re-serialization of cached bodies. */
-export const jsonResponse = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })
+export const jsonResponse = (body: string | Uint8Array, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })
+
+/**
+ * The hot-path form of `jsonResponse` (cached list bodies, ideally bytes so nothing is
+ * re-encoded): the Response takes the headers the gate already set (request id, rate limits),
+ * and `set.headers` is emptied so Elysia hands the Response out as-is instead of copying it,
+ * body stream and all, into a second Response to merge them (~3 µs a request).
+ */
+export function sendJson(set: { headers: Record<string, string | number> }, body: string | Uint8Array): Response {
+  const headers = set.headers as Record<string, string>
+  headers['content-type'] = 'application/json'
+  set.headers = {}
+  return new Response(body, { headers })
+}
