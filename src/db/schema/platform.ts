@@ -54,6 +54,8 @@ export const webhookDeliveries = sqliteTable(
   },
   (d) => [
     index('deliveries_due_idx').on(d.status, d.nextAttemptAt),
+    /** The dispatcher's hot query: one endpoint's due rows, oldest first, without a sort. */
+    index('deliveries_endpoint_due_idx').on(d.status, d.webhookId, d.nextAttemptAt),
     index('deliveries_webhook_created_idx').on(d.webhookId, d.createdAt),
   ],
 )

@@ -1,0 +1,1 @@
+CREATE INDEX `deliveries_endpoint_due_idx` ON `webhook_deliveries` (`status`,`webhook_id`,`next_attempt_at`);
