@@ -18,6 +18,7 @@ import { storeRoutes } from './modules/store/routes'
 import { discountRoutes } from './modules/discounts/routes'
 import { shippingRoutes } from './modules/shipping/routes'
 import { storefrontRoutes } from './modules/storefront/routes'
+import { mcpRoutes } from './mcp/http'
 import { orderRoutes } from './modules/orders/routes'
 import { publicOrderRoutes } from './modules/orders/public-routes'
 import { customerRoutes } from './modules/customers/routes'
@@ -92,6 +93,7 @@ export function createApp(deps: Deps) {
     .use(publicOrderRoutes(deps))
     .use(orderRoutes(deps))
     .use(customerRoutes(deps))
+    .use(mcpRoutes(deps, (req): Promise<Response> => app.handle(req)))
 
   return Object.assign(app, { gate })
 }

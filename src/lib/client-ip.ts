@@ -7,7 +7,12 @@ interface IpServer {
   requestIP(req: Request): { address: string } | null
 }
 
+/** In-process sub-requests (the /mcp route's tool calls) carry the IP of the request that made them. */
+export const subRequestIps = new WeakMap<Request, string>()
+
 export function clientIp(request: Request, server: IpServer | null | undefined, trustProxy: boolean): string {
+  const inherited = subRequestIps.get(request)
+  if (inherited !== undefined) return inherited
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for')
     if (xff) {

@@ -1,0 +1,40 @@
+/**
+ * The hosted MCP endpoint: Streamable HTTP at `/mcp`, stateless (a fresh server per POST, JSON
+ * replies, no sessions to keep), authenticated by the gate like any API call (policy: key, no
+ * scope). Each tool call runs through the whole app in-process with the caller's own key, so
+ * scopes, plan checks and the per-key limit apply to it exactly as to a direct API request.
+ */
+import { Elysia } from 'elysia'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import type { Deps } from '../context'
+import { clientIp } from '../lib/client-ip'
+import { inProcessClient } from './client'
+import { createMcpServer } from './server'
+
+const notAllowed = () =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST' }, id: null }), {
+    status: 405,
+    headers: { 'content-type': 'application/json', allow: 'POST' },
+  })
+
+/** `handle` is the app's own `handle`, given late because the app includes this plugin. */
+export const mcpRoutes = (deps: Deps, handle: (req: Request) => Promise<Response>) =>
+  new Elysia({ name: 'mcp' })
+    .post(
+      '/mcp',
+      async ({ request, body, server: bun }) => {
+        const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, deps.config.trustProxy)))
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        await server.connect(transport)
+        try {
+          // The app has already read the body (its 1 MiB limit applies); hand the parsed JSON over.
+          return await transport.handleRequest(request, { parsedBody: body })
+        } finally {
+          await server.close()
+        }
+      },
+      // MCP is not part of the REST contract, so it stays out of the OpenAPI document.
+      { detail: { hide: true } },
+    )
+    .get('/mcp', notAllowed, { detail: { hide: true } })
+    .delete('/mcp', notAllowed, { detail: { hide: true } })
