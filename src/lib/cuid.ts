@@ -11,12 +11,23 @@ const LENGTH = 24
 const BIG_LENGTH = 32
 const INITIAL_COUNT_MAX = 476_782_367
 
-const randomFloats = (n: number): number[] => Array.from(crypto.getRandomValues(new Uint32Array(n)), (x) => x / 0x1_0000_0000)
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+const pool = new Uint32Array(256)
+let poolAt = pool.length
+
+/** A uniform integer in [0, n) from a pooled CSPRNG buffer (the package: floor(random() * n)). */
+function randomInt(n: number): number {
+  if (poolAt === pool.length) {
+    crypto.getRandomValues(pool)
+    poolAt = 0
+  }
+  return Math.floor((pool[poolAt++]! / 0x1_0000_0000) * n)
+}
 
 function entropy(length: number): string {
-  return randomFloats(length)
-    .map((r) => Math.floor(r * 36).toString(36))
-    .join('')
+  let out = ''
+  for (let i = 0; i < length; i++) out += BASE36[randomInt(36)]
+  return out
 }
 
 /** base 36 of the SHA3-512 digest, first character dropped (it biases the histogram). */
@@ -26,10 +37,10 @@ function hash(input: string): string {
 }
 
 const fingerprint = hash(Object.keys(globalThis).toString() + entropy(BIG_LENGTH)).substring(0, BIG_LENGTH)
-let counter = Math.floor(randomFloats(1)[0]! * INITIAL_COUNT_MAX)
+let counter = randomInt(INITIAL_COUNT_MAX)
 
 export function createId(): string {
-  const firstLetter = String.fromCharCode(97 + Math.floor(randomFloats(1)[0]! * 26))
+  const firstLetter = String.fromCharCode(97 + randomInt(26))
   const input = Date.now().toString(36) + entropy(LENGTH) + (counter++).toString(36) + fingerprint
   return firstLetter + hash(input).substring(1, LENGTH)
 }

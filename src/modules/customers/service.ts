@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import { customers, orders, type Customer } from '../../db/schema'
+import { customers, type Customer } from '../../db/schema'
 import { NotFound, OtherStore } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
@@ -62,6 +62,6 @@ export function ownCustomer(ctx: Ctx, id: string): Customer {
 /** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
 export function getCustomer(ctx: Ctx, id: string, q: CustomerGetQuery = {}) {
   const c = ownCustomer(ctx, id)
-  const rows = pageOfOrders(ctx.db, eq(orders.customerId, c.id), q.ordersLimit ?? 50, q.ordersOffset ?? 0)
+  const rows = pageOfOrders(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
   return { ...customerView(c, ctx.store.currency), orders: listViews(ctx.db, rows) }
 }

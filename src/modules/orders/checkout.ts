@@ -256,11 +256,13 @@ interface Placed {
  * deps.db's connection (the transaction's own), whose compiled statements bun:sqlite caches:
  * building and compiling ~12 Drizzle queries per order cost more than the whole HTTP stack.
  */
-function placeInTransaction(deps: Deps, o: PendingOrder): Placed {
+function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Store>): Placed {
   const { input, idempotencyKey, phone, refs, hash, reqHash } = o
   const db = deps.db.$client
   const now = deps.clock.now()
-  const store = storeForPublic(deps.db, input.storeId, deps.config.upgradeUrl)
+  // Read once per batch: no other writer can change the store while we hold the write lock.
+  let store = stores.get(input.storeId)
+  if (!store) stores.set(input.storeId, (store = storeForPublic(deps.db, input.storeId, deps.config.upgradeUrl)))
   if (idempotencyKey !== undefined) {
     const replay = findReplay(db, store.id, idempotencyKey, reqHash, now)
     if (replay) return { result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true }, storeId: store.id, outbox: 0 }
@@ -345,10 +347,11 @@ export function commitOrders(deps: Deps, batch: PendingOrder[]): Outcome[] {
   const placed: (Placed | undefined)[] = []
   let outcomes: Outcome[] = []
   immediate(deps.db, () => {
+    const stores = new Map<string, Store>()
     outcomes = batch.map((o, i): Outcome => {
       db.run('SAVEPOINT place_order')
       try {
-        const p = placeInTransaction(deps, o)
+        const p = placeInTransaction(deps, o, stores)
         db.run('RELEASE place_order')
         placed[i] = p
         return { ok: true, value: p.result }

@@ -2,50 +2,88 @@
  * The orders API: list, get, status change. Lists page through (store_id, created_at) indexes
  * with a covering rowid scan and read the full rows of the page only, so a deep offset over a
  * million orders skips index entries instead of table rows; `total` comes from the
- * `order_counts` counters kept by the writes (see schema/commerce.ts).
+ * `order_counts` counters kept by the writes (see schema/commerce.ts). The list path uses
+ * bun:sqlite's cached statements: Drizzle's per-call query building and compiling cost more
+ * than the queries themselves.
  */
-import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
 import { NotFound, OtherStore } from '../../lib/errors'
 import { iso } from '../../lib/time'
 import { enqueueEvent } from '../webhooks/outbox'
-import { page, sinceFilters } from '../shared/query'
+import { isoParam, page } from '../shared/query'
 import { write } from '../shared/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { itemsOf, listViews, orderDetailView } from './views'
 
-const rowid = sql<number>`${orders}.rowid`
+/** Every column of `orders`, named as the Drizzle row type names them. */
+export const ORDER_FIELDS = Object.entries(getTableColumns(orders))
+  .map(([key, col]) => `${col.name} AS ${key}`)
+  .join(', ')
+
+export interface OrderFilter {
+  storeId?: string
+  customerId?: string
+  status?: OrderStatus
+  createdSince?: number
+  updatedSince?: number
+}
+
+function whereOf(f: OrderFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = []
+  const params: (string | number)[] = []
+  if (f.storeId !== undefined) parts.push('store_id = ?'), params.push(f.storeId)
+  if (f.customerId !== undefined) parts.push('customer_id = ?'), params.push(f.customerId)
+  if (f.status !== undefined) parts.push('status = ?'), params.push(f.status)
+  if (f.createdSince !== undefined) parts.push('created_at >= ?'), params.push(f.createdSince)
+  if (f.updatedSince !== undefined) parts.push('updated_at >= ?'), params.push(f.updatedSince)
+  return { sql: parts.length ? parts.join(' AND ') : '1', params }
+}
 
 /**
- * Rows matching `cond`, newest first (ties by insertion order), one page. Step one walks an
- * index that covers (store_id[, status], created_at, rowid) — no table reads for skipped rows.
+ * One page of orders, newest first (ties by insertion order). The inner query walks an index
+ * that covers (store_id[, status] | customer_id, created_at, rowid): skipping 100,000 rows of
+ * an offset reads index entries only; the outer one reads the 50 rows of the page. The SQL
+ * text depends only on which filters are present, so bun:sqlite's statement cache reuses it.
  */
-export function pageOfOrders(db: Db, cond: SQL | undefined, limit: number, offset: number): Order[] {
-  const rids = db.select({ rid: rowid }).from(orders).where(cond).orderBy(desc(orders.createdAt), desc(rowid)).limit(limit).offset(offset).all().map((r) => r.rid)
-  if (rids.length === 0) return []
-  const rows = db.select({ ...getTableColumns(orders), rid: rowid }).from(orders).where(inArray(rowid, rids)).all()
-  const byRid = new Map(rows.map(({ rid, ...o }) => [rid, o as Order]))
-  return rids.map((r) => byRid.get(r)!).filter(Boolean)
+export function pageOfOrders(db: Db, f: OrderFilter, limit: number, offset: number): Order[] {
+  const w = whereOf(f)
+  return db.$client
+    .query<Order, (string | number)[]>(
+      `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (
+         SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
+       ) ORDER BY created_at DESC, rowid DESC`,
+    )
+    .all(...w.params, limit, offset)
 }
 
 /** Orders of the store (optionally in one status) from the counters: one primary-key read. */
 export function countOrders(db: Db, storeId: string, status?: OrderStatus): number {
-  const where = status ? and(eq(orderCounts.storeId, storeId), eq(orderCounts.status, status)) : eq(orderCounts.storeId, storeId)
-  return db.select({ n: sql<number>`coalesce(sum(${orderCounts.count}), 0)` }).from(orderCounts).where(where).get()!.n
+  const q = status
+    ? db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ? AND status = ?').get(storeId, status)
+    : db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ?').get(storeId)
+  return q!.n
 }
 
 export function listOrders(ctx: Ctx, q: OrderListQuery) {
   const { limit, offset } = page(q)
-  const since = sinceFilters(q, orders)
-  const where: SQL[] = [eq(orders.storeId, ctx.store.id), ...since]
-  if (q.status) where.push(eq(orders.status, q.status))
-  const cond = and(...where)
-  const rows = pageOfOrders(ctx.db, cond, limit, offset)
-  // Time filters can't use the counters; they narrow the range, so counting it is bounded by the answer.
-  const total = since.length ? ctx.db.select({ n: sql<number>`count(*)` }).from(orders).where(cond).get()!.n : countOrders(ctx.db, ctx.store.id, q.status)
+  const f: OrderFilter = {
+    storeId: ctx.store.id,
+    status: q.status,
+    createdSince: isoParam(q.createdSince, 'createdSince'),
+    updatedSince: isoParam(q.updatedSince, 'updatedSince'),
+  }
+  const rows = pageOfOrders(ctx.db, f, limit, offset)
+  // Time filters can't use the counters; they narrow an indexed range, so counting it is bounded by the answer.
+  let total: number
+  if (f.createdSince === undefined && f.updatedSince === undefined) total = countOrders(ctx.db, ctx.store.id, q.status)
+  else {
+    const w = whereOf(f)
+    total = ctx.db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders WHERE ${w.sql}`).get(...w.params)!.n
+  }
   return { data: listViews(ctx.db, rows), total, limit, offset }
 }
 
