@@ -6,6 +6,7 @@ import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './context'
 import { Gate } from './plugins/gate'
+import { bodyDepth } from './plugins/body-depth'
 import { toErrorResult } from './plugins/errors'
 import { clientIp } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
@@ -78,6 +79,7 @@ export function createApp(deps: Deps) {
       set.headers['content-type'] = 'application/json'
       return result.body
     })
+    .use(bodyDepth)
     .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))

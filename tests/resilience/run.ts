@@ -1,0 +1,60 @@
+/**
+ * `bun run resilience`: the whole resilience suite at full size, one table at the end.
+ *
+ *   crash        1,000 orders over HTTPS to the real server, SIGKILLed 6 times mid-burst
+ *   concurrency  300 identical orders, 400 requests on one key, 100 racers per status move,
+ *                200 orders racing for a discount with maxUses 25
+ *   fuzz         1,000 requests per /api route (≈ 40,000)
+ *   isolation    every cross-store route and list, scanned for the other store's values
+ *   secrets      database, -wal and -shm bytes scanned for API keys and webhook secrets
+ *
+ * Flags: --orders N --kills N --fuzz-runs N --seed N --only crash,fuzz,...
+ * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
+ */
+import { runCrash } from './crash'
+import { FULL_SIZES, runConcurrency } from './concurrency'
+import { runFuzz } from './fuzz'
+import { runIsolation } from './isolation'
+import { runSecrets } from './secrets'
+import { formatTable, type CaseResult } from './lib'
+
+const args = process.argv.slice(2)
+const flag = (name: string, def: number) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? Number(args[i + 1]) : def
+}
+const onlyIdx = args.indexOf('--only')
+const only = onlyIdx >= 0 ? new Set(args[onlyIdx + 1]!.split(',')) : undefined
+const want = (name: string) => !only || only.has(name)
+const seed = args.includes('--seed') ? flag('seed', 0) : undefined
+const log = (line: string) => console.error(`  ${line}`)
+
+const results: CaseResult[] = []
+const run = async (name: string, fn: () => Promise<CaseResult | CaseResult[]>) => {
+  if (!want(name)) return
+  console.error(`» ${name}`)
+  const out = await fn()
+  for (const r of Array.isArray(out) ? out : [out]) {
+    results.push(r)
+    console.error(`  ${r.name}: ${r.failures} failure(s) in ${(r.ms / 1000).toFixed(1)} s`)
+  }
+}
+
+const started = performance.now()
+await run('crash', () => runCrash({ orders: flag('orders', 1000), kills: flag('kills', 6), seed, log, eventTimeoutMs: 120_000 }))
+await run('concurrency', () => runConcurrency(FULL_SIZES))
+await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, log }))
+await run('isolation', () => runIsolation())
+await run('secrets', () => runSecrets({ keys: 50, webhooks: 20 }))
+
+console.log('\n' + formatTable(results) + '\n')
+for (const r of results) {
+  for (const n of r.notes) console.log(`- ${r.name}: ${n}`)
+}
+const failed = results.filter((r) => r.failures > 0)
+for (const r of failed) {
+  console.log(`\n${r.name}:`)
+  for (const p of r.problems) console.log(`  ✗ ${p}`)
+}
+console.log(`\n${failed.length === 0 ? 'all cases passed' : `${failed.length} case(s) failed`} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+process.exit(failed.length === 0 ? 0 : 1)
