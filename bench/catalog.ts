@@ -103,7 +103,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           `cpu: ${cpuPlan().description}`,
         ],
         pass: pass && counted >= checkedCompleted,
-        summary: `${fmtInt(real.rps)} vs ${fmtInt(base.rps)} req/s (${fmtPct(ratio)}), p99 ${fmtMs(real.p99)} vs ${fmtMs(base.p99)}`,
+        summary: `${fmtInt(real.rps)} vs ${fmtInt(base.rps)} req/s (${fmtPct(ratio)}; CPU cost ratio ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)}), p99 ${fmtMs(real.p99)} vs ${fmtMs(base.p99)}`,
       }
     } finally {
       await bare.stop()
