@@ -189,6 +189,13 @@ const queryArb = fc
       .join('&'),
   )
 
+/** Idempotency-Key values for POST /api/orders: none, valid, empty, too long, odd but legal header bytes. */
+const idempotencyArb = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 3 },
+  { arbitrary: fc.constantFrom('', ' ', 'k', 'a'.repeat(255), 'a'.repeat(256), 'a'.repeat(10_000), 'clé', '\t', 'same-key'), weight: 2 },
+  { arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }), weight: 2 },
+)
+
 // ---------- the run ----------
 
 interface Route {
@@ -296,8 +303,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
       const authed = route.path.startsWith('/api/v1/') && !route.path.startsWith('/api/v1/stores')
       const requestArb =
         route.method === 'GET'
-          ? fc.tuple(pathArb, queryArb).map(([p, q]) => ({ path: q ? `${p}?${q}` : p, body: undefined as Body | undefined }))
-          : fc.tuple(pathArb, bodyArb(seeds[name] ?? fc.constant({}))).map(([p, b]) => ({ path: p, body: b as Body | undefined }))
+          ? fc.tuple(pathArb, queryArb).map(([p, q]) => ({ path: q ? `${p}?${q}` : p, body: undefined as Body | undefined, idem: undefined as string | undefined }))
+          : fc.tuple(pathArb, bodyArb(seeds[name] ?? fc.constant({})), idempotencyArb).map(([p, b, idem]) => ({ path: p, body: b as Body | undefined, idem: name === 'POST /api/orders' ? idem : undefined }))
 
       let tried = 0
       const details = await fc.check(
@@ -306,6 +313,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
           const headers: Record<string, string> = {}
           if (authed) headers.authorization = `Bearer ${key}`
           if (req.body?.contentType) headers['content-type'] = req.body.contentType
+          if (req.idem !== undefined) headers['idempotency-key'] = req.idem
           const before = counts()
           const res = await t.app.handle(new Request('http://localhost' + req.path, { method: route.method, headers, body: req.body?.text }))
           const text = await res.text()

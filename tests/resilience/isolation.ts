@@ -67,7 +67,7 @@ function snapshot(db: Database, storeId: string): string {
 export async function runIsolation(): Promise<CaseResult> {
   const r = newResult('isolation (other store → 403, no leaks)')
   const receiver = startReceiver()
-  const t: TestApp = makeApp({ rateLimitKey: 1_000_000, rateLimitOrders: 1_000_000, rateLimitReviews: 1_000_000, rateLimitStoreReads: 1_000_000, webhookAllowPrivate: true })
+  const t: TestApp = makeApp({ rateLimitKey: 1_000_000, rateLimitOrders: 1_000_000, rateLimitReviews: 1_000_000, rateLimitStoreReads: 1_000_000, webhookAllowPrivate: true, webhookTimeoutMs: 1000 })
   const sql = t.deps.db.$client
 
   await timed(r, async () => {
