@@ -14,7 +14,10 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.logLevel)
   const secretBox = secretBoxFor({ secretKey: config.secretKey, dataDir: config.dataDir })
-  const dispatcher = new Dispatcher({ db, config, clock, log, secretBox })
+  // Its own connection at synchronous=NORMAL: a claim or a result lost to a power cut only
+  // means that row is sent again (at least once), and it keeps two fsyncs per event off the
+  // request path. The outbox rows themselves commit with the order, on `db`.
+  const dispatcher = new Dispatcher({ db: openDb({ dataDir: config.dataDir, synchronous: 'NORMAL' }), ownsDb: true, config, clock, log, secretBox })
   return {
     config,
     db,
@@ -23,7 +26,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db),
     auths: new WeakMap<Request, Auth>(),
-    onOutbox: () => dispatcher.notify(),
+    onOutbox: (storeId) => dispatcher.notify(storeId),
     secretBox,
     dispatcher,
   }

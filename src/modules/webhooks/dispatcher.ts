@@ -12,7 +12,7 @@
  *   leftovers from a crash.
  * - Concurrency is bounded per process: `webhookConcurrency` sends overall and
  *   `webhookConcurrencyPerEndpoint` per endpoint.
- * - Results are written in batches (one transaction per tick), not one per response.
+ * - One transaction per tick writes the results that arrived and claims what is due next.
  * - Rows of an inactive endpoint are not claimed: they stay `pending` and go out if the endpoint
  *   is re-activated. When the service itself disables an endpoint (410 Gone, or failing for
  *   `webhookDisableAfterDays`), its pending rows are marked `failed` instead.
@@ -34,6 +34,8 @@ export interface DispatcherDeps {
   secretBox: SecretBox
   /** DNS for the send-time SSRF check; tests substitute one. */
   lookup?: Lookup
+  /** close() also closes `db` (a connection opened for the dispatcher alone). */
+  ownsDb?: boolean
 }
 
 interface WebhookRow {
@@ -69,9 +71,11 @@ export interface SweepResult {
 export class Dispatcher {
   private inFlight = 0
   private perEndpoint = new Map<string, number>()
-  private results: { claim: Claimed; result: Result; done: () => void }[] = []
-  private flushScheduled = false
+  private results: { claim: Claimed; result: Result }[] = []
   private pumpScheduled = false
+  private wantAll = false
+  private wantStores = new Set<string>()
+  private wantEndpoints = new Set<string>()
   private closed = false
   private draining = false
   private abort = new AbortController()
@@ -86,12 +90,22 @@ export class Dispatcher {
   private prepare() {
     const c = this.deps.db.$client
     return {
-      candidates: c.prepare<{ id: string; webhookId: string }, [number, string, number]>(
-        `SELECT d.id, d.webhook_id AS webhookId FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE w.is_active = 1
-           AND ((d.status = 'pending' AND d.next_attempt_at <= ?1) OR (d.status = 'sending' AND d.locked_until < ?1))
-           AND d.webhook_id NOT IN (SELECT value FROM json_each(?2))
-         ORDER BY d.next_attempt_at LIMIT ?3`,
+      /** One endpoint's due rows, oldest first: a seek on deliveries_endpoint_due_idx, no sort. */
+      duePending: c.prepare<{ id: string }, [string, number, number]>(
+        `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2
+         ORDER BY next_attempt_at LIMIT ?3`,
+      ),
+      /** Claims a crash (or a lost result) left behind, once their lock has expired. */
+      dueExpired: c.prepare<{ id: string }, [string, number, number]>(
+        `SELECT id FROM webhook_deliveries WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
+      ),
+      /** Active endpoints of a store (the hint `onOutbox(storeId)` gives). */
+      storeEndpoints: c.prepare<{ id: string }, [string]>('SELECT id FROM webhooks WHERE store_id = ? AND is_active = 1'),
+      /** Every active endpoint with something due: the sweep's starting point. */
+      dueEndpoints: c.prepare<{ id: string }, [number]>(
+        `SELECT w.id FROM webhooks w WHERE w.is_active = 1 AND (
+           EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.status = 'pending' AND d.webhook_id = w.id AND d.next_attempt_at <= ?1)
+           OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.status = 'sending' AND d.webhook_id = w.id AND d.locked_until < ?1))`,
       ),
       claim: c.prepare<{ id: string; webhookId: string; payload: string }, [number, number, string]>(
         `UPDATE webhook_deliveries SET status = 'sending', locked_until = ?1, updated_at = ?2
@@ -130,9 +144,18 @@ export class Dispatcher {
     }
   }
 
-  /** A commit wrote outbox rows: attempt what is due on the next tick (calls in one tick coalesce). */
-  notify(): void {
-    if (this.closed || this.draining || this.pumpScheduled) return
+  /**
+   * A commit wrote outbox rows (for `storeId`'s endpoints; all endpoints when absent): attempt
+   * what is due on the next tick. Calls within one tick coalesce into one pump.
+   */
+  notify(storeId?: string): void {
+    if (storeId === undefined) this.wantAll = true
+    else this.wantStores.add(storeId)
+    this.schedule()
+  }
+
+  private schedule(): void {
+    if (this.closed || this.pumpScheduled) return
     this.pumpScheduled = true
     setImmediate(() => {
       this.pumpScheduled = false
@@ -140,60 +163,81 @@ export class Dispatcher {
     })
   }
 
-  /** Claims and starts everything due now, within the concurrency bounds. Never throws. */
+  /**
+   * One tick, one BEGIN IMMEDIATE transaction: write the results that came in since the last
+   * tick, then claim what is due for the endpoints that may have work — those of notified
+   * stores, those whose send just finished (a slot freed), or, for a sweep, every active
+   * endpoint with due or expired rows — and start those sends after commit. Each endpoint is
+   * one indexed query, so a backlog on one endpoint never costs a scan per event. Never throws.
+   */
   pump(): number {
-    let started = 0
-    try {
-      while (!this.closed && !this.draining) {
-        const free = this.deps.config.webhookConcurrency - this.inFlight
-        if (free <= 0) break
-        const now = this.deps.clock.now()
-        const perMax = this.deps.config.webhookConcurrencyPerEndpoint
-        const saturated = [...this.perEndpoint].filter(([, n]) => n >= perMax).map(([id]) => id)
-        const limit = Math.max(free * 4, 32)
-        const candidates = this.q.candidates.all(now, JSON.stringify(saturated), limit)
-        if (candidates.length === 0) break
-        const wanted = new Map(this.perEndpoint)
-        const picked: string[] = []
-        for (const c of candidates) {
-          if (picked.length >= free) break
-          const n = wanted.get(c.webhookId) ?? 0
-          if (n >= perMax) continue
-          wanted.set(c.webhookId, n + 1)
-          picked.push(c.id)
-        }
-        if (picked.length === 0) break
-        const claimed = this.claim(picked, now)
-        for (const c of claimed) this.start(c)
-        started += claimed.length
-        // Lost every race (another worker took them) or nothing more could fit: stop here.
-        if (claimed.length === 0 || candidates.length < limit) break
-      }
-    } catch (err) {
-      if (!this.closed) this.deps.log.error('webhook pump failed', { error: String(err) })
+    if (this.closed) return 0
+    const batch = this.results
+    this.results = []
+    for (const b of batch) {
+      this.inFlight--
+      const n = (this.perEndpoint.get(b.claim.webhookId) ?? 1) - 1
+      if (n <= 0) this.perEndpoint.delete(b.claim.webhookId)
+      else this.perEndpoint.set(b.claim.webhookId, n)
+      // A slot of this endpoint freed: its next due row (a zero-delay retry, or the backlog
+      // behind the per-endpoint bound) goes out now.
+      this.wantEndpoints.add(b.claim.webhookId)
     }
-    if (started === 0) this.checkIdle()
-    return started
+    let claimed: Claimed[] = []
+    try {
+      claimed = this.deps.db.$client
+        .transaction(() => {
+          for (const b of batch) this.apply(b.claim, b.result)
+          return this.draining ? [] : this.claimDue()
+        })
+        .immediate()
+    } catch (err) {
+      // The results stay unwritten: those rows remain `sending` until their lock expires and
+      // are sent again (at least once).
+      this.deps.log.error('webhook dispatch failed', { error: String(err) })
+    }
+    for (const c of claimed) this.start(c)
+    this.checkIdle()
+    return claimed.length
   }
 
-  private claim(ids: string[], now: number): Claimed[] {
-    const lock = now + this.deps.config.webhookTimeoutMs + Math.max(1000, this.deps.config.webhookTimeoutMs / 2)
-    const db = this.deps.db.$client
-    return db.transaction(() => {
-      const out: Claimed[] = []
-      const hooks = new Map<string, WebhookRow | null>()
+  /** Inside pump's transaction: picks and claims due rows within the concurrency bounds. */
+  private claimDue(): Claimed[] {
+    const now = this.deps.clock.now()
+    const sweep = this.wantAll
+    const targets = new Set(this.wantEndpoints)
+    if (sweep) for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
+    for (const storeId of this.wantStores) for (const r of this.q.storeEndpoints.all(storeId)) targets.add(r.id)
+    this.wantAll = false
+    this.wantStores.clear()
+    this.wantEndpoints.clear()
+    const { webhookConcurrency: overall, webhookConcurrencyPerEndpoint: perMax, webhookTimeoutMs } = this.deps.config
+    const lock = now + webhookTimeoutMs + Math.max(1000, webhookTimeoutMs / 2)
+    const out: Claimed[] = []
+    const claimedBy = new Map<string, number>()
+    for (const endpoint of targets) {
+      const inFlight = this.inFlight + out.length
+      if (inFlight >= overall) {
+        // Out of overall slots: look again when one frees.
+        this.wantEndpoints.add(endpoint)
+        continue
+      }
+      const free = Math.min(overall - inFlight, perMax - (this.perEndpoint.get(endpoint) ?? 0) - (claimedBy.get(endpoint) ?? 0))
+      if (free <= 0) continue // its own completions will pull the rest
+      const ids = (sweep ? this.q.dueExpired.all(endpoint, now, free) : []).map((r) => r.id)
+      if (ids.length < free) for (const r of this.q.duePending.all(endpoint, now, free - ids.length)) ids.push(r.id)
+      if (ids.length === 0) continue
+      const hook = this.q.webhook.all(endpoint)[0]
+      if (!hook) continue
       for (const id of ids) {
+        // Conditional: of all workers, exactly one moves a row to `sending`.
         const row = this.q.claim.all(lock, now, id)[0]
         if (!row) continue
-        let hook = hooks.get(row.webhookId)
-        if (hook === undefined) {
-          hook = this.q.webhook.get(row.webhookId) ?? null
-          hooks.set(row.webhookId, hook)
-        }
-        if (hook) out.push({ ...row, lock, webhook: hook })
+        out.push({ ...row, lock, webhook: hook })
+        claimedBy.set(endpoint, (claimedBy.get(endpoint) ?? 0) + 1)
       }
-      return out
-    }).immediate()
+    }
+    return out
   }
 
   private start(c: Claimed): void {
@@ -202,25 +246,34 @@ export class Dispatcher {
     this.attemptedCount++
     void this.attempt(c)
       .catch((err): Result => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
-      .then((result) => new Promise<void>((done) => this.record(c, result, done)))
-      .finally(() => {
-        this.inFlight--
-        const n = (this.perEndpoint.get(c.webhookId) ?? 1) - 1
-        if (n <= 0) this.perEndpoint.delete(c.webhookId)
-        else this.perEndpoint.set(c.webhookId, n)
-        this.pump()
-        this.checkIdle()
+      .then((result) => {
+        // Written by the next tick's transaction, together with that tick's claims.
+        this.results.push({ claim: c, result })
+        this.schedule()
       })
+  }
+
+  /** Decrypted secrets by ciphertext (a rotation writes a new ciphertext, so entries never go stale). */
+  private opened = new Map<string, string>()
+  private open(sealed: string, webhookId: string): string {
+    const key = `${webhookId} ${sealed}` // the row id stays part of the check, as in the AAD
+    let plain = this.opened.get(key)
+    if (plain === undefined) {
+      plain = this.deps.secretBox.open(sealed, webhookId)
+      if (this.opened.size >= 1000) this.opened.clear()
+      this.opened.set(key, plain)
+    }
+    return plain
   }
 
   /** One HTTP attempt. Never throws: every failure becomes a Result. */
   private async attempt(c: Claimed): Promise<Result> {
-    const { config, clock, secretBox } = this.deps
+    const { config, clock } = this.deps
     const check = await checkWebhookUrl(c.webhook.url, { allowPrivate: config.webhookAllowPrivate, lookup: this.deps.lookup })
     if (!check.ok) return { kind: 'fail', code: null, latencyMs: null, error: `refused: ${check.message}` }
     const now = clock.now()
-    const secrets = [secretBox.open(c.webhook.secret, c.webhook.id)]
-    if (c.webhook.previousSecret && (c.webhook.previousSecretExpiresAt ?? 0) > now) secrets.push(secretBox.open(c.webhook.previousSecret, c.webhook.id))
+    const secrets = [this.open(c.webhook.secret, c.webhook.id)]
+    if (c.webhook.previousSecret && (c.webhook.previousSecretExpiresAt ?? 0) > now) secrets.push(this.open(c.webhook.previousSecret, c.webhook.id))
     const ts = Math.floor(now / 1000)
     const started = performance.now()
     const signal = AbortSignal.any([AbortSignal.timeout(config.webhookTimeoutMs), this.abort.signal])
@@ -255,28 +308,6 @@ export class Dispatcher {
     }
   }
 
-  /** Queues a result; all results of one tick are written in one transaction. */
-  private record(claim: Claimed, result: Result, done: () => void): void {
-    this.results.push({ claim, result, done })
-    if (this.flushScheduled) return
-    this.flushScheduled = true
-    setImmediate(() => {
-      this.flushScheduled = false
-      const batch = this.results
-      this.results = []
-      // After close() the database may be gone: the rows stay `sending` until their lock
-      // expires and a later process sends them again (at least once).
-      if (!this.closed) {
-        try {
-          this.deps.db.$client.transaction(() => batch.forEach((b) => this.apply(b.claim, b.result))).immediate()
-        } catch (err) {
-          this.deps.log.error('webhook result write failed', { error: String(err) })
-        }
-      }
-      batch.forEach((b) => b.done())
-    })
-  }
-
   private apply(c: Claimed, r: Result): void {
     const q = this.q
     const now = this.deps.clock.now()
@@ -285,11 +316,11 @@ export class Dispatcher {
       q.clearFailing.run(c.webhookId)
       return
     }
-    const row = q.row.get(c.id)
+    const row = q.row.all(c.id)[0]
     if (!row || row.status !== 'sending' || row.lockedUntil !== c.lock) return // deleted, replayed or reclaimed meanwhile
     const attempts = row.attempts + 1
     const error = r.error.length > ERROR_MAX ? r.error.slice(0, ERROR_MAX - 1) + '…' : r.error
-    const hook = q.webhook.get(c.webhookId)
+    const hook = q.webhook.all(c.webhookId)[0]
     const failingSince = hook?.failingSince ?? now
     q.setFailing.run(now, c.webhookId)
     let disabledReason: string | undefined
@@ -315,17 +346,21 @@ export class Dispatcher {
     }
   }
 
+  private isIdle(): boolean {
+    return this.closed || (this.inFlight === 0 && !this.pumpScheduled && this.results.length === 0)
+  }
+
   private checkIdle(): void {
-    if (this.inFlight === 0 && !this.pumpScheduled && this.idleWaiters.length) {
+    if (this.isIdle() && this.idleWaiters.length) {
       const waiters = this.idleWaiters
       this.idleWaiters = []
       waiters.forEach((w) => w())
     }
   }
 
-  /** Resolves when nothing is in flight. */
+  /** Resolves when nothing is in flight and every result is written (or the dispatcher is closed). */
   idle(): Promise<void> {
-    if (this.inFlight === 0 && !this.pumpScheduled) return Promise.resolve()
+    if (this.isIdle()) return Promise.resolve()
     return new Promise((r) => this.idleWaiters.push(r))
   }
 
@@ -335,6 +370,7 @@ export class Dispatcher {
    */
   async sweep(): Promise<SweepResult> {
     const before = this.attemptedCount
+    this.wantAll = true
     this.pump()
     await this.idle()
     return { attempted: this.attemptedCount - before }
@@ -343,15 +379,16 @@ export class Dispatcher {
   /** Graceful shutdown: stop claiming, wait up to `ms` for in-flight sends to finish. */
   async drain(ms: number): Promise<void> {
     this.draining = true // no new claims: only what is in flight finishes
-    const done = this.inFlight === 0 ? Promise.resolve() : new Promise<void>((r) => this.idleWaiters.push(r))
-    await Promise.race([done, new Promise((r) => setTimeout(r, ms).unref?.())])
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, ms).unref?.())])
   }
 
   /** Stops for good: aborts what is still in flight; those rows are reclaimed after their lock. */
   close(): void {
+    if (this.closed) return
     this.closed = true
     this.abort.abort()
     this.checkIdle()
+    if (this.deps.ownsDb) this.deps.db.$client.close()
   }
 }
 

@@ -172,6 +172,6 @@ export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
       .returning()
       .get()
   })
-  ctx.dispatcher.notify()
+  ctx.dispatcher.notify(ctx.store.id)
   return deliveryView(row)
 }
