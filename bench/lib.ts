@@ -162,9 +162,9 @@ export interface ServerHandle {
   stop(): Promise<void>
 }
 
-function spawnTracked(cmd: string[], env: Record<string, string>): ChildProcess {
+function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
   hookSignals()
-  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
   child.on('exit', () => children.delete(child))
   return child
@@ -215,6 +215,8 @@ export interface StartServerOpts {
   env?: Record<string, string>
   /** Pin to the server CPU (default true). */
   pin?: boolean
+  /** Checkout to run `src/index.ts` from (default: this one), e.g. to compare two revisions. */
+  cwd?: string
 }
 
 /** The real server: `bun src/index.ts` on PORT=0/HTTP_PORT=0 (the OS picks free ports). */
@@ -228,7 +230,7 @@ export async function startServer(opts: StartServerOpts = {}): Promise<ServerHan
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     ...opts.env,
-  })
+  }, opts.cwd)
   const logs: string[] = []
   const url = (await waitForListening(child, logs, 'listening')).replace('//127.0.0.1:', '//localhost:')
   return { url, port: Number(new URL(url).port), dataDir, pid: child.pid!, logs, stop: stopper(child) }

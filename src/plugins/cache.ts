@@ -9,8 +9,11 @@ import type { ApiKey, Store } from '../db/schema'
 
 const MAX_ENTRIES_PER_STORE = 256
 
+/** A serialized body. A Blob is best: a Response shares its bytes instead of copying them. */
+export type CachedBody = string | Uint8Array | Blob
+
 export class StoreCache {
-  private responses = new Map<string, Map<string, string | Uint8Array>>()
+  private responses = new Map<string, Map<string, CachedBody>>()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   private lastDataVersion: number
@@ -47,11 +50,11 @@ export class StoreCache {
     this.keys.clear()
   }
 
-  getResponse(storeId: string, key: string): string | Uint8Array | undefined {
+  getResponse(storeId: string, key: string): CachedBody | undefined {
     return this.responses.get(storeId)?.get(key)
   }
 
-  setResponse(storeId: string, key: string, body: string | Uint8Array): void {
+  setResponse(storeId: string, key: string, body: CachedBody): void {
     let m = this.responses.get(storeId)
     if (!m) this.responses.set(storeId, (m = new Map()))
     if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)

@@ -26,7 +26,7 @@ export const productRoutes = (deps: Deps) =>
         const key = `products${request.url.slice(request.url.indexOf('?') >>> 0)}`
         let body = deps.cache.getResponse(auth.store.id, key)
         if (!body) {
-          body = Buffer.from(JSON.stringify(listProducts(ctxFor(deps, auth.store), query)))
+          body = new Blob([JSON.stringify(listProducts(ctxFor(deps, auth.store), query))])
           deps.cache.setResponse(auth.store.id, key, body)
         }
         return sendJson(set, body)

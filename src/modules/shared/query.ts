@@ -1,6 +1,7 @@
 import { gte, type SQL, type Column } from 'drizzle-orm'
 import { ValidationError } from '../../lib/errors'
 import { parseIso } from '../../lib/time'
+import type { CachedBody } from '../../plugins/cache'
 
 export function page(q: { limit?: number; offset?: number }) {
   return { limit: q.limit ?? 50, offset: q.offset ?? 0 }
@@ -31,15 +32,16 @@ export function activeFilter(value: string | undefined, fallback: 'true' | 'all'
 }
 
 /** A pre-serialized JSON reply: skips re-validation and re-serialization of cached bodies. */
-export const jsonResponse = (body: string | Uint8Array, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })
+export const jsonResponse = (body: CachedBody, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })
 
 /**
- * The hot-path form of `jsonResponse` (cached list bodies, ideally bytes so nothing is
- * re-encoded): the Response takes the headers the gate already set (request id, rate limits),
- * and `set.headers` is emptied so Elysia hands the Response out as-is instead of copying it,
- * body stream and all, into a second Response to merge them (~3 µs a request).
+ * The hot-path form of `jsonResponse` for cached bodies, best given as a Blob (a Response
+ * shares a Blob's bytes; a Uint8Array is copied, ~2.5 µs for 32 KB). The Response takes the
+ * headers the gate already set (request id, rate limits), and `set.headers` is emptied so
+ * Elysia hands it out as-is instead of re-wrapping its body stream in a second Response to
+ * merge them (~3 µs a request).
  */
-export function sendJson(set: { headers: Record<string, string | number> }, body: string | Uint8Array): Response {
+export function sendJson(set: { headers: Record<string, string | number> }, body: CachedBody): Response {
   const headers = set.headers as Record<string, string>
   headers['content-type'] = 'application/json'
   set.headers = {}
