@@ -7,7 +7,7 @@
  * opens its own BEGIN IMMEDIATE transaction and drops the store's cached rows after commit.
  */
 import { and, asc, desc, eq, lte, isNull, or, gte } from 'drizzle-orm'
-import { createId } from '@paralleldrive/cuid2'
+import { createId } from '../../lib/cuid'
 import { immediate, type Db } from '../../db/client'
 import { invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'

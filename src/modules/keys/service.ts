@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, desc, isNull } from 'drizzle-orm'
-import { createId } from '@paralleldrive/cuid2'
+import { createId } from '../../lib/cuid'
 import type { Db } from '../../db/client'
 import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'

@@ -1,5 +1,5 @@
 import { eq, or, asc, and, sql } from 'drizzle-orm'
-import { createId } from '@paralleldrive/cuid2'
+import { createId } from '../../lib/cuid'
 import { immediate, type Db } from '../../db/client'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'

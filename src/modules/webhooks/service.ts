@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import { createId } from '@paralleldrive/cuid2'
+import { createId } from '../../lib/cuid'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
