@@ -123,3 +123,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({}), ...overrides }
 }
+
+/** For entry points: the config, or the list of bad variables on stderr and exit code 2. */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env)
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    console.error(err.message)
+    process.exit(2)
+  }
+}

@@ -77,3 +77,16 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
     },
   }
 }
+
+/** Logs where it listens, then stops gracefully on SIGTERM/SIGINT (in-flight requests finish). */
+export function serveUntilSignal(running: RunningServer): void {
+  const { log, config } = running.deps
+  log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, async () => {
+      log.info('shutting down', { signal })
+      await running.stop()
+      process.exit(0)
+    })
+  }
+}

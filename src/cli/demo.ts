@@ -5,7 +5,7 @@
  * reused), starts the server and prints ready-to-paste curl lines.
  */
 import { and, eq, isNull } from 'drizzle-orm'
-import { ConfigError, loadConfig } from '../config'
+import { loadConfigOrExit } from '../config'
 import { ctxFor, type Deps } from '../context'
 import { createDeps } from '../deps'
 import { apiKeys, categories, discounts, products, shippingOptions, stores, variants, type Store } from '../db/schema'
@@ -14,7 +14,7 @@ import { createCategory } from '../modules/categories/service'
 import { createKey } from '../modules/keys/service'
 import { createProduct } from '../modules/products/service'
 import { createStore } from '../modules/stores/service'
-import { startServer } from '../server'
+import { serveUntilSignal, startServer } from '../server'
 
 export const DEMO_SLUG = 'demo'
 export const DEMO_KEY_NAME = 'demo'
@@ -169,28 +169,12 @@ export function demoInstructions(seed: DemoSeed, url: string, certFile: string |
 }
 
 async function main(): Promise<void> {
-  let config
-  try {
-    config = loadConfig()
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(2)
-    }
-    throw err
-  }
+  const config = loadConfigOrExit()
   const deps = createDeps(config)
   const seed = seedDemo(deps)
   const running = await startServer(config, { deps })
-  deps.log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  serveUntilSignal(running)
   process.stdout.write(demoInstructions(seed, running.url, running.certFile))
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, async () => {
-      deps.log.info('shutting down', { signal })
-      await running.stop()
-      process.exit(0)
-    })
-  }
 }
 
 if (import.meta.main) await main()

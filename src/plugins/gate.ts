@@ -22,10 +22,6 @@ const FEATURE_TEXT: Record<PaidFeature, string> = {
   reviewModeration: 'Review moderation needs a Pro or Lifetime plan',
 }
 
-export interface RequestInfo {
-  ip: string
-}
-
 export class Gate {
   private usage = new Map<string, number>()
   private usageTimer: ReturnType<typeof setInterval>

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound } from '../shared/model'
+import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
 import { Category, CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 import { createCategory, deleteCategory, listCategories, updateCategory } from './service'
 
-const doc = (summary: string, scope: string) => ({
-  tags: ['Catalog'],
-  summary,
-  description: `Scope: \`${scope}\`.`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Catalog')
 
 // Bodies declare `parse: 'json'`: a global parser hook given as a function (the body-size
 // limit) hides the content type from the OpenAPI generator, which then documents no request body.

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, IdParams, list, authErrors, withNotFound } from '../shared/model'
+import { data, IdParams, list, authErrors, withNotFound, keyRouteDoc } from '../shared/model'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
 import { getCustomer, listCustomers } from './service'
 
-const doc = (summary: string, extra = '') => ({
-  tags: ['Orders'],
-  summary,
-  description: `Scope: \`customers:read\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = (summary: string, extra = '') => keyRouteDoc('Orders')(summary, 'customers:read', extra)
 
 export const customerRoutes = (deps: Deps) =>
   new Elysia({ prefix: '/api/v1/customers' })

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound } from '../shared/model'
+import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
 import { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 import { createDiscount, deleteDiscount, getDiscount, listDiscounts, updateDiscount } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Store'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Store')
 
 export const discountRoutes = (deps: Deps) =>
   new Elysia({ prefix: '/api/v1/discounts' })

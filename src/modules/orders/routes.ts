@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, IdParams, list, authErrors, withConflict, withNotFound } from '../shared/model'
+import { data, IdParams, list, authErrors, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
 import { getOrder, listOrders, updateOrderStatus } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Orders'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Orders')
 
 const STATUS_TEXT =
   ' Allowed moves: pending → confirmed → shipped → delivered; pending, confirmed or shipped → cancelled. ' +

@@ -2,17 +2,12 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound } from '../shared/model'
+import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
 import { sendJson } from '../shared/query'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Catalog'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Catalog')
 
 // Bodies declare `parse: 'json'`: a global parser hook given as a function (the body-size
 // limit) hides the content type from the OpenAPI generator, which then documents no request body.

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound } from '../shared/model'
+import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, keyRouteDoc } from '../shared/model'
 import { Review, ReviewCreate, ReviewCreated, ReviewListQuery, ReviewModerate } from './model'
 import { deleteReview, listReviews, moderateReview, submitReview } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Store'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Store')
 
 /** `POST /api/reviews`: no key; the gate applies the per-IP `reviews` bucket (3 per 24 h) first. */
 export const publicReviewRoutes = (deps: Deps) =>

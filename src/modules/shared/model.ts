@@ -73,3 +73,16 @@ export interface ListResult<T> {
   limit: number
   offset: number
 }
+
+/**
+ * OpenAPI `detail` for a key-authenticated route of one tag: the scope in the description
+ * (the gate enforces it; policy.ts derives it from the path) and the bearer scheme.
+ */
+export const keyRouteDoc =
+  (tag: string) =>
+  (summary: string, scope: string, extra = '') => ({
+    tags: [tag],
+    summary,
+    description: `Scope: \`${scope}\`.${extra}`,
+    security: [{ bearerAuth: [] }],
+  })

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { authErrors, data, Deleted, IdParams, list, withNotFound } from '../shared/model'
+import { authErrors, data, Deleted, IdParams, list, withNotFound, keyRouteDoc } from '../shared/model'
 import { ShippingCreate, ShippingListQuery, ShippingOption, ShippingUpdate } from './model'
 import { createShipping, deleteShipping, getShipping, listShipping, updateShipping } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Store'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Store')
 
 export const shippingRoutes = (deps: Deps) =>
   new Elysia({ prefix: '/api/v1/shipping' })

@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { authErrors, data, withConflict } from '../shared/model'
+import { authErrors, data, withConflict, keyRouteDoc } from '../shared/model'
 import { StoreSettings, StoreUpdate } from './model'
 import { getStoreSettings, updateStoreSettings } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Store'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Store')
 
 export const storeRoutes = (deps: Deps) =>
   new Elysia({ prefix: '/api/v1/store' })

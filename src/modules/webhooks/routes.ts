@@ -2,16 +2,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, Deleted, IdParams, list, withNotFound } from '../shared/model'
+import { data, Deleted, IdParams, list, withNotFound, keyRouteDoc } from '../shared/model'
 import { Delivery, DeliveryListQuery, DeliveryParams, Webhook, WebhookCreate, WebhookListQuery, WebhookUpdate, WebhookWithSecret } from './model'
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, updateWebhook } from './service'
 
-const doc = (summary: string, scope: string, extra = '') => ({
-  tags: ['Webhooks'],
-  summary,
-  description: `Scope: \`${scope}\`.${extra}`,
-  security: [{ bearerAuth: [] }],
-})
+const doc = keyRouteDoc('Webhooks')
 
 const URL_RULE =
   ' The URL must be http(s) and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`.'
