@@ -1,0 +1,78 @@
+/**
+ * In-process CPU cost of checkout and of webhook delivery (no TLS, no HTTP server): N orders
+ * (2 lines + shipping, distinct phones) through `app.handle`, 50 at a time, without and with
+ * one active endpoint (a loopback receiver in a child process, so its CPU isn't counted).
+ * Prints µs of process CPU per order. Not a registered bench: a tool for finding where the
+ * time goes, e.g. `bun --cpu-prof-md bench/profile-checkout.ts --hook 20000`.
+ */
+import { Database } from 'bun:sqlite'
+import path from 'node:path'
+import { seed, tempDir } from './lib'
+import { testConfig } from '../src/config'
+import { createDeps, closeDeps } from '../src/deps'
+import { createApp } from '../src/app'
+
+const args = process.argv.slice(2)
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 20000)
+const C = 50
+const modes = args.includes('--hook') ? [true] : args.includes('--nohook') ? [false] : [false, true]
+const sync = args.includes('--normal') ? 'NORMAL' : 'FULL'
+
+const dataDir = tempDir()
+const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
+const sdb = new Database(path.join(dataDir, 'storefront.db'))
+const shippingId = 'shipbench'
+sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)", [shippingId, seeded.storeId])
+sdb.close()
+
+const receiverSrc = path.join(dataDir, 'receiver.ts')
+await Bun.write(receiverSrc, "const s = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); return new Response(null, { status: 204 }) } }); console.log(s.port)\n")
+const recv = Bun.spawn(['bun', receiverSrc], { stdout: 'pipe' })
+const reader = recv.stdout.getReader()
+const port = Number(new TextDecoder().decode((await reader.read()).value).trim())
+
+const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: sync, webhookAllowPrivate: true, rateLimitOrders: 1e9, rateLimitKeyPerMin: 1e9 } as never)
+const deps = createDeps(config)
+const app = createApp(deps)
+const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }
+const res = await app.handle(new Request('http://localhost/api/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }) }))
+if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
+const hookId = ((await res.json()) as { data: { id: string } }).data.id
+const setActive = (on: boolean) => deps.db.$client.run('UPDATE webhooks SET is_active = ? WHERE id = ?', [on ? 1 : 0, hookId])
+
+const [v1, v2] = seeded.variantIds
+let phone = 2_000_000
+const body = () =>
+  `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"+1415${++phone}","items":[{"variantId":"${v1}","quantity":1},{"variantId":"${v2}","quantity":2}],"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
+
+async function round(n: number): Promise<void> {
+  let next = 0
+  let bad = 0
+  const worker = async () => {
+    while (next < n) {
+      next++
+      const r = await app.handle(new Request('http://localhost/api/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1' }, body: body() }))
+      if (r.status !== 201) bad++
+      await r.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: C }, worker))
+  if (bad) console.log(`${bad} non-201`)
+}
+
+await round(2000) // warm-up
+for (const hook of modes) {
+  setActive(hook)
+  await deps.dispatcher.idle()
+  const c0 = process.cpuUsage()
+  const t0 = performance.now()
+  await round(N)
+  await deps.dispatcher.idle()
+  const wall = performance.now() - t0
+  const c = process.cpuUsage(c0)
+  const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
+  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}`)
+}
+app.gate.close()
+closeDeps(deps)
+recv.kill()
