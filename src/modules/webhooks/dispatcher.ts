@@ -36,6 +36,15 @@ export interface DispatcherDeps {
   lookup?: Lookup
   /** close() also closes `db` (a connection opened for the dispatcher alone). */
   ownsDb?: boolean
+  /**
+   * `db` is the request path's own connection, at this synchronous level: the dispatcher's
+   * transactions then run at NORMAL (no fsync of their own; the next FULL commit syncs them too)
+   * and the level is restored after each. Sharing the connection matters: a commit on another
+   * connection makes SQLite drop this connection's page cache (and bumps data_version, which
+   * clears the StoreCache), so a separate dispatcher connection made every order and every
+   * delivery re-read its pages.
+   */
+  sharedSynchronous?: string
 }
 
 interface WebhookRow {
@@ -89,7 +98,11 @@ export class Dispatcher {
 
   private prepare() {
     const c = this.deps.db.$client
+    const shared = this.deps.sharedSynchronous?.toUpperCase()
+    const relax = shared !== undefined && shared !== 'NORMAL' && shared !== 'OFF'
     return {
+      relax: relax ? c.prepare('PRAGMA synchronous = NORMAL') : undefined,
+      restore: relax ? c.prepare(`PRAGMA synchronous = ${shared === 'EXTRA' ? 'EXTRA' : 'FULL'}`) : undefined,
       /** One endpoint's due rows, oldest first: a seek on deliveries_endpoint_due_idx, no sort. */
       duePending: c.prepare<{ id: string }, [string, number, number]>(
         `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2
@@ -185,6 +198,7 @@ export class Dispatcher {
     }
     let claimed: Claimed[] = []
     try {
+      this.q.relax?.run()
       claimed = this.deps.db.$client
         .transaction(() => {
           for (const b of batch) this.apply(b.claim, b.result)
@@ -195,6 +209,8 @@ export class Dispatcher {
       // The results stay unwritten: those rows remain `sending` until their lock expires and
       // are sent again (at least once).
       this.deps.log.error('webhook dispatch failed', { error: String(err) })
+    } finally {
+      this.q.restore?.run()
     }
     for (const c of claimed) this.start(c)
     this.checkIdle()
