@@ -3,6 +3,7 @@
  * can hand a fresh database and a fixed clock, and nothing hides in module-level singletons.
  */
 import type { Config } from './config'
+import type { WalSync } from './db/wal-sync'
 import type { Db } from './db/client'
 import type { ApiKey, Store } from './db/schema'
 import type { Clock } from './lib/time'
@@ -27,6 +28,8 @@ export interface Deps {
   secretBox: SecretBox
   /** Sends the webhook outbox (modules/webhooks/dispatcher.ts). */
   dispatcher: Dispatcher
+  /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
+  walSync: WalSync
 }
 
 /** What an authenticated request carries to its handler. */

@@ -7,6 +7,7 @@ import { StoreCache } from './plugins/cache'
 import { RateLimiter } from './plugins/rate-limiter'
 import { secretBoxFor } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks/dispatcher'
+import { WalSync } from './db/wal-sync'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
@@ -31,6 +32,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     onOutbox: (storeId) => dispatcher.notify(storeId),
     secretBox,
     dispatcher,
+    walSync: WalSync.forDataDir(db, config.dataDir, config.dbSynchronous),
   }
 }
 
@@ -38,5 +40,6 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
 export function closeDeps(deps: Deps): void {
   deps.dispatcher.close()
   deps.limiter.close()
+  void deps.walSync.close()
   deps.db.$client.close()
 }

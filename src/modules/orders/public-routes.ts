@@ -17,7 +17,7 @@ const DESCRIPTION = [
 ].join(' ')
 
 export const publicOrderRoutes = (deps: Deps) => {
-  const batcher = new OrderBatcher(deps)
+  const batcher = new OrderBatcher(deps, deps.walSync)
   return new Elysia().post(
     '/api/orders',
     async ({ body, request, set }) => {
