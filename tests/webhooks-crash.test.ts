@@ -84,7 +84,8 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   expect(beforeKill.find((r) => r.status === 'sending')?.n ?? 0).toBeGreaterThanOrEqual(1)
 
   // Written while the server is down (as the CLI or a second process could).
-  for (let i = 0; i < 3; i++) immediate(db, (tx) => enqueueEvent(tx, store.id, 'order.created', { id: `offline-${i}` }, Date.now()))
+  const client = db.$client
+  for (let i = 0; i < 3; i++) immediate(db, () => enqueueEvent(client, store.id, 'order.created', { id: `offline-${i}` }, Date.now()))
 
   mode = 'ok'
   release()

@@ -195,7 +195,7 @@ describe('rotation and re-activation (loopback receiver)', () => {
     expect(newSecret).toMatch(/^whsec_/)
     expect(rotated.data).toMatchObject({ id: created.data.id, url: rx.url, isActive: true })
 
-    immediate(t.deps.db, (tx) => enqueueEvent(tx, store.id, 'order.created', { id: 'o1' }, clock.now()))
+    immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: 'o1' }, clock.now()))
     await sweepDeliveries(t.deps)
     expect(rx.received).toHaveLength(1)
     const first = rx.received[0]!
@@ -213,7 +213,7 @@ describe('rotation and re-activation (loopback receiver)', () => {
 
     // After the overlap only the new secret signs.
     clock.advance(61_000)
-    immediate(t.deps.db, (tx) => enqueueEvent(tx, store.id, 'order.created', { id: 'o2' }, clock.now()))
+    immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: 'o2' }, clock.now()))
     rx.received.length = 0
     await sweepDeliveries(t.deps)
     const second = rx.received[0]!

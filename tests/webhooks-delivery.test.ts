@@ -41,7 +41,7 @@ async function setup(overrides: Partial<Config> = {}, opts: { start?: number; ev
   expectStatus(res, body).toBe(201)
   const hook = body.data as { id: string; secret: string }
   const emit = (data: unknown = { id: Math.random().toString(36).slice(2) }, type: WebhookEvent = 'order.created') =>
-    immediate(t.deps.db, (tx) => enqueueEvent(tx, store.id, type, data, clock.now()))
+    immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, type, data, clock.now()))
   const deliveries = async (q = '') => {
     const [r, b] = await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries${q}`, { key })
     expectStatus(r, b).toBe(200)

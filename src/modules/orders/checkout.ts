@@ -327,7 +327,7 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
   )
   db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(store.id)
 
-  const outbox = enqueueEvent(deps.db, store.id, 'order.created', () => orderDetailView(order, lines), now)
+  const outbox = enqueueEvent(db, store.id, 'order.created', () => orderDetailView(order, lines), now)
 
   const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }
   if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)

@@ -127,7 +127,7 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
     bumpCount(tx, ctx.store.id, o.status, -1)
     bumpCount(tx, ctx.store.id, to, 1)
-    outbox = enqueueEvent(tx, ctx.store.id, 'order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) }, now)
+    outbox = enqueueEvent(ctx.db.$client, ctx.store.id, 'order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) }, now)
     return { ...o, status: to, updatedAt: now }
   })
   if (outbox > 0) ctx.onOutbox(ctx.store.id)

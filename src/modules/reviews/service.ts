@@ -58,7 +58,7 @@ export function submitReview(deps: Deps, input: ReviewCreate): { id: string; sta
       })
       .returning()
       .get()
-    enqueueEvent(tx, store.id, 'review.created', reviewView(row, p.name), now)
+    enqueueEvent(ctx.db.$client, store.id, 'review.created', reviewView(row, p.name), now)
     return row.id
   })
   deps.onOutbox(store.id)
