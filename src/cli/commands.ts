@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
-import { iso, parseIso } from '../lib/time'
+import { parseIso } from '../lib/time'
 import { parseScopes } from '../lib/scopes'
 import { createKey, listKeys, revokeKey } from '../modules/keys/service'
 import {
@@ -131,5 +131,3 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
   },
 }
-
-export const nowIso = (clock: Clock) => iso(clock.now())

@@ -111,12 +111,6 @@ export class PlanRequired extends AppError {
   }
 }
 
-export class ServiceUnavailable extends AppError {
-  constructor(message = 'Service is shutting down') {
-    super(503, 'SERVICE_UNAVAILABLE', message)
-  }
-}
-
 /** bun:sqlite's unique violation, to be mapped to a 409 by the service that knows which one. */
 export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'

@@ -49,7 +49,6 @@ export function invoiceView(i: Invoice) {
     updatedAt: iso(i.updatedAt),
   }
 }
-export type InvoiceView = ReturnType<typeof invoiceView>
 
 export interface BillingResult {
   invoice: Invoice

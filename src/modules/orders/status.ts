@@ -3,7 +3,7 @@
  * cancellation from any state before delivered. Everything else — including a move to the
  * same status — is refused with 409 INVALID_STATUS_TRANSITION (contract "Orders").
  */
-import { ORDER_STATUSES, type OrderStatus } from '../../db/schema'
+import type { OrderStatus } from '../../db/schema'
 import { Conflict } from '../../lib/errors'
 
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -13,8 +13,6 @@ const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   delivered: [],
   cancelled: [],
 }
-
-export const isOrderStatus = (s: string): s is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(s)
 
 /** The statuses an order in `from` may move to. */
 export const nextStatuses = (from: OrderStatus): readonly OrderStatus[] => NEXT[from]

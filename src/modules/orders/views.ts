@@ -60,7 +60,6 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
     updatedAt: iso(o.updatedAt),
   }
 }
-export type OrderDetailView = ReturnType<typeof orderDetailView>
 
 const ITEM_FIELDS = Object.entries(getTableColumns(orderItems))
   .map(([key, col]) => `${col.name} AS ${key}`)

@@ -27,7 +27,6 @@ export function productView(p: Product, vs: Variant[], currency: string) {
     updatedAt: iso(p.updatedAt),
   }
 }
-export type ProductView = ReturnType<typeof productView>
 
 /** Active variants of many products in one query, grouped by product. */
 export function activeVariantsOf(db: Db, productIds: string[]): Map<string, Variant[]> {

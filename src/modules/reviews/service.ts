@@ -24,7 +24,6 @@ export function reviewView(r: Review, productName: string) {
     updatedAt: iso(r.updatedAt),
   }
 }
-export type ReviewView = ReturnType<typeof reviewView>
 
 const withProduct = (db: Db) =>
   db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))

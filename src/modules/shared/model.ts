@@ -67,13 +67,6 @@ export const withConflict = { ...withNotFound, 409: ErrorBody }
 
 export const publicErrors = { 400: ErrorBody, 402: PaymentRequiredBody, 404: ErrorBody, 429: ErrorBody, 500: ErrorBody }
 
-export interface ListResult<T> {
-  data: T[]
-  total: number
-  limit: number
-  offset: number
-}
-
 /**
  * OpenAPI `detail` for a key-authenticated route of one tag: the scope in the description
  * (the gate enforces it; policy.ts derives it from the path) and the bearer scheme.

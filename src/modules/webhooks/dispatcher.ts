@@ -34,8 +34,6 @@ export interface DispatcherDeps {
   secretBox: SecretBox
   /** DNS for the send-time SSRF check; tests substitute one. */
   lookup?: Lookup
-  /** close() also closes `db` (a connection opened for the dispatcher alone). */
-  ownsDb?: boolean
   /**
    * `db` is the request path's own connection, at this synchronous level: the dispatcher's
    * transactions then run at NORMAL (no fsync of their own; the next FULL commit syncs them too)
@@ -404,7 +402,6 @@ export class Dispatcher {
     this.closed = true
     this.abort.abort()
     this.checkIdle()
-    if (this.deps.ownsDb) this.deps.db.$client.close()
   }
 }
 
