@@ -8,7 +8,7 @@ import { customers, type Customer } from '../../db/schema'
 import { NotFound, OtherStore } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
-import { page, sinceFilters } from '../shared/query'
+import { containsPattern, page, sinceFilters } from '../shared/query'
 import { pageOfOrders } from '../orders/service'
 import { listViews } from '../orders/views'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
@@ -28,14 +28,12 @@ export function customerView(c: Customer, currency: string) {
   }
 }
 
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-
 export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(customers.storeId, ctx.store.id), ...sinceFilters(q, customers)]
   if (q.q) {
     // A scan of the store's customers: fine for the sizes a store has; no index serves substrings.
-    const p = likePattern(q.q)
+    const p = containsPattern(q.q)
     where.push(sql`(lower(${customers.name}) LIKE ${p} ESCAPE '\\' OR ${customers.phone} LIKE ${p} ESCAPE '\\')`)
   }
   const cond = and(...where)

@@ -25,21 +25,21 @@ export function sinceFilters(q: { createdSince?: string; updatedSince?: string }
   return out
 }
 
+/** `%term%` for `lower(col) LIKE ? ESCAPE '\\'`: lower-cased, with LIKE's wildcards escaped. */
+export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
 /** `isActive` query: true (default where given), false, or all. */
 export function activeFilter(value: string | undefined, fallback: 'true' | 'all'): boolean | undefined {
   const v = value ?? fallback
   return v === 'all' ? undefined : v === 'true'
 }
 
-/** A pre-serialized JSON reply: skips re-validation and re-serialization of cached bodies. */
-export const jsonResponse = (body: CachedBody, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } })
-
 /**
- * The hot-path form of `jsonResponse` for cached bodies, best given as a Blob (a Response
- * shares a Blob's bytes; a Uint8Array is copied, ~2.5 µs for 32 KB). The Response takes the
- * headers the gate already set (request id, rate limits), and `set.headers` is emptied so
- * Elysia hands it out as-is instead of re-wrapping its body stream in a second Response to
- * merge them (~3 µs a request).
+ * A pre-serialized JSON reply for cached bodies (no re-validation, no re-serialization), best
+ * given as a Blob (a Response shares a Blob's bytes; a Uint8Array is copied, ~2.5 µs for
+ * 32 KB). The Response takes the headers the gate already set (request id, rate limits), and
+ * `set.headers` is emptied so Elysia hands it out as-is instead of re-wrapping its body stream
+ * in a second Response to merge them (~3 µs a request).
  */
 export function sendJson(set: { headers: Record<string, string | number> }, body: CachedBody): Response {
   const headers = set.headers as Record<string, string>

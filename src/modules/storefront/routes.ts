@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { data, list, publicErrors, ErrorBody } from '../shared/model'
-import { jsonResponse } from '../shared/query'
+import { sendJson } from '../shared/query'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
 import { checkSlug, listDirectory, publicStoreBySlug, storefrontOf, visitRecorder } from './service'
 
@@ -22,17 +22,17 @@ export const storefrontRoutes = (deps: Deps) => {
     })
     .get(
       '/api/v1/stores/:slug',
-      ({ params }) => {
+      ({ params, set }) => {
         // The store row is read every time (status and publication are checked fresh); the
         // catalog body is cached per store until a write to that store drops it.
         const store = publicStoreBySlug(deps, params.slug)
         let body = deps.cache.getResponse(store.id, CACHE_KEY)
         if (!body) {
-          body = JSON.stringify({ data: storefrontOf(deps.db, store) })
+          body = new Blob([JSON.stringify({ data: storefrontOf(deps.db, store) })])
           deps.cache.setResponse(store.id, CACHE_KEY, body)
         }
         recordVisit(store.id)
-        return jsonResponse(body)
+        return sendJson(set, body)
       },
       {
         params: StorefrontParams,

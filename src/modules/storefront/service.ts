@@ -7,14 +7,13 @@ import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../context'
 import type { Db } from '../../db/client'
 import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
-import { NotFound, PaymentRequired, ValidationError } from '../../lib/errors'
+import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug } from '../../lib/slug'
 import { activeVariantsOf, productView } from '../products/service'
-import { page } from '../shared/query'
+import { containsPattern, page } from '../shared/query'
+import { publicStore } from '../stores/service'
 import type { DirectoryQuery } from './model'
-
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /** Published, not in maintenance, not suspended; `q` matches name or slug ignoring case. */
 export function listDirectory(db: Db, q: DirectoryQuery) {
@@ -22,7 +21,7 @@ export function listDirectory(db: Db, q: DirectoryQuery) {
   const conds = [eq(stores.isPublished, true), eq(stores.isMaintenance, false), eq(stores.status, 'active')]
   const term = q.q?.trim()
   if (term) {
-    const pattern = `%${likeEscape(term.toLowerCase())}%`
+    const pattern = containsPattern(term)
     conds.push(or(sql`lower(${stores.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${stores.slug} LIKE ${pattern} ESCAPE '\\'`)!)
   }
   const cond = and(...conds)
@@ -38,14 +37,9 @@ export function listDirectory(db: Db, q: DirectoryQuery) {
   return { data: rows, total, limit, offset }
 }
 
-/** The store behind a public slug: unknown → 404, suspended → 402, unpublished or maintenance → 404. */
-export function publicStoreBySlug(deps: Deps, slug: string): Store {
-  const s = deps.db.select().from(stores).where(eq(stores.slug, slug)).get()
-  if (!s) throw new NotFound('Store')
-  if (s.status === 'suspended') throw new PaymentRequired(deps.config.upgradeUrl)
-  if (!s.isPublished || s.isMaintenance) throw new NotFound('Store')
-  return s
-}
+/** The store behind a public slug, checked as every public request's store is. */
+export const publicStoreBySlug = (deps: Deps, slug: string): Store =>
+  publicStore(deps.db.select().from(stores).where(eq(stores.slug, slug)).get(), deps.config.upgradeUrl)
 
 /** Approved-review count and mean per product of the store, in one grouped query. */
 function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {

@@ -127,10 +127,11 @@ export function reinstateStore(db: Db, clock: Clock, storeId: string): Store {
  * contract's order: unknown → 404, suspended → 402 (before the unpublished 404), unpublished
  * or in maintenance → 404.
  */
-export function storeForPublic(db: Db, storeId: string, upgradeUrl: string, opts: { allowUnpublished?: boolean } = {}): Store {
-  const s = getStore(db, storeId)
+export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
   if (!s) throw new NotFound('Store')
   if (s.status === 'suspended') throw new PaymentRequired(upgradeUrl)
-  if (!opts.allowUnpublished && (!s.isPublished || s.isMaintenance)) throw new NotFound('Store')
+  if (!s.isPublished || s.isMaintenance) throw new NotFound('Store')
   return s
 }
+
+export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store => publicStore(getStore(db, storeId), upgradeUrl)
