@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { getTableColumns, type Table } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import * as schema from './schema'
@@ -40,5 +41,11 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
 export function immediate<T>(db: Db, fn: (tx: Db) => T): T {
   return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' })
 }
+
+/** `col AS key, …` for every column of `table`: raw statements then return Drizzle's row type. */
+export const selectList = (table: Table): string =>
+  Object.entries(getTableColumns(table))
+    .map(([key, col]) => `${col.name} AS ${key}`)
+    .join(', ')
 
 export { schema }

@@ -6,9 +6,9 @@
  * bun:sqlite's cached statements: Drizzle's per-call query building and compiling cost more
  * than the queries themselves.
  */
-import { and, eq, getTableColumns, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import { selectList, type Db } from '../../db/client'
 import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
 import { NotFound, OtherStore } from '../../lib/errors'
 import { iso } from '../../lib/time'
@@ -19,10 +19,7 @@ import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { itemsOf, listViews, orderDetailView } from './views'
 
-/** Every column of `orders`, named as the Drizzle row type names them. */
-export const ORDER_FIELDS = Object.entries(getTableColumns(orders))
-  .map(([key, col]) => `${col.name} AS ${key}`)
-  .join(', ')
+export const ORDER_FIELDS = selectList(orders)
 
 export interface OrderFilter {
   storeId?: string

@@ -1,6 +1,5 @@
 /** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
-import { getTableColumns } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import { selectList, type Db } from '../../db/client'
 import { orderItems, type Order, type OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
@@ -61,9 +60,7 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
   }
 }
 
-const ITEM_FIELDS = Object.entries(getTableColumns(orderItems))
-  .map(([key, col]) => `${col.name} AS ${key}`)
-  .join(', ')
+const ITEM_FIELDS = selectList(orderItems)
 
 /**
  * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go
