@@ -6,6 +6,8 @@
  */
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 const SLUG_RE = new RegExp(SLUG_PATTERN)
+/** The rule as a 400 states it, wherever a slug is refused. */
+export const SLUG_RULE = 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens'
 
 export function isSlug(s: string): boolean {
   return s.length >= 3 && s.length <= 50 && SLUG_RE.test(s)

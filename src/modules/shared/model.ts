@@ -3,12 +3,12 @@
  * helpers that declare them on a route so the OpenAPI document is complete.
  */
 import { t, type TSchema } from 'elysia'
-import { SLUG_PATTERN } from '../../lib/slug'
+import { SLUG_PATTERN, SLUG_RULE } from '../../lib/slug'
 
 export const Id = t.String({ minLength: 1, maxLength: 64, description: 'CUID2 identifier' })
 export const IdParams = t.Object({ id: Id })
 export const Timestamp = t.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' })
-export const Slug = t.String({ pattern: SLUG_PATTERN, minLength: 3, maxLength: 50, description: '3–50 characters of a-z, 0-9 and inner hyphens', error: 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens' })
+export const Slug = t.String({ pattern: SLUG_PATTERN, minLength: 3, maxLength: 50, description: '3–50 characters of a-z, 0-9 and inner hyphens', error: SLUG_RULE })
 export const Money = t.Number({ minimum: 0, maximum: 1e12, description: 'Amount in major units of the store currency' })
 export const IsoDate = t.String({ maxLength: 40, description: 'ISO 8601 date or date-time' })
 

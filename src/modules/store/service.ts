@@ -5,7 +5,7 @@ import { discounts, orders, products, shippingOptions, stores } from '../../db/s
 import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
-import { isSlug } from '../../lib/slug'
+import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { unknownShortcodes } from '../../lib/whatsapp'
 import { getStore as storeRow, storeView } from '../stores/service'
 import { write } from '../shared/write'
@@ -49,7 +49,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
     set.name = name
   }
   if (input.slug !== undefined) {
-    if (!isSlug(input.slug)) throw new ValidationError('slug', 'invalid_format', 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens')
+    if (!isSlug(input.slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
     set.slug = input.slug
   }
   if (input.description !== undefined) set.description = input.description

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client'
 import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
-import { isSlug } from '../../lib/slug'
+import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { activeVariantsOf, productView } from '../products/service'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../stores/service'
@@ -106,7 +106,7 @@ export function visitRecorder(deps: Deps): (storeId: string) => void {
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
 export function checkSlug(db: Db, slug: string) {
-  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens')
+  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
   const taken = db.select({ id: stores.id }).from(stores).where(eq(stores.slug, slug)).get()
   return { slug, available: !taken }
 }

@@ -5,7 +5,7 @@ import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
-import { isSlug, slugify } from '../../lib/slug'
+import { isSlug, slugify, SLUG_RULE } from '../../lib/slug'
 import { iso, type Clock } from '../../lib/time'
 
 export const SUSPEND_REASONS = ['unpaid', 'refund', 'chargeback', 'manual'] as const
@@ -42,7 +42,7 @@ export function createStore(db: Db, clock: Clock, input: CreateStoreInput): Stor
   const name = input.name?.trim()
   if (!name) throw new ValidationError('name', 'required')
   const slug = input.slug ?? slugify(name)
-  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', 'A slug is 3–50 characters of a-z, 0-9 and inner hyphens')
+  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
   const plan = (input.plan ?? 'free') as Plan
   if (!PLANS.includes(plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
   const currency = (input.currency ?? 'USD').toUpperCase()
