@@ -1,9 +1,8 @@
 import type { Deps } from '../context'
-
-const DAY = 86_400_000
+import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
 
 /** Forgets what no longer matters: ended rate-limit windows and idempotency keys past 24 h. */
 export function pruneExpired(deps: Deps): void {
   deps.limiter.prune()
-  deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - DAY])
+  deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
 }
