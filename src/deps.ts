@@ -15,12 +15,13 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.logLevel)
   const secretBox = secretBoxFor({ secretKey: config.secretKey, dataDir: config.dataDir })
+  const walSync = WalSync.forDataDir(db, config.dataDir, config.dbSynchronous)
   // The request path's connection, its transactions at synchronous=NORMAL: a claim or a result
   // lost to a power cut only means that row is sent again (at least once), and it keeps fsyncs
   // off the event loop. The outbox rows themselves commit with the order at the configured
   // level. One connection, not two: a commit on another connection drops this one's page cache
   // and clears the StoreCache (data_version), which cost ~300 µs of CPU per delivery.
-  const dispatcher = new Dispatcher({ db, sharedSynchronous: config.dbSynchronous, config, clock, log, secretBox })
+  const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
   return {
     config,
     db,
@@ -32,7 +33,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     onOutbox: (storeId) => dispatcher.notify(storeId),
     secretBox,
     dispatcher,
-    walSync: WalSync.forDataDir(db, config.dataDir, config.dbSynchronous),
+    walSync,
   }
 }
 

@@ -35,14 +35,14 @@ export interface DispatcherDeps {
   /** DNS for the send-time SSRF check; tests substitute one. */
   lookup?: Lookup
   /**
-   * `db` is the request path's own connection, at this synchronous level: the dispatcher's
-   * transactions then run at NORMAL (no fsync of their own; the next FULL commit syncs them too)
-   * and the level is restored after each. Sharing the connection matters: a commit on another
-   * connection makes SQLite drop this connection's page cache (and bumps data_version, which
-   * clears the StoreCache), so a separate dispatcher connection made every order and every
-   * delivery re-read its pages.
+   * When `db` is the request path's own connection: runs each tick's transaction at NORMAL (no
+   * fsync of its own; the next synced commit covers it too) and restores the level after
+   * (WalSync.relaxed). Sharing the connection matters: a commit on another connection makes
+   * SQLite drop this connection's page cache (and bumps data_version, which clears the
+   * StoreCache), so a separate dispatcher connection made every order and every delivery
+   * re-read its pages.
    */
-  sharedSynchronous?: string
+  relaxed?: <T>(fn: () => T) => T
 }
 
 interface WebhookRow {
@@ -96,11 +96,7 @@ export class Dispatcher {
 
   private prepare() {
     const c = this.deps.db.$client
-    const shared = this.deps.sharedSynchronous?.toUpperCase()
-    const relax = shared !== undefined && shared !== 'NORMAL' && shared !== 'OFF'
     return {
-      relax: relax ? c.prepare('PRAGMA synchronous = NORMAL') : undefined,
-      restore: relax ? c.prepare(`PRAGMA synchronous = ${shared === 'EXTRA' ? 'EXTRA' : 'FULL'}`) : undefined,
       /** One endpoint's due rows, oldest first: a seek on deliveries_endpoint_due_idx, no sort. */
       duePending: c.prepare<{ id: string }, [string, number, number]>(
         `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2
@@ -195,20 +191,16 @@ export class Dispatcher {
       this.wantEndpoints.add(b.claim.webhookId)
     }
     let claimed: Claimed[] = []
+    const tick = this.deps.db.$client.transaction(() => {
+      for (const b of batch) this.apply(b.claim, b.result)
+      return this.draining ? [] : this.claimDue()
+    })
     try {
-      this.q.relax?.run()
-      claimed = this.deps.db.$client
-        .transaction(() => {
-          for (const b of batch) this.apply(b.claim, b.result)
-          return this.draining ? [] : this.claimDue()
-        })
-        .immediate()
+      claimed = this.deps.relaxed ? this.deps.relaxed(() => tick.immediate()) : tick.immediate()
     } catch (err) {
       // The results stay unwritten: those rows remain `sending` until their lock expires and
       // are sent again (at least once).
       this.deps.log.error('webhook dispatch failed', { error: String(err) })
-    } finally {
-      this.q.restore?.run()
     }
     for (const c of claimed) this.start(c)
     this.checkIdle()
