@@ -106,6 +106,23 @@ describe('413 for a body over 1 MiB', () => {
     }
   })
 
+  test('a 413 carries the rate-limit headers too, and counts (authenticated and public paths)', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), price: 1 })
+    const headers = { 'content-length': String(big.length) }
+    for (const [path, k] of [['/api/v1/products', key], ['/api/v1/products', undefined], ['/api/orders', undefined]] as const) {
+      const [first, body] = await t.api.post(path, undefined, { key: k, raw: big, headers })
+      expectStatus(first, body).toBe(413)
+      const [second] = await t.api.post(path, undefined, { key: k, raw: big, headers })
+      for (const res of [first, second]) {
+        expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/)
+        expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/)
+        expect(res.headers.get('ratelimit')).toBeTruthy()
+        expect(res.headers.get('retry-after')).toBeNull()
+      }
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1)
+    }
+  })
+
   test('exactly 1 MiB is accepted as far as size goes', async () => {
     const name = 'x'.repeat(MAX_BODY_BYTES - JSON.stringify({ name: '', price: 1 }).length)
     const raw = JSON.stringify({ name, price: 1 })

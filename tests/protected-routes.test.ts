@@ -109,6 +109,19 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
       expect(body.code).toBe('FORBIDDEN')
       expect(JSON.stringify(body)).not.toContain(theirs.id)
     })
+
+    if (route.body !== undefined) {
+      test("403 for another store's record comes before body validation (400)", async () => {
+        const mine = makeShop(t.deps)
+        const theirs = makeStore(t.deps)
+        const id = await route.own!(t.deps, theirs.id)
+        for (const raw of ['{not json', '{"status": 12, "price": "x", "name": 5, "url": 1}']) {
+          const [res, body] = await call(route, { key: mine.key, raw }, id)
+          expectStatus(res, body).toBe(403)
+          expect(body.code).toBe('FORBIDDEN')
+        }
+      })
+    }
   }
 
   if (route.feature) {

@@ -1,16 +1,18 @@
 /**
  * The gate every /api request passes before its body is parsed: body size, key (401), store
- * suspension (402), rate limit (429, the request counts), scope (403) and paid plan (403
- * PLAN_REQUIRED), in the contract's order. Public endpoints get their per-IP limit here (429
+ * suspension (402), rate limit (429, the request counts), scope (403), paid plan (403
+ * PLAN_REQUIRED) and another store's record (403, before the body is validated), in the
+ * contract's order. A declared oversized body is a 413 before the key is read (counted against
+ * the IP, so it too carries the rate-limit headers). Public endpoints get their per-IP limit here (429
  * before 400). The authenticated key and store are kept for the handler in a WeakMap.
  */
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../context'
 import { apiKeys, stores, type ApiKey, type Store } from '../db/schema'
-import { Forbidden, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
+import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys/service'
-import { bucketLimit, policyFor, type PaidFeature } from './policy'
+import { bucketLimit, ownedRecord, policyFor, type Bucket, type PaidFeature } from './policy'
 import { limitUndeclaredBody } from './body-limit'
 import type { Window } from './rate-limiter'
 
@@ -41,27 +43,36 @@ export class Gate {
     const policy = policyFor(request.method, path)
     if (policy.kind === 'none') return
     const length = Number(request.headers.get('content-length') ?? 0)
-    if (length > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES)
+    const tooLarge = length > MAX_BODY_BYTES
     if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, MAX_BODY_BYTES)
 
     const { cache, config, clock } = this.deps
     cache.syncExternal()
 
-    if (policy.kind === 'public') {
-      const { limit, windowSec } = bucketLimit(config, policy.bucket)
-      const w = this.deps.limiter.hit(`ip:${policy.bucket}:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
-      setRateHeaders(headers, w, policy.bucket)
+    // Every /api answer carries the rate-limit headers, 413s included (contract), so a
+    // request refused before its key is known counts against its IP like any public one.
+    const hitIp = (bucket: Bucket) => {
+      const { limit, windowSec } = bucketLimit(config, bucket)
+      const w = this.deps.limiter.hit(`ip:${bucket}:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
+      setRateHeaders(headers, w, bucket)
       if (!w.allowed) throw new RateLimited(w.resetSec)
+    }
+
+    if (policy.kind === 'public') {
+      hitIp(policy.bucket)
+      if (tooLarge) throw new PayloadTooLarge(MAX_BODY_BYTES)
       return
+    }
+    // A declared oversized body is refused before the key is even looked up.
+    if (tooLarge) {
+      hitIp('anonymous')
+      throw new PayloadTooLarge(MAX_BODY_BYTES)
     }
 
     const key = this.findKey(request.headers.get('authorization'))
     if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= clock.now())) {
       // Failed attempts count against the caller's IP, so key guessing is throttled too.
-      const { limit, windowSec } = bucketLimit(config, 'anonymous')
-      const w = this.deps.limiter.hit(`ip:anonymous:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
-      setRateHeaders(headers, w, 'anonymous')
-      if (!w.allowed) throw new RateLimited(w.resetSec)
+      hitIp('anonymous')
       throw new Unauthorized(key ? 'API key is revoked or expired' : undefined)
     }
     const store = this.findStore(key.storeId)
@@ -82,6 +93,15 @@ export class Gate {
     }
     if (policy.feature && store.plan === 'free') {
       throw new PlanRequired(policy.feature, config.upgradeUrl, FEATURE_TEXT[policy.feature])
+    }
+    // Another store's record is a 403 before its body or query is validated (contract order).
+    // Only where validation can fail first: a body, or a query string.
+    if ((request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?')) {
+      const owned = ownedRecord(path)
+      if (owned) {
+        const row = this.deps.db.$client.query(owned.sql).get(owned.id) as { store_id: string } | null
+        if (row && row.store_id !== store.id) throw new OtherStore(owned.name)
+      }
     }
     this.deps.auths.set(request, { key, store, scopes })
   }

@@ -50,6 +50,38 @@ export function policyFor(method: string, path: string): Policy {
   return { kind: 'public', bucket: 'anonymous' }
 }
 
+/**
+ * Records addressed as `/api/v1/<resource>/<id>…`: their table and name. The gate checks that
+ * the record is not another store's before the body or query is validated (contract order:
+ * 403 for another store's record → 400 → 404). The handlers' own ownX() checks stay.
+ */
+const OWNED: Record<string, { table: string; name: string; live?: string }> = {
+  products: { table: 'products', name: 'product', live: 'deleted_at IS NULL' },
+  categories: { table: 'categories', name: 'category' },
+  orders: { table: 'orders', name: 'order' },
+  discounts: { table: 'discounts', name: 'discount' },
+  reviews: { table: 'reviews', name: 'review' },
+  customers: { table: 'customers', name: 'customer' },
+  shipping: { table: 'shipping_options', name: 'shipping option' },
+  webhooks: { table: 'webhooks', name: 'webhook' },
+}
+
+/** For `/api/v1/<resource>/<id>…`: the SQL giving the record's store_id, its name and the id. */
+export function ownedRecord(path: string): { sql: string; name: string; id: string } | undefined {
+  if (!path.startsWith('/api/v1/')) return undefined
+  const [resource, id] = path.slice(8).split('/')
+  const owned = resource ? OWNED[resource] : undefined
+  if (!owned || !id) return undefined
+  const where = owned.live ? `id = ?1 AND ${owned.live}` : 'id = ?1'
+  let decoded = id
+  try {
+    decoded = decodeURIComponent(id)
+  } catch {
+    /* a malformed escape names no record */
+  }
+  return { sql: `SELECT store_id FROM ${owned.table} WHERE ${where}`, name: owned.name, id: decoded }
+}
+
 export function bucketLimit(config: Config, bucket: Bucket): { limit: number; windowSec: number } {
   switch (bucket) {
     case 'orders':
