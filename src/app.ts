@@ -2,7 +2,7 @@
  * createApp(deps): the gate, the error mapper, docs, public routes and the /api/v1 modules.
  * No listening here: index.ts serves it, tests call app.handle().
  */
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './context'
 import { Gate } from './plugins/gate'
@@ -80,7 +80,10 @@ export function createApp(deps: Deps) {
       return result.body
     })
     .use(bodyDepth)
-    .get('/health', () => ({ status: 'ok' as const }), { detail: { tags: ['Public'], summary: 'Health check for containers' } })
+    .get('/health', () => ({ status: 'ok' as const }), {
+      response: { 200: t.Object({ status: t.Literal('ok') }) },
+      detail: { tags: ['Public'], summary: 'Health check for containers' },
+    })
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
     .use(webhookRoutes(deps))

@@ -48,6 +48,11 @@ test('/docs serves the interactive HTML page, without a key', async () => {
   expect(await res.text()).toMatch(/<html/i)
 })
 
+test('/health is documented with its 200 { status: "ok" } body', () => {
+  const schema = jsonSchema(doc.paths?.['/health']?.get?.responses?.['200'])
+  expect(schema?.properties?.status).toBeTruthy()
+})
+
 test('there are /api routes to check', () => {
   expect(apiRoutes().length).toBeGreaterThanOrEqual(9)
 })
