@@ -2,11 +2,12 @@ import { and, asc, count, eq, max, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { categories, products, type Category } from '../../db/schema'
-import { Conflict, NotFound, OtherStore, isUniqueViolation } from '../../lib/errors'
+import { Conflict, isUniqueViolation } from '../../lib/errors'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
+import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 
@@ -32,12 +33,7 @@ export function listCategories(ctx: Ctx, q: CategoryListQuery) {
 }
 
 /** The store's category, 404 when missing, 403 when another store's. */
-export function ownCategory(ctx: Ctx, id: string, db: Db = ctx.db): Category {
-  const row = db.select().from(categories).where(eq(categories.id, id)).get()
-  if (!row) throw new NotFound('Category')
-  if (row.storeId !== ctx.store.id) throw new OtherStore('category')
-  return row
-}
+export const ownCategory = (ctx: Ctx, id: string, db: Db = ctx.db): Category => owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
 
 const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
 

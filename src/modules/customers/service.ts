@@ -5,10 +5,10 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import { customers, type Customer } from '../../db/schema'
-import { NotFound, OtherStore } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared/query'
+import { owned } from '../shared/owned'
 import { pageOfOrders } from '../orders/service'
 import { listViews } from '../orders/views'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
@@ -50,12 +50,7 @@ export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
 }
 
 /** The store's customer: 404 when missing, 403 when another store's. */
-export function ownCustomer(ctx: Ctx, id: string): Customer {
-  const row = ctx.db.select().from(customers).where(eq(customers.id, id)).get()
-  if (!row) throw new NotFound('Customer')
-  if (row.storeId !== ctx.store.id) throw new OtherStore('customer')
-  return row
-}
+export const ownCustomer = (ctx: Ctx, id: string): Customer => owned(ctx, ctx.db.select().from(customers).where(eq(customers.id, id)).get(), 'Customer')
 
 /** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
 export function getCustomer(ctx: Ctx, id: string, q: CustomerGetQuery = {}) {

@@ -10,10 +10,10 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import { selectList, type Db } from '../../db/client'
 import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
-import { NotFound, OtherStore } from '../../lib/errors'
 import { iso } from '../../lib/time'
 import { enqueueEvent } from '../webhooks/outbox'
 import { isoParam, page } from '../shared/query'
+import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
@@ -85,12 +85,7 @@ export function listOrders(ctx: Ctx, q: OrderListQuery) {
 }
 
 /** The store's order: 404 when missing, 403 when another store's. */
-export function ownOrder(ctx: Ctx, id: string, db: Db = ctx.db): Order {
-  const row = db.select().from(orders).where(eq(orders.id, id)).get()
-  if (!row) throw new NotFound('Order')
-  if (row.storeId !== ctx.store.id) throw new OtherStore('order')
-  return row
-}
+export const ownOrder = (ctx: Ctx, id: string, db: Db = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
 export function getOrder(ctx: Ctx, id: string) {
   const o = ownOrder(ctx, id)

@@ -2,12 +2,13 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { categories, products, variants, type Product, type Variant } from '../../db/schema'
-import { Conflict, NotFound, OtherStore, ValidationError, isUniqueViolation } from '../../lib/errors'
+import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
+import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
@@ -62,9 +63,7 @@ export function listProducts(ctx: Ctx, q: ProductListQuery) {
 /** The store's live product: 404 when missing or deleted, 403 when another store's. */
 export function ownProduct(ctx: Ctx, id: string, db: Db = ctx.db): Product {
   const row = db.select().from(products).where(eq(products.id, id)).get()
-  if (!row || row.deletedAt !== null) throw new NotFound('Product')
-  if (row.storeId !== ctx.store.id) throw new OtherStore('product')
-  return row
+  return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
 
 export function getProduct(ctx: Ctx, id: string) {

@@ -6,6 +6,7 @@ import { products, reviews, type Review, type ReviewStatus } from '../../db/sche
 import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
 import { iso } from '../../lib/time'
 import { page } from '../shared/query'
+import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import { storeForPublic } from '../stores/service'
 import { enqueueEvent } from '../webhooks/outbox'
@@ -82,9 +83,8 @@ function findReview(db: Db, id: string) {
 /** The store's review: 404 when missing, 403 when another store's. */
 export function ownReview(ctx: Ctx, id: string, db: Db = ctx.db) {
   const row = findReview(db, id)
-  if (!row) throw new NotFound('Review')
-  if (row.review.storeId !== ctx.store.id) throw new OtherStore('review')
-  return row
+  owned(ctx, row?.review, 'Review')
+  return row!
 }
 
 /**

@@ -3,10 +3,11 @@ import { createId } from '../../lib/cuid'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
-import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
+import { NotFound, ValidationError } from '../../lib/errors'
 import { checkWebhookUrl } from '../../lib/ssrf'
 import { iso, isoOrNull } from '../../lib/time'
 import { page } from '../shared/query'
+import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookUpdate } from './model'
 import { newSecret } from './signing'
@@ -49,12 +50,7 @@ export function listWebhooks(ctx: Ctx, q: WebhookListQuery) {
 }
 
 /** The store's webhook: 404 when missing, 403 when another store's. */
-export function ownWebhook(ctx: Ctx, id: string, db: Db = ctx.db): WebhookRow {
-  const row = db.select().from(webhooks).where(eq(webhooks.id, id)).get()
-  if (!row) throw new NotFound('Webhook')
-  if (row.storeId !== ctx.store.id) throw new OtherStore('webhook')
-  return row
-}
+export const ownWebhook = (ctx: Ctx, id: string, db: Db = ctx.db): WebhookRow => owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
 
 export const getWebhook = (ctx: Ctx, id: string) => webhookView(ownWebhook(ctx, id))
 
