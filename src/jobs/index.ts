@@ -9,13 +9,13 @@ import { runBillingSweep } from './billing'
 import { sweepDeliveries } from './webhooks'
 
 export function startJobs(deps: Deps): () => void {
-  const jobs: Cron[] = [
-    new Cron('0 */10 * * * *', { protect: true, catch: (e) => deps.log.error('job prune failed', { error: String(e) }) }, () => pruneExpired(deps)),
-  ]
+  // A failing run is logged and the schedule goes on; `protect` skips a tick while one still runs.
+  const opts = (name: string) => ({ protect: true, catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }) })
+  const jobs: Cron[] = [new Cron('0 */10 * * * *', opts('prune'), () => pruneExpired(deps))]
   // Stores whose invoice is still unpaid after the last card retry are suspended.
-  jobs.push(new Cron(deps.config.billingCron, { protect: true, catch: (e) => deps.log.error('job billing failed', { error: String(e) }) }, () => void runBillingSweep(deps)))
+  jobs.push(new Cron(deps.config.billingCron, opts('billing'), () => void runBillingSweep(deps)))
   // Webhook retries and crash leftovers; also once right away, for what a previous run left.
-  const webhooks = new Cron(deps.config.webhookPollCron, { protect: true, catch: (e) => deps.log.error('job webhooks failed', { error: String(e) }) }, async () => {
+  const webhooks = new Cron(deps.config.webhookPollCron, opts('webhooks'), async () => {
     await sweepDeliveries(deps)
   })
   jobs.push(webhooks)
