@@ -8,10 +8,11 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../context'
-import { apiKeys, stores, type ApiKey, type Store } from '../db/schema'
+import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys/service'
+import { getStore } from '../modules/stores/service'
 import { bucketLimit, ownedRecord, policyFor, type Bucket, type PaidFeature } from './policy'
 import { limitUndeclaredBody } from './body-limit'
 import type { Window } from './rate-limiter'
@@ -27,12 +28,10 @@ const FEATURE_TEXT: Record<PaidFeature, string> = {
 export class Gate {
   private usage = new Map<string, number>()
   private usageTimer: ReturnType<typeof setInterval>
-  private storeById
 
   constructor(private deps: Deps) {
     this.usageTimer = setInterval(() => this.flushUsage(), 1000)
     this.usageTimer.unref?.()
-    this.storeById = (id: string) => deps.db.select().from(stores).where(eq(stores.id, id)).get()
   }
 
   /**
@@ -124,7 +123,7 @@ export class Gate {
     const { cache } = this.deps
     let store = cache.stores.get(id)
     if (!store) {
-      store = this.storeById(id)
+      store = getStore(this.deps.db, id)
       if (store) cache.stores.set(id, store)
     }
     return store
