@@ -73,7 +73,7 @@ export function createApp(deps: Deps) {
         query: query as Record<string, string | undefined>,
         requestId: set.headers['x-request-id'] as string,
         log: deps.log,
-        path: new URL(request.url).pathname,
+        url: request.url,
       })
       set.status = result.status
       set.headers['content-type'] = 'application/json'

@@ -85,7 +85,7 @@ export interface ErrorResult {
 }
 
 /** Pure mapping, used by the app's onError. */
-export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; path?: string }): ErrorResult {
+export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; url?: string }): ErrorResult {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() }
   switch (code) {
     case 'VALIDATION': {
@@ -110,7 +110,8 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
   if (status === 413) return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' } }
   ctx.log.error('unhandled error', {
     requestId: ctx.requestId,
-    path: ctx.path,
+    // Parsed only here: 401s, 404s and 429s are answered without building a URL.
+    path: ctx.url === undefined ? undefined : new URL(ctx.url).pathname,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
   })
   return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR', ...(ctx.requestId ? { details: { requestId: ctx.requestId } } : {}) } }
