@@ -78,6 +78,25 @@ interface DiscountRow {
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ')
 
+/**
+ * SQL text per number of parameters, built once: orders have 1–100 lines, and building the
+ * text per order (then hashing it for bun:sqlite's statement cache) cost more than the lookup.
+ */
+function perCount(build: (n: number) => string): (n: number) => string {
+  const texts: string[] = []
+  return (n) => (texts[n] ??= build(n))
+}
+const variantLookup = perCount(
+  (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
+                 p.is_active AS productActive, p.deleted_at AS deletedAt
+            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(n)})`,
+)
+const productLookup = perCount(
+  (n) => `SELECT id, name, price, store_id AS storeId, is_active AS isActive, deleted_at AS deletedAt,
+                 EXISTS (SELECT 1 FROM variants WHERE product_id = products.id AND is_active = 1) AS hasVariants
+            FROM products WHERE id IN (${placeholders(n)})`,
+)
+
 interface Line {
   productId: string
   productName: string
@@ -112,11 +131,7 @@ function resolveLines(db: Database, storeId: string, refs: LineRef[]): Line[] {
   const vmap = new Map(
     variantIds.length
       ? db
-          .query<VariantRow, string[]>(
-            `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
-                    p.is_active AS productActive, p.deleted_at AS deletedAt
-               FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(variantIds.length)})`,
-          )
+          .query<VariantRow, string[]>(variantLookup(variantIds.length))
           .all(...variantIds)
           .map((v) => [v.id, v])
       : [],
@@ -124,11 +139,7 @@ function resolveLines(db: Database, storeId: string, refs: LineRef[]): Line[] {
   const pmap = new Map(
     productIds.length
       ? db
-          .query<ProductRow, string[]>(
-            `SELECT id, name, price, store_id AS storeId, is_active AS isActive, deleted_at AS deletedAt,
-                    EXISTS (SELECT 1 FROM variants WHERE product_id = products.id AND is_active = 1) AS hasVariants
-               FROM products WHERE id IN (${placeholders(productIds.length)})`,
-          )
+          .query<ProductRow, string[]>(productLookup(productIds.length))
           .all(...productIds)
           .map((p) => [p.id, p])
       : [],
@@ -216,6 +227,9 @@ const ORDER_COLUMNS = [
 ] as const
 const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${placeholders(ORDER_COLUMNS.length)})`
 const ITEM_ROW = `(${placeholders(10)})`
+const insertItems = perCount(
+  (n) => `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`,
+)
 
 const UPSERT_CUSTOMER = `
   INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at)
@@ -322,7 +336,7 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
     order.discountCode, order.discountAmount, order.total, order.dedupHash, order.createdAt, order.updatedAt,
   )
   // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
-  db.query(`INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES ${lines.map(() => ITEM_ROW).join(', ')}`).run(
+  db.query(insertItems(lines.length)).run(
     ...lines.flatMap((l) => [`${order.id}-${l.position}`, order.id, l.productId, l.variantId, l.productName, l.variantName, l.quantity, l.unitPrice, l.subtotal, l.position]),
   )
   db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(store.id)
