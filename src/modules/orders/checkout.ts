@@ -361,18 +361,21 @@ export function commitOrders(deps: Deps, batch: PendingOrder[], opts: { wake?: b
   const db = deps.db.$client
   const placed: (Placed | undefined)[] = []
   let outcomes: Outcome[] = []
+  // Compiled once (bun:sqlite caches them on the connection) rather than per order by db.run.
+  const savepoint = db.query('SAVEPOINT place_order')
+  const release = db.query('RELEASE place_order')
   immediate(deps.db, () => {
     const stores = new Map<string, Store>()
     outcomes = batch.map((o, i): Outcome => {
-      db.run('SAVEPOINT place_order')
+      savepoint.run()
       try {
         const p = placeInTransaction(deps, o, stores)
-        db.run('RELEASE place_order')
+        release.run()
         placed[i] = p
         return { ok: true, value: p.result }
       } catch (error) {
         db.run('ROLLBACK TO place_order')
-        db.run('RELEASE place_order')
+        release.run()
         return { ok: false, error }
       }
     })
