@@ -434,6 +434,8 @@ export class OrderBatcher {
       setImmediate(() => this.flush())
     }
     if (jobs.length === 0) return
+    // More than one order per batch means checkout requests are queueing: deliveries yield.
+    if (jobs.length > 1) this.deps.dispatcher.notePressure()
     let committed: ReturnType<typeof commitOrders>
     try {
       committed = this.walSync.relaxed(() => commitOrders(this.deps, jobs.map((j) => j.order), { wake: false }))

@@ -24,6 +24,7 @@ import type { SecretBox } from '../../lib/secret-box'
 import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
 import { iso } from '../../lib/time'
+import { DeliveryGovernor } from './governor'
 import { signatureHeader } from './signing'
 
 export interface DispatcherDeps {
@@ -88,10 +89,19 @@ export class Dispatcher {
   private abort = new AbortController()
   private idleWaiters: (() => void)[] = []
   private attemptedCount = 0
+  private deferred: ReturnType<typeof setTimeout> | undefined
   private readonly q: ReturnType<Dispatcher['prepare']>
+  /** Bounds the send rate while checkout is queueing (governor.ts). */
+  readonly governor: DeliveryGovernor
 
   constructor(private deps: DispatcherDeps) {
     this.q = this.prepare()
+    this.governor = new DeliveryGovernor(deps.clock, deps.config.webhookBusyRate)
+  }
+
+  /** Checkout is queueing: deliveries yield (see governor.ts). */
+  notePressure(): void {
+    this.governor.notePressure()
   }
 
   private prepare() {
@@ -221,6 +231,8 @@ export class Dispatcher {
     const lock = now + webhookTimeoutMs + Math.max(1000, webhookTimeoutMs / 2)
     const out: Claimed[] = []
     const claimedBy = new Map<string, number>()
+    const budget = this.governor.available()
+    let throttled = false
     for (const endpoint of targets) {
       const inFlight = this.inFlight + out.length
       if (inFlight >= overall) {
@@ -228,7 +240,17 @@ export class Dispatcher {
         this.wantEndpoints.add(endpoint)
         continue
       }
-      const free = Math.min(overall - inFlight, perMax - (this.perEndpoint.get(endpoint) ?? 0) - (claimedBy.get(endpoint) ?? 0))
+      if (out.length >= budget) {
+        // Checkout is queueing and this second's sends are spent: look again shortly.
+        this.wantEndpoints.add(endpoint)
+        throttled = true
+        continue
+      }
+      const free = Math.min(
+        overall - inFlight,
+        perMax - (this.perEndpoint.get(endpoint) ?? 0) - (claimedBy.get(endpoint) ?? 0),
+        budget - out.length,
+      )
       if (free <= 0) continue // its own completions will pull the rest
       const ids = (sweep ? this.q.dueExpired.all(endpoint, now, free) : []).map((r) => r.id)
       if (ids.length < free) for (const r of this.q.duePending.all(endpoint, now, free - ids.length)) ids.push(r.id)
@@ -242,8 +264,21 @@ export class Dispatcher {
         out.push({ ...row, lock, webhook: hook })
         claimedBy.set(endpoint, (claimedBy.get(endpoint) ?? 0) + 1)
       }
+      if (out.length >= budget) throttled = true
     }
+    this.governor.take(out.length)
+    if (throttled) this.deferPump(this.governor.msUntilNext())
     return out
+  }
+
+  /** A pump later (the governor's next token), unless one is already set. */
+  private deferPump(ms: number): void {
+    if (this.deferred || this.closed) return
+    this.deferred = setTimeout(() => {
+      this.deferred = undefined
+      this.schedule()
+    }, ms)
+    this.deferred.unref?.()
   }
 
   private start(c: Claimed): void {
@@ -392,6 +427,7 @@ export class Dispatcher {
   close(): void {
     if (this.closed) return
     this.closed = true
+    clearTimeout(this.deferred)
     this.abort.abort()
     this.checkIdle()
   }

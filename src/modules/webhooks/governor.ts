@@ -1,0 +1,62 @@
+/**
+ * Checkout comes first. While checkout is queueing (group-commit batches of more than one
+ * order), deliveries share the one core at a bounded rate — a token bucket of
+ * `WEBHOOK_BUSY_RATE` sends per second — and the durable outbox absorbs the rest; once the
+ * pressure is gone (no multi-order batch for PRESSURE_MS) sends are unbounded again and the
+ * backlog drains. A delivery costs about as much CPU as a quarter of an order (one HTTP request
+ * plus its bookkeeping), so without this a saturated shop lost a fifth of its checkout capacity
+ * to webhooks; with it, deliveries lag during a burst instead, and never stop (the rate is a
+ * floor as well as a ceiling).
+ */
+import type { Clock } from '../../lib/time'
+
+export const PRESSURE_MS = 250
+
+export class DeliveryGovernor {
+  private busyUntil = 0
+  private tokens: number
+  private tokensAt = 0
+
+  constructor(
+    private clock: Clock,
+    /** Sends per second while checkout is under pressure. */
+    private rate: number,
+    /** Sends allowed at once when pressure starts (a second's worth by default). */
+    private burst = rate,
+  ) {
+    this.tokens = burst
+  }
+
+  /** Checkout committed a batch of more than one order: requests are queueing. */
+  notePressure(): void {
+    const now = this.clock.now()
+    if (now >= this.busyUntil) {
+      // A new episode starts with a full bucket.
+      this.tokens = this.burst
+      this.tokensAt = now
+    }
+    this.busyUntil = now + PRESSURE_MS
+  }
+
+  get underPressure(): boolean {
+    return this.clock.now() < this.busyUntil
+  }
+
+  /** How many sends may start now (Infinity when checkout is not under pressure). */
+  available(): number {
+    const now = this.clock.now()
+    if (now >= this.busyUntil) return Infinity
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.tokensAt) * this.rate) / 1000)
+    this.tokensAt = now
+    return Math.floor(this.tokens)
+  }
+
+  take(n: number): void {
+    if (this.underPressure) this.tokens -= n
+  }
+
+  /** Milliseconds until one more send is allowed (for a deferred pump). */
+  msUntilNext(): number {
+    return Math.max(1, Math.ceil(((1 - (this.tokens % 1 || 0)) * 1000) / this.rate))
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Checkout first: while checkout batches queue, deliveries go out at WEBHOOK_BUSY_RATE per
+ * second and the outbox holds the rest; without pressure they are unbounded, and the backlog
+ * drains once pressure ends (src/modules/webhooks/governor.ts).
+ */
+import { afterEach, describe, expect, test } from 'bun:test'
+import { makeApp, expectStatus } from './helpers/app'
+import { makeShop } from './helpers/factories'
+import { startReceiver } from './helpers/webhook-receiver'
+import { immediate } from '../src/db/client'
+import { enqueueEvent } from '../src/modules/webhooks/outbox'
+import { DeliveryGovernor, PRESSURE_MS } from '../src/modules/webhooks/governor'
+import { fixedClock } from '../src/lib/time'
+
+let cleanup: (() => void)[] = []
+afterEach(() => {
+  for (const f of cleanup.reverse()) f()
+  cleanup = []
+})
+
+describe('DeliveryGovernor', () => {
+  test('unbounded without pressure; a full bucket, then the rate, while checkout queues', () => {
+    const clock = fixedClock()
+    const g = new DeliveryGovernor(clock, 10)
+    expect(g.available()).toBe(Infinity)
+    g.notePressure()
+    expect(g.underPressure).toBe(true)
+    expect(g.available()).toBe(10)
+    g.take(10)
+    expect(g.available()).toBe(0)
+    expect(g.msUntilNext()).toBe(100)
+    clock.advance(100)
+    expect(g.available()).toBe(1) // 10 per second
+    g.notePressure() // still the same episode: no refill
+    expect(g.available()).toBe(1)
+    clock.advance(5_000)
+    g.notePressure()
+    expect(g.available()).toBe(10) // capped at the burst
+    clock.advance(PRESSURE_MS)
+    expect(g.underPressure).toBe(false)
+    expect(g.available()).toBe(Infinity)
+  })
+})
+
+describe('the dispatcher under checkout pressure', () => {
+  test('sends at most the bucket while pressured, the rest once pressure ends — nothing lost', async () => {
+    const clock = fixedClock(Date.now())
+    const t = makeApp({ webhookAllowPrivate: true, webhookBusyRate: 3, webhookConcurrencyPerEndpoint: 10 }, { clock })
+    const rx = startReceiver()
+    cleanup.push(() => t.close(), () => rx.stop())
+    const { store, key } = makeShop(t.deps)
+    const [res, body] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
+    expectStatus(res, body).toBe(201)
+
+    t.deps.dispatcher.notePressure()
+    immediate(t.deps.db, () => {
+      for (let i = 0; i < 8; i++) enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, clock.now())
+    })
+    t.deps.onOutbox(store.id)
+    await rx.waitFor(() => rx.received.length === 3)
+    await t.deps.dispatcher.idle()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(rx.received.length).toBe(3) // the clock stands still: no new tokens, still under pressure
+
+    clock.advance(PRESSURE_MS) // pressure over: the deferred pump sends the backlog
+    await rx.waitFor(() => rx.received.length === 8)
+    expect(new Set(rx.received.map((r) => r.id)).size).toBe(8)
+  })
+})
