@@ -67,3 +67,34 @@ describe('the dispatcher under checkout pressure', () => {
     expect(new Set(rx.received.map((r) => r.id)).size).toBe(8)
   })
 })
+
+describe('what counts as checkout pressure', () => {
+  const block = (ms: number) => {
+    const end = performance.now() + ms
+    while (performance.now() < end) {
+      /* a saturated event loop */
+    }
+  }
+  const tick = () => new Promise((r) => setTimeout(r, 30))
+
+  test('a late event loop while orders are being placed; not a late loop alone', async () => {
+    const { makeCatalog, orderBody } = await import('./helpers/orders')
+    const t = makeApp({ rateLimitOrders: 1000 })
+    cleanup.push(() => t.close())
+    const { store } = makeShop(t.deps)
+    const cat = makeCatalog(t.deps, store.id)
+    const governor = t.deps.dispatcher.governor
+
+    // A late loop with no checkout traffic: deliveries are not held back.
+    block(30)
+    await tick()
+    expect(governor.underPressure).toBe(false)
+
+    // Orders and a late loop: checkout first.
+    const [res, body] = await t.api.post('/api/orders', orderBody(store.id, cat))
+    expectStatus(res, body).toBe(201)
+    block(30)
+    await tick()
+    expect(governor.underPressure).toBe(true)
+  })
+})

@@ -24,12 +24,6 @@ import type { OrderCreate } from './model'
 import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from './pricing'
 import { orderDetailView } from './views'
 
-/**
- * Orders per group-commit batch from which checkout counts as queueing. Measured: with async WAL
- * fsync, batches stay small even at saturation (a threshold of 8 hardly ever fired), so any
- * batch of two or more counts.
- */
-export const PRESSURE_BATCH = 2
 
 export interface OrderCreatedBody {
   id: string
@@ -424,7 +418,9 @@ export class OrderBatcher {
   ) {}
 
   submit(order: PendingOrder): Promise<CheckoutResult> {
-    return new Promise((resolve, reject) => {
+    // Checkout is in use: with a late event loop, webhook sends yield (webhooks/governor.ts).
+    this.deps.dispatcher.noteCheckout()
+    return new Promise<CheckoutResult>((resolve, reject) => {
       this.queue.push({ order, resolve, reject })
       if (!this.scheduled) {
         this.scheduled = true
@@ -441,8 +437,6 @@ export class OrderBatcher {
       setImmediate(() => this.flush())
     }
     if (jobs.length === 0) return
-    // A batch this large means checkout requests are queueing: deliveries yield (webhooks/governor.ts).
-    if (jobs.length >= PRESSURE_BATCH) this.deps.dispatcher.notePressure()
     let committed: ReturnType<typeof commitOrders>
     try {
       committed = this.walSync.relaxed(() => commitOrders(this.deps, jobs.map((j) => j.order), { wake: false }))

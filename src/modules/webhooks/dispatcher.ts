@@ -24,7 +24,7 @@ import type { SecretBox } from '../../lib/secret-box'
 import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
 import { iso } from '../../lib/time'
-import { DeliveryGovernor } from './governor'
+import { DeliveryGovernor, LoopLagProbe, PRESSURE_MS } from './governor'
 import { signatureHeader } from './signing'
 
 export interface DispatcherDeps {
@@ -94,12 +94,24 @@ export class Dispatcher {
   /** Bounds the send rate while checkout is queueing (governor.ts). */
   readonly governor: DeliveryGovernor
 
+  private lastCheckoutAt = -Infinity
+  private probe: LoopLagProbe
+
   constructor(private deps: DispatcherDeps) {
     this.q = this.prepare()
     this.governor = new DeliveryGovernor(deps.clock, deps.config.webhookBusyRate)
+    this.probe = new LoopLagProbe(
+      () => this.governor.notePressure(),
+      () => performance.now() - this.lastCheckoutAt < PRESSURE_MS,
+    )
   }
 
-  /** Checkout is queueing: deliveries yield (see governor.ts). */
+  /** An order was posted: if the event loop also runs late, deliveries yield (governor.ts). */
+  noteCheckout(): void {
+    this.lastCheckoutAt = performance.now()
+  }
+
+  /** Checkout is saturated: deliveries yield (see governor.ts). */
   notePressure(): void {
     this.governor.notePressure()
   }
@@ -428,6 +440,7 @@ export class Dispatcher {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.deferred)
+    this.probe.stop()
     this.abort.abort()
     this.checkIdle()
   }

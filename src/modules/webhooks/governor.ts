@@ -1,16 +1,18 @@
 /**
- * Checkout comes first. While checkout is queueing (group-commit batches of more than one
- * order), deliveries share the one core at a bounded rate — a token bucket of
- * `WEBHOOK_BUSY_RATE` sends per second — and the durable outbox absorbs the rest; once the
- * pressure is gone (no multi-order batch for PRESSURE_MS) sends are unbounded again and the
- * backlog drains. A delivery costs about as much CPU as a quarter of an order (one HTTP request
- * plus its bookkeeping), so without this a saturated shop lost a fifth of its checkout capacity
+ * Checkout comes first. While checkout is saturated (orders are being placed and the event loop
+ * runs late, see LoopLagProbe below) deliveries share the one core at a bounded rate, a token
+ * bucket of `WEBHOOK_BUSY_RATE` sends per second, and the durable outbox absorbs the rest; once
+ * the pressure is gone (no late turn for PRESSURE_MS) sends are unbounded again and the backlog
+ * drains. A delivery costs about a quarter of an order's CPU (one HTTP request plus its
+ * bookkeeping), so without this a saturated shop lost a fifth or more of its checkout capacity
  * to webhooks; with it, deliveries lag during a burst instead, and never stop (the rate is a
  * floor as well as a ceiling).
  */
 import type { Clock } from '../../lib/time'
 
 export const PRESSURE_MS = 250
+/** Event-loop lateness that counts as saturated: at 200 orders/s a turn takes well under 1 ms. */
+export const LAG_MS = 4
 
 export class DeliveryGovernor {
   private busyUntil = 0
@@ -27,7 +29,7 @@ export class DeliveryGovernor {
     this.tokens = burst
   }
 
-  /** Checkout committed a batch of more than one order: requests are queueing. */
+  /** Checkout is saturated (LoopLagProbe): opens or extends a pressure episode. */
   notePressure(): void {
     const now = this.clock.now()
     if (now >= this.busyUntil) {
@@ -58,5 +60,29 @@ export class DeliveryGovernor {
   /** Milliseconds until one more send is allowed (for a deferred pump). */
   msUntilNext(): number {
     return Math.max(1, Math.ceil(((1 - (this.tokens % 1 || 0)) * 1000) / this.rate))
+  }
+}
+
+/**
+ * Measures how late a 10 ms timer fires: the event loop's own queue length, which the checkout
+ * code cannot see (saturated requests wait in the sockets, not in the order batcher). Calls
+ * `onLate` when the loop is at least LAG_MS late while `active()` says checkout is being used.
+ */
+export class LoopLagProbe {
+  private timer: ReturnType<typeof setInterval>
+  private expected = performance.now() + 10
+
+  constructor(onLate: () => void, active: () => boolean) {
+    this.timer = setInterval(() => {
+      const now = performance.now()
+      const late = now - this.expected
+      this.expected = now + 10
+      if (late >= LAG_MS && active()) onLate()
+    }, 10)
+    this.timer.unref?.()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
   }
 }
