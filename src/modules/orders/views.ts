@@ -4,6 +4,17 @@ import { orderItems, type Order, type OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
 
+type ItemFields = Pick<OrderItem, 'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'>
+
+/** An item in the list form (spec 2.3): names, quantity and money, no ids. */
+const itemListView = (i: ItemFields, currency: string) => ({
+  productName: i.productName,
+  variantName: i.variantName,
+  quantity: i.quantity,
+  unitPrice: toMajor(i.unitPrice, currency),
+  subtotal: toMajor(i.subtotal, currency),
+})
+
 export function orderListView(o: Order, items: OrderItem[]) {
   const c = o.currency
   return {
@@ -12,13 +23,7 @@ export function orderListView(o: Order, items: OrderItem[]) {
     status: o.status,
     customerName: o.customerName,
     customerPhone: o.customerPhone,
-    items: items.map((i) => ({
-      productName: i.productName,
-      variantName: i.variantName,
-      quantity: i.quantity,
-      unitPrice: toMajor(i.unitPrice, c),
-      subtotal: toMajor(i.subtotal, c),
-    })),
+    items: items.map((i) => itemListView(i, c)),
     total: toMajor(o.total, c),
     currency: c,
     notes: o.notes,
@@ -27,7 +32,6 @@ export function orderListView(o: Order, items: OrderItem[]) {
 }
 export type OrderListView = ReturnType<typeof orderListView>
 
-type ItemFields = Pick<OrderItem, 'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'>
 type OrderFields = Omit<Order, 'dedupHash' | 'storeId'>
 
 export function orderDetailView(o: OrderFields, items: ItemFields[]) {
@@ -40,15 +44,8 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
     customerName: o.customerName,
     customerPhone: o.customerPhone,
     customerAddress: o.customerAddress,
-    items: items.map((i) => ({
-      productId: i.productId,
-      productName: i.productName,
-      variantId: i.variantId,
-      variantName: i.variantName,
-      quantity: i.quantity,
-      unitPrice: toMajor(i.unitPrice, c),
-      subtotal: toMajor(i.subtotal, c),
-    })),
+    // Detail form adds the ids (spec 2.3).
+    items: items.map((i) => ({ productId: i.productId, variantId: i.variantId, ...itemListView(i, c) })),
     subtotal: toMajor(o.itemsSubtotal, c),
     shippingOption: o.shippingName === null || o.shippingPrice === null ? null : { name: o.shippingName, price: toMajor(o.shippingPrice, c) },
     discount: o.discountCode === null ? null : { code: o.discountCode, amount: toMajor(o.discountAmount, c) },
