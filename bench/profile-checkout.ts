@@ -15,13 +15,19 @@ import { createApp } from '../src/app'
 const args = process.argv.slice(2)
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 20000)
 const C = 50
-const modes = args.includes('--hook') ? [true] : args.includes('--nohook') ? [false] : [false, true]
+const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1
+const base = args.includes('--hook') ? [true] : args.includes('--nohook') ? [false] : [false, true]
+// Alternating rounds (off, on, off, on…) so drift (a growing DB, a noisy neighbour) hits both alike.
+const modes = Array.from({ length: rounds }, () => base).flat()
+// --ddl "SQL": applied to the seeded database first, to compare schema variants.
+const ddl = args.includes('--ddl') ? args[args.indexOf('--ddl') + 1]! : ''
 const sync = args.includes('--normal') ? 'NORMAL' : 'FULL'
 
 const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 const shippingId = 'shipbench'
+for (const stmt of ddl.split(";").filter((x) => x.trim())) sdb.run(stmt)
 sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)", [shippingId, seeded.storeId])
 sdb.close()
 
@@ -38,6 +44,7 @@ const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'applicati
 const res = await app.handle(new Request('http://localhost/api/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }) }))
 if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
 const hookId = ((await res.json()) as { data: { id: string } }).data.id
+if (args.includes("--nosend")) (deps.dispatcher as any).notify = () => {}
 const setActive = (on: boolean) => deps.db.$client.run('UPDATE webhooks SET is_active = ? WHERE id = ?', [on ? 1 : 0, hookId])
 
 const [v1, v2] = seeded.variantIds
@@ -64,14 +71,18 @@ await round(2000) // warm-up
 for (const hook of modes) {
   setActive(hook)
   await deps.dispatcher.idle()
+  ;(globalThis as any).__T = {}
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   await round(N)
   await deps.dispatcher.idle()
   const wall = performance.now() - t0
   const c = process.cpuUsage(c0)
+  const walKb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1024
   const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
-  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}`)
+  const T = (globalThis as any).__T
+  console.log(`  enqueue ${((T.enq ?? 0) / 1000 / N).toFixed(1)} µs/order, tx ${((T.tx ?? 0) / 1000 / N).toFixed(1)} µs/order, q ${((T.q ?? 0) / 1000 / N).toFixed(1)} json ${((T.json ?? 0) / 1000 / N).toFixed(1)} id ${((T.id ?? 0) / 1000 / N).toFixed(1)} ins ${((T.ins ?? 0) / 1000 / N).toFixed(1)}, ${T.batches} batches (${(N / T.batches).toFixed(1)}/batch)`)
+  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB`)
 }
 app.gate.close()
 closeDeps(deps)

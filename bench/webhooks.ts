@@ -175,6 +175,7 @@ end
     const canVary = !opts.bunLoad
     const without: LoadResult[] = []
     const withHook: LoadResult[] = []
+    const duringRound: number[] = []
     let deliveredInRounds = 0
     let postedInRounds = 0
     if (canVary) {
@@ -188,6 +189,7 @@ end
         const before = received
         const r = await load({ ...common, luaScript: lua() })
         withHook.push(r)
+        duringRound.push((received - before) / opts.duration)
         await drained() // while still active: an inactive endpoint's rows wait
         await setActive(false)
         deliveredInRounds += received - before
@@ -235,6 +237,8 @@ end
         notes: `${fmtInt(r.rps)} orders/s, server CPU/req ${fmtUs(r.cpuUsPerReq)}, CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
       }))
     if (w0 && w1) notes.push(`with webhook / without: ${fmtPct(ratio)} of the throughput (target ≥ ${fmtPct(TARGET_RATIO)}); ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`)
+    if (duringRound.length) notes.push(`deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`)
+    notes.push(`rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`)
     notes.push(`receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`)
     notes.push(`targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`)
     return {
