@@ -199,7 +199,7 @@ describe('PUT /api/v1/orders/:id/status', () => {
       const [res, body] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'confirmed' }, { key })
       expectStatus(res, body).toBe(200)
       await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'delivered' }, { key })
-      const rows = t.deps.db.$client.query<{ event_type: string; payload: string }, [string]>('SELECT event_type, payload FROM webhook_deliveries WHERE store_id = ?').all(store.id)
+      const rows = t.deps.db.$client.query<{ event_type: string; payload: string }, [string]>('SELECT event_type, payload FROM webhook_outbox WHERE store_id = ?').all(store.id)
       expect(rows.map((r) => r.event_type)).toEqual(['order.updated'])
       expect(JSON.parse(rows[0]!.payload)).toEqual({
         type: 'order.updated',

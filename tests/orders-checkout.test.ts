@@ -32,7 +32,7 @@ function footprint(storeId: string) {
     discountUses: sqlOne('SELECT coalesce(sum(used_count), 0) FROM discounts WHERE store_id = ?', storeId),
     seq: sqlOne('SELECT order_seq FROM stores WHERE id = ?', storeId),
     counts: sqlOne('SELECT coalesce(sum(count), 0) FROM order_counts WHERE store_id = ?', storeId),
-    deliveries: sqlOne('SELECT count(*) FROM webhook_deliveries WHERE store_id = ?', storeId),
+    events: sqlOne('SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1)', storeId),
   }
 }
 
@@ -401,8 +401,9 @@ describe('webhook outbox', () => {
     try {
       const [res, body] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id }))
       expectStatus(res, body).toBe(201)
-      const rows = t.deps.db.$client.query<{ webhook_id: string; event_type: string; payload: string; status: string }, [string]>('SELECT * FROM webhook_deliveries WHERE store_id = ?').all(store.id)
-      expect(rows.map((r) => [r.webhook_id, r.event_type, r.status])).toEqual([[hook, 'order.created', 'pending']])
+      // In the outbox: onOutbox is replaced here, so nothing moves it into the delivery log.
+      const rows = t.deps.db.$client.query<{ webhook_id: string; event_type: string; payload: string }, [string]>('SELECT * FROM webhook_outbox WHERE store_id = ?').all(store.id)
+      expect(rows.map((r) => [r.webhook_id, r.event_type])).toEqual([[hook, 'order.created']])
       const payload = JSON.parse(rows[0]!.payload)
       const [, detail] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
       expect(payload).toEqual({ type: 'order.created', event: 'order.created', timestamp: new Date(clock.now()).toISOString(), data: detail.data })
@@ -411,7 +412,7 @@ describe('webhook outbox', () => {
       // A rejected order writes no delivery and wakes nobody.
       const [r2] = await post(orderBody(store.id, cat, { shippingOptionId: 'nope' }))
       expect(r2.status).toBe(400)
-      expect(sqlOne('SELECT count(*) FROM webhook_deliveries WHERE store_id = ?', store.id)).toBe(1)
+      expect(sqlOne('SELECT count(*) FROM webhook_outbox WHERE store_id = ?', store.id)).toBe(1)
       expect(calls).toEqual([store.id])
     } finally {
       t.deps.onOutbox = original

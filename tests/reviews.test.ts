@@ -4,7 +4,7 @@ import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeKey, makeShop, makeStore, uniq } from './helpers/factories'
 import { makeProduct, makeReview } from './helpers/review-factories'
 import { fixedClock } from '../src/lib/time'
-import { reviews, stores, webhookDeliveries, webhooks } from '../src/db/schema'
+import { reviews, stores, webhookOutbox, webhooks } from '../src/db/schema'
 import { suspendStore } from '../src/modules/stores/service'
 import { deleteProduct } from '../src/modules/products/service'
 import { ctxFor } from '../src/context'
@@ -44,7 +44,7 @@ describe('POST /api/reviews', () => {
       expect(notified).toEqual([store.id])
       const row = t.deps.db.select().from(reviews).where(eq(reviews.id, body.id)).get()!
       expect(row).toMatchObject({ storeId: store.id, productId: product.id, customerName: 'Ana', rating: 4, comment: 'Nice mug', status: 'pending', createdAt: clock.now() })
-      const deliveries = t.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.storeId, store.id)).all()
+      const deliveries = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
       expect(deliveries).toHaveLength(1)
       expect(deliveries[0]!.eventType).toBe('review.created')
       const payload = JSON.parse(deliveries[0]!.payload)

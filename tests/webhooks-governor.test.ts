@@ -9,7 +9,7 @@ import { makeShop } from './helpers/factories'
 import { startReceiver } from './helpers/webhook-receiver'
 import { immediate } from '../src/db/client'
 import { enqueueEvent } from '../src/modules/webhooks/outbox'
-import { DeliveryGovernor, PRESSURE_MS } from '../src/modules/webhooks/governor'
+import { DeliveryGovernor, PRESSURE_GROUP, PRESSURE_MS } from '../src/modules/webhooks/governor'
 import { fixedClock } from '../src/lib/time'
 
 let cleanup: (() => void)[] = []
@@ -19,26 +19,44 @@ afterEach(() => {
 })
 
 describe('DeliveryGovernor', () => {
-  test('unbounded without pressure; a full bucket, then the rate, while checkout queues', () => {
+  test('unbounded without pressure; a full bucket, then the rate in groups, while checkout queues', () => {
     const clock = fixedClock()
-    const g = new DeliveryGovernor(clock, 10)
+    const g = new DeliveryGovernor(clock, 200) // groups of PRESSURE_GROUP (16): one every 80 ms
     expect(g.available()).toBe(Infinity)
     g.notePressure()
     expect(g.underPressure).toBe(true)
-    expect(g.available()).toBe(10)
-    g.take(10)
+    expect(g.available()).toBe(200)
+    g.take(200)
     expect(g.available()).toBe(0)
-    expect(g.msUntilNext()).toBe(100)
-    clock.advance(100)
-    expect(g.available()).toBe(1) // 10 per second
+    expect(g.msUntilNext()).toBe((PRESSURE_GROUP * 1000) / 200)
+    clock.advance(50)
+    g.notePressure()
+    expect(g.available()).toBe(0) // 10 tokens: not a group yet
+    expect(g.msUntilNext()).toBe(30)
+    clock.advance(30)
+    expect(g.available()).toBe(PRESSURE_GROUP) // 200 per second
     g.notePressure() // still the same episode: no refill
-    expect(g.available()).toBe(1)
+    expect(g.available()).toBe(PRESSURE_GROUP)
     clock.advance(5_000)
     g.notePressure()
-    expect(g.available()).toBe(10) // capped at the burst
+    expect(g.available()).toBe(200) // capped at the burst
     clock.advance(PRESSURE_MS)
     expect(g.underPressure).toBe(false)
     expect(g.available()).toBe(Infinity)
+  })
+
+  test('a rate below the group size sends one at a time', () => {
+    const clock = fixedClock()
+    const g = new DeliveryGovernor(clock, 3)
+    g.notePressure()
+    expect(g.available()).toBe(3)
+    g.take(3)
+    expect(g.msUntilNext()).toBe(334)
+    clock.advance(200)
+    g.notePressure() // the probe keeps reporting pressure: the same episode
+    clock.advance(134)
+    g.notePressure()
+    expect(g.available()).toBe(1)
   })
 })
 

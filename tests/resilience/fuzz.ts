@@ -14,6 +14,7 @@
  * rejected request (and any GET) leaves the row count of every table unchanged (except the
  * written-behind rate_limits and the catalog visit tables).
  */
+import { drainOutbox } from '../../src/modules/webhooks/outbox'
 import fc from 'fast-check'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeKey, makeShop, uniq } from '../helpers/factories'
@@ -232,6 +233,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
     const hook = await createWebhook(ctx, { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] })
     const order = placeOrder(deps, orderBody(store.id, cat)).body.id
     const customer = deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(order)!.customer_id
+    drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (as GET …/deliveries does)
     const delivery = deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?').get(hook.id)!.id
     // A second store's ids, to be used as path parameters too.
     const other = makeShop(deps, { plan: 'pro' })

@@ -9,6 +9,7 @@
  *   a product for a review, a delivery) are refused and link nothing;
  * - afterwards B's rows are exactly what they were (no write slipped through a 403).
  */
+import { drainOutbox } from '../../src/modules/webhooks/outbox'
 import type { Database } from 'bun:sqlite'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
@@ -58,6 +59,7 @@ export function secretsOf(db: Database, b: string, a: string): string[] {
 function snapshot(db: Database, storeId: string): string {
   const rows = storeRows(db, storeId)
   delete rows.webhook_deliveries
+  delete rows.webhook_outbox
   delete rows.catalog_visits
   delete rows.visit_stats_daily
   for (const k of rows.api_keys ?? []) delete k.last_used_at
@@ -81,6 +83,7 @@ export async function runIsolation(): Promise<CaseResult> {
       const review = makeReview(deps, storeId, { productId: cat.mug.id, customerName: `Reviewer ${storeId}` })
       const hook = await createWebhook(ctx, { url: `${receiver.url}/${storeId}`, events: ['order.created', 'order.updated', 'review.created'] })
       const orders = [0, 1].map((i) => placeOrder(deps, orderBody(storeId, cat, { name: `Buyer ${i} ${storeId}`, address: `Street ${storeId}` })).body.id)
+      drainOutbox(sql) // the delivery log's ids exist once the outbox is moved (as GET …/deliveries does)
       const delivery = sql.query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?').get(hook.id)!.id
       return { cat, category, discount, review, hook, orders, delivery }
     }

@@ -30,7 +30,24 @@ export const webhooks = sqliteTable(
 export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
-/** The outbox: one row per (event, endpoint), written in the transaction that causes the event. */
+/**
+ * The outbox: one row per (event, endpoint), appended in the transaction that causes the event.
+ * Append-only on purpose: the integer key is the only index, so a checkout's insert touches the
+ * table's last page and nothing else. The dispatcher moves rows into `webhook_deliveries` (the
+ * delivery log, with a random CUID key and three indexes: several scattered pages per row)
+ * before sending them, so that cost is paid by delivery, not by checkout (webhooks/outbox.ts).
+ */
+export const webhookOutbox = sqliteTable('webhook_outbox', {
+  seq: integer('seq').primaryKey(),
+  webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+  storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+  eventType: text('event_type').notNull(),
+  /** The exact JSON body that will be sent. */
+  payload: text('payload').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+/** The delivery log: one row per (event, endpoint), moved here from the outbox before its first attempt. */
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
@@ -53,7 +70,6 @@ export const webhookDeliveries = sqliteTable(
     ...timestamps,
   },
   (d) => [
-    index('deliveries_due_idx').on(d.status, d.nextAttemptAt),
     /** The dispatcher's hot query: one endpoint's due rows, oldest first, without a sort. */
     index('deliveries_endpoint_due_idx').on(d.status, d.webhookId, d.nextAttemptAt),
     index('deliveries_webhook_created_idx').on(d.webhookId, d.createdAt),

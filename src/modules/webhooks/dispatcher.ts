@@ -10,6 +10,9 @@
  * - `notify()` (wired to `deps.onOutbox`) pumps on the next tick, so the first attempt follows
  *   the commit at once; the croner sweep (jobs/webhooks.ts) picks up retries that fall due and
  *   leftovers from a crash.
+ * - Events arrive in the append-only `webhook_outbox` (outbox.ts); each tick first moves them
+ *   into the delivery log (`moveOutbox`), a chunk at a time, then claims from the log. While
+ *   checkout is under pressure (governor.ts) only as many are moved as may be sent.
  * - Concurrency is bounded per process: `webhookConcurrency` sends overall and
  *   `webhookConcurrencyPerEndpoint` per endpoint.
  * - One transaction per tick writes the results that arrived and claims what is due next.
@@ -25,6 +28,7 @@ import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
 import { iso } from '../../lib/time'
 import { DeliveryGovernor, LoopLagProbe, PRESSURE_MS } from './governor'
+import { moveOutbox } from './outbox'
 import { signatureHeader } from './signing'
 
 export interface DispatcherDeps {
@@ -70,6 +74,8 @@ const DAY_MS = 86_400_000
 const MAX_RETRY_AFTER_MS = DAY_MS
 const ERROR_MAX = 500
 const SNIPPET_BYTES = 256
+/** Outbox rows moved per tick: bounds how long one tick holds the event loop (~25 µs a row). */
+const MOVE_CHUNK = 256
 
 export interface SweepResult {
   /** Rows claimed and attempted by this sweep (including follow-up pumps while it waited). */
@@ -82,6 +88,8 @@ export class Dispatcher {
   private results: { claim: Claimed; result: Result }[] = []
   private pumpScheduled = false
   private wantAll = false
+  /** The outbox may hold rows: set by notify() and sweeps (another process may have written), cleared when a move comes up short. */
+  private outboxPending = true
   private wantStores = new Set<string>()
   private wantEndpoints = new Set<string>()
   private closed = false
@@ -180,6 +188,7 @@ export class Dispatcher {
   notify(storeId?: string): void {
     if (storeId === undefined) this.wantAll = true
     else this.wantStores.add(storeId)
+    this.outboxPending = true
     this.schedule()
   }
 
@@ -212,6 +221,12 @@ export class Dispatcher {
       // behind the per-endpoint bound) goes out now.
       this.wantEndpoints.add(b.claim.webhookId)
     }
+    if (batch.length === 0 && !this.wantAll && this.governor.available() === 0) {
+      // Checkout is under pressure and no send may start yet: no transaction at all this tick
+      // (a checkout batch wakes the dispatcher every few milliseconds).
+      this.deferPump(this.governor.msUntilNext())
+      return 0
+    }
     let claimed: Claimed[] = []
     const tick = this.deps.db.$client.transaction(() => {
       for (const b of batch) this.apply(b.claim, b.result)
@@ -233,7 +248,19 @@ export class Dispatcher {
   private claimDue(): Claimed[] {
     const now = this.deps.clock.now()
     const sweep = this.wantAll
+    const budget = this.governor.available()
     const targets = new Set(this.wantEndpoints)
+    if (sweep) this.outboxPending = true
+    if (this.outboxPending && budget === 0) this.deferPump(this.governor.msUntilNext())
+    else if (this.outboxPending) {
+      // Under pressure, move no more than may be sent: the move is the expensive write.
+      const chunk = Math.min(MOVE_CHUNK, budget)
+      const { moved, endpoints } = moveOutbox(this.deps.db.$client, chunk)
+      for (const e of endpoints) targets.add(e)
+      if (moved < chunk) this.outboxPending = false
+      else if (budget === Infinity) this.schedule() // more to move: the next tick, so requests interleave
+      else this.deferPump(this.governor.msUntilNext())
+    }
     if (sweep) for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
     for (const storeId of this.wantStores) for (const r of this.q.storeEndpoints.all(storeId)) targets.add(r.id)
     this.wantAll = false
@@ -243,7 +270,6 @@ export class Dispatcher {
     const lock = now + webhookTimeoutMs + Math.max(1000, webhookTimeoutMs / 2)
     const out: Claimed[] = []
     const claimedBy = new Map<string, number>()
-    const budget = this.governor.available()
     let throttled = false
     for (const endpoint of targets) {
       const inFlight = this.inFlight + out.length
