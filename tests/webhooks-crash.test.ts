@@ -94,7 +94,7 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   for (let i = 0; i < 3; i++) events.push(`offline-${i}`)
   // Some events are delivery rows by now (claimed, or waiting behind the bound), the rest still
   // in the outbox (the offline ones, and any the dispatcher had not moved yet).
-  const count = (table: string) => db.$client.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n
+  const count = (table: string) => client.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n
   expect(count('webhook_deliveries') + count('webhook_outbox')).toBe(9)
   expect(count('webhook_outbox')).toBeGreaterThanOrEqual(3)
   const okFrom = rx.received.length
