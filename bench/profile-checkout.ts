@@ -78,6 +78,9 @@ for (const hook of modes) {
   await deps.dispatcher.idle()
   const wall = performance.now() - t0
   const c = process.cpuUsage(c0)
+  const outboxLeft = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_outbox").get()!.n
+  const logRows = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries").get()!.n
+  console.log(`  outbox ${outboxLeft}, log ${logRows}`)
   const walKb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1024
   const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
   const T = (globalThis as any).__T

@@ -8,8 +8,8 @@
  *    was sent (and minus the moment its 201 arrived). Every receipt is checked for its order id;
  *    a sample is verified with the `standardwebhooks` package.
  * 2. Order-post throughput with one active webhook vs none (wrk, distinct phones per request so
- *    deduplication never answers 409), alternating rounds on the same server by toggling the
- *    endpoint's `isActive`, best round of each, waiting for the outbox to drain between rounds.
+ *    deduplication never answers 409), rounds on the same server in ABBA order by toggling the
+ *    endpoint's `isActive`, mean of each, waiting for the outbox to drain after each round with it.
  *
  * Targets: p50 < 1 s at 200 orders/s (we aim far lower), and throughput with a webhook ≥ 90 %
  * of without.
@@ -181,13 +181,18 @@ end
     if (canVary) {
       await setActive(false)
       await load({ ...common, durationSec: Math.min(2, opts.duration), luaScript: lua() })
-      const rounds = opts.quick ? 1 : 3
-      for (let i = 0; i < rounds; i++) {
-        await setActive(false)
-        without.push(await load({ ...common, luaScript: lua() }))
-        await setActive(true)
+      // ABBA order (off, on, on, off, off, on): the database grows with every round and
+      // throughput drifts down with it, so plain alternation (off first in every pair) would
+      // favour the rounds without a webhook; balanced, a linear drift cancels out of the means.
+      const order = opts.quick ? [false, true] : [false, true, true, false, false, true]
+      for (const active of order) {
+        await setActive(active)
         const before = received
         const r = await load({ ...common, luaScript: lua() })
+        if (!active) {
+          without.push(r)
+          continue
+        }
         withHook.push(r)
         duringRound.push((received - before) / opts.duration)
         await drained() // while still active: an inactive endpoint's rows wait
@@ -199,9 +204,11 @@ end
       notes.push('throughput comparison skipped: it needs wrk (distinct bodies per request); install with apt-get install -y wrk')
     }
     const best = (rs: LoadResult[]) => (rs.length ? rs.reduce((a, b) => (b.rps > a.rps ? b : a)) : undefined)
+    const mean = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.rps, 0) / rs.length
     const w0 = best(without)
     const w1 = best(withHook)
-    const ratio = w0 && w1 ? w1.rps / w0.rps : NaN
+    const ratio = w0 && w1 ? mean(withHook) / mean(without) : NaN
+    const bestRatio = w0 && w1 ? w1.rps / w0.rps : NaN
     const p50 = pct(fromSend, 50)
     notes.push(`latency run: ${n} orders sent in ${(sendSpan / 1000).toFixed(2)} s (${fmtInt(n / (sendSpan / 1000))}/s achieved)`)
     const pass = p50 < TARGET_P50_MS && missing === 0 && failures === 0 && (Number.isNaN(ratio) || ratio >= TARGET_RATIO)
@@ -229,14 +236,14 @@ end
     const tput = [w0 && { orders: 'no webhook', r: w0 }, w1 && { orders: 'one active webhook', r: w1 }]
       .filter((x): x is { orders: string; r: LoadResult } => Boolean(x))
       .map(({ orders, r }) => ({
-        measure: `throughput: ${orders}`,
+        measure: `throughput: ${orders} (best round)`,
         p50: fmtMs(r.p50),
         p90: fmtMs(r.p90),
         p99: fmtMs(r.p99),
         max: '',
         notes: `${fmtInt(r.rps)} orders/s, server CPU/req ${fmtUs(r.cpuUsPerReq)}, CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
       }))
-    if (w0 && w1) notes.push(`with webhook / without: ${fmtPct(ratio)} of the throughput (target ≥ ${fmtPct(TARGET_RATIO)}); ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`)
+    if (w0 && w1) notes.push(`with webhook / without: ${fmtPct(ratio)} of the throughput, mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`)
     if (duringRound.length) notes.push(`deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`)
     notes.push(`rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`)
     notes.push(`receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`)

@@ -28,7 +28,7 @@ import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
 import { iso } from '../../lib/time'
 import { DeliveryGovernor, LoopLagProbe, PRESSURE_MS } from './governor'
-import { moveOutbox } from './outbox'
+import { moveAll, moveOutbox } from './outbox'
 import { signatureHeader } from './signing'
 
 export interface DispatcherDeps {
@@ -74,8 +74,7 @@ const DAY_MS = 86_400_000
 const MAX_RETRY_AFTER_MS = DAY_MS
 const ERROR_MAX = 500
 const SNIPPET_BYTES = 256
-/** Outbox rows moved per tick: bounds how long one tick holds the event loop (~25 µs a row). */
-const MOVE_CHUNK = 256
+const RESULT_GATHER_MS = 5
 
 export interface SweepResult {
   /** Rows claimed and attempted by this sweep (including follow-up pumps while it waited). */
@@ -98,6 +97,7 @@ export class Dispatcher {
   private idleWaiters: (() => void)[] = []
   private attemptedCount = 0
   private deferred: ReturnType<typeof setTimeout> | undefined
+  private deferredAt = Infinity
   private readonly q: ReturnType<Dispatcher['prepare']>
   /** Bounds the send rate while checkout is queueing (governor.ts). */
   readonly governor: DeliveryGovernor
@@ -244,38 +244,68 @@ export class Dispatcher {
     return claimed.length
   }
 
-  /** Inside pump's transaction: picks and claims due rows within the concurrency bounds. */
+  /**
+   * Inside pump's transaction: moves outbox rows into the log and claims due rows within the
+   * concurrency bounds and the governor's budget.
+   */
   private claimDue(): Claimed[] {
     const now = this.deps.clock.now()
     const sweep = this.wantAll
     const budget = this.governor.available()
     const targets = new Set(this.wantEndpoints)
-    if (sweep) this.outboxPending = true
-    if (this.outboxPending && budget === 0) this.deferPump(this.governor.msUntilNext())
-    else if (this.outboxPending) {
-      // Under pressure, move no more than may be sent: the move is the expensive write.
-      const chunk = Math.min(MOVE_CHUNK, budget)
-      const { moved, endpoints } = moveOutbox(this.deps.db.$client, chunk)
-      for (const e of endpoints) targets.add(e)
-      if (moved < chunk) this.outboxPending = false
-      else if (budget === Infinity) this.schedule() // more to move: the next tick, so requests interleave
-      else this.deferPump(this.governor.msUntilNext())
+    if (sweep) {
+      this.outboxPending = true
+      for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
     }
-    if (sweep) for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
     for (const storeId of this.wantStores) for (const r of this.q.storeEndpoints.all(storeId)) targets.add(r.id)
     this.wantAll = false
     this.wantStores.clear()
     this.wantEndpoints.clear()
+    const out: Claimed[] = []
+    const first = this.claimFor(targets, out, budget, sweep, now)
+    let throttled = first.throttled
+    if (this.outboxPending && !first.backlogged) {
+      // Only when the log's own due rows are out, and only what there is room to send now,
+      // moves out of the outbox: the move is the costly write (a random-key insert), so it is
+      // not done ahead of sending (the delivery log moves the rest when it is read).
+      const room = Math.min(budget - out.length, this.deps.config.webhookConcurrency - this.inFlight - out.length)
+      if (budget - out.length <= 0) throttled = true
+      else if (room > 0) {
+        const moved = new Set<string>()
+        this.move(room, moved)
+        if (this.claimFor(moved, out, budget, false, now).throttled) throttled = true
+        // Nothing to wait for (e.g. the rows were an inactive endpoint's): keep moving.
+        if (this.outboxPending && out.length === 0 && this.inFlight === 0) this.schedule()
+      }
+    }
+    this.governor.take(out.length)
+    if (throttled) this.deferPump(this.governor.msUntilNext())
+    return out
+  }
+
+  /** Moves up to `limit` outbox rows into the log; their endpoints join `into`. */
+  private move(limit: number, into: Set<string>): void {
+    const { moved, endpoints } = moveOutbox(this.deps.db.$client, limit)
+    for (const e of endpoints) into.add(e)
+    // A short move emptied the outbox; otherwise the sends' completions pull the next rows.
+    if (moved < limit) this.outboxPending = false
+  }
+
+  /**
+   * Claims due rows of `targets` into `out`. `throttled`: the budget ran out with endpoints
+   * left; `backlogged`: an active endpoint may have more due rows than it got slots for.
+   */
+  private claimFor(targets: Set<string>, out: Claimed[], budget: number, sweep: boolean, now: number): { throttled: boolean; backlogged: boolean } {
     const { webhookConcurrency: overall, webhookConcurrencyPerEndpoint: perMax, webhookTimeoutMs } = this.deps.config
     const lock = now + webhookTimeoutMs + Math.max(1000, webhookTimeoutMs / 2)
-    const out: Claimed[] = []
-    const claimedBy = new Map<string, number>()
     let throttled = false
+    let backlogged = false
     for (const endpoint of targets) {
       const inFlight = this.inFlight + out.length
       if (inFlight >= overall) {
         // Out of overall slots: look again when one frees.
         this.wantEndpoints.add(endpoint)
+        backlogged = true
         continue
       }
       if (out.length >= budget) {
@@ -286,34 +316,41 @@ export class Dispatcher {
       }
       const free = Math.min(
         overall - inFlight,
-        perMax - (this.perEndpoint.get(endpoint) ?? 0) - (claimedBy.get(endpoint) ?? 0),
+        perMax - (this.perEndpoint.get(endpoint) ?? 0) - out.filter((c) => c.webhookId === endpoint).length,
         budget - out.length,
       )
-      if (free <= 0) continue // its own completions will pull the rest
+      const hook = this.q.webhook.all(endpoint)[0]
+      if (!hook?.isActive) continue // its rows wait in the log until it is re-activated
+      if (free <= 0) {
+        backlogged = true // its own completions will pull the rest
+        continue
+      }
       const ids = (sweep ? this.q.dueExpired.all(endpoint, now, free) : []).map((r) => r.id)
       if (ids.length < free) for (const r of this.q.duePending.all(endpoint, now, free - ids.length)) ids.push(r.id)
-      if (ids.length === 0) continue
-      const hook = this.q.webhook.all(endpoint)[0]
-      if (!hook) continue
+      if (ids.length === free) backlogged = true
       for (const id of ids) {
         // Conditional: of all workers, exactly one moves a row to `sending`.
         const row = this.q.claim.all(lock, now, id)[0]
         if (!row) continue
         out.push({ ...row, lock, webhook: hook })
-        claimedBy.set(endpoint, (claimedBy.get(endpoint) ?? 0) + 1)
       }
       if (out.length >= budget) throttled = true
     }
-    this.governor.take(out.length)
-    if (throttled) this.deferPump(this.governor.msUntilNext())
-    return out
+    return { throttled, backlogged }
   }
 
-  /** A pump later (the governor's next token), unless one is already set. */
+  /** A pump in `ms` (e.g. at the governor's next group), unless one is already due sooner. */
   private deferPump(ms: number): void {
-    if (this.deferred || this.closed) return
+    if (this.closed) return
+    const at = performance.now() + ms
+    if (this.deferred) {
+      if (this.deferredAt <= at) return
+      clearTimeout(this.deferred)
+    }
+    this.deferredAt = at
     this.deferred = setTimeout(() => {
       this.deferred = undefined
+      this.deferredAt = Infinity
       this.schedule()
     }, ms)
     this.deferred.unref?.()
@@ -326,9 +363,12 @@ export class Dispatcher {
     void this.attempt(c)
       .catch((err): Result => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
       .then((result) => {
-        // Written by the next tick's transaction, together with that tick's claims.
+        // Written by the next tick's transaction, together with that tick's claims. Under
+        // checkout pressure results gather for a few milliseconds first: one transaction then
+        // records a wave of sends and claims the next, instead of one per send.
         this.results.push({ claim: c, result })
-        this.schedule()
+        if (this.governor.underPressure) this.deferPump(RESULT_GATHER_MS)
+        else this.schedule()
       })
   }
 
@@ -420,6 +460,8 @@ export class Dispatcher {
     }
     if (disabledReason) {
       q.disable.run(disabledReason, now, c.webhookId)
+      moveAll(this.deps.db.$client) // its events still in the outbox fail too
+
       q.failPending.run(`endpoint disabled: ${disabledReason}`, now, c.webhookId)
       this.deps.log.warn('webhook endpoint disabled', { webhookId: c.webhookId, reason: disabledReason })
     }

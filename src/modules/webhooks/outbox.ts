@@ -112,9 +112,12 @@ export function moveOutbox(client: Database, limit: number): { moved: number; en
 
 export const outboxEmpty = (client: Database): boolean => rawStatements(client).any.all().length === 0
 
+/** Inside the caller's write transaction: moves the whole outbox. */
+export function moveAll(client: Database): void {
+  while (moveOutbox(client, 1000).moved > 0);
+}
+
 /** Moves the whole outbox (one transaction), so the delivery log shows every event written so far. */
 export function drainOutbox(client: Database): void {
-  client.transaction(() => {
-    while (moveOutbox(client, 1000).moved > 0);
-  }).immediate()
+  client.transaction(() => moveAll(client)).immediate()
 }
