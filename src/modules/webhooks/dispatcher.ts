@@ -271,9 +271,7 @@ export class Dispatcher {
       const room = Math.min(budget - out.length, this.deps.config.webhookConcurrency - this.inFlight - out.length)
       if (budget - out.length <= 0) throttled = true
       else if (room > 0) {
-        const moved = new Set<string>()
-        this.move(room, moved)
-        if (this.claimFor(moved, out, budget, false, now).throttled) throttled = true
+        this.move(room, out, now)
         // Nothing to wait for (e.g. the rows were an inactive endpoint's): keep moving.
         if (this.outboxPending && out.length === 0 && this.inFlight === 0) this.schedule()
       }
@@ -283,12 +281,34 @@ export class Dispatcher {
     return out
   }
 
-  /** Moves up to `limit` outbox rows into the log; their endpoints join `into`. */
-  private move(limit: number, into: Set<string>): void {
-    const { moved, endpoints } = moveOutbox(this.deps.db.$client, limit)
-    for (const e of endpoints) into.add(e)
+  /**
+   * Moves up to `limit` outbox rows into the log; those with a free slot are inserted already
+   * claimed and join `out` (the endpoint active, within the per-endpoint bound).
+   */
+  private move(limit: number, out: Claimed[], now: number): void {
+    const lock = this.lockFor(now)
+    const hooks = new Map<string, WebhookRow & { isActive: number } | undefined>()
+    const hookOf = (id: string) => {
+      if (!hooks.has(id)) hooks.set(id, this.q.webhook.all(id)[0])
+      return hooks.get(id)
+    }
+    const perMax = this.deps.config.webhookConcurrencyPerEndpoint
+    const moved = moveOutbox(this.deps.db.$client, limit, (webhookId) => {
+      const busy = (this.perEndpoint.get(webhookId) ?? 0) + out.filter((c) => c.webhookId === webhookId).length
+      return hookOf(webhookId)?.isActive && busy < perMax ? lock : null
+    })
+    for (const m of moved) {
+      if (m.lock !== null) out.push({ id: m.id, webhookId: m.webhookId, payload: m.payload, lock: m.lock, webhook: hookOf(m.webhookId)! })
+      else this.wantEndpoints.add(m.webhookId) // pending in the log: its endpoint's next tick takes it
+    }
     // A short move emptied the outbox; otherwise the sends' completions pull the next rows.
-    if (moved < limit) this.outboxPending = false
+    if (moved.length < limit) this.outboxPending = false
+  }
+
+  /** A claim's expiry: past the send's timeout, so only a crashed worker's claim ever expires. */
+  private lockFor(now: number): number {
+    const t = this.deps.config.webhookTimeoutMs
+    return now + t + Math.max(1000, t / 2)
   }
 
   /**
@@ -296,8 +316,8 @@ export class Dispatcher {
    * left; `backlogged`: an active endpoint may have more due rows than it got slots for.
    */
   private claimFor(targets: Set<string>, out: Claimed[], budget: number, sweep: boolean, now: number): { throttled: boolean; backlogged: boolean } {
-    const { webhookConcurrency: overall, webhookConcurrencyPerEndpoint: perMax, webhookTimeoutMs } = this.deps.config
-    const lock = now + webhookTimeoutMs + Math.max(1000, webhookTimeoutMs / 2)
+    const { webhookConcurrency: overall, webhookConcurrencyPerEndpoint: perMax } = this.deps.config
+    const lock = this.lockFor(now)
     let throttled = false
     let backlogged = false
     for (const endpoint of targets) {

@@ -26,7 +26,7 @@ interface RawStatements {
   endpoints: Statement<{ id: string; events: string }, [string]>
   append: Statement<never, [string, string, string, string, number]>
   oldest: Statement<OutboxRow, [number]>
-  insertDelivery: Statement<never, [string, string, string, string, string, number]>
+  insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
   deleteUpTo: Statement<never, [number]>
   any: Statement<{ seq: number }, []>
 }
@@ -52,8 +52,8 @@ function rawStatements(client: Database): RawStatements {
       ),
       // The event's time is the delivery's creation time and its first attempt's due time.
       insertDelivery: client.prepare(
-        `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)`,
+        `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, locked_until, next_attempt_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?6, ?6, ?6)`,
       ),
       deleteUpTo: client.prepare('DELETE FROM webhook_outbox WHERE seq <= ?'),
       any: client.prepare('SELECT seq FROM webhook_outbox LIMIT 1'),
@@ -90,31 +90,42 @@ export function enqueueEvent(client: Database, storeId: string, type: WebhookEve
   return endpoints.length
 }
 
+/** A delivery row made by a move: claimed (`lock` set, status `sending`) or pending. */
+export interface Moved {
+  id: string
+  webhookId: string
+  payload: string
+  lock: number | null
+}
+
 /**
  * Inside the caller's write transaction: moves the `limit` oldest outbox rows into
- * `webhook_deliveries` as pending deliveries (each gets its CUID, which is also its
- * `webhook-id`) and deletes them from the outbox. Returns the endpoints that got rows.
+ * `webhook_deliveries` (each gets its CUID, which is also its `webhook-id`) and deletes them
+ * from the outbox. `claim(webhookId)` may return a lock expiry for a row that is to be sent at
+ * once: it is inserted already claimed (`sending`), which saves the claim's own UPDATE; the
+ * others are inserted `pending`.
  */
-export function moveOutbox(client: Database, limit: number): { moved: number; endpoints: Set<string> } {
+export function moveOutbox(client: Database, limit: number, claim?: (webhookId: string) => number | null): Moved[] {
   const s = rawStatements(client)
   const rows = s.oldest.all(limit)
-  const endpoints = new Set<string>()
-  if (rows.length === 0) return { moved: 0, endpoints }
-  for (const r of rows) {
-    s.insertDelivery.run(createId(), r.webhookId, r.storeId, r.eventType, r.payload, r.createdAt)
-    endpoints.add(r.webhookId)
-  }
+  if (rows.length === 0) return []
+  const out = rows.map((r): Moved => {
+    const lock = claim?.(r.webhookId) ?? null
+    const id = createId()
+    s.insertDelivery.run(id, r.webhookId, r.storeId, r.eventType, r.payload, r.createdAt, lock === null ? 'pending' : 'sending', lock)
+    return { id, webhookId: r.webhookId, payload: r.payload, lock }
+  })
   // The rows read are the oldest `limit`, and the write transaction keeps others out: deleting
   // up to the last one read deletes exactly them.
   s.deleteUpTo.run(rows[rows.length - 1]!.seq)
-  return { moved: rows.length, endpoints }
+  return out
 }
 
 export const outboxEmpty = (client: Database): boolean => rawStatements(client).any.all().length === 0
 
 /** Inside the caller's write transaction: moves the whole outbox. */
 export function moveAll(client: Database): void {
-  while (moveOutbox(client, 1000).moved > 0);
+  while (moveOutbox(client, 1000).length > 0);
 }
 
 /** Moves the whole outbox (one transaction), so the delivery log shows every event written so far. */
