@@ -75,7 +75,7 @@ const schema = {
   webhookConcurrency: setting('WEBHOOK_CONCURRENCY', int(1), 16, 'a positive integer'),
   webhookConcurrencyPerEndpoint: setting('WEBHOOK_CONCURRENCY_PER_ENDPOINT', int(1), 4, 'a positive integer'),
   /** Deliveries per second while checkout is saturated (see modules/webhooks/governor.ts). */
-  webhookBusyRate: setting('WEBHOOK_BUSY_RATE', int(1), 300, 'a positive integer'),
+  webhookBusyRate: setting('WEBHOOK_BUSY_RATE', int(1), 100, 'a positive integer'),
   webhookDisableAfterDays: setting('WEBHOOK_DISABLE_AFTER_DAYS', int(1), 5, 'a positive integer'),
   webhookPollCron: setting('WEBHOOK_POLL_CRON', str, '*/5 * * * * *', 'a cron pattern (with seconds)'),
   /** After a secret rotation the previous secret keeps signing (a second v1 signature) this long. */

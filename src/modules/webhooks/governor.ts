@@ -3,7 +3,7 @@
  * runs late, see LoopLagProbe below) deliveries share the one core at a bounded rate, a token
  * bucket of `WEBHOOK_BUSY_RATE` sends per second, and the durable outbox absorbs the rest; once
  * the pressure is gone (no late turn for PRESSURE_MS) sends are unbounded again and the backlog
- * drains. A delivery costs about a quarter of an order's CPU (one HTTP request plus its
+ * drains. A delivery costs a third to a half of an order's CPU (one HTTP request plus its
  * bookkeeping), so without this a saturated shop lost a fifth or more of its checkout capacity
  * to webhooks; with it, deliveries lag during a burst instead, and never stop (the rate is a
  * floor as well as a ceiling).
@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/time'
 
 export const PRESSURE_MS = 250
 /**
- * Under pressure, sends start in groups of this many (every ~50 ms at 300/s): one transaction
+ * Under pressure, sends start in groups of this many (every 100 ms at 100/s): one transaction
  * moves, claims and later records a group, instead of one per checkout batch.
  */
 export const PRESSURE_GROUP = 16
