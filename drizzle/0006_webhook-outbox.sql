@@ -3,7 +3,8 @@ CREATE TABLE `webhook_outbox` (
 	`webhook_id` text NOT NULL,
 	`store_id` text NOT NULL,
 	`event_type` text NOT NULL,
-	`payload` text NOT NULL,
+	`payload` text,
+	`subject_id` text,
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`webhook_id`) REFERENCES `webhooks`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`store_id`) REFERENCES `stores`(`id`) ON UPDATE no action ON DELETE cascade

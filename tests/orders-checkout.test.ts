@@ -1,4 +1,5 @@
 /** POST /api/orders: order of checks, references, money from the database, customers, dedup, idempotency, outbox. */
+import { drainOutbox } from '../src/modules/webhooks/outbox'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
@@ -391,7 +392,7 @@ describe('Idempotency-Key', () => {
 })
 
 describe('webhook outbox', () => {
-  test('order.created rows commit with the order, carry the detail view, and onOutbox is called after', async () => {
+  test('order.created rows commit with the order; the body, rendered at the move, is the order as created; onOutbox is called after', async () => {
     const { store, key, cat } = shop()
     const hook = addWebhook(store.id)
     addWebhook(store.id, ['review.created'])
@@ -401,21 +402,32 @@ describe('webhook outbox', () => {
     try {
       const [res, body] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id }))
       expectStatus(res, body).toBe(201)
-      // In the outbox: onOutbox is replaced here, so nothing moves it into the delivery log.
-      const rows = t.deps.db.$client.query<{ webhook_id: string; event_type: string; payload: string }, [string]>('SELECT * FROM webhook_outbox WHERE store_id = ?').all(store.id)
-      expect(rows.map((r) => [r.webhook_id, r.event_type])).toEqual([[hook, 'order.created']])
-      const payload = JSON.parse(rows[0]!.payload)
-      const [, detail] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
-      expect(payload).toEqual({ type: 'order.created', event: 'order.created', timestamp: new Date(clock.now()).toISOString(), data: detail.data })
+      // In the outbox (onOutbox is replaced here, so nothing moves it): it names the order; the
+      // checkout neither builds nor stores the body.
+      const rows = t.deps.db.$client.query<{ webhook_id: string; event_type: string; payload: string | null; subject_id: string }, [string]>('SELECT * FROM webhook_outbox WHERE store_id = ?').all(store.id)
+      expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.subject_id])).toEqual([[hook, 'order.created', null, body.id]])
       expect(calls).toEqual([store.id])
+      const [, created] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
 
-      // A rejected order writes no delivery and wakes nobody.
+      // The order moves on before the event is sent: the event still shows it as created.
+      clock.advance(60_000)
+      const [moved] = await t.api.put(`/api/v1/orders/${body.id}/status`, { status: 'confirmed' }, { key })
+      expect(moved.status).toBe(200)
+      drainOutbox(t.deps.db.$client)
+      const delivery = t.deps.db.$client.query<{ payload: string; created_at: number }, [string, string]>("SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?").get(hook, 'order.created')!
+      expect(JSON.parse(delivery.payload)).toEqual({ type: 'order.created', event: 'order.created', timestamp: created.data.createdAt, data: created.data })
+      expect(created.data.status).toBe('pending')
+      expect(delivery.created_at).toBe(Date.parse(created.data.createdAt))
+
+      // A rejected order writes no event and wakes nobody.
+      expect(calls).toEqual([store.id, store.id]) // order.created, then the order.updated of the move
       const [r2] = await post(orderBody(store.id, cat, { shippingOptionId: 'nope' }))
       expect(r2.status).toBe(400)
-      expect(sqlOne('SELECT count(*) FROM webhook_outbox WHERE store_id = ?', store.id)).toBe(1)
-      expect(calls).toEqual([store.id])
+      expect(sqlOne('SELECT count(*) FROM webhook_outbox WHERE store_id = ?', store.id)).toBe(0)
+      expect(calls).toEqual([store.id, store.id])
     } finally {
       t.deps.onOutbox = original
     }
   })
+
 })

@@ -47,7 +47,7 @@ describe('POST /api/reviews', () => {
       const deliveries = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
       expect(deliveries).toHaveLength(1)
       expect(deliveries[0]!.eventType).toBe('review.created')
-      const payload = JSON.parse(deliveries[0]!.payload)
+      const payload = JSON.parse(deliveries[0]!.payload!)
       expect(payload).toMatchObject({ type: 'review.created', event: 'review.created' })
       expect(payload.data).toEqual({
         id: body.id,

@@ -42,8 +42,14 @@ export const webhookOutbox = sqliteTable('webhook_outbox', {
   webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
   storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
   eventType: text('event_type').notNull(),
-  /** The exact JSON body that will be sent. */
-  payload: text('payload').notNull(),
+  /** The exact JSON body that will be sent; null when it is rendered from `subjectId` at the move. */
+  payload: text('payload'),
+  /**
+   * For `order.created`: the order, rendered as it was created when the event is moved (an
+   * order's only later changes are its status and updatedAt), so checkout writes ~60 bytes
+   * here instead of the ~1 KB body and skips building it.
+   */
+  subjectId: text('subject_id'),
   createdAt: integer('created_at').notNull(),
 })
 

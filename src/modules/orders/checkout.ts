@@ -17,12 +17,11 @@ import { minorDigits, toMajor } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { renderTemplate, whatsappUrl } from '../../lib/whatsapp'
 import { storeForPublic } from '../stores/service'
-import { enqueueEvent } from '../webhooks/outbox'
+import { enqueueOrderCreated } from '../webhooks/outbox'
 import { DEDUP_WINDOW_MS, dedupHash, type LineRef } from './dedup'
 import { findReplay, requestHash, saveReplay } from './idempotency'
 import type { OrderCreate } from './model'
 import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from './pricing'
-import { orderDetailView } from './views'
 
 
 export interface OrderCreatedBody {
@@ -342,7 +341,7 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
   )
   db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(store.id)
 
-  const outbox = enqueueEvent(db, store.id, 'order.created', () => orderDetailView(order, lines), now)
+  const outbox = enqueueOrderCreated(db, store.id, order.id, now)
 
   const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }
   if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)

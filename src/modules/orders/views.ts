@@ -1,6 +1,7 @@
 /** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
+import type { Database } from 'bun:sqlite'
 import { selectList, type Db } from '../../db/client'
-import { orderItems, type Order, type OrderItem } from '../../db/schema'
+import { orderItems, orders, type Order, type OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
 
@@ -58,6 +59,20 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
 }
 
 const ITEM_FIELDS = selectList(orderItems)
+const ORDER_FIELDS = selectList(orders)
+
+/**
+ * The `order.created` event's data, rendered when the event is sent: the detail form of the
+ * order as it was created. Status and updatedAt are the only columns an order changes after
+ * creation (everything else, items included, is a snapshot), so resetting those two gives
+ * exactly what the checkout would have rendered. Undefined if the order is gone.
+ */
+export function createdOrderView(client: Database, orderId: string) {
+  const o = client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(orderId)[0]
+  if (!o) return undefined
+  const items = client.query<OrderItem, [string]>(`SELECT ${ITEM_FIELDS} FROM order_items WHERE order_id = ? ORDER BY position`).all(orderId)
+  return orderDetailView({ ...o, status: 'pending', updatedAt: o.createdAt }, items)
+}
 
 /**
  * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go

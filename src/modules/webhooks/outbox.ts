@@ -16,6 +16,7 @@ import type { Database, Statement } from 'bun:sqlite'
 import { createId } from '../../lib/cuid'
 import type { WebhookEvent } from '../../db/schema'
 import { iso } from '../../lib/time'
+import { createdOrderView } from '../orders/views'
 
 /** Standard Webhooks payload: `{ type, event, timestamp, data }` (`event` repeats `type`). */
 export function eventPayload(type: WebhookEvent, data: unknown, at: number): string {
@@ -24,7 +25,7 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number): str
 
 interface RawStatements {
   endpoints: Statement<{ id: string; events: string }, [string]>
-  append: Statement<never, [string, string, string, string, number]>
+  append: Statement<never, [string, string, string, string | null, string | null, number]>
   oldest: Statement<OutboxRow, [number]>
   insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
   deleteUpTo: Statement<never, [number]>
@@ -34,8 +35,9 @@ interface OutboxRow {
   seq: number
   webhookId: string
   storeId: string
-  eventType: string
-  payload: string
+  eventType: WebhookEvent
+  payload: string | null
+  subjectId: string | null
   createdAt: number
 }
 /** Compiled once per connection: the checkout calls this for every order. */
@@ -45,9 +47,9 @@ function rawStatements(client: Database): RawStatements {
   if (!s) {
     s = {
       endpoints: client.prepare('SELECT id, events FROM webhooks WHERE store_id = ? AND is_active = 1'),
-      append: client.prepare('INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, created_at) VALUES (?, ?, ?, ?, ?)'),
+      append: client.prepare('INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
       oldest: client.prepare(
-        `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, created_at AS createdAt
+        `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, subject_id AS subjectId, created_at AS createdAt
          FROM webhook_outbox ORDER BY seq LIMIT ?`,
       ),
       // The event's time is the delivery's creation time and its first attempt's due time.
@@ -74,6 +76,11 @@ const subscribed = (events: string, type: string) => {
   return list.includes(type)
 }
 
+/** The store's active endpoints subscribed to `type`. */
+function subscribers(client: Database, storeId: string, type: WebhookEvent): { id: string }[] {
+  return rawStatements(client).endpoints.all(storeId).filter((w) => subscribed(w.events, type))
+}
+
 /**
  * Appends one outbox row per active endpoint of the store subscribed to `type`. Returns how
  * many. `data` is only serialized when some endpoint wants the event, so `data` may be a thunk.
@@ -82,12 +89,31 @@ const subscribed = (events: string, type: string) => {
  * third of an order.
  */
 export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown | (() => unknown), now: number): number {
-  const s = rawStatements(client)
-  const endpoints = s.endpoints.all(storeId).filter((w) => subscribed(w.events, type))
+  const endpoints = subscribers(client, storeId, type)
   if (endpoints.length === 0) return 0
   const payload = eventPayload(type, typeof data === 'function' ? data() : data, now)
-  for (const w of endpoints) s.append.run(w.id, storeId, type, payload, now)
+  const s = rawStatements(client)
+  for (const w of endpoints) s.append.run(w.id, storeId, type, payload, null, now)
   return endpoints.length
+}
+
+/**
+ * `order.created` for checkout: the row names the order and the body is rendered when the event
+ * is moved (createdOrderView), so the checkout transaction neither builds nor stores it.
+ */
+export function enqueueOrderCreated(client: Database, storeId: string, orderId: string, now: number): number {
+  const endpoints = subscribers(client, storeId, 'order.created')
+  const s = rawStatements(client)
+  for (const w of endpoints) s.append.run(w.id, storeId, 'order.created', null, orderId, now)
+  return endpoints.length
+}
+
+/** The body of an outbox row whose payload is rendered at the move. */
+function renderPayload(client: Database, r: OutboxRow): string {
+  // Only order.created is written this way; an order is never deleted on its own (a deleted
+  // store takes its outbox rows with it), so the fallback is defensive.
+  const data = (r.eventType === 'order.created' && r.subjectId !== null && createdOrderView(client, r.subjectId)) || { id: r.subjectId }
+  return eventPayload(r.eventType, data, r.createdAt)
 }
 
 /** A delivery row made by a move: claimed (`lock` set, status `sending`) or pending. */
@@ -112,8 +138,9 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
   const out = rows.map((r): Moved => {
     const lock = claim?.(r.webhookId) ?? null
     const id = createId()
-    s.insertDelivery.run(id, r.webhookId, r.storeId, r.eventType, r.payload, r.createdAt, lock === null ? 'pending' : 'sending', lock)
-    return { id, webhookId: r.webhookId, payload: r.payload, lock }
+    const payload = r.payload ?? renderPayload(client, r)
+    s.insertDelivery.run(id, r.webhookId, r.storeId, r.eventType, payload, r.createdAt, lock === null ? 'pending' : 'sending', lock)
+    return { id, webhookId: r.webhookId, payload, lock }
   })
   // The rows read are the oldest `limit`, and the write transaction keeps others out: deleting
   // up to the last one read deletes exactly them.
