@@ -1,6 +1,6 @@
 /**
  * Checkout comes first. While checkout is saturated (orders are being placed and the event loop
- * runs late, see LoopLagProbe below) deliveries share the one core at a bounded rate, a token
+ * keeps running late, see LoopLagProbe below) deliveries share the one core at a bounded rate, a token
  * bucket of `WEBHOOK_BUSY_RATE` sends per second, and the durable outbox absorbs the rest; once
  * the pressure is gone (no late turn for PRESSURE_MS) sends are unbounded again and the backlog
  * drains. A delivery costs a third to a half of an order's CPU (one HTTP request plus its
@@ -73,18 +73,25 @@ export class DeliveryGovernor {
 /**
  * Measures how late a 10 ms timer fires: the event loop's own queue length, which the checkout
  * code cannot see (saturated requests wait in the sockets, not in the order batcher). Calls
- * `onLate` when the loop is at least LAG_MS late while `active()` says checkout is being used.
+ * `onLate` when the loop has been at least LAG_MS late LATE_STREAK times in a row while
+ * `active()` says checkout is being used. A single late turn (a GC pause, a burst of a few
+ * orders) is not saturation: at 200 orders/s on one core that happened every few seconds and
+ * held deliveries back for no reason.
  */
+export const LATE_STREAK = 3
+
 export class LoopLagProbe {
   private timer: ReturnType<typeof setInterval>
   private expected = performance.now() + 10
+  private streak = 0
 
   constructor(onLate: () => void, active: () => boolean) {
     this.timer = setInterval(() => {
       const now = performance.now()
       const late = now - this.expected
       this.expected = now + 10
-      if (late >= LAG_MS && active()) onLate()
+      this.streak = late >= LAG_MS ? this.streak + 1 : 0
+      if (this.streak >= LATE_STREAK && active()) onLate()
     }, 10)
     this.timer.unref?.()
   }
