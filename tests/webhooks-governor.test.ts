@@ -130,5 +130,15 @@ describe('what counts as checkout pressure', () => {
     await order()
     await saturate(150)
     expect(governor.underPressure).toBe(true)
+
+    // Once under pressure, one late turn within PRESSURE_MS keeps it (on-time ticks in between
+    // do not end it early).
+    for (let i = 0; i < 4; i++) {
+      await order()
+      await new Promise((r) => setTimeout(r, 60))
+      block(20)
+      await tick()
+      expect(governor.underPressure).toBe(true)
+    }
   })
 })

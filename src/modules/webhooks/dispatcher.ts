@@ -111,6 +111,7 @@ export class Dispatcher {
     this.probe = new LoopLagProbe(
       () => this.governor.notePressure(),
       () => performance.now() - this.lastCheckoutAt < PRESSURE_MS,
+      () => this.governor.underPressure,
     )
   }
 

@@ -74,9 +74,11 @@ export class DeliveryGovernor {
  * Measures how late a 10 ms timer fires: the event loop's own queue length, which the checkout
  * code cannot see (saturated requests wait in the sockets, not in the order batcher). Calls
  * `onLate` when the loop has been at least LAG_MS late LATE_STREAK times in a row while
- * `active()` says checkout is being used. A single late turn (a GC pause, a burst of a few
+ * `active()` says checkout is being used — a single late turn (a GC pause, a burst of a few
  * orders) is not saturation: at 200 orders/s on one core that happened every few seconds and
- * held deliveries back for no reason.
+ * held deliveries back for no reason — and, once `pressured()`, on any late tick: a saturated
+ * loop still has on-time ticks (waiting for an fsync, say), and dropping out of pressure on
+ * them let the backlog out at full speed several times a second.
  */
 export const LATE_STREAK = 3
 
@@ -85,13 +87,13 @@ export class LoopLagProbe {
   private expected = performance.now() + 10
   private streak = 0
 
-  constructor(onLate: () => void, active: () => boolean) {
+  constructor(onLate: () => void, active: () => boolean, pressured: () => boolean = () => false) {
     this.timer = setInterval(() => {
       const now = performance.now()
       const late = now - this.expected
       this.expected = now + 10
       this.streak = late >= LAG_MS ? this.streak + 1 : 0
-      if (this.streak >= LATE_STREAK && active()) onLate()
+      if (this.streak > 0 && (this.streak >= LATE_STREAK || pressured()) && active()) onLate()
     }, 10)
     this.timer.unref?.()
   }
