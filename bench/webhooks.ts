@@ -247,6 +247,12 @@ end
     if (w0 && w1) notes.push(`with webhook / without: ${fmtPct(ratio)} of the throughput, mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`)
     if (duringRound.length) notes.push(`deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`)
     notes.push(`rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`)
+    if (w0 && w1) {
+      // Server CPU per order, mean over the rounds: what a saturated core's throughput follows,
+      // and unaffected by CPU time the VM loses to its neighbours (which swings req/s).
+      const cpu = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.cpuUsPerReq, 0) / rs.length
+      notes.push(`server CPU per order, mean of the rounds: without ${fmtUs(cpu(without))}, with ${fmtUs(cpu(withHook))} (CPU-predicted throughput ratio ${fmtPct(cpu(without) / cpu(withHook))})`)
+    }
     notes.push(`receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`)
     notes.push(`targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`)
     return {
