@@ -10,4 +10,5 @@ CREATE TABLE `webhook_outbox` (
 	FOREIGN KEY (`store_id`) REFERENCES `stores`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-DROP INDEX `deliveries_due_idx`;
+DROP INDEX `deliveries_due_idx`;--> statement-breakpoint
+CREATE INDEX `deliveries_webhook_status_created_idx` ON `webhook_deliveries` (`webhook_id`,`status`,`created_at`);

@@ -79,6 +79,8 @@ export const webhookDeliveries = sqliteTable(
     /** The dispatcher's hot query: one endpoint's due rows, oldest first, without a sort. */
     index('deliveries_endpoint_due_idx').on(d.status, d.webhookId, d.nextAttemptAt),
     index('deliveries_webhook_created_idx').on(d.webhookId, d.createdAt),
+    /** The log filtered by status (`?status=failed`), newest first, without reading the rest of the log. */
+    index('deliveries_webhook_status_created_idx').on(d.webhookId, d.status, d.createdAt),
   ],
 )
 
