@@ -81,21 +81,53 @@ export class DeliveryGovernor {
  * them let the backlog out at full speed several times a second.
  */
 export const LATE_STREAK = 3
+/**
+ * …and the process must have used at least half a core over the last ~100 ms. A late
+ * loop with an idle process is a stalled VM (CPU time lost to neighbours, a slow disk), not
+ * checkout saturating the core: at 200 orders/s such stalls held deliveries back (p99 receipt
+ * 0.5 s) although checkout used a third of the core. Saturated, it uses 85–95 %.
+ */
+export const BUSY_SHARE = 0.5
+const WINDOW_TICKS = 10
+
+/**
+ * The decision, apart from timers and clocks: fed one observation per probe tick, says whether
+ * this tick counts as checkout pressure.
+ */
+export class PressureSignal {
+  private streak = 0
+
+  observe(o: { lateMs: number; cpuShare: number; active: boolean; pressured: boolean }): boolean {
+    this.streak = o.lateMs >= LAG_MS ? this.streak + 1 : 0
+    return this.streak > 0 && (this.streak >= LATE_STREAK || o.pressured) && o.cpuShare >= BUSY_SHARE && o.active
+  }
+}
 
 export class LoopLagProbe {
   private timer: ReturnType<typeof setInterval>
   private expected = performance.now() + 10
-  private streak = 0
+  private signal = new PressureSignal()
+  /** (wall ms, process CPU ms) at each of the last WINDOW_TICKS ticks. */
+  private window: [number, number][] = []
 
   constructor(onLate: () => void, active: () => boolean, pressured: () => boolean = () => false) {
     this.timer = setInterval(() => {
       const now = performance.now()
-      const late = now - this.expected
+      const lateMs = now - this.expected
       this.expected = now + 10
-      this.streak = late >= LAG_MS ? this.streak + 1 : 0
-      if (this.streak > 0 && (this.streak >= LATE_STREAK || pressured()) && active()) onLate()
+      if (this.signal.observe({ lateMs, cpuShare: this.cpuShare(now), active: active(), pressured: pressured() })) onLate()
     }, 10)
     this.timer.unref?.()
+  }
+
+  /** Share of one core this process used since the oldest tick in the window. */
+  private cpuShare(now: number): number {
+    const c = process.cpuUsage()
+    const cpu = (c.user + c.system) / 1000
+    this.window.push([now, cpu])
+    if (this.window.length > WINDOW_TICKS) this.window.shift()
+    const [t0, c0] = this.window[0]!
+    return now > t0 ? (cpu - c0) / (now - t0) : 0
   }
 
   stop(): void {
