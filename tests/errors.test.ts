@@ -52,6 +52,18 @@ describe('400 VALIDATION_ERROR names the field and the reason', () => {
     expectValidation(res2, body2, 'name', 'out_of_range')
   })
 
+  test('toString / valueOf keys that are not functions (found by the fuzzer) → 400 naming the field, not 500', async () => {
+    const [res, body] = await t.api.post('/api/v1/products', { name: { toString: '' }, price: 5 }, { key })
+    expectValidation(res, body, 'name', 'invalid_type')
+    const [res2, body2] = await t.api.post('/api/v1/discounts', { code: { toString: '', valueOf: 1 }, type: 'fixed', value: 1 }, { key })
+    expectValidation(res2, body2, 'code', 'invalid_type')
+    const [res3, body3] = await t.api.post('/api/v1/discounts', { toString: 'x', type: 'fixed', value: 1 }, { key })
+    expectValidation(res3, body3, 'code', 'required')
+    // As unknown fields they are ignored on a valid body.
+    const [res4, body4] = await t.api.post('/api/v1/products', { name: 'Teapot', price: 5, valueOf: 3, toString: 'x' }, { key })
+    expectStatus(res4, body4).toBe(201)
+  })
+
   test('nested fields use the path form items[0].field', async () => {
     const variants = [{ name: 'S', price: 1 }, { name: 'M', price: -3 }]
     const [res, body] = await t.api.post('/api/v1/products', { name: 'Shirt', price: 5, variants }, { key })
