@@ -26,6 +26,7 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number): str
 interface RawStatements {
   endpoints: Statement<{ id: string; events: string }, [string]>
   append: Statement<never, [string, string, string, string | null, string | null, number]>
+  appendOrderCreated: Statement<never, [string, string, number]>
   oldest: Statement<OutboxRow, [number]>
   insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
   deleteUpTo: Statement<never, [number]>
@@ -48,6 +49,13 @@ function rawStatements(client: Database): RawStatements {
     s = {
       endpoints: client.prepare('SELECT id, events FROM webhooks WHERE store_id = ? AND is_active = 1'),
       append: client.prepare('INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      // Selects the subscribed endpoints and appends their rows in one statement: checkout runs
+      // it for every order, with or without endpoints.
+      appendOrderCreated: client.prepare(
+        `INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at)
+         SELECT id, store_id, 'order.created', NULL, ?2, ?3 FROM webhooks
+         WHERE store_id = ?1 AND is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = 'order.created')`,
+      ),
       oldest: client.prepare(
         `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, subject_id AS subjectId, created_at AS createdAt
          FROM webhook_outbox ORDER BY seq LIMIT ?`,
@@ -102,10 +110,7 @@ export function enqueueEvent(client: Database, storeId: string, type: WebhookEve
  * is moved (createdOrderView), so the checkout transaction neither builds nor stores it.
  */
 export function enqueueOrderCreated(client: Database, storeId: string, orderId: string, now: number): number {
-  const endpoints = subscribers(client, storeId, 'order.created')
-  const s = rawStatements(client)
-  for (const w of endpoints) s.append.run(w.id, storeId, 'order.created', null, orderId, now)
-  return endpoints.length
+  return rawStatements(client).appendOrderCreated.run(storeId, orderId, now).changes
 }
 
 /** The body of an outbox row whose payload is rendered at the move. */
