@@ -4,6 +4,10 @@
  * one active endpoint (a loopback receiver in a child process, so its CPU isn't counted).
  * Prints µs of process CPU per order. Not a registered bench: a tool for finding where the
  * time goes, e.g. `bun --cpu-prof-md bench/profile-checkout.ts --hook 20000`.
+ * Flags: --hook / --nohook (one mode only), --rounds N (alternating rounds), --nosend (events
+ * are written but the dispatcher is never woken: the outbox write alone), --normal
+ * (DB_SYNCHRONOUS=NORMAL), --ddl "SQL; SQL" (applied to the seeded database first, to compare
+ * schema variants). Also prints the outbox/log row counts and the WAL file size after each round.
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
