@@ -48,7 +48,7 @@ const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'applicati
 const res = await app.handle(new Request('http://localhost/api/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }) }))
 if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
 const hookId = ((await res.json()) as { data: { id: string } }).data.id
-if (args.includes("--nosend")) (deps.dispatcher as any).notify = () => {}
+if (args.includes('--nosend')) deps.dispatcher.notify = () => {} // events are written, never sent
 const setActive = (on: boolean) => deps.db.$client.run('UPDATE webhooks SET is_active = ? WHERE id = ?', [on ? 1 : 0, hookId])
 
 const [v1, v2] = seeded.variantIds
@@ -82,8 +82,8 @@ for (const hook of modes) {
   await deps.dispatcher.idle()
   const wall = performance.now() - t0
   const c = process.cpuUsage(c0)
-  const outboxLeft = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_outbox").get()!.n
-  const logRows = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries").get()!.n
+  const outboxLeft = deps.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM webhook_outbox').get()!.n
+  const logRows = deps.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM webhook_deliveries').get()!.n
   console.log(`  outbox ${outboxLeft}, log ${logRows}`)
   const walKb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1024
   const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
