@@ -75,7 +75,6 @@ await round(2000) // warm-up
 for (const hook of modes) {
   setActive(hook)
   await deps.dispatcher.idle()
-  ;(globalThis as any).__T = {}
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   await round(N)
@@ -87,8 +86,6 @@ for (const hook of modes) {
   console.log(`  outbox ${outboxLeft}, log ${logRows}`)
   const walKb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1024
   const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
-  const T = (globalThis as any).__T
-  console.log(`  enqueue ${((T.enq ?? 0) / 1000 / N).toFixed(1)} µs/order, tx ${((T.tx ?? 0) / 1000 / N).toFixed(1)} µs/order, q ${((T.q ?? 0) / 1000 / N).toFixed(1)} json ${((T.json ?? 0) / 1000 / N).toFixed(1)} id ${((T.id ?? 0) / 1000 / N).toFixed(1)} ins ${((T.ins ?? 0) / 1000 / N).toFixed(1)}, ${T.batches} batches (${(N / T.batches).toFixed(1)}/batch)`)
   console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB`)
 }
 app.gate.close()
