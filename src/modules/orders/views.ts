@@ -65,7 +65,8 @@ const ORDER_FIELDS = selectList(orders)
  * The `order.created` event's data, rendered when the event is sent: the detail form of the
  * order as it was created. Status and updatedAt are the only columns an order changes after
  * creation (everything else, items included, is a snapshot), so resetting those two gives
- * exactly what the checkout would have rendered. Undefined if the order is gone.
+ * exactly what the checkout would have rendered. Undefined if the order is gone. (A feature
+ * that edits other order columns must render the body at enqueue instead: outbox.ts.)
  */
 export function createdOrderView(client: Database, orderId: string) {
   const o = client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(orderId)[0]
