@@ -1,5 +1,5 @@
 /**
- * Delivers the outbox (`webhook_deliveries`) to endpoints, at least once.
+ * Delivers webhook events to endpoints, at least once.
  *
  * - A row is claimed before it is sent: in one BEGIN IMMEDIATE transaction a conditional UPDATE
  *   moves it `pending → sending` and sets `locked_until`. Only one worker (this process, another
@@ -10,9 +10,11 @@
  * - `notify()` (wired to `deps.onOutbox`) pumps on the next tick, so the first attempt follows
  *   the commit at once; the croner sweep (jobs/webhooks.ts) picks up retries that fall due and
  *   leftovers from a crash.
- * - Events arrive in the append-only `webhook_outbox` (outbox.ts); each tick first moves them
- *   into the delivery log (`moveOutbox`), a chunk at a time, then claims from the log. While
- *   checkout is under pressure (governor.ts) only as many are moved as may be sent.
+ * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick claims due rows
+ *   of the delivery log (`webhook_deliveries`: retries, replays, rows left by a crash) first,
+ *   then moves from the outbox only as many events as it has room to send now; a moved event
+ *   with a free slot is inserted already claimed. Reading the log moves the rest. While
+ *   checkout is under pressure (governor.ts) the room is the governor's budget.
  * - Concurrency is bounded per process: `webhookConcurrency` sends overall and
  *   `webhookConcurrencyPerEndpoint` per endpoint.
  * - One transaction per tick writes the results that arrived and claims what is due next.
