@@ -30,7 +30,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db),
     auths: new WeakMap<Request, Auth>(),
-    onOutbox: (storeId) => dispatcher.notify(storeId),
+    onOutbox: () => dispatcher.notify(),
     secretBox,
     dispatcher,
     walSync,

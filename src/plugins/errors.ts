@@ -52,15 +52,8 @@ function reasonFor(value: unknown, schema: Record<string, unknown> | undefined, 
 
 /** Turns Elysia's ValidationError into ours. Query coercion errors lose their path (stack notes). */
 export function fromElysiaValidation(error: unknown, query?: Record<string, string | undefined>): ValidationError {
-  const e = error as { all?: TypeBoxError[]; valueError?: TypeBoxError; type?: string; message?: string; customError?: unknown }
-  let first: TypeBoxError | undefined
-  try {
-    first = (e.all ?? [])[0]
-  } catch {
-    // Elysia's `all` formats each error's value into a summary string, which throws for a value
-    // like {"toString": ""} (found by the fuzzer): its first raw error is all we need.
-    first = e.valueError
-  }
+  const e = error as { all?: TypeBoxError[]; type?: string; message?: string; customError?: unknown }
+  const first = (e.all ?? [])[0]
   if (!first) return new ValidationError('body', 'invalid_type')
   let field = fieldFromPath(first.path)
   if (!field && query) {

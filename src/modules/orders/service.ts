@@ -89,7 +89,7 @@ export const ownOrder = (ctx: Ctx, id: string, db: Db = ctx.db): Order => owned(
 
 export function getOrder(ctx: Ctx, id: string) {
   const o = ownOrder(ctx, id)
-  return orderDetailView(o, itemsOf(ctx.db, [id]).get(id) ?? [])
+  return orderDetailView(o, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }
 
 function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): void {
@@ -123,5 +123,5 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
     return { ...o, status: to, updatedAt: now }
   })
   if (outbox > 0) ctx.onOutbox(ctx.store.id)
-  return orderDetailView(order, itemsOf(ctx.db, [id]).get(id) ?? [])
+  return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }

@@ -71,18 +71,17 @@ const ORDER_FIELDS = selectList(orders)
 export function createdOrderView(client: Database, orderId: string) {
   const o = client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(orderId)[0]
   if (!o) return undefined
-  const items = client.query<OrderItem, [string]>(`SELECT ${ITEM_FIELDS} FROM order_items WHERE order_id = ? ORDER BY position`).all(orderId)
-  return orderDetailView({ ...o, status: 'pending', updatedAt: o.createdAt }, items)
+  return orderDetailView({ ...o, status: 'pending', updatedAt: o.createdAt }, itemsOf(client, [orderId]).get(orderId) ?? [])
 }
 
 /**
  * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go
  * in as one JSON array, so the statement text never changes and stays compiled.
  */
-export function itemsOf(db: Db, orderIds: string[]): Map<string, OrderItem[]> {
+export function itemsOf(client: Database, orderIds: string[]): Map<string, OrderItem[]> {
   const out = new Map<string, OrderItem[]>()
   if (orderIds.length === 0) return out
-  const rows = db.$client
+  const rows = client
     .query<OrderItem, [string]>(`SELECT ${ITEM_FIELDS} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`)
     .all(JSON.stringify(orderIds))
   for (const r of rows) {
@@ -95,6 +94,6 @@ export function itemsOf(db: Db, orderIds: string[]): Map<string, OrderItem[]> {
 
 /** List views for rows already in display order. */
 export function listViews(db: Db, rows: Order[]): OrderListView[] {
-  const items = itemsOf(db, rows.map((r) => r.id))
+  const items = itemsOf(db.$client, rows.map((r) => r.id))
   return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
 }

@@ -91,7 +91,6 @@ export class Dispatcher {
   private wantAll = false
   /** The outbox may hold rows: set by notify() and sweeps (another process may have written), cleared when a move comes up short. */
   private outboxPending = true
-  private wantStores = new Set<string>()
   private wantEndpoints = new Set<string>()
   private closed = false
   private draining = false
@@ -139,8 +138,6 @@ export class Dispatcher {
       dueExpired: c.prepare<{ id: string }, [string, number, number]>(
         `SELECT id FROM webhook_deliveries WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
       ),
-      /** Active endpoints of a store (the hint `onOutbox(storeId)` gives). */
-      storeEndpoints: c.prepare<{ id: string }, [string]>('SELECT id FROM webhooks WHERE store_id = ? AND is_active = 1'),
       /** Every active endpoint with something due: the sweep's starting point. */
       dueEndpoints: c.prepare<{ id: string }, [number]>(
         `SELECT w.id FROM webhooks w WHERE w.is_active = 1 AND (
@@ -185,13 +182,17 @@ export class Dispatcher {
   }
 
   /**
-   * A commit wrote outbox rows (for `storeId`'s endpoints; all endpoints when absent): attempt
-   * what is due on the next tick. Calls within one tick coalesce into one pump.
+   * A commit appended outbox rows: they move and go out on the next tick. Calls within one tick
+   * coalesce into one pump.
    */
-  notify(storeId?: string): void {
-    if (storeId === undefined) this.wantAll = true
-    else this.wantStores.add(storeId)
+  notify(): void {
     this.outboxPending = true
+    this.schedule()
+  }
+
+  /** A delivery of this endpoint is due now (a replay): claimed on the next tick. */
+  wake(webhookId: string): void {
+    this.wantEndpoints.add(webhookId)
     this.schedule()
   }
 
@@ -260,9 +261,7 @@ export class Dispatcher {
       this.outboxPending = true
       for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
     }
-    for (const storeId of this.wantStores) for (const r of this.q.storeEndpoints.all(storeId)) targets.add(r.id)
     this.wantAll = false
-    this.wantStores.clear()
     this.wantEndpoints.clear()
     const out: Claimed[] = []
     const first = this.claimFor(targets, out, budget, sweep, now)
@@ -297,8 +296,7 @@ export class Dispatcher {
     }
     const perMax = this.deps.config.webhookConcurrencyPerEndpoint
     const moved = moveOutbox(this.deps.db.$client, limit, (webhookId) => {
-      const busy = (this.perEndpoint.get(webhookId) ?? 0) + out.filter((c) => c.webhookId === webhookId).length
-      return hookOf(webhookId)?.isActive && busy < perMax ? lock : null
+      return hookOf(webhookId)?.isActive && this.sending(webhookId, out) < perMax ? lock : null
     })
     for (const m of moved) {
       if (m.lock !== null) out.push({ id: m.id, webhookId: m.webhookId, payload: m.payload, lock: m.lock, webhook: hookOf(m.webhookId)! })
@@ -306,6 +304,11 @@ export class Dispatcher {
     }
     // A short move emptied the outbox; otherwise the sends' completions pull the next rows.
     if (moved.length < limit) this.outboxPending = false
+  }
+
+  /** Sends of `endpoint` in flight plus those claimed this tick (`out`). */
+  private sending(endpoint: string, out: Claimed[]): number {
+    return (this.perEndpoint.get(endpoint) ?? 0) + out.filter((c) => c.webhookId === endpoint).length
   }
 
   /** A claim's expiry: past the send's timeout, so only a crashed worker's claim ever expires. */
@@ -339,7 +342,7 @@ export class Dispatcher {
       }
       const free = Math.min(
         overall - inFlight,
-        perMax - (this.perEndpoint.get(endpoint) ?? 0) - out.filter((c) => c.webhookId === endpoint).length,
+        perMax - this.sending(endpoint, out),
         budget - out.length,
       )
       const hook = this.q.webhook.all(endpoint)[0]

@@ -24,9 +24,8 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number): str
 }
 
 interface RawStatements {
-  endpoints: Statement<{ id: string; events: string }, [string]>
-  append: Statement<never, [string, string, string, string | null, string | null, number]>
-  appendOrderCreated: Statement<never, [string, string, number]>
+  anySubscriber: Statement<{ id: string }, [string, WebhookEvent]>
+  append: Statement<never, [string, WebhookEvent, string | null, string | null, number]>
   oldest: Statement<OutboxRow, [number]>
   insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
   deleteUpTo: Statement<never, [number]>
@@ -41,20 +40,21 @@ interface OutboxRow {
   subjectId: string | null
   createdAt: number
 }
+/** The active endpoints of store ?1 subscribed to event ?2. */
+const SUBSCRIBED = 'store_id = ?1 AND is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = ?2)'
+
 /** Compiled once per connection: the checkout calls this for every order. */
 const rawStmts = new WeakMap<Database, RawStatements>()
 function rawStatements(client: Database): RawStatements {
   let s = rawStmts.get(client)
   if (!s) {
     s = {
-      endpoints: client.prepare('SELECT id, events FROM webhooks WHERE store_id = ? AND is_active = 1'),
-      append: client.prepare('INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      // Selects the subscribed endpoints and appends their rows in one statement: checkout runs
-      // it for every order, with or without endpoints.
-      appendOrderCreated: client.prepare(
+      anySubscriber: client.prepare(`SELECT id FROM webhooks WHERE ${SUBSCRIBED} LIMIT 1`),
+      // Picks the subscribed endpoints and appends their rows in one statement: checkout runs it
+      // for every order, with or without endpoints.
+      append: client.prepare(
         `INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at)
-         SELECT id, store_id, 'order.created', NULL, ?2, ?3 FROM webhooks
-         WHERE store_id = ?1 AND is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = 'order.created')`,
+         SELECT id, store_id, ?2, ?3, ?4, ?5 FROM webhooks WHERE ${SUBSCRIBED}`,
       ),
       oldest: client.prepare(
         `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, subject_id AS subjectId, created_at AS createdAt
@@ -73,22 +73,6 @@ function rawStatements(client: Database): RawStatements {
   return s
 }
 
-/** Parsed `events` columns by their JSON text (a handful of distinct values). */
-const eventLists = new Map<string, string[]>()
-const subscribed = (events: string, type: string) => {
-  let list = eventLists.get(events)
-  if (!list) {
-    if (eventLists.size >= 1000) eventLists.clear()
-    eventLists.set(events, (list = JSON.parse(events) as string[]))
-  }
-  return list.includes(type)
-}
-
-/** The store's active endpoints subscribed to `type`. */
-function subscribers(client: Database, storeId: string, type: WebhookEvent): { id: string }[] {
-  return rawStatements(client).endpoints.all(storeId).filter((w) => subscribed(w.events, type))
-}
-
 /**
  * Appends one outbox row per active endpoint of the store subscribed to `type`. Returns how
  * many. `data` is only serialized when some endpoint wants the event, so `data` may be a thunk.
@@ -97,12 +81,10 @@ function subscribers(client: Database, storeId: string, type: WebhookEvent): { i
  * third of an order.
  */
 export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown | (() => unknown), now: number): number {
-  const endpoints = subscribers(client, storeId, type)
-  if (endpoints.length === 0) return 0
-  const payload = eventPayload(type, typeof data === 'function' ? data() : data, now)
   const s = rawStatements(client)
-  for (const w of endpoints) s.append.run(w.id, storeId, type, payload, null, now)
-  return endpoints.length
+  if (s.anySubscriber.all(storeId, type).length === 0) return 0
+  const payload = eventPayload(type, typeof data === 'function' ? data() : data, now)
+  return s.append.run(storeId, type, payload, null, now).changes
 }
 
 /**
@@ -110,7 +92,7 @@ export function enqueueEvent(client: Database, storeId: string, type: WebhookEve
  * is moved (createdOrderView), so the checkout transaction neither builds nor stores it.
  */
 export function enqueueOrderCreated(client: Database, storeId: string, orderId: string, now: number): number {
-  return rawStatements(client).appendOrderCreated.run(storeId, orderId, now).changes
+  return rawStatements(client).append.run(storeId, 'order.created', null, orderId, now).changes
 }
 
 /** The body of an outbox row whose payload is rendered at the move. */

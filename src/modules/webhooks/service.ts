@@ -172,6 +172,6 @@ export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
       .returning()
       .get()
   })
-  ctx.dispatcher.notify(ctx.store.id)
+  ctx.dispatcher.wake(webhookId)
   return deliveryView(row)
 }
