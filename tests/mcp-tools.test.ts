@@ -7,7 +7,7 @@ import { ConnectionError, describeFetchError, httpClient, inProcessClient, loadS
 import { buildRequest, executeTool } from '../src/mcp/execute'
 import { TOOLS, TOOLS_BY_NAME } from '../src/mcp/tools'
 import { policyFor } from '../src/plugins/policy'
-import { makeApp, type TestApp } from './helpers/app'
+import { makeApp, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { CONTRACT_TOOLS, type ToolResult } from './helpers/mcp'
 
@@ -144,7 +144,7 @@ describe('executor', () => {
   })
 
   test('the per-key limit applies per tool call, with retryAfter in the result', async () => {
-    const t = newApp({ rateLimitKey: 2 })
+    const t = newApp({ rateLimitKey: 2 }, { clock: windowStartClock() })
     const { key } = makeShop(t.deps)
     const outer = new Request('http://localhost/mcp', { method: 'POST', headers: { authorization: `Bearer ${key}` } })
     const client = inProcessClient((r) => t.app.handle(r), outer, '203.0.113.9')
@@ -157,7 +157,7 @@ describe('executor', () => {
   })
 
   test("public tools count against the caller's IP, not a shared one", async () => {
-    const t = newApp({ rateLimitCheckSlug: 1 })
+    const t = newApp({ rateLimitCheckSlug: 1 }, { clock: windowStartClock() })
     const { key } = makeShop(t.deps)
     const outer = new Request('http://localhost/mcp', { method: 'POST', headers: { authorization: `Bearer ${key}` } })
     const a = inProcessClient((r) => t.app.handle(r), outer, '203.0.113.1')

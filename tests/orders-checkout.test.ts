@@ -2,7 +2,7 @@
 import { drainOutbox } from '../src/modules/webhooks/outbox'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
-import { makeApp, expectStatus, type TestApp } from './helpers/app'
+import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from './helpers/orders'
 import { suspendStore } from '../src/modules/stores/service'
@@ -163,7 +163,7 @@ describe('customers', () => {
 
 describe('order of checks', () => {
   test('429 (per IP) comes before 400', async () => {
-    const t2 = makeApp({ rateLimitOrders: 2 })
+    const t2 = makeApp({ rateLimitOrders: 2 }, { clock: windowStartClock() })
     try {
       for (let i = 0; i < 2; i++) {
         const [res] = await t2.api.post('/api/orders', { nonsense: true })

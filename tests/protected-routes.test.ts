@@ -4,7 +4,7 @@
  * → 403 scope → 403 another store's record → 403 PLAN_REQUIRED.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from './helpers/app'
+import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeKey, makeShop, makeStore } from './helpers/factories'
 import { PROTECTED_ROUTES, type ProtectedRoute } from './helpers/protected-routes'
 import { policyFor } from '../src/plugins/policy'
@@ -14,7 +14,7 @@ import { systemClock } from '../src/lib/time'
 
 let t: TestApp
 beforeAll(() => {
-  t = makeApp({ rateLimitKey: 3 })
+  t = makeApp({ rateLimitKey: 3 }, { clock: windowStartClock() })
 })
 afterAll(() => t.close())
 

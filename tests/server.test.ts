@@ -10,7 +10,7 @@ import path from 'node:path'
 import selfsigned from 'selfsigned'
 import { testConfig } from '../src/config'
 import { loadTls } from '../src/tls'
-import { tempDir } from './helpers/app'
+import { tempDir, windowStartClock } from './helpers/app'
 import { startTestServer, type TestServer } from './helpers/server'
 
 describe('HTTPS with the generated certificate', () => {
@@ -180,7 +180,7 @@ describe('HTTP_PORT redirects everything to https', () => {
 describe('TRUST_PROXY=1', () => {
   let s: TestServer
   beforeAll(async () => {
-    s = await startTestServer({ trustProxy: true, rateLimitAnonymous: 2 })
+    s = await startTestServer({ trustProxy: true, rateLimitAnonymous: 2 }, { clock: windowStartClock() })
   })
   afterAll(() => s.stop())
 
@@ -227,7 +227,7 @@ describe('TRUST_PROXY=1', () => {
 })
 
 test('without TRUST_PROXY, X-Forwarded-For and X-Forwarded-Proto are ignored', async () => {
-  const s = await startTestServer({ rateLimitAnonymous: 2 })
+  const s = await startTestServer({ rateLimitAnonymous: 2 }, { clock: windowStartClock() })
   try {
     const statuses: number[] = []
     for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {

@@ -1,6 +1,6 @@
 /** Public storefront reads: GET /api/v1/stores (directory) and GET /api/v1/stores/:slug (catalog). */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from './helpers/app'
+import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { makeShipping } from './helpers/store-factories'
 import { suspendStore, reinstateStore } from '../src/modules/stores/service'
@@ -221,7 +221,7 @@ describe('GET /api/v1/stores/:slug', () => {
 
 describe('per-IP limit (storeReads bucket)', () => {
   test('every request counts, rejected ones included; headers; 429 body with Retry-After; per IP', async () => {
-    const limited = makeApp({ trustProxy: true, rateLimitStoreReads: 3 })
+    const limited = makeApp({ trustProxy: true, rateLimitStoreReads: 3 }, { clock: windowStartClock() })
     try {
       const { store } = makeShop(limited.deps)
       const opts = (ip: string) => ({ ip, headers: { 'x-forwarded-proto': 'https' } })

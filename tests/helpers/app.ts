@@ -103,3 +103,13 @@ export function expectStatus(res: Response, body: unknown) {
     },
   }
 }
+
+/**
+ * Real time shifted (< 60 s ahead) to read the start of a minute when made. Every rate-limit
+ * window (1 min, 1 h, 1 day: whole minutes from the epoch) then has ≥ 60 s of real time left,
+ * so a test that spends a small limit can't see it reset at a minute edge (a CI run did).
+ */
+export function windowStartClock(): Clock {
+  const shift = 60_000 - (Date.now() % 60_000)
+  return { now: () => Date.now() + shift }
+}
