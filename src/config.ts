@@ -77,6 +77,8 @@ const schema = {
   /** Deliveries per second while checkout is saturated (see modules/webhooks/governor.ts). */
   webhookBusyRate: setting('WEBHOOK_BUSY_RATE', int(1), 100, 'a positive integer'),
   webhookDisableAfterDays: setting('WEBHOOK_DISABLE_AFTER_DAYS', int(1), 5, 'a positive integer'),
+  /** Finished deliveries (succeeded or failed) older than this leave the log; 0 keeps them forever. */
+  webhookLogRetentionDays: setting('WEBHOOK_LOG_RETENTION_DAYS', int(0), 30, 'days (0 keeps the log forever)'),
   webhookPollCron: setting('WEBHOOK_POLL_CRON', str, '*/5 * * * * *', 'a cron pattern (with seconds)'),
   /** After a secret rotation the previous secret keeps signing (a second v1 signature) this long. */
   webhookSecretOverlapSec: setting('WEBHOOK_SECRET_OVERLAP_SEC', int(0), 86400, 'seconds'),

@@ -16,6 +16,8 @@ import { openDb } from '../src/db/client'
 import { drainOutbox, enqueueEvent } from '../src/modules/webhooks/outbox'
 import { Dispatcher } from '../src/modules/webhooks/dispatcher'
 import { sweepDeliveries } from '../src/jobs/webhooks'
+import { pruneExpired } from '../src/jobs/prune'
+import { pruneDeliveryLog } from '../src/modules/webhooks/retention'
 import { fixedClock } from '../src/lib/time'
 import { createLogger } from '../src/lib/log'
 import type { Config } from '../src/config'
@@ -388,6 +390,35 @@ describe('delivery log and replay', () => {
     const [bad, badBody] = await t.api.get(`/api/v1/webhooks/${all.data[0]!.webhookId}/deliveries?status=done`, { key })
     expectStatus(bad, badBody).toBe(400)
     expect(badBody.details.field).toBe('status')
+  })
+
+  test('retention: finished deliveries older than WEBHOOK_LOG_RETENTION_DAYS leave the log, in batches; pending ones stay', async () => {
+    const { t, clock, rx, emit, deliveries } = await setup({ webhookRetrySchedule: [0], webhookLogRetentionDays: 30 })
+    rx.respond = (req) => new Response(null, { status: req.body.includes('"fail"') ? 500 : 204 })
+    emit({ id: 'ok' })
+    emit({ id: 'fail' })
+    await sweepDeliveries(t.deps)
+    rx.respond = () => new Response(null, { status: 204 })
+    const client = t.deps.db.$client
+    // Old enough to go: 1,200 more succeeded rows (more than two batches), copied from the first.
+    client.run(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+       INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, attempts, created_at, updated_at)
+       SELECT 'copy' || i, webhook_id, store_id, event_type, payload, status, attempts, created_at, updated_at
+       FROM n, (SELECT * FROM webhook_deliveries WHERE status = 'succeeded')`,
+    )
+    clock.advance(30 * DAY - 1)
+    emit({ id: 'stuck' }) // not sent (no sweep): pending once moved; made old below
+    drainOutbox(client)
+    client.run(`UPDATE webhook_deliveries SET created_at = 0, next_attempt_at = ?1 WHERE status = 'pending'`, [clock.now() + DAY])
+    expect((await deliveries()).total).toBe(1203)
+    await pruneExpired(t.deps) // one ms short of 30 days: nothing goes
+    expect((await deliveries()).total).toBe(1203)
+    clock.advance(1)
+    await pruneExpired(t.deps)
+    const left = await deliveries()
+    expect(left.data.map((d) => d.status)).toEqual(['pending'])
+    expect(await pruneDeliveryLog(client, clock.now() + 365 * DAY, 0)).toBe(0) // 0 keeps everything
   })
 
   test('replay resends the same webhook-id and body at once and starts the delivery over', async () => {

@@ -1,8 +1,13 @@
 import type { Deps } from '../context'
 import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
+import { pruneDeliveryLog } from '../modules/webhooks/retention'
 
-/** Forgets what no longer matters: ended rate-limit windows and idempotency keys past 24 h. */
-export function pruneExpired(deps: Deps): void {
+/**
+ * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and
+ * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS.
+ */
+export async function pruneExpired(deps: Deps): Promise<void> {
   deps.limiter.prune()
   deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
+  await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
 }
