@@ -18,15 +18,18 @@ export async function pruneDeliveryLog(client: Database, now: number, days: numb
   if (days <= 0) return 0
   const cutoff = now - days * DAY_MS
   const endpoints = client.query<{ id: string }, []>('SELECT id FROM webhooks').all()
-  const batch = client.prepare<never, [string, string, number]>(
+  const del = client.prepare<never, [string, string, number]>(
     `DELETE FROM webhook_deliveries WHERE rowid IN (
        SELECT rowid FROM webhook_deliveries WHERE webhook_id = ?1 AND status = ?2 AND created_at <= ?3 LIMIT ${BATCH})`,
   )
+  // IMMEDIATE: a statement that reads before it writes, as a deferred transaction, fails at once
+  // with SQLITE_BUSY if another connection (the admin CLI) wrote in between; this one waits.
+  const batch = client.transaction((id: string, status: string) => del.run(id, status, cutoff).changes)
   let deleted = 0
   for (const { id } of endpoints) {
     for (const status of ['succeeded', 'failed']) {
       for (;;) {
-        const n = batch.run(id, status, cutoff).changes
+        const n = batch.immediate(id, status)
         deleted += n
         if (n < BATCH) break
         await Bun.sleep(0)
