@@ -8,9 +8,10 @@ import { X509Certificate } from 'node:crypto'
 import path from 'node:path'
 import selfsigned from 'selfsigned'
 import type { Config } from './config'
+import { DAY_MS } from './lib/time'
 
 const VALID_DAYS = 825
-const RENEW_BEFORE_MS = 30 * 86_400_000
+const RENEW_BEFORE_MS = 30 * DAY_MS
 
 export interface TlsFiles {
   cert: string
@@ -41,7 +42,7 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
     algorithm: 'sha256',
     // `days` is not a selfsigned 5.x option (it silently gives 365); 825 days is the longest
     // validity Apple's TLS clients accept for a server certificate.
-    notAfterDate: new Date(Date.now() + VALID_DAYS * 86_400_000),
+    notAfterDate: new Date(Date.now() + VALID_DAYS * DAY_MS),
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },

@@ -70,7 +70,7 @@ describe('the dispatcher under checkout pressure', () => {
     const [res, body] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
     expectStatus(res, body).toBe(201)
 
-    t.deps.dispatcher.notePressure()
+    t.deps.dispatcher.governor.notePressure()
     immediate(t.deps.db, () => {
       for (let i = 0; i < 8; i++) enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, clock.now())
     })

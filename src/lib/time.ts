@@ -2,6 +2,8 @@
 export interface Clock {
   now(): number
 }
+export const DAY_MS = 86_400_000
+
 export const systemClock: Clock = { now: () => Date.now() }
 
 /** A clock tests can move. */

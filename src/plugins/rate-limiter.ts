@@ -5,7 +5,7 @@
  * restart does not hand every client a fresh window.
  */
 import type { Db } from '../db/client'
-import type { Clock } from '../lib/time'
+import { DAY_MS, type Clock } from '../lib/time'
 
 export interface Window {
   limit: number
@@ -80,7 +80,7 @@ export class RateLimiter {
 
   /** Drops windows older than a day (the longest window) from memory and disk. */
   prune(): void {
-    const cutoff = this.clock.now() - 86_400_000 * 2
+    const cutoff = this.clock.now() - DAY_MS * 2
     for (const [k, e] of this.entries) if (e.windowStart < cutoff) this.entries.delete(k)
     this.db.$client.run('DELETE FROM rate_limits WHERE window_start < ?', [cutoff])
   }

@@ -12,15 +12,14 @@ import { immediate, type Db } from '../../db/client'
 import { invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'
-import { iso, isoOrNull, type Clock } from '../../lib/time'
+import { DAY_MS, iso, isoOrNull, type Clock } from '../../lib/time'
 import type { SuspendReason } from '../stores/service'
 
-const DAY = 86_400_000
 
 export type Invoice = typeof invoices.$inferSelect
 
 /** Delay after the n-th failed charge before the next attempt (Stripe-like: 3, 5, 7 days, then weekly). */
-export const RETRY_DELAYS_MS = [3 * DAY, 5 * DAY, 7 * DAY]
+export const RETRY_DELAYS_MS = [3 * DAY_MS, 5 * DAY_MS, 7 * DAY_MS]
 export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1]!
 
 /** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */

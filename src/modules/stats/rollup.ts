@@ -9,8 +9,8 @@
  */
 import type { Database } from 'bun:sqlite'
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema'
+import { DAY_MS } from '../../lib/time'
 
-export const DAY_MS = 86_400_000
 
 export interface ProductFigure {
   quantity: number

@@ -28,7 +28,7 @@ import type { Logger } from '../../lib/log'
 import type { SecretBox } from '../../lib/secret-box'
 import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
-import { iso } from '../../lib/time'
+import { DAY_MS, iso } from '../../lib/time'
 import { DeliveryGovernor, LoopLagProbe, PRESSURE_MS } from './governor'
 import { moveAll, moveOutbox } from './outbox'
 import { signatureHeader } from './signing'
@@ -72,7 +72,6 @@ type Result =
   | { kind: 'ok'; code: number; latencyMs: number }
   | { kind: 'fail'; code: number | null; latencyMs: number | null; error: string; retryAfterMs?: number; gone?: boolean }
 
-const DAY_MS = 86_400_000
 const MAX_RETRY_AFTER_MS = DAY_MS
 const ERROR_MAX = 500
 const SNIPPET_BYTES = 256
@@ -119,11 +118,6 @@ export class Dispatcher {
   /** An order was posted: if the event loop also runs late, deliveries yield (governor.ts). */
   noteCheckout(): void {
     this.lastCheckoutAt = performance.now()
-  }
-
-  /** Checkout is saturated: deliveries yield (see governor.ts). */
-  notePressure(): void {
-    this.governor.notePressure()
   }
 
   private prepare() {
@@ -487,7 +481,6 @@ export class Dispatcher {
     if (disabledReason) {
       q.disable.run(disabledReason, now, c.webhookId)
       moveAll(this.deps.db.$client) // its events still in the outbox fail too
-
       q.failPending.run(`endpoint disabled: ${disabledReason}`, now, c.webhookId)
       this.deps.log.warn('webhook endpoint disabled', { webhookId: c.webhookId, reason: disabledReason })
     }

@@ -135,14 +135,18 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
   return out
 }
 
-export const outboxEmpty = (client: Database): boolean => rawStatements(client).any.all().length === 0
+const outboxEmpty = (client: Database): boolean => rawStatements(client).any.all().length === 0
 
 /** Inside the caller's write transaction: moves the whole outbox. */
 export function moveAll(client: Database): void {
   while (moveOutbox(client, 1000).length > 0);
 }
 
-/** Moves the whole outbox (one transaction), so the delivery log shows every event written so far. */
+/**
+ * Moves the whole outbox (one transaction), so the delivery log shows every event written so
+ * far. An empty outbox (the usual case) costs one read, no write transaction.
+ */
 export function drainOutbox(client: Database): void {
+  if (outboxEmpty(client)) return
   client.transaction(() => moveAll(client)).immediate()
 }

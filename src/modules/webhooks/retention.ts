@@ -9,8 +9,8 @@
  * for seconds. In steady state a run (every 10 minutes) finds ten minutes' worth of rows.
  */
 import type { Database } from 'bun:sqlite'
+import { DAY_MS } from '../../lib/time'
 
-const DAY_MS = 86_400_000
 const BATCH = 500
 
 /** Deletes finished deliveries at least `days` old; returns how many went. `days = 0` keeps all. */
