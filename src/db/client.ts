@@ -5,6 +5,7 @@ import { getTableColumns, type Table } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import * as schema from './schema'
+import { repairSupersededMigrations } from './migration-repairs'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
@@ -34,6 +35,7 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
   // Durability is unchanged (the WAL is synced as before); checkout CPU/order -5 to -8 %.
   sqlite.exec('PRAGMA wal_autocheckpoint = 10000')
   const db = drizzle(sqlite, { schema }) as Db
+  repairSupersededMigrations(sqlite)
   migrate(db, { migrationsFolder: MIGRATIONS })
   return db
 }
