@@ -1,0 +1,3 @@
+import type { Command } from './commands'
+
+export const BACKUP_COMMANDS: Record<string, Command> = {}
