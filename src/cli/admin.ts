@@ -8,6 +8,7 @@ import path from 'node:path'
 import { ConfigError, loadConfig } from '../config'
 import { openDb, type Db } from '../db/client'
 import { AppError } from '../lib/errors'
+import { BackupError } from '../backup/snapshot'
 import { systemClock, type Clock } from '../lib/time'
 import { didYouMean, GLOBAL_OPTIONS, parseCommandArgs, UsageError } from './args'
 import { COMMANDS, usageLine, type CliEnv, type Command } from './commands'
@@ -100,6 +101,7 @@ export function runAdmin(
     if (e instanceof UsageError) fail('USAGE', `${e.message}. Usage: ${PROGRAM} ${usageLine(name, cmd)}`)
     else if (e instanceof AppError) fail(e.code, e.message, e.details ? { details: e.details } : {})
     else if (e instanceof ConfigError) fail('CONFIG', e.message)
+    else if (e instanceof BackupError) fail(e.code, e.message)
     else fail('ERROR', (e as Error).message ?? String(e))
     return e instanceof UsageError || e instanceof ConfigError ? 2 : 1
   } finally {
