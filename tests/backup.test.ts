@@ -7,10 +7,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 import { backupInWorker } from '../src/backup/scheduled'
 import { createSnapshot, listSnapshots, readManifest } from '../src/backup/snapshot'
-import { PID_FILE, runningPid } from '../src/backup/pid'
+import { holder, PID_FILE } from '../src/backup/pid'
 import { runAdmin } from '../src/cli/admin'
 import { ConfigError, loadConfig } from '../src/config'
 import { openDb } from '../src/db/client'
@@ -136,8 +137,8 @@ describe('restore refuses, and changes nothing', () => {
   test('a pid file naming a dead process does not block; the replaced files are kept aside', () => {
     const { live, snap } = setup()
     const dead = Bun.spawnSync(['true']).pid
-    writeFileSync(path.join(live, PID_FILE), `${dead}\n`)
-    expect(runningPid(live)).toBeUndefined()
+    writeFileSync(path.join(live, PID_FILE), `${dead} ${hostname()}\n`)
+    expect(holder(live)).toBeUndefined()
     const r = admin(live, 'restore', snap)
     expect(r.code).toBe(0)
     expect(r.json.integrity).toBe('ok')
@@ -147,13 +148,25 @@ describe('restore refuses, and changes nothing', () => {
     expect(storeNames(previous)).toEqual(['Later', 'Original'])
   })
 
-  test('a live pid in the pid file blocks it (this test process stands in for the service)', () => {
+  test('a live pid, or one written on another host, blocks it', async () => {
     const { live, snap } = setup()
-    writeFileSync(path.join(live, PID_FILE), `${process.pid}\n`)
-    const r = admin(live, 'restore', snap)
-    expect(r.code).toBe(1)
-    expect(r.json).toMatchObject({ code: 'SERVICE_RUNNING', error: expect.stringContaining(`pid ${process.pid}`) })
-    expect(storeNames(live)).toEqual(['Later', 'Original'])
+    // A process that is alive stands in for the service.
+    const standIn = Bun.spawn(['sleep', '30'])
+    try {
+      for (const [content, named] of [
+        [`${standIn.pid} ${hostname()}`, `pid ${standIn.pid}`],
+        [`1 some-other-container`, 'pid 1 on host some-other-container'],
+      ]) {
+        writeFileSync(path.join(live, PID_FILE), `${content}\n`)
+        const r = admin(live, 'restore', snap)
+        expect(r.code).toBe(1)
+        expect(r.json).toMatchObject({ code: 'SERVICE_RUNNING', error: expect.stringContaining(named!) })
+        expect(storeNames(live)).toEqual(['Later', 'Original'])
+      }
+    } finally {
+      standIn.kill()
+      await standIn.exited
+    }
   })
 
   test('backup of a DATA_DIR with no database is an error, not an empty snapshot', () => {

@@ -1,9 +1,12 @@
 /**
- * DATA_DIR/storefront.pid marks a data directory a running service holds, so `admin restore`
- * can refuse to swap the database under it. SQLite can't tell: an idle WAL connection holds no
- * lock another process can see. A pid file left by a crash names a dead process and is ignored.
+ * DATA_DIR/storefront.pid (`<pid> <hostname>`) marks a data directory a running service holds, so
+ * `admin restore` can refuse to swap the database under it. SQLite can't tell: an idle WAL
+ * connection holds no lock another process can see. A pid file left by a crash names a dead
+ * process and is ignored; one written on another host (another container sharing the volume)
+ * can't be checked and counts as held until the operator deletes it.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 
 export const PID_FILE = 'storefront.pid'
@@ -18,21 +21,26 @@ const alive = (pid: number): boolean => {
   }
 }
 
-/** The pid of a live process holding `dataDir`, if any. */
-export function runningPid(dataDir: string): number | undefined {
-  let pid: number
+/** Who appears to hold `dataDir` (e.g. "pid 123 on host web-1"), or undefined when nobody does. */
+export function holder(dataDir: string): string | undefined {
+  let text: string
   try {
-    pid = Number(readFileSync(path.join(dataDir, PID_FILE), 'utf8').trim())
+    text = readFileSync(path.join(dataDir, PID_FILE), 'utf8').trim()
   } catch {
     return undefined
   }
-  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined
+  const [rawPid = '', host = hostname()] = text.split(/\s+/)
+  const pid = Number(rawPid)
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  if (host !== hostname()) return `pid ${pid} on host ${host}`
+  // Our own pid: a restarted container where this command is now pid 1, say.
+  return pid !== process.pid && alive(pid) ? `pid ${pid}` : undefined
 }
 
 const held = new Set<string>()
 const release = (file: string) => {
   try {
-    if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file)
+    if (readFileSync(file, 'utf8').trim() === `${process.pid} ${hostname()}`) rmSync(file)
   } catch {
     // Already gone.
   }
@@ -45,7 +53,7 @@ const release = (file: string) => {
 export function holdPidFile(dataDir: string): void {
   const file = path.join(dataDir, PID_FILE)
   const fd = openSync(file, 'w', 0o600)
-  writeSync(fd, `${process.pid}\n`)
+  writeSync(fd, `${process.pid} ${hostname()}\n`)
   closeSync(fd)
   if (held.size === 0) process.once('exit', () => held.forEach(release))
   held.add(file)

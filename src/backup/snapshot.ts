@@ -12,7 +12,7 @@
 import { Database } from 'bun:sqlite'
 import { chmodSync, closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { runningPid } from './pid'
+import { holder, PID_FILE } from './pid'
 
 export const DB_FILE = 'storefront.db'
 export const KEY_FILE = 'secret.key'
@@ -155,9 +155,9 @@ export interface RestoreResult {
  * moved to `DATA_DIR/pre-restore-<time>/`, not deleted. The restored database is checked again.
  */
 export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.now()): RestoreResult {
-  const pid = runningPid(dataDir)
-  if (pid !== undefined) {
-    throw new BackupError('SERVICE_RUNNING', `the service (pid ${pid}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, 'storefront.pid')})`)
+  const held = holder(dataDir)
+  if (held !== undefined) {
+    throw new BackupError('SERVICE_RUNNING', `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`)
   }
   const source = path.resolve(snapshot)
   const srcDb = path.join(source, DB_FILE)
