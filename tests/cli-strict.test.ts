@@ -97,6 +97,13 @@ describe('refusals: exit 2, usage, did you mean, nothing written', () => {
     })
   }
 
+  test('a negative number is the value of the option before it, not a flag', () => {
+    const r = json('store:create', '--name', '-5')
+    expect(r.code).toBe(0)
+    expect(r.body.name).toBe('-5')
+    expect(human('store:list', '-5').stderr).toContain("unknown option '-5'")
+  })
+
   test('closest: near misses and prefixes match, unrelated words do not', () => {
     const flags = ['name', 'slug', 'plan', 'currency', 'whatsapp', 'json', 'help']
     expect(closest('pln', flags)).toBe('plan')

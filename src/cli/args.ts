@@ -63,10 +63,18 @@ export const didYouMean = (word: string, candidates: string[], prefix = ''): str
  */
 export function parseCommandArgs(argv: string[], options: Options, maxPositionals: number): { positional: string[]; flags: Flags } {
   const all = { ...options, ...GLOBAL_OPTIONS }
+  // A negative number after a value-taking option is its value (`--amount -3`), not a flag:
+  // the service then refuses it with its own message, as for any other bad amount.
+  const args: string[] = []
+  for (const a of argv) {
+    const prev = args[args.length - 1]
+    if (/^-\d/.test(a) && prev?.startsWith('--') && !prev.includes('=') && all[prev.slice(2)]?.type === 'string') args[args.length - 1] = `${prev}=${a}`
+    else args.push(a)
+  }
   let parsed
   try {
     parsed = parseNodeArgs({
-      args: argv,
+      args,
       options: Object.fromEntries(Object.entries(all).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }])),
       strict: true,
       allowPositionals: true,
