@@ -6,11 +6,11 @@
  */
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
 import { backupInWorker } from '../src/backup/scheduled'
-import { createSnapshot, listSnapshots, readManifest } from '../src/backup/snapshot'
+import { createSnapshot, listSnapshots, readManifest, rotateSnapshots } from '../src/backup/snapshot'
 import { holder, PID_FILE } from '../src/backup/pid'
 import { runAdmin } from '../src/cli/admin'
 import { ConfigError, loadConfig } from '../src/config'
@@ -61,6 +61,21 @@ describe('the scheduled backup', () => {
       await srv.stop()
     }
   }, 15_000)
+
+  test('rotation also clears partial folders a dead backup left (after an hour), never a complete snapshot', () => {
+    const dataDir = dir('sf-bk-rot-')
+    openDb({ dataDir }).$client.close()
+    const dest = path.join(dataDir, 'backups')
+    const t0 = Date.UTC(2026, 0, 1)
+    for (let i = 0; i < 3; i++) createSnapshot(dataDir, dest, t0 + i * 1000)
+    const partial = path.join(dest, '.storefront-2026-01-01T00-00-09-000Z.partial')
+    mkdirSync(partial)
+    expect(rotateSnapshots(dest, 2, Date.now())).toHaveLength(1)
+    expect(existsSync(partial)).toBe(true) // fresh: maybe a backup still running
+    expect(rotateSnapshots(dest, 2, Date.now() + 3_700_000)).toHaveLength(0)
+    expect(existsSync(partial)).toBe(false)
+    expect(listSnapshots(dest).map((p) => path.basename(p))).toEqual(['storefront-2026-01-01T00-00-01-000Z', 'storefront-2026-01-01T00-00-02-000Z'])
+  })
 
   test('BACKUP_KEEP=0 schedules nothing', async () => {
     const srv = await startTestServer({ backupCron: '* * * * * *', backupKeep: 0 })
@@ -146,6 +161,16 @@ describe('restore refuses, and changes nothing', () => {
     // The database it replaced, with the store made after the backup, is still there.
     const previous = r.json.previous as string
     expect(storeNames(previous)).toEqual(['Later', 'Original'])
+  })
+
+  test('a snapshot without secret.key leaves the current key in place', () => {
+    const { live, snap } = setup()
+    // The CLI never makes a key (the service does): give DATA_DIR one, as a running service would.
+    writeFileSync(path.join(live, 'secret.key'), 'A'.repeat(43) + '=\n')
+    expect(existsSync(path.join(snap, 'secret.key'))).toBe(false)
+    const r = admin(live, 'restore', snap)
+    expect(r.code).toBe(0)
+    expect(readFileSync(path.join(live, 'secret.key'), 'utf8')).toBe('A'.repeat(43) + '=\n')
   })
 
   test('a live pid, or one written on another host, blocks it', async () => {

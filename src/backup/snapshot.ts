@@ -133,11 +133,18 @@ export function listSnapshots(dir: string): string[] {
     .map((n) => path.join(dir, n))
 }
 
-/** Deletes all but the newest `keep` snapshots in `dir`; returns the deleted paths. */
-export function rotateSnapshots(dir: string, keep: number): string[] {
+/**
+ * Deletes all but the newest `keep` snapshots in `dir`, and the partial folders of backups that
+ * died mid-copy (untouched for an hour); returns the deleted snapshot paths.
+ */
+export function rotateSnapshots(dir: string, keep: number, now = Date.now()): string[] {
   const all = listSnapshots(dir)
   const old = all.slice(0, Math.max(0, all.length - keep))
   for (const p of old) rmSync(p, { recursive: true, force: true })
+  for (const e of readdirSync(dir)) {
+    const p = path.join(dir, e)
+    if (e.startsWith(`.${PREFIX}`) && e.endsWith('.partial') && now - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true })
+  }
   return old
 }
 
@@ -166,7 +173,10 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
   if (before !== 'ok') throw new BackupError('INTEGRITY', `the snapshot failed its integrity check: ${before}`)
 
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  const live = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`, KEY_FILE, MEDIA_DIR]
+  // The current secret.key stays when the snapshot has none (the service used SECRET_KEY, or
+  // never ran): moving it aside could only make the restored webhook secrets unreadable.
+  const carriesKey = existsSync(path.join(source, KEY_FILE))
+  const live = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`, ...(carriesKey ? [KEY_FILE] : []), MEDIA_DIR]
   let previous: string | null = null
   if (live.some((f) => existsSync(path.join(dataDir, f)))) {
     previous = path.join(dataDir, `pre-restore-${stamp(now)}`)
@@ -179,7 +189,7 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
   chmodSync(tmpDb, 0o600)
   fsyncFile(tmpDb)
   renameSync(tmpDb, path.join(dataDir, DB_FILE))
-  if (existsSync(path.join(source, KEY_FILE))) {
+  if (carriesKey) {
     cpSync(path.join(source, KEY_FILE), path.join(dataDir, KEY_FILE))
     chmodSync(path.join(dataDir, KEY_FILE), 0o600)
   }

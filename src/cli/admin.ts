@@ -49,6 +49,8 @@ export function runAdmin(
   err: (s: string) => void = (s) => process.stderr.write(s),
   opts: AdminOptions = {},
 ): number {
+  // Whatever the CLI writes (snapshots, a new database) is owner-only, like the service's files.
+  process.umask(0o077)
   const json = argv.includes('--json')
   const [name = '--help', ...rest] = argv
   const fail = (code: string, message: string, extra: Record<string, unknown> = {}) => {
