@@ -27,8 +27,7 @@ ARG BUN_VERSION
 LABEL org.opencontainers.image.title="storefront-api" \
       org.opencontainers.image.description="Storefront API: a multi-store commerce API on Bun, Elysia and SQLite" \
       org.opencontainers.image.version="0.1.0" \
-      org.opencontainers.image.base.name="docker.io/oven/bun:${BUN_VERSION}" \
-      org.opencontainers.image.documentation="docs/operations.md"
+      org.opencontainers.image.base.name="docker.io/oven/bun:${BUN_VERSION}"
 WORKDIR /app
 ENV NODE_ENV=production \
     DATA_DIR=/data \
