@@ -3,6 +3,7 @@
  * parsed once at start. A bad value stops the start with a message naming every bad variable.
  */
 import path from 'node:path'
+import { Cron } from 'croner'
 
 type Parser<T> = (raw: string) => T | undefined
 
@@ -25,6 +26,15 @@ const url: Parser<string> = (raw) => {
 const intList: Parser<number[]> = (raw) => {
   const parts = raw.split(',').map((p) => p.trim())
   return parts.length > 0 && parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined
+}
+
+const cron: Parser<string> = (raw) => {
+  try {
+    new Cron(raw, { paused: true }).stop()
+    return raw
+  } catch {
+    return undefined
+  }
 }
 
 interface Setting<T> {
@@ -91,6 +101,10 @@ const schema = {
   dbSynchronous: setting('DB_SYNCHRONOUS', (r) => (['FULL', 'NORMAL'].includes(r.toUpperCase()) ? r.toUpperCase() : undefined), 'FULL', 'FULL or NORMAL'),
 
   shutdownTimeoutMs: setting('SHUTDOWN_TIMEOUT_MS', int(0), 10000, 'milliseconds'),
+
+  // Backups (src/backup): snapshots into DATA_DIR/backups, the newest BACKUP_KEEP kept; 0 = no schedule.
+  backupCron: setting('BACKUP_CRON', cron, '0 30 3 * * *', 'a cron pattern (with seconds)'),
+  backupKeep: setting('BACKUP_KEEP', int(0), 7, 'a count ≥ 0 (0 turns scheduled backups off)'),
 }
 
 type Schema = typeof schema

@@ -35,7 +35,7 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
       return { cert, key: readFileSync(keyFile, 'utf8'), certFile, generated: false }
     }
   }
-  mkdirSync(dir, { recursive: true })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -9,14 +9,18 @@ import { Database } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { runAdmin } from '../src/cli/admin'
-import { fixedClock } from '../src/lib/time'
+import { fixedClock, type Clock } from '../src/lib/time'
 import { makeApp, expectStatus, tempDir, type Json, type TestApp } from './helpers/app'
 import { ROOT } from './helpers/server'
 
 /** Runs one command; returns the exit code, the parsed JSON and how many lines were printed. */
 function admin(dataDir: string, ...argv: string[]): { code: number; json: Json; lines: number } {
+  return adminAt(undefined, dataDir, ...argv)
+}
+/** The same, judging dates (key expiry) by `clock`, as the app under test does. */
+function adminAt(clock: Clock | undefined, dataDir: string, ...argv: string[]): { code: number; json: Json; lines: number } {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {})
+  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {}, { clock })
   expect(out.length).toBe(1)
   return { code, json: JSON.parse(out[0]!), lines: out.length }
 }
@@ -141,7 +145,7 @@ describe('a running app sees CLI changes on the very next request', () => {
     t = makeApp({}, { clock })
   })
   afterAll(() => t.close())
-  const cli = (...argv: string[]) => admin(t.config.dataDir, ...argv).json
+  const cli = (...argv: string[]) => adminAt(clock, t.config.dataDir, ...argv).json
 
   test('a new key works at once; revocation is refused at once', async () => {
     const store = cli('store:create', '--name', 'Live Shop', '--plan', 'pro')
@@ -168,8 +172,10 @@ describe('a running app sees CLI changes on the very next request', () => {
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
     clock.advance(10_000)
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(401)
-    const past = cli('key:create', '--store', store.slug, '--scopes', 'all', '--expires-at', '2020-01-01')
-    expectStatus(...(await t.api.get('/api/v1/products', { key: past.key }))).toBe(401)
+    // A date already past is refused (exit 2) rather than making a key that never works.
+    const past = adminAt(clock, t.config.dataDir, 'key:create', '--store', store.slug, '--scopes', 'all', '--expires-at', new Date(clock.now() - 1).toISOString())
+    expect(past.code).toBe(2)
+    expect(past.json).toMatchObject({ code: 'USAGE', error: expect.stringContaining('in the past') })
   })
 
   test('suspension → 402 on the next request; reinstatement → the same key works again', async () => {

@@ -1,13 +1,45 @@
 /**
  * `bun run admin <command> [flags]`. With --json, prints exactly one JSON object on stdout
- * (errors too, as `{ "error", "code" }`) and exits non-zero on failure.
+ * (errors too, as `{ "error", "code" }`) and exits non-zero on failure: 2 for a usage or
+ * configuration mistake (nothing was done), 1 when the command itself failed.
+ * Human output names the database it acts on (on stderr, so stdout stays the result).
  */
+import path from 'node:path'
 import { ConfigError, loadConfig } from '../config'
-import { openDb } from '../db/client'
+import { openDb, type Db } from '../db/client'
 import { AppError } from '../lib/errors'
-import { systemClock } from '../lib/time'
-import { parseArgs } from './args'
-import { COMMANDS, UsageError } from './commands'
+import { BackupError } from '../backup/snapshot'
+import { systemClock, type Clock } from '../lib/time'
+import { didYouMean, GLOBAL_OPTIONS, parseCommandArgs, UsageError } from './args'
+import { COMMANDS, usageLine, type CliEnv, type Command } from './commands'
+import { formatHuman } from './format'
+
+const PROGRAM = 'bun run admin'
+
+function topHelp(): string {
+  const names = Object.keys(COMMANDS)
+  const width = Math.max(...names.map((n) => n.length))
+  return [
+    `Usage: ${PROGRAM} <command> [options] [--json]`,
+    '',
+    'Commands:',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n]!.summary}`),
+    '',
+    `Run '${PROGRAM} <command> --help' for a command's options. Settings come from the environment (DATA_DIR, …).`,
+  ].join('\n')
+}
+
+function commandHelp(name: string, c: Command): string {
+  const opts = Object.entries({ ...c.options, ...GLOBAL_OPTIONS })
+  const left = opts.map(([k, o]) => `${o.short ? `-${o.short}, ` : ''}--${k}${o.value ? ' ' + o.value : ''}`)
+  const width = Math.max(...left.map((l) => l.length))
+  return [`Usage: ${PROGRAM} ${usageLine(name, c)}`, '', `${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.`, '', 'Options:', ...opts.map(([, o], i) => `  ${left[i]!.padEnd(width)}  ${o.help}`)].join('\n')
+}
+
+export interface AdminOptions {
+  /** The clock key expiry and billing are judged by (tests pass the app's). */
+  clock?: Clock
+}
 
 /** `env` is the environment the settings come from (tests pass their own DATA_DIR). */
 export function runAdmin(
@@ -15,44 +47,68 @@ export function runAdmin(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   env: Record<string, string | undefined> = process.env,
   err: (s: string) => void = (s) => process.stderr.write(s),
+  opts: AdminOptions = {},
 ): number {
-  const { command, positional, flags } = parseArgs(argv)
-  const json = flags.json === true
-  delete flags.json
-  const cmd = COMMANDS[command]
-  if (!cmd) {
-    const help = `Usage: bun run admin <command> [--json]\n\nCommands:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`
-    if (json) out(JSON.stringify({ error: `Unknown command '${command}'`, code: 'USAGE' }))
-    else out(command === 'help' ? help : `Unknown command '${command}'\n\n${help}`)
-    return command === 'help' ? 0 : 2
+  // Whatever the CLI writes (snapshots, a new database) is owner-only, like the service's files.
+  process.umask(0o077)
+  const json = argv.includes('--json')
+  const [name = '--help', ...rest] = argv
+  const fail = (code: string, message: string, extra: Record<string, unknown> = {}) => {
+    if (json) out(JSON.stringify({ error: message, code, ...extra }))
+    else err(`error: ${message}\n`)
   }
-  let db
+
+  if (name === 'help' || name === '--help' || name === '-h' || (name === '--json' && rest.length === 0)) {
+    out(json ? JSON.stringify({ usage: topHelp() }) : topHelp())
+    return 0
+  }
+  const cmd = COMMANDS[name]
+  if (!cmd) {
+    const message = `unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}`
+    fail('USAGE', message)
+    if (!json) err(`\n${topHelp()}\n`)
+    return 2
+  }
+
+  let parsed
+  try {
+    parsed = parseCommandArgs(rest, cmd.options ?? {}, cmd.args?.length ?? 0)
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    fail('USAGE', `${e.message}. Usage: ${PROGRAM} ${usageLine(name, cmd)}`)
+    return 2
+  }
+  if (parsed.flags.help) {
+    out(json ? JSON.stringify({ usage: commandHelp(name, cmd) }) : commandHelp(name, cmd))
+    return 0
+  }
+  delete parsed.flags.json
+
+  let db: Db | undefined
   try {
     const config = loadConfig(env)
-    db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
-    const result = cmd.run({ db, clock: systemClock }, positional, flags)
-    out(json ? JSON.stringify(result) : human(result))
+    if (!json) err(`database: ${path.join(config.dataDir, 'storefront.db')}\n`)
+    const cliEnv: CliEnv = {
+      get db() {
+        return (db ??= openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous }))
+      },
+      clock: opts.clock ?? systemClock,
+      config,
+    }
+    const result = cmd.run(cliEnv, parsed.positional, parsed.flags)
+    out(json ? JSON.stringify(result) : formatHuman(result))
+    if (!json && cmd.note) err(`\n${cmd.note}\n`)
     return 0
   } catch (e) {
-    const body =
-      e instanceof UsageError
-        ? { error: `${e.message}. Usage: ${cmd.usage}`, code: 'USAGE' }
-        : e instanceof AppError
-          ? { error: e.message, code: e.code, ...(e.details ? { details: e.details } : {}) }
-          : e instanceof ConfigError
-            ? { error: e.message, code: 'CONFIG' }
-            : { error: (e as Error).message ?? String(e), code: 'ERROR' }
-    if (json) out(JSON.stringify(body))
-    else err(`error: ${body.error}\n`)
+    if (e instanceof UsageError) fail('USAGE', `${e.message}. Usage: ${PROGRAM} ${usageLine(name, cmd)}`)
+    else if (e instanceof AppError) fail(e.code, e.message, e.details ? { details: e.details } : {})
+    else if (e instanceof ConfigError) fail('CONFIG', e.message)
+    else if (e instanceof BackupError) fail(e.code, e.message)
+    else fail('ERROR', (e as Error).message ?? String(e))
     return e instanceof UsageError || e instanceof ConfigError ? 2 : 1
   } finally {
     db?.$client.close()
   }
-}
-
-function human(result: Record<string, unknown>): string {
-  if (Array.isArray(result.data)) return (result.data as Record<string, unknown>[]).map((r) => Object.entries(r).map(([k, v]) => `${k}=${v ?? ''}`).join('  ')).join('\n') || '(none)'
-  return Object.entries(result).map(([k, v]) => `${k.padEnd(10)} ${Array.isArray(v) ? v.join(',') : (v ?? '')}`).join('\n')
 }
 
 if (import.meta.main) process.exit(runAdmin(process.argv.slice(2)))

@@ -1,7 +1,9 @@
 /**
- * The admin commands of the contract's table. Each takes parsed arguments and returns the JSON
- * object `--json` prints; they call the same services as the HTTP API.
+ * The admin commands of the contract's table. Each declares its positionals and options (the
+ * parser refuses anything else) and returns the JSON object `--json` prints; they call the same
+ * services as the HTTP API.
  */
+import type { Config } from '../config'
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
 import { parseIso } from '../lib/time'
@@ -18,27 +20,41 @@ import {
   SUSPEND_REASONS,
   type SuspendReason,
 } from '../modules/stores/service'
-import type { Store } from '../db/schema'
+import { PLANS, type Store } from '../db/schema'
 import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
+import { UsageError, type Flags, type Options } from './args'
+import { BACKUP_COMMANDS } from './backup-commands'
 
-export class UsageError extends Error {}
+export { UsageError }
 
 export interface CliEnv {
-  db: Db
+  /** Opened on first use: `restore` must not hold the database it replaces. */
+  readonly db: Db
   clock: Clock
+  config: Config
 }
 
-type Flags = Record<string, string | true>
-type Command = { usage: string; run(env: CliEnv, positional: string[], flags: Flags): Record<string, unknown> }
+export interface Command {
+  summary: string
+  /** Positionals in order; `[name]` is optional. */
+  args?: string[]
+  options?: Options
+  run(env: CliEnv, positional: string[], flags: Flags): Record<string, unknown>
+  /** A line printed after the human output (never in --json). */
+  note?: string
+}
 
 const str = (flags: Flags, name: string): string | undefined => {
   const v = flags[name]
-  if (v === true) throw new UsageError(`--${name} needs a value`)
-  return v
+  return typeof v === 'string' ? v : undefined
 }
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new UsageError(`missing ${what}`)
   return value
+}
+const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined => {
+  if (value !== undefined && !allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${value}')`)
+  return value as T | undefined
 }
 
 /** The CLI's store summary (contract: id, slug, name, plan, currency, status). */
@@ -47,58 +63,93 @@ export const storeSummary = (s: Store) => {
   return { id: v.id, slug: v.slug, name: v.name, plan: v.plan, currency: v.currency, status: v.status, isPublished: v.isPublished, createdAt: v.createdAt }
 }
 
+const STORE_FLAG: Options = { store: { type: 'string', value: '<store>', help: 'store id or slug (required)' } }
+
 export const COMMANDS: Record<string, Command> = {
   'store:create': {
-    usage: 'store:create --name N [--slug S] [--plan free|pro|lifetime] [--currency USD] [--whatsapp +E164]',
-    run: ({ db, clock }, _p, f) =>
-      storeSummary(createStore(db, clock, { name: need(str(f, 'name'), '--name'), slug: str(f, 'slug'), plan: str(f, 'plan'), currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') })),
+    summary: 'create a store (published, plan free unless --plan)',
+    options: {
+      name: { type: 'string', value: 'N', help: 'display name (required)' },
+      slug: { type: 'string', value: 'S', help: 'URL slug (default: from the name)' },
+      plan: { type: 'string', value: PLANS.join('|'), help: 'plan (default free)' },
+      currency: { type: 'string', value: 'USD', help: 'ISO 4217 currency (default USD)' },
+      whatsapp: { type: 'string', value: '+E164', help: 'WhatsApp number for orders' },
+    },
+    run: ({ db, clock }, _p, f) => {
+      const name = need(str(f, 'name'), '--name')
+      const plan = oneOf(str(f, 'plan'), PLANS, '--plan')
+      return storeSummary(createStore(db, clock, { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') }))
+    },
   },
   'store:list': {
-    usage: 'store:list',
+    summary: 'list every store',
     run: ({ db }) => ({ data: listStores(db).map(storeSummary) }),
   },
   'store:plan': {
-    usage: 'store:plan <store> <plan>',
+    summary: `change a store's plan (${PLANS.join(', ')})`,
+    args: ['<store>', '<plan>'],
     run: ({ db, clock }, [store, plan]) => storeSummary(setPlan(db, clock, need(store, '<store>'), need(plan, '<plan>'))),
   },
   'store:suspend': {
-    usage: 'store:suspend <store> [--reason unpaid|refund|chargeback]',
+    summary: 'suspend a store (its keys get 402)',
+    args: ['<store>'],
+    options: { reason: { type: 'string', value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'), help: 'why (default manual)' } },
     run: ({ db, clock }, [ref], f) => {
-      const reason = (str(f, 'reason') ?? 'manual') as SuspendReason
-      if (!SUSPEND_REASONS.includes(reason)) throw new UsageError(`--reason must be one of ${SUSPEND_REASONS.join(', ')}`)
+      const reason = oneOf(str(f, 'reason'), SUSPEND_REASONS, '--reason') ?? ('manual' as SuspendReason)
       return { ...storeSummary(suspendStore(db, clock, findStore(db, need(ref, '<store>')).id, reason)), reason }
     },
   },
   'store:reinstate': {
-    usage: 'store:reinstate <store>',
+    summary: 'reinstate a suspended store',
+    args: ['<store>'],
     run: ({ db, clock }, [ref]) => storeSummary(reinstateStore(db, clock, findStore(db, need(ref, '<store>')).id)),
   },
   'key:create': {
-    usage: 'key:create --store <store> --scopes a:read,b:write|all [--name L] [--expires-at ISO]',
+    summary: 'create an API key (the secret is shown once)',
+    options: {
+      ...STORE_FLAG,
+      scopes: { type: 'string', value: 'a:read,b:write|all', help: 'comma-separated scopes, or all (required)' },
+      name: { type: 'string', value: 'L', help: 'a label' },
+      'expires-at': { type: 'string', value: 'ISO', help: 'expiry, an ISO 8601 date-time in the future' },
+    },
+    note: 'The key above is shown once: store it now, it cannot be shown again (key:list shows its prefix only).',
     run: ({ db, clock }, _p, f) => {
-      const store = findStore(db, need(str(f, 'store'), '--store'))
+      const storeRef = need(str(f, 'store'), '--store')
       let scopes: string[]
       try {
         scopes = parseScopes(need(str(f, 'scopes'), '--scopes'))
       } catch (e) {
+        if (e instanceof UsageError) throw e
         throw new UsageError((e as Error).message)
       }
       const rawExpiry = str(f, 'expires-at')
       const expiresAt = rawExpiry === undefined ? null : parseIso(rawExpiry)
       if (expiresAt === undefined) throw new UsageError('--expires-at must be an ISO 8601 date-time')
+      // A key born expired is always a mistake (a wrong year, a date meant as a duration).
+      if (expiresAt !== null && expiresAt <= clock.now()) throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
+      const store = findStore(db, storeRef)
       return { ...createKey(db, clock, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
     },
   },
   'key:list': {
-    usage: 'key:list --store <store>',
+    summary: "list a store's keys (prefixes only)",
+    options: STORE_FLAG,
     run: ({ db }, _p, f) => ({ data: listKeys(db, findStore(db, need(str(f, 'store'), '--store')).id) }),
   },
   'key:revoke': {
-    usage: 'key:revoke <keyId>',
+    summary: 'revoke a key (idempotent)',
+    args: ['<keyId>'],
     run: ({ db, clock }, [id]) => revokeKey(db, clock, need(id, '<keyId>')),
   },
   'invoice:create': {
-    usage: 'invoice:create <store> --amount N [--currency USD] [--max-attempts 4] [--due-at ISO]',
+    summary: 'open an invoice for a store',
+    args: ['<store>'],
+    options: {
+      amount: { type: 'string', value: 'N', help: 'amount in major units (required)' },
+      currency: { type: 'string', value: 'USD', help: 'currency (default USD)' },
+      'max-attempts': { type: 'string', value: '4', help: 'card attempts before suspension' },
+      'due-at': { type: 'string', value: 'ISO', help: 'due date-time' },
+    },
     run: (env, [ref], f) => {
       const store = findStore(env.db, need(ref, '<store>'))
       const amount = Number(need(str(f, 'amount'), '--amount'))
@@ -111,23 +162,35 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'invoice:fail': {
-    usage: 'invoice:fail <invoiceId>   (records a failed card charge; schedules the next retry)',
+    summary: 'record a failed card charge (schedules the next retry)',
+    args: ['<invoiceId>'],
     run: (env, [id]) => resultView(recordFailedCharge(env, need(id, '<invoiceId>'))),
   },
   'invoice:pay': {
-    usage: 'invoice:pay <invoiceId>   (records payment; reinstates a store suspended for billing)',
+    summary: 'record payment (reinstates a store suspended for billing)',
+    args: ['<invoiceId>'],
     run: (env, [id]) => resultView(recordPayment(env, need(id, '<invoiceId>'))),
   },
   'invoice:refund': {
-    usage: 'invoice:refund <invoiceId>   (full refund; suspends the store)',
+    summary: 'full refund (suspends the store)',
+    args: ['<invoiceId>'],
     run: (env, [id]) => resultView(recordRefund(env, need(id, '<invoiceId>'))),
   },
   'invoice:chargeback': {
-    usage: 'invoice:chargeback <invoiceId>   (suspends the store)',
+    summary: 'record a chargeback (suspends the store)',
+    args: ['<invoiceId>'],
     run: (env, [id]) => resultView(recordChargeback(env, need(id, '<invoiceId>'))),
   },
   'invoice:list': {
-    usage: 'invoice:list --store <store>',
+    summary: "list a store's invoices",
+    options: STORE_FLAG,
     run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
   },
+  ...BACKUP_COMMANDS,
+}
+
+/** `store:create --name N [--slug S] …` */
+export function usageLine(name: string, c: Command): string {
+  const opts = Object.entries(c.options ?? {}).map(([k, o]) => (o.help.includes('(required)') ? `--${k} ${o.value ?? ''}`.trim() : `[--${k}${o.value ? ' ' + o.value : ''}]`))
+  return [name, ...(c.args ?? []), ...opts].join(' ')
 }

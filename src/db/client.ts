@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { getTableColumns, type Table } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
@@ -21,8 +21,13 @@ export interface OpenDbOptions {
  * migrations. The same function runs at boot, before CLI commands and in tests.
  */
 export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
-  mkdirSync(dataDir, { recursive: true })
-  const sqlite = new Database(path.join(dataDir, 'storefront.db'), { create: true, strict: true })
+  secureDataDir(dataDir)
+  const file = path.join(dataDir, 'storefront.db')
+  // SQLite creates the database 0644 (less the umask) but every later -wal/-shm/-journal with the
+  // database file's own mode, so a 0600 database keeps its WAL 0600 whatever the umask.
+  closeSync(openSync(file, 'a', 0o600))
+  chmodSync(file, 0o600)
+  const sqlite = new Database(file, { create: true, strict: true })
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec(`PRAGMA synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
   sqlite.exec('PRAGMA foreign_keys = ON')
@@ -38,6 +43,45 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
   repairSupersededMigrations(sqlite)
   migrate(db, { migrationsFolder: MIGRATIONS })
   return db
+}
+
+/** Files under DATA_DIR that hold customer data or secrets (contract "Files at rest"). */
+const PRIVATE_FILES = ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'storefront.db-journal', 'secret.key', 'tls/key.pem']
+/** Folders whose every file is private: TLS material and snapshots (which hold all of the above). */
+const PRIVATE_DIRS = ['tls', 'backups']
+
+/**
+ * DATA_DIR is 0700 and what it keeps private is 0600 (customer names, phones, addresses, client
+ * IPs, webhook secrets): created so, and tightened at start when an older version or a copy left
+ * them looser. The process umask becomes 077 so files created later (snapshots, media originals,
+ * certificates) are owner-only too. Runs before every open: service, CLI and tests alike.
+ */
+export function secureDataDir(dataDir: string): void {
+  process.umask(0o077)
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  tighten(dataDir, 0o700)
+  for (const f of PRIVATE_FILES) tighten(path.join(dataDir, f), 0o600)
+  for (const d of PRIVATE_DIRS) tightenTree(path.join(dataDir, d))
+}
+
+function tighten(file: string, mode: number): void {
+  try {
+    if ((statSync(file).mode & 0o777) !== mode) chmodSync(file, mode)
+  } catch (err) {
+    // Absent is fine; a mount point owned by someone else (EPERM) is the operator's call.
+    const code = (err as { code?: string }).code
+    if (code !== 'ENOENT' && code !== 'EPERM') throw err
+  }
+}
+
+function tightenTree(dir: string): void {
+  if (!existsSync(dir)) return
+  tighten(dir, 0o700)
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) tightenTree(p)
+    else if (e.isFile()) tighten(p, 0o600)
+  }
 }
 
 /**

@@ -7,8 +7,13 @@ import type { Deps } from '../context'
 import { pruneExpired } from './prune'
 import { runBillingSweep } from './billing'
 import { sweepDeliveries } from './webhooks'
+import { runScheduledBackup } from './backup'
+import { holdPidFile } from '../backup/pid'
 
 export function startJobs(deps: Deps): () => void {
+  // Jobs run only in the service, so this is where it marks DATA_DIR as held: `admin restore`
+  // refuses to replace the database under a running service (backup/pid.ts).
+  holdPidFile(deps.config.dataDir)
   // A failing run is logged and the schedule goes on; `protect` skips a tick while one still runs.
   const opts = (name: string) => ({ protect: true, catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }) })
   const jobs: Cron[] = [new Cron('0 */10 * * * *', opts('prune'), () => pruneExpired(deps))]
@@ -20,5 +25,6 @@ export function startJobs(deps: Deps): () => void {
   })
   jobs.push(webhooks)
   void webhooks.trigger()
+  if (deps.config.backupKeep > 0) jobs.push(new Cron(deps.config.backupCron, opts('backup'), () => runScheduledBackup(deps)))
   return () => jobs.forEach((j) => j.stop())
 }

@@ -49,7 +49,7 @@ export function loadSecretKey(opts: { secretKey?: string; dataDir: string }): Bu
     return Buffer.from(hkdfSync('sha256', opts.secretKey, 'storefront', 'secret-box v1', 32))
   }
   const file = path.join(opts.dataDir, KEY_FILE)
-  mkdirSync(opts.dataDir, { recursive: true })
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 })
   try {
     // 'wx': exactly one process creates it, even when two start at once; the loser reads it.
     const fd = openSync(file, 'wx', 0o600)

@@ -7,6 +7,8 @@
  *   fuzz         1,000 requests per /api route (≈ 40,000)
  *   isolation    every cross-store route and list, scanned for the other store's values
  *   secrets      database, -wal and -shm bytes scanned for API keys and webhook secrets
+ *   backup       `admin backup` under 8 clients posting orders, restore into a fresh DATA_DIR:
+ *                every order acknowledged before it began, integrity ok, webhook secret opens
  *
  * Flags: --orders N --kills N --fuzz-runs N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
@@ -16,6 +18,7 @@ import { FULL_SIZES, runConcurrency } from './concurrency'
 import { runFuzz } from './fuzz'
 import { runIsolation } from './isolation'
 import { runSecrets } from './secrets'
+import { runBackup } from './backup'
 import { formatTable, type CaseResult } from './lib'
 
 const args = process.argv.slice(2)
@@ -46,6 +49,7 @@ await run('concurrency', () => runConcurrency(FULL_SIZES))
 await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, log }))
 await run('isolation', () => runIsolation())
 await run('secrets', () => runSecrets({ keys: 50, webhooks: 20 }))
+await run('backup', () => runBackup({ clients: 8, ordersBefore: 1000, ordersAfter: 200 }))
 
 console.log('\n' + formatTable(results) + '\n')
 for (const r of results) {
