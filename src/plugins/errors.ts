@@ -4,7 +4,7 @@
  * unexpected becomes a bare 500 INTERNAL_ERROR, logged with the request id.
  */
 import type { Logger } from '../lib/log'
-import { AppError, ValidationError } from '../lib/errors'
+import { AppError, ERROR_STATUS, ValidationError, type ErrorCode, type ErrorReason } from '../lib/errors'
 
 interface TypeBoxError {
   path: string
@@ -23,7 +23,7 @@ export function fieldFromPath(path: string): string {
 }
 
 /** Finds the bound that a value breaks, looking into Elysia's coercion unions. */
-function reasonFor(value: unknown, schema: Record<string, unknown> | undefined, coerced: boolean): string {
+function reasonFor(value: unknown, schema: Record<string, unknown> | undefined, coerced: boolean): ErrorReason {
   if (value === undefined) return 'required'
   if (!schema) return 'invalid_type'
   const parts = [schema, ...(((schema.anyOf as Record<string, unknown>[]) ?? []).filter(Boolean))]
@@ -66,7 +66,7 @@ export function fromElysiaValidation(error: unknown, query?: Record<string, stri
   return new ValidationError(field, reason, text)
 }
 
-function describe(field: string, reason: string, e: TypeBoxError): string {
+function describe(field: string, reason: ErrorReason, e: TypeBoxError): string {
   switch (reason) {
     case 'required':
       return `'${field}' is required`
@@ -83,6 +83,12 @@ export interface ErrorResult {
   status: number
   body: Record<string, unknown>
 }
+
+/** A body for a catalogue code the mapper answers itself (no thrower behind it). */
+const answer = (code: ErrorCode, error: string, details?: Record<string, unknown>): ErrorResult => ({
+  status: ERROR_STATUS[code],
+  body: { error, code, ...(details ? { details } : {}) },
+})
 
 /** Pure mapping, used by the app's onError. */
 export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; url?: string }): ErrorResult {
@@ -101,18 +107,18 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
       return { status: 400, body: new ValidationError('body', 'invalid_json', 'Request body is not valid JSON').toBody() }
     }
     case 'NOT_FOUND':
-      return { status: 404, body: { error: 'Endpoint not found', code: 'NOT_FOUND' } }
+      return answer('NOT_FOUND', 'Endpoint not found')
     case 'INVALID_FILE_TYPE':
     case 'INVALID_COOKIE_SIGNATURE':
       return { status: 400, body: new ValidationError('body', 'invalid_format').toBody() }
   }
   const status = (error as { status?: number })?.status
-  if (status === 413) return { status: 413, body: { error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' } }
+  if (status === 413) return answer('PAYLOAD_TOO_LARGE', 'Request body too large')
   ctx.log.error('unhandled error', {
     requestId: ctx.requestId,
     // Parsed only here: 401s, 404s and 429s are answered without building a URL.
     path: ctx.url === undefined ? undefined : new URL(ctx.url).pathname,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
   })
-  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR', ...(ctx.requestId ? { details: { requestId: ctx.requestId } } : {}) } }
+  return answer('INTERNAL_ERROR', 'Internal server error', ctx.requestId ? { requestId: ctx.requestId } : undefined)
 }
