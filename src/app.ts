@@ -7,6 +7,8 @@ import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './context'
 import { Gate } from './plugins/gate'
 import { bodyDepth } from './plugins/body-depth'
+import { objectBody, type RouteInfo } from './plugins/object-body'
+import { collapsedPath, reroute } from './plugins/slashes'
 import { toErrorResult } from './plugins/errors'
 import { clientIp } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
@@ -26,7 +28,7 @@ import { customerRoutes } from './modules/customers/routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
-  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 plan → 400 validation → 404.'
+  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store\'s record → 403 plan → 400 validation → 404.'
 
 export function createApp(deps: Deps) {
   const gate = new Gate(deps)
@@ -66,6 +68,8 @@ export function createApp(deps: Deps) {
         const origin = deps.config.publicUrl ?? `https://${host}`
         return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
       }
+      const single = collapsedPath(path)
+      if (single !== undefined) return reroute(request, url.slice(0, pathStart) + single + url.slice(pathStart + path.length), () => clientIp(request, server, deps.config.trustProxy), (r): Promise<Response> => app.handle(r))
       gate.check(request, path, () => clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {
@@ -80,6 +84,7 @@ export function createApp(deps: Deps) {
       return result.body
     })
     .use(bodyDepth)
+    .use(objectBody((): readonly RouteInfo[] => app.routes))
     .get('/health', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { tags: ['Public'], summary: 'Health check for containers' },
