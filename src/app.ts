@@ -9,8 +9,10 @@ import { Gate } from './plugins/gate'
 import { bodyDepth } from './plugins/body-depth'
 import { objectBody, type RouteInfo } from './plugins/object-body'
 import { collapsedPath, reroute } from './plugins/slashes'
+import { Cors } from './plugins/cors'
+import { setSecurityHeaders } from './plugins/security-headers'
 import { toErrorResult } from './plugins/errors'
-import { clientIp } from './lib/client-ip'
+import { clientIp, ipBucket } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { categoryRoutes } from './modules/categories/routes'
@@ -32,6 +34,7 @@ const SCOPES_TEXT =
 
 export function createApp(deps: Deps) {
   const gate = new Gate(deps)
+  const cors = new Cors(deps.config)
   let counter = 0
 
   const app = new Elysia({ name: 'storefront' })
@@ -63,6 +66,7 @@ export function createApp(deps: Deps) {
       const pathStart = url.indexOf('/', url.indexOf('//') + 2)
       const q = url.indexOf('?', pathStart)
       const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
+      setSecurityHeaders(deps.config, request, path, set.headers as Record<string, string>)
       if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
         const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
         const origin = deps.config.publicUrl ?? `https://${host}`
@@ -70,7 +74,10 @@ export function createApp(deps: Deps) {
       }
       const single = collapsedPath(path)
       if (single !== undefined) return reroute(request, url.slice(0, pathStart) + single + url.slice(pathStart + path.length), () => clientIp(request, server, deps.config.trustProxy), (r): Promise<Response> => app.handle(r))
-      gate.check(request, path, () => clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
+      const preflight = cors.preflight(request, path)
+      if (preflight) return preflight
+      cors.apply(request, path, set.headers as Record<string, string>)
+      gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
