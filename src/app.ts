@@ -85,17 +85,29 @@ export function createApp(deps: Deps) {
         requestId: set.headers['x-request-id'] as string,
         log: deps.log,
         url: request.url,
+        writeHealth: deps.writeHealth,
       })
       set.status = result.status
+      if (result.headers) Object.assign(set.headers, result.headers)
       set.headers['content-type'] = 'application/json'
       return result.body
     })
     .use(bodyDepth)
     .use(objectBody((): readonly RouteInfo[] => app.routes))
-    .get('/health', () => ({ status: 'ok' as const }), {
-      response: { 200: t.Object({ status: t.Literal('ok') }) },
-      detail: { tags: ['Public'], summary: 'Health check for containers' },
-    })
+    .get(
+      '/health',
+      ({ set }) => {
+        // 503 while writes fail for storage reasons (db/write-health.ts): reads still work.
+        const degraded = deps.writeHealth.degraded
+        if (!degraded) return { status: 'ok' as const }
+        set.status = 503
+        return { status: 'degraded' as const, reason: degraded.reason }
+      },
+      {
+        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('degraded'), reason: t.UnionEnum(['disk_full', 'io_error']) }) },
+        detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail)' },
+      },
+    )
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
     .use(webhookRoutes(deps))

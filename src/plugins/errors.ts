@@ -6,12 +6,14 @@
 import type { Logger } from '../lib/log'
 import { AppError, ERROR_STATUS, ValidationError, type ErrorCode } from '../lib/errors'
 import { fromElysiaValidation } from './validation-errors'
+import { RETRY_AFTER_SEC, storageFailure, type WriteHealth } from '../db/write-health'
 
 export { fieldFromPath, fromElysiaValidation } from './validation-errors'
 
 export interface ErrorResult {
   status: number
   body: Record<string, unknown>
+  headers?: Record<string, string>
 }
 
 /** A body for a catalogue code the mapper answers itself (no thrower behind it). */
@@ -21,7 +23,7 @@ const answer = (code: ErrorCode, error: string, details?: Record<string, unknown
 })
 
 /** Pure mapping, used by the app's onError. */
-export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; url?: string }): ErrorResult {
+export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; url?: string; writeHealth?: WriteHealth }): ErrorResult {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() }
   switch (code) {
     case 'VALIDATION': {
@@ -41,6 +43,13 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
     case 'INVALID_FILE_TYPE':
     case 'INVALID_COOKIE_SIGNATURE':
       return { status: 400, body: new ValidationError('body', 'invalid_format').toBody() }
+  }
+  // Disk full or an I/O error: the client may retry later; logged once a minute, not per request.
+  const storage = storageFailure(error) ?? storageFailure((error as { cause?: unknown })?.cause)
+  if (storage) {
+    ctx.writeHealth?.fail(error, storage)
+    const text = storage === 'disk_full' ? 'The service is out of storage space and cannot save changes right now' : 'The service cannot save changes right now (storage error)'
+    return { ...answer('SERVICE_UNAVAILABLE', `${text}. Retry in ${RETRY_AFTER_SEC} seconds.`, { reason: storage, retryAfter: RETRY_AFTER_SEC }), headers: { 'retry-after': String(RETRY_AFTER_SEC) } }
   }
   const status = (error as { status?: number })?.status
   if (status === 413) return answer('PAYLOAD_TOO_LARGE', 'Request body too large')

@@ -30,7 +30,12 @@ interface Entry {
  */
 export const SLICE_MS = 4
 /** Rows written or deleted between two clock reads (a read costs more than a row's bookkeeping). */
-const CHECK_EVERY = 64
+const CHECK_EVERY = 16
+/**
+ * Rows per transaction at most, whatever the clock says: the COMMIT writes every page the slice
+ * dirtied (and may run a WAL checkpoint), which the budget above cannot see coming.
+ */
+const MAX_ROWS_PER_TX = 512
 
 export class RateLimiter {
   private entries = new Map<string, Entry>()
@@ -136,12 +141,12 @@ export class RateLimiter {
         const e = this.entries.get(key)
         if (e) this.upsert.run(key, e.windowStart, e.count)
         written.push(key)
-        if (++n % CHECK_EVERY === 0 && performance.now() - started > budgetMs) return
+        if (++n >= MAX_ROWS_PER_TX || (n % CHECK_EVERY === 0 && performance.now() - started > budgetMs)) return
       }
       for (const key of this.ended) {
         this.remove.run(key)
         removed.push(key)
-        if (++n % CHECK_EVERY === 0 && performance.now() - started > budgetMs) return
+        if (++n >= MAX_ROWS_PER_TX || (n % CHECK_EVERY === 0 && performance.now() - started > budgetMs)) return
       }
     })
     tx()
