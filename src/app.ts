@@ -11,6 +11,7 @@ import { objectBody, type RouteInfo } from './plugins/object-body'
 import { collapsedPath, reroute } from './plugins/slashes'
 import { Cors } from './plugins/cors'
 import { setSecurityHeaders } from './plugins/security-headers'
+import { checkMcpOrigin } from './mcp/guard'
 import { toErrorResult } from './plugins/errors'
 import { clientIp, ipBucket } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
@@ -77,6 +78,7 @@ export function createApp(deps: Deps) {
       const preflight = cors.preflight(request, path)
       if (preflight) return preflight
       cors.apply(request, path, set.headers as Record<string, string>)
+      if (path === '/mcp') checkMcpOrigin(deps.config, request)
       gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {

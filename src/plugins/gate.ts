@@ -151,7 +151,7 @@ export class Gate {
   }
 }
 
-function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {
+export function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {
   headers['x-ratelimit-limit'] = String(w.limit)
   headers['x-ratelimit-remaining'] = String(w.remaining)
   // IETF draft-ietf-httpapi-ratelimit-headers structured fields.
