@@ -49,7 +49,7 @@ test.skipIf(!haveBrowser)('a page on another origin posts an order from the brow
     const out = await tab.evaluate(
       async ({ url, order }) => {
         const res = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify(order) })
-        return { status: res.status, body: await res.json(), remaining: res.headers.get('x-ratelimit-remaining'), requestId: res.headers.get('x-request-id') }
+        return { status: res.status, body: (await res.json()) as { orderNumber: string }, remaining: res.headers.get('x-ratelimit-remaining'), requestId: res.headers.get('x-request-id') }
       },
       { url: api.running.url, order },
     )
