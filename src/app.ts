@@ -8,10 +8,8 @@ import type { Deps } from './context'
 import { Gate } from './plugins/gate'
 import { bodyDepth } from './plugins/body-depth'
 import { objectBody, type RouteInfo } from './plugins/object-body'
-import { collapsedPath, reroute } from './plugins/slashes'
-import { Cors } from './plugins/cors'
+import { Edge } from './plugins/edge'
 import { setSecurityHeaders } from './plugins/security-headers'
-import { checkMcpOrigin } from './mcp/guard'
 import { toErrorResult } from './plugins/errors'
 import { clientIp, ipBucket } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
@@ -35,7 +33,7 @@ const SCOPES_TEXT =
 
 export function createApp(deps: Deps) {
   const gate = new Gate(deps)
-  const cors = new Cors(deps.config)
+  const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
   let counter = 0
 
   const app = new Elysia({ name: 'storefront' })
@@ -73,12 +71,8 @@ export function createApp(deps: Deps) {
         const origin = deps.config.publicUrl ?? `https://${host}`
         return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
       }
-      const single = collapsedPath(path)
-      if (single !== undefined) return reroute(request, url.slice(0, pathStart) + single + url.slice(pathStart + path.length), () => clientIp(request, server, deps.config.trustProxy), (r): Promise<Response> => app.handle(r))
-      const preflight = cors.preflight(request, path)
-      if (preflight) return preflight
-      cors.apply(request, path, set.headers as Record<string, string>)
-      if (path === '/mcp') checkMcpOrigin(deps.config, request)
+      const ended = edge.route(request, url, pathStart, path, set.headers as Record<string, string>, () => clientIp(request, server, deps.config.trustProxy))
+      if (ended) return ended
       gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {
