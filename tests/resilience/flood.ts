@@ -16,7 +16,9 @@ export async function runIpv6Flood(opts: { clients?: number } = {}): Promise<Cas
   const clients = opts.clients ?? 100_000
   await timed(r, async () => {
     const proc = Bun.spawn(['bun', path.join(import.meta.dir, '../helpers/flood.ts'), String(clients)], { stdout: 'pipe', stderr: 'pipe' })
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    // Our own child, by pid: never left running if it hangs.
+    const guard = setTimeout(() => proc.kill(), 100_000)
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => clearTimeout(guard))
     if (code !== 0) return fail(r, `flood process exited ${code}: ${err.slice(-2000)}`)
     const f = JSON.parse(out.trim().split('\n').at(-1)!) as FloodFigures
     r.tried = f.clients
