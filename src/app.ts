@@ -7,8 +7,11 @@ import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './context'
 import { Gate } from './plugins/gate'
 import { bodyDepth } from './plugins/body-depth'
+import { objectBody, type RouteInfo } from './plugins/object-body'
+import { Edge } from './plugins/edge'
+import { setSecurityHeaders } from './plugins/security-headers'
 import { toErrorResult } from './plugins/errors'
-import { clientIp } from './lib/client-ip'
+import { clientIp, ipBucket } from './lib/client-ip'
 import { productRoutes } from './modules/products/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { categoryRoutes } from './modules/categories/routes'
@@ -26,10 +29,11 @@ import { customerRoutes } from './modules/customers/routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
-  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 plan → 400 validation → 404.'
+  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store\'s record → 403 plan → 400 validation → 404.'
 
 export function createApp(deps: Deps) {
   const gate = new Gate(deps)
+  const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
   let counter = 0
 
   const app = new Elysia({ name: 'storefront' })
@@ -61,12 +65,15 @@ export function createApp(deps: Deps) {
       const pathStart = url.indexOf('/', url.indexOf('//') + 2)
       const q = url.indexOf('?', pathStart)
       const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
+      setSecurityHeaders(deps.config, request, path, set.headers as Record<string, string>)
       if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
         const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
         const origin = deps.config.publicUrl ?? `https://${host}`
         return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
       }
-      gate.check(request, path, () => clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
+      const ended = edge.route(request, url, pathStart, path, set.headers as Record<string, string>, () => clientIp(request, server, deps.config.trustProxy))
+      if (ended) return ended
+      gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), set.headers as Record<string, string>)
     })
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
@@ -74,16 +81,29 @@ export function createApp(deps: Deps) {
         requestId: set.headers['x-request-id'] as string,
         log: deps.log,
         url: request.url,
+        writeHealth: deps.writeHealth,
       })
       set.status = result.status
+      if (result.headers) Object.assign(set.headers, result.headers)
       set.headers['content-type'] = 'application/json'
       return result.body
     })
     .use(bodyDepth)
-    .get('/health', () => ({ status: 'ok' as const }), {
-      response: { 200: t.Object({ status: t.Literal('ok') }) },
-      detail: { tags: ['Public'], summary: 'Health check for containers' },
-    })
+    .use(objectBody((): readonly RouteInfo[] => app.routes))
+    .get(
+      '/health',
+      ({ set }) => {
+        // 503 while writes fail for storage reasons (db/write-health.ts): reads still work.
+        const degraded = deps.writeHealth.degraded
+        if (!degraded) return { status: 'ok' as const }
+        set.status = 503
+        return { status: 'degraded' as const, reason: degraded.reason }
+      },
+      {
+        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('degraded'), reason: t.UnionEnum(['disk_full', 'io_error']) }) },
+        detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail)' },
+      },
+    )
     .use(productRoutes(deps))
     .use(categoryRoutes(deps))
     .use(webhookRoutes(deps))

@@ -22,6 +22,12 @@ const url: Parser<string> = (raw) => {
     return undefined
   }
 }
+/** Comma-separated http(s) origins (`https://shop.example`), or `*` for any. */
+const origins: Parser<string[]> = (raw) => {
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean)
+  const ok = parts.every((p) => p === '*' || (url(p) !== undefined && new URL(p).origin === p.replace(/\/+$/, '')))
+  return parts.length > 0 && ok ? parts.map((p) => p.replace(/\/+$/, '')) : undefined
+}
 /** Comma-separated positive integers, e.g. a retry schedule in seconds. */
 const intList: Parser<number[]> = (raw) => {
   const parts = raw.split(',').map((p) => p.trim())
@@ -59,6 +65,10 @@ const schema = {
   /** Secret for encrypting webhook secrets at rest and signing billing events; generated into DATA_DIR when unset. */
   secretKey: setting<string | undefined>('SECRET_KEY', (r) => (r.length >= 32 ? r : undefined), undefined, 'at least 32 characters'),
   billingWebhookSecret: setting<string | undefined>('BILLING_WEBHOOK_SECRET', (r) => (r.length >= 16 ? r : undefined), undefined, 'at least 16 characters'),
+  /** Origins whose pages may call the public endpoints from a browser (docs/hardening.md). */
+  corsOrigins: setting('CORS_ORIGINS', origins, ['*'], "'*' or comma-separated http(s) origins"),
+  /** Other sites' origins allowed to call /mcp from a browser (DNS-rebinding guard). */
+  mcpAllowedOrigins: setting<string[]>('MCP_ALLOWED_ORIGINS', origins, [], 'comma-separated http(s) origins'),
   upgradeUrl: setting('UPGRADE_URL', url, 'https://storefront.example/billing/upgrade', 'an http(s) URL'),
 
   // Rate limits (spec part 8). Windows in seconds.

@@ -12,6 +12,8 @@ import type { RateLimiter } from './plugins/rate-limiter'
 import type { StoreCache } from './plugins/cache'
 import type { SecretBox } from './lib/secret-box'
 import type { Dispatcher } from './modules/webhooks/dispatcher'
+import type { WriteHealth } from './db/write-health'
+import type { VisitCounter } from './modules/storefront/visits'
 
 export interface Deps {
   config: Config
@@ -30,6 +32,10 @@ export interface Deps {
   dispatcher: Dispatcher
   /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
   walSync: WalSync
+  /** Whether writes currently fail for storage reasons (disk full, I/O): 503s and /health. */
+  writeHealth: WriteHealth
+  /** Catalog visits counted in memory, written behind (modules/storefront/visits.ts). */
+  visits: VisitCounter
 }
 
 /** What an authenticated request carries to its handler. */

@@ -8,6 +8,8 @@ import { RateLimiter } from './plugins/rate-limiter'
 import { secretBoxFor } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks/dispatcher'
 import { WalSync } from './db/wal-sync'
+import { probeWrite, WriteHealth } from './db/write-health'
+import { VisitCounter } from './modules/storefront/visits'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
@@ -21,6 +23,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   // off the event loop. The outbox rows themselves commit with the order at the configured
   // level. One connection, not two: a commit on another connection drops this one's page cache
   // and clears the StoreCache (data_version), which cost ~300 µs of CPU per delivery.
+  const writeHealth = new WriteHealth(log, clock, probeWrite(db.$client))
   const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
   return {
     config,
@@ -34,6 +37,8 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     secretBox,
     dispatcher,
     walSync,
+    writeHealth,
+    visits: new VisitCounter(db.$client, clock, log, writeHealth),
   }
 }
 
@@ -41,6 +46,8 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
 export function closeDeps(deps: Deps): void {
   deps.dispatcher.close()
   deps.limiter.close()
+  deps.visits.close()
+  deps.writeHealth.close()
   void deps.walSync.close()
   deps.db.$client.close()
 }

@@ -47,7 +47,7 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
     redirect = Bun.serve({
       port: config.httpPort,
       hostname: config.host,
-      fetch: (req) => new Response(null, { status: 301, headers: { location: redirectTarget(req, config, port) } }),
+      fetch: (req) => new Response(null, { status: 301, headers: { location: redirectTarget(req, config, port), 'x-content-type-options': 'nosniff' } }),
     })
   }
   const stopJobs = startJobs(deps)

@@ -1,13 +1,15 @@
 import type { Deps } from '../context'
 import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
 import { pruneDeliveryLog } from '../modules/webhooks/retention'
+import { pruneVisits } from '../modules/storefront/visits'
 
 /**
  * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and
- * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS.
+ * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, raw catalog visits past VISIT_RAW_DAYS.
  */
 export async function pruneExpired(deps: Deps): Promise<void> {
   deps.limiter.prune()
   deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
   await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
+  await pruneVisits(deps.db.$client, deps.clock.now())
 }

@@ -50,6 +50,10 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     try {
       const u = new URL(rawUrl)
       if (!/^https?:$/.test(u.protocol)) problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: expected an https:// origin`)
+      // The key travels in every request: plain http only to this machine.
+      else if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+        problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: plain http would send the API key in clear; use https:// (http:// is accepted for localhost only)`)
+      }
       url = rawUrl.replace(/\/+$/, '')
     } catch {
       problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: not a URL (expected e.g. https://localhost:3443)`)
@@ -70,6 +74,12 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   }
   if (problems.length) throw new SettingsError(problems)
   return { url, apiKey, ca, caFile }
+}
+
+/** localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
 }
 
 async function readBody(res: Response): Promise<unknown> {

@@ -10,6 +10,7 @@ import type { Deps } from '../context'
 import { clientIp } from '../lib/client-ip'
 import { inProcessClient } from './client'
 import { createMcpServer } from './server'
+import { countBatch } from './guard'
 
 const notAllowed = () =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST' }, id: null }), {
@@ -22,7 +23,8 @@ export const mcpRoutes = (deps: Deps, handle: (req: Request) => Promise<Response
   new Elysia({ name: 'mcp' })
     .post(
       '/mcp',
-      async ({ request, body, server: bun }) => {
+      async ({ request, body, server: bun, set }) => {
+        countBatch(deps, request, body, set.headers as Record<string, string>)
         const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, deps.config.trustProxy)))
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
         await server.connect(transport)

@@ -90,17 +90,18 @@ export class Gate {
     if (policy.scope && !hasScope(scopes, policy.scope)) {
       throw new Forbidden(`This API key lacks the '${policy.scope}' scope`, { scope: policy.scope })
     }
-    if (policy.feature && store.plan === 'free') {
-      throw new PlanRequired(policy.feature, config.upgradeUrl, FEATURE_TEXT[policy.feature])
-    }
     // Another store's record is a 403 before its body or query is validated (contract order).
-    // Only where validation can fail first: a body, or a query string.
-    if ((request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?')) {
+    // Only where validation can fail first: a body, or a query string. Ownership also comes
+    // before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
+    if (policy.feature || (request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?')) {
       const owned = ownedRecord(path)
       if (owned) {
         const row = this.deps.db.$client.query(owned.sql).get(owned.id) as { store_id: string } | null
         if (row && row.store_id !== store.id) throw new OtherStore(owned.name)
       }
+    }
+    if (policy.feature && store.plan === 'free') {
+      throw new PlanRequired(policy.feature, config.upgradeUrl, FEATURE_TEXT[policy.feature])
     }
     this.deps.auths.set(request, { key, store, scopes })
   }
@@ -150,7 +151,7 @@ export class Gate {
   }
 }
 
-function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {
+export function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {
   headers['x-ratelimit-limit'] = String(w.limit)
   headers['x-ratelimit-remaining'] = String(w.remaining)
   // IETF draft-ietf-httpapi-ratelimit-headers structured fields.

@@ -9,8 +9,10 @@
  *   secrets      database, -wal and -shm bytes scanned for API keys and webhook secrets
  *   backup       `admin backup` under 8 clients posting orders, restore into a fresh DATA_DIR:
  *                every order acknowledged before it began, integrity ok, webhook secret opens
+ *   flood        100,000 distinct IPv6 clients: loop never blocked > 20 ms, memory returns
+ *   diskfull     DATA_DIR on a full tmpfs: 503s, degraded health, recovery, nothing lost (root)
  *
- * Flags: --orders N --kills N --fuzz-runs N --seed N --only crash,fuzz,...
+ * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
  */
 import { runCrash } from './crash'
@@ -19,6 +21,8 @@ import { runFuzz } from './fuzz'
 import { runIsolation } from './isolation'
 import { runSecrets } from './secrets'
 import { runBackup } from './backup'
+import { runIpv6Flood } from './flood'
+import { canMountTmpfs, runDiskFull } from './disk-full'
 import { formatTable, type CaseResult } from './lib'
 
 const args = process.argv.slice(2)
@@ -50,6 +54,9 @@ await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, l
 await run('isolation', () => runIsolation())
 await run('secrets', () => runSecrets({ keys: 50, webhooks: 20 }))
 await run('backup', () => runBackup({ clients: 8, ordersBefore: 1000, ordersAfter: 200 }))
+await run('flood', () => runIpv6Flood({ clients: flag('flood-clients', 100_000) }))
+if (canMountTmpfs()) await run('diskfull', () => runDiskFull({ burst: 200 }))
+else if (want('diskfull')) console.error('» diskfull skipped: needs root to mount a tmpfs')
 
 console.log('\n' + formatTable(results) + '\n')
 for (const r of results) {

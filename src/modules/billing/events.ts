@@ -37,7 +37,7 @@ export interface BillingEvent {
 
 export class EndpointDisabled extends AppError {
   constructor() {
-    super(404, 'NOT_FOUND', 'Endpoint not found')
+    super('NOT_FOUND', 'Endpoint not found')
   }
 }
 

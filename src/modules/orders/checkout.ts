@@ -289,6 +289,8 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
   const disc = resolveDiscount(db, store, input.discountCode, itemsSubtotal, now)
   const shippingPrice = shipping?.price ?? 0
   const total = orderTotal(itemsSubtotal, shippingPrice, disc?.amount ?? 0)
+  // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
+  if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
   const dup = db.query('SELECT 1 FROM orders WHERE store_id = ? AND dedup_hash = ? AND created_at > ? LIMIT 1').get(store.id, hash, now - DEDUP_WINDOW_MS)
   if (dup) throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })

@@ -4,6 +4,7 @@
  */
 import { t, type TSchema } from 'elysia'
 import { SLUG_PATTERN, SLUG_RULE } from '../../lib/slug'
+import { ERROR_CODES } from '../../lib/errors'
 
 export const Id = t.String({ minLength: 1, maxLength: 64, description: 'CUID2 identifier' })
 export const IdParams = t.Object({ id: Id })
@@ -25,7 +26,7 @@ export const Since = {
 export const ErrorBody = t.Object(
   {
     error: t.String(),
-    code: t.Optional(t.String()),
+    code: t.Optional(t.UnionEnum(ERROR_CODES, { description: 'One of the closed catalogue of error codes' })),
     details: t.Optional(t.Record(t.String(), t.Unknown())),
   },
   { title: 'Error' },

@@ -72,10 +72,21 @@ export function plainFigures(db: Database, storeId: string, from: number, to: nu
        GROUP BY i.product_id`,
     )
     .all(storeId, from, to)
-  const visits = db
-    .query<{ n: number }, [string, number, number]>('SELECT COUNT(*) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3')
-    .get(storeId, from, to)!.n
-  return collect(status, products, visits)
+  return collect(status, products, visitsIn(db, storeId, from, to))
+}
+
+/**
+ * Raw visits in [from, to), a partial day. A day whose raw rows were pruned (storefront/visits.ts
+ * keeps VISIT_RAW_DAYS) has only its rollup left: its share is prorated by the time covered.
+ */
+function visitsIn(db: Database, storeId: string, from: number, to: number): number {
+  const count = db.query<{ n: number }, [string, number, number]>('SELECT COUNT(*) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3')
+  const raw = count.get(storeId, from, to)!.n
+  if (raw > 0) return raw
+  const day = Math.floor(from / DAY_MS)
+  const rolled = db.query<{ n: number }, [string, number]>('SELECT visits AS n FROM visit_stats_daily WHERE store_id = ?1 AND day = ?2').get(storeId, day)?.n ?? 0
+  if (rolled === 0 || count.get(storeId, day * DAY_MS, (day + 1) * DAY_MS)!.n > 0) return 0
+  return Math.round((rolled * (Math.min(to, (day + 1) * DAY_MS) - from)) / DAY_MS)
 }
 
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */

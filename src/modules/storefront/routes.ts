@@ -3,13 +3,12 @@ import type { Deps } from '../../context'
 import { data, list, publicErrors, ErrorBody } from '../shared/model'
 import { sendJson } from '../shared/query'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
-import { checkSlug, listDirectory, publicStoreBySlug, storefrontOf, visitRecorder } from './service'
+import { checkSlug, listDirectory, publicStoreBySlug, storefrontOf } from './service'
 
 const CACHE_KEY = 'storefront'
 
 /** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
 export const storefrontRoutes = (deps: Deps) => {
-  const recordVisit = visitRecorder(deps)
   return new Elysia({ name: 'storefront-public' })
     .get('/api/v1/stores', ({ query }) => listDirectory(deps.db, query), {
       query: DirectoryQuery,
@@ -31,7 +30,8 @@ export const storefrontRoutes = (deps: Deps) => {
           body = new Blob([JSON.stringify({ data: storefrontOf(deps.db, store) })])
           deps.cache.setResponse(store.id, CACHE_KEY, body)
         }
-        recordVisit(store.id)
+        // Counted in memory and written behind: a read never writes (storefront/visits.ts).
+        deps.visits.record(store.id)
         return sendJson(set, body)
       },
       {

@@ -93,17 +93,6 @@ export function storefrontOf(db: Db, s: Store) {
   }
 }
 
-/**
- * One `catalog_visits` row per storefront read (the conversion-rate denominator). A single
- * prepared autocommit INSERT: no transaction wrapper, no ORM layer, no read.
- */
-export function visitRecorder(deps: Deps): (storeId: string) => void {
-  const stmt = deps.db.$client.prepare('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)')
-  return (storeId) => {
-    stmt.run(storeId, deps.clock.now())
-  }
-}
-
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
 export function checkSlug(db: Db, slug: string) {
   if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)

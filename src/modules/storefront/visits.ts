@@ -1,0 +1,150 @@
+/**
+ * Catalog visits (the conversion rate's denominator) without a write on the read path: a
+ * storefront read only bumps a counter in memory; every VISIT_FLUSH_MS the counts are written
+ * behind as `catalog_visits` rows in batched transactions (the rollup trigger keeps
+ * `visit_stats_daily`), so they reach stats within seconds. Before this, each public read
+ * committed a row on the event loop (~300 µs, fully synced) and failed outright on a full disk.
+ *
+ * Raw rows are only needed for the partial days at a stats period's edges (whole days come from
+ * the rollup), so rows older than VISIT_RAW_DAYS are pruned; the rollup keeps their counts.
+ */
+import type { Database } from 'bun:sqlite'
+import type { Logger } from '../../lib/log'
+import { DAY_MS, type Clock } from '../../lib/time'
+import { storageFailure, type WriteHealth } from '../../db/write-health'
+
+export const VISIT_FLUSH_MS = 5_000
+/** Raw visit rows kept this long; older partial days are prorated from the daily rollup. */
+export const VISIT_RAW_DAYS = 35
+/** Rows per write transaction (a slice of a few ms), so a large backlog never blocks the loop. */
+const ROWS_PER_TX = 2_000
+const PRUNE_BATCH = 5_000
+
+export class VisitCounter {
+  /** storeId → visit second (ms, floored) → count. Seconds keep memory bounded under load. */
+  private pending = new Map<string, Map<number, number>>()
+  private timer: ReturnType<typeof setInterval>
+  private flushing = false
+
+  constructor(
+    private db: Database,
+    private clock: Clock,
+    private log: Logger,
+    private health?: WriteHealth,
+    flushMs = VISIT_FLUSH_MS,
+  ) {
+    this.timer = setInterval(() => void this.flushSliced(), flushMs)
+    this.timer.unref?.()
+  }
+
+  /** One catalog visit of `storeId`, now. Memory only. */
+  record(storeId: string): void {
+    const at = this.clock.now()
+    const second = at - (at % 1000)
+    let m = this.pending.get(storeId)
+    if (!m) this.pending.set(storeId, (m = new Map()))
+    m.set(second, (m.get(second) ?? 0) + 1)
+  }
+
+  /** Visits counted and not yet written. */
+  get pendingCount(): number {
+    let n = 0
+    for (const m of this.pending.values()) for (const c of m.values()) n += c
+    return n
+  }
+
+  /** Takes up to `max` rows' worth of pending visits out of the map. */
+  private take(max: number): [string, number, number][] {
+    const out: [string, number, number][] = []
+    let rows = 0
+    for (const [storeId, m] of this.pending) {
+      for (const [at, count] of m) {
+        out.push([storeId, at, count])
+        m.delete(at)
+        rows += count
+        if (rows >= max) break
+      }
+      if (m.size === 0) this.pending.delete(storeId)
+      if (rows >= max) break
+    }
+    return out
+  }
+
+  private putBack(items: [string, number, number][]): void {
+    for (const [storeId, at, count] of items) {
+      let m = this.pending.get(storeId)
+      if (!m) this.pending.set(storeId, (m = new Map()))
+      m.set(at, (m.get(at) ?? 0) + count)
+    }
+  }
+
+  /** Writes one batch; false when nothing was left or the write failed (kept for the next tick). */
+  private writeBatch(): boolean {
+    const items = this.take(ROWS_PER_TX)
+    if (items.length === 0) return false
+    const insert = this.db.query('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)')
+    try {
+      this.db
+        .transaction(() => {
+          for (const [storeId, at, count] of items) for (let i = 0; i < count; i++) insert.run(storeId, at)
+        })
+        .immediate()
+      return true
+    } catch (err) {
+      this.putBack(items)
+      if (storageFailure(err)) this.health?.fail(err)
+      else if ((err as { code?: string }).code !== 'SQLITE_BUSY') this.log.error('catalog visits not written', { error: String(err) })
+      return false
+    }
+  }
+
+  /** Writes everything pending, one batch per event-loop turn. */
+  async flushSliced(): Promise<void> {
+    if (this.flushing) return
+    this.flushing = true
+    try {
+      while (this.writeBatch()) await new Promise<void>((r) => setImmediate(r))
+    } finally {
+      this.flushing = false
+    }
+  }
+
+  /** Writes everything now (shutdown, tests). */
+  flush(): void {
+    while (this.writeBatch());
+  }
+
+  close(): void {
+    clearInterval(this.timer)
+    this.flush()
+  }
+}
+
+/**
+ * Deletes raw visit rows from before the cutoff day (UTC), in batches, keeping the rollup: the
+ * delete trigger takes each row off `visit_stats_daily`, so each batch first adds the same
+ * counts back, in the same transaction.
+ */
+export async function pruneVisits(db: Database, now: number, keepDays = VISIT_RAW_DAYS): Promise<number> {
+  const cutoff = (Math.floor(now / DAY_MS) - keepDays) * DAY_MS
+  const lastOfBatch = db.query<{ id: number }, [number, number]>('SELECT id FROM catalog_visits WHERE created_at < ?1 ORDER BY id LIMIT 1 OFFSET ?2')
+  const anyLeft = db.query<{ id: number }, [number]>('SELECT max(id) AS id FROM catalog_visits WHERE created_at < ?1')
+  const keep = db.query(
+    `UPDATE visit_stats_daily SET visits = visits + d.n
+     FROM (SELECT store_id, created_at / 86400000 AS day, COUNT(*) AS n FROM catalog_visits WHERE id <= ?1 AND created_at < ?2 GROUP BY 1, 2) AS d
+     WHERE visit_stats_daily.store_id = d.store_id AND visit_stats_daily.day = d.day`,
+  )
+  const remove = db.query('DELETE FROM catalog_visits WHERE id <= ?1 AND created_at < ?2')
+  let removed = 0
+  for (;;) {
+    const upTo = lastOfBatch.get(cutoff, PRUNE_BATCH - 1)?.id ?? anyLeft.get(cutoff)?.id
+    if (upTo === undefined || upTo === null) return removed
+    removed += db
+      .transaction(() => {
+        keep.run(upTo, cutoff)
+        return remove.run(upTo, cutoff).changes
+      })
+      .immediate()
+    await new Promise<void>((r) => setImmediate(r))
+  }
+}
