@@ -42,6 +42,9 @@ export function docsPage(o: { title: string; description?: string; specUrl: stri
     agent: { disabled: true },
     mcp: { disabled: true },
     showOperationId: true,
+    // Both send the reader to the vendor's hosted tools (the document's URL included).
+    hideClientButton: true,
+    showDeveloperTools: 'never',
     persistAuth: false,
     authentication: { preferredSecurityScheme: 'bearerAuth' },
   }
