@@ -75,7 +75,8 @@ export function normalizeDocument(generated: Json, o: NormalizeOptions): { docum
     }
   }
 
-  if (schemas.Error?.properties?.code) schemas.Error.properties.code = { ...schemas.Error.properties.code, type: 'string', enum: [...ERROR_CODES] }
+  // The closed list, whatever the model says (a `t.UnionEnum` would also bring a misleading default).
+  if (schemas.Error?.properties?.code) schemas.Error.properties.code = { type: 'string', enum: [...ERROR_CODES], description: 'Machine-readable; one of a closed list' }
   doc.components = { ...doc.components, schemas, headers: { ...HEADERS } }
   doc.servers = o.servers
   doc.webhooks = webhooksSection()
