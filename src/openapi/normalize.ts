@@ -50,14 +50,18 @@ export function normalizeDocument(generated: Json, o: NormalizeOptions): { docum
     for (const [method, op] of Object.entries<Json>(item)) {
       if (!METHODS.has(method)) continue
       op.operationId = operationIdFor(method, path)
+      op.responses ??= { '200': { description: 'OK' } }
       const access = o.access(method, path)
       op.security = access.kind === 'key' ? [{ bearerAuth: [] }] : []
       for (const p of op.parameters ?? []) if (p.schema) p.schema = schema(p.schema)
       if (op.requestBody?.content) {
+        // Elysia parses what the route declares; undeclared, the generator lists form types the
+        // service then refuses. An upload route is multipart only, every other route JSON only.
         const content = op.requestBody.content
-        if ('application/json' in content || !o.multipart(method, path)) {
-          delete content['application/x-www-form-urlencoded']
-          if (!o.multipart(method, path)) delete content['multipart/form-data']
+        const upload = o.multipart(method, path)
+        for (const type of Object.keys(content)) {
+          const keep = upload ? type === 'multipart/form-data' : type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded'
+          if (!keep && Object.keys(content).length > 1) delete content[type]
         }
         for (const media of Object.values<Json>(content)) if (media.schema) media.schema = schema(media.schema)
         op.responses['413'] ??= {
