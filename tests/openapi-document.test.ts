@@ -116,6 +116,11 @@ describe('schemas', () => {
       anyOf: [{ $ref: '#/components/schemas/X' }, { type: 'null' }],
     })
     expect(fixSchema({ type: 'string', error: 'custom message' })).toEqual({ type: 'string' })
+    expect(fixSchema({ description: 'd', anyOf: [{ anyOf: [{ type: 'string', format: 'integer' }, { type: 'integer', minimum: 0 }] }, { type: 'null' }] })).toEqual({
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'd',
+    })
   })
 
   test('the named models are components, referenced, and never inlined again', () => {

@@ -127,8 +127,21 @@ export function fixSchema(s: Json): Json {
       node.type = Array.isArray(node.type) ? node.type.map((x: string) => (x === 'number' ? 'integer' : x)) : 'integer'
       delete node.multipleOf
     }
-    return nullable(node)
+    return nullOr(nullable(node))
   })
+}
+
+/** `anyOf: [{ type: integer, … }, { type: null }]` → `type: [integer, null]`: what generators read best. */
+function nullOr(node: Json): Json {
+  const branches: Json[] | undefined = node.anyOf
+  if (!Array.isArray(branches) || branches.length !== 2) return node
+  const value = branches.find((b) => b?.type !== 'null')
+  if (!branches.some((b) => b?.type === 'null' && Object.keys(b).length === 1) || typeof value?.type !== 'string' || value.type === 'object' || value.title) return node
+  const { anyOf: _, ...outer } = node
+  const merged: Json = { ...value, ...outer, type: [value.type, 'null'] }
+  if (Array.isArray(merged.enum) && !merged.enum.includes(null)) merged.enum = [...merged.enum, null]
+  if ('const' in merged) return node
+  return merged
 }
 
 /**
