@@ -3,7 +3,7 @@
  * No listening here: index.ts serves it, tests call app.handle().
  */
 import { Elysia, t } from 'elysia'
-import { openapi } from '@elysiajs/openapi'
+import { apiDocs } from './openapi/plugin'
 import type { Deps } from './context'
 import { Gate } from './plugins/gate'
 import { bodyDepth } from './plugins/body-depth'
@@ -38,11 +38,9 @@ export function createApp(deps: Deps) {
 
   const app = new Elysia({ name: 'storefront' })
     .use(
-      openapi({
+      apiDocs({
         path: '/docs',
-        specPath: '/docs/json',
-        scalar: { version: '1.34.0' } as never,
-        exclude: { paths: ['/docs', '/docs/json'] },
+        servers: [{ url: deps.config.publicUrl ?? '/', description: 'This service' }],
         documentation: {
           info: { title: 'Storefront API', version: '1.0.0', description: SCOPES_TEXT },
           components: {

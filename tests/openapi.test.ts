@@ -99,9 +99,11 @@ describe('every /api route', () => {
 
   test('error responses use the spec bodies (error, code, details; 402 and plan bodies)', () => {
     const problems: string[] = []
+    // Named models are components: follow `$ref` to the schema it names.
+    const deref = (schema: Json): Json => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema)
     const props = (schema: Json): Set<string> => {
       if (!schema) return new Set()
-      const parts = [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]
+      const parts = [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map(deref)
       return new Set(parts.flatMap((p: Json) => Object.keys(p.properties ?? {})))
     }
     for (const r of apiRoutes()) {

@@ -42,7 +42,7 @@ export const PlanRequiredBody = t.Object(
     message: t.String(),
     feature: t.String(),
     upgradeUrl: t.String(),
-    details: t.Optional(t.Object({ limit: t.Number(), current: t.Number() })),
+    details: t.Optional(t.Object({ limit: t.Integer(), current: t.Integer() })),
   },
   { title: 'PlanRequired' },
 )
