@@ -24,6 +24,7 @@ import { orderRoutes } from './modules/orders/routes'
 import { publicOrderRoutes } from './modules/orders/public-routes'
 import { customerRoutes } from './modules/customers/routes'
 import { shopRoutes } from './shop/routes'
+import { cors } from './plugins/cors'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
@@ -34,6 +35,7 @@ export function createApp(deps: Deps) {
   let counter = 0
 
   const app = new Elysia({ name: 'storefront' })
+    .use(cors(deps.config))
     .use(
       openapi({
         path: '/docs',

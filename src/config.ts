@@ -49,6 +49,8 @@ const schema = {
   /** Secret for encrypting webhook secrets at rest and signing billing events; generated into DATA_DIR when unset. */
   secretKey: setting<string | undefined>('SECRET_KEY', (r) => (r.length >= 32 ? r : undefined), undefined, 'at least 32 characters'),
   billingWebhookSecret: setting<string | undefined>('BILLING_WEBHOOK_SECRET', (r) => (r.length >= 16 ? r : undefined), undefined, 'at least 16 characters'),
+  /** Origins whose pages may call the public endpoints from a browser: `*` or a comma-separated list of origins. */
+  corsOrigins: setting('CORS_ORIGINS', (r) => (r.trim() === '*' ? '*' : r.split(',').every((o) => /^https?:\/\/[^/\s]+$/.test(o.trim())) ? r.split(',').map((o) => o.trim()).join(',') : undefined), '*', '* or comma-separated origins like https://shop.example'),
   upgradeUrl: setting('UPGRADE_URL', url, 'https://storefront.example/billing/upgrade', 'an http(s) URL'),
 
   // Rate limits (spec part 8). Windows in seconds.
