@@ -274,13 +274,13 @@ ${img(p, c, '(min-width: 40rem) 32rem, 100vw', true) ?? ''}
 ${priceOf(p, store.currency, c)}
 ${rating}
 ${p.description ? html`<p class="desc">${p.description}</p>` : ''}
-<form class="add" method="get" action="${storePath(store)}/cart" data-add data-product="${p.id}" data-name="${p.name}">
+<form class="add" method="get" action="${storePath(store)}/cart" data-add data-product="${p.id}" data-added="${words.client.added}" data-choose="${words.client.chooseFirst}">
 ${variantPicker}
 <p class="qty"><label for="qty">${words.quantity}</label> <input id="qty" name="qty" type="number" inputmode="numeric" min="1" max="999" value="1"${available ? '' : raw(' disabled')}></p>
 ${available ? html`<button type="submit">${words.addToCart}</button>` : html`<button type="submit" disabled>${words.soldOut}</button>`}
 <p class="status" role="status" data-add-status></p>
 </form>
-<noscript><p class="note">${words.needsJs}</p></noscript>
+<p class="note" data-needs-js>${words.needsJs}</p>
 ${whatsappLink(store, c)}
 </div>
 </article>`
@@ -305,7 +305,7 @@ export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
     html`<p class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}${input}<span class="err" id="${id}-err" data-err="${id}"></span></p>`
   const ships = cat.shippingOptions
   const main = html`<h1>${words.cartTitle}</h1>
-<noscript><p class="note">${words.needsJs}</p></noscript>
+<p class="note" data-needs-js>${words.needsJs}</p>
 <div class="cart" data-cart hidden>
 <p data-empty hidden>${words.client.empty} <a href="${storePath(store)}">${words.client.continueShopping}</a></p>
 <ul class="lines" data-lines></ul>

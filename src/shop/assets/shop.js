@@ -8,6 +8,8 @@
   var CART = 'cart:' + m[1]
   var ATTEMPT = 'checkout:' + m[1]
   var $ = function (sel, el) { return (el || document).querySelector(sel) }
+  // The page says ordering needs JavaScript; it is here.
+  Array.prototype.forEach.call(document.querySelectorAll('[data-needs-js]'), function (e) { e.hidden = true })
 
   function read(store, key) {
     try { return JSON.parse(store.getItem(key)) } catch (e) { return null }
@@ -45,7 +47,7 @@
       var variant = null
       if (add.elements.variant) {
         var picked = $('input[name=variant]:checked', add)
-        if (!picked) { status.textContent = words().chooseFirst; return }
+        if (!picked) { status.textContent = add.getAttribute('data-choose'); return }
         variant = picked.value
       }
       var q = Math.max(1, Math.min(999, parseInt(add.elements.qty.value, 10) || 1))
@@ -58,14 +60,13 @@
       save()
       status.textContent = ''
       // Set on the next frame so screen readers announce a repeated message too.
-      requestAnimationFrame(function () { status.textContent = words().added })
+      requestAnimationFrame(function () { status.textContent = add.getAttribute('data-added') })
     })
   }
 
   // ---- Cart page ----
   var dataEl = $('#shop-data')
   var data = dataEl ? JSON.parse(dataEl.textContent) : null
-  function words() { return (data && data.words) || { added: '✓', chooseFirst: '…' } }
   var cart = $('[data-cart]')
   if (!cart || !data) return
   var W = data.words
