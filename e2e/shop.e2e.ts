@@ -244,6 +244,42 @@ describe('storefront in Chromium', () => {
   )
 
   test(
+    'plain-language answers: DUPLICATE_ORDER from the API; OUT_OF_STOCK at its line and 429 as the contract shapes them',
+    async () => {
+      const w = await open()
+      const { page } = w
+      // The same phone and items again within 5 minutes: the API's real 409 DUPLICATE_ORDER.
+      await teapotCheckout(page, '+1 415 555 0105')
+      await page.getByRole('button', { name: 'Place order' }).click()
+      await page.getByRole('region', { name: 'Order placed' }).waitFor()
+      await teapotCheckout(page, '+1 415 555 0105')
+      await page.getByRole('button', { name: 'Place order' }).click()
+      await page.getByRole('alert').getByText('It looks like you already placed this order a few minutes ago.', { exact: false }).waitFor()
+      expect(await ordersByPhone('+14155550105')).toHaveLength(1)
+
+      // Stock and a 429 are answered here as the contract shapes them (stock is tracked by the
+      // inventory work; a real 429 needs the IP's order budget spent).
+      let answer = { status: 409, body: { error: 'Not enough stock', code: 'OUT_OF_STOCK', details: { field: 'items[0].productId', available: 2 } } }
+      await page.route(`${origin}/api/orders`, (route) => route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) }))
+      await page.getByLabel('Phone', { exact: true }).fill('+1 415 555 0106')
+      await page.getByRole('button', { name: 'Place order' }).click()
+      const line = page.getByRole('listitem').filter({ hasText: 'Glass Teapot' })
+      await line.getByText('Sorry, there is not enough stock left of an item in your cart. Lower the quantity or remove it. Only 2 left.').waitFor()
+      expect(await page.getByLabel('Quantity of Glass Teapot').getAttribute('aria-invalid')).toBe('true')
+
+      answer = { status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED', details: {} } as never }
+      await page.getByRole('button', { name: 'Place order' }).click()
+      await page.getByRole('alert').getByText('Too many attempts. Please wait a minute and try again.').waitFor()
+      // Chromium logs each 4xx answer to a fetch as a console error: these three are the test's.
+      const expected = w.problems.filter((p) => /status of (409|429)/.test(p))
+      expect(expected).toHaveLength(3)
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !expected.includes(p)))
+      await close(w)
+    },
+    TIMEOUT,
+  )
+
+  test(
     `a product named ${XSS} shows as text and runs nothing`,
     async () => {
       const w = await open()
