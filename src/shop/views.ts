@@ -92,11 +92,12 @@ export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined
   return url ? { url } : undefined
 }
 
-function img(p: ViewProduct, c: PageCtx, sizes: string, eager: boolean): Html | undefined {
+/** `alt` is empty on cards: the product name follows inside the same link, so it would be read twice. */
+function img(p: ViewProduct, c: PageCtx, sizes: string, eager: boolean, alt = p.name): Html | undefined {
   const pic = pictureOf(p, c.origin)
   if (!pic) return undefined
   const srcset = pic.sources?.length ? pic.sources.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
-  return html`<img src="${pic.url}"${srcset ? html` srcset="${srcset}" sizes="${sizes}"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${p.name}"${eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')} decoding="async">`
+  return html`<img src="${pic.url}"${srcset ? html` srcset="${srcset}" sizes="${sizes}"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}"${eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')} decoding="async">`
 }
 
 /** "$12.00", or "From $10.00" when variants differ in price; compare-at price struck through. */
@@ -173,7 +174,7 @@ function productCard(p: ViewProduct, cat: ViewCatalog, c: PageCtx, eager: boolea
   const available = isAvailable(p)
   return html`<li class="card">
 <a href="${productPath(cat.store, p)}">
-${img(p, c, '(min-width: 40rem) 16rem, 45vw', eager) ?? raw('<span class="noimg" aria-hidden="true"></span>')}
+${img(p, c, '(min-width: 40rem) 16rem, 45vw', eager, '') ?? raw('<span class="noimg" aria-hidden="true"></span>')}
 <h3>${p.name}</h3>
 </a>
 ${priceOf(p, cat.store.currency, c)}
