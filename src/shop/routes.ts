@@ -23,19 +23,20 @@ import { cartPage, catalogPage, directoryPage, messagePage, productPage, sitemap
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-/** A rendered page as cached: the bytes, a gzip copy and the validator. */
+/** A rendered page as cached: the bytes, a gzip copy (made on first use) and the validator. */
 interface Rendered {
   status: number
   type: string
   etag: string
   body: Blob
-  gzip: Blob
+  gzip(): Blob
 }
 
 function rendered(status: number, text: string, type = 'text/html; charset=utf-8'): Rendered {
   const bytes = new TextEncoder().encode(text)
   const etag = `W/"${Bun.hash(bytes).toString(36)}"`
-  return { status, type, etag, body: new Blob([bytes]), gzip: new Blob([Bun.gzipSync(bytes)]) }
+  let gz: Blob | undefined
+  return { status, type, etag, body: new Blob([bytes]), gzip: () => (gz ??= new Blob([Bun.gzipSync(bytes)])) }
 }
 
 /** If-None-Match against our (weak) validator: weak comparison, as RFC 9110 says for GET. */
@@ -63,7 +64,7 @@ function respond(request: Request, set: { headers: Record<string, string | numbe
   if (r.status === 200 && matches(request.headers.get('if-none-match'), r.etag)) return new Response(null, { status: 304, headers })
   const gzip = (request.headers.get('accept-encoding') ?? '').includes('gzip')
   if (gzip) headers['content-encoding'] = 'gzip'
-  return new Response(gzip ? r.gzip : r.body, { status: r.status, headers })
+  return new Response(gzip ? r.gzip() : r.body, { status: r.status, headers })
 }
 
 const PAGE_CACHE = 'no-cache'
@@ -171,7 +172,7 @@ export const shopRoutes = (deps: Deps) => {
       ({ request, set, path }) => {
         const a = ASSETS_BY_URL.get(path)
         if (!a) return respond(request, set, rendered(404, 'Not found\n', 'text/plain; charset=utf-8'), 'no-store')
-        return respond(request, set, { status: 200, type: a.type, etag: a.etag, body: a.body, gzip: a.gzip }, IMMUTABLE)
+        return respond(request, set, { status: 200, type: a.type, etag: a.etag, body: a.body, gzip: () => a.gzip }, IMMUTABLE)
       },
       hidden,
     )
