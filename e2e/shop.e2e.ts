@@ -147,13 +147,13 @@ describe('storefront in Chromium', () => {
       await page.getByText(message).waitFor()
       // Next to the field: its own error element, tied to the input, which is marked invalid and focused.
       const at = await phone.evaluate((el) => {
-        const err = document.getElementById('phone-err')!
+        const err = el.ownerDocument.getElementById('phone-err')!
         return {
           describedBy: (el.getAttribute('aria-describedby') ?? '').split(' ').includes(err.id),
           text: err.textContent,
           nextToInput: el.nextElementSibling === err,
           invalid: el.getAttribute('aria-invalid'),
-          focused: document.activeElement === el,
+          focused: el.ownerDocument.activeElement === el,
         }
       })
       expect(at).toEqual({ describedBy: true, text: message, nextToInput: true, invalid: 'true', focused: true })
