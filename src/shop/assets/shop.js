@@ -264,7 +264,7 @@
     $('[data-order-total]').textContent = typeof order.total === 'number'
       ? new Intl.NumberFormat(data.locale, { style: 'currency', currency: order.currency || data.currency }).format(order.total) : ''
     var wa = $('[data-wa]')
-    if (order.whatsappUrl) { wa.href = order.whatsappUrl; wa.hidden = false }
+    if (typeof order.whatsappUrl === 'string' && order.whatsappUrl.indexOf('https://wa.me/') === 0) { wa.href = order.whatsappUrl; wa.hidden = false }
     box.hidden = false
     box.focus()
   }
