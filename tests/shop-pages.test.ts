@@ -207,6 +207,11 @@ describe('stores that are not open', () => {
     expect(r0.status).toBe(404)
     expect(b0).toContain('<h1>Page not found</h1>')
     expect(r0.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    for (const path of ['/s/no-such-store/', '/s/x/y/z', '/s/']) {
+      const [res, body] = await get(path)
+      expect(res.status).toBe(404)
+      expect(body).toContain('<h1>Page not found</h1>')
+    }
 
     const { store, key } = await shop()
     await get(`/s/${store.slug}`) // cached while open

@@ -187,6 +187,8 @@ export const shopRoutes = (deps: Deps) => {
       hidden,
     )
     .get('/s/:slug/cart', ({ request, set, params }) => storePage(request, set, params.slug, '/cart', cartPage), hidden)
+    // Any other address under /s/ is a page a person followed: a page, not a JSON 404.
+    .get('/s/*', ({ request, set }) => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, 'en')).value), 'no-store'), hidden)
     .get(
       '/s/:slug/sitemap.xml',
       ({ request, set, params }) => storePage(request, set, params.slug, '/sitemap.xml', (cat, c) => sitemap(cat, c.origin), { type: 'application/xml; charset=utf-8' }),
