@@ -7,7 +7,7 @@
  * uncaught exception or a dialog (alert) fails the test.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../tests/helpers/server'
 import { ctxFor } from '../src/context'
 import { createStore } from '../src/modules/stores/service'
@@ -21,6 +21,7 @@ const XSS = '<img src=x onerror=alert(1)>'
 const TIMEOUT = 60_000
 
 let server: TestServer
+let chromiumServer: BrowserServer
 let browser: Browser
 let origin: string
 let key: string
@@ -44,14 +45,25 @@ beforeAll(async () => {
   createProduct(ctxFor(deps, evil), { name: XSS, slug: 'evil', price: 3 })
   deps.cache.clear()
 
-  browser = await chromium.launch({
+  // Launched as a server so the test knows the browser's pid and can make sure it is gone.
+  chromiumServer = await chromium.launchServer({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
+  browser = await chromium.connect(chromiumServer.wsEndpoint())
 })
 
 afterAll(async () => {
   await browser?.close()
+  const pid = chromiumServer?.process().pid
+  await chromiumServer?.close()
+  if (pid) {
+    try {
+      process.kill(pid, 'SIGKILL') // only if close() left it running
+    } catch {
+      /* already gone */
+    }
+  }
   await server?.stop()
 })
 
