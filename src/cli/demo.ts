@@ -19,7 +19,7 @@ import { serveUntilSignal, startServer } from '../server'
 export const DEMO_SLUG = 'demo'
 export const DEMO_KEY_NAME = 'demo'
 const DEMO_WHATSAPP = '+14155550123'
-const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gear. A demo store created by `bun run demo`: order from it in a browser.'
+const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
 
 const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
 

@@ -174,7 +174,7 @@ function productCard(p: ViewProduct, cat: ViewCatalog, c: PageCtx, eager: boolea
   const available = isAvailable(p)
   return html`<li class="card">
 <a href="${productPath(cat.store, p)}">
-${img(p, c, '(min-width: 40rem) 16rem, 45vw', eager, '') ?? raw('<span class="noimg" aria-hidden="true"></span>')}
+${img(p, c, '(min-width: 40rem) 16rem, 45vw', eager, '') ?? ''}
 <h3>${p.name}</h3>
 </a>
 ${priceOf(p, cat.store.currency, c)}
