@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../tests/helpers/server'
+import type { Json } from '../tests/helpers/app'
 import { ctxFor } from '../src/context'
 import { createStore } from '../src/modules/stores/service'
 import { createCategory } from '../src/modules/categories/service'
@@ -103,7 +104,7 @@ async function close(w: Watched): Promise<void> {
 
 async function api(path: string) {
   const res = await server.fetch(path, { headers: { authorization: `Bearer ${key}` } })
-  return (await res.json()) as { data: any }
+  return (await res.json()) as { data: Json }
 }
 
 async function ordersByPhone(e164: string) {
@@ -194,7 +195,7 @@ describe('storefront in Chromium', () => {
       const { data } = await api(`/api/v1/orders/${(order as unknown as { id: string }).id}`)
       expect(data.total).toBe(66)
       expect(data.customerName).toBe('Ada Lovelace')
-      expect(data.items.map((i: any) => [i.productName, i.variantName, i.quantity, i.unitPrice])).toEqual([
+      expect(data.items.map((i: { productName: string; variantName: string | null; quantity: number; unitPrice: number }) => [i.productName, i.variantName, i.quantity, i.unitPrice])).toEqual([
         ['House Coffee', '500 g', 2, 18],
         ['Glass Teapot', null, 1, 25],
       ])
