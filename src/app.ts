@@ -26,6 +26,7 @@ import { mcpRoutes } from './mcp/http'
 import { orderRoutes } from './modules/orders/routes'
 import { publicOrderRoutes } from './modules/orders/public-routes'
 import { customerRoutes } from './modules/customers/routes'
+import { shopRoutes } from './shop/routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
@@ -116,6 +117,7 @@ export function createApp(deps: Deps) {
     .use(publicOrderRoutes(deps))
     .use(orderRoutes(deps))
     .use(customerRoutes(deps))
+    .use(shopRoutes(deps))
     .use(mcpRoutes(deps, (req): Promise<Response> => app.handle(req)))
 
   return Object.assign(app, { gate })

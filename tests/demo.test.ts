@@ -45,6 +45,11 @@ describe('bun run demo seeding', () => {
       expect(text).toContain(`export KEY=${run.seed.key}`)
       expect(text).toContain(`curl --cacert ${dataDir}/tls/cert.pem -H "Authorization: Bearer $KEY" https://localhost:3443/api/v1/products`)
       expect(text).toContain(run.seed.exampleVariantId)
+      expect(text).toContain(`  https://localhost:3443/s/${DEMO_SLUG}\n`)
+      expect(run.seed.store.description).toBeTruthy()
+      const page = await run.app.handle(new Request(`http://localhost/s/${DEMO_SLUG}`))
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('Demo Coffee &amp; Tea')
     } finally {
       run.close()
     }
@@ -52,6 +57,8 @@ describe('bun run demo seeding', () => {
 
   test('a second run reuses everything, issues a new key and revokes the old one', async () => {
     const first = runOnce()
+    // An older demo store without a description or WhatsApp number gets both.
+    first.deps.db.update(stores).set({ description: null, whatsappNumber: null }).where(eq(stores.slug, DEMO_SLUG)).run()
     const oldKey = first.seed.key
     const before = first.deps.db.select().from(products).where(isNull(products.deletedAt)).all().length
     first.close()
@@ -59,6 +66,8 @@ describe('bun run demo seeding', () => {
     const second = runOnce()
     try {
       expect(second.seed.created).toBe(false)
+      expect(second.seed.store.description).toBeTruthy()
+      expect(second.seed.store.whatsappNumber).toMatch(/^\+\d+$/)
       const { db } = second.deps
       expect(db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).all()).toHaveLength(1)
       expect(db.select().from(products).where(isNull(products.deletedAt)).all()).toHaveLength(before)

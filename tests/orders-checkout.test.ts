@@ -52,8 +52,9 @@ describe('201', () => {
     const { store, key, cat } = shop({ name: 'Tienda Sol', whatsapp: '+51 987 654 321' })
     const [res, body] = await post({ ...orderBody(store.id, cat, { name: 'Luis' }), unitPrice: 0, total: 1, items: [{ variantId: cat.large.id, quantity: 2, unitPrice: 0.01 }] })
     expectStatus(res, body).toBe(201)
-    expect(Object.keys(body).sort()).toEqual(['id', 'orderNumber', 'whatsappUrl'])
+    expect(Object.keys(body).sort()).toEqual(['currency', 'id', 'orderNumber', 'total', 'whatsappUrl'])
     expect(body.orderNumber).toBe('ORD-000001')
+    expect(body).toMatchObject({ total: 24, currency: 'USD' })
     const url = new URL(body.whatsappUrl)
     expect(url.origin + url.pathname).toBe('https://wa.me/51987654321')
     const text = url.searchParams.get('text')!

@@ -102,6 +102,7 @@ describe('GET /api/v1/stores/:slug', () => {
       currency: 'USD',
       whatsappNumber: '+14155550123',
       whatsappTemplate: 'Hola {tienda}',
+      language: 'en',
     })
     expect(JSON.stringify(d)).not.toContain('"plan"')
     expect(JSON.stringify(d)).not.toContain('"status"')

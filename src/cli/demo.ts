@@ -18,6 +18,8 @@ import { serveUntilSignal, startServer } from '../server'
 
 export const DEMO_SLUG = 'demo'
 export const DEMO_KEY_NAME = 'demo'
+const DEMO_WHATSAPP = '+14155550123'
+const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
 
 const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
 
@@ -65,10 +67,18 @@ export function seedDemo(deps: Deps): DemoSeed {
       slug: DEMO_SLUG,
       plan: 'pro',
       currency: 'USD',
-      whatsapp: '+14155550123',
-      description: 'A demo store created by `bun run demo`.',
+      whatsapp: DEMO_WHATSAPP,
+      description: DEMO_DESCRIPTION,
     })
     created = true
+  } else if (!store.description || !store.whatsappNumber) {
+    // A demo store from an earlier version may lack them; its storefront page shows both.
+    store = db
+      .update(stores)
+      .set({ description: store.description || DEMO_DESCRIPTION, whatsappNumber: store.whatsappNumber || DEMO_WHATSAPP, updatedAt: clock.now() })
+      .where(eq(stores.id, store.id))
+      .returning()
+      .get()!
   }
   const ctx = ctxFor(deps, store)
 
@@ -162,6 +172,9 @@ export function demoInstructions(seed: DemoSeed, url: string, certFile: string |
     '',
     'Place a public order (no key):',
     `  curl ${ca}-X POST ${url}/api/orders -H 'content-type: application/json' -d '${order}'`,
+    '',
+    `Storefront (open it in a browser and place an order${certFile ? '; the certificate is self-signed, so the browser asks once' : ''}):`,
+    `  ${url}/s/${seed.store.slug}`,
     '',
     `API docs: ${url}/docs    Stop with Ctrl-C.`,
     '',

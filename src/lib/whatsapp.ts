@@ -5,15 +5,21 @@
 export const SHORTCODES = ['tienda', 'productos', 'total', 'nombre'] as const
 export type Shortcode = (typeof SHORTCODES)[number]
 
-export const DEFAULT_TEMPLATE = 'Hola {tienda}, soy {nombre}. Quiero hacer este pedido:\n{productos}\nTotal: {total}'
+/** Each store language has its own default (contract "Small API additions"); the shortcodes stay Spanish. */
+export const DEFAULT_TEMPLATES = {
+  es: 'Hola {tienda}, soy {nombre}. Quiero hacer este pedido:\n{productos}\nTotal: {total}',
+  en: 'Hi {tienda}, this is {nombre}. I would like to place this order:\n{productos}\nTotal: {total}',
+  pt: 'Olá {tienda}, sou {nombre}. Quero fazer este pedido:\n{productos}\nTotal: {total}',
+} as const
+export const DEFAULT_TEMPLATE = DEFAULT_TEMPLATES.es
 
 /** Shortcodes in the template that aren't known, e.g. ['{precio}']; empty when valid. */
 export function unknownShortcodes(template: string): string[] {
   return [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!).filter((c) => !(SHORTCODES as readonly string[]).includes(c)).map((c) => `{${c}}`)
 }
 
-export function renderTemplate(template: string | null, values: Record<Shortcode, string>): string {
-  return (template ?? DEFAULT_TEMPLATE).replace(/\{(tienda|productos|total|nombre)\}/g, (_, k: Shortcode) => values[k])
+export function renderTemplate(template: string | null, values: Record<Shortcode, string>, language: keyof typeof DEFAULT_TEMPLATES = 'es'): string {
+  return (template ?? DEFAULT_TEMPLATES[language]).replace(/\{(tienda|productos|total|nombre)\}/g, (_, k: Shortcode) => values[k])
 }
 
 /** https://wa.me/<digits>?text=<message>; null when the store has no WhatsApp number. */

@@ -5,6 +5,9 @@ export const PLANS = ['free', 'pro', 'lifetime'] as const
 export type Plan = (typeof PLANS)[number]
 export const STORE_STATUSES = ['active', 'suspended'] as const
 export type StoreStatus = (typeof STORE_STATUSES)[number]
+/** The storefront's words and the default WhatsApp template (contract "Small API additions"). */
+export const LANGUAGES = ['es', 'en', 'pt'] as const
+export type Language = (typeof LANGUAGES)[number]
 
 export const stores = sqliteTable(
   'stores',
@@ -16,6 +19,7 @@ export const stores = sqliteTable(
     whatsappNumber: text('whatsapp_number'),
     currency: text('currency').notNull().default('USD'),
     whatsappTemplate: text('whatsapp_template'),
+    language: text('language', { enum: LANGUAGES }).notNull().default('en'),
     isPublished: bool('is_published').notNull().default(true),
     isMaintenance: bool('is_maintenance').notNull().default(false),
     plan: text('plan', { enum: PLANS }).notNull().default('free'),

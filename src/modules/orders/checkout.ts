@@ -27,6 +27,9 @@ import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from './pricin
 export interface OrderCreatedBody {
   id: string
   orderNumber: string
+  /** Major units, so a storefront can confirm what the customer will pay (discount included). */
+  total: number
+  currency: string
   whatsappUrl: string | null
 }
 
@@ -216,7 +219,7 @@ function whatsappFor(store: Store, order: Pick<Order, 'customerName' | 'total' |
     productos,
     total: formatMoney(order.total, order.currency),
     nombre: order.customerName,
-  })
+  }, store.language)
   return whatsappUrl(store.whatsappNumber, text)
 }
 
@@ -345,7 +348,13 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
 
   const outbox = enqueueOrderCreated(db, store.id, order.id, now)
 
-  const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }
+  const body: OrderCreatedBody = {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    total: toMajor(order.total, order.currency),
+    currency: order.currency,
+    whatsappUrl: whatsappFor(store, order, lines),
+  }
   if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)
   return { result: { status: 201, body, replayed: false }, storeId: store.id, outbox }
 }

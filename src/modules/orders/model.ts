@@ -34,6 +34,8 @@ export const OrderCreated = t.Object(
   {
     id: Id,
     orderNumber: t.String({ description: 'ORD- and six digits' }),
+    total: t.Number({ description: 'Items + shipping − discount, in major units of `currency`' }),
+    currency: t.String({ description: 'ISO 4217' }),
     whatsappUrl: t.Nullable(t.String({ description: 'https://wa.me link with the rendered store template; null when the store has no WhatsApp number' })),
   },
   { title: 'OrderCreated' },

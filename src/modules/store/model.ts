@@ -1,6 +1,11 @@
 import { t } from 'elysia'
 import { Id, Slug, Timestamp } from '../shared/model'
 
+export const Language = t.Union([t.Literal('es'), t.Literal('en'), t.Literal('pt')], {
+  description: "The storefront's words and the default WhatsApp template",
+  error: "language must be 'es', 'en' or 'pt'",
+})
+
 export const StoreSettings = t.Object(
   {
     id: Id,
@@ -8,8 +13,9 @@ export const StoreSettings = t.Object(
     slug: t.String(),
     whatsappNumber: t.Nullable(t.String({ description: 'E.164' })),
     currency: t.String({ description: 'ISO 4217 code' }),
-    whatsappTemplate: t.Nullable(t.String({ description: 'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template' })),
+    whatsappTemplate: t.Nullable(t.String({ description: 'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template of the store language' })),
     description: t.Nullable(t.String()),
+    language: Language,
     isPublished: t.Boolean(),
     isMaintenance: t.Boolean(),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
@@ -30,6 +36,7 @@ export const StoreUpdate = t.Object({
   whatsappNumber: t.Optional(t.Nullable(t.String({ maxLength: 40, description: 'International form, e.g. +14155550100; stored as E.164' }))),
   currency: t.Optional(t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; locked once the store has priced records' })),
   whatsappTemplate: t.Optional(t.Nullable(t.String({ maxLength: MAX_TEMPLATE_LENGTH }))),
+  language: t.Optional(Language),
   isPublished: t.Optional(t.Boolean()),
   isMaintenance: t.Optional(t.Boolean()),
 })

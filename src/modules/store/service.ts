@@ -75,6 +75,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
     }
     set.whatsappTemplate = input.whatsappTemplate
   }
+  if (input.language !== undefined) set.language = input.language
   if (input.isPublished !== undefined) set.isPublished = input.isPublished
   if (input.isMaintenance !== undefined) set.isMaintenance = input.isMaintenance
 

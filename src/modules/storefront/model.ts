@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { Id, Pagination } from '../shared/model'
 import { Product } from '../products/model'
+import { Language } from '../store/model'
 
 export const DirectoryEntry = t.Object(
   { name: t.String(), slug: t.String(), description: t.Nullable(t.String()), currency: t.String() },
@@ -23,6 +24,7 @@ export const PublicStore = t.Object(
     currency: t.String(),
     whatsappNumber: t.Nullable(t.String({ description: 'E.164' })),
     whatsappTemplate: t.Nullable(t.String()),
+    language: Language,
   },
   { title: 'PublicStore', description: '`id` is the `storeId` that POST /api/orders and POST /api/reviews take' },
 )

@@ -83,6 +83,7 @@ export function storefrontOf(db: Db, s: Store) {
       currency: s.currency,
       whatsappNumber: s.whatsappNumber,
       whatsappTemplate: s.whatsappTemplate,
+      language: s.language,
     },
     categories: cats,
     products: prods.map((p) => ({

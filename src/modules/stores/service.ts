@@ -20,6 +20,7 @@ export function storeView(s: Store) {
     whatsappNumber: s.whatsappNumber,
     currency: s.currency,
     whatsappTemplate: s.whatsappTemplate,
+    language: s.language,
     isPublished: s.isPublished,
     isMaintenance: s.isMaintenance,
     plan: s.plan,

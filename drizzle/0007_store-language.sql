@@ -1,0 +1,1 @@
+ALTER TABLE `stores` ADD `language` text DEFAULT 'en' NOT NULL;

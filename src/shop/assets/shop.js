@@ -1,0 +1,274 @@
+// The shop's one script: the cart (kept in this browser, per store) and the checkout, written
+// against the public API. Without it the pages still read; with it a customer can order.
+// The page gives the words and the catalog in its #shop-data block, so this file has no words.
+;(function () {
+  'use strict'
+  var m = location.pathname.match(/^\/s\/([^/]+)/)
+  if (!m) return
+  var CART = 'cart:' + m[1]
+  var ATTEMPT = 'checkout:' + m[1]
+  var $ = function (sel, el) { return (el || document).querySelector(sel) }
+  // The page says ordering needs JavaScript; it is here.
+  Array.prototype.forEach.call(document.querySelectorAll('[data-needs-js]'), function (e) { e.hidden = true })
+
+  function read(store, key) {
+    try { return JSON.parse(store.getItem(key)) } catch (e) { return null }
+  }
+  function write(store, key, value) {
+    try { value === null ? store.removeItem(key) : store.setItem(key, JSON.stringify(value)) } catch (e) { /* storage off: the cart lives for this page only */ }
+  }
+  var lines = read(localStorage, CART)
+  if (!Array.isArray(lines)) lines = []
+  function save() {
+    write(localStorage, CART, lines.length ? lines : null)
+    showCount()
+  }
+  function showCount() {
+    var n = 0
+    for (var i = 0; i < lines.length; i++) n += lines[i].q
+    var el = $('[data-cart-count]')
+    if (el) el.textContent = n ? String(n) : ''
+  }
+  showCount()
+  // Another tab changed the cart.
+  addEventListener('storage', function (e) {
+    if (e.key !== CART) return
+    lines = read(localStorage, CART) || []
+    showCount()
+    if (cart) renderCart()
+  })
+
+  // ---- Product page: add to cart ----
+  var add = $('[data-add]')
+  if (add) {
+    add.addEventListener('submit', function (e) {
+      e.preventDefault()
+      var status = $('[data-add-status]', add)
+      var variant = null
+      if (add.elements.variant) {
+        var picked = $('input[name=variant]:checked', add)
+        if (!picked) { status.textContent = add.getAttribute('data-choose'); return }
+        variant = picked.value
+      }
+      var q = Math.max(1, Math.min(999, parseInt(add.elements.qty.value, 10) || 1))
+      var p = add.getAttribute('data-product')
+      var found = false
+      for (var i = 0; i < lines.length; i++) {
+        if (lines[i].p === p && lines[i].v === variant) { lines[i].q = Math.min(999, lines[i].q + q); found = true }
+      }
+      if (!found) lines.push({ p: p, v: variant, q: q })
+      save()
+      status.textContent = ''
+      // Set on the next frame so screen readers announce a repeated message too.
+      requestAnimationFrame(function () { status.textContent = add.getAttribute('data-added') })
+    })
+  }
+
+  // ---- Cart page ----
+  var dataEl = $('#shop-data')
+  var data = dataEl ? JSON.parse(dataEl.textContent) : null
+  var cart = $('[data-cart]')
+  if (!cart || !data) return
+  var W = data.words
+  var digits = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency }).resolvedOptions().maximumFractionDigits
+  var scale = Math.pow(10, digits)
+  var fmt = new Intl.NumberFormat(data.locale, { style: 'currency', currency: data.currency })
+  // Money in minor units here too, so sums never pick up float error.
+  var minor = function (major) { return Math.round(major * scale) }
+  var show = function (m) { return fmt.format(m / scale) }
+  var form = $('[data-checkout]')
+  var list = $('[data-lines]')
+  var busy = false
+
+  function item(line) {
+    var p = data.products[line.p]
+    if (!p) return null
+    if (line.v) {
+      var v = p.variants[line.v]
+      return v ? { name: p.name + ' (' + v.name + ')', price: v.price, inStock: p.inStock && v.inStock } : null
+    }
+    return Object.keys(p.variants).length ? null : { name: p.name, price: p.price, inStock: p.inStock }
+  }
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag)
+    for (var k in attrs) e.setAttribute(k, attrs[k])
+    if (text !== undefined) e.textContent = text
+    return e
+  }
+
+  function renderCart() {
+    // Lines whose product or option left the catalog are dropped: they could not be ordered.
+    lines = lines.filter(item)
+    save()
+    list.textContent = ''
+    lines.forEach(function (line, i) {
+      var it = item(line)
+      var li = el('li', { class: 'line' })
+      var info = el('div')
+      info.appendChild(el('div', { class: 'name' }, it.name))
+      info.appendChild(el('div', { class: 'muted' }, show(minor(it.price))))
+      li.appendChild(info)
+      li.appendChild(el('div', { class: 'sum', 'data-sum': i }, show(minor(it.price) * line.q)))
+      var ctl = el('div', { class: 'ctl' })
+      var id = 'q-' + i
+      ctl.appendChild(el('label', { for: id, class: 'vh' }, W.quantityOf.replace('{name}', it.name)))
+      var input = el('input', { id: id, type: 'number', inputmode: 'numeric', min: '1', max: '999', value: String(line.q), 'aria-describedby': 'items-' + i + '-err' })
+      input.addEventListener('input', function () {
+        var q = parseInt(input.value, 10)
+        if (!(q >= 1 && q <= 999)) return
+        line.q = q
+        save()
+        $('[data-sum="' + i + '"]').textContent = show(minor(it.price) * q)
+        totals()
+      })
+      ctl.appendChild(input)
+      var rm = el('button', { type: 'button', class: 'link', 'aria-label': W.remove + ': ' + it.name }, W.remove)
+      rm.addEventListener('click', function () {
+        lines.splice(i, 1)
+        renderCart()
+        var next = $('[data-lines] input') || $('h1')
+        next.setAttribute('tabindex', '-1')
+        next.focus()
+      })
+      ctl.appendChild(rm)
+      li.appendChild(ctl)
+      li.appendChild(el('span', { class: 'err', id: 'items-' + i + '-err' }, it.inStock ? '' : W.outOfStock))
+      list.appendChild(li)
+    })
+    $('[data-empty]').hidden = lines.length > 0
+    form.hidden = lines.length === 0
+    totals()
+  }
+
+  function totals() {
+    var sub = 0
+    lines.forEach(function (line) { sub += minor(item(line).price) * line.q })
+    var picked = $('input[name=shippingOptionId]:checked', form)
+    var ship = picked ? minor(data.shipping[picked.value]) : 0
+    $('[data-subtotal]').textContent = show(sub)
+    var s = $('[data-shipping]')
+    if (s) s.textContent = show(ship)
+    $('[data-total]').textContent = show(sub + ship)
+  }
+
+  // ---- Checkout ----
+  function clearErrors() {
+    Array.prototype.forEach.call(cart.querySelectorAll('.err'), function (e) { e.textContent = '' })
+    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (e) { e.removeAttribute('aria-invalid') })
+    $('[data-form-err]').textContent = ''
+  }
+
+  /** Shows a message next to the field the API named (`details.field`); false if there is no such place. */
+  function fieldError(field, message) {
+    var im = /^items\[(\d+)\]/.exec(field)
+    var target = im ? $('#items-' + im[1] + '-err') : $('[data-err="' + field + '"]', form)
+    if (!target) return false
+    target.textContent = message
+    var input = im ? $('#q-' + im[1]) : form.elements[field]
+    if (input && input.setAttribute) { input.setAttribute('aria-invalid', 'true'); input.focus() }
+    else if (input && input[0]) input[0].focus()
+    return true
+  }
+
+  function reasonText(field, reason) {
+    if (field === 'phone' && reason !== 'required') return W.invalidPhone
+    if (field === 'discountCode' && reason === 'not_found') return W.unknownCode
+    var map = { required: W.required, out_of_range: W.tooLong, not_found: W.notFound, inactive: W.inactive, expired: W.expired, exhausted: W.exhausted, below_minimum: W.belowMinimum }
+    return map[reason] || W.invalid
+  }
+
+  function formError(message) {
+    var e = $('[data-form-err]')
+    e.textContent = message
+  }
+
+  function newKey() {
+    var b = new Uint8Array(16)
+    crypto.getRandomValues(b)
+    return Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1) }).join('')
+  }
+
+  form.addEventListener('change', function (e) { if (e.target.name === 'shippingOptionId') totals() })
+
+  form.addEventListener('submit', function (e) {
+    e.preventDefault()
+    if (busy) return
+    clearErrors()
+    var f = form.elements
+    var val = function (name) { return f[name] ? f[name].value.trim() : '' }
+    // The page checks what it can (the API checks again and names the field it refuses).
+    var bad = null
+    if (!val('name')) bad = bad || (fieldError('name', W.required) && 'name')
+    if (!val('phone')) bad = bad || (fieldError('phone', W.required) && 'phone')
+    if (bad) { f[bad].focus(); return }
+    var body = {
+      storeId: data.storeId,
+      name: val('name'),
+      phone: val('phone'),
+      items: lines.map(function (l) { return l.v ? { variantId: l.v, quantity: l.q } : { productId: l.p, quantity: l.q } }),
+    }
+    if (val('address')) body.address = val('address')
+    if (val('notes')) body.notes = val('notes')
+    if (val('discountCode')) body.discountCode = val('discountCode')
+    var ship = $('input[name=shippingOptionId]:checked', form)
+    if (ship) body.shippingOptionId = ship.value
+    var text = JSON.stringify(body)
+    // One Idempotency-Key per checkout attempt: a double click, a retry after a network error
+    // or a reload during submit sends the same key with the same body, so the API answers with
+    // the first order instead of making a second. A changed order is a new attempt.
+    var attempt = read(sessionStorage, ATTEMPT)
+    if (!attempt || attempt.body !== text) {
+      attempt = { key: newKey(), body: text }
+      write(sessionStorage, ATTEMPT, attempt)
+    }
+    busy = true
+    var button = $('[data-submit]')
+    var label = button.textContent
+    button.disabled = true
+    button.textContent = W.placing
+    form.setAttribute('aria-busy', 'true')
+    fetch('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': attempt.key }, body: text })
+      .then(function (res) {
+        return res.json().catch(function () { return {} }).then(function (json) { return { status: res.status, json: json } })
+      })
+      .then(function (r) {
+        if (r.status === 201) return done(r.json)
+        var j = r.json || {}
+        var d = j.details || {}
+        if (r.status === 400 && d.field && fieldError(d.field, reasonText(d.field, d.reason))) return
+        if (r.status === 409 && j.code === 'DUPLICATE_ORDER') return formError(W.duplicate)
+        if (r.status === 409 && j.code === 'OUT_OF_STOCK') {
+          var msg = W.outOfStock + (d.available !== undefined ? ' ' + W.available.replace('{n}', d.available) : '')
+          if (!d.field || !fieldError(d.field, msg)) formError(msg)
+          return
+        }
+        if (r.status === 409 && j.code === 'IDEMPOTENCY_KEY_REUSED') write(sessionStorage, ATTEMPT, null)
+        formError(r.status === 429 ? W.tooMany : W.failed)
+      }, function () { formError(W.network) })
+      .then(function () {
+        busy = false
+        button.disabled = false
+        button.textContent = label
+        form.removeAttribute('aria-busy')
+      })
+  })
+
+  function done(order) {
+    lines = []
+    save()
+    write(sessionStorage, ATTEMPT, null)
+    cart.hidden = true
+    var box = $('[data-done]')
+    $('[data-order-number]').textContent = order.orderNumber
+    $('[data-order-total]').textContent = typeof order.total === 'number'
+      ? new Intl.NumberFormat(data.locale, { style: 'currency', currency: order.currency || data.currency }).format(order.total) : ''
+    var wa = $('[data-wa]')
+    if (typeof order.whatsappUrl === 'string' && order.whatsappUrl.indexOf('https://wa.me/') === 0) { wa.href = order.whatsappUrl; wa.hidden = false }
+    box.hidden = false
+    box.focus()
+  }
+
+  cart.hidden = false
+  renderCart()
+})()
