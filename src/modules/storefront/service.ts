@@ -10,7 +10,7 @@ import { categories, products, reviews, shippingOptions, stores, type Store } fr
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
-import { imagesOf } from '../images/service'
+import { imagesOf } from '../images/views'
 import { activeVariantsOf, productView } from '../products/service'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../stores/service'
