@@ -256,7 +256,7 @@ describe('reorder and delete', () => {
 })
 
 test('the OpenAPI document gives the upload a multipart/form-data body with a binary file, and products their images', async () => {
-  const doc = await (await t.app.handle(new Request('http://localhost/docs/json'))).json()
+  const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
   const upload = doc.paths['/api/v1/products/{id}/images'].post
   expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data'])
   expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string', format: 'binary' })
