@@ -31,6 +31,7 @@ const BENCHES: string[] = [
   'orders-scale',
   'stats',
   'webhooks',
+  'images',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {
