@@ -10,6 +10,7 @@ import { expectStatus, makeApp, type Json, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addDiscount, uniqPhone } from './helpers/orders'
 import { commitOrders, prepareOrder } from '../src/modules/orders/checkout'
+import { TOOLS_BY_NAME } from '../src/mcp/tools'
 
 let t: TestApp
 beforeAll(() => {
@@ -96,6 +97,15 @@ describe('stock on products and variants', () => {
     const [, list] = await t.api.get('/api/v1/products', { key })
     expect(list.data.find((p: Json) => p.id === mug.id).inStock).toBe(false)
   })
+})
+
+test('the assistant tools take stock on products and variants (their schemas are the API models)', () => {
+  for (const name of ['create_product', 'update_product']) {
+    const props = TOOLS_BY_NAME.get(name)!.inputSchema.properties as Json
+    for (const stock of [props.stock, props.variants.items.properties.stock]) {
+      expect(stock.anyOf).toEqual([expect.objectContaining({ type: 'number', multipleOf: 1, minimum: 0 }), { type: 'null' }])
+    }
+  }
 })
 
 describe('checkout takes stock', () => {

@@ -14,6 +14,29 @@ export const WIDTHS = [320, 640, 1280] as const
 
 export type ImageKind = 'jpeg' | 'png' | 'webp'
 
+/**
+ * Uploads resized at once; the rest wait their turn (their bytes are already read). libvips'
+ * threads are off the event loop but not off its CPU: on a small machine 20 concurrent resizes
+ * took four worker threads against the one event-loop thread and pushed the list p99 to
+ * hundreds of ms (bench/images.ts). One at a time keeps most of a core for requests and bounds
+ * decoded pixels in memory to one image.
+ */
+const RESIZE_SLOTS = 1
+let busy = 0
+const waiting: (() => void)[] = []
+async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (busy >= RESIZE_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve))
+  else busy++
+  try {
+    return await fn()
+  } finally {
+    // Hand the slot straight to the next waiter (busy stays counted), or free it.
+    const next = waiting.shift()
+    if (next) next()
+    else busy--
+  }
+}
+
 /** Magic bytes: JPEG FF D8 FF; PNG's 8-byte signature; WebP is RIFF….WEBP. */
 export function sniff(b: Uint8Array): ImageKind | undefined {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg'
@@ -58,11 +81,24 @@ export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<
   }
   // EXIF orientations 5–8 turn the image a quarter: width and height swap.
   const orientedWidth = (meta.orientation ?? 1) >= 5 ? meta.height : meta.width
-  const base = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true }).rotate()
+  const widths = widthsFor(orientedWidth)
+  return inSlot(() => encode(bytes, kind, widths, maxPixels))
+}
+
+async function encode(bytes: Uint8Array, kind: ImageKind, widths: number[], maxPixels: number): Promise<Rendition[]> {
   try {
+    // Decode once, at the largest width (JPEG shrinks on load), to raw pixels; the smaller
+    // renditions are made from those, not by decoding the upload again.
+    const top = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true })
+      .rotate()
+      .resize({ width: widths[widths.length - 1], withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const raw = { raw: { width: top.info.width, height: top.info.height, channels: top.info.channels } }
     return await Promise.all(
-      widthsFor(orientedWidth).map(async (w) => {
-        const { data, info } = await base.clone().resize({ width: w, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
+      widths.map(async (w) => {
+        const img = sharp(top.data, raw)
+        const { data, info } = await (w < top.info.width ? img.resize({ width: w }) : img).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
         return { width: info.width, height: info.height, data }
       }),
     )
