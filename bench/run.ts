@@ -32,6 +32,7 @@ const BENCHES: string[] = [
   'stats',
   'webhooks',
   'storefront',
+  'images',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -41,7 +41,7 @@ const newestJournal = newest ? (JSON.parse(readFileSync(path.join(HISTORY, newes
 if (JSON.stringify(newestJournal?.entries) !== JSON.stringify(head.entries)) {
   const next = `${steps.length}-${head.entries.at(-1)?.tag}`
   problems.push(
-    `drizzle/meta/_journal.json has no upgrade fixture: mkdir -p tests/fixtures/migration-history/${next}/meta && cp drizzle/meta/_journal.json tests/fixtures/migration-history/${next}/meta/`,
+    `the newest migration has no upgrade fixture (tests/fixtures/migration-history/${next}): run bun scripts/generate-migration.ts (what bun run db:generate does), which records it`,
   )
 }
 

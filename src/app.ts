@@ -27,6 +27,8 @@ import { orderRoutes } from './modules/orders/routes'
 import { publicOrderRoutes } from './modules/orders/public-routes'
 import { customerRoutes } from './modules/customers/routes'
 import { shopRoutes } from './shop/routes'
+import { imageRoutes } from './modules/images/routes'
+import { mediaRoutes } from './modules/images/media'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
@@ -104,6 +106,8 @@ export function createApp(deps: Deps) {
       },
     )
     .use(productRoutes(deps))
+    .use(imageRoutes(deps))
+    .use(mediaRoutes(deps))
     .use(categoryRoutes(deps))
     .use(webhookRoutes(deps))
     .use(publicReviewRoutes(deps))

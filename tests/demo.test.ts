@@ -32,6 +32,13 @@ describe('bun run demo seeding', () => {
       expectStatus(res, body).toBe(200)
       expect(body.total).toBe(run.seed.productIds.length)
       expect(body.data.some((p: { variants: unknown[] }) => p.variants.length > 1)).toBe(true)
+      // Inventory in every state: untracked, plenty, low (≤ 5) and exactly one sold-out item.
+      type Item = { stock: number | null; inStock: boolean }
+      const items: Item[] = body.data.flatMap((p: Item & { variants: Item[] }) => (p.variants.length ? p.variants : [p]))
+      expect(items.some((i) => i.stock === null)).toBe(true)
+      expect(items.some((i) => i.stock !== null && i.stock > 5)).toBe(true)
+      expect(items.some((i) => i.stock !== null && i.stock > 0 && i.stock <= 5)).toBe(true)
+      expect(items.filter((i) => !i.inStock).length).toBe(1)
 
       const [cres, cbody] = await run.api.get('/api/v1/categories', { key: run.seed.key })
       expectStatus(cres, cbody).toBe(200)

@@ -188,7 +188,7 @@ describe('operations', () => {
     const problems: string[] = []
     const uploads = new Set(
       t.app.routes
-        .filter((r) => JSON.stringify((r.hooks as Json)?.parse ?? '').includes('formdata') || (r.hooks as Json)?.type === 'multipart/form-data')
+        .filter((r) => /formdata|multipart\/form-data/.test(JSON.stringify((r.hooks as Json)?.parse ?? '')) || (r.hooks as Json)?.type === 'multipart/form-data')
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
     )
     for (const { method, path: p, op } of operations()) {

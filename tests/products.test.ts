@@ -25,7 +25,7 @@ afterAll(() => t.close())
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const CUID = /^[a-z][a-z0-9]{23}$/
-const PRODUCT_KEYS = ['id', 'name', 'slug', 'description', 'price', 'comparePrice', 'imageUrl', 'isActive', 'categoryId', 'variants', 'createdAt', 'updatedAt'].sort()
+const PRODUCT_KEYS = ['id', 'name', 'slug', 'description', 'price', 'comparePrice', 'imageUrl', 'images', 'isActive', 'stock', 'inStock', 'categoryId', 'variants', 'createdAt', 'updatedAt'].sort()
 
 function shop(plan: Plan = 'pro', currency = 'USD') {
   return makeShop(t.deps, { plan, currency })
@@ -220,7 +220,7 @@ describe('product fields and money', () => {
     expect(p.updatedAt).toBe(p.createdAt)
     expect(p.variants.map((v: Json) => v.name)).toEqual(['S', 'L'])
     for (const v of p.variants) {
-      expect(Object.keys(v).sort()).toEqual(['id', 'isActive', 'name', 'price'])
+      expect(Object.keys(v).sort()).toEqual(['id', 'inStock', 'isActive', 'name', 'price', 'stock'])
       expect(v.id).toMatch(CUID)
       expect(v.isActive).toBe(true)
     }

@@ -19,7 +19,7 @@ beforeAll(() => {
 afterAll(() => t.close())
 
 const FAKE_ID = 'zzzzzzzzzzzzzzzzzzzzzzzz'
-const pathOf = (r: ProtectedRoute, id = FAKE_ID) => r.path.replace(':deliveryId', FAKE_ID).replace(':id', id)
+const pathOf = (r: ProtectedRoute, id = FAKE_ID) => r.path.replace(':deliveryId', FAKE_ID).replace(':imageId', FAKE_ID).replace(':id', id)
 const call = (r: ProtectedRoute, opts: { key?: string; raw?: string; headers?: Record<string, string> } = {}, id?: string) =>
   t.api.call(r.method, pathOf(r, id), r.body, opts)
 

@@ -23,14 +23,18 @@ const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gea
 
 const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
 
-const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; variants: [string, number][] }[] = [
-  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', variants: [['250 g', 14.5], ['500 g', 26], ['1 kg', 48]] },
-  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', variants: [['250 g', 18], ['500 g', 33]] },
-  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', variants: [] },
+/**
+ * Variants are [name, price, stock?]; stock absent = not tracked. Some items run low and the
+ * Ethiopia 500 g is sold out, so a storefront shows every state.
+ */
+const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; stock?: number; variants: [string, number, number?][] }[] = [
+  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', variants: [['250 g', 14.5, 40], ['500 g', 26, 25], ['1 kg', 48, 3]] },
+  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', variants: [['250 g', 18, 2], ['500 g', 33, 0]] },
+  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', stock: 12, variants: [] },
   { name: 'Jasmine Green Tea', category: 'Tea', price: 9.75, description: 'Loose leaf, scented with jasmine blossoms.', variants: [['50 g', 9.75], ['100 g', 17.5]] },
   { name: 'Earl Grey', category: 'Tea', price: 8.5, description: 'Black tea with bergamot.', variants: [['50 g', 8.5], ['100 g', 15]] },
-  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', variants: [['White', 32], ['Black', 32], ['Sage', 34]] },
-  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', variants: [] },
+  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', variants: [['White', 32, 5], ['Black', 32, 1], ['Sage', 34]] },
+  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', stock: 4, variants: [] },
 ]
 
 const SHIPPING: { name: string; price: number; description: string; estimatedDays: number }[] = [
@@ -107,7 +111,8 @@ export function seedDemo(deps: Deps): DemoSeed {
           comparePrice: p.comparePrice ?? null,
           imageUrl: `https://images.example.com/demo/${slug}.jpg`,
           categoryId: categoryIds.get(p.category)!,
-          variants: p.variants.map(([name, price]) => ({ name, price })),
+          stock: p.stock ?? null,
+          variants: p.variants.map(([name, price, stock]) => ({ name, price, stock: stock ?? null })),
         }).id,
     )
   }

@@ -53,6 +53,10 @@ export const ERROR_REASONS = [
   'duplicate',
   'too_long',
   'too_deep',
+  // Image uploads (field `file`).
+  'unsupported_type',
+  'invalid_image',
+  'too_many_pixels',
 ] as const
 export type ErrorReason = (typeof ERROR_REASONS)[number]
 

@@ -13,6 +13,7 @@ export const NAMED_COMPONENTS = [
   'Store',
   'Product',
   'Variant',
+  'ProductImage',
   'Category',
   'Order',
   'OrderItem',

@@ -15,6 +15,7 @@ import { hashKey, KEY_RE } from '../modules/keys/service'
 import { getStore } from '../modules/stores/service'
 import { bucketLimit, ownedRecord, policyFor, type Bucket, type PaidFeature } from './policy'
 import { limitUndeclaredBody } from './body-limit'
+import { uploadBodyLimit } from '../modules/images/limits'
 import type { Window } from './rate-limiter'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -42,8 +43,9 @@ export class Gate {
     const policy = policyFor(request.method, path)
     if (policy.kind === 'none') return
     const length = Number(request.headers.get('content-length') ?? 0)
-    const tooLarge = length > MAX_BODY_BYTES
-    if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, MAX_BODY_BYTES)
+    const maxBody = uploadBodyLimit(request.method, path, this.deps.config) ?? MAX_BODY_BYTES
+    const tooLarge = length > maxBody
+    if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, maxBody)
 
     const { cache, config, clock } = this.deps
     cache.syncExternal()
@@ -59,13 +61,13 @@ export class Gate {
 
     if (policy.kind === 'public') {
       hitIp(policy.bucket)
-      if (tooLarge) throw new PayloadTooLarge(MAX_BODY_BYTES)
+      if (tooLarge) throw new PayloadTooLarge(maxBody)
       return
     }
     // A declared oversized body is refused before the key is even looked up.
     if (tooLarge) {
       hitIp('anonymous')
-      throw new PayloadTooLarge(MAX_BODY_BYTES)
+      throw new PayloadTooLarge(maxBody)
     }
 
     const key = this.findKey(request.headers.get('authorization'))

@@ -14,7 +14,7 @@ export interface ViewImage {
   width?: number | null
   height?: number | null
   /** The same picture at other widths (e.g. 320/640/1280 WebP), for `srcset`. */
-  sources?: { url: string; width: number }[]
+  sizes?: { url: string; width: number }[]
 }
 export interface ViewVariant {
   id: string
@@ -86,18 +86,18 @@ function sameOrigin(url: string | null | undefined, origin: string): string | un
 export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined {
   for (const img of p.images ?? []) {
     const url = sameOrigin(img.url, origin)
-    if (url) return { ...img, url, sources: img.sources?.flatMap((s) => (sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [])) }
+    if (url) return { ...img, url, sizes: img.sizes?.flatMap((s) => (sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [])) }
   }
   const url = sameOrigin(p.imageUrl, origin)
   return url ? { url } : undefined
 }
 
 /** `alt` is empty on cards: the product name follows inside the same link, so it would be read twice. */
-function img(p: ViewProduct, c: PageCtx, sizes: string, eager: boolean, alt = p.name): Html | undefined {
+function img(p: ViewProduct, c: PageCtx, sizesAttr: string, eager: boolean, alt = p.name): Html | undefined {
   const pic = pictureOf(p, c.origin)
   if (!pic) return undefined
-  const srcset = pic.sources?.length ? pic.sources.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
-  return html`<img src="${pic.url}"${srcset ? html` srcset="${srcset}" sizes="${sizes}"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}"${eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')} decoding="async">`
+  const srcset = pic.sizes?.length ? pic.sizes.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
+  return html`<img src="${pic.url}"${srcset ? html` srcset="${srcset}" sizes="${sizesAttr}"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}"${eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')} decoding="async">`
 }
 
 /** "$12.00", or "From $10.00" when variants differ in price; compare-at price struck through. */

@@ -43,6 +43,10 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: '/api/v1/products', scope: 'products:write', body: { name: 'Mug', price: 5 } },
   { method: 'PUT', path: '/api/v1/products/:id', scope: 'products:write', body: { name: 'Mug 2' }, own: product },
   { method: 'DELETE', path: '/api/v1/products/:id', scope: 'products:write', own: product },
+  // The upload's real body is multipart (tests/images.test.ts); every case here fails before it is read.
+  { method: 'POST', path: '/api/v1/products/:id/images', scope: 'products:write', body: { file: 'x' }, own: product },
+  { method: 'PUT', path: '/api/v1/products/:id/images/:imageId', scope: 'products:write', body: { position: 0 }, own: product },
+  { method: 'DELETE', path: '/api/v1/products/:id/images/:imageId', scope: 'products:write', own: product },
   { method: 'GET', path: '/api/v1/categories', scope: 'categories:read' },
   { method: 'POST', path: '/api/v1/categories', scope: 'categories:write', body: { name: 'Cups' } },
   { method: 'PUT', path: '/api/v1/categories/:id', scope: 'categories:write', body: { name: 'Cups 2' }, own: category },

@@ -34,6 +34,8 @@ export const products = sqliteTable(
     comparePrice: integer('compare_price'),
     imageUrl: text('image_url'),
     isActive: bool('is_active').notNull().default(true),
+    /** Units on hand for a product without variants; null = not tracked (never sold out). */
+    stock: integer('stock'),
     /** Soft delete (spec 1): the row stays because orders and reviews point at it. */
     deletedAt: integer('deleted_at'),
     ...timestamps,
@@ -56,11 +58,36 @@ export const variants = sqliteTable(
     price: integer('price').notNull(),
     isActive: bool('is_active').notNull().default(true),
     position: integer('position').notNull().default(0),
+    /** Units on hand; null = not tracked (never sold out). */
+    stock: integer('stock'),
     ...timestamps,
   },
   (v) => [index('variants_product_idx').on(v.productId, v.position)],
 )
 
+/**
+ * A product's uploaded images (modules/images). Files live under DATA_DIR/media, named by the
+ * image id, so a new upload always has a new URL. Positions are 0..n-1 per product; the unique
+ * index keeps two concurrent uploads from taking the same place.
+ */
+export const productImages = sqliteTable(
+  'product_images',
+  {
+    id: id(),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** Of the largest rendition (the one `url` names). */
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Rendition widths stored, ascending, comma-separated (e.g. "320,640,1280"). */
+    widths: text('widths').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (i) => [uniqueIndex('product_images_product_position_uq').on(i.productId, i.position)],
+)
+
 export type Category = typeof categories.$inferSelect
 export type Product = typeof products.$inferSelect
 export type Variant = typeof variants.$inferSelect
+export type ProductImage = typeof productImages.$inferSelect

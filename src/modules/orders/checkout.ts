@@ -2,7 +2,7 @@
  * POST /api/orders: the public checkout. Checks in the contract's order — body shape (400) →
  * suspended store (402) → unknown/unpublished store (404) → references (400) — then ONE
  * BEGIN IMMEDIATE transaction holds the idempotency look-up, the references, the duplicate
- * check and every write (order, items, customer, discount use, counters, outbox rows,
+ * check and every write (stock, order, items, customer, discount use, counters, outbox rows,
  * idempotency record). A rejected order therefore leaves nothing behind, and N identical
  * posts racing each other create exactly one order.
  */
@@ -20,6 +20,7 @@ import { storeForPublic } from '../stores/service'
 import { enqueueOrderCreated } from '../webhooks/outbox'
 import { DEDUP_WINDOW_MS, dedupHash, type LineRef } from './dedup'
 import { findReplay, requestHash, saveReplay } from './idempotency'
+import { takeStock } from './stock'
 import type { OrderCreate } from './model'
 import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from './pricing'
 
@@ -50,6 +51,7 @@ interface VariantRow {
   storeId: string
   productActive: number
   deletedAt: number | null
+  stock: number | null
 }
 interface ProductRow {
   id: string
@@ -59,6 +61,7 @@ interface ProductRow {
   isActive: number
   deletedAt: number | null
   hasVariants: number
+  stock: number | null
 }
 interface ShippingRow {
   id: string
@@ -91,11 +94,11 @@ function perCount(build: (n: number) => string): (n: number) => string {
 }
 const variantLookup = perCount(
   (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
-                 p.is_active AS productActive, p.deleted_at AS deletedAt
+                 p.is_active AS productActive, p.deleted_at AS deletedAt, v.stock
             FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(n)})`,
 )
 const productLookup = perCount(
-  (n) => `SELECT id, name, price, store_id AS storeId, is_active AS isActive, deleted_at AS deletedAt,
+  (n) => `SELECT id, name, price, store_id AS storeId, is_active AS isActive, deleted_at AS deletedAt, stock,
                  EXISTS (SELECT 1 FROM variants WHERE product_id = products.id AND is_active = 1) AS hasVariants
             FROM products WHERE id IN (${placeholders(n)})`,
 )
@@ -109,6 +112,8 @@ interface Line {
   unitPrice: number
   subtotal: number
   position: number
+  /** As read in the order's transaction; null = untracked (stock.ts). */
+  stock: number | null
 }
 
 /** `ORD-` and six digits (contract); numbers past 999999 keep growing rather than collide. */
@@ -154,21 +159,21 @@ function resolveLines(db: Database, storeId: string, refs: LineRef[]): Line[] {
       const v = vmap.get(r.variantId)
       if (!v || v.storeId !== storeId || v.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
       if (!v.isActive || !v.productActive) throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
-      return line(i, v.productId, v.productName, v.id, v.name, v.price, r.quantity)
+      return line(i, v.productId, v.productName, v.id, v.name, v.price, r.quantity, v.stock)
     }
     const field = `items[${i}].productId`
     const p = pmap.get(r.productId!)
     if (!p || p.storeId !== storeId || p.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
     if (!p.isActive) throw new ValidationError(field, 'inactive', `${field} names a product that is not available`)
     if (p.hasVariants) throw new ValidationError(`items[${i}].variantId`, 'required', `items[${i}]: this product has variants; name one with variantId`)
-    return line(i, p.id, p.name, null, null, p.price, r.quantity)
+    return line(i, p.id, p.name, null, null, p.price, r.quantity, p.stock)
   })
 }
 
-function line(i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number): Line {
+function line(i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number, stock: number | null): Line {
   const subtotal = lineSubtotal(unitPrice, quantity)
   if (!Number.isSafeInteger(subtotal)) throw new ValidationError(`items[${i}].quantity`, 'out_of_range')
-  return { productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i }
+  return { productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i, stock }
 }
 
 function resolveShipping(db: Database, storeId: string, id: string | null | undefined) {
@@ -229,9 +234,9 @@ const ORDER_COLUMNS = [
   'dedup_hash', 'created_at', 'updated_at',
 ] as const
 const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${placeholders(ORDER_COLUMNS.length)})`
-const ITEM_ROW = `(${placeholders(10)})`
+const ITEM_ROW = `(${placeholders(11)})`
 const insertItems = perCount(
-  (n) => `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`,
+  (n) => `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position, stock_taken) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`,
 )
 
 const UPSERT_CUSTOMER = `
@@ -298,6 +303,8 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
   const dup = db.query('SELECT 1 FROM orders WHERE store_id = ? AND dedup_hash = ? AND created_at > ? LIMIT 1').get(store.id, hash, now - DEDUP_WINDOW_MS)
   if (dup) throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
 
+  takeStock(db, lines)
+
   if (disc) {
     // Guarded increment: usedCount can never pass maxUses, whoever else is checking out.
     const res = db.query('UPDATE discounts SET used_count = used_count + 1 WHERE id = ? AND (max_uses IS NULL OR used_count < max_uses)').run(disc.discount.id)
@@ -342,7 +349,7 @@ function placeInTransaction(deps: Deps, o: PendingOrder, stores: Map<string, Sto
   )
   // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
   db.query(insertItems(lines.length)).run(
-    ...lines.flatMap((l) => [`${order.id}-${l.position}`, order.id, l.productId, l.variantId, l.productName, l.variantName, l.quantity, l.unitPrice, l.subtotal, l.position]),
+    ...lines.flatMap((l) => [`${order.id}-${l.position}`, order.id, l.productId, l.variantId, l.productName, l.variantName, l.quantity, l.unitPrice, l.subtotal, l.position, l.stock === null ? 0 : 1]),
   )
   db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(store.id)
 

@@ -17,6 +17,7 @@ import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
+import { restoreStock } from './stock'
 import { itemsOf, listViews, orderDetailView } from './views'
 
 export const ORDER_FIELDS = selectList(orders)
@@ -102,7 +103,7 @@ function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): vo
 /**
  * A status move (spec 3.1) as a compare-and-set inside BEGIN IMMEDIATE: of several identical
  * concurrent moves exactly one changes the row; the others see the new status and get 409.
- * The `order.updated` outbox row commits with the change.
+ * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */
 export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
   let outbox = 0
@@ -119,6 +120,7 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
     bumpCount(tx, ctx.store.id, o.status, -1)
     bumpCount(tx, ctx.store.id, to, 1)
+    if (to === 'cancelled') restoreStock(ctx.db.$client, id)
     outbox = enqueueEvent(ctx.db.$client, ctx.store.id, 'order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) }, now)
     return { ...o, status: to, updatedAt: now }
   })

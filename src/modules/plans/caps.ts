@@ -7,9 +7,11 @@ import type { Plan } from '../../db/schema'
 import { PlanRequired } from '../../lib/errors'
 import type { Config } from '../../config'
 
-export type CapFeature = 'productLimit' | 'categoryLimit' | 'variants'
+export type CapFeature = 'productLimit' | 'categoryLimit' | 'variants' | 'productImages'
 
 export function capFor(config: Config, plan: Plan, feature: CapFeature): number {
+  // Images per product: free 3; pro and lifetime share one ceiling (modules/images).
+  if (feature === 'productImages') return plan === 'free' ? config.freeMaxProductImages : config.maxProductImages
   if (plan === 'lifetime') return Infinity
   if (feature === 'variants') return plan === 'free' ? 0 : Infinity
   if (plan === 'free') return feature === 'productLimit' ? config.freeMaxProducts : config.freeMaxCategories
@@ -20,6 +22,7 @@ const TEXT: Record<CapFeature, (limit: number) => string> = {
   productLimit: (n) => `Your plan allows ${n} products. Upgrade to add more.`,
   categoryLimit: (n) => `Your plan allows ${n} categories. Upgrade to add more.`,
   variants: () => 'Product variants need a Pro or Lifetime plan.',
+  productImages: (n) => `Your plan allows ${n} images per product. Upgrade to add more.`,
 }
 
 /** Throws 403 PLAN_REQUIRED when `wanted` exceeds the store plan's cap; `current` is reported as-is. */

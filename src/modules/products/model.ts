@@ -1,7 +1,14 @@
 import { t } from 'elysia'
 import { Id, Money, Pagination, Since, Slug, Timestamp } from '../shared/model'
+import { ProductImage } from '../images/model'
 
-export const Variant = t.Object({ id: Id, name: t.String(), price: t.Number(), isActive: t.Boolean() }, { title: 'Variant' })
+/** Plain integers in JSON (Elysia's `t.Integer` also admits strings, for query coercion). */
+const StockCount = t.Number({ multipleOf: 1, minimum: 0, maximum: 1_000_000_000, description: 'Units on hand' })
+const Stock = t.Nullable(StockCount, { description: 'Units on hand; null = not tracked (never sold out)' })
+const InStock = t.Boolean({ description: 'False when tracked stock is 0 (the checkout refuses it: 409 OUT_OF_STOCK)' })
+
+export const Variant = t.Object({ id: Id, name: t.String(), price: t.Number(), isActive: t.Boolean(), stock: Stock, inStock: InStock }, { title: 'Variant' })
+
 
 export const Product = t.Object(
   {
@@ -11,8 +18,11 @@ export const Product = t.Object(
     description: t.Nullable(t.String()),
     price: t.Number(),
     comparePrice: t.Nullable(t.Number()),
-    imageUrl: t.Nullable(t.String()),
+    imageUrl: t.Nullable(t.String({ description: 'As set, or else the first uploaded image' })),
+    images: t.Array(ProductImage, { description: 'Uploaded images by position' }),
     isActive: t.Boolean(),
+    stock: t.Nullable(StockCount, { description: 'Units on hand of a product without variants; null = not tracked. A product with variants keeps stock per variant.' }),
+    inStock: t.Boolean({ description: 'Without variants: tracked stock above 0 or untracked; with variants: some active variant in stock' }),
     categoryId: t.Nullable(t.String()),
     variants: t.Array(Variant, { description: 'Active variants only' }),
     createdAt: Timestamp,
@@ -26,6 +36,7 @@ const VariantInput = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),
   price: Money,
   isActive: t.Optional(t.Boolean()),
+  stock: t.Optional(Stock),
 })
 
 const ImageUrl = t.String({ maxLength: 2048, pattern: '^https?://', error: 'imageUrl must be an http(s) URL' })
@@ -38,6 +49,7 @@ export const ProductCreate = t.Object({
   comparePrice: t.Optional(t.Nullable(Money)),
   imageUrl: t.Optional(t.Nullable(ImageUrl)),
   isActive: t.Optional(t.Boolean()),
+  stock: t.Optional(Stock),
   categoryId: t.Optional(t.Nullable(Id)),
   variants: t.Optional(t.Array(VariantInput, { maxItems: 100 })),
 })

@@ -6,13 +6,25 @@ import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
+import { imagesOf, type ImageView } from '../images/views'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
-export function productView(p: Product, vs: Variant[], currency: string) {
+const variantView = (v: Variant, currency: string) => ({
+  id: v.id,
+  name: v.name,
+  price: toMajor(v.price, currency),
+  isActive: v.isActive,
+  stock: v.stock,
+  inStock: v.stock === null || v.stock > 0,
+})
+
+/** `vs`: the product's active variants; `imgs`: its images by position (images/service.ts). */
+export function productView(p: Product, vs: Variant[], currency: string, imgs: ImageView[] = []) {
+  const variantViews = vs.filter((v) => v.isActive).map((v) => variantView(v, currency))
   return {
     id: p.id,
     name: p.name,
@@ -20,10 +32,14 @@ export function productView(p: Product, vs: Variant[], currency: string) {
     description: p.description,
     price: toMajor(p.price, currency),
     comparePrice: toMajorOrNull(p.comparePrice, currency),
-    imageUrl: p.imageUrl,
+    imageUrl: p.imageUrl ?? imgs[0]?.url ?? null,
+    images: imgs,
     isActive: p.isActive,
+    stock: p.stock,
+    // A product with variants is sold through them (checkout refuses its bare productId).
+    inStock: variantViews.length > 0 ? variantViews.some((v) => v.inStock) : p.stock === null || p.stock > 0,
     categoryId: p.categoryId,
-    variants: vs.filter((v) => v.isActive).map((v) => ({ id: v.id, name: v.name, price: toMajor(v.price, currency), isActive: v.isActive })),
+    variants: variantViews,
     createdAt: iso(p.createdAt),
     updatedAt: iso(p.updatedAt),
   }
@@ -56,8 +72,10 @@ export function listProducts(ctx: Ctx, q: ProductListQuery) {
   // Ties on createdAt (same millisecond) fall back to insertion order, so pages are stable.
   const rows = ctx.db.select().from(products).where(cond).orderBy(desc(products.createdAt), desc(sql`products.rowid`)).limit(limit).offset(offset).all()
   const total = ctx.db.select({ n: count() }).from(products).where(cond).get()!.n
-  const vs = activeVariantsOf(ctx.db, rows.map((r) => r.id))
-  return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency)), total, limit, offset }
+  const ids = rows.map((r) => r.id)
+  const vs = activeVariantsOf(ctx.db, ids)
+  const imgs = imagesOf(ctx.db, ids, ctx.config.publicUrl)
+  return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency, imgs.get(p.id))), total, limit, offset }
 }
 
 /** The store's live product: 404 when missing or deleted, 403 when another store's. */
@@ -68,7 +86,7 @@ export function ownProduct(ctx: Ctx, id: string, db: Db = ctx.db): Product {
 
 export function getProduct(ctx: Ctx, id: string) {
   const p = ownProduct(ctx, id)
-  return productView(p, activeVariantsOf(ctx.db, [id]).get(id) ?? [], ctx.store.currency)
+  return productView(p, activeVariantsOf(ctx.db, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
 }
 
 function checkCategory(ctx: Ctx, db: Db, categoryId: string | null | undefined): void {
@@ -87,7 +105,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
   const slug = input.slug ?? slugify(input.name)
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
-  const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, position: i }))
+  const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, stock: v.stock ?? null, position: i }))
   const now = ctx.clock.now()
   try {
     const id = write(ctx, (tx) => {
@@ -106,6 +124,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
           comparePrice,
           imageUrl: input.imageUrl ?? null,
           isActive: input.isActive ?? true,
+          stock: input.stock ?? null,
           categoryId: input.categoryId ?? null,
           createdAt: now,
           updatedAt: now,
@@ -136,6 +155,7 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
   if (fields.comparePrice !== undefined) set.comparePrice = fields.comparePrice === null ? null : money(ctx, fields.comparePrice, 'comparePrice')
   if (fields.imageUrl !== undefined) set.imageUrl = fields.imageUrl
   if (fields.isActive !== undefined) set.isActive = fields.isActive
+  if (fields.stock !== undefined) set.stock = fields.stock
   if (fields.categoryId !== undefined) set.categoryId = fields.categoryId
   const wanted = variantInput?.map((v, i) => ({ ...v, price: money(ctx, v.price, `variants[${i}].price`) }))
   const now = ctx.clock.now()
@@ -153,7 +173,9 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
   return getProduct(ctx, id)
 }
 
-function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: { id?: string; name: string; price: number; isActive?: boolean }[], now: number) {
+type VariantWanted = { id?: string; name: string; price: number; isActive?: boolean; stock?: number | null }
+
+function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: VariantWanted[], now: number) {
   const existing = new Map(tx.select().from(variants).where(eq(variants.productId, productId)).all().map((v) => [v.id, v]))
   const activeAfter = wanted.filter((v) => v.isActive !== false).length
   const activeBefore = [...existing.values()].filter((v) => v.isActive).length
@@ -166,9 +188,11 @@ function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: { id?: string
     if (v.id) {
       if (!existing.has(v.id)) throw new ValidationError(`variants[${i}].id`, 'not_found', 'Variant id does not belong to this product')
       kept.add(v.id)
-      tx.update(variants).set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, updatedAt: now }).where(eq(variants.id, v.id)).run()
+      // An absent `stock` keeps the count: a client that doesn't know about stock can't reset it.
+      const stock = v.stock === undefined ? {} : { stock: v.stock }
+      tx.update(variants).set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, ...stock, updatedAt: now }).where(eq(variants.id, v.id)).run()
     } else {
-      tx.insert(variants).values({ productId, name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, createdAt: now, updatedAt: now }).run()
+      tx.insert(variants).values({ productId, name: v.name, price: v.price, isActive: v.isActive ?? true, stock: v.stock ?? null, position: i, createdAt: now, updatedAt: now }).run()
     }
   })
   for (const v of existing.values()) {

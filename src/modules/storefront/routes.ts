@@ -27,7 +27,7 @@ export const storefrontRoutes = (deps: Deps) => {
         const store = publicStoreBySlug(deps, params.slug)
         let body = deps.cache.getResponse(store.id, CACHE_KEY)
         if (!body) {
-          body = new Blob([JSON.stringify({ data: storefrontOf(deps.db, store) })])
+          body = new Blob([JSON.stringify({ data: storefrontOf(deps.db, store, deps.config.publicUrl) })])
           deps.cache.setResponse(store.id, CACHE_KEY, body)
         }
         // Counted in memory and written behind: a read never writes (storefront/visits.ts).

@@ -10,6 +10,7 @@ import { categories, products, reviews, shippingOptions, stores, type Store } fr
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
+import { imagesOf } from '../images/views'
 import { activeVariantsOf, productView } from '../products/service'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../stores/service'
@@ -53,7 +54,7 @@ function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number
 }
 
 /** The catalog a storefront renders: store info, active categories, products and shipping options. */
-export function storefrontOf(db: Db, s: Store) {
+export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
   const cats = db
     .select({ id: categories.id, name: categories.name, slug: categories.slug, position: categories.position })
     .from(categories)
@@ -67,6 +68,7 @@ export function storefrontOf(db: Db, s: Store) {
     .orderBy(desc(products.createdAt), desc(products.id))
     .all()
   const vs = activeVariantsOf(db, prods.map((p) => p.id))
+  const imgs = imagesOf(db, prods.map((p) => p.id), publicUrl)
   const stats = reviewStats(db, s.id)
   const ships = db
     .select()
@@ -87,7 +89,7 @@ export function storefrontOf(db: Db, s: Store) {
     },
     categories: cats,
     products: prods.map((p) => ({
-      ...productView(p, vs.get(p.id) ?? [], s.currency),
+      ...productView(p, vs.get(p.id) ?? [], s.currency, imgs.get(p.id)),
       ...(stats.get(p.id) ?? { reviewCount: 0, averageRating: null }),
     })),
     shippingOptions: ships.map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays })),

@@ -1,0 +1,44 @@
+/**
+ * Where image files live: `DATA_DIR/media/public/<storeId>/<imageId>-<width>.webp` (served at
+ * `/media/<storeId>/<imageId>-<width>.webp`, public by nature) and the uploaded bytes as
+ * received under `DATA_DIR/media/originals/<storeId>/<imageId>` (0600, never served: they may
+ * carry EXIF/GPS; kept so renditions can be made again). Names are built from ids only, never
+ * from anything a client sent.
+ */
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media')
+const publicDir = (dataDir: string, storeId: string) => path.join(mediaRoot(dataDir), 'public', storeId)
+const originalsDir = (dataDir: string, storeId: string) => path.join(mediaRoot(dataDir), 'originals', storeId)
+
+export const renditionName = (imageId: string, width: number) => `${imageId}-${width}.webp`
+
+export function mediaUrl(storeId: string, imageId: string, width: number, publicUrl?: string): string {
+  return `${publicUrl ?? ''}/media/${storeId}/${renditionName(imageId, width)}`
+}
+
+/** The file behind a served name, or undefined when the name is not one this module makes. */
+const SERVED = /^([a-z0-9]{1,64})\/([a-z0-9]{1,64}-\d{1,5}\.webp)$/
+export function servedFile(dataDir: string, rel: string): string | undefined {
+  const m = SERVED.exec(rel)
+  return m ? path.join(mediaRoot(dataDir), 'public', m[1]!, m[2]!) : undefined
+}
+
+export async function saveImage(dataDir: string, storeId: string, imageId: string, original: Uint8Array, renditions: { width: number; data: Uint8Array }[]): Promise<void> {
+  const pub = publicDir(dataDir, storeId)
+  const orig = originalsDir(dataDir, storeId)
+  await Promise.all([mkdir(pub, { recursive: true, mode: 0o755 }), mkdir(orig, { recursive: true, mode: 0o700 })])
+  await Promise.all([
+    writeFile(path.join(orig, imageId), original, { mode: 0o600 }).then(() => chmod(path.join(orig, imageId), 0o600)),
+    ...renditions.map((r) => writeFile(path.join(pub, renditionName(imageId, r.width)), r.data, { mode: 0o644 })),
+  ])
+}
+
+/** Removes an image's files; missing files are fine (a failed upload may not have written all). */
+export async function removeImage(dataDir: string, storeId: string, imageId: string, widths: number[]): Promise<void> {
+  await Promise.all([
+    rm(path.join(originalsDir(dataDir, storeId), imageId), { force: true }),
+    ...widths.map((w) => rm(path.join(publicDir(dataDir, storeId), renditionName(imageId, w)), { force: true })),
+  ])
+}
