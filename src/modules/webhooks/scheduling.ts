@@ -1,0 +1,149 @@
+/**
+ * Who may send next: the sharing rules, apart from timers, sockets and SQL (the shell,
+ * dispatcher.ts, feeds it the clock's reading), so a test can drive it tick by tick.
+ *
+ * - **Fair share per endpoint.** Endpoints with due work are served least-recently-served first,
+ *   one send each per round, so a store with forty endpoints and a backlog gets forty turns for
+ *   another endpoint's one, not the whole queue ahead of it.
+ * - **Two lanes.** The fast lane holds `overall` sends at once, at most `perEndpoint` of one
+ *   endpoint. A send still unanswered after `slowAfterMs` leaves the fast lane for the slow lane
+ *   (it keeps running until its timeout, but no longer holds a fast slot), so receivers that
+ *   never answer cannot occupy the fast lane for longer than that. An endpoint whose last
+ *   `slowStreak` attempts all timed out sends only in the slow lane: one send at a time, within
+ *   `slowLane` slow sends overall, until it answers again.
+ * - An endpoint's own cap counts its sends in both lanes: a hanging endpoint holds back only
+ *   itself.
+ */
+
+export interface LaneLimits {
+  /** Fast-lane sends at once (WEBHOOK_CONCURRENCY). */
+  overall: number
+  /** Sends of one endpoint at once (WEBHOOK_CONCURRENCY_PER_ENDPOINT). */
+  perEndpoint: number
+  /** Slow-lane sends an endpoint that keeps timing out may start, all such endpoints together. */
+  slowLane: number
+  /** A send unanswered this long stops holding a fast slot. */
+  slowAfterMs: number
+  /** Consecutive timeouts that put an endpoint in the slow lane. */
+  slowStreak: number
+}
+
+/** Limits derived from the configuration: the slow lane as wide as the fast one. */
+export function laneLimits(c: { webhookConcurrency: number; webhookConcurrencyPerEndpoint: number; webhookTimeoutMs: number }): LaneLimits {
+  return {
+    overall: c.webhookConcurrency,
+    perEndpoint: c.webhookConcurrencyPerEndpoint,
+    slowLane: c.webhookConcurrency,
+    // A healthy receiver answers in milliseconds; two seconds also spares one that is merely slow
+    // from moving lanes, and is well under the 15 s timeout a hanging receiver otherwise holds.
+    slowAfterMs: Math.min(2000, Math.max(50, Math.floor(c.webhookTimeoutMs / 2))),
+    slowStreak: 2,
+  }
+}
+
+/** 'other': no answer but no timeout either (refused, reset): says nothing about slowness. */
+export type Outcome = 'answered' | 'timeout' | 'other'
+
+interface Send {
+  endpoint: string
+  startedAt: number
+  slow: boolean
+}
+
+export class FairShare {
+  private sends = new Map<number, Send>()
+  private nextToken = 1
+  private byEndpoint = new Map<string, number>()
+  private fast = 0
+  private slow = 0
+  /** Consecutive timeouts per endpoint (absent = 0). */
+  private timeouts = new Map<string, number>()
+  /** Round in which each endpoint was last granted a send: least recently served goes first. */
+  private served = new Map<string, number>()
+  private round = 0
+
+  constructor(readonly limits: LaneLimits) {}
+
+  get inFlight(): number {
+    return this.sends.size
+  }
+
+  /** Sends of `endpoint` in flight, both lanes. */
+  sending(endpoint: string): number {
+    return this.byEndpoint.get(endpoint) ?? 0
+  }
+
+  /** The endpoint keeps timing out: it sends in the slow lane only. */
+  isSlow(endpoint: string): boolean {
+    return (this.timeouts.get(endpoint) ?? 0) >= this.limits.slowStreak
+  }
+
+  /** `endpoints` in serving order: the least recently served first (never served before all). */
+  order(endpoints: Iterable<string>): string[] {
+    return [...endpoints].sort((a, b) => (this.served.get(a) ?? -1) - (this.served.get(b) ?? -1))
+  }
+
+  /** How many sends `endpoint` may start now. */
+  room(endpoint: string, now: number): number {
+    this.demote(now)
+    const own = this.sending(endpoint)
+    if (this.isSlow(endpoint)) return Math.max(0, Math.min(1 - own, this.limits.slowLane - this.slow))
+    return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.overall - this.fast))
+  }
+
+  /** Free fast-lane slots (what a tick may still hand out to endpoints not in the slow lane). */
+  fastRoom(now: number): number {
+    this.demote(now)
+    return Math.max(0, this.limits.overall - this.fast)
+  }
+
+  /** A send of `endpoint` starts (the caller checked `room`); returns its token for `finish`. */
+  start(endpoint: string, now: number): number {
+    const slow = this.isSlow(endpoint)
+    const token = this.nextToken++
+    this.sends.set(token, { endpoint, startedAt: now, slow })
+    this.byEndpoint.set(endpoint, this.sending(endpoint) + 1)
+    if (slow) this.slow++
+    else this.fast++
+    this.served.set(endpoint, this.round)
+    return token
+  }
+
+  /** Ends a serving round: endpoints served in it queue behind those that were not. */
+  nextRound(): void {
+    this.round++
+  }
+
+  finish(token: number, outcome: Outcome): void {
+    const s = this.sends.get(token)
+    if (!s) return
+    this.sends.delete(token)
+    if (s.slow) this.slow--
+    else this.fast--
+    const n = this.sending(s.endpoint) - 1
+    if (n > 0) this.byEndpoint.set(s.endpoint, n)
+    else this.byEndpoint.delete(s.endpoint)
+    if (outcome === 'timeout') this.timeouts.set(s.endpoint, (this.timeouts.get(s.endpoint) ?? 0) + 1)
+    else if (outcome === 'answered') this.timeouts.delete(s.endpoint)
+  }
+
+  /** Milliseconds until a running fast send moves to the slow lane (freeing its slot); Infinity if none will. */
+  msUntilSlotFrees(now: number): number {
+    let oldest = Infinity
+    for (const s of this.sends.values()) if (!s.slow && s.startedAt < oldest) oldest = s.startedAt
+    return oldest === Infinity ? Infinity : Math.max(1, oldest + this.limits.slowAfterMs - now)
+  }
+
+  /** Fast sends unanswered for slowAfterMs move to the slow lane. */
+  private demote(now: number): void {
+    if (this.fast === 0) return
+    const cutoff = now - this.limits.slowAfterMs
+    for (const s of this.sends.values()) {
+      if (!s.slow && s.startedAt <= cutoff) {
+        s.slow = true
+        this.fast--
+        this.slow++
+      }
+    }
+  }
+}
