@@ -196,8 +196,8 @@ export class Dispatcher {
   /** Lane slots taken by the tick in progress (released if its transaction fails). */
   private reserved: number[] = []
 
-  private take(endpoint: string, at: number): number {
-    const token = this.lanes.start(endpoint, at)
+  private take(hook: SigningRow, at: number): number {
+    const token = this.lanes.start(hook.id, hook.storeId, at)
     this.reserved.push(token)
     return token
   }
@@ -230,9 +230,9 @@ export class Dispatcher {
     let throttled = false
     let laneBound = false
 
-    // Rounds: each endpoint in turn, least recently served first, gets its share of what is
-    // free (at least one send), and goes round again only while it has more due.
-    let queue = this.lanes.order(targets)
+    // Rounds: each endpoint in turn, least recently served store first (scheduling.ts), gets its
+    // share of what is free (at least one send), and goes round again only while it has more due.
+    let queue = this.lanes.order(targets, (id) => hookOf(id)?.storeId ?? '')
     while (queue.length > 0) {
       const again: string[] = []
       for (const [i, endpoint] of queue.entries()) {
@@ -254,7 +254,7 @@ export class Dispatcher {
         const n = Math.min(room, share, budget - out.length)
         const before = claims.length
         const due = this.store.claimDue(hook, n, lock, now, sweep, claims)
-        for (const c of claims.slice(before)) out.push({ claim: c, token: this.take(endpoint, at) })
+        for (const c of claims.slice(before)) out.push({ claim: c, token: this.take(hook, at) })
         if (due === n && claims.length > before) again.push(endpoint) // it may have more
       }
       queue = again
@@ -274,7 +274,7 @@ export class Dispatcher {
           limit,
           (hook) => {
             if (out.length + tokens.length >= budget || this.lanes.room(hook.id, at) <= 0) return null
-            tokens.push(this.take(hook.id, at))
+            tokens.push(this.take(hook, at))
             return lock
           },
           claims,

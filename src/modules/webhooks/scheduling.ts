@@ -2,9 +2,10 @@
  * Who may send next: the sharing rules, apart from timers, sockets and SQL (the shell,
  * dispatcher.ts, feeds it the clock's reading), so a test can drive it tick by tick.
  *
- * - **Fair share per endpoint.** Endpoints with due work are served least-recently-served first,
- *   one send each per round, so a store with forty endpoints and a backlog gets forty turns for
- *   another endpoint's one, not the whole queue ahead of it.
+ * - **Fair share per store, then per endpoint.** Endpoints with due work are served by their
+ *   store's last turn, then their own: least recently served first, one share each per round. A
+ *   store with forty endpoints and a backlog takes its turn like a store with one; it never gets
+ *   the whole queue ahead of the other's event.
  * - **Two lanes.** The fast lane holds `overall` sends at once, at most `perEndpoint` of one
  *   endpoint. A send still unanswered after `slowAfterMs` leaves the fast lane for the slow lane
  *   (it keeps running until its timeout, but no longer holds a fast slot), so receivers that
@@ -58,8 +59,9 @@ export class FairShare {
   private slow = 0
   /** Consecutive timeouts per endpoint (absent = 0). */
   private timeouts = new Map<string, number>()
-  /** Round in which each endpoint was last granted a send: least recently served goes first. */
+  /** Round in which each endpoint, and each store, was last granted a send: least recently served goes first. */
   private served = new Map<string, number>()
+  private storeServed = new Map<string, number>()
   private round = 0
 
   constructor(readonly limits: LaneLimits) {}
@@ -78,9 +80,13 @@ export class FairShare {
     return (this.timeouts.get(endpoint) ?? 0) >= this.limits.slowStreak
   }
 
-  /** `endpoints` in serving order: the least recently served first (never served before all). */
-  order(endpoints: Iterable<string>): string[] {
-    return [...endpoints].sort((a, b) => (this.served.get(a) ?? -1) - (this.served.get(b) ?? -1))
+  /** `endpoints` in serving order: the least recently served store first, within it the least recently served endpoint (never served: before all). */
+  order(endpoints: Iterable<string>, storeOf: (endpoint: string) => string): string[] {
+    const key = (e: string) => [this.storeServed.get(storeOf(e)) ?? -1, this.served.get(e) ?? -1] as const
+    return [...endpoints]
+      .map((e) => ({ e, k: key(e) }))
+      .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
+      .map((x) => x.e)
   }
 
   /** How many sends `endpoint` may start now. */
@@ -97,8 +103,8 @@ export class FairShare {
     return Math.max(0, this.limits.overall - this.fast)
   }
 
-  /** A send of `endpoint` starts (the caller checked `room`); returns its token for `finish`. */
-  start(endpoint: string, now: number): number {
+  /** A send of `endpoint` (of `store`) starts (the caller checked `room`); returns its token for `finish`. */
+  start(endpoint: string, store: string, now: number): number {
     const slow = this.isSlow(endpoint)
     const token = this.nextToken++
     this.sends.set(token, { endpoint, startedAt: now, slow })
@@ -106,6 +112,7 @@ export class FairShare {
     if (slow) this.slow++
     else this.fast++
     this.served.set(endpoint, this.round)
+    this.storeServed.set(store, this.round)
     return token
   }
 

@@ -22,11 +22,11 @@ const D = getTableName(webhookDeliveries)
 const W = getTableName(webhooks)
 
 const CLAIMED = ['id', 'webhookId', 'payload'] as const
-const SIGNING = ['id', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt'] as const
+const SIGNING = ['id', 'storeId', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt'] as const
 const ATTEMPT_STATE = ['attempts', 'status', 'lockedUntil'] as const
 
 export type ClaimedRow = Pick<DeliveryRow, (typeof CLAIMED)[number]>
-/** What a send needs of its endpoint: where, and the (sealed) secrets to sign with. */
+/** What a send needs of its endpoint: whose, where, and the (sealed) secrets to sign with. */
 export type SigningRow = Pick<WebhookRow, (typeof SIGNING)[number]>
 export type AttemptState = Pick<DeliveryRow, (typeof ATTEMPT_STATE)[number]>
 
