@@ -5,10 +5,10 @@
  * `storeId` in payloads, readable `lastError`s.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
-import selfsigned from 'selfsigned'
 import { makeApp, expectStatus } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { startReceiver, verify } from './helpers/webhook-receiver'
+import { startTlsReceiver } from './helpers/tls-receiver'
 import { immediate } from '../src/db/client'
 import { enqueueEvent } from '../src/modules/webhooks/outbox'
 import { Dispatcher } from '../src/modules/webhooks/dispatcher'
@@ -22,26 +22,10 @@ afterEach(() => {
   cleanup = []
 })
 
-/** A loopback https receiver whose certificate names `name` only (so SNI and verification must use the name, not the IP). */
 async function tlsReceiver(name: string) {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: name }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: name }] }],
-  } as never)
-  const hits: { host: string | null; body: string; headers: Record<string, string> }[] = []
-  const server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    tls: { cert: pems.cert, key: pems.private },
-    async fetch(req) {
-      hits.push({ host: req.headers.get('host'), body: await req.text(), headers: Object.fromEntries(req.headers.entries()) })
-      return new Response(null, { status: 204 })
-    },
-  })
-  cleanup.push(() => server.stop(true))
-  return { port: server.port!, ca: pems.cert, hits }
+  const rx = await startTlsReceiver(name)
+  cleanup.push(() => rx.stop())
+  return rx
 }
 
 /** An app with a store and one endpoint at `url` (registered with the guard off, as a test receiver needs). */

@@ -7,6 +7,8 @@
  *   fuzz         1,000 requests per /api route (≈ 40,000)
  *   isolation    every cross-store route and list, scanned for the other store's values
  *   secrets      database, -wal and -shm bytes scanned for API keys and webhook secrets
+ *   webhooks     DNS rebinding (10 names × 3 events × 3 attempts), one store's 40 hanging
+ *                endpoints vs another store's deliveries, listing with 50,000 outbox rows
  *
  * Flags: --orders N --kills N --fuzz-runs N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
@@ -16,6 +18,7 @@ import { FULL_SIZES, runConcurrency } from './concurrency'
 import { runFuzz } from './fuzz'
 import { runIsolation } from './isolation'
 import { runSecrets } from './secrets'
+import { runListingReads, runRebinding, runStoreStall } from './webhooks'
 import { formatTable, type CaseResult } from './lib'
 
 const args = process.argv.slice(2)
@@ -46,6 +49,7 @@ await run('concurrency', () => runConcurrency(FULL_SIZES))
 await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, log }))
 await run('isolation', () => runIsolation())
 await run('secrets', () => runSecrets({ keys: 50, webhooks: 20 }))
+await run('webhooks', async () => [await runRebinding({ endpoints: 10 }), await runStoreStall({ hanging: 40, backlog: 5, events: 3 }), await runListingReads({ rows: 50_000 })])
 
 console.log('\n' + formatTable(results) + '\n')
 for (const r of results) {
