@@ -64,6 +64,21 @@ describe('sends connect to the address that passed the check', () => {
     expect(payload).toMatchObject({ type: 'order.created', storeId: store.id, data: { id: 'o1' } })
   })
 
+  test('a name with several checked addresses: the first that accepts a connection gets the send', async () => {
+    const rx = startReceiver()
+    cleanup.push(() => rx.stop())
+    const { t, clock, emit, row } = await withEndpoint(`http://multi.example.test:${rx.port}/hook`)
+    // The receiver listens on 127.0.0.1 only: 127.0.0.2 refuses the connection, 127.0.0.1 answers.
+    const d = new Dispatcher({ ...t.deps, clock, log: createLogger('silent'), lookup: async () => ['127.0.0.2', '127.0.0.1'] })
+    cleanup.push(() => d.close())
+    emit({ id: 'o1' })
+    await d.sweep()
+    expect(rx.received).toHaveLength(1)
+    expect(rx.received[0]!.headers.host).toBe(`multi.example.test:${rx.port}`)
+    const id = t.deps.db.$client.query<{ id: string }, []>('SELECT id FROM webhook_deliveries').get()!.id
+    expect(row(id)).toMatchObject({ status: 'succeeded', attempts: 1 })
+  })
+
   test('DNS rebinding: public at check time, loopback afterwards — the loopback receiver is never hit', async () => {
     const rx = await tlsReceiver('rebind.example.test')
     const { t, clock, emit, row } = await withEndpoint(`https://rebind.example.test:${rx.port}/hook`, [60])

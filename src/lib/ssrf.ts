@@ -137,7 +137,7 @@ export const ALLOW_PRIVATE_HINT = 'private addresses are accepted only when the 
  * (`2130706433`, `0x7f.1`, `127.1`) to dotted form first, so they are classified as what they are.
  * A private address is reported before a plain-http scheme: the hint then names the one setting
  * that allows both. `resolve`: also resolve the name when private addresses are allowed (the
- * sender connects to `addresses[0]`, never to the name).
+ * sender connects to one of `addresses`, never to the name).
  */
 export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; lookup?: Lookup; resolve?: boolean }): Promise<UrlCheck> {
   let url: URL

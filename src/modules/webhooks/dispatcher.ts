@@ -357,7 +357,7 @@ export class Dispatcher {
     return send(
       {
         url: check.url,
-        address: check.addresses[0]!,
+        addresses: check.addresses,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Storefront-Webhooks/1.0',

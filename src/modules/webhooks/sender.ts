@@ -12,8 +12,12 @@ import { parseRetryAfter } from './retry-policy'
 export interface SendRequest {
   /** The endpoint's URL as registered. */
   url: URL
-  /** The address the SSRF check passed: the connection goes here. */
-  address: string
+  /**
+   * The addresses the SSRF check passed, in the resolver's order: the connection goes to the
+   * first that accepts one (a name like `localhost` may answer `::1` first while the receiver
+   * listens on 127.0.0.1 only).
+   */
+  addresses: string[]
   headers: Record<string, string>
   body: string
   timeoutMs: number
@@ -36,13 +40,26 @@ export function pinnedUrl(url: URL, address: string): string {
   return pinned.href
 }
 
+/** Errors that mean no connection was made: the next address may still answer. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+
 export async function send(req: SendRequest, now: () => number): Promise<SendResult> {
+  let result: SendResult = { kind: 'fail', code: null, latencyMs: null, error: 'no address to connect to' }
+  for (const address of req.addresses) {
+    const { result: r, connected } = await sendTo(req, address, now)
+    result = r
+    if (connected) break
+  }
+  return result
+}
+
+async function sendTo(req: SendRequest, address: string, now: () => number): Promise<{ result: SendResult; connected: boolean }> {
   const started = performance.now()
   const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs), req.signal])
   const name = req.url.hostname.replace(/^\[|\]$/g, '')
   const tls = req.url.protocol === 'https:' ? { ...(isIP(name) ? {} : { serverName: name }), ...(req.ca ? { ca: req.ca } : {}) } : undefined
   try {
-    const res = await fetch(pinnedUrl(req.url, req.address), {
+    const res = await fetch(pinnedUrl(req.url, address), {
       method: 'POST',
       headers: { ...req.headers, host: req.url.host },
       body: req.body,
@@ -52,18 +69,18 @@ export async function send(req: SendRequest, now: () => number): Promise<SendRes
     } as RequestInit)
     const latencyMs = Math.round(performance.now() - started)
     const snippet = await readSnippet(res)
-    if (res.status >= 200 && res.status < 300) return { kind: 'ok', code: res.status, latencyMs }
+    if (res.status >= 200 && res.status < 300) return { result: { kind: 'ok', code: res.status, latencyMs }, connected: true }
     let error = `HTTP ${res.status}`
     if (res.status >= 300 && res.status < 400) error += `: redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''} not followed`
     else if (snippet) error += `: ${snippet}`
     const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), now()) : undefined
-    return { kind: 'fail', code: res.status, latencyMs, error, retryAfterMs, gone: res.status === 410 }
+    return { result: { kind: 'fail', code: res.status, latencyMs, error, retryAfterMs, gone: res.status === 410 }, connected: true }
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started)
-    const e = err as { name?: string }
-    if (e.name === 'TimeoutError') return { kind: 'fail', code: null, latencyMs, error: `timeout after ${req.timeoutMs} ms`, timedOut: true }
-    if (req.signal.aborted) return { kind: 'fail', code: null, latencyMs, error: 'aborted: service shutting down' }
-    return { kind: 'fail', code: null, latencyMs, error: describeError(err) }
+    const e = err as { name?: string; code?: string }
+    if (e.name === 'TimeoutError') return { result: { kind: 'fail', code: null, latencyMs, error: `timeout after ${req.timeoutMs} ms`, timedOut: true }, connected: true }
+    if (req.signal.aborted) return { result: { kind: 'fail', code: null, latencyMs, error: 'aborted: service shutting down' }, connected: true }
+    return { result: { kind: 'fail', code: null, latencyMs, error: describeError(err) }, connected: !NOT_CONNECTED.has(e.code ?? '') }
   }
 }
 
