@@ -52,6 +52,19 @@ describe('FairShare', () => {
     expect(f.room('c/2', 0)).toBe(1)
   })
 
+  test("stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs", () => {
+    const f = new FairShare(limits)
+    const t = f.start('b/1', 'b', 0)
+    expect(f.stuck('b/2', 'b', 999)).toBe(false)
+    expect(f.stuck('b/2', 'b', 1000)).toBe(true) // b/1's send moved to the slow lane
+    expect(f.stuck('a/1', 'a', 1000)).toBe(false)
+    f.finish(t, 'timeout')
+    expect(f.stuck('b/2', 'b', 1000)).toBe(false)
+    f.finish(f.start('b/1', 'b', 1000), 'timeout')
+    expect(f.stuck('b/1', 'b', 1000)).toBe(true) // two timeouts in a row
+    expect(f.stuck('b/2', 'b', 1000)).toBe(false)
+  })
+
   test('serving order: least recently served store first, then endpoint; never served before all', () => {
     const f = new FairShare(limits)
     f.start('b/1', 'b', 0)

@@ -20,9 +20,10 @@
  *   leftovers from a crash.
  * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick first claims due
  *   rows of the delivery log (retries, replays, rows a move left pending), fairly across
- *   endpoints, then moves outbox rows into the log in bounded batches, whatever is backlogged;
- *   a moved row whose endpoint has room is inserted already claimed. While checkout is under
- *   pressure (governor.ts) a tick moves and claims only the governor's budget.
+ *   stores and endpoints, then moves outbox rows that can be sent at once into the log, inserted
+ *   already claimed (moveLimit). Rows of a stuck endpoint at the head of the outbox are moved
+ *   aside into the log in bounded batches, so events behind them are not held back. While
+ *   checkout is under pressure (governor.ts) a tick moves and claims only the governor's budget.
  * - One transaction per tick writes the results that arrived and claims what is due next.
  * - Rows of an inactive endpoint are not claimed: they stay `pending` and go out if the endpoint
  *   is re-activated. When the service itself disables an endpoint (410 Gone, or failing for
@@ -71,8 +72,10 @@ interface Running {
   token: number
 }
 
-/** Outbox rows moved per tick outside checkout pressure: a bounded write, however long the backlog. */
+/** Outbox rows moved aside per tick past a stuck endpoint's: a bounded write, however long the backlog. */
 const MOVE_BATCH = 256
+/** Outbox rows looked at per tick for ones that can be sent at once. */
+const OUTBOX_PEEK = 32
 const RESULT_GATHER_MS = 5
 
 export interface SweepResult {
@@ -262,18 +265,15 @@ export class Dispatcher {
     this.lanes.nextRound()
 
     if (this.outboxPending) {
-      // Under pressure only what the budget lets out now moves (the move is the costly write,
-      // a random-key insert); otherwise a bounded batch, so events behind a backlogged endpoint's
-      // are reached at once and served in their turn.
-      const limit = Number.isFinite(budget) ? budget - out.length : MOVE_BATCH
-      if (limit <= 0) throttled = true
-      else {
+      const next = this.moveLimit(at, budget - out.length, hookOf)
+      if (next.limit > 0) {
         const tokens: number[] = []
         const first = claims.length
         const { moved, waiting } = this.store.move(
-          limit,
+          next.limit,
           (hook) => {
-            if (out.length + tokens.length >= budget || this.lanes.room(hook.id, at) <= 0) return null
+            // The same test as moveLimit's, now taking the slots.
+            if (out.length + tokens.length >= budget || this.lanes.stuck(hook.id, hook.storeId, at) || this.lanes.room(hook.id, at) <= 0) return null
             tokens.push(this.take(hook, at))
             return lock
           },
@@ -282,9 +282,11 @@ export class Dispatcher {
         )
         claims.slice(first).forEach((c, i) => out.push({ claim: c, token: tokens[i]! }))
         for (const w of waiting) this.wantEndpoints.add(w)
-        if (moved < limit) this.outboxPending = false
-        else if (!Number.isFinite(budget)) this.schedule() // more to move: next tick, after these sends start
-      }
+        if (moved < next.limit) this.outboxPending = false
+        else if (next.aside) this.schedule() // more may wait behind: next tick, after these sends start
+      } else if (next.blocked === 'empty') this.outboxPending = false
+      else if (next.blocked === 'budget') throttled = true
+      else laneBound = true
     }
     this.governor.take(out.length)
     if (throttled) this.deferPump(this.governor.msUntilNext())
@@ -293,6 +295,43 @@ export class Dispatcher {
       if (Number.isFinite(ms)) this.deferPump(ms)
     }
     return out
+  }
+
+  /**
+   * How many outbox rows to move this tick. Rows move while they can be sent at once (inserted
+   * already claimed), up to the last such row among the next OUTBOX_PEEK; a row in front of it
+   * whose endpoint has no free slot goes in `pending`. When none of those rows can be sent and
+   * one of them belongs to an endpoint that is stuck (timing out, inactive, or of a store with
+   * a hanging send), a
+   * batch moves aside into the log (`aside`): the events behind it are reached and take their
+   * fair turn there. Otherwise nothing moves, and the busy endpoints' completions pull their
+   * rows: moved ahead of their send, each row would cost a second write transaction.
+   */
+  private moveLimit(at: number, budgetLeft: number, hookOf: (id: string) => SigningRow | undefined): { limit: number; aside?: boolean; blocked?: 'empty' | 'budget' | 'lanes' } {
+    if (budgetLeft <= 0) return { limit: 0, blocked: 'budget' }
+    const head = this.store.outboxHead(OUTBOX_PEEK)
+    if (head.length === 0) return { limit: 0, blocked: 'empty' }
+    const taken = new Map<string, number>()
+    let fast = this.lanes.fastRoom(at)
+    let claimable = 0
+    let last = -1
+    let stuck = false
+    head.forEach((endpoint, i) => {
+      const hook = hookOf(endpoint)
+      if (!hook || this.lanes.stuck(endpoint, hook.storeId, at)) {
+        stuck = true
+        return
+      }
+      const t = taken.get(endpoint) ?? 0
+      if (claimable >= budgetLeft || fast <= 0 || this.lanes.room(endpoint, at) - t <= 0) return
+      taken.set(endpoint, t + 1)
+      fast--
+      claimable++
+      last = i
+    })
+    if (last >= 0) return { limit: last + 1 }
+    if (stuck) return { limit: Math.min(MOVE_BATCH, budgetLeft), aside: true }
+    return { limit: 0, blocked: claimable >= budgetLeft ? 'budget' : 'lanes' }
   }
 
   /** A claim's expiry: past the send's timeout, so only a crashed worker's claim ever expires. */

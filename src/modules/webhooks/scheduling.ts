@@ -47,6 +47,7 @@ export type Outcome = 'answered' | 'timeout' | 'other'
 
 interface Send {
   endpoint: string
+  store: string
   startedAt: number
   slow: boolean
 }
@@ -57,6 +58,10 @@ export class FairShare {
   private byEndpoint = new Map<string, number>()
   private fast = 0
   private slow = 0
+  /** Slow-lane sends per store (absent = 0). */
+  private slowOf = new Map<string, number>()
+  /** A lower bound of the fast sends' start times (exact after each demote walk). */
+  private oldestFast = Infinity
   /** Consecutive timeouts per endpoint (absent = 0). */
   private timeouts = new Map<string, number>()
   /** Round in which each endpoint, and each store, was last granted a send: least recently served goes first. */
@@ -78,6 +83,16 @@ export class FairShare {
   /** The endpoint keeps timing out: it sends in the slow lane only. */
   isSlow(endpoint: string): boolean {
     return (this.timeouts.get(endpoint) ?? 0) >= this.limits.slowStreak
+  }
+
+  /**
+   * The endpoint keeps timing out, or its store has a send waiting past slowAfterMs: its queued
+   * events are better moved aside (into the log, to wait their turn there) than sent straight
+   * from the head of the outbox, in front of other stores' events.
+   */
+  stuck(endpoint: string, store: string, now: number): boolean {
+    this.demote(now)
+    return this.isSlow(endpoint) || (this.slowOf.get(store) ?? 0) > 0
   }
 
   /** `endpoints` in serving order: the least recently served store first, within it the least recently served endpoint (never served: before all). */
@@ -107,10 +122,13 @@ export class FairShare {
   start(endpoint: string, store: string, now: number): number {
     const slow = this.isSlow(endpoint)
     const token = this.nextToken++
-    this.sends.set(token, { endpoint, startedAt: now, slow })
+    this.sends.set(token, { endpoint, store, startedAt: now, slow })
     this.byEndpoint.set(endpoint, this.sending(endpoint) + 1)
-    if (slow) this.slow++
-    else this.fast++
+    if (slow) this.toSlow(store, 1)
+    else {
+      this.fast++
+      this.oldestFast = Math.min(this.oldestFast, now)
+    }
     this.served.set(endpoint, this.round)
     this.storeServed.set(store, this.round)
     return token
@@ -125,7 +143,7 @@ export class FairShare {
     const s = this.sends.get(token)
     if (!s) return
     this.sends.delete(token)
-    if (s.slow) this.slow--
+    if (s.slow) this.toSlow(s.store, -1)
     else this.fast--
     const n = this.sending(s.endpoint) - 1
     if (n > 0) this.byEndpoint.set(s.endpoint, n)
@@ -145,12 +163,23 @@ export class FairShare {
   private demote(now: number): void {
     if (this.fast === 0) return
     const cutoff = now - this.limits.slowAfterMs
+    // Most calls find nothing to move: skip the walk until the oldest fast send is due.
+    if (this.oldestFast > cutoff) return
+    this.oldestFast = Infinity
     for (const s of this.sends.values()) {
+      if (!s.slow && s.startedAt > cutoff) this.oldestFast = Math.min(this.oldestFast, s.startedAt)
       if (!s.slow && s.startedAt <= cutoff) {
         s.slow = true
         this.fast--
-        this.slow++
+        this.toSlow(s.store, 1)
       }
     }
+  }
+
+  private toSlow(store: string, by: 1 | -1): void {
+    this.slow += by
+    const n = (this.slowOf.get(store) ?? 0) + by
+    if (n > 0) this.slowOf.set(store, n)
+    else this.slowOf.delete(store)
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from 'bun:sqlite'
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
-import { webhookDeliveries, webhooks } from '../../db/schema'
+import { webhookDeliveries, webhookOutbox, webhooks } from '../../db/schema'
 
 type Row<T extends Table> = T['$inferSelect']
 export type DeliveryRow = Row<typeof webhookDeliveries>
@@ -19,6 +19,7 @@ function cols<T extends Table>(table: T, keys: readonly (keyof Row<T> & string)[
 }
 
 const D = getTableName(webhookDeliveries)
+const O = getTableName(webhookOutbox)
 const W = getTableName(webhooks)
 
 const CLAIMED = ['id', 'webhookId', 'payload'] as const
@@ -40,6 +41,8 @@ function prepare(c: Database) {
     dueExpired: c.prepare<Pick<DeliveryRow, 'id'>, [string, number, number]>(
       `SELECT id FROM ${D} WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
     ),
+    /** Whose events are next in the outbox: a read of the integer key's first pages. */
+    outboxHead: c.prepare<Pick<Row<typeof webhookOutbox>, 'webhookId'>, [number]>(`SELECT ${cols(webhookOutbox, ['webhookId'])} FROM ${O} ORDER BY seq LIMIT ?`),
     /** Every active endpoint with something due: the sweep's starting point. */
     dueEndpoints: c.prepare<Pick<WebhookRow, 'id'>, [number]>(
       `SELECT w.id FROM ${W} w WHERE w.is_active = 1 AND (

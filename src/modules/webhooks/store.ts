@@ -33,6 +33,11 @@ export class DeliveryStore {
     return this.q.dueEndpoints.all(now).map((r) => r.id)
   }
 
+  /** The endpoints of the next `n` outbox rows, in order. */
+  outboxHead(n: number): string[] {
+    return this.q.outboxHead.all(n).map((r) => r.webhookId)
+  }
+
   /** The endpoint, if it is active (an inactive one's rows wait in the log). */
   activeWebhook(id: string): SigningRow | undefined {
     return this.q.activeWebhook.all(id)[0]
