@@ -11,23 +11,23 @@ const store = (e: string) => e.split('/')[0]!
 describe('FairShare', () => {
   test('the fast lane holds `overall` sends, an endpoint at most `perEndpoint`', () => {
     const f = new FairShare(limits)
-    expect(f.room('a/1', 0)).toBe(2)
+    expect(f.room('a/1', 'a', 0)).toBe(2)
     f.start('a/1', 'a', 0)
     f.start('a/1', 'a', 0)
-    expect(f.room('a/1', 0)).toBe(0)
+    expect(f.room('a/1', 'a', 0)).toBe(0)
     f.start('a/2', 'a', 0)
     f.start('b/1', 'b', 0)
-    expect(f.room('b/2', 0)).toBe(0) // the lane is full
+    expect(f.room('b/2', 'b', 0)).toBe(0) // the lane is full
     expect(f.fastRoom(0)).toBe(0)
   })
 
   test('a send unanswered for slowAfterMs stops holding a fast slot, but still counts for its endpoint', () => {
     const f = new FairShare(limits)
     for (const e of ['b/1', 'b/1', 'b/2', 'b/2']) f.start(e, 'b', 0)
-    expect(f.room('a/1', 999)).toBe(0)
+    expect(f.room('a/1', 'a', 999)).toBe(0)
     expect(f.msUntilSlotFrees(400)).toBe(600)
-    expect(f.room('a/1', 1000)).toBe(2) // all four moved to the slow lane
-    expect(f.room('b/1', 1000)).toBe(0) // b/1 still has its two sends hanging
+    expect(f.room('a/1', 'a', 1000)).toBe(2) // all four moved to the slow lane
+    expect(f.room('b/1', 'b', 1000)).toBe(0) // b/1 still has its two sends hanging
     expect(f.msUntilSlotFrees(1000)).toBe(Infinity)
     expect(f.inFlight).toBe(4)
   })
@@ -39,25 +39,31 @@ describe('FairShare', () => {
     f.finish(f.start('b/1', 'b', 0), 'other') // refused: says nothing either way
     f.finish(f.start('b/1', 'b', 0), 'timeout')
     expect(f.isSlow('b/1')).toBe(true)
-    expect(f.room('b/1', 0)).toBe(1)
+    expect(f.room('b/1', 'b', 0)).toBe(1)
     const t = f.start('b/1', 'b', 0)
-    expect(f.room('b/1', 0)).toBe(0)
+    expect(f.room('b/1', 'b', 0)).toBe(0)
     expect(f.fastRoom(0)).toBe(4) // the fast lane is untouched
     // Other slow endpoints share the slow lane's width.
     for (const e of ['c/1', 'c/2']) for (let i = 0; i < 2; i++) f.finish(f.start(e, 'c', 0), 'timeout')
     f.start('c/1', 'c', 0)
-    expect(f.room('c/2', 0)).toBe(0) // slowLane 2: b/1 and c/1
+    expect(f.room('c/2', 'c', 0)).toBe(0) // slowLane 2: b/1 and c/1
     f.finish(t, 'answered')
     expect(f.isSlow('b/1')).toBe(false)
-    expect(f.room('c/2', 0)).toBe(1)
+    expect(f.room('c/2', 'c', 0)).toBe(1)
   })
 
-  test("stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs", () => {
+  test("stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; its sends go to the slow lane", () => {
     const f = new FairShare(limits)
     const t = f.start('b/1', 'b', 0)
     expect(f.stuck('b/2', 'b', 999)).toBe(false)
     expect(f.stuck('b/2', 'b', 1000)).toBe(true) // b/1's send moved to the slow lane
     expect(f.stuck('a/1', 'a', 1000)).toBe(false)
+    // The stuck store's next send starts in the slow lane: the fast lane stays free for others.
+    const t2 = f.start('b/2', 'b', 1000)
+    expect(f.fastRoom(1000)).toBe(4)
+    expect(f.room('b/3', 'b', 1000)).toBe(0) // slowLane 2: both taken
+    expect(f.room('a/1', 'a', 1000)).toBe(2)
+    f.finish(t2, 'answered')
     f.finish(t, 'timeout')
     expect(f.stuck('b/2', 'b', 1000)).toBe(false)
     f.finish(f.start('b/1', 'b', 1000), 'timeout')

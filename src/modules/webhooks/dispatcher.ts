@@ -18,11 +18,11 @@
  * - `notify()` (wired to `deps.onOutbox`) pumps on the next tick, so the first attempt follows
  *   the commit at once; the croner sweep (jobs/webhooks.ts) picks up retries that fall due and
  *   leftovers from a crash.
- * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick first claims due
- *   rows of the delivery log (retries, replays, rows a move left pending), fairly across
- *   stores and endpoints, then moves outbox rows that can be sent at once into the log, inserted
- *   already claimed (moveLimit). Rows of a stuck endpoint at the head of the outbox are moved
- *   aside into the log in bounded batches, so events behind them are not held back. While
+ * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick first moves the
+ *   outbox rows that can be sent at once into the log, inserted already claimed (moveLimit);
+ *   rows of a stuck store at the head of the outbox are moved aside into the log in bounded
+ *   batches, so events behind them are not held back. Then it claims due rows of the log
+ *   (retries, replays, rows a move left pending), fairly across stores and endpoints. While
  *   checkout is under pressure (governor.ts) a tick moves and claims only the governor's budget.
  * - One transaction per tick writes the results that arrived and claims what is due next.
  * - Rows of an inactive endpoint are not claimed: they stay `pending` and go out if the endpoint
@@ -206,8 +206,9 @@ export class Dispatcher {
   }
 
   /**
-   * Inside pump's transaction: claims due log rows fairly across the wanted endpoints, then
-   * moves outbox rows into the log, within the lanes and the governor's budget.
+   * Inside pump's transaction: moves outbox rows into the log (claimed when they can go at
+   * once), then claims due log rows fairly across the wanted endpoints, within the lanes and the
+   * governor's budget.
    */
   private claimDue(): Running[] {
     const now = this.deps.clock.now()
@@ -233,6 +234,32 @@ export class Dispatcher {
     let throttled = false
     let laneBound = false
 
+    // Fresh events first: those that can be sent at once go straight from the outbox (one
+    // write each); a stuck store's are moved aside to wait in the log.
+    if (this.outboxPending) {
+      const next = this.moveLimit(at, budget - out.length, hookOf)
+      if (next.limit > 0) {
+        const tokens: number[] = []
+        const first = claims.length
+        const { moved, waiting } = this.store.move(
+          next.limit,
+          (hook) => {
+            // The same test as moveLimit's, now taking the slots.
+            if (out.length + tokens.length >= budget || this.lanes.stuck(hook.id, hook.storeId, at) || this.lanes.room(hook.id, hook.storeId, at) <= 0) return null
+            tokens.push(this.take(hook, at))
+            return lock
+          },
+          claims,
+          hooks,
+        )
+        claims.slice(first).forEach((c, i) => out.push({ claim: c, token: tokens[i]! }))
+        for (const w of waiting) targets.add(w) // their turn comes in the rounds below
+        if (moved < next.limit) this.outboxPending = false
+        else if (next.aside) this.schedule() // more may wait behind: next tick, after these sends start
+      } else if (next.blocked === 'empty') this.outboxPending = false
+      else if (next.blocked === 'budget') throttled = true
+      else laneBound = true
+    }
     // Rounds: each endpoint in turn, least recently served store first (scheduling.ts), gets its
     // share of what is free (at least one send), and goes round again only while it has more due.
     let queue = this.lanes.order(targets, (id) => hookOf(id)?.storeId ?? '')
@@ -244,15 +271,15 @@ export class Dispatcher {
           this.wantEndpoints.add(endpoint)
           continue
         }
-        const room = this.lanes.room(endpoint, at)
+        const hook = hookOf(endpoint)
+        if (!hook) continue // inactive: its rows wait in the log until it is re-activated
+        const room = this.lanes.room(endpoint, hook.storeId, at)
         if (room <= 0) {
           // Looked at again when a slot frees (its own completion, another's, or a demotion).
           this.wantEndpoints.add(endpoint)
           laneBound = true
           continue
         }
-        const hook = hookOf(endpoint)
-        if (!hook) continue // inactive: its rows wait in the log until it is re-activated
         const share = Math.max(1, Math.floor(this.lanes.fastRoom(at) / (queue.length - i)))
         const n = Math.min(room, share, budget - out.length)
         const before = claims.length
@@ -264,30 +291,6 @@ export class Dispatcher {
     }
     this.lanes.nextRound()
 
-    if (this.outboxPending) {
-      const next = this.moveLimit(at, budget - out.length, hookOf)
-      if (next.limit > 0) {
-        const tokens: number[] = []
-        const first = claims.length
-        const { moved, waiting } = this.store.move(
-          next.limit,
-          (hook) => {
-            // The same test as moveLimit's, now taking the slots.
-            if (out.length + tokens.length >= budget || this.lanes.stuck(hook.id, hook.storeId, at) || this.lanes.room(hook.id, at) <= 0) return null
-            tokens.push(this.take(hook, at))
-            return lock
-          },
-          claims,
-          hooks,
-        )
-        claims.slice(first).forEach((c, i) => out.push({ claim: c, token: tokens[i]! }))
-        for (const w of waiting) this.wantEndpoints.add(w)
-        if (moved < next.limit) this.outboxPending = false
-        else if (next.aside) this.schedule() // more may wait behind: next tick, after these sends start
-      } else if (next.blocked === 'empty') this.outboxPending = false
-      else if (next.blocked === 'budget') throttled = true
-      else laneBound = true
-    }
     this.governor.take(out.length)
     if (throttled) this.deferPump(this.governor.msUntilNext())
     if (laneBound) {
@@ -323,7 +326,7 @@ export class Dispatcher {
         return
       }
       const t = taken.get(endpoint) ?? 0
-      if (claimable >= budgetLeft || fast <= 0 || this.lanes.room(endpoint, at) - t <= 0) return
+      if (claimable >= budgetLeft || fast <= 0 || this.lanes.room(endpoint, hook.storeId, at) - t <= 0) return
       taken.set(endpoint, t + 1)
       fast--
       claimable++

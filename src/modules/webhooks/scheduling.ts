@@ -9,9 +9,11 @@
  * - **Two lanes.** The fast lane holds `overall` sends at once, at most `perEndpoint` of one
  *   endpoint. A send still unanswered after `slowAfterMs` leaves the fast lane for the slow lane
  *   (it keeps running until its timeout, but no longer holds a fast slot), so receivers that
- *   never answer cannot occupy the fast lane for longer than that. An endpoint whose last
- *   `slowStreak` attempts all timed out sends only in the slow lane: one send at a time, within
- *   `slowLane` slow sends overall, until it answers again.
+ *   never answer cannot occupy the fast lane for longer than that; while it hangs there, the
+ *   next sends of its store (`stuck`) start in the slow lane too, so a store with hanging
+ *   receivers waits on its own receivers, not on everyone's fast slots. An endpoint whose last
+ *   `slowStreak` attempts all timed out sends one at a time, in the slow lane, until it answers
+ *   again. The slow lane starts sends while it holds fewer than `slowLane` (demoted sends count).
  * - An endpoint's own cap counts its sends in both lanes: a hanging endpoint holds back only
  *   itself.
  */
@@ -104,11 +106,12 @@ export class FairShare {
       .map((x) => x.e)
   }
 
-  /** How many sends `endpoint` may start now. */
-  room(endpoint: string, now: number): number {
+  /** How many sends `endpoint` (of `store`) may start now. */
+  room(endpoint: string, store: string, now: number): number {
     this.demote(now)
     const own = this.sending(endpoint)
     if (this.isSlow(endpoint)) return Math.max(0, Math.min(1 - own, this.limits.slowLane - this.slow))
+    if (this.stuck(endpoint, store, now)) return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.slowLane - this.slow))
     return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.overall - this.fast))
   }
 
@@ -120,7 +123,7 @@ export class FairShare {
 
   /** A send of `endpoint` (of `store`) starts (the caller checked `room`); returns its token for `finish`. */
   start(endpoint: string, store: string, now: number): number {
-    const slow = this.isSlow(endpoint)
+    const slow = this.stuck(endpoint, store, now)
     const token = this.nextToken++
     this.sends.set(token, { endpoint, store, startedAt: now, slow })
     this.byEndpoint.set(endpoint, this.sending(endpoint) + 1)
