@@ -108,6 +108,8 @@ const schema = {
   webhookPollCron: setting('WEBHOOK_POLL_CRON', str, '*/5 * * * * *', 'a cron pattern (with seconds)'),
   /** After a secret rotation the previous secret keeps signing (a second v1 signature) this long. */
   webhookSecretOverlapSec: setting('WEBHOOK_SECRET_OVERLAP_SEC', int(0), 86400, 'seconds'),
+  /** Endpoints one store may register (409 LIMIT_REACHED beyond). */
+  webhookMaxPerStore: setting('WEBHOOK_MAX_PER_STORE', int(1), 20, 'a positive integer'),
 
   // Billing.
   billingCron: setting('BILLING_CRON', str, '0 * * * * *', 'a cron pattern (with seconds)'),

@@ -205,6 +205,7 @@ describe('PUT /api/v1/orders/:id/status', () => {
         type: 'order.updated',
         event: 'order.updated',
         timestamp: new Date(clock.now()).toISOString(),
+        storeId: store.id,
         data: { id: ids[0], orderNumber: body.data.orderNumber, previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date(clock.now()).toISOString() },
       })
       expect(calls).toEqual([store.id])

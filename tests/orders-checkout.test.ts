@@ -416,7 +416,7 @@ describe('webhook outbox', () => {
       expect(moved.status).toBe(200)
       drainOutbox(t.deps.db.$client)
       const delivery = t.deps.db.$client.query<{ payload: string; created_at: number }, [string, string]>("SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?").get(hook, 'order.created')!
-      expect(JSON.parse(delivery.payload)).toEqual({ type: 'order.created', event: 'order.created', timestamp: created.data.createdAt, data: created.data })
+      expect(JSON.parse(delivery.payload)).toEqual({ type: 'order.created', event: 'order.created', timestamp: created.data.createdAt, storeId: store.id, data: created.data })
       expect(created.data.status).toBe('pending')
       expect(delivery.created_at).toBe(Date.parse(created.data.createdAt))
 

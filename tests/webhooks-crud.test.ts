@@ -138,7 +138,7 @@ describe('webhook endpoints (SSRF guard on)', () => {
       if (res.status !== 400) throw new Error(`${url} was accepted: ${JSON.stringify(body)}`)
       expect(body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url', reason: 'private_address' } })
     }
-    const [ok, created] = await t.api.post('/api/v1/webhooks', { url: 'http://[2606:4700:4700::1111]/hook', events: ['order.created'] }, { key })
+    const [ok, created] = await t.api.post('/api/v1/webhooks', { url: 'https://[2606:4700:4700::1111]/hook', events: ['order.created'] }, { key })
     expectStatus(ok, created).toBe(201)
     const [ur, ub] = await t.api.put(`/api/v1/webhooks/${created.data.id}`, { url: 'http://127.0.0.1:9/' }, { key })
     expectStatus(ur, ub).toBe(400)

@@ -56,7 +56,7 @@ async function setup(overrides: Partial<Config> = {}, opts: { start?: number; ev
   return { t, clock, rx, store, key, hook, emit, deliveries, row, webhookRow }
 }
 
-/** The newest delivery's id, once the outbox has been moved into the log (as GET …/deliveries does). */
+/** The newest delivery's id, once the outbox has been moved into the log (the dispatcher moves it; GET …/deliveries only reads). */
 const onlyId = (t: TestApp) => (drainOutbox(t.deps.db.$client), newestId(t))
 const newestId = (t: TestApp) => t.deps.db.$client.query<{ id: string }, []>('SELECT id FROM webhook_deliveries ORDER BY created_at DESC LIMIT 1').get()!.id
 

@@ -8,7 +8,7 @@ import { tempDir } from './helpers/app'
 import { newSecret, sign, signatureHeader } from '../src/modules/webhooks/signing'
 import { createSecretBox, loadSecretKey, secretBoxFor } from '../src/lib/secret-box'
 import { checkWebhookUrl, classifyIp } from '../src/lib/ssrf'
-import { parseRetryAfter } from '../src/modules/webhooks/dispatcher'
+import { parseRetryAfter } from '../src/modules/webhooks/retry-policy'
 
 describe('signing', () => {
   test('byte-equal to standardwebhooks Webhook.sign, and verified by Webhook.verify', () => {

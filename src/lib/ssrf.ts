@@ -1,13 +1,11 @@
 /**
- * SSRF guard for webhook URLs: a receiver must be a public http(s) address, so a store can't
+ * SSRF guard for webhook URLs: a receiver must be a public https address, so a store can't
  * make the service call its own loopback, the cloud metadata endpoint (169.254.169.254) or the
  * operator's private network. Checked at registration and again before every send (DNS can
- * change between the two). `WEBHOOK_ALLOW_PRIVATE=1` turns the guard off (local development,
- * tests against a loopback receiver).
- *
- * Residual risk, stated: fetch resolves the name again after this check, so a DNS answer that
- * flips within that window (rebinding) is not caught. Pinning the address would need a custom
- * connect, which Bun's fetch doesn't offer for https with SNI.
+ * change between the two); the send then connects to the very address this check passed
+ * (webhooks/sender.ts), so a name that resolves differently a moment later (DNS rebinding)
+ * gains nothing. `WEBHOOK_ALLOW_PRIVATE=1` turns the guard off and allows plain http (local
+ * development, tests against a loopback receiver).
  */
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
@@ -131,39 +129,60 @@ export function classifyIp(ip: string): string | null {
 
 const LOCAL_NAMES = /(^|\.)(localhost|localdomain|local|internal|home\.arpa)\.?$/i
 
+/** Appended to every refusal of a private address: how an operator testing locally gets past it. */
+export const ALLOW_PRIVATE_HINT = 'private addresses are accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1 (local testing)'
+
 /**
  * Parses and checks a webhook URL. WHATWG URL parsing normalizes odd IPv4 spellings
  * (`2130706433`, `0x7f.1`, `127.1`) to dotted form first, so they are classified as what they are.
+ * A private address is reported before a plain-http scheme: the hint then names the one setting
+ * that allows both. `resolve`: also resolve the name when private addresses are allowed (the
+ * sender connects to one of `addresses`, never to the name).
  */
-export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; lookup?: Lookup }): Promise<UrlCheck> {
+export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; lookup?: Lookup; resolve?: boolean }): Promise<UrlCheck> {
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    return { ok: false, reason: 'invalid_format', message: 'url must be an absolute http(s) URL' }
+    return { ok: false, reason: 'invalid_format', message: 'url must be an absolute https URL' }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_format', message: 'url must use http or https' }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_format', message: 'url must use https' }
   if (url.username || url.password) return { ok: false, reason: 'invalid_format', message: 'url must not carry credentials' }
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (!host) return { ok: false, reason: 'invalid_format', message: 'url must name a host' }
-  if (opts.allowPrivate) return { ok: true, url, addresses: [] }
-  const refused = (what: string): UrlCheck => ({ ok: false, reason: 'private_address', message: `url resolves to a non-public address (${what})` })
+  const resolve = async (): Promise<UrlCheck> => {
+    let addresses: string[]
+    try {
+      addresses = await (opts.lookup ?? systemLookup)(host)
+    } catch {
+      addresses = []
+    }
+    if (addresses.length === 0) return { ok: false, reason: 'not_found', message: `url host '${host}' does not resolve` }
+    return { ok: true, url, addresses }
+  }
+  if (opts.allowPrivate) {
+    if (isIP(host)) return { ok: true, url, addresses: [host] }
+    return opts.resolve ? resolve() : { ok: true, url, addresses: [] }
+  }
+  const refused = (what: string): UrlCheck => ({ ok: false, reason: 'private_address', message: `url resolves to a non-public address (${what}); ${ALLOW_PRIVATE_HINT}` })
+  const plainHttp: UrlCheck = {
+    ok: false,
+    reason: 'invalid_format',
+    message: 'url must use https (plain http is accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1, for local testing)',
+  }
   if (isIP(host)) {
     const kind = classifyIp(host)
-    return kind ? refused(kind) : { ok: true, url, addresses: [host] }
+    if (kind) return refused(kind)
+    return url.protocol === 'http:' ? plainHttp : { ok: true, url, addresses: [host] }
   }
   if (LOCAL_NAMES.test(host) || !host.includes('.')) return refused('local name')
-  let addresses: string[]
-  try {
-    addresses = await (opts.lookup ?? systemLookup)(host)
-  } catch {
-    return { ok: false, reason: 'not_found', message: `url host '${host}' does not resolve` }
-  }
-  if (addresses.length === 0) return { ok: false, reason: 'not_found', message: `url host '${host}' does not resolve` }
+  if (url.protocol === 'http:') return plainHttp
+  const resolved = await resolve()
+  if (!resolved.ok) return resolved
   // Every address must be public: the client may connect to any of them.
-  for (const a of addresses) {
+  for (const a of resolved.addresses) {
     const kind = classifyIp(a)
     if (kind) return refused(kind)
   }
-  return { ok: true, url, addresses }
+  return resolved
 }

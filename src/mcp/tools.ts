@@ -205,7 +205,7 @@ export const TOOLS: ToolDef[] = [
   tool({ name: 'delete_shipping_option', title: 'Delete a shipping option', summary: 'Delete a shipping option by id.', method: 'DELETE', path: '/api/v1/shipping/:id', scope: 'shipping:write' }),
 
   tool({ name: 'list_webhooks', title: 'List webhook endpoints', summary: `List webhook endpoints (the signing secret is shown only at creation). ${LIST}`, method: 'GET', path: '/api/v1/webhooks', scope: 'webhooks:read', query: WebhookListQuery }),
-  tool({ name: 'create_webhook', title: 'Create a webhook endpoint', summary: 'Register a public http(s) URL (private addresses are refused) for events order.created, order.updated, review.created, delivered with Standard Webhooks signatures. Only this response carries the signing secret (whsec_…).', method: 'POST', path: '/api/v1/webhooks', scope: 'webhooks:write', body: WebhookCreate }),
+  tool({ name: 'create_webhook', title: 'Create a webhook endpoint', summary: 'Register a public https URL (private addresses are refused; at most WEBHOOK_MAX_PER_STORE, default 20, per store) for events order.created, order.updated, review.created, delivered with Standard Webhooks signatures. Only this response carries the signing secret (whsec_…).', method: 'POST', path: '/api/v1/webhooks', scope: 'webhooks:write', body: WebhookCreate }),
   tool({ name: 'update_webhook', title: 'Update a webhook endpoint', summary: 'Partially update a webhook endpoint by id (url, events, isActive).', method: 'PUT', path: '/api/v1/webhooks/:id', scope: 'webhooks:write', body: WebhookUpdate }),
   tool({ name: 'delete_webhook', title: 'Delete a webhook endpoint', summary: 'Delete a webhook endpoint by id.', method: 'DELETE', path: '/api/v1/webhooks/:id', scope: 'webhooks:write' }),
 

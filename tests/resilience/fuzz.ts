@@ -233,7 +233,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
     const hook = await createWebhook(ctx, { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] })
     const order = placeOrder(deps, orderBody(store.id, cat)).body.id
     const customer = deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(order)!.customer_id
-    drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (as GET …/deliveries does)
+    drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
     const delivery = deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?').get(hook.id)!.id
     // A second store's ids, to be used as path parameters too.
     const other = makeShop(deps, { plan: 'pro' })

@@ -11,6 +11,8 @@
  *                every order acknowledged before it began, integrity ok, webhook secret opens
  *   flood        100,000 distinct IPv6 clients: loop never blocked > 20 ms, memory returns
  *   diskfull     DATA_DIR on a full tmpfs: 503s, degraded health, recovery, nothing lost (root)
+ *   webhooks     DNS rebinding (10 names × 3 events × 3 attempts), one store's 40 hanging
+ *                endpoints vs another store's deliveries, listing with 50,000 outbox rows
  *
  * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
@@ -23,6 +25,7 @@ import { runSecrets } from './secrets'
 import { runBackup } from './backup'
 import { runIpv6Flood } from './flood'
 import { canMountTmpfs, runDiskFull } from './disk-full'
+import { runListingReads, runRebinding, runStoreStall } from './webhooks'
 import { formatTable, type CaseResult } from './lib'
 
 const args = process.argv.slice(2)
@@ -57,6 +60,7 @@ await run('backup', () => runBackup({ clients: 8, ordersBefore: 1000, ordersAfte
 await run('flood', () => runIpv6Flood({ clients: flag('flood-clients', 100_000) }))
 if (canMountTmpfs()) await run('diskfull', () => runDiskFull({ burst: 200 }))
 else if (want('diskfull')) console.error('» diskfull skipped: needs root to mount a tmpfs')
+await run('webhooks', async () => [await runRebinding({ endpoints: 10 }), await runStoreStall({ hanging: 40, backlog: 5, events: 3 }), await runListingReads({ rows: 50_000 })])
 
 console.log('\n' + formatTable(results) + '\n')
 for (const r of results) {

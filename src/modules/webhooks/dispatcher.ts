@@ -1,22 +1,29 @@
 /**
- * Delivers webhook events to endpoints, at least once.
+ * Delivers webhook events to endpoints, at least once. This file is the scheduling shell: it
+ * decides when a tick runs and starts the sends. The pieces it drives:
  *
+ * - store.ts / statements.ts: the delivery log's SQL (claim, move from the outbox, record).
+ * - scheduling.ts: who may send next (fair share per endpoint, the fast and slow lanes). Pure.
+ * - retry-policy.ts: what a failure leads to (retry when, fail, disable). Pure.
+ * - sender.ts: one HTTP POST to the address the SSRF check passed. Stateless.
+ * - governor.ts: how many sends may start while checkout is saturated. Pure core.
+ *
+ * How a delivery goes:
  * - A row is claimed before it is sent: in one BEGIN IMMEDIATE transaction a conditional UPDATE
  *   moves it `pending → sending` and sets `locked_until`. Only one worker (this process, another
  *   Dispatcher on another connection, another process) can win that UPDATE, so a row is never
- *   sent twice at once. A crash leaves `sending` rows whose lock then expires; the next pump or
- *   sweep claims them again (the receiver may see that message twice: at least once, and the
+ *   sent twice at once. A crash leaves `sending` rows whose lock then expires; the next sweep
+ *   claims them again (the receiver may see that message twice: at least once, and the
  *   `webhook-id` lets it deduplicate).
  * - `notify()` (wired to `deps.onOutbox`) pumps on the next tick, so the first attempt follows
  *   the commit at once; the croner sweep (jobs/webhooks.ts) picks up retries that fall due and
  *   leftovers from a crash.
- * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick claims due rows
- *   of the delivery log (`webhook_deliveries`: retries, replays, rows left by a crash) first,
- *   then moves from the outbox only as many events as it has room to send now; a moved event
- *   with a free slot is inserted already claimed. Reading the log moves the rest. While
- *   checkout is under pressure (governor.ts) the room is the governor's budget.
- * - Concurrency is bounded per process: `webhookConcurrency` sends overall and
- *   `webhookConcurrencyPerEndpoint` per endpoint.
+ * - Events arrive in the append-only `webhook_outbox` (outbox.ts). Each tick first moves the
+ *   outbox rows that can be sent at once into the log, inserted already claimed (moveLimit);
+ *   rows of a stuck store at the head of the outbox are moved aside into the log in bounded
+ *   batches, so events behind them are not held back. Then it claims due rows of the log
+ *   (retries, replays, rows a move left pending), fairly across stores and endpoints. While
+ *   checkout is under pressure (governor.ts) a tick moves and claims only the governor's budget.
  * - One transaction per tick writes the results that arrived and claims what is due next.
  * - Rows of an inactive endpoint are not claimed: they stay `pending` and go out if the endpoint
  *   is re-activated. When the service itself disables an endpoint (410 Gone, or failing for
@@ -28,10 +35,13 @@ import type { Logger } from '../../lib/log'
 import type { SecretBox } from '../../lib/secret-box'
 import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
-import { DAY_MS, iso } from '../../lib/time'
 import { DeliveryGovernor, LoopLagProbe, PRESSURE_MS } from './governor'
-import { moveAll, moveOutbox } from './outbox'
+import type { RetryRules } from './retry-policy'
+import { FairShare, laneLimits, type Outcome } from './scheduling'
+import { send, type SendResult } from './sender'
 import { signatureHeader } from './signing'
+import type { SigningRow } from './statements'
+import { DeliveryStore, type Claim } from './store'
 
 export interface DispatcherDeps {
   db: Db
@@ -39,8 +49,12 @@ export interface DispatcherDeps {
   clock: Clock
   log: Logger
   secretBox: SecretBox
-  /** DNS for the send-time SSRF check; tests substitute one. */
+  /** DNS for the send-time SSRF check, whose answer the send connects to; tests substitute one. */
   lookup?: Lookup
+  /** Extra CA certificates (PEM) to trust for https receivers: tests with a self-signed one. */
+  ca?: string
+  /** Jitter of the retry schedule; tests substitute a fixed source. */
+  random?: () => number
   /**
    * When `db` is the request path's own connection: runs each tick's transaction at NORMAL (no
    * fsync of its own; the next synced commit covers it too) and restores the level after
@@ -52,29 +66,16 @@ export interface DispatcherDeps {
   relaxed?: <T>(fn: () => T) => T
 }
 
-interface WebhookRow {
-  id: string
-  url: string
-  secret: string
-  previousSecret: string | null
-  previousSecretExpiresAt: number | null
+/** A claimed row and its slot in the lanes. */
+interface Running {
+  claim: Claim
+  token: number
 }
 
-interface Claimed {
-  id: string
-  webhookId: string
-  payload: string
-  lock: number
-  webhook: WebhookRow
-}
-
-type Result =
-  | { kind: 'ok'; code: number; latencyMs: number }
-  | { kind: 'fail'; code: number | null; latencyMs: number | null; error: string; retryAfterMs?: number; gone?: boolean }
-
-const MAX_RETRY_AFTER_MS = DAY_MS
-const ERROR_MAX = 500
-const SNIPPET_BYTES = 256
+/** Outbox rows moved aside per tick past a stuck endpoint's: a bounded write, however long the backlog. */
+const MOVE_BATCH = 256
+/** Outbox rows looked at per tick for ones that can be sent at once. */
+const OUTBOX_PEEK = 32
 const RESULT_GATHER_MS = 5
 
 export interface SweepResult {
@@ -82,14 +83,15 @@ export interface SweepResult {
   attempted: number
 }
 
+const outcomeOf = (r: SendResult): Outcome => (r.kind === 'ok' || r.code !== null ? 'answered' : r.timedOut ? 'timeout' : 'other')
+
 export class Dispatcher {
-  private inFlight = 0
-  private perEndpoint = new Map<string, number>()
-  private results: { claim: Claimed; result: Result }[] = []
+  private results: { run: Running; result: SendResult }[] = []
   private pumpScheduled = false
   private wantAll = false
   /** The outbox may hold rows: set by notify() and sweeps (another process may have written), cleared when a move comes up short. */
   private outboxPending = true
+  /** Endpoints that may have due rows: notified, just freed a slot, or left waiting for room. */
   private wantEndpoints = new Set<string>()
   private closed = false
   private draining = false
@@ -98,7 +100,9 @@ export class Dispatcher {
   private attemptedCount = 0
   private deferred: ReturnType<typeof setTimeout> | undefined
   private deferredAt = Infinity
-  private readonly q: ReturnType<Dispatcher['prepare']>
+  private readonly store: DeliveryStore
+  private readonly lanes: FairShare
+  private readonly rules: RetryRules
   /** Bounds the send rate while checkout is queueing (governor.ts). */
   readonly governor: DeliveryGovernor
 
@@ -106,7 +110,9 @@ export class Dispatcher {
   private probe: LoopLagProbe
 
   constructor(private deps: DispatcherDeps) {
-    this.q = this.prepare()
+    this.store = new DeliveryStore(deps.db.$client)
+    this.lanes = new FairShare(laneLimits(deps.config))
+    this.rules = { schedule: deps.config.webhookRetrySchedule, disableAfterDays: deps.config.webhookDisableAfterDays }
     this.governor = new DeliveryGovernor(deps.clock, deps.config.webhookBusyRate)
     this.probe = new LoopLagProbe(
       () => this.governor.notePressure(),
@@ -118,61 +124,6 @@ export class Dispatcher {
   /** An order was posted: if the event loop also runs late, deliveries yield (governor.ts). */
   noteCheckout(): void {
     this.lastCheckoutAt = performance.now()
-  }
-
-  private prepare() {
-    const c = this.deps.db.$client
-    return {
-      /** One endpoint's due rows, oldest first: a seek on deliveries_endpoint_due_idx, no sort. */
-      duePending: c.prepare<{ id: string }, [string, number, number]>(
-        `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2
-         ORDER BY next_attempt_at LIMIT ?3`,
-      ),
-      /** Claims a crash (or a lost result) left behind, once their lock has expired. */
-      dueExpired: c.prepare<{ id: string }, [string, number, number]>(
-        `SELECT id FROM webhook_deliveries WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
-      ),
-      /** Every active endpoint with something due: the sweep's starting point. */
-      dueEndpoints: c.prepare<{ id: string }, [number]>(
-        `SELECT w.id FROM webhooks w WHERE w.is_active = 1 AND (
-           EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.status = 'pending' AND d.webhook_id = w.id AND d.next_attempt_at <= ?1)
-           OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.status = 'sending' AND d.webhook_id = w.id AND d.locked_until < ?1))`,
-      ),
-      claim: c.prepare<{ id: string; webhookId: string; payload: string }, [number, number, string]>(
-        `UPDATE webhook_deliveries SET status = 'sending', locked_until = ?1, updated_at = ?2
-         WHERE id = ?3
-           AND ((status = 'pending' AND next_attempt_at <= ?2) OR (status = 'sending' AND locked_until < ?2))
-           AND webhook_id IN (SELECT id FROM webhooks WHERE is_active = 1)
-         RETURNING id, webhook_id AS webhookId, payload`,
-      ),
-      webhook: c.prepare<WebhookRow & { isActive: number; failingSince: number | null }, [string]>(
-        `SELECT id, url, secret, previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt,
-                is_active AS isActive, failing_since AS failingSince
-         FROM webhooks WHERE id = ?`,
-      ),
-      row: c.prepare<{ attempts: number; status: string; lockedUntil: number | null }, [string]>(
-        'SELECT attempts, status, locked_until AS lockedUntil FROM webhook_deliveries WHERE id = ?',
-      ),
-      succeeded: c.prepare<never, [number, number, number, number, string]>(
-        `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, delivered_at = ?1, last_response_code = ?2,
-           last_latency_ms = ?3, last_error = NULL, next_attempt_at = NULL, locked_until = NULL, updated_at = ?1
-         WHERE id = ?5 AND status = 'sending' AND locked_until = ?4`,
-      ),
-      failed: c.prepare<never, [string, number | null, number | null, number | null, string, number, string, number]>(
-        `UPDATE webhook_deliveries SET status = ?1, attempts = attempts + 1, next_attempt_at = ?2, last_response_code = ?3,
-           last_latency_ms = ?4, last_error = ?5, locked_until = NULL, updated_at = ?6
-         WHERE id = ?7 AND status = 'sending' AND locked_until = ?8`,
-      ),
-      clearFailing: c.prepare<never, [string]>('UPDATE webhooks SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'),
-      setFailing: c.prepare<never, [number, string]>('UPDATE webhooks SET failing_since = ?1 WHERE id = ?2 AND failing_since IS NULL'),
-      disable: c.prepare<never, [string, number, string]>(
-        'UPDATE webhooks SET is_active = 0, disabled_reason = ?1, updated_at = ?2 WHERE id = ?3 AND is_active = 1',
-      ),
-      failPending: c.prepare<never, [string, number, string]>(
-        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ?1, updated_at = ?2
-         WHERE webhook_id = ?3 AND status = 'pending'`,
-      ),
-    }
   }
 
   /**
@@ -201,23 +152,19 @@ export class Dispatcher {
 
   /**
    * One tick, one BEGIN IMMEDIATE transaction: write the results that came in since the last
-   * tick, then claim what is due for the endpoints that may have work — those of notified
-   * stores, those whose send just finished (a slot freed), or, for a sweep, every active
-   * endpoint with due or expired rows — and start those sends after commit. Each endpoint is
-   * one indexed query, so a backlog on one endpoint never costs a scan per event. Never throws.
+   * tick, then claim what is due for the endpoints that may have work and start those sends
+   * after commit. Each endpoint is one indexed query, so a backlog on one endpoint never costs a
+   * scan per event. Never throws.
    */
   pump(): number {
     if (this.closed) return 0
     const batch = this.results
     this.results = []
     for (const b of batch) {
-      this.inFlight--
-      const n = (this.perEndpoint.get(b.claim.webhookId) ?? 1) - 1
-      if (n <= 0) this.perEndpoint.delete(b.claim.webhookId)
-      else this.perEndpoint.set(b.claim.webhookId, n)
+      this.lanes.finish(b.run.token, outcomeOf(b.result))
       // A slot of this endpoint freed: its next due row (a zero-delay retry, or the backlog
-      // behind the per-endpoint bound) goes out now.
-      this.wantEndpoints.add(b.claim.webhookId)
+      // behind its bound) goes out now.
+      this.wantEndpoints.add(b.run.claim.webhookId)
     }
     if (batch.length === 0 && !this.wantAll && this.governor.available() === 0) {
       // Checkout is under pressure and no send may start yet: no transaction at all this tick
@@ -225,138 +172,175 @@ export class Dispatcher {
       this.deferPump(this.governor.msUntilNext())
       return 0
     }
-    let claimed: Claimed[] = []
+    let claimed: Running[] = []
+    const random = this.deps.random ?? Math.random
     const tick = this.deps.db.$client.transaction(() => {
-      for (const b of batch) this.apply(b.claim, b.result)
+      const now = this.deps.clock.now()
+      for (const b of batch) {
+        const disabled = this.store.record(b.run.claim, b.result, now, this.rules, random)
+        if (disabled) this.deps.log.warn('webhook endpoint disabled', { webhookId: b.run.claim.webhookId, reason: disabled })
+      }
       return this.draining ? [] : this.claimDue()
     })
     try {
       claimed = this.deps.relaxed ? this.deps.relaxed(() => tick.immediate()) : tick.immediate()
     } catch (err) {
       // The results stay unwritten: those rows remain `sending` until their lock expires and
-      // are sent again (at least once).
+      // are sent again (at least once). Slots reserved for this tick's claims are given back.
       this.deps.log.error('webhook dispatch failed', { error: String(err) })
+      for (const r of this.reserved) this.lanes.finish(r, 'other')
     }
+    this.reserved = []
     for (const c of claimed) this.start(c)
     this.checkIdle()
     return claimed.length
   }
 
+  /** Lane slots taken by the tick in progress (released if its transaction fails). */
+  private reserved: number[] = []
+
+  private take(hook: SigningRow, at: number): number {
+    const token = this.lanes.start(hook.id, hook.storeId, at)
+    this.reserved.push(token)
+    return token
+  }
+
   /**
-   * Inside pump's transaction: moves outbox rows into the log and claims due rows within the
-   * concurrency bounds and the governor's budget.
+   * Inside pump's transaction: moves outbox rows into the log (claimed when they can go at
+   * once), then claims due log rows fairly across the wanted endpoints, within the lanes and the
+   * governor's budget.
    */
-  private claimDue(): Claimed[] {
+  private claimDue(): Running[] {
     const now = this.deps.clock.now()
+    // The lanes run on real elapsed time (a test's fixed clock must not freeze them).
+    const at = performance.now()
     const sweep = this.wantAll
     const budget = this.governor.available()
     const targets = new Set(this.wantEndpoints)
     if (sweep) {
       this.outboxPending = true
-      for (const r of this.q.dueEndpoints.all(now)) targets.add(r.id)
+      for (const id of this.store.dueEndpoints(now)) targets.add(id)
     }
     this.wantAll = false
     this.wantEndpoints.clear()
-    const out: Claimed[] = []
-    const first = this.claimFor(targets, out, budget, sweep, now)
-    let throttled = first.throttled
-    if (this.outboxPending && !first.backlogged) {
-      // Only when the log's own due rows are out, and only what there is room to send now,
-      // moves out of the outbox: the move is the costly write (a random-key insert), so it is
-      // not done ahead of sending (the delivery log moves the rest when it is read).
-      const room = Math.min(budget - out.length, this.deps.config.webhookConcurrency - this.inFlight - out.length)
-      if (budget - out.length <= 0) throttled = true
-      else if (room > 0) {
-        this.move(room, out, now)
-        // Nothing to wait for (e.g. the rows were an inactive endpoint's): keep moving.
-        if (this.outboxPending && out.length === 0 && this.inFlight === 0) this.schedule()
-      }
+    const lock = this.lockFor(now)
+    const hooks = new Map<string, SigningRow | undefined>()
+    const hookOf = (id: string) => {
+      if (!hooks.has(id)) hooks.set(id, this.store.activeWebhook(id))
+      return hooks.get(id)
     }
+    const out: Running[] = []
+    const claims: Claim[] = []
+    let throttled = false
+    let laneBound = false
+
+    // Fresh events first: those that can be sent at once go straight from the outbox (one
+    // write each); a stuck store's are moved aside to wait in the log.
+    if (this.outboxPending) {
+      const next = this.moveLimit(at, budget - out.length, hookOf)
+      if (next.limit > 0) {
+        const tokens: number[] = []
+        const first = claims.length
+        const { moved, waiting } = this.store.move(
+          next.limit,
+          (hook) => {
+            // The same test as moveLimit's, now taking the slots.
+            if (out.length + tokens.length >= budget || this.lanes.stuck(hook.id, hook.storeId, at) || this.lanes.room(hook.id, hook.storeId, at) <= 0) return null
+            tokens.push(this.take(hook, at))
+            return lock
+          },
+          claims,
+          hooks,
+        )
+        claims.slice(first).forEach((c, i) => out.push({ claim: c, token: tokens[i]! }))
+        for (const w of waiting) targets.add(w) // their turn comes in the rounds below
+        if (moved < next.limit) this.outboxPending = false
+        else if (next.aside) this.schedule() // more may wait behind: next tick, after these sends start
+      } else if (next.blocked === 'empty') this.outboxPending = false
+      else if (next.blocked === 'budget') throttled = true
+      else laneBound = true
+    }
+    // Rounds: each endpoint in turn, least recently served store first (scheduling.ts), gets its
+    // share of what is free (at least one send), and goes round again only while it has more due.
+    let queue = this.lanes.order(targets, (id) => hookOf(id)?.storeId ?? '')
+    while (queue.length > 0) {
+      const again: string[] = []
+      for (const [i, endpoint] of queue.entries()) {
+        if (out.length >= budget) {
+          throttled = true
+          this.wantEndpoints.add(endpoint)
+          continue
+        }
+        const hook = hookOf(endpoint)
+        if (!hook) continue // inactive: its rows wait in the log until it is re-activated
+        const room = this.lanes.room(endpoint, hook.storeId, at)
+        if (room <= 0) {
+          // Looked at again when a slot frees (its own completion, another's, or a demotion).
+          this.wantEndpoints.add(endpoint)
+          laneBound = true
+          continue
+        }
+        const share = Math.max(1, Math.floor(this.lanes.fastRoom(at) / (queue.length - i)))
+        const n = Math.min(room, share, budget - out.length)
+        const before = claims.length
+        const due = this.store.claimDue(hook, n, lock, now, sweep, claims)
+        for (const c of claims.slice(before)) out.push({ claim: c, token: this.take(hook, at) })
+        if (due === n && claims.length > before) again.push(endpoint) // it may have more
+      }
+      queue = again
+    }
+    this.lanes.nextRound()
+
     this.governor.take(out.length)
     if (throttled) this.deferPump(this.governor.msUntilNext())
+    if (laneBound) {
+      const ms = this.lanes.msUntilSlotFrees(at)
+      if (Number.isFinite(ms)) this.deferPump(ms)
+    }
     return out
   }
 
   /**
-   * Moves up to `limit` outbox rows into the log; those with a free slot are inserted already
-   * claimed and join `out` (the endpoint active, within the per-endpoint bound).
+   * How many outbox rows to move this tick. Rows move while they can be sent at once (inserted
+   * already claimed), up to the last such row among the next OUTBOX_PEEK; a row in front of it
+   * whose endpoint has no free slot goes in `pending`. When none of those rows can be sent and
+   * one of them belongs to an endpoint that is stuck (timing out, inactive, or of a store with
+   * a hanging send), a
+   * batch moves aside into the log (`aside`): the events behind it are reached and take their
+   * fair turn there. Otherwise nothing moves, and the busy endpoints' completions pull their
+   * rows: moved ahead of their send, each row would cost a second write transaction.
    */
-  private move(limit: number, out: Claimed[], now: number): void {
-    const lock = this.lockFor(now)
-    const hooks = new Map<string, WebhookRow & { isActive: number } | undefined>()
-    const hookOf = (id: string) => {
-      if (!hooks.has(id)) hooks.set(id, this.q.webhook.all(id)[0])
-      return hooks.get(id)
-    }
-    const perMax = this.deps.config.webhookConcurrencyPerEndpoint
-    const moved = moveOutbox(this.deps.db.$client, limit, (webhookId) => {
-      return hookOf(webhookId)?.isActive && this.sending(webhookId, out) < perMax ? lock : null
+  private moveLimit(at: number, budgetLeft: number, hookOf: (id: string) => SigningRow | undefined): { limit: number; aside?: boolean; blocked?: 'empty' | 'budget' | 'lanes' } {
+    if (budgetLeft <= 0) return { limit: 0, blocked: 'budget' }
+    const head = this.store.outboxHead(OUTBOX_PEEK)
+    if (head.length === 0) return { limit: 0, blocked: 'empty' }
+    const taken = new Map<string, number>()
+    let fast = this.lanes.fastRoom(at)
+    let claimable = 0
+    let last = -1
+    let stuck = false
+    head.forEach((endpoint, i) => {
+      const hook = hookOf(endpoint)
+      if (!hook || this.lanes.stuck(endpoint, hook.storeId, at)) {
+        stuck = true
+        return
+      }
+      const t = taken.get(endpoint) ?? 0
+      if (claimable >= budgetLeft || fast <= 0 || this.lanes.room(endpoint, hook.storeId, at) - t <= 0) return
+      taken.set(endpoint, t + 1)
+      fast--
+      claimable++
+      last = i
     })
-    for (const m of moved) {
-      if (m.lock !== null) out.push({ id: m.id, webhookId: m.webhookId, payload: m.payload, lock: m.lock, webhook: hookOf(m.webhookId)! })
-      else this.wantEndpoints.add(m.webhookId) // pending in the log: its endpoint's next tick takes it
-    }
-    // A short move emptied the outbox; otherwise the sends' completions pull the next rows.
-    if (moved.length < limit) this.outboxPending = false
-  }
-
-  /** Sends of `endpoint` in flight plus those claimed this tick (`out`). */
-  private sending(endpoint: string, out: Claimed[]): number {
-    return (this.perEndpoint.get(endpoint) ?? 0) + out.filter((c) => c.webhookId === endpoint).length
+    if (last >= 0) return { limit: last + 1 }
+    if (stuck) return { limit: Math.min(MOVE_BATCH, budgetLeft), aside: true }
+    return { limit: 0, blocked: claimable >= budgetLeft ? 'budget' : 'lanes' }
   }
 
   /** A claim's expiry: past the send's timeout, so only a crashed worker's claim ever expires. */
   private lockFor(now: number): number {
     const t = this.deps.config.webhookTimeoutMs
     return now + t + Math.max(1000, t / 2)
-  }
-
-  /**
-   * Claims due rows of `targets` into `out`. `throttled`: the budget ran out with endpoints
-   * left; `backlogged`: an active endpoint may have more due rows than it got slots for.
-   */
-  private claimFor(targets: Set<string>, out: Claimed[], budget: number, sweep: boolean, now: number): { throttled: boolean; backlogged: boolean } {
-    const { webhookConcurrency: overall, webhookConcurrencyPerEndpoint: perMax } = this.deps.config
-    const lock = this.lockFor(now)
-    let throttled = false
-    let backlogged = false
-    for (const endpoint of targets) {
-      const inFlight = this.inFlight + out.length
-      if (inFlight >= overall) {
-        // Out of overall slots: look again when one frees.
-        this.wantEndpoints.add(endpoint)
-        backlogged = true
-        continue
-      }
-      if (out.length >= budget) {
-        // Checkout is queueing and this second's sends are spent: look again shortly.
-        this.wantEndpoints.add(endpoint)
-        throttled = true
-        continue
-      }
-      const free = Math.min(
-        overall - inFlight,
-        perMax - this.sending(endpoint, out),
-        budget - out.length,
-      )
-      const hook = this.q.webhook.all(endpoint)[0]
-      if (!hook?.isActive) continue // its rows wait in the log until it is re-activated
-      if (free <= 0) {
-        backlogged = true // its own completions will pull the rest
-        continue
-      }
-      const ids = (sweep ? this.q.dueExpired.all(endpoint, now, free) : []).map((r) => r.id)
-      if (ids.length < free) for (const r of this.q.duePending.all(endpoint, now, free - ids.length)) ids.push(r.id)
-      if (ids.length === free) backlogged = true
-      for (const id of ids) {
-        // Conditional: of all workers, exactly one moves a row to `sending`.
-        const row = this.q.claim.all(lock, now, id)[0]
-        if (!row) continue
-        out.push({ ...row, lock, webhook: hook })
-      }
-      if (out.length >= budget) throttled = true
-    }
-    return { throttled, backlogged }
   }
 
   /** A pump in `ms` (e.g. at the governor's next group), unless one is already due sooner. */
@@ -376,17 +360,15 @@ export class Dispatcher {
     this.deferred.unref?.()
   }
 
-  private start(c: Claimed): void {
-    this.inFlight++
-    this.perEndpoint.set(c.webhookId, (this.perEndpoint.get(c.webhookId) ?? 0) + 1)
+  private start(run: Running): void {
     this.attemptedCount++
-    void this.attempt(c)
-      .catch((err): Result => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
+    void this.attempt(run.claim)
+      .catch((err): SendResult => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
       .then((result) => {
         // Written by the next tick's transaction, together with that tick's claims. Under
         // checkout pressure results gather for a few milliseconds first: one transaction then
         // records a wave of sends and claims the next, instead of one per send.
-        this.results.push({ claim: c, result })
+        this.results.push({ run, result })
         if (this.governor.underPressure) this.deferPump(RESULT_GATHER_MS)
         else this.schedule()
       })
@@ -405,20 +387,19 @@ export class Dispatcher {
     return plain
   }
 
-  /** One HTTP attempt. Never throws: every failure becomes a Result. */
-  private async attempt(c: Claimed): Promise<Result> {
+  /** One attempt: the SSRF check (whose address the send connects to), signing, the POST. Never throws. */
+  private async attempt(c: Claim): Promise<SendResult> {
     const { config, clock } = this.deps
-    const check = await checkWebhookUrl(c.webhook.url, { allowPrivate: config.webhookAllowPrivate, lookup: this.deps.lookup })
+    const check = await checkWebhookUrl(c.webhook.url, { allowPrivate: config.webhookAllowPrivate, lookup: this.deps.lookup, resolve: true })
     if (!check.ok) return { kind: 'fail', code: null, latencyMs: null, error: `refused: ${check.message}` }
     const now = clock.now()
     const secrets = [this.open(c.webhook.secret, c.webhook.id)]
     if (c.webhook.previousSecret && (c.webhook.previousSecretExpiresAt ?? 0) > now) secrets.push(this.open(c.webhook.previousSecret, c.webhook.id))
     const ts = Math.floor(now / 1000)
-    const started = performance.now()
-    const signal = AbortSignal.any([AbortSignal.timeout(config.webhookTimeoutMs), this.abort.signal])
-    try {
-      const res = await fetch(c.webhook.url, {
-        method: 'POST',
+    return send(
+      {
+        url: check.url,
+        addresses: check.addresses,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Storefront-Webhooks/1.0',
@@ -427,67 +408,16 @@ export class Dispatcher {
           'webhook-signature': signatureHeader(secrets, c.id, ts, c.payload),
         },
         body: c.payload,
-        redirect: 'manual',
-        signal,
-      })
-      const latencyMs = Math.round(performance.now() - started)
-      const snippet = await readSnippet(res)
-      if (res.status >= 200 && res.status < 300) return { kind: 'ok', code: res.status, latencyMs }
-      let error = `HTTP ${res.status}`
-      if (res.status >= 300 && res.status < 400) error += `: redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''} not followed`
-      else if (snippet) error += `: ${snippet}`
-      const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), clock.now()) : undefined
-      return { kind: 'fail', code: res.status, latencyMs, error, retryAfterMs, gone: res.status === 410 }
-    } catch (err) {
-      const latencyMs = Math.round(performance.now() - started)
-      const e = err as { name?: string; message?: string; code?: string }
-      const error =
-        e.name === 'TimeoutError' ? `timeout after ${config.webhookTimeoutMs} ms` : this.abort.signal.aborted ? 'aborted: service shutting down' : `${e.code ?? e.name ?? 'Error'}: ${e.message ?? String(err)}`
-      return { kind: 'fail', code: null, latencyMs, error }
-    }
-  }
-
-  private apply(c: Claimed, r: Result): void {
-    const q = this.q
-    const now = this.deps.clock.now()
-    if (r.kind === 'ok') {
-      q.succeeded.run(now, r.code, r.latencyMs, c.lock, c.id)
-      q.clearFailing.run(c.webhookId)
-      return
-    }
-    const row = q.row.all(c.id)[0]
-    if (!row || row.status !== 'sending' || row.lockedUntil !== c.lock) return // deleted, replayed or reclaimed meanwhile
-    const attempts = row.attempts + 1
-    const error = r.error.length > ERROR_MAX ? r.error.slice(0, ERROR_MAX - 1) + '…' : r.error
-    const hook = q.webhook.all(c.webhookId)[0]
-    const failingSince = hook?.failingSince ?? now
-    q.setFailing.run(now, c.webhookId)
-    let disabledReason: string | undefined
-    if (r.gone) disabledReason = 'Endpoint answered 410 Gone'
-    else if (now - failingSince >= this.deps.config.webhookDisableAfterDays * DAY_MS) {
-      disabledReason = `Every delivery failed since ${iso(failingSince)} (${this.deps.config.webhookDisableAfterDays} days)`
-    }
-    const schedule = this.deps.config.webhookRetrySchedule
-    if (disabledReason || attempts > schedule.length) {
-      q.failed.run('failed', null, r.code, r.latencyMs, error, now, c.id, c.lock)
-    } else {
-      const base = schedule[attempts - 1]! * 1000
-      // ±10 % jitter spreads retries of a burst; Retry-After (429/503) can only push the retry
-      // later than the schedule, never sooner, and at most 24 h out.
-      let delay = Math.round(base * (0.9 + Math.random() * 0.2))
-      if (r.retryAfterMs !== undefined) delay = Math.max(delay, Math.min(r.retryAfterMs, MAX_RETRY_AFTER_MS))
-      q.failed.run('pending', now + delay, r.code, r.latencyMs, error, now, c.id, c.lock)
-    }
-    if (disabledReason) {
-      q.disable.run(disabledReason, now, c.webhookId)
-      moveAll(this.deps.db.$client) // its events still in the outbox fail too
-      q.failPending.run(`endpoint disabled: ${disabledReason}`, now, c.webhookId)
-      this.deps.log.warn('webhook endpoint disabled', { webhookId: c.webhookId, reason: disabledReason })
-    }
+        timeoutMs: config.webhookTimeoutMs,
+        signal: this.abort.signal,
+        ca: this.deps.ca,
+      },
+      () => clock.now(),
+    )
   }
 
   private isIdle(): boolean {
-    return this.closed || (this.inFlight === 0 && !this.pumpScheduled && this.results.length === 0)
+    return this.closed || (this.lanes.inFlight === 0 && !this.pumpScheduled && this.results.length === 0)
   }
 
   private checkIdle(): void {
@@ -531,32 +461,4 @@ export class Dispatcher {
     this.abort.abort()
     this.checkIdle()
   }
-}
-
-/** Retry-After: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (!value) return undefined
-  const v = value.trim()
-  if (/^\d+$/.test(v)) return Number(v) * 1000
-  const at = Date.parse(v)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
-}
-
-/** The start of an error body for lastError; the rest is discarded so the connection is reusable. */
-async function readSnippet(res: Response): Promise<string> {
-  if (!res.body) return ''
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  try {
-    while (size < SNIPPET_BYTES) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-      size += value.length
-    }
-  } finally {
-    if (size >= SNIPPET_BYTES) await reader.cancel().catch(() => {})
-  }
-  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8').replace(/\s+/g, ' ').trim()
 }

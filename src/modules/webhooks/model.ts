@@ -30,7 +30,7 @@ export const WebhookWithSecret = t.Object(
   { title: 'WebhookWithSecret' },
 )
 
-const Url = t.String({ minLength: 1, maxLength: 2048, description: 'Public http(s) URL that receives POSTs' })
+const Url = t.String({ minLength: 1, maxLength: 2048, description: 'Public https URL that receives POSTs' })
 
 export const WebhookCreate = t.Object({
   url: Url,

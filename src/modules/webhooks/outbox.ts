@@ -13,14 +13,14 @@
  * (exactly once: the move deletes what it copies), before their first attempt.
  */
 import type { Database, Statement } from 'bun:sqlite'
-import { createId } from '../../lib/cuid'
 import type { WebhookEvent } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { createdOrderView } from '../orders/views'
+import { deliveryIdOf } from './delivery-id'
 
-/** Standard Webhooks payload: `{ type, event, timestamp, data }` (`event` repeats `type`). */
-export function eventPayload(type: WebhookEvent, data: unknown, at: number): string {
-  return JSON.stringify({ type, event: type, timestamp: iso(at), data })
+/** Standard Webhooks payload: `{ type, event, timestamp, storeId, data }` (`event` repeats `type`). */
+export function eventPayload(type: WebhookEvent, data: unknown, at: number, storeId: string): string {
+  return JSON.stringify({ type, event: type, timestamp: iso(at), storeId, data })
 }
 
 interface RawStatements {
@@ -83,7 +83,7 @@ function rawStatements(client: Database): RawStatements {
 export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown | (() => unknown), now: number): number {
   const s = rawStatements(client)
   if (s.anySubscriber.all(storeId, type).length === 0) return 0
-  const payload = eventPayload(type, typeof data === 'function' ? data() : data, now)
+  const payload = eventPayload(type, typeof data === 'function' ? data() : data, now, storeId)
   return s.append.run(storeId, type, payload, null, now).changes
 }
 
@@ -100,7 +100,7 @@ function renderPayload(client: Database, r: OutboxRow): string {
   // Only order.created is written this way; an order is never deleted on its own (a deleted
   // store takes its outbox rows with it), so the fallback is defensive.
   const data = (r.eventType === 'order.created' && r.subjectId !== null && createdOrderView(client, r.subjectId)) || { id: r.subjectId }
-  return eventPayload(r.eventType, data, r.createdAt)
+  return eventPayload(r.eventType, data, r.createdAt, r.storeId)
 }
 
 /** A delivery row made by a move: claimed (`lock` set, status `sending`) or pending. */
@@ -113,7 +113,7 @@ export interface Moved {
 
 /**
  * Inside the caller's write transaction: moves the `limit` oldest outbox rows into
- * `webhook_deliveries` (each gets its CUID, which is also its `webhook-id`) and deletes them
+ * `webhook_deliveries` (each gets its id from its outbox row, delivery-id.ts; also its `webhook-id`) and deletes them
  * from the outbox. `claim(webhookId)` may return a lock expiry for a row that is to be sent at
  * once: it is inserted already claimed (`sending`), which saves the claim's own UPDATE; the
  * others are inserted `pending`.
@@ -124,7 +124,7 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
   if (rows.length === 0) return []
   const out = rows.map((r): Moved => {
     const lock = claim?.(r.webhookId) ?? null
-    const id = createId()
+    const id = deliveryIdOf(r)
     const payload = r.payload ?? renderPayload(client, r)
     s.insertDelivery.run(id, r.webhookId, r.storeId, r.eventType, payload, r.createdAt, lock === null ? 'pending' : 'sending', lock)
     return { id, webhookId: r.webhookId, payload, lock }

@@ -2,14 +2,14 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../context'
 import { ctxFor } from '../../context'
 import { authed } from '../../plugins/auth'
-import { data, Deleted, IdParams, list, withNotFound, keyRouteDoc } from '../shared/model'
+import { data, Deleted, IdParams, list, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
 import { Delivery, DeliveryListQuery, DeliveryParams, Webhook, WebhookCreate, WebhookListQuery, WebhookUpdate, WebhookWithSecret } from './model'
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, updateWebhook } from './service'
 
 const doc = keyRouteDoc('Webhooks')
 
 const URL_RULE =
-  ' The URL must be http(s) and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`.'
+  ' The URL must be https and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`; plain http gives `reason: "invalid_format"` (a server run with `WEBHOOK_ALLOW_PRIVATE=1`, for local testing, accepts both).'
 
 export const webhookRoutes = (deps: Deps) =>
   new Elysia({ prefix: '/api/v1/webhooks' })
@@ -32,11 +32,11 @@ export const webhookRoutes = (deps: Deps) =>
       },
       {
         body: WebhookCreate,
-        response: { 201: data(WebhookWithSecret), ...withNotFound },
+        response: { 201: data(WebhookWithSecret), ...withConflict },
         detail: doc(
           'Register a webhook endpoint',
           'webhooks:write',
-          ' Events: `order.created`, `order.updated`, `review.created` (non-empty, no repeats). The answer carries the signing `secret` (`whsec_…`); it is never shown again.' + URL_RULE,
+          ' Events: `order.created`, `order.updated`, `review.created` (non-empty, no repeats). The answer carries the signing `secret` (`whsec_…`); it is never shown again. A store has at most `WEBHOOK_MAX_PER_STORE` (20) endpoints: beyond, 409 `LIMIT_REACHED` with `details.limit`.' + URL_RULE,
         ),
       },
     )
@@ -64,7 +64,7 @@ export const webhookRoutes = (deps: Deps) =>
       params: IdParams,
       query: DeliveryListQuery,
       response: { 200: list(Delivery), ...withNotFound },
-      detail: doc('Delivery log of an endpoint, newest first', 'webhooks:read', ' One row per event: status, attempts, last response code, latency and error, next attempt.'),
+      detail: doc('Delivery log of an endpoint, newest first', 'webhooks:read', ' One row per event: status, attempts, last response code, latency and error, next attempt. Events not yet taken up by the dispatcher are listed as pending (attempts 0) under the id they will be sent with; reading never changes anything.'),
     })
     .post(
       '/:id/deliveries/:deliveryId/retry',

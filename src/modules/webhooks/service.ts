@@ -1,20 +1,19 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { count, desc, eq } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
 import type { Ctx } from '../../context'
 import type { Db } from '../../db/client'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
-import { NotFound, ValidationError } from '../../lib/errors'
+import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { checkWebhookUrl } from '../../lib/ssrf'
 import { iso, isoOrNull } from '../../lib/time'
 import { page } from '../shared/query'
 import { owned } from '../shared/owned'
 import { write } from '../shared/write'
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookUpdate } from './model'
-import { drainOutbox } from './outbox'
 import { newSecret } from './signing'
+import { listDeliveryLog, type ListedDelivery } from './store'
 
 type WebhookRow = typeof webhooks.$inferSelect
-type DeliveryRow = typeof webhookDeliveries.$inferSelect
 
 /** Never the secret: it appears only in the create and rotate-secret answers. */
 export const webhookView = (w: WebhookRow) => ({
@@ -27,7 +26,7 @@ export const webhookView = (w: WebhookRow) => ({
   updatedAt: iso(w.updatedAt),
 })
 
-export const deliveryView = (d: DeliveryRow) => ({
+export const deliveryView = (d: ListedDelivery) => ({
   id: d.id,
   webhookId: d.webhookId,
   eventType: d.eventType,
@@ -79,13 +78,16 @@ export async function createWebhook(ctx: Ctx, input: WebhookCreate) {
   const secret = newSecret()
   const id = createId()
   const now = ctx.clock.now()
-  const row = write(ctx, (tx) =>
-    tx
+  const row = write(ctx, (tx) => {
+    const limit = ctx.config.webhookMaxPerStore
+    const current = tx.select({ n: count() }).from(webhooks).where(eq(webhooks.storeId, ctx.store.id)).get()!.n
+    if (current >= limit) throw new Conflict('LIMIT_REACHED', `A store can have at most ${limit} webhook endpoints`, { limit })
+    return tx
       .insert(webhooks)
       .values({ id, storeId: ctx.store.id, url, events: JSON.stringify(events), isActive: input.isActive ?? true, secret: seal(ctx, id, secret), createdAt: now, updatedAt: now })
       .returning()
-      .get(),
-  )
+      .get()
+  })
   return { ...webhookView(row), secret }
 }
 
@@ -141,15 +143,9 @@ export function rotateSecret(ctx: Ctx, id: string) {
 
 export function listDeliveries(ctx: Ctx, webhookId: string, q: DeliveryListQuery) {
   ownWebhook(ctx, webhookId)
-  // Events still in the outbox (a checkout burst defers the move, see outbox.ts) belong in the
-  // log as pending deliveries: move them first.
-  drainOutbox(ctx.db.$client)
   const { limit, offset } = page(q)
-  const where: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)]
-  if (q.status) where.push(eq(webhookDeliveries.status, q.status))
-  const cond = and(...where)
-  const rows = ctx.db.select().from(webhookDeliveries).where(cond).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset).all()
-  const total = ctx.db.select({ n: count() }).from(webhookDeliveries).where(cond).get()!.n
+  // A read: events still in the outbox are listed as pending, not moved (store.ts).
+  const { rows, total } = listDeliveryLog(ctx.db, webhookId, q.status, limit, offset)
   return { data: rows.map(deliveryView), total, limit, offset }
 }
 
