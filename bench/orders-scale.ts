@@ -113,7 +113,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const { testConfig } = await import('../src/config')
   const { createDeps, closeDeps } = await import('../src/deps')
   const { ctxFor } = await import('../src/context')
-  const { getStore } = await import('../src/modules/stores/service')
+  const { getStore } = await import('../src/modules/platform-stores/service')
   const { listOrders } = await import('../src/modules/orders/service')
   const { getCustomer } = await import('../src/modules/customers/service')
   const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))

@@ -1,38 +1,30 @@
 /**
- * createApp(deps): the gate, the error mapper, docs, public routes and the /api/v1 modules.
- * No listening here: index.ts serves it, tests call app.handle().
+ * createApp(deps): the request pipeline (request id, proxy redirect, gate), the error mapper,
+ * docs, and the routes of src/routes.ts. No listening here: index.ts serves it, tests call
+ * app.handle().
  */
 import { Elysia, t } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { Deps } from './context'
-import { Gate } from './plugins/gate'
+import { AccessTable, declaredRoutes } from './http/access'
+import { Gate } from './http/gate'
 import { bodyDepth } from './plugins/body-depth'
 import { toErrorResult } from './plugins/errors'
-import { clientIp } from './lib/client-ip'
-import { productRoutes } from './modules/products/routes'
-import { webhookRoutes } from './modules/webhooks/routes'
-import { categoryRoutes } from './modules/categories/routes'
-import { publicReviewRoutes, reviewRoutes } from './modules/reviews/routes'
-import { statsRoutes } from './modules/stats/routes'
-import { billingRoutes } from './modules/billing/routes'
-import { storeRoutes } from './modules/store/routes'
-import { discountRoutes } from './modules/discounts/routes'
-import { shippingRoutes } from './modules/shipping/routes'
-import { storefrontRoutes } from './modules/storefront/routes'
+import { pipeline } from './plugins/pipeline'
 import { mcpRoutes } from './mcp/http'
-import { orderRoutes } from './modules/orders/routes'
-import { publicOrderRoutes } from './modules/orders/public-routes'
-import { customerRoutes } from './modules/customers/routes'
+import { ROUTES } from './routes'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
   'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 plan → 400 validation → 404.'
 
 export function createApp(deps: Deps) {
-  const gate = new Gate(deps)
-  let counter = 0
+  const mcp = mcpRoutes((req): Promise<Response> => app.handle(req))
+  // Compiled once at startup; a route under /api or /mcp without `access` stops the start here.
+  const table = new AccessTable(declaredRoutes([...ROUTES, mcp].flatMap((r) => r.routes)))
+  const gate = new Gate(deps, table)
 
-  const app = new Elysia({ name: 'storefront' })
+  let app = new Elysia({ name: 'storefront' })
     .use(
       openapi({
         path: '/docs',
@@ -54,20 +46,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .onRequest(({ request, set, server }) => {
-      const requestId = (++counter).toString(36) + Date.now().toString(36)
-      set.headers['x-request-id'] = requestId
-      const url = request.url
-      const pathStart = url.indexOf('/', url.indexOf('//') + 2)
-      const q = url.indexOf('?', pathStart)
-      const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
-      if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
-        const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
-        const origin = deps.config.publicUrl ?? `https://${host}`
-        return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
-      }
-      gate.check(request, path, () => clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string>)
-    })
+    .use(pipeline(deps, gate))
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
         query: query as Record<string, string | undefined>,
@@ -84,21 +63,8 @@ export function createApp(deps: Deps) {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { tags: ['Public'], summary: 'Health check for containers' },
     })
-    .use(productRoutes(deps))
-    .use(categoryRoutes(deps))
-    .use(webhookRoutes(deps))
-    .use(publicReviewRoutes(deps))
-    .use(reviewRoutes(deps))
-    .use(statsRoutes(deps))
-    .use(billingRoutes(deps))
-    .use(storeRoutes(deps))
-    .use(discountRoutes(deps))
-    .use(shippingRoutes(deps))
-    .use(storefrontRoutes(deps))
-    .use(publicOrderRoutes(deps))
-    .use(orderRoutes(deps))
-    .use(customerRoutes(deps))
-    .use(mcpRoutes(deps, (req): Promise<Response> => app.handle(req)))
+  for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app
+  app = app.use(mcp) as unknown as typeof app
 
   return Object.assign(app, { gate })
 }

@@ -1,20 +1,22 @@
 import type { Config } from './config'
-import type { Deps, Auth } from './context'
+import type { Deps } from './context'
 import { openDb } from './db/client'
+import { afterCommitOn } from './db/write'
 import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
-import { StoreCache } from './plugins/cache'
-import { RateLimiter } from './plugins/rate-limiter'
-import { secretBoxFor } from './lib/secret-box'
+import { StoreCache } from './http/cache'
+import { RateLimiter } from './http/rate-limiter'
+import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks/dispatcher'
 import { WalSync } from './db/wal-sync'
+import { OrderBatcher } from './modules/orders/checkout/batch'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.logLevel)
-  const secretBox = secretBoxFor({ secretKey: config.secretKey, dataDir: config.dataDir })
+  const secretBox = secretBoxOf(config)
   const walSync = WalSync.forDataDir(db, config.dataDir, config.dbSynchronous)
   // The request path's connection, its transactions at synchronous=NORMAL: a claim or a result
   // lost to a power cut only means that row is sent again (at least once), and it keeps fsyncs
@@ -22,19 +24,28 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   // level. One connection, not two: a commit on another connection drops this one's page cache
   // and clears the StoreCache (data_version), which cost ~300 µs of CPU per delivery.
   const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
-  return {
+  const deps: Deps = {
     config,
     db,
     clock,
     log,
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db),
-    auths: new WeakMap<Request, Auth>(),
     onOutbox: () => dispatcher.notify(),
     secretBox,
     dispatcher,
     walSync,
+    orders: undefined as unknown as OrderBatcher,
   }
+  deps.orders = new OrderBatcher(deps, walSync)
+  // A write's after-commit effects (db/write.ts). Looked up on `deps` at each call, so a test
+  // that replaces `deps.onOutbox` sees the wake-ups.
+  afterCommitOn(db, {
+    invalidate: (storeId) => deps.cache.invalidate(storeId),
+    wake: (storeId) => deps.onOutbox(storeId),
+    wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
+  })
+  return deps
 }
 
 /** Flushes written-behind state and closes the database. */

@@ -7,7 +7,7 @@ import { createApp } from './app'
 import { createDeps, closeDeps } from './deps'
 import type { Deps } from './context'
 import { startJobs } from './jobs'
-import { MAX_BODY_BYTES } from './plugins/gate'
+import { MAX_BODY_BYTES } from './http/gate'
 import { loadTls } from './tls'
 
 export interface RunningServer {

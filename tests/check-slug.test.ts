@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { fixedClock } from '../src/lib/time'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 
 let t: TestApp
 beforeAll(() => {

@@ -5,7 +5,7 @@ import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from './helpers/orders'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { fixedClock } from '../src/lib/time'
 
 let t: TestApp

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeKey, makeShop, makeStore } from './helpers/factories'
 import { PROTECTED_ROUTES, type ProtectedRoute } from './helpers/protected-routes'
-import { policyFor } from '../src/plugins/policy'
+import { policyFor } from './helpers/access'
 import { revokeKey } from '../src/modules/keys/service'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { systemClock } from '../src/lib/time'
 
 let t: TestApp

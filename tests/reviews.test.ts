@@ -5,7 +5,7 @@ import { makeKey, makeShop, makeStore, uniq } from './helpers/factories'
 import { makeProduct, makeReview } from './helpers/review-factories'
 import { fixedClock } from '../src/lib/time'
 import { reviews, stores, webhookOutbox, webhooks } from '../src/db/schema'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { deleteProduct } from '../src/modules/products/service'
 import { ctxFor } from '../src/context'
 

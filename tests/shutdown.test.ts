@@ -10,7 +10,7 @@ import path from 'node:path'
 import { openDb } from '../src/db/client'
 import { systemClock } from '../src/lib/time'
 import { createKey } from '../src/modules/keys/service'
-import { createStore } from '../src/modules/stores/service'
+import { createStore } from '../src/modules/platform-stores/service'
 import { tempDir } from './helpers/app'
 import { freePort, spawnServer } from './helpers/server'
 

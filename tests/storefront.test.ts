@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { makeShipping } from './helpers/store-factories'
-import { suspendStore, reinstateStore } from '../src/modules/stores/service'
+import { suspendStore, reinstateStore } from '../src/modules/platform-stores/service'
 import { reviews } from '../src/db/schema'
 import { systemClock } from '../src/lib/time'
 

@@ -17,7 +17,7 @@ import {
   suspendStore,
   SUSPEND_REASONS,
   type SuspendReason,
-} from '../modules/stores/service'
+} from '../modules/platform-stores/service'
 import type { Store } from '../db/schema'
 import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
 

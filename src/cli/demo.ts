@@ -13,7 +13,7 @@ import { toMinor } from '../lib/money'
 import { createCategory } from '../modules/categories/service'
 import { createKey } from '../modules/keys/service'
 import { createProduct } from '../modules/products/service'
-import { createStore } from '../modules/stores/service'
+import { createStore } from '../modules/platform-stores/service'
 import { serveUntilSignal, startServer } from '../server'
 
 export const DEMO_SLUG = 'demo'

@@ -1,12 +1,17 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { getTableColumns, type Table } from 'drizzle-orm'
+import { getTableColumns, type ExtractTablesWithRelations, type Table } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import type { SQLiteTransaction } from 'drizzle-orm/sqlite-core'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import * as schema from './schema'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
+/** A Drizzle transaction on a Db. It has no `$client`: raw statements go through the Db's own connection. */
+export type Tx = SQLiteTransaction<'sync', void, typeof schema, ExtractTablesWithRelations<typeof schema>>
+/** What a query helper runs on: the connection itself, or a transaction open on it. */
+export type Runner = Db | Tx
 
 const MIGRATIONS = path.join(import.meta.dir, '../../drizzle')
 
@@ -43,8 +48,8 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
  * check-then-write cannot interleave with another writer. `fn` must be synchronous
  * (an async callback would commit when it returns its promise).
  */
-export function immediate<T>(db: Db, fn: (tx: Db) => T): T {
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' })
+export function immediate<T>(db: Db, fn: (tx: Tx) => T): T {
+  return db.transaction(fn, { behavior: 'immediate' })
 }
 
 /** `col AS key, …` for every column of `table`: raw statements then return Drizzle's row type. */

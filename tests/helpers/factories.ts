@@ -1,7 +1,7 @@
 /** Factories make unique data per call, so tests never collide. */
 import type { Deps } from '../../src/context'
 import { createKey } from '../../src/modules/keys/service'
-import { createStore, type CreateStoreInput } from '../../src/modules/stores/service'
+import { createStore, type CreateStoreInput } from '../../src/modules/platform-stores/service'
 import type { Plan } from '../../src/db/schema'
 
 let n = 0

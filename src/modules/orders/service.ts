@@ -8,13 +8,12 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import { selectList, type Db } from '../../db/client'
+import { selectList, type Db, type Runner } from '../../db/client'
 import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
-import { enqueueEvent } from '../webhooks/outbox'
 import { isoParam, page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { itemsOf, listViews, orderDetailView } from './views'
@@ -85,14 +84,14 @@ export function listOrders(ctx: Ctx, q: OrderListQuery) {
 }
 
 /** The store's order: 404 when missing, 403 when another store's. */
-export const ownOrder = (ctx: Ctx, id: string, db: Db = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
+export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
 export function getOrder(ctx: Ctx, id: string) {
   const o = ownOrder(ctx, id)
   return orderDetailView(o, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }
 
-function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): void {
+function bumpCount(tx: Runner, storeId: string, status: OrderStatus, by: number): void {
   tx.insert(orderCounts)
     .values({ storeId, status, count: by })
     .onConflictDoUpdate({ target: [orderCounts.storeId, orderCounts.status], set: { count: sql`${orderCounts.count} + ${by}` } })
@@ -105,7 +104,6 @@ function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): vo
  * The `order.updated` outbox row commits with the change.
  */
 export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
-  let outbox = 0
   const order = write(ctx, (tx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)
@@ -119,9 +117,8 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
     bumpCount(tx, ctx.store.id, o.status, -1)
     bumpCount(tx, ctx.store.id, to, 1)
-    outbox = enqueueEvent(ctx.db.$client, ctx.store.id, 'order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) }, now)
+    ctx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
     return { ...o, status: to, updatedAt: now }
   })
-  if (outbox > 0) ctx.onOutbox(ctx.store.id)
   return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }

@@ -2,45 +2,67 @@
  * The gate every /api request passes before its body is parsed: body size, key (401), store
  * suspension (402), rate limit (429, the request counts), scope (403), paid plan (403
  * PLAN_REQUIRED) and another store's record (403, before the body is validated), in the
- * contract's order. A declared oversized body is a 413 before the key is read (counted against
- * the IP, so it too carries the rate-limit headers). Public endpoints get their per-IP limit here (429
- * before 400). The authenticated key and store are kept for the handler in a WeakMap.
+ * contract's order, as the route declared them (http/access.ts). A declared oversized body is a
+ * 413 before the key is read (counted against the IP, so it too carries the rate-limit headers).
+ * Public endpoints get their per-IP limit here (429 before 400). A key request that passes
+ * leaves with its service `ctx`.
  */
-import { eq } from 'drizzle-orm'
-import type { Deps } from '../context'
+import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
+import { ctxFor, type Ctx, type Deps } from '../context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys/service'
-import { getStore } from '../modules/stores/service'
-import { bucketLimit, ownedRecord, policyFor, type Bucket, type PaidFeature } from './policy'
+import { PAID_FEATURES } from '../modules/plans/features'
+import { getStore } from '../modules/platform-stores/service'
+import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable } from './access'
 import { limitUndeclaredBody } from './body-limit'
 import type { Window } from './rate-limiter'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 const MAX_CACHED_UNKNOWN_KEYS = 10_000
 
-const FEATURE_TEXT: Record<PaidFeature, string> = {
-  advancedAnalytics: 'Statistics need a Pro or Lifetime plan',
-  reviewModeration: 'Review moderation needs a Pro or Lifetime plan',
+/** The store a row of an owned table belongs to, as a prepared statement. */
+interface Owner {
+  storeOf: { get(p: { id: string }): { storeId: unknown } | undefined }
+  name: string
 }
 
 export class Gate {
   private usage = new Map<string, number>()
   private usageTimer: ReturnType<typeof setInterval>
+  private owners = new Map<OwnedTable, Owner>()
 
-  constructor(private deps: Deps) {
+  constructor(
+    private deps: Deps,
+    readonly table: AccessTable,
+  ) {
+    for (const r of table.routes) {
+      const owns = 'owns' in r.access ? r.access.owns : undefined
+      if (owns && !this.owners.has(owns)) this.owners.set(owns, this.prepareOwner(owns))
+    }
     this.usageTimer = setInterval(() => this.flushUsage(), 1000)
     this.usageTimer.unref?.()
   }
 
+  /** `SELECT store_id FROM <table> WHERE id = ? [AND deleted_at IS NULL]`: a soft-deleted row names no record. */
+  private prepareOwner(table: OwnedTable): Owner {
+    const deletedAt = (getTableColumns(table) as Record<string, Column | undefined>).deletedAt
+    const where = and(eq(table.id, sql.placeholder('id')), deletedAt ? isNull(deletedAt) : undefined)
+    // One generic statement over any owned table: Drizzle's column types can't follow a table
+    // chosen at run time, so the select goes through `never`.
+    const storeOf = this.deps.db.select({ storeId: table.storeId as never }).from(table as never).where(where).prepare()
+    return { storeOf, name: recordName(table) }
+  }
+
   /**
-   * Throws the first failing check; sets rate-limit headers on the way. `ip` may be a function:
-   * a request with a valid key never needs the client address, and looking it up costs.
+   * Throws the first failing check; sets rate-limit headers on the way. Returns the service
+   * ctx of a key request. `ip` may be a function: a request with a valid key never needs the
+   * client address, and looking it up costs.
    */
-  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>): void {
-    const policy = policyFor(request.method, path)
-    if (policy.kind === 'none') return
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>): Ctx | undefined {
+    const { policy, id } = this.table.match(request.method, path)
+    if (policy.kind === 'none') return undefined
     const length = Number(request.headers.get('content-length') ?? 0)
     const tooLarge = length > MAX_BODY_BYTES
     if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, MAX_BODY_BYTES)
@@ -60,7 +82,7 @@ export class Gate {
     if (policy.kind === 'public') {
       hitIp(policy.bucket)
       if (tooLarge) throw new PayloadTooLarge(MAX_BODY_BYTES)
-      return
+      return undefined
     }
     // A declared oversized body is refused before the key is even looked up.
     if (tooLarge) {
@@ -91,18 +113,16 @@ export class Gate {
       throw new Forbidden(`This API key lacks the '${policy.scope}' scope`, { scope: policy.scope })
     }
     if (policy.feature && store.plan === 'free') {
-      throw new PlanRequired(policy.feature, config.upgradeUrl, FEATURE_TEXT[policy.feature])
+      throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
     // Another store's record is a 403 before its body or query is validated (contract order).
     // Only where validation can fail first: a body, or a query string.
-    if ((request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?')) {
-      const owned = ownedRecord(path)
-      if (owned) {
-        const row = this.deps.db.$client.query(owned.sql).get(owned.id) as { store_id: string } | null
-        if (row && row.store_id !== store.id) throw new OtherStore(owned.name)
-      }
+    if (policy.owns && id !== undefined && ((request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?'))) {
+      const owner = this.owners.get(policy.owns)!
+      const row = owner.storeOf.get({ id: decodeId(id) })
+      if (row && row.storeId !== store.id) throw new OtherStore(owner.name)
     }
-    this.deps.auths.set(request, { key, store, scopes })
+    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id })
   }
 
   private findKey(header: string | null): ApiKey | undefined {
@@ -147,6 +167,14 @@ export class Gate {
   close(): void {
     clearInterval(this.usageTimer)
     this.flushUsage()
+  }
+}
+
+function decodeId(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw // a malformed escape names no record
   }
 }
 

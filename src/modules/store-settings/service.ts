@@ -1,14 +1,14 @@
 import { and, eq, isNull, or, isNotNull, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { discounts, orders, products, shippingOptions, stores } from '../../db/schema'
 import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { unknownShortcodes } from '../../lib/whatsapp'
-import { getStore as storeRow, storeView } from '../stores/service'
-import { write } from '../shared/write'
+import { getStore as storeRow, storeView } from '../platform-stores/service'
+import { write } from '../../db/write'
 import type { StoreUpdate } from './model'
 
 export function getStoreSettings(ctx: Ctx) {
@@ -24,7 +24,7 @@ export function getStoreSettings(ctx: Ctx) {
  * currency would silently re-scale those amounts (USD 10.00 is 1000 minor units, JPY 1000), so
  * the change is refused once any exist.
  */
-function hasPricedRecords(tx: Db, storeId: string): boolean {
+function hasPricedRecords(tx: Runner, storeId: string): boolean {
   const exists = (q: { get(): unknown }) => q.get() !== undefined
   return (
     exists(tx.select({ one: sql`1` }).from(products).where(and(eq(products.storeId, storeId), isNull(products.deletedAt))).limit(1)) ||
@@ -80,7 +80,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
 
   try {
     const row = write(ctx, (tx) => {
-      const current = storeRow(tx, ctx.store.id)
+      const current = storeRow(ctx.db, ctx.store.id) // read inside the transaction: it runs on the same connection
       if (!current) throw new NotFound('Store')
       if (currency !== undefined && currency !== current.currency) {
         if (hasPricedRecords(tx, ctx.store.id)) {

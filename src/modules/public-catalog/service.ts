@@ -1,10 +1,9 @@
 /**
  * The storefront's public read side (no key): the directory of published stores, one store's
- * catalog, and the slug availability check. Every function takes deps, not a store ctx: the
- * store comes from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
+ * catalog, and the slug availability check. No function takes a store ctx: the store comes
+ * from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
  */
 import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
-import type { Deps } from '../../context'
 import type { Db } from '../../db/client'
 import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
@@ -12,7 +11,7 @@ import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { activeVariantsOf, productView } from '../products/service'
 import { containsPattern, page } from '../shared/query'
-import { publicStore } from '../stores/service'
+import { publicStore } from '../platform-stores/service'
 import type { DirectoryQuery } from './model'
 
 /** Published, not in maintenance, not suspended; `q` matches name or slug ignoring case. */
@@ -38,8 +37,7 @@ export function listDirectory(db: Db, q: DirectoryQuery) {
 }
 
 /** The store behind a public slug, checked as every public request's store is. */
-export const publicStoreBySlug = (deps: Deps, slug: string): Store =>
-  publicStore(deps.db.select().from(stores).where(eq(stores.slug, slug)).get(), deps.config.upgradeUrl)
+export const publicStoreBySlug = (db: Db, upgradeUrl: string, slug: string): Store => publicStore(db.select().from(stores).where(eq(stores.slug, slug)).get(), upgradeUrl)
 
 /** Approved-review count and mean per product of the store, in one grouped query. */
 function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
@@ -95,13 +93,11 @@ export function storefrontOf(db: Db, s: Store) {
 
 /**
  * One `catalog_visits` row per storefront read (the conversion-rate denominator). A single
- * prepared autocommit INSERT: no transaction wrapper, no ORM layer, no read.
+ * autocommit INSERT, compiled once per connection (bun:sqlite's query cache): no transaction
+ * wrapper, no ORM layer, no read.
  */
-export function visitRecorder(deps: Deps): (storeId: string) => void {
-  const stmt = deps.db.$client.prepare('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)')
-  return (storeId) => {
-    stmt.run(storeId, deps.clock.now())
-  }
+export function recordVisit(db: Db, storeId: string, now: number): void {
+  db.$client.query('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)').run(storeId, now)
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */

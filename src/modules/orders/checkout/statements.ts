@@ -1,0 +1,118 @@
+/**
+ * The checkout's SQL, as raw bun:sqlite statements on the transaction's connection. Why raw:
+ * building and compiling the ~12 Drizzle queries of one order cost more than the whole HTTP
+ * stack, while bun:sqlite caches each compiled text per connection (docs/decisions/001).
+ * Row types come from the schema; column lists of the inserts come from the table definitions.
+ */
+import type { Database } from 'bun:sqlite'
+import { getTableColumns, type Table } from 'drizzle-orm'
+import { orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
+
+/** A row as raw SQL returns it: booleans are 0/1. */
+type Raw<T> = { [K in keyof T]: T[K] extends boolean ? number : T[K] }
+
+export type VariantRow = Raw<
+  Pick<Variant, 'id' | 'name' | 'price' | 'isActive' | 'productId'> & {
+    productName: Product['name']
+    storeId: Product['storeId']
+    productActive: Product['isActive']
+    deletedAt: Product['deletedAt']
+  }
+>
+export type ProductRow = Raw<Pick<Product, 'id' | 'name' | 'price' | 'storeId' | 'isActive' | 'deletedAt'> & { hasVariants: boolean }>
+export type ShippingRow = Raw<Pick<ShippingOption, 'id' | 'storeId' | 'name' | 'price' | 'isActive'>>
+export type DiscountRow = Raw<Pick<Discount, 'id' | 'code' | 'type' | 'value' | 'minOrderAmount' | 'maxUses' | 'usedCount' | 'expiresAt' | 'isActive'>>
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+
+/**
+ * SQL text per number of parameters, built once: orders have 1–100 lines, and building the
+ * text per order (then hashing it for bun:sqlite's statement cache) cost more than the lookup.
+ */
+function perCount(build: (n: number) => string): (n: number) => string {
+  const texts: string[] = []
+  return (n) => (texts[n] ??= build(n))
+}
+const variantLookup = perCount(
+  (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
+                 p.is_active AS productActive, p.deleted_at AS deletedAt
+            FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(n)})`,
+)
+const productLookup = perCount(
+  (n) => `SELECT id, name, price, store_id AS storeId, is_active AS isActive, deleted_at AS deletedAt,
+                 EXISTS (SELECT 1 FROM variants WHERE product_id = products.id AND is_active = 1) AS hasVariants
+            FROM products WHERE id IN (${placeholders(n)})`,
+)
+
+/** Every column of `table`, in definition order: the keys of its row and the SQL names. */
+function columnsOf<T extends Table>(table: T) {
+  const cols = Object.entries(getTableColumns(table))
+  return { keys: cols.map(([k]) => k), names: cols.map(([, c]) => c.name) }
+}
+const ORDER = columnsOf(orders)
+const ITEM = columnsOf(orderItems)
+const INSERT_ORDER = `INSERT INTO orders (${ORDER.names.join(', ')}) VALUES (${placeholders(ORDER.names.length)})`
+const ITEM_ROW = `(${placeholders(ITEM.names.length)})`
+const insertItemsSql = perCount((n) => `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`)
+
+const UPSERT_CUSTOMER = `
+  INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+  ON CONFLICT (store_id, phone) DO UPDATE SET
+    name = excluded.name,
+    address = coalesce(excluded.address, customers.address),
+    orders_count = customers.orders_count + 1,
+    total_spent = customers.total_spent + excluded.total_spent,
+    first_order_at = coalesce(customers.first_order_at, excluded.first_order_at),
+    last_order_at = excluded.last_order_at,
+    updated_at = excluded.updated_at
+  RETURNING id`
+
+export const variantsByIds = (db: Database, ids: string[]): VariantRow[] => (ids.length ? db.query<VariantRow, string[]>(variantLookup(ids.length)).all(...ids) : [])
+
+export const productsByIds = (db: Database, ids: string[]): ProductRow[] => (ids.length ? db.query<ProductRow, string[]>(productLookup(ids.length)).all(...ids) : [])
+
+export const shippingById = (db: Database, id: string): ShippingRow | null =>
+  db.query<ShippingRow, [string]>('SELECT id, store_id AS storeId, name, price, is_active AS isActive FROM shipping_options WHERE id = ?').get(id)
+
+export const discountByCode = (db: Database, storeId: string, codeKey: string): DiscountRow | null =>
+  db
+    .query<DiscountRow, [string, string]>(
+      `SELECT id, code, type, value, min_order_amount AS minOrderAmount, max_uses AS maxUses, used_count AS usedCount,
+              expires_at AS expiresAt, is_active AS isActive
+         FROM discounts WHERE store_id = ? AND code_key = ?`,
+    )
+    .get(storeId, codeKey)
+
+/** An order of the store with this dedup hash created after `since`. */
+export const recentDuplicate = (db: Database, storeId: string, hash: string, since: number): boolean =>
+  db.query('SELECT 1 FROM orders WHERE store_id = ? AND dedup_hash = ? AND created_at > ? LIMIT 1').get(storeId, hash, since) !== null
+
+/** Guarded increment: usedCount can never pass maxUses, whoever else is checking out. False when exhausted. */
+export const useDiscount = (db: Database, id: string): boolean =>
+  db.query('UPDATE discounts SET used_count = used_count + 1 WHERE id = ? AND (max_uses IS NULL OR used_count < max_uses)').run(id).changes > 0
+
+/** The store's next order number. RETURNING through .all(): a raw .get() would leave the statement un-reset. */
+export const nextOrderSeq = (db: Database, storeId: string): number =>
+  db.query<{ seq: number }, [string]>('UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq AS seq').all(storeId)[0]!.seq
+
+/**
+ * The customer behind (store, phone), created or brought up to date: the latest order's name
+ * wins, an order without an address keeps the known one. Returns its id.
+ */
+export function upsertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; total: number; now: number }): string {
+  return db.query<{ id: string }, (string | number | null)[]>(UPSERT_CUSTOMER).all(c.id, c.storeId, c.name, c.phone, c.address, c.total, c.now, c.now, c.now, c.now)[0]!.id
+}
+
+export function insertOrder(db: Database, order: Order): void {
+  db.query(INSERT_ORDER).run(...ORDER.keys.map((k) => order[k as keyof Order]))
+}
+
+export function insertItems(db: Database, items: OrderItem[]): void {
+  db.query(insertItemsSql(items.length)).run(...items.flatMap((i) => ITEM.keys.map((k) => i[k as keyof OrderItem])))
+}
+
+/** order_counts (schema/commerce.ts): one more pending order. */
+export const countPending = (db: Database, storeId: string): void => {
+  db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(storeId)
+}
