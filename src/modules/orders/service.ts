@@ -2,14 +2,14 @@
  * The orders API: list, get, status change. Lists page through (store_id, created_at) indexes
  * with a covering rowid scan and read the full rows of the page only, so a deep offset over a
  * million orders skips index entries instead of table rows; `total` comes from the
- * `order_counts` counters kept by the writes (see schema/commerce.ts). The list path uses
+ * `order_counts` counters, kept by triggers on `orders` (drizzle/0007). The list path uses
  * bun:sqlite's cached statements: Drizzle's per-call query building and compiling cost more
  * than the queries themselves.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import { selectList, type Db, type Runner } from '../../db/client'
-import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
+import { orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { isoParam, page } from '../shared/query'
 import { owned } from '../shared/owned'
@@ -91,13 +91,6 @@ export function getOrder(ctx: Ctx, id: string) {
   return orderDetailView(o, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }
 
-function bumpCount(tx: Runner, storeId: string, status: OrderStatus, by: number): void {
-  tx.insert(orderCounts)
-    .values({ storeId, status, count: by })
-    .onConflictDoUpdate({ target: [orderCounts.storeId, orderCounts.status], set: { count: sql`${orderCounts.count} + ${by}` } })
-    .run()
-}
-
 /**
  * A status move (spec 3.1) as a compare-and-set inside BEGIN IMMEDIATE: of several identical
  * concurrent moves exactly one changes the row; the others see the new status and get 409.
@@ -115,8 +108,6 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
       .returning({ id: orders.id })
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
-    bumpCount(tx, ctx.store.id, o.status, -1)
-    bumpCount(tx, ctx.store.id, to, 1)
     ctx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
     return { ...o, status: to, updatedAt: now }
   })

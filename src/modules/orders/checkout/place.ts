@@ -1,8 +1,8 @@
 /**
  * One order inside a transaction the caller holds (checkout/batch.ts): checks in the contract's
  * order — suspended store (402) → unknown/unpublished store (404) → references (400) → duplicate
- * (409) — then every write (order, items, customer, discount use, counters, the `order.created`
- * event, the idempotency record). A rejected order leaves nothing behind.
+ * (409) — then every write (order, items, customer, discount use, the `order.created` event,
+ * the idempotency record; the counters follow the order by trigger). A rejected order leaves nothing behind.
  */
 import type { Database } from 'bun:sqlite'
 import { ctxFor, type CtxBase } from '../../../context'
@@ -125,7 +125,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   const seq = sql.nextOrderSeq(db, store.id)
   const name = input.name.trim()
   const address = input.address?.trim() || null
-  const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, total, now })
+  const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, now })
 
   const order: Order = {
     id: createId(),
@@ -153,7 +153,6 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   sql.insertOrder(db, order)
   // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
   sql.insertItems(db, lines.map((l) => ({ id: `${order.id}-${l.position}`, orderId: order.id, ...l })))
-  sql.countPending(db, store.id)
   ctxFor(base, store, { kind: 'public' }).emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }

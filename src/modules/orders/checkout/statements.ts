@@ -55,16 +55,13 @@ const INSERT_ORDER = `INSERT INTO orders (${ORDER.names.join(', ')}) VALUES (${p
 const ITEM_ROW = `(${placeholders(ITEM.names.length)})`
 const insertItemsSql = perCount((n) => `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`)
 
+// The customer's order figures (orders_count, total_spent, first/last order) follow its
+// orders by trigger (drizzle/0007), like order_counts.
 const UPSERT_CUSTOMER = `
-  INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+  INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (store_id, phone) DO UPDATE SET
     name = excluded.name,
     address = coalesce(excluded.address, customers.address),
-    orders_count = customers.orders_count + 1,
-    total_spent = customers.total_spent + excluded.total_spent,
-    first_order_at = coalesce(customers.first_order_at, excluded.first_order_at),
-    last_order_at = excluded.last_order_at,
     updated_at = excluded.updated_at
   RETURNING id`
 
@@ -100,8 +97,8 @@ export const nextOrderSeq = (db: Database, storeId: string): number =>
  * The customer behind (store, phone), created or brought up to date: the latest order's name
  * wins, an order without an address keeps the known one. Returns its id.
  */
-export function upsertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; total: number; now: number }): string {
-  return db.query<{ id: string }, (string | number | null)[]>(UPSERT_CUSTOMER).all(c.id, c.storeId, c.name, c.phone, c.address, c.total, c.now, c.now, c.now, c.now)[0]!.id
+export function upsertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; now: number }): string {
+  return db.query<{ id: string }, (string | number | null)[]>(UPSERT_CUSTOMER).all(c.id, c.storeId, c.name, c.phone, c.address, c.now, c.now)[0]!.id
 }
 
 export function insertOrder(db: Database, order: Order): void {
@@ -110,9 +107,4 @@ export function insertOrder(db: Database, order: Order): void {
 
 export function insertItems(db: Database, items: OrderItem[]): void {
   db.query(insertItemsSql(items.length)).run(...items.flatMap((i) => ITEM.keys.map((k) => i[k as keyof OrderItem])))
-}
-
-/** order_counts (schema/commerce.ts): one more pending order. */
-export const countPending = (db: Database, storeId: string): void => {
-  db.query("INSERT INTO order_counts (store_id, status, count) VALUES (?, 'pending', 1) ON CONFLICT (store_id, status) DO UPDATE SET count = count + 1").run(storeId)
 }
