@@ -21,8 +21,8 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   // The request path's connection, its transactions at synchronous=NORMAL: a claim or a result
   // lost to a power cut only means that row is sent again (at least once), and it keeps fsyncs
   // off the event loop. The outbox rows themselves commit with the order at the configured
-  // level. One connection, not two: a commit on another connection drops this one's page cache
-  // and clears the StoreCache (data_version), which cost ~300 µs of CPU per delivery.
+  // level. One connection, not two: a commit on another would drop this one's page cache and
+  // clear the StoreCache (docs/decisions/003).
   const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
   const deps: Deps = {
     config,

@@ -9,7 +9,7 @@ import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { pageOfOrders } from '../orders/service'
+import { pageOfOrders } from '../orders/statements'
 import { listViews } from '../orders/views'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 

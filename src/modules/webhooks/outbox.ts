@@ -3,14 +3,11 @@
  * transaction, which appends the rows here, so they commit (or roll back) with the change
  * itself; after commit the write helper (db/write.ts) wakes the dispatcher.
  *
- * Two tables, because of what an insert costs. A row in `webhook_deliveries` (the delivery log)
- * has a random CUID key and three indexes, so each one dirties several scattered pages, and in
- * WAL mode every dirtied page is a 4 KB frame to write and fsync before the order's 201: that
- * cost checkout ~20 % of its throughput (bench: 8–13 KB more WAL per order; the server sat idle
- * waiting on fsync). So the transaction appends to `webhook_outbox` instead, which has only its
- * integer key (an append touches the last page, shared by the whole group commit), and
- * `moveOutbox` turns those rows into delivery rows later, in the dispatcher's own transaction
- * (exactly once: the move deletes what it copies), before their first attempt.
+ * Two tables, because of what an insert costs (docs/decisions/003): a delivery-log row has a
+ * random key and three indexes, so the writer's transaction appends to `webhook_outbox` instead
+ * (integer key: an append touches the last page), and `moveOutbox` turns those rows into
+ * delivery rows later, in the dispatcher's own transaction (exactly once: the move deletes what
+ * it copies), before their first attempt.
  */
 import type { Database, Statement } from 'bun:sqlite'
 import { createId } from '../../lib/cuid'
@@ -76,8 +73,7 @@ function rawStatements(client: Database): RawStatements {
 /**
  * Appends one outbox row per active endpoint of the store subscribed to `type`; returns how
  * many. `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs
- * on it too): cached raw statements, since building a Drizzle insert per order cost ~100 µs, a
- * third of an order. A deferred event (events.ts) stores its subject's id, not a body.
+ * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's id, not a body.
  */
 export function appendEvent<E extends WebhookEvent>(client: Database, storeId: string, type: E, data: EventData<E>, now: number): number {
   const deferred = EVENTS[type].deferred as { subject: (d: EventData<E>) => string } | undefined

@@ -39,11 +39,11 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[], sink?: AfterC
 }
 
 /**
- * Posts are collected until the event loop turns over (setImmediate) and committed together;
- * one order per fsync capped checkout at ~200 orders/s on these disks. The batch commits at
- * synchronous=NORMAL and the WAL is then fsynced off the event loop (db/wal-sync.ts) before any
- * 201 is sent and before the dispatcher is woken, so an accepted order is as durable as with
- * FULL while the next batch is already being placed.
+ * Posts are collected until the event loop turns over (setImmediate) and committed together.
+ * The batch commits at synchronous=NORMAL and the WAL is then fsynced off the event loop
+ * (db/wal-sync.ts) before any 201 is sent and before the dispatcher is woken, so an accepted
+ * order is as durable as with FULL while the next batch is already being placed
+ * (docs/decisions/002).
  */
 export class OrderBatcher {
   private queue: { order: PendingOrder; resolve: (r: CheckoutResult) => void; reject: (e: unknown) => void }[] = []

@@ -1,7 +1,7 @@
 /**
- * The checkout's SQL, as raw bun:sqlite statements on the transaction's connection. Why raw:
- * building and compiling the ~12 Drizzle queries of one order cost more than the whole HTTP
- * stack, while bun:sqlite caches each compiled text per connection (docs/decisions/001).
+ * The checkout's SQL, as raw bun:sqlite statements on the transaction's connection: building
+ * and compiling the ~12 Drizzle queries of one order cost more than the whole HTTP stack, while
+ * bun:sqlite caches each compiled text per connection (docs/decisions/001).
  * Row types come from the schema; column lists of the inserts come from the table definitions.
  */
 import type { Database } from 'bun:sqlite'
