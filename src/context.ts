@@ -37,8 +37,8 @@ export interface Ctx {
 /** What every ctx is built from. */
 export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config'>
 
-/** A ctx without a store, for operator actions that find theirs (billing, the store admin). */
-export type OperatorCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'actor'>
+/** What operator actions use: they find their store themselves (billing, store and key admin). */
+export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
 
 const SYSTEM: Actor = { kind: 'system' }
 

@@ -80,7 +80,7 @@ describe('billing service and sweep job', () => {
     recordPayment(env(), ib.id)
     const ic = openInvoice(env(), { storeId: c.id, amount: 10, maxAttempts: 1 }).invoice
     recordFailedCharge(env(), ic.id)
-    suspendStore(t.deps.db, clock, c.id, 'manual')
+    suspendStore({ db: t.deps.db, clock }, c.id, 'manual')
 
     const swept = runBillingSweep(t.deps)
     expect(swept).not.toContain(a.id)

@@ -150,7 +150,7 @@ describe('store:plan takes effect on the next request', () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })
     let [res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expect(res.status).toBe(403)
-    setPlan(t.adminDb(), systemClock, store.id, 'pro')
+    setPlan({ db: t.adminDb(), clock: systemClock }, store.id, 'pro')
     ;[res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expectStatus(res, body).toBe(201)
   })

@@ -51,7 +51,7 @@ export const COMMANDS: Record<string, Command> = {
   'store:create': {
     usage: 'store:create --name N [--slug S] [--plan free|pro|lifetime] [--currency USD] [--whatsapp +E164]',
     run: ({ db, clock }, _p, f) =>
-      storeSummary(createStore(db, clock, { name: need(str(f, 'name'), '--name'), slug: str(f, 'slug'), plan: str(f, 'plan'), currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') })),
+      storeSummary(createStore({ db, clock }, { name: need(str(f, 'name'), '--name'), slug: str(f, 'slug'), plan: str(f, 'plan'), currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') })),
   },
   'store:list': {
     usage: 'store:list',
@@ -59,19 +59,19 @@ export const COMMANDS: Record<string, Command> = {
   },
   'store:plan': {
     usage: 'store:plan <store> <plan>',
-    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan(db, clock, need(store, '<store>'), need(plan, '<plan>'))),
+    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ db, clock }, need(store, '<store>'), need(plan, '<plan>'))),
   },
   'store:suspend': {
     usage: 'store:suspend <store> [--reason unpaid|refund|chargeback]',
     run: ({ db, clock }, [ref], f) => {
       const reason = (str(f, 'reason') ?? 'manual') as SuspendReason
       if (!SUSPEND_REASONS.includes(reason)) throw new UsageError(`--reason must be one of ${SUSPEND_REASONS.join(', ')}`)
-      return { ...storeSummary(suspendStore(db, clock, findStore(db, need(ref, '<store>')).id, reason)), reason }
+      return { ...storeSummary(suspendStore({ db, clock }, findStore(db, need(ref, '<store>')).id, reason)), reason }
     },
   },
   'store:reinstate': {
     usage: 'store:reinstate <store>',
-    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore(db, clock, findStore(db, need(ref, '<store>')).id)),
+    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ db, clock }, findStore(db, need(ref, '<store>')).id)),
   },
   'key:create': {
     usage: 'key:create --store <store> --scopes a:read,b:write|all [--name L] [--expires-at ISO]',
@@ -86,7 +86,7 @@ export const COMMANDS: Record<string, Command> = {
       const rawExpiry = str(f, 'expires-at')
       const expiresAt = rawExpiry === undefined ? null : parseIso(rawExpiry)
       if (expiresAt === undefined) throw new UsageError('--expires-at must be an ISO 8601 date-time')
-      return { ...createKey(db, clock, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
+      return { ...createKey({ db, clock }, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
     },
   },
   'key:list': {
@@ -95,7 +95,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'key:revoke': {
     usage: 'key:revoke <keyId>',
-    run: ({ db, clock }, [id]) => revokeKey(db, clock, need(id, '<keyId>')),
+    run: ({ db, clock }, [id]) => revokeKey({ db, clock }, need(id, '<keyId>')),
   },
   'invoice:create': {
     usage: 'invoice:create <store> --amount N [--currency USD] [--max-attempts 4] [--due-at ISO]',

@@ -60,7 +60,7 @@ export function seedDemo(deps: Deps): DemoSeed {
   let created = false
   let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
   if (!store) {
-    store = createStore(db, clock, {
+    store = createStore({ db, clock }, {
       name: 'Demo Coffee & Tea',
       slug: DEMO_SLUG,
       plan: 'pro',
@@ -134,7 +134,7 @@ export function seedDemo(deps: Deps): DemoSeed {
     .where(and(eq(apiKeys.storeId, store.id), eq(apiKeys.name, DEMO_KEY_NAME), isNull(apiKeys.revokedAt)))
     .run()
   deps.cache.invalidateKeys()
-  const { key } = createKey(db, clock, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
+  const { key } = createKey({ db, clock }, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
 
   const exampleVariantId = db.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true))).get()!.id
   return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code }

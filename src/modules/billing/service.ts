@@ -8,7 +8,7 @@
  */
 import { and, asc, desc, eq, lte, isNull, or, gte } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import type { Ctx } from '../../context'
+import type { OperatorCtx } from '../../context'
 import type { Runner } from '../../db/client'
 import { transaction } from '../../db/write'
 import { invoices, stores, type Store } from '../../db/schema'
@@ -27,8 +27,6 @@ export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failure
 /** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */
 const BILLING_REASONS = new Set(['unpaid', 'refund', 'chargeback'])
 
-/** Billing acts for the operator: it finds its store from the invoice. */
-export type BillingCtx = Pick<Ctx, 'db' | 'clock'>
 
 export function invoiceView(i: Invoice) {
   return {
@@ -206,7 +204,7 @@ export function suspendOverdueTx(tx: Runner, now: number): string[] {
 
 /** A `…Tx` operation in its own write transaction. */
 function run<A extends unknown[]>(fn: (tx: Runner, now: number, ...args: A) => BillingResult) {
-  return (ctx: BillingCtx, ...args: A): BillingResult => transaction(ctx.db, (tx) => fn(tx, ctx.clock.now(), ...args), (r) => [r.store.id])
+  return (ctx: OperatorCtx, ...args: A): BillingResult => transaction(ctx.db, (tx) => fn(tx, ctx.clock.now(), ...args), (r) => [r.store.id])
 }
 
 export const openInvoice = run(openInvoiceTx)

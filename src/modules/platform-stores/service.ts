@@ -1,12 +1,14 @@
 import { eq, or, asc, and, sql } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import { immediate, type Db } from '../../db/client'
+import type { OperatorCtx } from '../../context'
+import type { Db } from '../../db/client'
+import { transaction } from '../../db/write'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, slugify, SLUG_RULE } from '../../lib/slug'
-import { iso, type Clock } from '../../lib/time'
+import { iso } from '../../lib/time'
 
 export const SUSPEND_REASONS = ['unpaid', 'refund', 'chargeback', 'manual'] as const
 export type SuspendReason = (typeof SUSPEND_REASONS)[number]
@@ -38,7 +40,7 @@ export interface CreateStoreInput {
   description?: string
 }
 
-export function createStore(db: Db, clock: Clock, input: CreateStoreInput): Store {
+export function createStore({ db, clock }: OperatorCtx, input: CreateStoreInput): Store {
   const name = input.name?.trim()
   if (!name) throw new ValidationError('name', 'required')
   const slug = input.slug ?? slugify(name)
@@ -85,28 +87,36 @@ export function listStores(db: Db): Store[] {
   return db.select().from(stores).orderBy(asc(stores.createdAt)).all()
 }
 
-export function setPlan(db: Db, clock: Clock, ref: string, plan: string): Store {
+const touched = (s: Store) => [s.id]
+
+export function setPlan({ db, clock }: OperatorCtx, ref: string, plan: string): Store {
   if (!PLANS.includes(plan as Plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
   const s = findStore(db, ref)
-  return db.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!
+  return transaction(db, (tx) => tx.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!, touched)
 }
 
-export function suspendStore(db: Db, clock: Clock, storeId: string, reason: SuspendReason): Store {
+export function suspendStore({ db, clock }: OperatorCtx, storeId: string, reason: SuspendReason): Store {
   const now = clock.now()
-  const row = db
-    .update(stores)
-    .set({ status: 'suspended', suspendedReason: reason, suspendedAt: now, updatedAt: now })
-    .where(eq(stores.id, storeId))
-    .returning()
-    .get()
-  if (!row) throw new NotFound('Store')
-  return row
+  return transaction(
+    db,
+    (tx) => {
+      const row = tx
+        .update(stores)
+        .set({ status: 'suspended', suspendedReason: reason, suspendedAt: now, updatedAt: now })
+        .where(eq(stores.id, storeId))
+        .returning()
+        .get()
+      if (!row) throw new NotFound('Store')
+      return row
+    },
+    touched,
+  )
 }
 
 /** A recorded payment: every open invoice is settled and the store is active again. */
-export function reinstateStore(db: Db, clock: Clock, storeId: string): Store {
+export function reinstateStore({ db, clock }: OperatorCtx, storeId: string): Store {
   const now = clock.now()
-  return immediate(db, (tx) => {
+  return transaction(db, (tx) => {
     tx.update(invoices)
       .set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now })
       .where(and(eq(invoices.storeId, storeId), eq(invoices.status, 'open')))
@@ -119,7 +129,7 @@ export function reinstateStore(db: Db, clock: Clock, storeId: string): Store {
       .get()
     if (!row) throw new NotFound('Store')
     return row
-  })
+  }, touched)
 }
 
 /**
