@@ -1,7 +1,7 @@
 import type { Config } from './config'
 import type { Deps } from './context'
 import { openDb } from './db/client'
-import { afterCommitOn } from './db/write'
+import { afterCommitOf, afterCommitOn } from './db/write'
 import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
 import { StoreCache } from './http/cache'
@@ -38,13 +38,8 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     orders: undefined as unknown as OrderBatcher,
   }
   deps.orders = new OrderBatcher(deps, walSync)
-  // A write's after-commit effects (db/write.ts). Looked up on `deps` at each call, so a test
-  // that replaces `deps.onOutbox` sees the wake-ups.
-  afterCommitOn(db, {
-    invalidate: (storeId) => deps.cache.invalidate(storeId),
-    wake: (storeId) => deps.onOutbox(storeId),
-    wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
-  })
+  // Where this connection's after-commit effects go (db/write.ts).
+  afterCommitOn(db, afterCommitOf(deps))
   return deps
 }
 

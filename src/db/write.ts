@@ -12,7 +12,7 @@
  * through `PRAGMA data_version` and its sweep.
  */
 import type { Database } from 'bun:sqlite'
-import type { Ctx } from '../context'
+import type { Ctx, Deps } from '../context'
 import { immediate, type Db, type Tx } from './client'
 
 /** What runs after a commit. */
@@ -24,6 +24,16 @@ export interface AfterCommit {
   /** A delivery of this endpoint is due now. */
   wakeEndpoint(webhookId: string): void
 }
+
+/**
+ * The process's effects. Each looks its target up on `deps` when it runs, so a test that
+ * replaces `deps.onOutbox` sees the wake-ups.
+ */
+export const afterCommitOf = (deps: Pick<Deps, 'cache' | 'onOutbox' | 'dispatcher'>): AfterCommit => ({
+  invalidate: (storeId) => deps.cache.invalidate(storeId),
+  wake: (storeId) => deps.onOutbox(storeId),
+  wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
+})
 
 /** The effects one transaction has collected so far. */
 export class Effects {
@@ -65,11 +75,6 @@ export class Effects {
     this.stores.length = s
     this.woken.length = w
     this.endpoints.length = e
-  }
-
-  /** The stores whose outbox got rows (each once). */
-  get wokenStores(): Set<string> {
-    return new Set(this.woken)
   }
 
   /** After commit: drop cached reads. */

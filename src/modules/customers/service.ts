@@ -1,6 +1,6 @@
 /**
  * Customers: one per (store, E.164 phone), created and kept current by the checkout
- * (orders/checkout.ts). Read-only through the API.
+ * (orders/checkout/). Read-only through the API.
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'

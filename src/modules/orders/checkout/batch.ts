@@ -8,7 +8,7 @@
 import type { CtxBase, Deps } from '../../../context'
 import type { WalSync } from '../../../db/wal-sync'
 import type { Store } from '../../../db/schema'
-import { savepoint, transact, type AfterCommit, type Effects } from '../../../db/write'
+import { afterCommitOf, savepoint, transact, type AfterCommit, type Effects } from '../../../db/write'
 import type { PendingOrder } from './prepare'
 import { placeInTransaction, type CheckoutResult } from './place'
 
@@ -76,7 +76,8 @@ export class OrderBatcher {
     }
     if (jobs.length === 0) return
     const { deps } = this
-    const sink: AfterCommit = { invalidate: (id) => deps.cache.invalidate(id), wake: (id) => deps.onOutbox(id), wakeEndpoint: (id) => deps.dispatcher.wake(id) }
+    // This batcher's own wiring, not the connection's: what it was built with is what it wakes.
+    const sink = afterCommitOf(deps)
     let committed: ReturnType<typeof commitOrders>
     try {
       committed = this.walSync.relaxed(() => commitOrders(deps, jobs.map((j) => j.order), sink))
