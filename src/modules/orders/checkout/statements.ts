@@ -6,7 +6,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import { getTableColumns, type Table } from 'drizzle-orm'
-import { orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
+import { idempotencyKeys, orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
 
 /** A row as raw SQL returns it: booleans are 0/1. */
 type Raw<T> = { [K in keyof T]: T[K] extends boolean ? number : T[K] }
@@ -107,4 +107,23 @@ export function insertOrder(db: Database, order: Order): void {
 
 export function insertItems(db: Database, items: OrderItem[]): void {
   db.query(insertItemsSql(items.length)).run(...items.flatMap((i) => ITEM.keys.map((k) => i[k as keyof OrderItem])))
+}
+
+type IdempotencyRow = typeof idempotencyKeys.$inferSelect
+
+/** The stored answer for (store, key) recorded after `since`. */
+export const replayOf = (db: Database, storeId: string, key: string, since: number): Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'> | null =>
+  db
+    .query<Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'>, [string, string, number]>(
+      'SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody FROM idempotency_keys WHERE store_id = ? AND key = ? AND created_at > ?',
+    )
+    .get(storeId, key, since)
+
+/** Records a 201 for its key; an expired row the prune job hasn't removed yet is simply replaced. */
+export function saveReplay(db: Database, r: IdempotencyRow): void {
+  db.query(
+    `INSERT INTO idempotency_keys (store_id, key, request_hash, response_status, response_body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash, response_status = excluded.response_status,
+       response_body = excluded.response_body, created_at = excluded.created_at`,
+  ).run(r.storeId, r.key, r.requestHash, r.responseStatus, r.responseBody, r.createdAt)
 }
