@@ -67,5 +67,5 @@ export interface Deps {
   /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
   walSync: WalSync
   /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
-  orders: OrderBatcher
+  checkout: OrderBatcher
 }

@@ -24,7 +24,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   // level. One connection, not two: a commit on another would drop this one's page cache and
   // clear the StoreCache (docs/decisions/003).
   const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
-  const deps: Deps = {
+  const base: Omit<Deps, 'checkout'> = {
     config,
     db,
     clock,
@@ -35,9 +35,9 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     secretBox,
     dispatcher,
     walSync,
-    orders: undefined as unknown as OrderBatcher,
   }
-  deps.orders = new OrderBatcher(deps, walSync)
+  // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).
+  const deps: Deps = Object.assign(base, { checkout: new OrderBatcher(base, walSync) })
   // Where this connection's after-commit effects go (db/write.ts).
   afterCommitOn(db, afterCommitOf(deps))
   return deps
