@@ -145,18 +145,29 @@ export function write<T>(ctx: Pick<Ctx, 'db' | 'store'>, fn: (tx: Tx) => T): T {
  * roll back; the error is returned, not thrown.
  */
 export function savepoint<T>(db: Db, effects: Effects, fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
-  const client = db.$client
+  const s = savepointStatements(db.$client)
   const mark = effects.mark()
-  // Compiled once per connection by bun:sqlite's query cache.
-  client.query('SAVEPOINT unit').run()
+  s.begin.run()
   try {
     const value = fn()
-    client.query('RELEASE unit').run()
+    s.release.run()
     return { ok: true, value }
   } catch (error) {
-    client.query('ROLLBACK TO unit').run()
-    client.query('RELEASE unit').run()
+    s.rollback.run()
+    s.release.run()
     effects.rollbackTo(mark)
     return { ok: false, error }
   }
+}
+
+type SavepointStatements = Record<'begin' | 'release' | 'rollback', ReturnType<Database['prepare']>>
+/** Prepared once per connection: the checkout runs a savepoint per order. */
+const savepoints = new WeakMap<Database, SavepointStatements>()
+function savepointStatements(client: Database): SavepointStatements {
+  let s = savepoints.get(client)
+  if (!s) {
+    s = { begin: client.prepare('SAVEPOINT unit'), release: client.prepare('RELEASE unit'), rollback: client.prepare('ROLLBACK TO unit') }
+    savepoints.set(client, s)
+  }
+  return s
 }

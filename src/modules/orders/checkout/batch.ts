@@ -5,9 +5,8 @@
  * numbers and discount uses see each other exactly as they would in separate transactions, and
  * N identical posts racing each other create exactly one order.
  */
-import type { CtxBase, Deps } from '../../../context'
+import type { Ctx, CtxBase, Deps } from '../../../context'
 import type { WalSync } from '../../../db/wal-sync'
-import type { Store } from '../../../db/schema'
 import { afterCommitOf, savepoint, transact, type AfterCommit, type Effects } from '../../../db/write'
 import type { PendingOrder } from './prepare'
 import { placeInTransaction, type CheckoutResult } from './place'
@@ -23,7 +22,7 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[], sink?: AfterC
   const { result: outcomes, effects } = transact(
     base.db,
     (_tx, effects) => {
-      const stores = new Map<string, Store>()
+      const stores = new Map<string, Ctx>()
       return batch.map(
         (o): Outcome =>
           savepoint(base.db, effects, () => {

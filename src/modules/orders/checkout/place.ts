@@ -5,7 +5,7 @@
  * the idempotency record; the counters follow the order by trigger). A rejected order leaves nothing behind.
  */
 import type { Database } from 'bun:sqlite'
-import { ctxFor, type CtxBase } from '../../../context'
+import { ctxFor, type Ctx, type CtxBase } from '../../../context'
 import type { Order, OrderItem, Store } from '../../../db/schema'
 import { createId } from '../../../lib/cuid'
 import { Conflict, ValidationError } from '../../../lib/errors'
@@ -97,15 +97,16 @@ export interface Placed {
 }
 
 /**
- * Everything one order does, inside the caller's transaction. `stores` holds the stores read
- * in this transaction: no other writer can change one while it holds the write lock.
+ * Everything one order does, inside the caller's transaction. `stores` holds the ctx of each
+ * store read in this transaction: no other writer can change one while it holds the write lock.
  */
-export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Store>): Placed {
+export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Ctx>): Placed {
   const { input, idempotencyKey, phone, refs, hash, reqHash } = o
   const db = base.db.$client
   const now = base.clock.now()
-  let store = stores.get(input.storeId)
-  if (!store) stores.set(input.storeId, (store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)))
+  let ctx = stores.get(input.storeId)
+  if (!ctx) stores.set(input.storeId, (ctx = ctxFor(base, storeForPublic(base.db, input.storeId, base.config.upgradeUrl), { kind: 'public' })))
+  const { store } = ctx
   if (idempotencyKey !== undefined) {
     const replay = findReplay(db, store.id, idempotencyKey, reqHash, now)
     if (replay) return { result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true }, storeId: store.id }
@@ -153,7 +154,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   sql.insertOrder(db, order)
   // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
   sql.insertItems(db, lines.map((l) => ({ id: `${order.id}-${l.position}`, orderId: order.id, ...l })))
-  ctxFor(base, store, { kind: 'public' }).emit('order.created', { orderId: order.id })
+  ctx.emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }
   if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)
