@@ -38,8 +38,9 @@ export const access = new Elysia({ name: 'access' })
       detail: { security: 'public' in a ? [] : [{ bearerAuth: [] }] },
       introspect(hook: Record<string, unknown>) {
         hook[DECLARED] = a
-        const detail = (hook.detail ??= {}) as { description?: string }
-        detail.description = sentence(a) + (detail.description ?? '')
+        // A new object: a detail shared by two routes must not get the sentence twice.
+        const detail = (hook.detail ?? {}) as { description?: string }
+        hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
       },
       ...('public' in a ? {} : { beforeHandle: requireCtx }),
     }),
