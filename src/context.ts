@@ -19,7 +19,7 @@ import type { StoreCache } from './http/cache'
 import type { SecretBox } from './lib/secret-box'
 import type { Dispatcher } from './modules/webhooks/dispatcher'
 import type { OrderBatcher } from './modules/orders/checkout/batch'
-import { appendEvent } from './modules/webhooks/outbox'
+import type { appendEvent } from './modules/webhooks/outbox'
 
 /** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
 export type Actor = { kind: 'key'; keyId: string } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
@@ -34,8 +34,11 @@ export interface Ctx {
   readonly emit: Emit
 }
 
+/** Appends an event's outbox rows (webhooks/outbox.ts), handed in by deps.ts so that no service depends on the webhooks module. */
+export type AppendEvent = typeof appendEvent
+
 /** What every ctx is built from. */
-export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config'>
+export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config'> & { appendEvent: AppendEvent }
 
 /** What operator actions use: they find their store themselves (billing, store and key admin). */
 export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
@@ -44,7 +47,7 @@ const SYSTEM: Actor = { kind: 'system' }
 
 /** The one ctx builder. */
 export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM): Ctx {
-  const { db, clock, config } = base
+  const { db, clock, config, appendEvent } = base
   const emit: Emit = (type, data) => {
     if (appendEvent(db.$client, store.id, type, data, clock.now()) > 0) effectsOf(db).emitted(store.id)
   }
@@ -66,6 +69,8 @@ export interface Deps {
   dispatcher: Dispatcher
   /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
   walSync: WalSync
+  /** What `ctx.emit` writes with. */
+  appendEvent: AppendEvent
   /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
   checkout: OrderBatcher
 }

@@ -8,6 +8,7 @@ import { StoreCache } from './http/cache'
 import { RateLimiter } from './http/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks/dispatcher'
+import { appendEvent } from './modules/webhooks/outbox'
 import { WalSync } from './db/wal-sync'
 import { OrderBatcher } from './modules/orders/checkout/batch'
 
@@ -35,6 +36,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     secretBox,
     dispatcher,
     walSync,
+    appendEvent,
   }
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).
   const deps: Deps = Object.assign(base, { checkout: new OrderBatcher(base, walSync) })

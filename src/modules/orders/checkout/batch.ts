@@ -49,7 +49,7 @@ export class OrderBatcher {
   private scheduled = false
 
   constructor(
-    private deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'cache' | 'dispatcher' | 'onOutbox'>,
+    private deps: Pick<Deps, 'db' | 'clock' | 'config' | 'appendEvent' | 'log' | 'cache' | 'dispatcher' | 'onOutbox'>,
     private walSync: WalSync,
     private maxBatch = 256,
   ) {}
