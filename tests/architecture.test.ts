@@ -190,3 +190,26 @@ test("derived counters follow the orders by trigger: order_counts and the custom
   const total = sql.query<{ n: number }, [string]>('SELECT sum(total) AS n FROM orders WHERE store_id = ?').get(store.id)!.n
   expect(c).toEqual({ orders_count: 2, total_spent: total })
 })
+
+test('modules do not import each other in a cycle (type-only imports aside)', async () => {
+  const { Glob } = await import('bun')
+  const path = await import('node:path')
+  const root = path.join(import.meta.dir, '..')
+  const transpiler = new Bun.Transpiler({ loader: 'ts' })
+  const moduleOf = (file: string) => (file.startsWith('src/modules/') ? file.split('/').slice(0, 3).join('/') : file)
+  const edges = new Map<string, Set<string>>()
+  for await (const file of new Glob('src/**/*.ts').scan(root)) {
+    const code = await Bun.file(path.join(root, file)).text()
+    for (const imp of transpiler.scanImports(code)) {
+      if (!imp.path.startsWith('.')) continue
+      const target = path.relative(root, path.resolve(root, path.dirname(file), imp.path)) + '.ts'
+      const [a, b] = [moduleOf(file), moduleOf(target)]
+      if (a !== b) (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b)
+    }
+  }
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(edges.get(from) ?? [])].some((n) => n === to || (!seen.has(n) && (seen.add(n), reaches(n, to, seen))))
+  const modules = [...edges.keys()].filter((m) => m.startsWith('src/modules/'))
+  const cycles = modules.flatMap((a) => modules.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} ↔ ${b}`))
+  expect(cycles).toEqual([])
+})
