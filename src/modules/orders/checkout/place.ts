@@ -34,33 +34,32 @@ export interface CheckoutResult {
 /** `ORD-` and six digits (contract); numbers past 999999 keep growing rather than collide. */
 export const formatOrderNumber = (seq: number) => `ORD-${String(seq).padStart(6, '0')}`
 
-type Line = Omit<OrderItem, 'id' | 'orderId'>
-
 /** Prices and names from the database only; 400 naming the first bad line. */
-function resolveLines(db: Database, storeId: string, refs: LineRef[]): Line[] {
+function resolveLines(db: Database, storeId: string, orderId: string, refs: LineRef[]): OrderItem[] {
   const vmap = new Map(sql.variantsByIds(db, refs.flatMap((r) => (r.variantId ? [r.variantId] : []))).map((v) => [v.id, v]))
   const pmap = new Map(sql.productsByIds(db, refs.flatMap((r) => (r.productId ? [r.productId] : []))).map((p) => [p.id, p]))
-  return refs.map((r, i): Line => {
+  return refs.map((r, i): OrderItem => {
     if (r.variantId) {
       const field = `items[${i}].variantId`
       const v = vmap.get(r.variantId)
       if (!v || v.storeId !== storeId || v.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
       if (!v.isActive || !v.productActive) throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
-      return line(i, v.productId, v.productName, v.id, v.name, v.price, r.quantity)
+      return line(orderId, i, v.productId, v.productName, v.id, v.name, v.price, r.quantity)
     }
     const field = `items[${i}].productId`
     const p = pmap.get(r.productId!)
     if (!p || p.storeId !== storeId || p.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
     if (!p.isActive) throw new ValidationError(field, 'inactive', `${field} names a product that is not available`)
     if (p.hasVariants) throw new ValidationError(`items[${i}].variantId`, 'required', `items[${i}]: this product has variants; name one with variantId`)
-    return line(i, p.id, p.name, null, null, p.price, r.quantity)
+    return line(orderId, i, p.id, p.name, null, null, p.price, r.quantity)
   })
 }
 
-function line(i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number): Line {
+function line(orderId: string, i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number): OrderItem {
   const subtotal = lineSubtotal(unitPrice, quantity)
   if (!Number.isSafeInteger(subtotal)) throw new ValidationError(`items[${i}].quantity`, 'out_of_range')
-  return { productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i }
+  // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
+  return { id: `${orderId}-${i}`, orderId, productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i }
 }
 
 function resolveShipping(db: Database, storeId: string, id: string | null | undefined) {
@@ -112,7 +111,8 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
     if (replay) return { result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true }, storeId: store.id }
   }
 
-  const lines = resolveLines(db, store.id, refs)
+  const orderId = createId()
+  const lines = resolveLines(db, store.id, orderId, refs)
   const shipping = resolveShipping(db, store.id, input.shippingOptionId)
   const itemsSubtotal = lines.reduce((s, l) => s + l.subtotal, 0)
   const disc = resolveDiscount(db, store, input.discountCode, itemsSubtotal, now)
@@ -129,7 +129,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, now })
 
   const order: Order = {
-    id: createId(),
+    id: orderId,
     storeId: store.id,
     customerId,
     orderNumber: formatOrderNumber(seq),
@@ -152,8 +152,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
     updatedAt: now,
   }
   sql.insertOrder(db, order)
-  // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
-  sql.insertItems(db, lines.map((l) => ({ id: `${order.id}-${l.position}`, orderId: order.id, ...l })))
+  sql.insertItems(db, lines)
   ctx.emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = { id: order.id, orderNumber: order.orderNumber, whatsappUrl: whatsappFor(store, order, lines) }

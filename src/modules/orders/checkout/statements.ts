@@ -4,7 +4,7 @@
  * bun:sqlite caches each compiled text per connection (docs/decisions/001).
  * Row types come from the schema; column lists of the inserts come from the table definitions.
  */
-import type { Database } from 'bun:sqlite'
+import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { getTableColumns, type Table } from 'drizzle-orm'
 import { idempotencyKeys, orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
 
@@ -44,10 +44,16 @@ const productLookup = perCount(
             FROM products WHERE id IN (${placeholders(n)})`,
 )
 
-/** Every column of `table`, in definition order: the keys of its row and the SQL names. */
+/**
+ * Every column of `table`, in definition order: the SQL names, and a function that lists a
+ * row's values in that order. The function is compiled once from the column keys (plain
+ * property reads, `[r.id, r.storeId, …]`): reading the keys in a loop cost the checkout a few
+ * µs per order.
+ */
 function columnsOf<T extends Table>(table: T) {
   const cols = Object.entries(getTableColumns(table))
-  return { keys: cols.map(([k]) => k), names: cols.map(([, c]) => c.name) }
+  const values = new Function('r', `return [${cols.map(([k]) => `r[${JSON.stringify(k)}]`).join(', ')}]`) as (row: T['$inferSelect']) => unknown[]
+  return { names: cols.map(([, c]) => c.name), values }
 }
 const ORDER = columnsOf(orders)
 const ITEM = columnsOf(orderItems)
@@ -102,11 +108,11 @@ export function upsertCustomer(db: Database, c: { id: string; storeId: string; n
 }
 
 export function insertOrder(db: Database, order: Order): void {
-  db.query(INSERT_ORDER).run(...ORDER.keys.map((k) => order[k as keyof Order]))
+  db.query(INSERT_ORDER).run(...(ORDER.values(order) as SQLQueryBindings[]))
 }
 
 export function insertItems(db: Database, items: OrderItem[]): void {
-  db.query(insertItemsSql(items.length)).run(...items.flatMap((i) => ITEM.keys.map((k) => i[k as keyof OrderItem])))
+  db.query(insertItemsSql(items.length)).run(...(items.flatMap(ITEM.values) as SQLQueryBindings[]))
 }
 
 type IdempotencyRow = typeof idempotencyKeys.$inferSelect
