@@ -113,7 +113,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const { testConfig } = await import('../src/config')
   const { createDeps, closeDeps } = await import('../src/deps')
   const { ctxFor } = await import('../src/context')
-  const { getStore } = await import('../src/modules/stores/service')
+  const { getStore } = await import('../src/modules/platform-stores/service')
   const { listOrders } = await import('../src/modules/orders/service')
   const { getCustomer } = await import('../src/modules/customers/service')
   const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
@@ -143,7 +143,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         .all(...p)
         .map((r) => r.detail)
         .join('; ')
-    const { ORDER_FIELDS } = await import('../src/modules/orders/service')
+    const { selectList } = await import('../src/db/client')
+    const { orders } = await import('../src/db/schema')
+    const ORDER_FIELDS = selectList(orders)
     const page = (where: string) =>
       `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (SELECT rowid FROM orders WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT 50 OFFSET ?) ORDER BY created_at DESC, rowid DESC`
     plans.push(

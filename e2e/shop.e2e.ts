@@ -11,7 +11,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserServer, type P
 import { startTestServer, type TestServer } from '../tests/helpers/server'
 import type { Json } from '../tests/helpers/app'
 import { ctxFor } from '../src/context'
-import { createStore } from '../src/modules/stores/service'
+import { createStore } from '../src/modules/platform-stores/service'
 import { createCategory } from '../src/modules/categories/service'
 import { createProduct } from '../src/modules/products/service'
 import { createShipping } from '../src/modules/shipping/service'
@@ -33,16 +33,16 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimitOrders: 1000 })
   origin = server.running.url
   const deps = server.running.deps
-  const store = createStore(deps.db, deps.clock, { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' })
+  const store = createStore({ db: deps.db, clock: deps.clock }, { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' })
   storeId = store.id
   const ctx = ctxFor(deps, store)
   const beans = createCategory(ctx, { name: 'Beans', slug: 'beans', position: 0 })
   createProduct(ctx, { name: 'House Coffee', price: 10, description: 'Chocolate and hazelnut.', categoryId: beans.id, variants: [{ name: '250 g', price: 10 }, { name: '500 g', price: 18 }] })
   createProduct(ctx, { name: 'Glass Teapot', price: 25, description: '800 ml borosilicate.' })
   createShipping(ctx, { name: 'Standard', price: 5, estimatedDays: 3 })
-  key = createKey(deps.db, deps.clock, { storeId: store.id, scopes: ['all'] }).key
+  key = createKey({ db: deps.db, clock: deps.clock }, { storeId: store.id, scopes: ['all'] }).key
 
-  const evil = createStore(deps.db, deps.clock, { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' })
+  const evil = createStore({ db: deps.db, clock: deps.clock }, { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' })
   createProduct(ctxFor(deps, evil), { name: XSS, slug: 'evil', price: 3 })
   deps.cache.clear()
 

@@ -51,7 +51,7 @@ if (shallow) {
 } else {
   // No committed migration file is modified after it was added.
   let current = ''
-  for (const line of git('log', '--format=%H', '--name-status', '--diff-filter=MDR', '--', 'drizzle/*.sql').split('\n')) {
+  for (const line of git('log', '--first-parent', '--format=%H', '--name-status', '--diff-filter=MDR', '--', 'drizzle/*.sql').split('\n')) {
     if (/^[0-9a-f]{40}$/.test(line)) {
       current = line
       continue
@@ -61,7 +61,7 @@ if (shallow) {
     if (!GRANDFATHERED_EDITS.has(`${file} ${current}`)) problems.push(`${file} was changed (${status}) after it was committed, in ${current.slice(0, 10)}`)
   }
   // No journal entry changes after it was committed.
-  for (const commit of git('log', '--format=%H', '--', 'drizzle/meta/_journal.json').split('\n').filter(Boolean)) {
+  for (const commit of git('log', '--first-parent', '--format=%H', '--', 'drizzle/meta/_journal.json').split('\n').filter(Boolean)) {
     const old = JSON.parse(git('show', `${commit}:drizzle/meta/_journal.json`)) as Journal
     for (const e of old.entries) {
       const now = head.entries[e.idx]

@@ -1,45 +1,35 @@
 /**
- * createApp(deps): the gate, the error mapper, docs, public routes and the /api/v1 modules.
+ * createApp(deps): the request pipeline (request id, security headers, the edge, proxy redirect,
+ * gate), the error mapper, docs, the routes of src/routes.ts, the storefront pages and media.
  * No listening here: index.ts serves it, tests call app.handle().
  */
 import { Elysia, t } from 'elysia'
 import { apiDocs } from './openapi/plugin'
 import type { Deps } from './context'
-import { Gate } from './plugins/gate'
+import { AccessTable, declaredRoutes } from './http/access'
+import { Gate } from './http/gate'
 import { bodyDepth } from './plugins/body-depth'
 import { objectBody, type RouteInfo } from './plugins/object-body'
 import { Edge } from './plugins/edge'
-import { setSecurityHeaders } from './plugins/security-headers'
 import { toErrorResult } from './plugins/errors'
-import { clientIp, ipBucket } from './lib/client-ip'
-import { productRoutes } from './modules/products/routes'
-import { webhookRoutes } from './modules/webhooks/routes'
-import { categoryRoutes } from './modules/categories/routes'
-import { publicReviewRoutes, reviewRoutes } from './modules/reviews/routes'
-import { statsRoutes } from './modules/stats/routes'
-import { billingRoutes } from './modules/billing/routes'
-import { storeRoutes } from './modules/store/routes'
-import { discountRoutes } from './modules/discounts/routes'
-import { shippingRoutes } from './modules/shipping/routes'
-import { storefrontRoutes } from './modules/storefront/routes'
+import { pipeline } from './plugins/pipeline'
 import { mcpRoutes } from './mcp/http'
-import { orderRoutes } from './modules/orders/routes'
-import { publicOrderRoutes } from './modules/orders/public-routes'
-import { customerRoutes } from './modules/customers/routes'
+import { ROUTES } from './routes'
 import { shopRoutes } from './shop/routes'
-import { imageRoutes } from './modules/images/routes'
-import { mediaRoutes } from './modules/images/media'
+import { mediaRoutes } from './modules/products/images/media'
 
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
-  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store\'s record → 403 plan → 400 validation → 404.'
+  "Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
 
 export function createApp(deps: Deps) {
-  const gate = new Gate(deps)
+  const mcp = mcpRoutes((req): Promise<Response> => app.handle(req))
+  // Compiled once at startup; a route under /api or /mcp without `access` stops the start here.
+  const table = new AccessTable(declaredRoutes([...ROUTES, mcp].flatMap((r) => r.routes)))
+  const gate = new Gate(deps, table)
   const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
-  let counter = 0
 
-  const app = new Elysia({ name: 'storefront' })
+  let app = new Elysia({ name: 'storefront' })
     .use(
       apiDocs({
         path: '/docs',
@@ -59,23 +49,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .onRequest(({ request, set, server }) => {
-      const requestId = (++counter).toString(36) + Date.now().toString(36)
-      set.headers['x-request-id'] = requestId
-      const url = request.url
-      const pathStart = url.indexOf('/', url.indexOf('//') + 2)
-      const q = url.indexOf('?', pathStart)
-      const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
-      setSecurityHeaders(deps.config, request, path, set.headers as Record<string, string>)
-      if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
-        const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
-        const origin = deps.config.publicUrl ?? `https://${host}`
-        return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
-      }
-      const ended = edge.route(request, url, pathStart, path, set.headers as Record<string, string>, () => clientIp(request, server, deps.config.trustProxy))
-      if (ended) return ended
-      gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), set.headers as Record<string, string>)
-    })
+    .use(pipeline(deps, gate, edge))
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
         query: query as Record<string, string | undefined>,
@@ -105,24 +79,8 @@ export function createApp(deps: Deps) {
         detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail)' },
       },
     )
-    .use(productRoutes(deps))
-    .use(imageRoutes(deps))
-    .use(mediaRoutes(deps))
-    .use(categoryRoutes(deps))
-    .use(webhookRoutes(deps))
-    .use(publicReviewRoutes(deps))
-    .use(reviewRoutes(deps))
-    .use(statsRoutes(deps))
-    .use(billingRoutes(deps))
-    .use(storeRoutes(deps))
-    .use(discountRoutes(deps))
-    .use(shippingRoutes(deps))
-    .use(storefrontRoutes(deps))
-    .use(publicOrderRoutes(deps))
-    .use(orderRoutes(deps))
-    .use(customerRoutes(deps))
-    .use(shopRoutes(deps))
-    .use(mcpRoutes(deps, (req): Promise<Response> => app.handle(req)))
+  for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app
+  app = app.use(mcp).use(mediaRoutes(deps)).use(shopRoutes(deps)) as unknown as typeof app
 
   return Object.assign(app, { gate })
 }

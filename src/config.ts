@@ -87,7 +87,7 @@ const schema = {
   proMaxProducts: setting('PRO_MAX_PRODUCTS', int(0), 500, 'an integer ≥ 0'),
   proMaxCategories: setting('PRO_MAX_CATEGORIES', int(0), 50, 'an integer ≥ 0'),
 
-  // Product images (modules/images). Bytes of one upload; pixels read from the header, before decoding.
+  // Product images (modules/products/images). Bytes of one upload; pixels read from the header, before decoding.
   mediaMaxBytes: setting('MEDIA_MAX_BYTES', int(1), 8 * 1024 * 1024, 'bytes ≥ 1'),
   mediaMaxPixels: setting('MEDIA_MAX_PIXELS', int(1), 40_000_000, 'pixels ≥ 1'),
   maxProductImages: setting('MAX_PRODUCT_IMAGES', int(0), 10, 'an integer ≥ 0'),

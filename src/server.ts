@@ -7,7 +7,7 @@ import { createApp } from './app'
 import { createDeps, closeDeps } from './deps'
 import type { Deps } from './context'
 import { startJobs } from './jobs'
-import { MAX_BODY_BYTES } from './plugins/gate'
+import { MAX_BODY_BYTES } from './http/gate'
 import { loadTls } from './tls'
 
 export interface RunningServer {
@@ -36,7 +36,7 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
     port: config.port,
     hostname: config.host,
     // Only a backstop: Bun answers past it with an empty 413. The 1 MiB API limit is enforced
-    // with a JSON 413 by the gate (declared Content-Length) and plugins/body-limit.ts (chunked).
+    // with a JSON 413 by the gate (declared Content-Length) and http/body-limit.ts (chunked).
     maxRequestBodySize: 256 * MAX_BODY_BYTES,
     ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
   })

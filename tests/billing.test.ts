@@ -9,7 +9,7 @@ import { billingEvents, invoices, stores } from '../src/db/schema'
 import { runAdmin } from '../src/cli/admin'
 import { runBillingSweep } from '../src/jobs/billing'
 import { openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, RETRY_DELAYS_MS } from '../src/modules/billing/service'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 
 const DAY = 86_400_000
 const SECRET = 'whsec-billing-test-secret-0123456789'
@@ -80,7 +80,7 @@ describe('billing service and sweep job', () => {
     recordPayment(env(), ib.id)
     const ic = openInvoice(env(), { storeId: c.id, amount: 10, maxAttempts: 1 }).invoice
     recordFailedCharge(env(), ic.id)
-    suspendStore(t.deps.db, clock, c.id, 'manual')
+    suspendStore({ db: t.deps.db, clock }, c.id, 'manual')
 
     const swept = runBillingSweep(t.deps)
     expect(swept).not.toContain(a.id)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { fixedClock } from '../src/lib/time'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 
 let t: TestApp
 beforeAll(() => {
@@ -22,7 +22,7 @@ describe('GET /api/check-slug', () => {
     const { store, key } = makeShop(t.deps)
     expect((await t.api.get(`/api/check-slug?slug=${store.slug}`))[1]).toEqual({ slug: store.slug, available: false })
     await t.api.put('/api/v1/store', { isPublished: false }, { key })
-    suspendStore(t.deps.db, t.deps.clock, store.id, 'unpaid')
+    suspendStore(t.deps, store.id, 'unpaid')
     expect((await t.api.get(`/api/check-slug?slug=${store.slug}`))[1].available).toBe(false)
   })
 

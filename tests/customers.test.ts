@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
-import { makeCatalog, orderBody } from './helpers/orders'
-import { placeOrder } from '../src/modules/orders/checkout'
+import { makeCatalog, orderBody, placeOrder } from './helpers/orders'
 import { fixedClock } from '../src/lib/time'
 
 let t: TestApp

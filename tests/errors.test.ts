@@ -11,8 +11,8 @@ import { testConfig } from '../src/config'
 import { closeDeps, createDeps } from '../src/deps'
 import type { Logger } from '../src/lib/log'
 import { systemClock } from '../src/lib/time'
-import { suspendStore } from '../src/modules/stores/service'
-import { MAX_BODY_BYTES } from '../src/plugins/gate'
+import { suspendStore } from '../src/modules/platform-stores/service'
+import { MAX_BODY_BYTES } from '../src/http/gate'
 import { makeApp, expectStatus, tempDir, type Json, type TestApp } from './helpers/app'
 import { makeKey, makeShop, makeStore } from './helpers/factories'
 import { startTestServer, type TestServer } from './helpers/server'
@@ -299,7 +299,7 @@ describe('every /api response carries the rate-limit headers', () => {
     const [res] = await t.api.post('/api/v1/products', { name: 'a', price: 1 }, { key: readOnly })
     expect(res.status).toBe(403)
     expect(res.headers.get('x-ratelimit-limit')).toBe('100')
-    suspendStore(t.adminDb(), systemClock, store.id, 'unpaid')
+    suspendStore({ db: t.adminDb(), clock: systemClock }, store.id, 'unpaid')
     const [res2, body2] = await t.api.get('/api/v1/products', { key: readOnly })
     expectStatus(res2, body2).toBe(402)
     expect(res2.headers.get('x-ratelimit-limit')).toBe('100')

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { policyFor } from '../src/plugins/policy'
+import { policyFor } from './helpers/access'
 import { makeApp, type Json, type TestApp } from './helpers/app'
 
 let t: TestApp

@@ -5,7 +5,7 @@ import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from './helpers/orders'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { fixedClock } from '../src/lib/time'
 
 let t: TestApp
@@ -180,7 +180,7 @@ describe('order of checks', () => {
 
   test('400 body → 402 suspended → 404 unknown / unpublished / maintenance → 400 references', async () => {
     const suspended = shop()
-    suspendStore(t.deps.db, clock, suspended.store.id, 'unpaid')
+    suspendStore({ db: t.deps.db, clock }, suspended.store.id, 'unpaid')
     t.deps.cache.clear()
     // A bad body is 400 even for a suspended store.
     const [r1, b1] = await post({ ...orderBody(suspended.store.id, suspended.cat), items: [] })

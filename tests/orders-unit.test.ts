@@ -6,7 +6,7 @@ import { assertTransition, canTransition, nextStatuses } from '../src/modules/or
 import { canonicalLines, dedupHash } from '../src/modules/orders/dedup'
 import { discountAmount, meetsMinimum, orderTotal } from '../src/modules/orders/pricing'
 import { canonicalJson, parseIdempotencyKey, requestHash } from '../src/modules/orders/idempotency'
-import { formatOrderNumber } from '../src/modules/orders/checkout'
+import { formatOrderNumber } from '../src/modules/orders/checkout/place'
 import { AppError } from '../src/lib/errors'
 
 describe('status machine', () => {

@@ -8,7 +8,8 @@ import path from 'node:path'
 import { makeApp, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addProduct, uniqPhone } from './helpers/orders'
-import { OrderBatcher, prepareOrder } from '../src/modules/orders/checkout'
+import { OrderBatcher } from '../src/modules/orders/checkout/batch'
+import { prepareOrder } from '../src/modules/orders/checkout/prepare'
 import { WalSync } from '../src/db/wal-sync'
 
 const apps: TestApp[] = []

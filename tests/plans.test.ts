@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp, type Json } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { runAdmin } from '../src/cli/admin'
-import { setPlan } from '../src/modules/stores/service'
+import { setPlan } from '../src/modules/platform-stores/service'
 import { systemClock } from '../src/lib/time'
 import { testConfig } from '../src/config'
 import { capFor } from '../src/modules/plans/caps'
@@ -150,7 +150,7 @@ describe('store:plan takes effect on the next request', () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })
     let [res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expect(res.status).toBe(403)
-    setPlan(t.adminDb(), systemClock, store.id, 'pro')
+    setPlan({ db: t.adminDb(), clock: systemClock }, store.id, 'pro')
     ;[res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expectStatus(res, body).toBe(201)
   })

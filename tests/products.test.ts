@@ -775,7 +775,7 @@ describe('concurrency', () => {
       import { openDb } from '${root}/src/db/client'
       import { testConfig } from '${root}/src/config'
       import { createProduct } from '${root}/src/modules/products/service'
-      import { StoreCache } from '${root}/src/plugins/cache'
+      import { StoreCache } from '${root}/src/http/cache'
       import { systemClock } from '${root}/src/lib/time'
       const [dataDir, store] = [process.env.DATA_DIR, JSON.parse(process.env.STORE)]
       const db = openDb({ dataDir, synchronous: 'NORMAL' })

@@ -5,7 +5,7 @@ import { makeKey, makeShop, makeStore, uniq } from './helpers/factories'
 import { makeProduct, makeReview } from './helpers/review-factories'
 import { fixedClock } from '../src/lib/time'
 import { reviews, stores, webhookOutbox, webhooks } from '../src/db/schema'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { deleteProduct } from '../src/modules/products/service'
 import { ctxFor } from '../src/context'
 
@@ -112,7 +112,7 @@ describe('POST /api/reviews', () => {
     let [res, out] = await post(body)
     expectStatus(res, out).toBe(404)
     expect(out.code).toBe('NOT_FOUND')
-    suspendStore(t.deps.db, clock, s.id, 'unpaid')
+    suspendStore({ db: t.deps.db, clock }, s.id, 'unpaid')
     ;[res, out] = await post(body)
     expectStatus(res, out).toBe(402)
     expect(out).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { makeShipping } from './helpers/store-factories'
-import { suspendStore } from '../src/modules/stores/service'
+import { suspendStore } from '../src/modules/platform-stores/service'
 import { systemClock } from '../src/lib/time'
 import { stores } from '../src/db/schema'
 import { eq } from 'drizzle-orm'
@@ -225,7 +225,7 @@ describe('stores that are not open', () => {
     await t.api.put('/api/v1/store', { isMaintenance: false }, { key })
     expect((await get(`/s/${store.slug}`))[0].status).toBe(200)
 
-    suspendStore(t.deps.db, systemClock, store.id, 'unpaid')
+    suspendStore({ db: t.deps.db, clock: systemClock }, store.id, 'unpaid')
     t.deps.cache.invalidate(store.id)
     const [r2, b2] = await get(`/s/${store.slug}`)
     expect(r2.status).toBe(503)

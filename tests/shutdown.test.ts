@@ -10,7 +10,7 @@ import path from 'node:path'
 import { openDb } from '../src/db/client'
 import { systemClock } from '../src/lib/time'
 import { createKey } from '../src/modules/keys/service'
-import { createStore } from '../src/modules/stores/service'
+import { createStore } from '../src/modules/platform-stores/service'
 import { tempDir } from './helpers/app'
 import { freePort, spawnServer } from './helpers/server'
 
@@ -21,8 +21,8 @@ const UPLOAD_MS = 800
 test('SIGTERM with requests in flight: all complete, the db is closed cleanly, exit 0', async () => {
   const dataDir = tempDir('sf-stop-')
   const db = openDb({ dataDir })
-  const store = createStore(db, systemClock, { name: 'Stop Shop', plan: 'pro' })
-  const { id: keyId, key } = createKey(db, systemClock, { storeId: store.id, scopes: ['all'] })
+  const store = createStore({ db, clock: systemClock }, { name: 'Stop Shop', plan: 'pro' })
+  const { id: keyId, key } = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] })
   db.$client.close()
 
   const [port, httpPort] = [await freePort(), await freePort()]

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { makeShipping } from './helpers/store-factories'
-import { suspendStore, reinstateStore } from '../src/modules/stores/service'
+import { suspendStore, reinstateStore } from '../src/modules/platform-stores/service'
 import { reviews } from '../src/db/schema'
 import { systemClock } from '../src/lib/time'
 
@@ -30,7 +30,7 @@ describe('GET /api/v1/stores (directory)', () => {
     const suspended = makeShop(t.deps, { name: `${tag} Suspended` })
     await t.api.put('/api/v1/store', { isPublished: false }, { key: unpublished.key })
     await t.api.put('/api/v1/store', { isMaintenance: true }, { key: maintenance.key })
-    suspendStore(t.deps.db, systemClock, suspended.store.id, 'unpaid')
+    suspendStore({ db: t.deps.db, clock: systemClock }, suspended.store.id, 'unpaid')
 
     const [res, body] = await t.api.get(`/api/v1/stores?q=${tag}`)
     expectStatus(res, body).toBe(200)
@@ -192,12 +192,12 @@ describe('GET /api/v1/stores/:slug', () => {
     const { store, key } = makeShop(t.deps)
     await t.api.get(`/api/v1/stores/${store.slug}`) // cached while active
     await t.api.put('/api/v1/store', { isPublished: false }, { key })
-    suspendStore(t.adminDb(), systemClock, store.id, 'chargeback')
+    suspendStore({ db: t.adminDb(), clock: systemClock }, store.id, 'chargeback')
     const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     expectStatus(res, body).toBe(402)
     expect(body).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
     expect(visits(store.id)).toBe(1)
-    reinstateStore(t.adminDb(), systemClock, store.id)
+    reinstateStore({ db: t.adminDb(), clock: systemClock }, store.id)
     t.adminDb().$client.run('UPDATE stores SET is_published = 1 WHERE id = ?', [store.id])
     expect((await t.api.get(`/api/v1/stores/${store.slug}`))[0].status).toBe(200)
   })

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { catalogVisits } from '../src/db/schema'
 import { DAY_MS } from '../src/lib/time'
-import { pruneVisits, VISIT_FLUSH_MS, VISIT_RAW_DAYS } from '../src/modules/storefront/visits'
+import { pruneVisits, VISIT_FLUSH_MS, VISIT_RAW_DAYS } from '../src/modules/public-catalog/visits'
 import { makeApp, expectStatus, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 

@@ -10,7 +10,7 @@ import { tempDir } from './helpers/app'
 import { freePort, spawnServer } from './helpers/server'
 import { startReceiver } from './helpers/webhook-receiver'
 import { immediate, openDb, type Db } from '../src/db/client'
-import { createStore } from '../src/modules/stores/service'
+import { createStore } from '../src/modules/platform-stores/service'
 import { createKey } from '../src/modules/keys/service'
 import { enqueueEvent } from '../src/modules/webhooks/outbox'
 import { systemClock } from '../src/lib/time'
@@ -57,8 +57,8 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   spawned.push(first.proc)
 
   db = openDb({ dataDir, synchronous: 'NORMAL' })
-  const store = createStore(db, systemClock, { name: 'Crash Shop', slug: `crash-${Date.now().toString(36)}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-  const key = createKey(db, systemClock, { storeId: store.id, scopes: ['all'] }).key
+  const store = createStore({ db, clock: systemClock }, { name: 'Crash Shop', slug: `crash-${Date.now().toString(36)}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
+  const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
   const product = addProduct({ db, clock: systemClock } as Deps, store.id, { price: 1000 })
   const api = (p: string, body: unknown, auth = true) =>
     fetch(`https://127.0.0.1:${port}${p}`, {

@@ -19,7 +19,7 @@ import {
   suspendStore,
   SUSPEND_REASONS,
   type SuspendReason,
-} from '../modules/stores/service'
+} from '../modules/platform-stores/service'
 import { PLANS, type Store } from '../db/schema'
 import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
 import { UsageError, type Flags, type Options } from './args'
@@ -78,7 +78,7 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db, clock }, _p, f) => {
       const name = need(str(f, 'name'), '--name')
       const plan = oneOf(str(f, 'plan'), PLANS, '--plan')
-      return storeSummary(createStore(db, clock, { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') }))
+      return storeSummary(createStore({ db, clock }, { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') }))
     },
   },
   'store:list': {
@@ -88,7 +88,7 @@ export const COMMANDS: Record<string, Command> = {
   'store:plan': {
     summary: `change a store's plan (${PLANS.join(', ')})`,
     args: ['<store>', '<plan>'],
-    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan(db, clock, need(store, '<store>'), need(plan, '<plan>'))),
+    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ db, clock }, need(store, '<store>'), need(plan, '<plan>'))),
   },
   'store:suspend': {
     summary: 'suspend a store (its keys get 402)',
@@ -96,13 +96,13 @@ export const COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string', value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'), help: 'why (default manual)' } },
     run: ({ db, clock }, [ref], f) => {
       const reason = oneOf(str(f, 'reason'), SUSPEND_REASONS, '--reason') ?? ('manual' as SuspendReason)
-      return { ...storeSummary(suspendStore(db, clock, findStore(db, need(ref, '<store>')).id, reason)), reason }
+      return { ...storeSummary(suspendStore({ db, clock }, findStore(db, need(ref, '<store>')).id, reason)), reason }
     },
   },
   'store:reinstate': {
     summary: 'reinstate a suspended store',
     args: ['<store>'],
-    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore(db, clock, findStore(db, need(ref, '<store>')).id)),
+    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ db, clock }, findStore(db, need(ref, '<store>')).id)),
   },
   'key:create': {
     summary: 'create an API key (the secret is shown once)',
@@ -128,7 +128,7 @@ export const COMMANDS: Record<string, Command> = {
       // A key born expired is always a mistake (a wrong year, a date meant as a duration).
       if (expiresAt !== null && expiresAt <= clock.now()) throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
       const store = findStore(db, storeRef)
-      return { ...createKey(db, clock, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
+      return { ...createKey({ db, clock }, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
     },
   },
   'key:list': {
@@ -139,7 +139,7 @@ export const COMMANDS: Record<string, Command> = {
   'key:revoke': {
     summary: 'revoke a key (idempotent)',
     args: ['<keyId>'],
-    run: ({ db, clock }, [id]) => revokeKey(db, clock, need(id, '<keyId>')),
+    run: ({ db, clock }, [id]) => revokeKey({ db, clock }, need(id, '<keyId>')),
   },
   'invoice:create': {
     summary: 'open an invoice for a store',

@@ -13,7 +13,7 @@ import { toMinor } from '../lib/money'
 import { createCategory } from '../modules/categories/service'
 import { createKey } from '../modules/keys/service'
 import { createProduct } from '../modules/products/service'
-import { createStore } from '../modules/stores/service'
+import { createStore } from '../modules/platform-stores/service'
 import { serveUntilSignal, startServer } from '../server'
 
 export const DEMO_SLUG = 'demo'
@@ -66,7 +66,7 @@ export function seedDemo(deps: Deps): DemoSeed {
   let created = false
   let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
   if (!store) {
-    store = createStore(db, clock, {
+    store = createStore({ db, clock }, {
       name: 'Demo Coffee & Tea',
       slug: DEMO_SLUG,
       plan: 'pro',
@@ -149,7 +149,7 @@ export function seedDemo(deps: Deps): DemoSeed {
     .where(and(eq(apiKeys.storeId, store.id), eq(apiKeys.name, DEMO_KEY_NAME), isNull(apiKeys.revokedAt)))
     .run()
   deps.cache.invalidateKeys()
-  const { key } = createKey(db, clock, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
+  const { key } = createKey({ db, clock }, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
 
   const exampleVariantId = db.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true))).get()!.id
   return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code }

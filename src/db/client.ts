@@ -1,13 +1,18 @@
 import { Database } from 'bun:sqlite'
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { getTableColumns, type Table } from 'drizzle-orm'
+import { getTableColumns, type ExtractTablesWithRelations, type Table } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import type { SQLiteTransaction } from 'drizzle-orm/sqlite-core'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
 import * as schema from './schema'
 import { repairSupersededMigrations } from './migration-repairs'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
+/** A Drizzle transaction on a Db. It has no `$client`: raw statements go through the Db's own connection. */
+export type Tx = SQLiteTransaction<'sync', void, typeof schema, ExtractTablesWithRelations<typeof schema>>
+/** What a query helper runs on: the connection itself, or a transaction open on it. */
+export type Runner = Db | Tx
 
 const MIGRATIONS = path.join(import.meta.dir, '../../drizzle')
 
@@ -34,10 +39,8 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
   sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA temp_store = MEMORY')
   sqlite.exec('PRAGMA cache_size = -65536') // 64 MiB page cache
-  // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: a checkpoint copies each page
-  // once however often it was written since the last one, so the hot pages (counters, stats
-  // rollups, upper index levels) that every order batch rewrites are copied ~10x less often.
-  // Durability is unchanged (the WAL is synced as before); checkout CPU/order -5 to -8 %.
+  // Checkpoint every ~40 MB of WAL instead of 4 MB: the pages every order batch rewrites are
+  // copied ~10x less often; durability is unchanged (docs/decisions/004).
   sqlite.exec('PRAGMA wal_autocheckpoint = 10000')
   const db = drizzle(sqlite, { schema }) as Db
   repairSupersededMigrations(sqlite)
@@ -89,8 +92,8 @@ function tightenTree(dir: string): void {
  * check-then-write cannot interleave with another writer. `fn` must be synchronous
  * (an async callback would commit when it returns its promise).
  */
-export function immediate<T>(db: Db, fn: (tx: Db) => T): T {
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' })
+export function immediate<T>(db: Db, fn: (tx: Tx) => T): T {
+  return db.transaction(fn, { behavior: 'immediate' })
 }
 
 /** `col AS key, …` for every column of `table`: raw statements then return Drizzle's row type. */

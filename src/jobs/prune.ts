@@ -1,7 +1,7 @@
 import type { Deps } from '../context'
 import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
 import { pruneDeliveryLog } from '../modules/webhooks/retention'
-import { pruneVisits } from '../modules/storefront/visits'
+import { pruneVisits } from '../modules/public-catalog/visits'
 
 /**
  * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and

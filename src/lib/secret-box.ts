@@ -73,3 +73,12 @@ export function loadSecretKey(opts: { secretKey?: string; dataDir: string }): Bu
 }
 
 export const secretBoxFor = (opts: { secretKey?: string; dataDir: string }) => createSecretBox(loadSecretKey(opts))
+
+const boxes = new WeakMap<object, SecretBox>()
+
+/** The box of a configuration, loaded once (the key file is read on first use). */
+export function secretBoxOf(config: { secretKey?: string; dataDir: string }): SecretBox {
+  let box = boxes.get(config)
+  if (!box) boxes.set(config, (box = secretBoxFor(config)))
+  return box
+}

@@ -11,9 +11,9 @@
  *   100 `tools/list` calls is 100 requests, not one.
  */
 import type { Config } from '../config'
-import type { Deps } from '../context'
+import type { Ctx, Deps } from '../context'
 import { Forbidden, RateLimited } from '../lib/errors'
-import { setRateHeaders } from '../plugins/gate'
+import { setRateHeaders } from '../http/gate'
 
 export function ownOrigin(config: Config, request: Request): string {
   if (config.publicUrl) return new URL(config.publicUrl).origin
@@ -35,12 +35,10 @@ export function checkMcpOrigin(config: Config, request: Request): void {
  * The gate counted the POST once; a batch of n messages counts n - 1 more. Over the limit →
  * 429 for the whole batch (nothing of it runs), with the rate-limit headers updated.
  */
-export function countBatch(deps: Deps, request: Request, body: unknown, headers: Record<string, string | number>): void {
-  if (!Array.isArray(body) || body.length < 2) return
-  const auth = deps.auths.get(request)
-  if (!auth) return
+export function countBatch(deps: Deps, ctx: Ctx | undefined, body: unknown, headers: Record<string, string | number>): void {
+  if (!Array.isArray(body) || body.length < 2 || ctx?.actor.kind !== 'key') return
   let w
-  for (let i = 1; i < body.length; i++) w = deps.limiter.hit(`key:${auth.key.id}`, deps.config.rateLimitKey, 60)
+  for (let i = 1; i < body.length; i++) w = deps.limiter.hit(`key:${ctx.actor.keyId}`, deps.config.rateLimitKey, 60)
   setRateHeaders(headers, w!, 'key')
   if (!w!.allowed) throw new RateLimited(w!.resetSec)
 }

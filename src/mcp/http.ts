@@ -1,12 +1,12 @@
 /**
  * The hosted MCP endpoint: Streamable HTTP at `/mcp`, stateless (a fresh server per POST, JSON
- * replies, no sessions to keep), authenticated by the gate like any API call (policy: key, no
- * scope). Each tool call runs through the whole app in-process with the caller's own key, so
+ * replies, no sessions to keep), authenticated by the gate like any API call (any valid key,
+ * no scope). Each tool call runs through the whole app in-process with the caller's own key, so
  * scopes, plan checks and the per-key limit apply to it exactly as to a direct API request.
  */
 import { Elysia } from 'elysia'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { Deps } from '../context'
+import { access } from '../plugins/access'
 import { clientIp } from '../lib/client-ip'
 import { inProcessClient } from './client'
 import { createMcpServer } from './server'
@@ -18,14 +18,17 @@ const notAllowed = () =>
     headers: { 'content-type': 'application/json', allow: 'POST' },
   })
 
+const ANY_KEY = { key: 'any' } as const
+
 /** `handle` is the app's own `handle`, given late because the app includes this plugin. */
-export const mcpRoutes = (deps: Deps, handle: (req: Request) => Promise<Response>) =>
+export const mcpRoutes = (handle: (req: Request) => Promise<Response>) =>
   new Elysia({ name: 'mcp' })
+    .use(access)
     .post(
       '/mcp',
-      async ({ request, body, server: bun, set }) => {
-        countBatch(deps, request, body, set.headers as Record<string, string>)
-        const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, deps.config.trustProxy)))
+      async ({ app, ctx, request, body, server: bun, set }) => {
+        countBatch(app, ctx, body, set.headers as Record<string, string>)
+        const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, app.config.trustProxy)))
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
         await server.connect(transport)
         try {
@@ -36,7 +39,7 @@ export const mcpRoutes = (deps: Deps, handle: (req: Request) => Promise<Response
         }
       },
       // MCP is not part of the REST contract, so it stays out of the OpenAPI document.
-      { detail: { hide: true } },
+      { access: ANY_KEY, detail: { hide: true } },
     )
-    .get('/mcp', notAllowed, { detail: { hide: true } })
-    .delete('/mcp', notAllowed, { detail: { hide: true } })
+    .get('/mcp', notAllowed, { access: ANY_KEY, detail: { hide: true } })
+    .delete('/mcp', notAllowed, { access: ANY_KEY, detail: { hide: true } })

@@ -6,6 +6,7 @@
 import { Elysia } from 'elysia'
 import { toOpenAPISchema, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
 import { accessOf, isRateLimited } from './access'
+import { AccessTable, declaredRoutes } from '../http/access'
 import { normalizeDocument } from './normalize'
 import { docsPage, docsScript, SCRIPT_NAME } from './ui'
 
@@ -40,6 +41,7 @@ export function apiDocs(o: ApiDocsOptions) {
     const exclude = { ...o.exclude, paths: [o.path, `${o.path}/`, specPath, scriptPath] }
     const generated = toOpenAPISchema(app, exclude, undefined, undefined, '3.1.2')
     const byKey = new Map(routes.map((r) => [`${r.method.toLowerCase()} ${templateOf(r.path)}`, r]))
+    const table = new AccessTable(declaredRoutes(routes.map((r) => ({ ...r, hooks: r.hooks ?? {} }))))
     const { document } = normalizeDocument(
       {
         ...o.documentation,
@@ -48,8 +50,8 @@ export function apiDocs(o: ApiDocsOptions) {
         components: { ...o.documentation.components, schemas: { ...generated.components.schemas, ...o.documentation.components?.schemas } },
       },
       {
-        access: accessOf,
-        rateLimited: isRateLimited,
+        access: (method, path) => accessOf(table, method, path),
+        rateLimited: (method, path) => isRateLimited(table, method, path),
         multipart: (method, path) => declaresMultipart(byKey.get(`${method} ${path}`)),
         servers: o.servers,
       },

@@ -1,7 +1,7 @@
 /** Factories make unique data per call, so tests never collide. */
 import type { Deps } from '../../src/context'
 import { createKey } from '../../src/modules/keys/service'
-import { createStore, type CreateStoreInput } from '../../src/modules/stores/service'
+import { createStore, type CreateStoreInput } from '../../src/modules/platform-stores/service'
 import type { Plan } from '../../src/db/schema'
 
 let n = 0
@@ -9,11 +9,11 @@ export const uniq = (p = 'x') => `${p}-${Date.now().toString(36)}-${(++n).toStri
 
 export function makeStore(deps: Deps, input: Partial<CreateStoreInput> & { plan?: Plan } = {}) {
   const name = input.name ?? uniq('Shop')
-  return createStore(deps.db, deps.clock, { name, slug: input.slug ?? uniq('shop').toLowerCase(), plan: input.plan ?? 'pro', currency: input.currency ?? 'USD', whatsapp: input.whatsapp ?? '+14155550100', ...input })
+  return createStore(deps, { name, slug: input.slug ?? uniq('shop').toLowerCase(), plan: input.plan ?? 'pro', currency: input.currency ?? 'USD', whatsapp: input.whatsapp ?? '+14155550100', ...input })
 }
 
 export function makeKey(deps: Deps, storeId: string, scopes: string[] = ['all'], extra: { expiresAt?: number | null } = {}) {
-  return createKey(deps.db, deps.clock, { storeId, scopes, ...extra }).key
+  return createKey(deps, { storeId, scopes, ...extra }).key
 }
 
 /** A store with an all-scopes key: the usual starting point. */

@@ -5,7 +5,9 @@
 import { createId } from '@paralleldrive/cuid2'
 import type { Deps } from '../../src/context'
 import { discounts, products, shippingOptions, variants, type DiscountType } from '../../src/db/schema'
-import { placeOrder } from '../../src/modules/orders/checkout'
+import { commitOrders } from '../../src/modules/orders/checkout/batch'
+import type { CheckoutResult } from '../../src/modules/orders/checkout/place'
+import { prepareOrder } from '../../src/modules/orders/checkout/prepare'
 import type { OrderCreate } from '../../src/modules/orders/model'
 import { uniq } from './factories'
 
@@ -104,4 +106,14 @@ export function makeOrder(deps: Deps, storeId: string, extra: Partial<OrderCreat
 export function makeCustomer(deps: Deps, storeId: string): string {
   const id = makeOrder(deps, storeId)
   return deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(id)!.customer_id
+}
+
+/** One order, synchronously, in its own transaction (POST /api/orders batches them instead). */
+export function placeOrder(deps: Deps, input: OrderCreate, idempotencyKey?: string): CheckoutResult {
+  const { outcomes, effects } = commitOrders(deps, [prepareOrder(input, idempotencyKey)])
+  effects.committed()
+  effects.durable()
+  const outcome = outcomes[0]!
+  if (!outcome.ok) throw outcome.error
+  return outcome.value
 }

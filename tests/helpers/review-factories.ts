@@ -3,7 +3,7 @@ import type { Deps } from '../../src/context'
 import { ctxFor } from '../../src/context'
 import { reviews, type ReviewStatus } from '../../src/db/schema'
 import { createProduct } from '../../src/modules/products/service'
-import { getStore } from '../../src/modules/stores/service'
+import { getStore } from '../../src/modules/platform-stores/service'
 import { uniq } from './factories'
 
 export function makeProduct(deps: Deps, storeId: string, input: { name?: string; price?: number; isActive?: boolean } = {}) {

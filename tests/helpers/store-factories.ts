@@ -1,6 +1,6 @@
 /** Discount and shipping-option factories (unique data per call), for tests and the protected-routes table. */
 import { ctxFor, type Deps } from '../../src/context'
-import { getStore } from '../../src/modules/stores/service'
+import { getStore } from '../../src/modules/platform-stores/service'
 import { createDiscount } from '../../src/modules/discounts/service'
 import { createShipping } from '../../src/modules/shipping/service'
 import type { DiscountCreate } from '../../src/modules/discounts/model'

@@ -20,7 +20,7 @@ import { createLogger } from '../../src/lib/log'
 import { secretBoxFor } from '../../src/lib/secret-box'
 import { systemClock } from '../../src/lib/time'
 import { createKey } from '../../src/modules/keys/service'
-import { createStore } from '../../src/modules/stores/service'
+import { createStore } from '../../src/modules/platform-stores/service'
 import type { Deps } from '../../src/context'
 import { tempDir } from '../helpers/app'
 import { addProduct, uniqPhone } from '../helpers/orders'
@@ -45,8 +45,8 @@ export async function runBackup(opts: { clients?: number; ordersBefore?: number;
 
   await timed(r, async () => {
     const db = openDb({ dataDir, synchronous: 'NORMAL' })
-    const store = createStore(db, systemClock, { name: 'Backup Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-    const key = createKey(db, systemClock, { storeId: store.id, scopes: ['all'] }).key
+    const store = createStore({ db, clock: systemClock }, { name: 'Backup Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
+    const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
     const products = [1000, 2550, 799].map((price) => addProduct({ db, clock: systemClock } as Deps, store.id, { price }))
     db.$client.close()
 

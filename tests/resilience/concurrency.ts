@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server'
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver'
 import { createWebhook } from '../../src/modules/webhooks/service'
 import { ctxFor } from '../../src/context'
-import { getStore } from '../../src/modules/stores/service'
+import { getStore } from '../../src/modules/platform-stores/service'
 import { fail, newResult, timed, type CaseResult } from './lib'
 
 export interface ConcurrencySizes {

@@ -11,9 +11,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeKey, makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody } from '../helpers/orders'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
 import { startReceiver } from '../helpers/webhook-receiver'
-import { placeOrder } from '../../src/modules/orders/checkout'
 import { fail, newResult, timed, type CaseResult } from './lib'
 
 export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}): Promise<CaseResult> {

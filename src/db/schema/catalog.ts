@@ -66,7 +66,7 @@ export const variants = sqliteTable(
 )
 
 /**
- * A product's uploaded images (modules/images). Files live under DATA_DIR/media, named by the
+ * A product's uploaded images (modules/products/images). Files live under DATA_DIR/media, named by the
  * image id, so a new upload always has a new URL. Positions are 0..n-1 per product; the unique
  * index keeps two concurrent uploads from taking the same place.
  */

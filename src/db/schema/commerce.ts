@@ -57,6 +57,7 @@ export const customers = sqliteTable(
     /** E.164. */
     phone: text('phone').notNull(),
     address: text('address'),
+    /** orders_count, total_spent, first/last_order_at follow the customer's orders by trigger (drizzle/0009). */
     ordersCount: integer('orders_count').notNull().default(0),
     totalSpent: integer('total_spent').notNull().default(0),
     firstOrderAt: integer('first_order_at'),
@@ -107,7 +108,7 @@ export const orders = sqliteTable(
 )
 
 /**
- * Orders per (store, status), kept exact by the order-creation and status-change transactions,
+ * Orders per (store, status), kept exact by triggers on `orders` (drizzle/0009) in the writer's transaction,
  * so a list's `total` for a store with millions of orders is one primary-key read, not COUNT(*).
  */
 export const orderCounts = sqliteTable(

@@ -8,8 +8,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Deps } from '../../context'
-import { immediate, type Db } from '../../db/client'
+import type { Ctx } from '../../context'
+import type { Runner } from '../../db/client'
+import { transaction } from '../../db/write'
 import { billingEvents } from '../../db/schema'
 import { AppError, Conflict, NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import {
@@ -104,7 +105,7 @@ export function parseEvent(rawBody: string): BillingEvent {
   return { id, type: type as BillingEventType, storeId, invoiceId, amount, currency, maxAttempts }
 }
 
-function apply(tx: Db, now: number, e: BillingEvent): BillingResult {
+function apply(tx: Runner, now: number, e: BillingEvent): BillingResult {
   switch (e.type) {
     case 'invoice.created':
       return openInvoiceTx(tx, now, { storeId: e.storeId, id: e.invoiceId, amount: e.amount!, currency: e.currency, maxAttempts: e.maxAttempts })
@@ -120,13 +121,15 @@ function apply(tx: Db, now: number, e: BillingEvent): BillingResult {
 }
 
 /** Verifies, parses and applies one event; the event id and its effect commit together. */
-export function handleBillingEvent(deps: Pick<Deps, 'db' | 'clock' | 'cache' | 'config' | 'log'>, headers: Headers, rawBody: string) {
-  const secret = deps.config.billingWebhookSecret
+export function handleBillingEvent(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, headers: Headers, rawBody: string) {
+  const secret = ctx.config.billingWebhookSecret
   if (!secret) throw new EndpointDisabled()
-  const now = deps.clock.now()
-  verifySignature(secret, headers, rawBody, now, deps.config.billingToleranceSec)
+  const now = ctx.clock.now()
+  verifySignature(secret, headers, rawBody, now, ctx.config.billingToleranceSec)
   const event = parseEvent(rawBody)
-  const result = immediate(deps.db, (tx) => {
+  const result = transaction(
+    ctx.db,
+    (tx) => {
     if (tx.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, event.id)).get()) {
       throw new Conflict('EVENT_REPLAYED', `Event '${event.id}' was already applied`, { eventId: event.id })
     }
@@ -134,8 +137,8 @@ export function handleBillingEvent(deps: Pick<Deps, 'db' | 'clock' | 'cache' | '
     if (r.store.id !== event.storeId) throw new NotFound('Invoice')
     tx.insert(billingEvents).values({ id: event.id, storeId: event.storeId, type: event.type, receivedAt: now }).run()
     return r
-  })
-  deps.cache.invalidate(result.store.id)
-  if (result.storeChange) deps.log.info(`store ${result.storeChange} by billing event`, { storeId: result.store.id, eventId: event.id, type: event.type })
+  },
+    (r) => [r.store.id],
+  )
   return { eventId: event.id, type: event.type, invoice: resultView(result) }
 }

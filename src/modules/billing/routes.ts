@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../context'
+import { access } from '../../plugins/access'
 import { ErrorBody } from '../shared/model'
 import { handleBillingEvent } from './events'
 
@@ -21,8 +21,17 @@ const InvoiceResult = t.Object({
 })
 
 /** `POST /api/billing/events`: no API key; HMAC-signed by the operator's billing system. */
-export const billingRoutes = (deps: Deps) =>
-  new Elysia({ name: 'billing-events' }).post('/api/billing/events', ({ request, body }) => ({ data: handleBillingEvent(deps, request.headers, body) }), {
+export const billingRoutes = new Elysia({ name: 'billing-events' }).use(access).post(
+  '/api/billing/events',
+  ({ app, request, body }) => {
+    const data = handleBillingEvent(app, request.headers, body)
+    const { storeChange, store } = data.invoice
+    if (storeChange) app.log.info(`store ${storeChange} by billing event`, { storeId: store.id, eventId: data.eventId, type: data.type })
+    return { data }
+  },
+  {
+    // Authenticated by its signature, limited like any anonymous caller.
+    access: { public: 'anonymous' },
     // The signature covers the exact bytes: take the body as text and parse it after verifying.
     parse: 'text',
     body: t.String({ description: 'JSON event `{ id, type, storeId, invoiceId?, amount?, currency?, maxAttempts? }`' }),
@@ -44,4 +53,5 @@ export const billingRoutes = (deps: Deps) =>
         'Bad or missing signature, or a timestamp outside BILLING_TOLERANCE_SEC → 401; an event id seen before → 409 EVENT_REPLAYED; 404 when BILLING_WEBHOOK_SECRET is unset. ' +
         'A refund or chargeback suspends the store at once; a payment reinstates it.',
     },
-  })
+  },
+)

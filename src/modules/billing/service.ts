@@ -4,16 +4,18 @@
  * suspends the store (jobs/billing.ts); a refund or chargeback suspends at once; a recorded
  * payment reinstates. Each operation has a `…Tx` form that runs inside a caller's transaction
  * (the billing-events endpoint records the event id in the same one) and a plain form that
- * opens its own BEGIN IMMEDIATE transaction and drops the store's cached rows after commit.
+ * runs it in its own write transaction (db/write.ts: the store's cached rows drop after commit).
  */
 import { and, asc, desc, eq, lte, isNull, or, gte } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import { immediate, type Db } from '../../db/client'
+import type { OperatorCtx } from '../../context'
+import type { Runner } from '../../db/client'
+import { transaction } from '../../db/write'
 import { invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'
-import { DAY_MS, iso, isoOrNull, type Clock } from '../../lib/time'
-import type { SuspendReason } from '../stores/service'
+import { DAY_MS, iso, isoOrNull } from '../../lib/time'
+import type { SuspendReason } from '../platform-stores/service'
 
 
 export type Invoice = typeof invoices.$inferSelect
@@ -25,12 +27,6 @@ export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failure
 /** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */
 const BILLING_REASONS = new Set(['unpaid', 'refund', 'chargeback'])
 
-export interface BillingEnv {
-  db: Db
-  clock: Clock
-  /** The gate caches store rows: drop them after a suspension or reinstatement. */
-  cache?: { invalidate(storeId: string): void }
-}
 
 export function invoiceView(i: Invoice) {
   return {
@@ -73,13 +69,13 @@ export interface OpenInvoiceInput {
   id?: string
 }
 
-function storeRow(tx: Db, storeId: string): Store {
+function storeRow(tx: Runner, storeId: string): Store {
   const s = tx.select().from(stores).where(eq(stores.id, storeId)).get()
   if (!s) throw new NotFound('Store')
   return s
 }
 
-function invoiceRow(tx: Db, id: string, storeId?: string): Invoice {
+function invoiceRow(tx: Runner, id: string, storeId?: string): Invoice {
   const i = tx.select().from(invoices).where(eq(invoices.id, id)).get()
   if (!i || (storeId !== undefined && i.storeId !== storeId)) throw new NotFound('Invoice')
   return i
@@ -89,14 +85,14 @@ function badState(i: Invoice, to: string): Conflict {
   return new Conflict('INVALID_INVOICE_STATE', `Invoice is ${i.status}; it can't become ${to}`, { from: i.status, to })
 }
 
-function setStore(tx: Db, storeId: string, now: number, suspend: SuspendReason | null): Store {
+function setStore(tx: Runner, storeId: string, now: number, suspend: SuspendReason | null): Store {
   const set = suspend
     ? { status: 'suspended' as const, suspendedReason: suspend, suspendedAt: now, updatedAt: now }
     : { status: 'active' as const, suspendedReason: null, suspendedAt: null, updatedAt: now }
   return tx.update(stores).set(set).where(eq(stores.id, storeId)).returning().get()!
 }
 
-export function openInvoiceTx(tx: Db, now: number, input: OpenInvoiceInput): BillingResult {
+export function openInvoiceTx(tx: Runner, now: number, input: OpenInvoiceInput): BillingResult {
   const store = storeRow(tx, input.storeId)
   const currency = (input.currency ?? 'USD').toUpperCase()
   if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'currency must be an ISO 4217 code')
@@ -130,7 +126,7 @@ export function openInvoiceTx(tx: Db, now: number, input: OpenInvoiceInput): Bil
  * A failed card charge: attempts + 1. Before the last attempt the next retry is scheduled; after
  * it `nextRetryAt` is null and the invoice is overdue: the billing sweep suspends the store.
  */
-export function recordFailedChargeTx(tx: Db, now: number, invoiceId: string, storeId?: string): BillingResult {
+export function recordFailedChargeTx(tx: Runner, now: number, invoiceId: string, storeId?: string): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'failed')
   const attempts = i.attempts + 1
@@ -143,7 +139,7 @@ export function recordFailedChargeTx(tx: Db, now: number, invoiceId: string, sto
  * The invoice is paid. A store suspended for billing (unpaid, refund, chargeback) is active
  * again unless another of its invoices is still overdue; a `manual` suspension stays.
  */
-export function recordPaymentTx(tx: Db, now: number, invoiceId: string, storeId?: string): BillingResult {
+export function recordPaymentTx(tx: Runner, now: number, invoiceId: string, storeId?: string): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'paid')
   const invoice = tx.update(invoices).set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
@@ -156,7 +152,7 @@ export function recordPaymentTx(tx: Db, now: number, invoiceId: string, storeId?
   return { invoice, store, storeChange }
 }
 
-function reverseTx(tx: Db, now: number, invoiceId: string, to: 'refunded' | 'charged_back', storeId?: string): BillingResult {
+function reverseTx(tx: Runner, now: number, invoiceId: string, to: 'refunded' | 'charged_back', storeId?: string): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   // A chargeback can follow a refund dispute; nothing else reverses twice.
   const allowed = to === 'refunded' ? i.status === 'paid' : i.status === 'paid' || i.status === 'refunded'
@@ -173,12 +169,12 @@ function reverseTx(tx: Db, now: number, invoiceId: string, to: 'refunded' | 'cha
 }
 
 /** A full refund suspends the store at once (spec 7.3). */
-export const recordRefundTx = (tx: Db, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'refunded', storeId)
+export const recordRefundTx = (tx: Runner, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'refunded', storeId)
 /** A chargeback suspends the store at once (spec 7.3). */
-export const recordChargebackTx = (tx: Db, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'charged_back', storeId)
+export const recordChargebackTx = (tx: Runner, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'charged_back', storeId)
 
 /** Open invoices of a store (or of all stores) still unpaid after their last retry. */
-export function overdue(tx: Db, now: number, storeId?: string): Invoice[] {
+export function overdue(tx: Runner, now: number, storeId?: string): Invoice[] {
   return tx
     .select()
     .from(invoices)
@@ -194,7 +190,7 @@ export function overdue(tx: Db, now: number, storeId?: string): Invoice[] {
 }
 
 /** Suspends (reason `unpaid`) every active store with an overdue invoice. Returns their ids. */
-export function suspendOverdueTx(tx: Db, now: number): string[] {
+export function suspendOverdueTx(tx: Runner, now: number): string[] {
   const storeIds = [...new Set(overdue(tx, now).map((i) => i.storeId))]
   const suspended: string[] = []
   for (const id of storeIds) {
@@ -206,13 +202,9 @@ export function suspendOverdueTx(tx: Db, now: number): string[] {
   return suspended
 }
 
-/** Runs a `…Tx` operation in its own BEGIN IMMEDIATE transaction, then drops the cached store. */
-function run<A extends unknown[]>(fn: (tx: Db, now: number, ...args: A) => BillingResult) {
-  return (env: BillingEnv, ...args: A): BillingResult => {
-    const r = immediate(env.db, (tx) => fn(tx, env.clock.now(), ...args))
-    env.cache?.invalidate(r.store.id)
-    return r
-  }
+/** A `…Tx` operation in its own write transaction. */
+function run<A extends unknown[]>(fn: (tx: Runner, now: number, ...args: A) => BillingResult) {
+  return (ctx: OperatorCtx, ...args: A): BillingResult => transaction(ctx.db, (tx) => fn(tx, ctx.clock.now(), ...args), (r) => [r.store.id])
 }
 
 export const openInvoice = run(openInvoiceTx)
@@ -221,6 +213,6 @@ export const recordPayment = run(recordPaymentTx)
 export const recordRefund = run(recordRefundTx)
 export const recordChargeback = run(recordChargebackTx)
 
-export function listInvoices(db: Db, storeId: string): Invoice[] {
+export function listInvoices(db: Runner, storeId: string): Invoice[] {
   return db.select().from(invoices).where(eq(invoices.storeId, storeId)).orderBy(desc(invoices.createdAt), asc(invoices.id)).all()
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, max, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { categories, products, type Category } from '../../db/schema'
 import { Conflict, isUniqueViolation } from '../../lib/errors'
 import { slugify } from '../../lib/slug'
@@ -8,7 +8,7 @@ import { iso } from '../../lib/time'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 
 export const categoryView = (c: Category) => ({
@@ -33,7 +33,7 @@ export function listCategories(ctx: Ctx, q: CategoryListQuery) {
 }
 
 /** The store's category, 404 when missing, 403 when another store's. */
-export const ownCategory = (ctx: Ctx, id: string, db: Db = ctx.db): Category => owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
+export const ownCategory = (ctx: Ctx, id: string, db: Runner = ctx.db): Category => owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
 
 const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
 

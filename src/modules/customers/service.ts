@@ -1,6 +1,6 @@
 /**
  * Customers: one per (store, E.164 phone), created and kept current by the checkout
- * (orders/checkout.ts). Read-only through the API.
+ * (orders/checkout/). Read-only through the API.
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
@@ -9,7 +9,7 @@ import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { pageOfOrders } from '../orders/service'
+import { pageOfOrders } from '../orders/statements'
 import { listViews } from '../orders/views'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 

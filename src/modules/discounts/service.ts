@@ -1,13 +1,13 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { discounts, type Discount, type DiscountType } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { activeFilter, isoParam, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 
 /** API number of a stored value: hundredths of a percent → percent; minor units → major. */
@@ -56,7 +56,7 @@ export function listDiscounts(ctx: Ctx, q: DiscountListQuery) {
 }
 
 /** The store's discount: 404 when missing, 403 when another store's. */
-export const ownDiscount = (ctx: Ctx, id: string, db: Db = ctx.db): Discount => owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
+export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount => owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
 
 export const getDiscount = (ctx: Ctx, id: string) => discountView(ownDiscount(ctx, id), ctx.store.currency)
 

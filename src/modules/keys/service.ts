@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, desc, isNull } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
+import type { OperatorCtx } from '../../context'
 import type { Db } from '../../db/client'
 import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'
-import { isoOrNull, type Clock } from '../../lib/time'
+import { isoOrNull } from '../../lib/time'
 
 /** Recognisable in logs and secret scanners; 24 random bytes = 192 bits. */
 export const KEY_PREFIX = 'sfk_'
@@ -33,7 +34,7 @@ export interface CreatedKey {
   expiresAt: string | null
 }
 
-export function createKey(db: Db, clock: Clock, input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null }): CreatedKey {
+export function createKey({ db, clock }: OperatorCtx, input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null }): CreatedKey {
   const key = KEY_PREFIX + base62(randomBytes(24))
   const id = createId()
   db.insert(apiKeys)
@@ -69,7 +70,7 @@ export function listKeys(db: Db, storeId: string) {
 }
 
 /** Idempotent: revoking a revoked key keeps its first revocation time. */
-export function revokeKey(db: Db, clock: Clock, id: string) {
+export function revokeKey({ db, clock }: OperatorCtx, id: string) {
   const row =
     db.update(apiKeys).set({ revokedAt: clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning().get() ??
     db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from 'bun:sqlite'
 import { Conflict, ValidationError } from '../../lib/errors'
+import * as sql from './checkout/statements'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
@@ -41,23 +42,14 @@ export interface Replay {
 
 /** The stored answer for this key, or undefined; 409 when the key was used with another body. */
 export function findReplay(db: Database, storeId: string, key: string, hash: string, now: number): Replay | undefined {
-  const row = db
-    .query<{ hash: string; status: number; body: string }, [string, string, number]>(
-      'SELECT request_hash AS hash, response_status AS status, response_body AS body FROM idempotency_keys WHERE store_id = ? AND key = ? AND created_at > ?',
-    )
-    .get(storeId, key, now - IDEMPOTENCY_TTL_MS)
+  const row = sql.replayOf(db, storeId, key, now - IDEMPOTENCY_TTL_MS)
   if (!row) return undefined
-  if (row.hash !== hash) {
+  if (row.requestHash !== hash) {
     throw new Conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', { header: 'Idempotency-Key' })
   }
-  return { status: row.status, body: JSON.parse(row.body) }
+  return { status: row.responseStatus, body: JSON.parse(row.responseBody) }
 }
 
 export function saveReplay(db: Database, storeId: string, key: string, hash: string, status: number, body: unknown, now: number): void {
-  // An expired row that the prune job hasn't removed yet is simply replaced.
-  db.query(
-    `INSERT INTO idempotency_keys (store_id, key, request_hash, response_status, response_body, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash, response_status = excluded.response_status,
-       response_body = excluded.response_body, created_at = excluded.created_at`,
-  ).run(storeId, key, hash, status, JSON.stringify(body), now)
+  sql.saveReplay(db, { storeId, key, requestHash: hash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: now })
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../context'
+import { access } from '../../plugins/access'
 import { ErrorBody, publicErrors } from '../shared/model'
-import { OrderBatcher, prepareOrder } from './checkout'
+import { prepareOrder } from './checkout/prepare'
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency'
 import { OrderCreate, OrderCreated } from './model'
 
@@ -16,22 +16,22 @@ const DESCRIPTION = [
   '`Idempotent-Replayed: true`; the same key with another body → 409 IDEMPOTENCY_KEY_REUSED.',
 ].join(' ')
 
-export const publicOrderRoutes = (deps: Deps) => {
-  const batcher = new OrderBatcher(deps, deps.walSync)
-  return new Elysia().post(
+export const publicOrderRoutes = new Elysia({ name: 'orders-public' })
+  .use(access)
+  .post(
     '/api/orders',
-    async ({ body, request, set }) => {
+    async ({ app, body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
-      const result = await batcher.submit(prepareOrder(body, key))
+      const result = await app.checkout.submit(prepareOrder(body, key))
       set.status = result.status
       if (result.replayed) set.headers['idempotent-replayed'] = 'true'
       return result.body
     },
     {
+      access: { public: 'orders' },
       body: OrderCreate,
       headers: t.Object({ 'idempotency-key': t.Optional(t.String({ description: 'Optional; 1–255 characters' })) }),
       response: { 201: OrderCreated, ...publicErrors, 409: ErrorBody, 413: ErrorBody },
       detail: { tags: ['Public'], summary: 'Place an order (public checkout)', description: DESCRIPTION },
     },
   )
-}

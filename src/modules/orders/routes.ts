@@ -1,40 +1,43 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../context'
-import { ctxFor } from '../../context'
-import { authed } from '../../plugins/auth'
-import { data, IdParams, list, authErrors, withConflict, withNotFound, keyRouteDoc } from '../shared/model'
+import { orders } from '../../db/schema'
+import { access } from '../../plugins/access'
+import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared/model'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
 import { getOrder, listOrders, updateOrderStatus } from './service'
 
-const doc = keyRouteDoc('Orders')
+const doc = routeDoc('Orders')
+const write = { scope: 'orders:write', owns: orders } as const
 
 const STATUS_TEXT =
   ' Allowed moves: pending → confirmed → shipped → delivered; pending, confirmed or shipped → cancelled. ' +
   'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
-export const orderRoutes = (deps: Deps) =>
-  new Elysia({ prefix: '/api/v1/orders' })
-    .use(authed(deps))
-    .get('', ({ auth, query }) => listOrders(ctxFor(deps, auth.store), query), {
+export const orderRoutes = new Elysia({ prefix: '/api/v1/orders' })
+    .use(access)
+    .get('', ({ ctx, query }) => listOrders(ctx, query), {
+      access: { scope: 'orders:read' },
       query: OrderListQuery,
       response: { 200: list(OrderListForm), ...authErrors },
-      detail: doc('List orders, newest first', 'orders:read', ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.'),
+      detail: doc('List orders, newest first', ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.'),
     })
-    .get('/:id', ({ auth, params }) => ({ data: getOrder(ctxFor(deps, auth.store), params.id) }), {
+    .get('/:id', ({ ctx, params }) => ({ data: getOrder(ctx, params.id) }), {
+      access: { scope: 'orders:read', owns: orders },
       params: IdParams,
       response: { 200: data(Order), ...withNotFound },
-      detail: doc('Get an order (detail form)', 'orders:read'),
+      detail: doc('Get an order (detail form)'),
     })
-    .put('/:id/status', ({ auth, params, body }) => ({ data: updateOrderStatus(ctxFor(deps, auth.store), params.id, body.status) }), {
+    .put('/:id/status', ({ ctx, params, body }) => ({ data: updateOrderStatus(ctx, params.id, body.status) }), {
+      access: write,
       params: IdParams,
       body: StatusUpdate,
       response: { 200: data(Order), ...withConflict },
-      detail: doc('Change an order status', 'orders:write', STATUS_TEXT),
+      detail: doc('Change an order status', STATUS_TEXT),
     })
-    .put('/:id', ({ auth, params, body }) => ({ data: updateOrderStatus(ctxFor(deps, auth.store), params.id, body.status) }), {
+    .put('/:id', ({ ctx, params, body }) => ({ data: updateOrderStatus(ctx, params.id, body.status) }), {
+      access: write,
       params: IdParams,
       body: StatusUpdate,
       response: { 200: data(Order), ...withConflict },
-      detail: doc('Change an order status (alias of PUT /orders/:id/status)', 'orders:write', STATUS_TEXT),
+      detail: doc('Change an order status (alias of PUT /orders/:id/status)', STATUS_TEXT),
     })

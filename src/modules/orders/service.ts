@@ -1,70 +1,17 @@
-/**
- * The orders API: list, get, status change. Lists page through (store_id, created_at) indexes
- * with a covering rowid scan and read the full rows of the page only, so a deep offset over a
- * million orders skips index entries instead of table rows; `total` comes from the
- * `order_counts` counters kept by the writes (see schema/commerce.ts). The list path uses
- * bun:sqlite's cached statements: Drizzle's per-call query building and compiling cost more
- * than the queries themselves.
- */
-import { and, eq, sql } from 'drizzle-orm'
+/** The orders API: list, get, status change. The list's SQL is in statements.ts. */
+import { and, eq } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import { selectList, type Db } from '../../db/client'
-import { orderCounts, orders, type Order, type OrderStatus } from '../../db/schema'
+import type { Runner } from '../../db/client'
+import { orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
-import { enqueueEvent } from '../webhooks/outbox'
 import { isoParam, page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { restoreStock } from './stock'
-import { itemsOf, listViews, orderDetailView } from './views'
-
-export const ORDER_FIELDS = selectList(orders)
-
-export interface OrderFilter {
-  storeId?: string
-  customerId?: string
-  status?: OrderStatus
-  createdSince?: number
-  updatedSince?: number
-}
-
-function whereOf(f: OrderFilter): { sql: string; params: (string | number)[] } {
-  const parts: string[] = []
-  const params: (string | number)[] = []
-  if (f.storeId !== undefined) parts.push('store_id = ?'), params.push(f.storeId)
-  if (f.customerId !== undefined) parts.push('customer_id = ?'), params.push(f.customerId)
-  if (f.status !== undefined) parts.push('status = ?'), params.push(f.status)
-  if (f.createdSince !== undefined) parts.push('created_at >= ?'), params.push(f.createdSince)
-  if (f.updatedSince !== undefined) parts.push('updated_at >= ?'), params.push(f.updatedSince)
-  return { sql: parts.length ? parts.join(' AND ') : '1', params }
-}
-
-/**
- * One page of orders, newest first (ties by insertion order). The inner query walks an index
- * that covers (store_id[, status] | customer_id, created_at, rowid): skipping 100,000 rows of
- * an offset reads index entries only; the outer one reads the 50 rows of the page. The SQL
- * text depends only on which filters are present, so bun:sqlite's statement cache reuses it.
- */
-export function pageOfOrders(db: Db, f: OrderFilter, limit: number, offset: number): Order[] {
-  const w = whereOf(f)
-  return db.$client
-    .query<Order, (string | number)[]>(
-      `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (
-         SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
-       ) ORDER BY created_at DESC, rowid DESC`,
-    )
-    .all(...w.params, limit, offset)
-}
-
-/** Orders of the store (optionally in one status) from the counters: one primary-key read. */
-export function countOrders(db: Db, storeId: string, status?: OrderStatus): number {
-  const q = status
-    ? db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ? AND status = ?').get(storeId, status)
-    : db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ?').get(storeId)
-  return q!.n
-}
+import { countMatching, countOrders, itemsOf, pageOfOrders, type OrderFilter } from './statements'
+import { listViews, orderDetailView } from './views'
 
 export function listOrders(ctx: Ctx, q: OrderListQuery) {
   const { limit, offset } = page(q)
@@ -78,26 +25,16 @@ export function listOrders(ctx: Ctx, q: OrderListQuery) {
   // Time filters can't use the counters; they narrow an indexed range, so counting it is bounded by the answer.
   let total: number
   if (f.createdSince === undefined && f.updatedSince === undefined) total = countOrders(ctx.db, ctx.store.id, q.status)
-  else {
-    const w = whereOf(f)
-    total = ctx.db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders WHERE ${w.sql}`).get(...w.params)!.n
-  }
+  else total = countMatching(ctx.db, f)
   return { data: listViews(ctx.db, rows), total, limit, offset }
 }
 
 /** The store's order: 404 when missing, 403 when another store's. */
-export const ownOrder = (ctx: Ctx, id: string, db: Db = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
+export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
 export function getOrder(ctx: Ctx, id: string) {
   const o = ownOrder(ctx, id)
   return orderDetailView(o, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
-}
-
-function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): void {
-  tx.insert(orderCounts)
-    .values({ storeId, status, count: by })
-    .onConflictDoUpdate({ target: [orderCounts.storeId, orderCounts.status], set: { count: sql`${orderCounts.count} + ${by}` } })
-    .run()
 }
 
 /**
@@ -106,7 +43,6 @@ function bumpCount(tx: Db, storeId: string, status: OrderStatus, by: number): vo
  * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */
 export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
-  let outbox = 0
   const order = write(ctx, (tx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)
@@ -118,12 +54,9 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
       .returning({ id: orders.id })
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
-    bumpCount(tx, ctx.store.id, o.status, -1)
-    bumpCount(tx, ctx.store.id, to, 1)
     if (to === 'cancelled') restoreStock(ctx.db.$client, id)
-    outbox = enqueueEvent(ctx.db.$client, ctx.store.id, 'order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) }, now)
+    ctx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
     return { ...o, status: to, updatedAt: now }
   })
-  if (outbox > 0) ctx.onOutbox(ctx.store.id)
   return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }

@@ -1,7 +1,8 @@
 /** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
 import type { Database } from 'bun:sqlite'
-import { selectList, type Db } from '../../db/client'
-import { orderItems, orders, type Order, type OrderItem } from '../../db/schema'
+import { itemsOf, orderById } from './statements'
+import type { Db } from '../../db/client'
+import type { Order, OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
 
@@ -58,42 +59,21 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
   }
 }
 
-const ITEM_FIELDS = selectList(orderItems)
-const ORDER_FIELDS = selectList(orders)
+/** List views for rows already in display order. */
+export function listViews(db: Db, rows: Order[]): OrderListView[] {
+  const items = itemsOf(db.$client, rows.map((r) => r.id))
+  return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
+}
 
 /**
  * The `order.created` event's data, rendered when the event is sent: the detail form of the
  * order as it was created. Status and updatedAt are the only columns an order changes after
  * creation (everything else, items included, is a snapshot), so resetting those two gives
  * exactly what the checkout would have rendered. Undefined if the order is gone. (A feature
- * that edits other order columns must render the body at enqueue instead: outbox.ts.)
+ * that edits other order columns must render the body when emitted instead: orders/events.ts.)
  */
 export function createdOrderView(client: Database, orderId: string) {
-  const o = client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(orderId)[0]
+  const o = orderById(client, orderId)
   if (!o) return undefined
   return orderDetailView({ ...o, status: 'pending', updatedAt: o.createdAt }, itemsOf(client, [orderId]).get(orderId) ?? [])
-}
-
-/**
- * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go
- * in as one JSON array, so the statement text never changes and stays compiled.
- */
-export function itemsOf(client: Database, orderIds: string[]): Map<string, OrderItem[]> {
-  const out = new Map<string, OrderItem[]>()
-  if (orderIds.length === 0) return out
-  const rows = client
-    .query<OrderItem, [string]>(`SELECT ${ITEM_FIELDS} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`)
-    .all(JSON.stringify(orderIds))
-  for (const r of rows) {
-    const list = out.get(r.orderId)
-    if (list) list.push(r)
-    else out.set(r.orderId, [r])
-  }
-  return out
-}
-
-/** List views for rows already in display order. */
-export function listViews(db: Db, rows: Order[]): OrderListView[] {
-  const items = itemsOf(db.$client, rows.map((r) => r.id))
-  return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
 }

@@ -10,7 +10,7 @@ import type { Config } from '../../config'
 export type CapFeature = 'productLimit' | 'categoryLimit' | 'variants' | 'productImages'
 
 export function capFor(config: Config, plan: Plan, feature: CapFeature): number {
-  // Images per product: free 3; pro and lifetime share one ceiling (modules/images).
+  // Images per product: free 3; pro and lifetime share one ceiling (modules/products/images).
   if (feature === 'productImages') return plan === 'free' ? config.freeMaxProductImages : config.maxProductImages
   if (plan === 'lifetime') return Infinity
   if (feature === 'variants') return plan === 'free' ? 0 : Infinity

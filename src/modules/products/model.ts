@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { Id, Money, Pagination, Since, Slug, Timestamp } from '../shared/model'
-import { ProductImage } from '../images/model'
+import { ProductImage } from './images/model'
 
 /** Plain integers in JSON (Elysia's `t.Integer` also admits strings, for query coercion). */
 const StockCount = t.Number({ multipleOf: 1, minimum: 0, maximum: 1_000_000_000, description: 'Units on hand' })

@@ -1,16 +1,16 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { categories, products, variants, type Product, type Variant } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
-import { imagesOf, type ImageView } from '../images/views'
+import { imagesOf, type ImageView } from './images/views'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
 const variantView = (v: Variant, currency: string) => ({
@@ -46,7 +46,7 @@ export function productView(p: Product, vs: Variant[], currency: string, imgs: I
 }
 
 /** Active variants of many products in one query, grouped by product. */
-export function activeVariantsOf(db: Db, productIds: string[]): Map<string, Variant[]> {
+export function activeVariantsOf(db: Runner, productIds: string[]): Map<string, Variant[]> {
   const out = new Map<string, Variant[]>()
   if (productIds.length === 0) return out
   const rows = db
@@ -79,7 +79,7 @@ export function listProducts(ctx: Ctx, q: ProductListQuery) {
 }
 
 /** The store's live product: 404 when missing or deleted, 403 when another store's. */
-export function ownProduct(ctx: Ctx, id: string, db: Db = ctx.db): Product {
+export function ownProduct(ctx: Ctx, id: string, db: Runner = ctx.db): Product {
   const row = db.select().from(products).where(eq(products.id, id)).get()
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
@@ -89,7 +89,7 @@ export function getProduct(ctx: Ctx, id: string) {
   return productView(p, activeVariantsOf(ctx.db, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
 }
 
-function checkCategory(ctx: Ctx, db: Db, categoryId: string | null | undefined): void {
+function checkCategory(ctx: Ctx, db: Runner, categoryId: string | null | undefined): void {
   if (!categoryId) return
   const c = db.select({ storeId: categories.storeId }).from(categories).where(eq(categories.id, categoryId)).get()
   if (!c || c.storeId !== ctx.store.id) throw new ValidationError('categoryId', 'not_found', 'categoryId does not name a category of this store')
@@ -175,7 +175,7 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
 
 type VariantWanted = { id?: string; name: string; price: number; isActive?: boolean; stock?: number | null }
 
-function syncVariants(ctx: Ctx, tx: Db, productId: string, wanted: VariantWanted[], now: number) {
+function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWanted[], now: number) {
   const existing = new Map(tx.select().from(variants).where(eq(variants.productId, productId)).all().map((v) => [v.id, v]))
   const activeAfter = wanted.filter((v) => v.isActive !== false).length
   const activeBefore = [...existing.values()].filter((v) => v.isActive).length

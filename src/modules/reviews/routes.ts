@@ -1,57 +1,60 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../context'
-import { ctxFor } from '../../context'
-import { authed } from '../../plugins/auth'
-import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, keyRouteDoc } from '../shared/model'
+import { reviews } from '../../db/schema'
+import { access } from '../../plugins/access'
+import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, routeDoc } from '../shared/model'
 import { Review, ReviewCreate, ReviewCreated, ReviewListQuery, ReviewModerate } from './model'
 import { deleteReview, listReviews, moderateReview, submitReview } from './service'
 
-const doc = keyRouteDoc('Store')
+const doc = routeDoc('Store')
+const moderate = { scope: 'reviews:write', owns: reviews, feature: 'reviewModeration' } as const
 
 /** `POST /api/reviews`: no key; the gate applies the per-IP `reviews` bucket (3 per 24 h) first. */
-export const publicReviewRoutes = (deps: Deps) =>
-  new Elysia({ name: 'reviews-public' }).post(
-    '/api/reviews',
-    ({ body, set }) => {
-      set.status = 201
-      return submitReview(deps, body)
+export const publicReviewRoutes = new Elysia({ name: 'reviews-public' }).use(access).post(
+  '/api/reviews',
+  ({ app, body, set }) => {
+    set.status = 201
+    return submitReview(app, body)
+  },
+  {
+    access: { public: 'reviews' },
+    body: ReviewCreate,
+    response: { 201: ReviewCreated, ...publicErrors },
+    detail: {
+      tags: ['Public'],
+      summary: 'Submit a product review',
+      description:
+        "No key. The review starts `pending` until the store moderates it. Unknown, unpublished or maintenance store → 404; suspended → 402; a `productId` that is missing, deleted or another store's → 400 `not_found`, inactive → 400 `inactive`. Limited per client IP (`RATE_LIMIT_REVIEWS_PER_DAY` per 24 h, 3 by default; every request counts).",
     },
-    {
-      body: ReviewCreate,
-      response: { 201: ReviewCreated, ...publicErrors },
-      detail: {
-        tags: ['Public'],
-        summary: 'Submit a product review',
-        description: `No key. The review starts \`pending\` until the store moderates it. Unknown, unpublished or maintenance store → 404; suspended → 402; a \`productId\` that is missing, deleted or another store's → 400 \`not_found\`, inactive → 400 \`inactive\`. Limited per client IP (${deps.config.rateLimitReviews} per 24 h; every request counts).`,
-      },
-    },
-  )
+  },
+)
 
 const MODERATE = {
+  access: moderate,
   params: IdParams,
   body: ReviewModerate,
   response: { 200: data(Review), ...withNotFound },
 }
-const moderateText = " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, `pending` → 400 `not_allowed`. Needs a Pro or Lifetime plan (feature `reviewModeration`)."
+const moderateText = " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, `pending` → 400 `not_allowed`."
 
-export const reviewRoutes = (deps: Deps) =>
-  new Elysia({ prefix: '/api/v1/reviews' })
-    .use(authed(deps))
-    .get('', ({ auth, query }) => listReviews(ctxFor(deps, auth.store), query), {
-      query: ReviewListQuery,
-      response: { 200: list(Review), ...authErrors },
-      detail: doc('List reviews, newest first', 'reviews:read', ' Filters `status` (pending|approved|rejected) and `productId`.'),
-    })
-    .put('/:id', ({ auth, params, body }) => ({ data: moderateReview(ctxFor(deps, auth.store), params.id, body.status) }), {
-      ...MODERATE,
-      detail: doc('Moderate a review', 'reviews:write', moderateText),
-    })
-    .put('/:id/moderate', ({ auth, params, body }) => ({ data: moderateReview(ctxFor(deps, auth.store), params.id, body.status) }), {
-      ...MODERATE,
-      detail: doc('Moderate a review (alias of PUT /api/v1/reviews/{id})', 'reviews:write', moderateText),
-    })
-    .delete('/:id', ({ auth, params }) => ({ data: deleteReview(ctxFor(deps, auth.store), params.id) }), {
-      params: IdParams,
-      response: { 200: Deleted, ...withNotFound },
-      detail: doc('Delete a review (hard delete)', 'reviews:write', ' Needs a Pro or Lifetime plan (feature `reviewModeration`).'),
-    })
+export const reviewRoutes = new Elysia({ prefix: '/api/v1/reviews' })
+  .use(access)
+  .get('', ({ ctx, query }) => listReviews(ctx, query), {
+    access: { scope: 'reviews:read' },
+    query: ReviewListQuery,
+    response: { 200: list(Review), ...authErrors },
+    detail: doc('List reviews, newest first', ' Filters `status` (pending|approved|rejected) and `productId`.'),
+  })
+  .put('/:id', ({ ctx, params, body }) => ({ data: moderateReview(ctx, params.id, body.status) }), {
+    ...MODERATE,
+    detail: doc('Moderate a review', moderateText),
+  })
+  .put('/:id/moderate', ({ ctx, params, body }) => ({ data: moderateReview(ctx, params.id, body.status) }), {
+    ...MODERATE,
+    detail: doc('Moderate a review (alias of PUT /api/v1/reviews/{id})', moderateText),
+  })
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteReview(ctx, params.id) }), {
+    access: moderate,
+    params: IdParams,
+    response: { 200: Deleted, ...withNotFound },
+    detail: doc('Delete a review (hard delete)'),
+  })

@@ -1,15 +1,13 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import type { Ctx, Deps } from '../../context'
-import { ctxFor } from '../../context'
-import type { Db } from '../../db/client'
+import { ctxFor, type Ctx, type CtxBase } from '../../context'
+import type { Runner } from '../../db/client'
 import { products, reviews, type Review, type ReviewStatus } from '../../db/schema'
 import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
 import { iso } from '../../lib/time'
 import { page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
-import { storeForPublic } from '../stores/service'
-import { enqueueEvent } from '../webhooks/outbox'
+import { write } from '../../db/write'
+import { storeForPublic } from '../platform-stores/service'
 import type { ReviewCreate, ReviewListQuery } from './model'
 
 export function reviewView(r: Review, productName: string) {
@@ -26,7 +24,7 @@ export function reviewView(r: Review, productName: string) {
   }
 }
 
-const withProduct = (db: Db) =>
+const withProduct = (db: Runner) =>
   db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))
 
 /**
@@ -34,9 +32,9 @@ const withProduct = (db: Db) =>
  * here 402 suspended → 404 unknown/unpublished store → 400 `productId`. The review and its
  * `review.created` outbox rows commit together.
  */
-export function submitReview(deps: Deps, input: ReviewCreate): { id: string; status: 'pending' } {
-  const store = storeForPublic(deps.db, input.storeId, deps.config.upgradeUrl)
-  const ctx = ctxFor(deps, store)
+export function submitReview(base: CtxBase, input: ReviewCreate): { id: string; status: 'pending' } {
+  const store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)
+  const ctx = ctxFor(base, store, { kind: 'public' })
   const now = ctx.clock.now()
   const id = write(ctx, (tx) => {
     const p = tx.select().from(products).where(eq(products.id, input.productId)).get()
@@ -58,10 +56,9 @@ export function submitReview(deps: Deps, input: ReviewCreate): { id: string; sta
       })
       .returning()
       .get()
-    enqueueEvent(ctx.db.$client, store.id, 'review.created', reviewView(row, p.name), now)
+    ctx.emit('review.created', reviewView(row, p.name))
     return row.id
   })
-  deps.onOutbox(store.id)
   return { id, status: 'pending' }
 }
 
@@ -76,12 +73,12 @@ export function listReviews(ctx: Ctx, q: ReviewListQuery) {
   return { data: rows.map((r) => reviewView(r.review, r.productName)), total, limit, offset }
 }
 
-function findReview(db: Db, id: string) {
+function findReview(db: Runner, id: string) {
   return withProduct(db).where(eq(reviews.id, id)).get()
 }
 
 /** The store's review: 404 when missing, 403 when another store's. */
-export function ownReview(ctx: Ctx, id: string, db: Db = ctx.db) {
+export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
   const row = findReview(db, id)
   owned(ctx, row?.review, 'Review')
   return row!

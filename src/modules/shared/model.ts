@@ -69,14 +69,9 @@ export const withConflict = { ...withNotFound, 409: ErrorBody }
 export const publicErrors = { 400: ErrorBody, 402: PaymentRequiredBody, 404: ErrorBody, 429: ErrorBody, 500: ErrorBody }
 
 /**
- * OpenAPI `detail` for a key-authenticated route of one tag: the scope in the description
- * (the gate enforces it; policy.ts derives it from the path) and the bearer scheme.
+ * OpenAPI `detail` of a route of one tag. The route's `access` adds the security and the
+ * sentence naming its scope (plugins/access.ts); `extra` follows that sentence.
  */
-export const keyRouteDoc =
+export const routeDoc =
   (tag: string) =>
-  (summary: string, scope: string, extra = '') => ({
-    tags: [tag],
-    summary,
-    description: `Scope: \`${scope}\`.${extra}`,
-    security: [{ bearerAuth: [] }],
-  })
+  (summary: string, extra = '') => ({ tags: [tag], summary, description: extra })

@@ -1,46 +1,50 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../context'
-import { ctxFor } from '../../context'
-import { authed } from '../../plugins/auth'
-import { authErrors, data, Deleted, IdParams, list, withNotFound, keyRouteDoc } from '../shared/model'
+import { shippingOptions } from '../../db/schema'
+import { access } from '../../plugins/access'
+import { authErrors, data, Deleted, IdParams, list, withNotFound, routeDoc } from '../shared/model'
 import { ShippingCreate, ShippingListQuery, ShippingOption, ShippingUpdate } from './model'
 import { createShipping, deleteShipping, getShipping, listShipping, updateShipping } from './service'
 
-const doc = keyRouteDoc('Store')
+const doc = routeDoc('Store')
+const write = { scope: 'shipping:write', owns: shippingOptions } as const
 
-export const shippingRoutes = (deps: Deps) =>
-  new Elysia({ prefix: '/api/v1/shipping' })
-    .use(authed(deps))
-    .get('', ({ auth, query }) => listShipping(ctxFor(deps, auth.store), query), {
-      query: ShippingListQuery,
-      response: { 200: list(ShippingOption), ...authErrors },
-      detail: doc('List shipping options, newest first', 'shipping:read', ' `isActive` filters (default all).'),
-    })
-    .get('/:id', ({ auth, params }) => ({ data: getShipping(ctxFor(deps, auth.store), params.id) }), {
-      params: IdParams,
-      response: { 200: data(ShippingOption), ...withNotFound },
-      detail: doc('Get a shipping option', 'shipping:read'),
-    })
-    .post(
-      '',
-      ({ auth, body, set }) => {
-        set.status = 201
-        return { data: createShipping(ctxFor(deps, auth.store), body) }
-      },
-      {
-        body: ShippingCreate,
-        response: { 201: data(ShippingOption), ...withNotFound },
-        detail: doc('Create a shipping option', 'shipping:write'),
-      },
-    )
-    .put('/:id', ({ auth, params, body }) => ({ data: updateShipping(ctxFor(deps, auth.store), params.id, body) }), {
-      params: IdParams,
-      body: ShippingUpdate,
-      response: { 200: data(ShippingOption), ...withNotFound },
-      detail: doc('Update a shipping option (partial)', 'shipping:write', ' Orders already placed keep the name and price they were placed with.'),
-    })
-    .delete('/:id', ({ auth, params }) => ({ data: deleteShipping(ctxFor(deps, auth.store), params.id) }), {
-      params: IdParams,
-      response: { 200: Deleted, ...withNotFound },
-      detail: doc('Delete a shipping option', 'shipping:write', ' Orders keep their `{ name, price }` snapshot.'),
-    })
+export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
+  .use(access)
+  .get('', ({ ctx, query }) => listShipping(ctx, query), {
+    access: { scope: 'shipping:read' },
+    query: ShippingListQuery,
+    response: { 200: list(ShippingOption), ...authErrors },
+    detail: doc('List shipping options, newest first', ' `isActive` filters (default all).'),
+  })
+  .get('/:id', ({ ctx, params }) => ({ data: getShipping(ctx, params.id) }), {
+    access: { scope: 'shipping:read', owns: shippingOptions },
+    params: IdParams,
+    response: { 200: data(ShippingOption), ...withNotFound },
+    detail: doc('Get a shipping option'),
+  })
+  .post(
+    '',
+    ({ ctx, body, set }) => {
+      set.status = 201
+      return { data: createShipping(ctx, body) }
+    },
+    {
+      access: { scope: 'shipping:write' },
+      body: ShippingCreate,
+      response: { 201: data(ShippingOption), ...withNotFound },
+      detail: doc('Create a shipping option'),
+    },
+  )
+  .put('/:id', ({ ctx, params, body }) => ({ data: updateShipping(ctx, params.id, body) }), {
+    access: write,
+    params: IdParams,
+    body: ShippingUpdate,
+    response: { 200: data(ShippingOption), ...withNotFound },
+    detail: doc('Update a shipping option (partial)', ' Orders already placed keep the name and price they were placed with.'),
+  })
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteShipping(ctx, params.id) }), {
+    access: write,
+    params: IdParams,
+    response: { 200: Deleted, ...withNotFound },
+    detail: doc('Delete a shipping option', ' Orders keep their `{ name, price }` snapshot.'),
+  })

@@ -1,13 +1,13 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { shippingOptions, type ShippingOption } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor, toMinor } from '../../lib/money'
 import { iso } from '../../lib/time'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { write } from '../../db/write'
 import type { ShippingCreate, ShippingListQuery, ShippingUpdate } from './model'
 
 export function shippingView(s: ShippingOption, currency: string) {
@@ -35,7 +35,7 @@ export function listShipping(ctx: Ctx, q: ShippingListQuery) {
 }
 
 /** The store's shipping option: 404 when missing, 403 when another store's. */
-export const ownShipping = (ctx: Ctx, id: string, db: Db = ctx.db): ShippingOption => owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
+export const ownShipping = (ctx: Ctx, id: string, db: Runner = ctx.db): ShippingOption => owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
 
 export const getShipping = (ctx: Ctx, id: string) => shippingView(ownShipping(ctx, id), ctx.store.currency)
 

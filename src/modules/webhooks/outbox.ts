@@ -1,22 +1,19 @@
 /**
- * The transactional outbox. A change that causes an event calls `enqueueEvent` inside its own
- * transaction, so the event's rows commit (or roll back) with the change itself; after commit
- * the caller calls `deps.onOutbox(storeId)` so delivery starts at once (webhooks/dispatcher).
+ * The transactional outbox. A change that causes an event calls `ctx.emit` inside its own
+ * transaction, which appends the rows here, so they commit (or roll back) with the change
+ * itself; after commit the write helper (db/write.ts) wakes the dispatcher.
  *
- * Two tables, because of what an insert costs. A row in `webhook_deliveries` (the delivery log)
- * has a random CUID key and three indexes, so each one dirties several scattered pages, and in
- * WAL mode every dirtied page is a 4 KB frame to write and fsync before the order's 201: that
- * cost checkout ~20 % of its throughput (bench: 8–13 KB more WAL per order; the server sat idle
- * waiting on fsync). So the transaction appends to `webhook_outbox` instead, which has only its
- * integer key (an append touches the last page, shared by the whole group commit), and
- * `moveOutbox` turns those rows into delivery rows later, in the dispatcher's own transaction
- * (exactly once: the move deletes what it copies), before their first attempt.
+ * Two tables, because of what an insert costs (docs/decisions/003): a delivery-log row has a
+ * random key and three indexes, so the writer's transaction appends to `webhook_outbox` instead
+ * (integer key: an append touches the last page), and `moveOutbox` turns those rows into
+ * delivery rows later, in the dispatcher's own transaction (exactly once: the move deletes what
+ * it copies), before their first attempt.
  */
 import type { Database, Statement } from 'bun:sqlite'
 import type { WebhookEvent } from '../../db/schema'
 import { iso } from '../../lib/time'
-import { createdOrderView } from '../orders/views'
 import { deliveryIdOf } from './delivery-id'
+import { EVENTS, type EventData } from '../../events'
 
 /** Standard Webhooks payload: `{ type, event, timestamp, storeId, data }` (`event` repeats `type`). */
 export function eventPayload(type: WebhookEvent, data: unknown, at: number, storeId: string): string {
@@ -74,32 +71,28 @@ function rawStatements(client: Database): RawStatements {
 }
 
 /**
- * Appends one outbox row per active endpoint of the store subscribed to `type`. Returns how
- * many. `data` is only serialized when some endpoint wants the event, so `data` may be a thunk.
- * `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs on
- * it too): cached raw statements, since building a Drizzle insert per order cost ~100 µs, a
- * third of an order.
+ * Appends one outbox row per active endpoint of the store subscribed to `type`; returns how
+ * many. `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs
+ * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's id, not a body.
  */
-export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown | (() => unknown), now: number): number {
-  const s = rawStatements(client)
-  if (s.anySubscriber.all(storeId, type).length === 0) return 0
-  const payload = eventPayload(type, typeof data === 'function' ? data() : data, now, storeId)
-  return s.append.run(storeId, type, payload, null, now).changes
+export function appendEvent<E extends WebhookEvent>(client: Database, storeId: string, type: E, data: EventData<E>, now: number): number {
+  const deferred = EVENTS[type].deferred as { subject: (d: EventData<E>) => string } | undefined
+  if (deferred) return rawStatements(client).append.run(storeId, type, null, deferred.subject(data), now).changes
+  return enqueueEvent(client, storeId, type, data, now)
 }
 
-/**
- * `order.created` for checkout: the row names the order and the body is rendered when the event
- * is moved (createdOrderView), so the checkout transaction neither builds nor stores it.
- */
-export function enqueueOrderCreated(client: Database, storeId: string, orderId: string, now: number): number {
-  return rawStatements(client).append.run(storeId, 'order.created', null, orderId, now).changes
+/** Appends rows whose body is `data`, rendered now. The body is only serialized when some endpoint wants the event. */
+export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown, now: number): number {
+  const s = rawStatements(client)
+  if (s.anySubscriber.all(storeId, type).length === 0) return 0
+  return s.append.run(storeId, type, eventPayload(type, data, now, storeId), null, now).changes
 }
 
 /** The body of an outbox row whose payload is rendered at the move. */
 function renderPayload(client: Database, r: OutboxRow): string {
-  // Only order.created is written this way; an order is never deleted on its own (a deleted
-  // store takes its outbox rows with it), so the fallback is defensive.
-  const data = (r.eventType === 'order.created' && r.subjectId !== null && createdOrderView(client, r.subjectId)) || { id: r.subjectId }
+  // A deferred subject gone by now (a deleted store takes its outbox rows with it) is defensive.
+  const deferred = EVENTS[r.eventType].deferred
+  const data = (deferred && r.subjectId !== null && deferred.render(client, r.subjectId)) || { id: r.subjectId }
   return eventPayload(r.eventType, data, r.createdAt, r.storeId)
 }
 

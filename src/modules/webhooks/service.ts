@@ -1,14 +1,15 @@
 import { count, desc, eq } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
 import type { Ctx } from '../../context'
-import type { Db } from '../../db/client'
+import type { Runner } from '../../db/client'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
+import { secretBoxOf } from '../../lib/secret-box'
 import { checkWebhookUrl } from '../../lib/ssrf'
 import { iso, isoOrNull } from '../../lib/time'
 import { page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../shared/write'
+import { effectsOf, write } from '../../db/write'
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookUpdate } from './model'
 import { newSecret } from './signing'
 import { listDeliveryLog, type ListedDelivery } from './store'
@@ -50,7 +51,7 @@ export function listWebhooks(ctx: Ctx, q: WebhookListQuery) {
 }
 
 /** The store's webhook: 404 when missing, 403 when another store's. */
-export const ownWebhook = (ctx: Ctx, id: string, db: Db = ctx.db): WebhookRow => owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
+export const ownWebhook = (ctx: Ctx, id: string, db: Runner = ctx.db): WebhookRow => owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
 
 export const getWebhook = (ctx: Ctx, id: string) => webhookView(ownWebhook(ctx, id))
 
@@ -70,7 +71,7 @@ function checkedEvents(events: string[]): WebhookEvent[] {
   return events as WebhookEvent[]
 }
 
-const seal = (ctx: Ctx, webhookId: string, secret: string) => ctx.secretBox.seal(secret, webhookId)
+const seal = (ctx: Ctx, webhookId: string, secret: string) => secretBoxOf(ctx.config).seal(secret, webhookId)
 
 export async function createWebhook(ctx: Ctx, input: WebhookCreate) {
   const events = checkedEvents(input.events)
@@ -161,6 +162,7 @@ export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
     const d = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get()
     if (!d || d.webhookId !== webhookId) throw new NotFound('Delivery')
     if (d.status === 'sending') return d
+    effectsOf(ctx.db).due(webhookId)
     return tx
       .update(webhookDeliveries)
       .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
@@ -168,6 +170,5 @@ export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
       .returning()
       .get()
   })
-  ctx.dispatcher.wake(webhookId)
   return deliveryView(row)
 }

@@ -1,0 +1,173 @@
+/**
+ * The one way to write: a BEGIN IMMEDIATE transaction (a check-then-write can't interleave with
+ * another writer), then the effects it collected, run once it has committed and never when it
+ * rolled back:
+ * - the cached reads of every store it touched are dropped (StoreCache);
+ * - stores that got outbox rows (`ctx.emit`) wake the webhook dispatcher;
+ * - endpoints with a delivery due now (a replay) are woken.
+ * Services do not call the cache or the dispatcher: they write, emit, and this runs the rest.
+ *
+ * The effects go to the sink registered for the connection (deps.ts); a connection without one
+ * (the admin CLI's, a test's second connection) has none to run: the server sees those commits
+ * through `PRAGMA data_version` and its sweep.
+ */
+import type { Database } from 'bun:sqlite'
+import type { Ctx, Deps } from '../context'
+import { immediate, type Db, type Tx } from './client'
+
+/** What runs after a commit. */
+export interface AfterCommit {
+  /** The store's cached reads are stale. */
+  invalidate(storeId: string): void
+  /** The store has new outbox rows: start delivering them. */
+  wake(storeId: string): void
+  /** A delivery of this endpoint is due now. */
+  wakeEndpoint(webhookId: string): void
+}
+
+/**
+ * The process's effects. Each looks its target up on `deps` when it runs, so a test that
+ * replaces `deps.onOutbox` sees the wake-ups.
+ */
+export const afterCommitOf = (deps: Pick<Deps, 'cache' | 'onOutbox' | 'dispatcher'>): AfterCommit => ({
+  invalidate: (storeId) => deps.cache.invalidate(storeId),
+  wake: (storeId) => deps.onOutbox(storeId),
+  wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
+})
+
+/** The effects one transaction has collected so far. */
+export class Effects {
+  private stores: string[] = []
+  private woken: string[] = []
+  private endpoints: string[] = []
+
+  constructor(
+    private sink: AfterCommit | undefined,
+    /** Outside a transaction: each effect applies at once (its statement has committed). */
+    private autocommit = false,
+  ) {}
+
+  touched(storeId: string): void {
+    this.stores.push(storeId)
+    this.flushIfAutocommit()
+  }
+  emitted(storeId: string): void {
+    this.woken.push(storeId)
+    this.flushIfAutocommit()
+  }
+  due(webhookId: string): void {
+    this.endpoints.push(webhookId)
+    this.flushIfAutocommit()
+  }
+
+  private flushIfAutocommit(): void {
+    if (!this.autocommit) return
+    this.committed()
+    this.durable()
+    this.rollbackTo([0, 0, 0])
+  }
+
+  /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
+  mark(): [number, number, number] {
+    return [this.stores.length, this.woken.length, this.endpoints.length]
+  }
+  rollbackTo([s, w, e]: [number, number, number]): void {
+    this.stores.length = s
+    this.woken.length = w
+    this.endpoints.length = e
+  }
+
+  /** After commit: drop cached reads. */
+  committed(): void {
+    if (!this.sink) return
+    for (const id of new Set(this.stores)) this.sink.invalidate(id)
+  }
+
+  /** Once the commit is durable: wake the dispatcher. */
+  durable(): void {
+    if (!this.sink) return
+    for (const id of new Set(this.woken)) this.sink.wake(id)
+    for (const id of new Set(this.endpoints)) this.sink.wakeEndpoint(id)
+  }
+}
+
+const sinks = new WeakMap<Database, AfterCommit>()
+/** The effects of the write transaction open on a connection (one at a time: they are synchronous). */
+const open = new WeakMap<Database, Effects>()
+
+/** Registers where a connection's after-commit effects go (deps.ts, once per connection). */
+export function afterCommitOn(db: Db, sink: AfterCommit): void {
+  sinks.set(db.$client, sink)
+}
+
+/**
+ * The effects of the transaction open on `db`'s connection. Outside a transaction (an
+ * autocommit statement) the effects apply at once, as that statement has already committed.
+ */
+export function effectsOf(db: Db): Effects {
+  return open.get(db.$client) ?? new Effects(sinks.get(db.$client), true)
+}
+
+/**
+ * Runs `fn` in one BEGIN IMMEDIATE transaction and returns its result with the effects it
+ * collected, not yet run: the caller runs `committed()` and `durable()` (the checkout batch
+ * runs `durable()` only once the WAL is on disk). Use `transaction` unless you need that.
+ * `sink` replaces the connection's own (a caller with its own wiring, e.g. the checkout batcher).
+ */
+export function transact<T>(db: Db, fn: (tx: Tx, effects: Effects) => T, sink = sinks.get(db.$client)): { result: T; effects: Effects } {
+  const client = db.$client
+  if (open.has(client)) throw new Error('A write transaction is already open on this connection')
+  const effects = new Effects(sink)
+  open.set(client, effects)
+  try {
+    return { result: immediate(db, (tx) => fn(tx, effects)), effects }
+  } finally {
+    open.delete(client)
+  }
+}
+
+/** A write transaction, then its effects; `stores` names the stores it touched (their caches drop). */
+export function transaction<T>(db: Db, fn: (tx: Tx) => T, stores: (result: T) => Iterable<string> = () => []): T {
+  const { result, effects } = transact(db, (tx) => fn(tx))
+  for (const id of stores(result)) effects.touched(id)
+  effects.committed()
+  effects.durable()
+  return result
+}
+
+/** A write on behalf of the ctx's store: its transaction, then its store's effects. */
+export function write<T>(ctx: Pick<Ctx, 'db' | 'store'>, fn: (tx: Tx) => T): T {
+  return transaction(ctx.db, fn, () => [ctx.store.id])
+}
+
+/**
+ * Inside a transaction: `fn` in a savepoint. When it throws, only its own writes and effects
+ * roll back; the error is returned, not thrown.
+ */
+export function savepoint<T>(db: Db, effects: Effects, fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+  const s = savepointStatements(db.$client)
+  const mark = effects.mark()
+  s.begin.run()
+  try {
+    const value = fn()
+    s.release.run()
+    return { ok: true, value }
+  } catch (error) {
+    s.rollback.run()
+    s.release.run()
+    effects.rollbackTo(mark)
+    return { ok: false, error }
+  }
+}
+
+type SavepointStatements = Record<'begin' | 'release' | 'rollback', ReturnType<Database['prepare']>>
+/** Prepared once per connection: the checkout runs a savepoint per order. */
+const savepoints = new WeakMap<Database, SavepointStatements>()
+function savepointStatements(client: Database): SavepointStatements {
+  let s = savepoints.get(client)
+  if (!s) {
+    s = { begin: client.prepare('SAVEPOINT unit'), release: client.prepare('RELEASE unit'), rollback: client.prepare('ROLLBACK TO unit') }
+    savepoints.set(client, s)
+  }
+  return s
+}

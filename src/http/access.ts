@@ -1,0 +1,162 @@
+/**
+ * Access as each route declares it (`{ access: … }`, plugins/access.ts), compiled at startup
+ * into a method + path table. The gate matches a request against it before the body is parsed,
+ * so the contract's order of checks holds (401 → 402 → 429 → 403 → 400 → 404). The OpenAPI
+ * text, the MCP tool metadata and the protected-route tests read the same declarations.
+ */
+import { getTableName, type Column, type Table } from 'drizzle-orm'
+import type { Config } from '../config'
+import type { Scope } from '../lib/scopes'
+import type { PaidFeature } from '../modules/plans/features'
+
+export type Bucket = 'orders' | 'reviews' | 'checkSlug' | 'storeReads' | 'anonymous'
+
+/** A table whose rows belong to a store: the gate can tell another store's record by its id. */
+export type OwnedTable = Table & { id: Column; storeId: Column }
+
+export type Access =
+  /** An API key with `scope`; `owns`: the `:id` names a row of this table; `feature`: paid plans only. */
+  | { scope: Scope; owns?: OwnedTable; feature?: PaidFeature }
+  /** Any valid API key (/mcp: each tool call is an API request checked on its own). */
+  | { key: 'any' }
+  /** No key; limited per client IP in `bucket`. */
+  | { public: Bucket }
+
+export type Policy =
+  | { kind: 'none' }
+  | { kind: 'public'; bucket: Bucket }
+  | { kind: 'key'; scope: Scope | null; feature?: PaidFeature; owns?: OwnedTable }
+
+export interface DeclaredRoute {
+  method: string
+  path: string
+  access: Access
+}
+
+/** The hook property the access macro leaves on a route (plugins/access.ts). */
+export const DECLARED = 'accessDeclared'
+
+export const policyOf = (a: Access): Policy => {
+  if ('public' in a) return { kind: 'public', bucket: a.public }
+  if ('key' in a) return { kind: 'key', scope: null }
+  const p: Policy = { kind: 'key', scope: a.scope }
+  if (a.feature) p.feature = a.feature
+  if (a.owns) p.owns = a.owns
+  return p
+}
+
+/** Paths whose every route must declare its access: a route there without one stops the start. */
+const mustDeclare = (path: string) => path === '/api' || path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/')
+
+/** The declared routes of an app's (or plugins') route list; throws naming an undeclared one. */
+export function declaredRoutes(routes: readonly { method: string; path: string; hooks: unknown }[]): DeclaredRoute[] {
+  const out: DeclaredRoute[] = []
+  for (const r of routes) {
+    const access = (r.hooks as Record<string, Access | undefined> | undefined)?.[DECLARED]
+    if (!access) {
+      if (mustDeclare(r.path)) throw new Error(`${r.method} ${r.path} declares no access: add { access: … } to the route`)
+      continue
+    }
+    out.push({ method: r.method, path: normalize(r.path), access })
+  }
+  return out
+}
+
+const normalize = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path)
+
+interface Node {
+  fixed: Map<string, Node>
+  param?: Node
+  /** Method → policy of the route ending here. */
+  policies?: Map<string, Policy>
+}
+const node = (): Node => ({ fixed: new Map() })
+
+export interface Match {
+  policy: Policy
+  /** The raw first path parameter (`:id`), when the route has one. */
+  id?: string
+}
+
+const NONE: Match = { policy: { kind: 'none' } }
+const KEY_ONLY: Match = { policy: { kind: 'key', scope: null } }
+const ANONYMOUS: Match = { policy: { kind: 'public', bucket: 'anonymous' } }
+
+export class AccessTable {
+  /** Routes without parameters, by `METHOD path`: most requests end here. */
+  private fixed = new Map<string, Match>()
+  private root = node()
+
+  constructor(readonly routes: readonly DeclaredRoute[]) {
+    for (const r of routes) {
+      const policy = policyOf(r.access)
+      if (!r.path.includes(':')) this.fixed.set(`${r.method} ${r.path}`, { policy })
+      let n = this.root
+      for (const seg of r.path.split('/').slice(1)) {
+        if (seg.startsWith(':')) n = n.param ??= node()
+        else {
+          let next = n.fixed.get(seg)
+          if (!next) n.fixed.set(seg, (next = node()))
+          n = next
+        }
+      }
+      ;(n.policies ??= new Map()).set(r.method, policy)
+    }
+  }
+
+  /** The checks a request gets, from its method and path alone. */
+  match(method: string, rawPath: string): Match {
+    const m = method === 'HEAD' ? 'GET' : method
+    const path = normalize(rawPath)
+    const hit = this.fixed.get(`${m} ${path}`)
+    if (hit) return hit
+    const segs = path.split('/')
+    let n: Node | undefined = this.root
+    let id: string | undefined
+    for (let i = 1; i < segs.length && n; i++) {
+      const seg = segs[i]!
+      const next: Node | undefined = n.fixed.get(seg)
+      if (next) n = next
+      else {
+        if (n.param && id === undefined) id = seg
+        n = n.param
+      }
+    }
+    const policy = n?.policies?.get(m)
+    if (policy) return { policy, id }
+    return fallback(path, n?.policies)
+  }
+}
+
+/**
+ * A request no route declares (an unknown path or method): it fails closed under /api/v1 and
+ * /mcp (a key is needed even to learn it is a 404), unless its path is a public route's; other
+ * /api paths are limited like anonymous callers.
+ */
+function fallback(path: string, samePath: Map<string, Policy> | undefined): Match {
+  if (samePath && [...samePath.values()].every((p) => p.kind === 'public')) return ANONYMOUS
+  if (path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/')) return KEY_ONLY
+  if (path === '/api' || path.startsWith('/api/')) return ANONYMOUS
+  return NONE
+}
+
+/** `products` → product, `shipping_options` → shipping option: how a 403 names a record. */
+export function recordName(table: Table): string {
+  const name = getTableName(table).replace(/_/g, ' ')
+  return name.endsWith('ies') ? name.slice(0, -3) + 'y' : name.replace(/s$/, '')
+}
+
+export function bucketLimit(config: Config, bucket: Bucket): { limit: number; windowSec: number } {
+  switch (bucket) {
+    case 'orders':
+      return { limit: config.rateLimitOrders, windowSec: 60 }
+    case 'reviews':
+      return { limit: config.rateLimitReviews, windowSec: 86_400 }
+    case 'checkSlug':
+      return { limit: config.rateLimitCheckSlug, windowSec: 3_600 }
+    case 'storeReads':
+      return { limit: config.rateLimitStoreReads, windowSec: 60 }
+    case 'anonymous':
+      return { limit: config.rateLimitAnonymous, windowSec: 60 }
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The gate every /api request passes before its body is parsed: body size, key (401), store
+ * suspension (402), rate limit (429, the request counts), scope (403), paid plan (403
+ * PLAN_REQUIRED) and another store's record (403, before the body is validated), in the
+ * contract's order, as the route declared them (http/access.ts). A declared oversized body is a
+ * 413 before the key is read (counted against the IP, so it too carries the rate-limit headers).
+ * Public endpoints get their per-IP limit here (429 before 400). A key request that passes
+ * leaves with its service `ctx`.
+ */
+import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
+import { ctxFor, type Ctx, type Deps } from '../context'
+import { apiKeys, type ApiKey, type Store } from '../db/schema'
+import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
+import { hasScope } from '../lib/scopes'
+import { hashKey, KEY_RE } from '../modules/keys/service'
+import { PAID_FEATURES } from '../modules/plans/features'
+import { getStore } from '../modules/platform-stores/service'
+import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable } from './access'
+import { limitUndeclaredBody } from './body-limit'
+import { uploadBodyLimit } from '../modules/products/images/limits'
+import type { Window } from './rate-limiter'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+const MAX_CACHED_UNKNOWN_KEYS = 10_000
+
+/** The store a row of an owned table belongs to, as a prepared statement. */
+interface Owner {
+  storeOf: { get(p: { id: string }): { storeId: unknown } | undefined }
+  name: string
+}
+
+export class Gate {
+  private usage = new Map<string, number>()
+  private usageTimer: ReturnType<typeof setInterval>
+  private owners = new Map<OwnedTable, Owner>()
+
+  constructor(
+    private deps: Deps,
+    readonly table: AccessTable,
+  ) {
+    for (const r of table.routes) {
+      const owns = 'owns' in r.access ? r.access.owns : undefined
+      if (owns && !this.owners.has(owns)) this.owners.set(owns, this.prepareOwner(owns))
+    }
+    this.usageTimer = setInterval(() => this.flushUsage(), 1000)
+    this.usageTimer.unref?.()
+  }
+
+  /** `SELECT store_id FROM <table> WHERE id = ? [AND deleted_at IS NULL]`: a soft-deleted row names no record. */
+  private prepareOwner(table: OwnedTable): Owner {
+    const deletedAt = (getTableColumns(table) as Record<string, Column | undefined>).deletedAt
+    const where = and(eq(table.id, sql.placeholder('id')), deletedAt ? isNull(deletedAt) : undefined)
+    // One generic statement over any owned table: Drizzle's column types can't follow a table
+    // chosen at run time, so the select goes through `never`.
+    const storeOf = this.deps.db.select({ storeId: table.storeId as never }).from(table as never).where(where).prepare()
+    return { storeOf, name: recordName(table) }
+  }
+
+  /**
+   * Throws the first failing check; sets rate-limit headers on the way. Returns the service
+   * ctx of a key request. `ip` may be a function: a request with a valid key never needs the
+   * client address, and looking it up costs.
+   */
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>): Ctx | undefined {
+    const { policy, id } = this.table.match(request.method, path)
+    if (policy.kind === 'none') return undefined
+    // No shared cache or browser keeps a shop's orders or customers (errors included).
+    if (policy.kind === 'key') headers['cache-control'] = 'no-store'
+    const length = Number(request.headers.get('content-length') ?? 0)
+    const maxBody = uploadBodyLimit(request.method, path, this.deps.config) ?? MAX_BODY_BYTES
+    const tooLarge = length > maxBody
+    if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, maxBody)
+
+    const { cache, config, clock } = this.deps
+    cache.syncExternal()
+
+    // Every /api answer carries the rate-limit headers, 413s included (contract), so a
+    // request refused before its key is known counts against its IP like any public one.
+    const hitIp = (bucket: Bucket) => {
+      const { limit, windowSec } = bucketLimit(config, bucket)
+      const w = this.deps.limiter.hit(`ip:${bucket}:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
+      setRateHeaders(headers, w, bucket)
+      if (!w.allowed) throw new RateLimited(w.resetSec)
+    }
+
+    if (policy.kind === 'public') {
+      hitIp(policy.bucket)
+      if (tooLarge) throw new PayloadTooLarge(maxBody)
+      return undefined
+    }
+    // A declared oversized body is refused before the key is even looked up.
+    if (tooLarge) {
+      hitIp('anonymous')
+      throw new PayloadTooLarge(maxBody)
+    }
+
+    const key = this.findKey(request.headers.get('authorization'))
+    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= clock.now())) {
+      // Failed attempts count against the caller's IP, so key guessing is throttled too.
+      hitIp('anonymous')
+      throw new Unauthorized(key ? 'API key is revoked or expired' : undefined)
+    }
+    const store = this.findStore(key.storeId)
+    if (!store) throw new Unauthorized()
+    const w = this.deps.limiter.hit(`key:${key.id}`, config.rateLimitKey, 60)
+    setRateHeaders(headers, w, 'key')
+    // 402 outranks 429 (contract order), but its response still carries the key's counter.
+    if (store.status === 'suspended') {
+      delete headers['retry-after']
+      throw new PaymentRequired(config.upgradeUrl)
+    }
+    if (!w.allowed) throw new RateLimited(w.resetSec)
+    this.usage.set(key.id, clock.now())
+
+    const scopes = key.scopes.split(' ')
+    if (policy.scope && !hasScope(scopes, policy.scope)) {
+      throw new Forbidden(`This API key lacks the '${policy.scope}' scope`, { scope: policy.scope })
+    }
+    // Another store's record is a 403 before its body or query is validated (contract order),
+    // and before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
+    // Otherwise only where validation can fail first: a body, or a query string.
+    if (policy.owns && id !== undefined && (policy.feature || (request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?'))) {
+      const owner = this.owners.get(policy.owns)!
+      const row = owner.storeOf.get({ id: decodeId(id) })
+      if (row && row.storeId !== store.id) throw new OtherStore(owner.name)
+    }
+    if (policy.feature && store.plan === 'free') {
+      throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
+    }
+    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id })
+  }
+
+  private findKey(header: string | null): ApiKey | undefined {
+    if (!header || !header.startsWith('Bearer ')) return undefined
+    const raw = header.slice(7)
+    if (!KEY_RE.test(raw)) return undefined
+    const hash = hashKey(raw)
+    const { cache, db } = this.deps
+    let key = cache.keys.get(hash)
+    if (key === undefined) {
+      key = db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get() ?? null
+      if (key || cache.keys.size < MAX_CACHED_UNKNOWN_KEYS) cache.keys.set(hash, key)
+    }
+    return key ?? undefined
+  }
+
+  private findStore(id: string): Store | undefined {
+    const { cache } = this.deps
+    let store = cache.stores.get(id)
+    if (!store) {
+      store = getStore(this.deps.db, id)
+      if (store) cache.stores.set(id, store)
+    }
+    return store
+  }
+
+  /** lastUsedAt is written behind once a second: a write per request would halve throughput. */
+  flushUsage(): void {
+    if (this.usage.size === 0) return
+    const entries = [...this.usage]
+    this.usage.clear()
+    const stmt = this.deps.db.$client.prepare('UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2')
+    try {
+      this.deps.db.$client.transaction(() => {
+        for (const [id, at] of entries) stmt.run(at, id)
+      })()
+    } catch {
+      for (const [id, at] of entries) if (!this.usage.has(id)) this.usage.set(id, at)
+    }
+  }
+
+  close(): void {
+    clearInterval(this.usageTimer)
+    this.flushUsage()
+  }
+}
+
+function decodeId(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw // a malformed escape names no record
+  }
+}
+
+export function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {
+  headers['x-ratelimit-limit'] = String(w.limit)
+  headers['x-ratelimit-remaining'] = String(w.remaining)
+  // IETF draft-ietf-httpapi-ratelimit-headers structured fields.
+  headers['ratelimit-policy'] = `"${name}";q=${w.limit};w=${w.windowSec}`
+  headers['ratelimit'] = `"${name}";r=${w.remaining};t=${w.resetSec}`
+  if (!w.allowed) headers['retry-after'] = String(w.resetSec)
+}

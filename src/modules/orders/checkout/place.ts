@@ -1,0 +1,181 @@
+/**
+ * One order inside a transaction the caller holds (checkout/batch.ts): checks in the contract's
+ * order — suspended store (402) → unknown/unpublished store (404) → references (400) → duplicate
+ * (409) → stock (409 OUT_OF_STOCK) — then every write (stock, order, items, customer, discount
+ * use, the `order.created` event,
+ * the idempotency record; the counters follow the order by trigger). A rejected order leaves nothing behind.
+ */
+import type { Database } from 'bun:sqlite'
+import { ctxFor, type Ctx, type CtxBase } from '../../../context'
+import type { Order, OrderItem, Store } from '../../../db/schema'
+import { createId } from '../../../lib/cuid'
+import { Conflict, ValidationError } from '../../../lib/errors'
+import { toMajor } from '../../../lib/money'
+import { storeForPublic } from '../../platform-stores/service'
+import { DEDUP_WINDOW_MS, type LineRef } from '../dedup'
+import { findReplay, saveReplay } from '../idempotency'
+import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from '../pricing'
+import { takeStock, type StockLine } from '../stock'
+import { whatsappFor } from '../whatsapp'
+import type { PendingOrder } from './prepare'
+import * as sql from './statements'
+
+export interface OrderCreatedBody {
+  id: string
+  orderNumber: string
+  /** Major units, so a storefront can confirm what the customer will pay (discount included). */
+  total: number
+  currency: string
+  whatsappUrl: string | null
+}
+
+export interface CheckoutResult {
+  status: number
+  body: OrderCreatedBody
+  /** True when the body is the stored answer to an earlier post with the same Idempotency-Key. */
+  replayed: boolean
+}
+
+/** `ORD-` and six digits (contract); numbers past 999999 keep growing rather than collide. */
+export const formatOrderNumber = (seq: number) => `ORD-${String(seq).padStart(6, '0')}`
+
+/**
+ * Prices and names from the database only; 400 naming the first bad line. `stock` receives each
+ * line's stock as read in this transaction (null = untracked), for takeStock.
+ */
+function resolveLines(db: Database, storeId: string, orderId: string, refs: LineRef[], stock: StockLine[]): OrderItem[] {
+  const vmap = new Map(sql.variantsByIds(db, refs.flatMap((r) => (r.variantId ? [r.variantId] : []))).map((v) => [v.id, v]))
+  const pmap = new Map(sql.productsByIds(db, refs.flatMap((r) => (r.productId ? [r.productId] : []))).map((p) => [p.id, p]))
+  return refs.map((r, i): OrderItem => {
+    if (r.variantId) {
+      const field = `items[${i}].variantId`
+      const v = vmap.get(r.variantId)
+      if (!v || v.storeId !== storeId || v.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
+      if (!v.isActive || !v.productActive) throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
+      stock.push({ productId: v.productId, variantId: v.id, quantity: r.quantity, stock: v.stock, position: i })
+      return line(orderId, i, v.productId, v.productName, v.id, v.name, v.price, r.quantity, v.stock !== null)
+    }
+    const field = `items[${i}].productId`
+    const p = pmap.get(r.productId!)
+    if (!p || p.storeId !== storeId || p.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
+    if (!p.isActive) throw new ValidationError(field, 'inactive', `${field} names a product that is not available`)
+    if (p.hasVariants) throw new ValidationError(`items[${i}].variantId`, 'required', `items[${i}]: this product has variants; name one with variantId`)
+    stock.push({ productId: p.id, variantId: null, quantity: r.quantity, stock: p.stock, position: i })
+    return line(orderId, i, p.id, p.name, null, null, p.price, r.quantity, p.stock !== null)
+  })
+}
+
+function line(orderId: string, i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number, stockTaken: boolean): OrderItem {
+  const subtotal = lineSubtotal(unitPrice, quantity)
+  if (!Number.isSafeInteger(subtotal)) throw new ValidationError(`items[${i}].quantity`, 'out_of_range')
+  // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
+  return { id: `${orderId}-${i}`, orderId, productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i, stockTaken }
+}
+
+function resolveShipping(db: Database, storeId: string, id: string | null | undefined) {
+  if (!id) return null
+  const s = sql.shippingById(db, id)
+  if (!s || s.storeId !== storeId) throw new ValidationError('shippingOptionId', 'not_found', 'shippingOptionId does not name a shipping option of this store')
+  if (!s.isActive) throw new ValidationError('shippingOptionId', 'inactive', 'This shipping option is not available')
+  return s
+}
+
+/**
+ * The discount, if any, and what it takes off. Reasons: not_found, inactive, expired,
+ * exhausted (usedCount reached maxUses), below_minimum (items' subtotal under minOrderAmount).
+ */
+function resolveDiscount(db: Database, store: Store, code: string | null | undefined, itemsSubtotal: number, now: number) {
+  if (code === null || code === undefined) return null
+  const f = 'discountCode'
+  const d = sql.discountByCode(db, store.id, code.trim().toUpperCase())
+  if (!d) throw new ValidationError(f, 'not_found', 'Unknown discount code')
+  if (!d.isActive) throw new ValidationError(f, 'inactive', 'This discount code is not active')
+  if (d.expiresAt !== null && d.expiresAt <= now) throw new ValidationError(f, 'expired', 'This discount code has expired')
+  if (d.maxUses !== null && d.usedCount >= d.maxUses) throw new ValidationError(f, 'exhausted', 'This discount code has reached its maximum number of uses')
+  if (!meetsMinimum(itemsSubtotal, d.minOrderAmount)) {
+    throw new ValidationError(f, 'below_minimum', 'The order does not reach the minimum amount for this discount code', {
+      minOrderAmount: toMajor(d.minOrderAmount!, store.currency),
+    })
+  }
+  return { discount: d, amount: discountAmount(d.type, d.value, itemsSubtotal) }
+}
+
+export interface Placed {
+  result: CheckoutResult
+  storeId: string
+}
+
+/**
+ * Everything one order does, inside the caller's transaction. `stores` holds the ctx of each
+ * store read in this transaction: no other writer can change one while it holds the write lock.
+ */
+export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Ctx>): Placed {
+  const { input, idempotencyKey, phone, refs, hash, reqHash } = o
+  const db = base.db.$client
+  const now = base.clock.now()
+  let ctx = stores.get(input.storeId)
+  if (!ctx) stores.set(input.storeId, (ctx = ctxFor(base, storeForPublic(base.db, input.storeId, base.config.upgradeUrl), { kind: 'public' })))
+  const { store } = ctx
+  if (idempotencyKey !== undefined) {
+    const replay = findReplay(db, store.id, idempotencyKey, reqHash, now)
+    if (replay) return { result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true }, storeId: store.id }
+  }
+
+  const orderId = createId()
+  const stock: StockLine[] = []
+  const lines = resolveLines(db, store.id, orderId, refs, stock)
+  const shipping = resolveShipping(db, store.id, input.shippingOptionId)
+  const itemsSubtotal = lines.reduce((s, l) => s + l.subtotal, 0)
+  const disc = resolveDiscount(db, store, input.discountCode, itemsSubtotal, now)
+  const shippingPrice = shipping?.price ?? 0
+  const total = orderTotal(itemsSubtotal, shippingPrice, disc?.amount ?? 0)
+  // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
+  if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
+
+  if (sql.recentDuplicate(db, store.id, hash, now - DEDUP_WINDOW_MS)) {
+    throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
+  }
+  takeStock(db, stock)
+  if (disc && !sql.useDiscount(db, disc.discount.id)) throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
+  const seq = sql.nextOrderSeq(db, store.id)
+  const name = input.name.trim()
+  const address = input.address?.trim() || null
+  const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, now })
+
+  const order: Order = {
+    id: orderId,
+    storeId: store.id,
+    customerId,
+    orderNumber: formatOrderNumber(seq),
+    status: 'pending',
+    customerName: name,
+    customerPhone: phone,
+    customerAddress: address,
+    notes: input.notes?.trim() || null,
+    currency: store.currency,
+    itemsSubtotal,
+    shippingOptionId: shipping?.id ?? null,
+    shippingName: shipping?.name ?? null,
+    shippingPrice: shipping ? shippingPrice : null,
+    discountId: disc?.discount.id ?? null,
+    discountCode: disc?.discount.code ?? null,
+    discountAmount: disc?.amount ?? 0,
+    total,
+    dedupHash: hash,
+    createdAt: now,
+    updatedAt: now,
+  }
+  sql.insertOrder(db, order)
+  sql.insertItems(db, lines)
+  ctx.emit('order.created', { orderId: order.id })
+
+  const body: OrderCreatedBody = {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    total: toMajor(order.total, order.currency),
+    currency: order.currency,
+    whatsappUrl: whatsappFor(store, order, lines),
+  }
+  if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)
+  return { result: { status: 201, body, replayed: false }, storeId: store.id }
+}

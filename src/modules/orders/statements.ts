@@ -1,0 +1,84 @@
+/**
+ * The orders module's read SQL, as raw bun:sqlite statements: Drizzle's per-call query building
+ * and compiling cost more than these queries themselves (docs/decisions/001). Lists page
+ * through (store_id, created_at) indexes with a covering rowid scan and read the full rows of
+ * the page only, so a deep offset over a million orders skips index entries instead of table
+ * rows; `total` comes from the `order_counts` counters (kept by triggers, drizzle/0009). Row
+ * types are the schema's: `selectList` names every column by its key.
+ */
+import type { Database } from 'bun:sqlite'
+import { selectList, type Db } from '../../db/client'
+import { orderItems, orders, type Order, type OrderItem, type OrderStatus } from '../../db/schema'
+
+const ORDER_FIELDS = selectList(orders)
+const ITEM_FIELDS = selectList(orderItems)
+
+export interface OrderFilter {
+  storeId?: string
+  customerId?: string
+  status?: OrderStatus
+  createdSince?: number
+  updatedSince?: number
+}
+
+function whereOf(f: OrderFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = []
+  const params: (string | number)[] = []
+  if (f.storeId !== undefined) parts.push('store_id = ?'), params.push(f.storeId)
+  if (f.customerId !== undefined) parts.push('customer_id = ?'), params.push(f.customerId)
+  if (f.status !== undefined) parts.push('status = ?'), params.push(f.status)
+  if (f.createdSince !== undefined) parts.push('created_at >= ?'), params.push(f.createdSince)
+  if (f.updatedSince !== undefined) parts.push('updated_at >= ?'), params.push(f.updatedSince)
+  return { sql: parts.length ? parts.join(' AND ') : '1', params }
+}
+
+/**
+ * One page of orders, newest first (ties by insertion order). The inner query walks an index
+ * that covers (store_id[, status] | customer_id, created_at, rowid): skipping 100,000 rows of
+ * an offset reads index entries only; the outer one reads the 50 rows of the page. The SQL
+ * text depends only on which filters are present, so bun:sqlite's statement cache reuses it.
+ */
+export function pageOfOrders(db: Db, f: OrderFilter, limit: number, offset: number): Order[] {
+  const w = whereOf(f)
+  return db.$client
+    .query<Order, (string | number)[]>(
+      `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (
+         SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
+       ) ORDER BY created_at DESC, rowid DESC`,
+    )
+    .all(...w.params, limit, offset)
+}
+
+/** Orders of the store (optionally in one status) from the counters: one primary-key read. */
+export function countOrders(db: Db, storeId: string, status?: OrderStatus): number {
+  const q = status
+    ? db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ? AND status = ?').get(storeId, status)
+    : db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ?').get(storeId)
+  return q!.n
+}
+
+/** Orders matching a filter with a time bound, counted: the bound narrows an indexed range, so this is bounded by the answer. */
+export function countMatching(db: Db, f: OrderFilter): number {
+  const w = whereOf(f)
+  return db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders WHERE ${w.sql}`).get(...w.params)!.n
+}
+
+export const orderById = (client: Database, id: string): Order | undefined => client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(id)[0]
+
+/**
+ * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go
+ * in as one JSON array, so the statement text never changes and stays compiled.
+ */
+export function itemsOf(client: Database, orderIds: string[]): Map<string, OrderItem[]> {
+  const out = new Map<string, OrderItem[]>()
+  if (orderIds.length === 0) return out
+  const rows = client
+    .query<OrderItem, [string]>(`SELECT ${ITEM_FIELDS} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`)
+    .all(JSON.stringify(orderIds))
+  for (const r of rows) {
+    const list = out.get(r.orderId)
+    if (list) list.push(r)
+    else out.set(r.orderId, [r])
+  }
+  return out
+}

@@ -1,0 +1,32 @@
+/**
+ * GET /media/<storeId>/<imageId>-<width>.webp: the public image files. A name is a new upload's
+ * id, so its bytes never change: cached for a year as immutable. Only names of the exact form
+ * this module writes are looked up (storage.ts), matched on the raw path before any decoding:
+ * `..`, encoded or not, a slash inside a segment or another directory can't name a file.
+ */
+import { Elysia } from 'elysia'
+import type { Deps } from '../../../context'
+import { NotFound } from '../../../lib/errors'
+import { servedFile } from './storage'
+
+const HEADERS = {
+  'content-type': 'image/webp',
+  'cache-control': 'public, max-age=31536000, immutable',
+  'x-content-type-options': 'nosniff',
+}
+
+export const mediaRoutes = (deps: Deps) =>
+  new Elysia({ name: 'media' }).get(
+    '/media/*',
+    async ({ request }) => {
+      const url = request.url
+      const start = url.indexOf('/media/', url.indexOf('//') + 2) + '/media/'.length
+      const q = url.indexOf('?', start)
+      const file = servedFile(deps.config.dataDir, url.slice(start, q === -1 ? undefined : q))
+      const blob = file ? Bun.file(file) : undefined
+      if (!blob || !(await blob.exists())) throw new NotFound('Image')
+      return new Response(blob, { headers: HEADERS })
+    },
+    // Not an API operation (and `/media/*` is no OpenAPI path template): the URLs come from `images`.
+    { detail: { hide: true } },
+  )

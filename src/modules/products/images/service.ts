@@ -1,0 +1,103 @@
+/**
+ * Product images: upload (check, re-encode off the event loop, store the files, then one
+ * BEGIN IMMEDIATE insert), reorder and delete. How products show them: views.ts.
+ */
+import type { Database } from 'bun:sqlite'
+import type { Ctx } from '../../../context'
+import type { Runner } from '../../../db/client'
+import { createId } from '../../../lib/cuid'
+import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../lib/errors'
+import { capFor, enforceCap } from '../../plans/caps'
+import { ownProduct } from '../service'
+import { write } from '../../../db/write'
+import { renditions } from './process'
+import { removeImage, saveImage } from './storage'
+import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
+
+// ---------------------------------------------------------------------------------------------
+// Writes. Each check-then-write is one BEGIN IMMEDIATE transaction (db/write.ts): the count
+// against the cap and the position an upload takes can't interleave with another upload, and
+// the unique (product_id, position) index would refuse it if they did.
+
+// Drizzle's transaction object has no $client: raw statements go through ctx.db's connection,
+// which is the one holding the transaction.
+const rowsOf = (db: Database, productId: string) =>
+  db.query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id = ? ORDER BY position`).all(productId)
+
+/** Free plan: 403 PLAN_REQUIRED at its cap; at the ceiling every plan shares: 409 LIMIT_REACHED. */
+function checkCap(ctx: Ctx, current: number): void {
+  const limit = capFor(ctx.config, ctx.store.plan, 'productImages')
+  if (current < limit) return
+  if (limit < ctx.config.maxProductImages) enforceCap(ctx, 'productImages', current + 1, current)
+  throw new Conflict('LIMIT_REACHED', `A product has at most ${limit} images`, { limit })
+}
+
+/** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique index never sees a clash. */
+function renumber(db: Database, productId: string, ids: string[]): void {
+  db.query('UPDATE product_images SET position = -1 - position WHERE product_id = ?').run(productId)
+  const set = db.query('UPDATE product_images SET position = ? WHERE id = ?')
+  ids.forEach((id, i) => set.run(i, id))
+}
+
+export async function uploadImage(ctx: Ctx, productId: string, file: Blob | undefined): Promise<ImageView> {
+  ownProduct(ctx, productId)
+  if (!(file instanceof Blob)) throw new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
+  if (file.size > ctx.config.mediaMaxBytes) throw new PayloadTooLarge(ctx.config.mediaMaxBytes)
+  // Refused early without decoding when the cap is already reached; checked again when writing.
+  checkCap(ctx, rowsOf(ctx.db.$client, productId).length)
+  const original = new Uint8Array(await file.arrayBuffer())
+  const made = await renditions(original, ctx.config.mediaMaxPixels)
+  const id = createId()
+  const { dataDir } = ctx.config
+  const widths = made.map((r) => r.width)
+  await saveImage(dataDir, ctx.store.id, id, original, made)
+  try {
+    const largest = made[made.length - 1]!
+    const row = write(ctx, (tx) => {
+      ownProduct(ctx, productId, tx)
+      const position = rowsOf(ctx.db.$client, productId).length
+      checkCap(ctx, position)
+      const r: ImageRow = { id, storeId: ctx.store.id, productId, position, width: largest.width, height: largest.height, widths: widths.join(',') }
+      ctx.db.$client
+        .query('INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, ctx.clock.now())
+      return r
+    })
+    return imageView(row, ctx.config.publicUrl)
+  } catch (err) {
+    await removeImage(dataDir, ctx.store.id, id, widths)
+    throw err
+  }
+}
+
+function ownImage(ctx: Ctx, tx: Runner, productId: string, imageId: string): ImageRow[] {
+  ownProduct(ctx, productId, tx)
+  const rows = rowsOf(ctx.db.$client, productId)
+  if (!rows.some((r) => r.id === imageId)) throw new NotFound('Image')
+  return rows
+}
+
+/** Moves an image to `position` (0 = first); the others keep their order around it. */
+export function moveImage(ctx: Ctx, productId: string, imageId: string, position: number): ImageView {
+  const moved = write(ctx, (tx) => {
+    const rows = ownImage(ctx, tx, productId, imageId)
+    if (position > rows.length - 1) throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, { max: rows.length - 1 })
+    const ids = rows.map((r) => r.id).filter((id) => id !== imageId)
+    ids.splice(position, 0, imageId)
+    renumber(ctx.db.$client, productId, ids)
+    return { ...rows.find((r) => r.id === imageId)!, position }
+  })
+  return imageView(moved, ctx.config.publicUrl)
+}
+
+/** Deletes the row (the rest close up), then its files: a URL that answered once now answers 404. */
+export async function deleteImage(ctx: Ctx, productId: string, imageId: string) {
+  const gone = write(ctx, (tx) => {
+    const rows = ownImage(ctx, tx, productId, imageId)
+    ctx.db.$client.query('DELETE FROM product_images WHERE id = ?').run(imageId)
+    renumber(ctx.db.$client, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
+    return rows.find((r) => r.id === imageId)!
+  })
+  await removeImage(ctx.config.dataDir, ctx.store.id, imageId, gone.widths.split(',').map(Number))
+  return { id: imageId, deleted: true as const }
+}

@@ -1,0 +1,59 @@
+import { Elysia } from 'elysia'
+import { access } from '../../plugins/access'
+import { data, list, publicErrors, ErrorBody } from '../shared/model'
+import { sendJson } from '../shared/query'
+import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
+import { checkSlug, listDirectory, publicStoreBySlug, storefrontOf } from './service'
+
+const CACHE_KEY = 'storefront'
+const STORE_READS = 'Limited per client IP (`RATE_LIMIT_STORE_READS_PER_MIN`, 120 a minute by default).'
+
+/** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
+export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
+  .use(access)
+  .get('/api/v1/stores', ({ app, query }) => listDirectory(app.db, query), {
+    access: { public: 'storeReads' },
+    query: DirectoryQuery,
+    response: { 200: list(DirectoryEntry), 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
+    detail: {
+      tags: ['Public'],
+      summary: 'Directory of published stores',
+      description: `No key. Published stores that are neither in maintenance nor suspended, by name. \`q\` matches the name or slug, ignoring case. ${STORE_READS}`,
+    },
+  })
+  .get(
+    '/api/v1/stores/:slug',
+    ({ app, params, set }) => {
+      // The store row is read every time (status and publication are checked fresh); the
+      // catalog body is cached per store until a write to that store drops it.
+      const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
+      let body = app.cache.getResponse(store.id, CACHE_KEY)
+      if (!body) {
+        body = new Blob([JSON.stringify({ data: storefrontOf(app.db, store, app.config.publicUrl) })])
+        app.cache.setResponse(store.id, CACHE_KEY, body)
+      }
+      // Counted in memory and written behind: a read never writes (visits.ts).
+      app.visits.record(store.id)
+      return sendJson(set, body)
+    },
+    {
+      access: { public: 'storeReads' },
+      params: StorefrontParams,
+      response: { 200: data(Storefront), ...publicErrors },
+      detail: {
+        tags: ['Public'],
+        summary: "A store's public catalog",
+        description: `No key. Store info, active categories, active products with active variants and approved-review count and average, active shipping options. Counts one catalog visit (stats). Unknown, unpublished or maintenance store → 404; suspended → 402. ${STORE_READS}`,
+      },
+    },
+  )
+  .get('/api/check-slug', ({ app, query }) => checkSlug(app.db, query.slug), {
+    access: { public: 'checkSlug' },
+    query: CheckSlugQuery,
+    response: { 200: CheckSlugResult, 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
+    detail: {
+      tags: ['Public'],
+      summary: 'Is a store slug available?',
+      description: 'No key. `{ slug, available }` against store slugs; an ill-formed slug → 400. Limited per client IP (`RATE_LIMIT_CHECK_SLUG_PER_HOUR`, 30 an hour by default).',
+    },
+  })

@@ -1,0 +1,102 @@
+/**
+ * The storefront's public read side (no key): the directory of published stores, one store's
+ * catalog, and the slug availability check. No function takes a store ctx: the store comes
+ * from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
+ */
+import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
+import { ValidationError } from '../../lib/errors'
+import { toMajor } from '../../lib/money'
+import { isSlug, SLUG_RULE } from '../../lib/slug'
+import { imagesOf } from '../products/images/views'
+import { activeVariantsOf, productView } from '../products/service'
+import { containsPattern, page } from '../shared/query'
+import { publicStore } from '../platform-stores/service'
+import type { DirectoryQuery } from './model'
+
+/** Published, not in maintenance, not suspended; `q` matches name or slug ignoring case. */
+export function listDirectory(db: Db, q: DirectoryQuery) {
+  const { limit, offset } = page(q)
+  const conds = [eq(stores.isPublished, true), eq(stores.isMaintenance, false), eq(stores.status, 'active')]
+  const term = q.q?.trim()
+  if (term) {
+    const pattern = containsPattern(term)
+    conds.push(or(sql`lower(${stores.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${stores.slug} LIKE ${pattern} ESCAPE '\\'`)!)
+  }
+  const cond = and(...conds)
+  const rows = db
+    .select({ name: stores.name, slug: stores.slug, description: stores.description, currency: stores.currency })
+    .from(stores)
+    .where(cond)
+    .orderBy(sql`${stores.name} COLLATE NOCASE`, asc(stores.slug))
+    .limit(limit)
+    .offset(offset)
+    .all()
+  const total = db.select({ n: count() }).from(stores).where(cond).get()!.n
+  return { data: rows, total, limit, offset }
+}
+
+/** The store behind a public slug, checked as every public request's store is. */
+export const publicStoreBySlug = (db: Db, upgradeUrl: string, slug: string): Store => publicStore(db.select().from(stores).where(eq(stores.slug, slug)).get(), upgradeUrl)
+
+/** Approved-review count and mean per product of the store, in one grouped query. */
+function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
+  const rows = db
+    .select({ productId: reviews.productId, n: count(), avg: sql<number>`avg(${reviews.rating})` })
+    .from(reviews)
+    .where(and(eq(reviews.storeId, storeId), eq(reviews.status, 'approved')))
+    .groupBy(reviews.productId)
+    .all()
+  return new Map(rows.map((r) => [r.productId, { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 }]))
+}
+
+/** The catalog a storefront renders: store info, active categories, products and shipping options. */
+export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
+  const cats = db
+    .select({ id: categories.id, name: categories.name, slug: categories.slug, position: categories.position })
+    .from(categories)
+    .where(and(eq(categories.storeId, s.id), eq(categories.isActive, true)))
+    .orderBy(asc(categories.position), asc(categories.createdAt))
+    .all()
+  const prods = db
+    .select()
+    .from(products)
+    .where(and(eq(products.storeId, s.id), eq(products.isActive, true), isNull(products.deletedAt)))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .all()
+  const vs = activeVariantsOf(db, prods.map((p) => p.id))
+  const imgs = imagesOf(db, prods.map((p) => p.id), publicUrl)
+  const stats = reviewStats(db, s.id)
+  const ships = db
+    .select()
+    .from(shippingOptions)
+    .where(and(eq(shippingOptions.storeId, s.id), eq(shippingOptions.isActive, true)))
+    .orderBy(asc(shippingOptions.price), asc(shippingOptions.createdAt))
+    .all()
+  return {
+    store: {
+      id: s.id,
+      name: s.name,
+      slug: s.slug,
+      description: s.description,
+      currency: s.currency,
+      whatsappNumber: s.whatsappNumber,
+      whatsappTemplate: s.whatsappTemplate,
+      language: s.language,
+    },
+    categories: cats,
+    products: prods.map((p) => ({
+      ...productView(p, vs.get(p.id) ?? [], s.currency, imgs.get(p.id)),
+      ...(stats.get(p.id) ?? { reviewCount: 0, averageRating: null }),
+    })),
+    shippingOptions: ships.map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays })),
+  }
+}
+
+/** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
+export function checkSlug(db: Db, slug: string) {
+  if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
+  const taken = db.select({ id: stores.id }).from(stores).where(eq(stores.slug, slug)).get()
+  return { slug, available: !taken }
+}

@@ -1,0 +1,47 @@
+/**
+ * The `access` route option, declared once on every /api and /mcp route:
+ *
+ *   .put('/:id', ({ ctx, params, body }) => …, { access: { scope: 'products:write', owns: products }, … })
+ *   .post('/api/orders', ({ app, body }) => …, { access: { public: 'orders' }, … })
+ *
+ * From it: the gate's table (http/access.ts, compiled at startup), the OpenAPI `security` and
+ * the scope/plan sentence that opens the route's description, the MCP tools' metadata and the
+ * protected-route tests. Key routes get `ctx` (context.ts), resolved by the gate before the
+ * body is parsed; every route gets `app`, the process's wiring, for what is not a service's
+ * business (caches, the checkout batcher).
+ */
+import { Elysia } from 'elysia'
+import type { Ctx, Deps } from '../context'
+import { DECLARED, type Access } from '../http/access'
+import { Unauthorized } from '../lib/errors'
+import { getTableName } from 'drizzle-orm'
+
+function sentence(a: Access): string {
+  if ('public' in a) return ''
+  if ('key' in a) return 'Any valid API key. '
+  const plan = a.feature ? ` Needs a Pro or Lifetime plan (feature \`${a.feature}\`).` : ''
+  return `Scope: \`${a.scope}\`.${plan}`
+}
+
+/** Fails closed if the gate did not resolve a key for this route. */
+function requireCtx({ ctx }: { ctx?: Ctx }): void {
+  if (!ctx) throw new Unauthorized()
+}
+
+export const access = new Elysia({ name: 'access' })
+  .decorate('ctx', undefined as unknown as Ctx)
+  .decorate('app', undefined as unknown as Deps)
+  .macro({
+    access: (a: Access) => ({
+      // Elysia dedupes macro applications by this seed (a table object does not serialize).
+      seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(a.owns) : undefined }),
+      detail: { security: 'public' in a ? [] : [{ bearerAuth: [] }] },
+      introspect(hook: Record<string, unknown>) {
+        hook[DECLARED] = a
+        // A new object: a detail shared by two routes must not get the sentence twice.
+        const detail = (hook.detail ?? {}) as { description?: string }
+        hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
+      },
+      ...('public' in a ? {} : { beforeHandle: requireCtx }),
+    }),
+  })

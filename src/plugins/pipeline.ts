@@ -1,0 +1,38 @@
+/**
+ * What every request goes through before routing: a request id, the security headers, the
+ * redirect to https behind a proxy, the public edge (plugins/edge.ts: doubled slashes, CORS,
+ * /mcp's Origin), and the gate (http/gate.ts), which leaves a key request's `ctx` on the
+ * request's own context for its handler (plugins/access.ts types it). Nothing per request is
+ * kept elsewhere.
+ */
+import { Elysia } from 'elysia'
+import type { Deps } from '../context'
+import type { Gate } from '../http/gate'
+import { clientIp, ipBucket } from '../lib/client-ip'
+import type { Edge } from './edge'
+import { setSecurityHeaders } from './security-headers'
+
+export function pipeline(deps: Deps, gate: Gate, edge: Edge) {
+  let counter = 0
+  return new Elysia({ name: 'pipeline' }).onRequest((c) => {
+    const { request, set, server } = c
+    const requestId = (++counter).toString(36) + Date.now().toString(36)
+    set.headers['x-request-id'] = requestId
+    const url = request.url
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+    const q = url.indexOf('?', pathStart)
+    const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
+    const headers = set.headers as Record<string, string>
+    setSecurityHeaders(deps.config, request, headers)
+    if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
+      const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
+      const origin = deps.config.publicUrl ?? `https://${host}`
+      return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
+    }
+    const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))
+    if (ended) return ended
+    const out = c as unknown as { app: Deps; ctx: unknown }
+    out.app = deps
+    out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers)
+  })
+}
