@@ -15,8 +15,11 @@ export type Bucket = 'orders' | 'reviews' | 'checkSlug' | 'storeReads' | 'anonym
 export type OwnedTable = Table & { id: Column; storeId: Column }
 
 export type Access =
-  /** An API key with `scope`; `owns`: the `:id` names a row of this table; `feature`: paid plans only. */
-  | { scope: Scope; owns?: OwnedTable; feature?: PaidFeature }
+  /**
+   * An API key with `scope`; `owns`: the `:id` names a row of this table; `feature`: paid plans
+   * only; `upload`: the body is a media upload, held to MEDIA_MAX_BYTES instead of 1 MiB.
+   */
+  | { scope: Scope; owns?: OwnedTable; feature?: PaidFeature; upload?: true }
   /** Any valid API key (/mcp: each tool call is an API request checked on its own). */
   | { key: 'any' }
   /** No key; limited per client IP in `bucket`. */
@@ -25,7 +28,7 @@ export type Access =
 export type Policy =
   | { kind: 'none' }
   | { kind: 'public'; bucket: Bucket }
-  | { kind: 'key'; scope: Scope | null; feature?: PaidFeature; owns?: OwnedTable }
+  | { kind: 'key'; scope: Scope | null; feature?: PaidFeature; owns?: OwnedTable; upload?: true }
 
 export interface DeclaredRoute {
   method: string
@@ -42,6 +45,7 @@ export const policyOf = (a: Access): Policy => {
   const p: Policy = { kind: 'key', scope: a.scope }
   if (a.feature) p.feature = a.feature
   if (a.owns) p.owns = a.owns
+  if (a.upload) p.upload = true
   return p
 }
 

@@ -67,7 +67,7 @@ export class Gate {
     // No shared cache or browser keeps a shop's orders or customers (errors included).
     if (policy.kind === 'key') headers['cache-control'] = 'no-store'
     const length = Number(request.headers.get('content-length') ?? 0)
-    const maxBody = uploadBodyLimit(request.method, path, this.deps.config) ?? MAX_BODY_BYTES
+    const maxBody = policy.kind === 'key' && policy.upload ? uploadBodyLimit(this.deps.config) : MAX_BODY_BYTES
     const tooLarge = length > maxBody
     if (length === 0 && request.method !== 'GET' && request.method !== 'HEAD') limitUndeclaredBody(request, maxBody)
 

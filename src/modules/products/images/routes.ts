@@ -23,7 +23,7 @@ export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
         return { data: image }
       },
       {
-        access: write,
+        access: { ...write, upload: true },
         params: t.Object({ id: Id }),
         parse: 'multipart/form-data',
         body: t.Object({ file: t.File({ description: 'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)' }) }),
