@@ -358,6 +358,11 @@ describe('storefront in Chromium', () => {
       // Card pictures are decorative (the name follows in the same link), so they are found by srcset.
       const card = page.locator('img[srcset]')
       expect(await card.count()).toBe(1)
+      // Square on the card, as wide as the card: its width/height attributes must not set its height.
+      await page.setViewportSize({ width: 390, height: 844 })
+      const box = (await card.boundingBox())!
+      expect(box.width).toBeGreaterThan(100)
+      expect(Math.abs(box.height - box.width)).toBeLessThan(2)
       await page.getByRole('link', { name: 'House Coffee' }).click()
       const img = page.getByRole('img', { name: 'House Coffee' })
       await img.waitFor()
