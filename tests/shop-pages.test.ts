@@ -21,7 +21,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 // Visits are written behind (public catalog visits.ts): flush them before counting rows.
-const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
 
 /** A store with a category, a product with two variants, one without, and a shipping option. */
 async function shop(input: Parameters<typeof makeShop>[1] = {}) {

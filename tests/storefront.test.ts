@@ -14,7 +14,7 @@ beforeAll(() => {
 afterAll(() => t.close())
 
 // Visits are written behind (storefront/visits.ts): flush them before counting rows.
-const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
 
 function addReview(storeId: string, productId: string, rating: number, status: 'pending' | 'approved' | 'rejected') {
   const now = Date.now()
@@ -245,7 +245,7 @@ describe('per-IP limit (storeReads bucket)', () => {
       expect(r4.headers.get('x-ratelimit-remaining')).toBe('0')
       // The rejected read recorded no visit.
       limited.deps.visits.flush()
-      expect(limited.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(store.id)!.n).toBe(1)
+      expect(limited.deps.db.$client.query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(store.id)!.n).toBe(1)
       const [r5] = await limited.api.get(`/api/v1/stores/${store.slug}`, opts('10.0.0.2'))
       expect(r5.status).toBe(200)
     } finally {

@@ -16,7 +16,7 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-const rawRows = (storeId: string) => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const rawVisits = (storeId: string) => t.deps.db.$client.query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
 const changes = () => t.deps.db.$client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
 
 describe('catalog visits', () => {
@@ -27,13 +27,13 @@ describe('catalog visits', () => {
     const before = changes()
     for (let i = 0; i < 20; i++) expect((await t.api.get(`/api/v1/stores/${store.slug}`))[0].status).toBe(200)
     expect(changes()).toBe(before)
-    expect(rawRows(store.id)).toBe(1)
+    expect(rawVisits(store.id)).toBe(1)
     expect(t.deps.visits.pendingCount).toBe(20)
 
     // The timer writes them behind, without anyone asking.
     const deadline = Date.now() + VISIT_FLUSH_MS + 3_000
-    while (rawRows(store.id) < 21 && Date.now() < deadline) await Bun.sleep(100)
-    expect(rawRows(store.id)).toBe(21)
+    while (rawVisits(store.id) < 21 && Date.now() < deadline) await Bun.sleep(100)
+    expect(rawVisits(store.id)).toBe(21)
     const [res, body] = await t.api.get('/api/v1/stats', { key })
     expectStatus(res, body).toBe(200)
     expect(body.data.visits).toBe(21)
@@ -54,12 +54,39 @@ describe('catalog visits', () => {
 
     const removed = await pruneVisits(t.deps.db.$client, Date.now())
     expect(removed).toBeGreaterThanOrEqual(40)
-    expect(rawRows(store.id)).toBe(7)
+    expect(rawVisits(store.id)).toBe(7)
     expect(await all()).toBe(47)
     // Half of the old day (00:00–12:00): its 40 visits prorated, 20; the recent day stays exact.
     const iso = (ms: number) => new Date(ms).toISOString()
     expect(await all(`?from=${iso(oldDay * DAY_MS)}&to=${iso(oldDay * DAY_MS + DAY_MS / 2)}`)).toBe(20)
     expect(await all(`?from=${iso((today - 1) * DAY_MS)}&to=${iso((today - 1) * DAY_MS + 7_200_000)}`)).toBe(7)
     expect(await all(`?from=${iso((today - 1) * DAY_MS + 7_200_000)}&to=${iso((today - 1) * DAY_MS + 7_300_000)}`)).toBe(0)
+  })
+
+  test('visits in the same second are one row with their count (the flush writes per store and second, not per view)', async () => {
+    const { store, key } = makeShop(t.deps, { plan: 'pro' })
+    const rows = () => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(store.id)!.n
+    t.deps.visits.flush()
+    const now = Date.now()
+    const clock = t.deps.visits as unknown as { clock: { now(): number } }
+    const real = clock.clock
+    clock.clock = { now: () => now - (now % 1000) + 500 } // every view in one second
+    try {
+      for (let i = 0; i < 1_000; i++) t.deps.visits.record(store.id)
+    } finally {
+      clock.clock = real
+    }
+    t.deps.visits.flush()
+    expect(rows()).toBe(1)
+    expect(rawVisits(store.id)).toBe(1_000)
+    const [res, body] = await t.api.get('/api/v1/stats', { key })
+    expectStatus(res, body).toBe(200)
+    expect(body.data.visits).toBe(1_000)
+    // A pruned counted row keeps its count in the rollup.
+    t.deps.db.insert(catalogVisits).values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 }).run()
+    expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
+    await pruneVisits(t.deps.db.$client, now)
+    expect(rows()).toBe(1)
+    expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
   })
 })

@@ -2,19 +2,22 @@
  * `bun run demo`: a working store in one command. Migrates DATA_DIR, creates (or reuses) the
  * store `demo` with categories, products with variants, shipping options and a discount, makes a
  * fresh all-scopes key (earlier demo keys are revoked: a key is shown only once, so it can't be
- * reused), starts the server and prints ready-to-paste curl lines.
+ * reused), uploads a drawn picture for each product, starts the server and prints
+ * ready-to-paste curl lines and the storefront's URL.
  */
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, like } from 'drizzle-orm'
 import { loadConfigOrExit } from '../config'
 import { ctxFor, type Deps } from '../context'
 import { createDeps } from '../deps'
-import { apiKeys, categories, discounts, products, shippingOptions, stores, variants, type Store } from '../db/schema'
+import { apiKeys, categories, discounts, productImages, products, shippingOptions, stores, variants, type Store } from '../db/schema'
 import { toMinor } from '../lib/money'
 import { createCategory } from '../modules/categories/service'
 import { createKey } from '../modules/keys/service'
 import { createProduct } from '../modules/products/service'
 import { createStore } from '../modules/platform-stores/service'
 import { serveUntilSignal, startServer } from '../server'
+import { uploadImage } from '../modules/products/images/service'
+import { picturePng, type Motif } from './demo-pictures'
 
 export const DEMO_SLUG = 'demo'
 export const DEMO_KEY_NAME = 'demo'
@@ -27,14 +30,14 @@ const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
  * Variants are [name, price, stock?]; stock absent = not tracked. Some items run low and the
  * Ethiopia 500 g is sold out, so a storefront shows every state.
  */
-const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; stock?: number; variants: [string, number, number?][] }[] = [
-  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', variants: [['250 g', 14.5, 40], ['500 g', 26, 25], ['1 kg', 48, 3]] },
-  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', variants: [['250 g', 18, 2], ['500 g', 33, 0]] },
-  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', stock: 12, variants: [] },
-  { name: 'Jasmine Green Tea', category: 'Tea', price: 9.75, description: 'Loose leaf, scented with jasmine blossoms.', variants: [['50 g', 9.75], ['100 g', 17.5]] },
-  { name: 'Earl Grey', category: 'Tea', price: 8.5, description: 'Black tea with bergamot.', variants: [['50 g', 8.5], ['100 g', 15]] },
-  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', variants: [['White', 32, 5], ['Black', 32, 1], ['Sage', 34]] },
-  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', stock: 4, variants: [] },
+const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; stock?: number; motif: Motif; variants: [string, number, number?][] }[] = [
+  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', motif: 'bag', variants: [['250 g', 14.5, 40], ['500 g', 26, 25], ['1 kg', 48, 3]] },
+  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', motif: 'bag', variants: [['250 g', 18, 2], ['500 g', 33, 0]] },
+  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', stock: 12, motif: 'bag', variants: [] },
+  { name: 'Jasmine Green Tea', category: 'Tea', price: 9.75, description: 'Loose leaf, scented with jasmine blossoms.', motif: 'tin', variants: [['50 g', 9.75], ['100 g', 17.5]] },
+  { name: 'Earl Grey', category: 'Tea', price: 8.5, description: 'Black tea with bergamot.', motif: 'tin', variants: [['50 g', 8.5], ['100 g', 15]] },
+  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', motif: 'dripper', variants: [['White', 32, 5], ['Black', 32, 1], ['Sage', 34]] },
+  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', stock: 4, motif: 'teapot', variants: [] },
 ]
 
 const SHIPPING: { name: string; price: number; description: string; estimatedDays: number }[] = [
@@ -109,7 +112,8 @@ export function seedDemo(deps: Deps): DemoSeed {
           description: p.description,
           price: p.price,
           comparePrice: p.comparePrice ?? null,
-          imageUrl: `https://images.example.com/demo/${slug}.jpg`,
+          // The picture is an upload (seedDemoPictures): imageUrl then follows the first image.
+          imageUrl: null,
           categoryId: categoryIds.get(p.category)!,
           stock: p.stock ?? null,
           variants: p.variants.map(([name, price, stock]) => ({ name, price, stock: stock ?? null })),
@@ -155,6 +159,34 @@ export function seedDemo(deps: Deps): DemoSeed {
   return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code }
 }
 
+/** An earlier demo set pictures on another host, which the storefront does not show (CSP). */
+const OLD_DEMO_IMAGES = 'https://images.example.com/demo/%'
+
+/**
+ * Gives each demo product without an image a drawn picture (demo-pictures.ts), uploaded
+ * through the images service like any seller's upload. Idempotent: a product that has an image
+ * keeps it. Returns how many were uploaded.
+ */
+export async function seedDemoPictures(deps: Deps, seed: DemoSeed): Promise<number> {
+  const { db } = deps
+  const ctx = ctxFor(deps, seed.store)
+  let uploaded = 0
+  const jobs = PRODUCTS.map(async (p, i) => {
+    const productId = seed.productIds[i]!
+    if (db.select({ id: productImages.id }).from(productImages).where(eq(productImages.productId, productId)).get()) return
+    const png = await picturePng(p.name, p.motif, i)
+    await uploadImage(ctx, productId, new Blob([png], { type: 'image/png' }))
+    uploaded++
+  })
+  await Promise.all(jobs)
+  db.update(products)
+    .set({ imageUrl: null })
+    .where(and(eq(products.storeId, seed.store.id), like(products.imageUrl, OLD_DEMO_IMAGES)))
+    .run()
+  deps.cache.invalidate(seed.store.id)
+  return uploaded
+}
+
 /** The lines printed once the server listens. */
 export function demoInstructions(seed: DemoSeed, url: string, certFile: string | undefined): string {
   const ca = certFile ? `--cacert ${certFile} ` : ''
@@ -190,6 +222,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit()
   const deps = createDeps(config)
   const seed = seedDemo(deps)
+  await seedDemoPictures(deps, seed)
   const running = await startServer(config, { deps })
   serveUntilSignal(running)
   process.stdout.write(demoInstructions(seed, running.url, running.certFile))

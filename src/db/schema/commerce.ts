@@ -176,13 +176,18 @@ export const reviews = sqliteTable(
   ],
 )
 
-/** One row per storefront catalog read: the denominator of the conversion rate. */
+/**
+ * Storefront catalog reads, the denominator of the conversion rate: `count` reads of the store
+ * within the second starting at `created_at` (the visit counter writes one row per store and
+ * second it saw; a row written directly counts one).
+ */
 export const catalogVisits = sqliteTable(
   'catalog_visits',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
+    count: integer('count').notNull().default(1),
   },
   (v) => [index('catalog_visits_store_created_idx').on(v.storeId, v.createdAt)],
 )

@@ -80,7 +80,7 @@ export function plainFigures(db: Database, storeId: string, from: number, to: nu
  * keeps VISIT_RAW_DAYS) has only its rollup left: its share is prorated by the time covered.
  */
 function visitsIn(db: Database, storeId: string, from: number, to: number): number {
-  const count = db.query<{ n: number }, [string, number, number]>('SELECT COUNT(*) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3')
+  const count = db.query<{ n: number }, [string, number, number]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3')
   const raw = count.get(storeId, from, to)!.n
   if (raw > 0) return raw
   const day = Math.floor(from / DAY_MS)

@@ -239,7 +239,7 @@
         if (r.status === 400 && d.field && fieldError(d.field, reasonText(d.field, d.reason))) return
         if (r.status === 409 && j.code === 'DUPLICATE_ORDER') return formError(W.duplicate)
         if (r.status === 409 && j.code === 'OUT_OF_STOCK') {
-          var msg = W.outOfStock + (d.available !== undefined ? ' ' + W.available.replace('{n}', d.available) : '')
+          var msg = d.available === 0 ? W.soldOutNow : W.outOfStock + (d.available !== undefined ? ' ' + W.available.replace('{n}', d.available) : '')
           if (!d.field || !fieldError(d.field, msg)) formError(msg)
           return
         }
