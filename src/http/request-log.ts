@@ -75,9 +75,10 @@ export class RequestLog {
 
   private end(request: Request, entry: RequestEntry, res: Response): Response {
     const ms = Math.round((performance.now() - entry.start) * 100) / 100
-    if (!entry.id) entry.id = this.begin(request).id
-    // Responses the pipeline builds itself (a redirect, a preflight) never saw set.headers.
-    if (!res.headers.has('x-request-id')) {
+    if (!entry.id) {
+      // The pipeline never saw it (a response Elysia built before any hook ran): the id is
+      // added here. Otherwise the pipeline's set.headers carry it, early answers included.
+      entry.id = this.begin(request).id
       try {
         res.headers.set('x-request-id', entry.id)
       } catch {

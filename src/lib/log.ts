@@ -46,11 +46,23 @@ function gather(line: string): void {
   }
 }
 
+/** The time as ISO 8601, formatted once per millisecond (many request lines share one). */
+let isoMs = 0
+let isoText = ''
+function isoNow(): string {
+  const now = Date.now()
+  if (now !== isoMs) {
+    isoMs = now
+    isoText = new Date(now).toISOString()
+  }
+  return isoText
+}
+
 export function createLogger(level: Level | string = 'info'): Logger {
   const min = ORDER[level as Level] ?? ORDER.info
   const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }) + '\n'
+    const line = JSON.stringify({ time: isoNow(), level: lvl, msg, ...fields }) + '\n'
     if (ORDER[lvl] <= ORDER.info) return gather(line)
     flush()
     process.stderr.write(line)
