@@ -20,9 +20,9 @@ export function getStoreSettings(ctx: Ctx) {
 }
 
 /**
- * The store as its own key sees it: the record and what it holds. Products not deleted (the
- * count reads the partial slug index, which holds exactly those), all categories (deleting one
- * removes it), and orders from the `order_counts` counters (one row per status, drizzle/0009),
+ * The store as its own key sees it: the record and what it holds. Products not deleted (an
+ * index seek on the store's products), all categories (deleting one removes it; a covering
+ * index), and orders from the `order_counts` counters (one row per status, drizzle/0009),
  * never a scan of the orders.
  */
 function settingsView(ctx: Ctx, s: Store) {
