@@ -17,7 +17,7 @@
  * get no line of their own. With `LOG_LEVEL=warn` nothing is timed or built.
  */
 import type { Logger } from '../lib/log'
-import { clientIp, subRequestIps } from '../lib/client-ip'
+import { peerIp, subRequestIps } from '../lib/client-ip'
 
 /** A well-formed incoming X-Request-Id is kept (so a proxy's id follows the request); anything else is replaced. */
 export const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/
@@ -108,7 +108,8 @@ export class RequestLog {
       ms,
       storeId: entry.storeId ?? null,
       keyPrefix: entry.keyPrefix ?? null,
-      ip: clientIp(request, entry.c?.server, this.trustProxy),
+      // The wrap logs no sub-request, so the address is the peer's (or the proxy's header).
+      ip: peerIp(request, entry.c?.server, this.trustProxy),
     })
     return res
   }

@@ -66,7 +66,10 @@ export function createLogger(level: Level | string = 'info'): Logger {
   const min = ORDER[level as Level] ?? ORDER.info
   const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return
-    const line = JSON.stringify({ time: isoNow(), level: lvl, msg, ...fields }) + '\n'
+    // Fields appended to the fixed head as text: spreading them into a new object first was a
+    // visible share of a request line's cost in a profile.
+    const rest = fields === undefined ? '}' : JSON.stringify(fields)
+    const line = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}${rest.length > 2 ? ',' + rest.slice(1) : '}'}\n`
     if (ORDER[lvl] <= ORDER.info) return gather(line)
     flush()
     process.stderr.write(line)
