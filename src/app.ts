@@ -8,6 +8,8 @@ import { apiDocs } from './openapi/plugin'
 import type { Deps } from './context'
 import { AccessTable, declaredRoutes } from './http/access'
 import { Gate } from './http/gate'
+import { RequestLog } from './http/request-log'
+import { LogOnce } from './lib/log-once'
 import { bodyDepth } from './plugins/body-depth'
 import { objectBody, type RouteInfo } from './plugins/object-body'
 import { Edge } from './plugins/edge'
@@ -28,8 +30,11 @@ export function createApp(deps: Deps) {
   const table = new AccessTable(declaredRoutes([...ROUTES, mcp].flatMap((r) => r.routes)))
   const gate = new Gate(deps, table)
   const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
+  const requests = new RequestLog(deps.log, deps.config.trustProxy)
+  const errorLog = new LogOnce(deps.log, deps.clock)
 
   let app = new Elysia({ name: 'storefront' })
+    .wrap(requests.wrap as never)
     .use(
       apiDocs({
         path: '/docs',
@@ -49,12 +54,13 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .use(pipeline(deps, gate, edge))
+    .use(pipeline(deps, gate, edge, requests))
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
         query: query as Record<string, string | undefined>,
         requestId: set.headers['x-request-id'] as string,
         log: deps.log,
+        errors: errorLog,
         url: request.url,
         writeHealth: deps.writeHealth,
       })

@@ -9,14 +9,13 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Logger } from '../lib/log'
+import { LogOnce } from '../lib/log-once'
 import type { Clock } from '../lib/time'
 
 export type StorageReason = 'disk_full' | 'io_error'
 
 /** Seconds a client should wait before retrying a write that failed for storage reasons. */
 export const RETRY_AFTER_SEC = 30
-const LOG_EVERY_MS = 60_000
-
 const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT'])
 
 /** Which storage failure an error is, or undefined for anything else (a bug stays a 500). */
@@ -29,14 +28,9 @@ export function storageFailure(err: unknown): StorageReason | undefined {
   return undefined
 }
 
-interface Seen {
-  count: number
-  loggedAt: number
-}
-
 export class WriteHealth {
   private failing: { reason: StorageReason; since: number } | undefined
-  private seen = new Map<string, Seen>()
+  private errors: LogOnce
   private probeTimer: ReturnType<typeof setInterval> | undefined
 
   constructor(
@@ -45,7 +39,9 @@ export class WriteHealth {
     /** A tiny committed write that proves the database can be written again. */
     private probe: () => void,
     private probeMs = 5_000,
-  ) {}
+  ) {
+    this.errors = new LogOnce(log, clock)
+  }
 
   /** For /health: undefined while writes work. */
   get degraded(): { reason: StorageReason; since: number } | undefined {
@@ -60,25 +56,16 @@ export class WriteHealth {
       this.startProbe()
     }
     const e = err as { code?: string; message?: string }
-    const key = `${e.code ?? ''} ${e.message ?? String(err)}`
-    const s = this.seen.get(key)
-    if (!s) {
-      this.seen.set(key, { count: 0, loggedAt: now })
-      this.log.error('storage write failed', { reason, code: e.code, error: e.message ?? String(err), count: 1 })
-    } else if (now - s.loggedAt >= LOG_EVERY_MS) {
-      this.log.error('storage write failed', { reason, code: e.code, error: e.message ?? String(err), count: s.count + 1, sinceLastLogSec: Math.round((now - s.loggedAt) / 1000) })
-      s.count = 0
-      s.loggedAt = now
-    } else s.count++
+    const error = e.message ?? String(err)
+    this.errors.error(`${e.code ?? ''} ${error}`, 'storage write failed', { reason, code: e.code, error })
   }
 
   /** Records a write that worked: leaves the degraded state. */
   ok(): void {
     if (!this.failing) return
     const { reason, since } = this.failing
-    const repeats = [...this.seen.values()].reduce((n, s) => n + s.count, 0)
     this.failing = undefined
-    this.seen.clear()
+    const repeats = this.errors.reset()
     this.stopProbe()
     this.log.warn('storage writes work again', { reason, degradedSec: Math.round((this.clock.now() - since) / 1000), unloggedRepeats: repeats })
   }

@@ -59,9 +59,10 @@ export class Gate {
   /**
    * Throws the first failing check; sets rate-limit headers on the way. Returns the service
    * ctx of a key request. `ip` may be a function: a request with a valid key never needs the
-   * client address, and looking it up costs.
+   * client address, and looking it up costs. `who` receives the key's store and prefix for
+   * the request's log line, the refused requests included.
    */
-  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>): Ctx | undefined {
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | undefined {
     const { policy, id } = this.table.match(request.method, path)
     if (policy.kind === 'none') return undefined
     // No shared cache or browser keeps a shop's orders or customers (errors included).
@@ -102,6 +103,7 @@ export class Gate {
     }
     const store = this.findStore(key.storeId)
     if (!store) throw new Unauthorized()
+    if (who) (who.storeId = store.id), (who.keyPrefix = key.prefix) // the request's log line
     const w = this.deps.limiter.hit(`key:${key.id}`, config.rateLimitKey, 60)
     setRateHeaders(headers, w, 'key')
     // 402 outranks 429 (contract order), but its response still carries the key's counter.

@@ -13,6 +13,11 @@ export const subRequestIps = new WeakMap<Request, string>()
 export function clientIp(request: Request, server: IpServer | null | undefined, trustProxy: boolean): string {
   const inherited = subRequestIps.get(request)
   if (inherited !== undefined) return inherited
+  return peerIp(request, server, trustProxy)
+}
+
+/** clientIp for a request known to come from the network (not an in-process sub-request). */
+export function peerIp(request: Request, server: IpServer | null | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = request.headers.get('x-forwarded-for')
     if (xff) {

@@ -178,7 +178,7 @@ function tool(s: Spec): ToolDef {
 const LIST = 'Returns { data: [...], total, limit, offset }; page with limit (1–100, default 50) and offset.'
 
 export const TOOLS: ToolDef[] = [
-  tool({ name: 'get_store', title: 'Get store settings', summary: 'Get the store this API key belongs to: name, slug, WhatsApp number, currency, message template, description, published/maintenance flags, plan and status.', method: 'GET', path: '/api/v1/store' }),
+  tool({ name: 'get_store', title: 'Get store settings', summary: 'Get the store this API key belongs to: name, slug, WhatsApp number, currency, message template, description, language, published/maintenance flags, plan and status, and how many products, categories and orders it holds (productCount, categoryCount, orderCount).', method: 'GET', path: '/api/v1/store' }),
   tool({ name: 'update_store', title: 'Update store settings', summary: 'Partially update store settings; only the fields given change. Duplicate slug → 409 DUPLICATE_SLUG.', method: 'PUT', path: '/api/v1/store', body: StoreUpdate }),
 
   tool({ name: 'list_products', title: 'List products', summary: `List products, newest first, each with its active variants, stock/inStock and images (by URL, in order). Only active products unless isActive is "false" or "all"; createdSince/updatedSince filter by ISO date. ${LIST}`, method: 'GET', path: '/api/v1/products', query: ProductListQuery }),

@@ -1,9 +1,11 @@
 /**
  * The one mapper from thrown errors to the spec's bodies (part 7). Elysia's validation and
  * parse errors become 400 VALIDATION_ERROR with `details.field` and `details.reason`; anything
- * unexpected becomes a bare 500 INTERNAL_ERROR, logged with the request id.
+ * unexpected becomes a bare 500 INTERNAL_ERROR, logged with the request id (once a minute per
+ * distinct error, with a count).
  */
 import type { Logger } from '../lib/log'
+import type { LogOnce } from '../lib/log-once'
 import { AppError, ERROR_STATUS, ValidationError, type ErrorCode } from '../lib/errors'
 import { fromElysiaValidation } from './validation-errors'
 import { RETRY_AFTER_SEC, storageFailure, type WriteHealth } from '../db/write-health'
@@ -23,7 +25,7 @@ const answer = (code: ErrorCode, error: string, details?: Record<string, unknown
 })
 
 /** Pure mapping, used by the app's onError. */
-export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; url?: string; writeHealth?: WriteHealth }): ErrorResult {
+export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; errors?: LogOnce; url?: string; writeHealth?: WriteHealth }): ErrorResult {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() }
   switch (code) {
     case 'VALIDATION': {
@@ -53,11 +55,16 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
   }
   const status = (error as { status?: number })?.status
   if (status === 413) return answer('PAYLOAD_TOO_LARGE', 'Request body too large')
-  ctx.log.error('unhandled error', {
+  // Once a minute per distinct error, with a count: a bug on a busy route must not flood the
+  // log. Every such request still has its own request line (status 500, its id).
+  const name = error instanceof Error ? error.name : typeof error
+  const fields = {
     requestId: ctx.requestId,
     // Parsed only here: 401s, 404s and 429s are answered without building a URL.
     path: ctx.url === undefined ? undefined : new URL(ctx.url).pathname,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-  })
+  }
+  if (ctx.errors) ctx.errors.error(`${name}: ${error instanceof Error ? error.message : String(error)}`, 'unhandled error', fields)
+  else ctx.log.error('unhandled error', fields)
   return answer('INTERNAL_ERROR', 'Internal server error', ctx.requestId ? { requestId: ctx.requestId } : undefined)
 }

@@ -1,5 +1,6 @@
 /**
- * What every request goes through before routing: a request id, the security headers, the
+ * What every request goes through before routing: a request id (the client's X-Request-Id when
+ * well-formed; http/request-log.ts), the security headers, the
  * redirect to https behind a proxy, the public edge (plugins/edge.ts: doubled slashes, CORS,
  * /mcp's Origin), and the gate (http/gate.ts), which leaves a key request's `ctx` on the
  * request's own context for its handler (plugins/access.ts types it). Nothing per request is
@@ -8,20 +9,23 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../context'
 import type { Gate } from '../http/gate'
+import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
 import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 
-export function pipeline(deps: Deps, gate: Gate, edge: Edge) {
-  let counter = 0
+export function pipeline(deps: Deps, gate: Gate, edge: Edge, requests: RequestLog) {
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
-    const requestId = (++counter).toString(36) + Date.now().toString(36)
-    set.headers['x-request-id'] = requestId
+    // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
+    const entry = requests.begin(request)
+    entry.c = c as { route?: string }
+    set.headers['x-request-id'] = entry.id
     const url = request.url
     const pathStart = url.indexOf('/', url.indexOf('//') + 2)
     const q = url.indexOf('?', pathStart)
     const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
+    entry.path = path
     const headers = set.headers as Record<string, string>
     setSecurityHeaders(deps.config, request, headers)
     if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
@@ -33,6 +37,6 @@ export function pipeline(deps: Deps, gate: Gate, edge: Edge) {
     if (ended) return ended
     const out = c as unknown as { app: Deps; ctx: unknown }
     out.app = deps
-    out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers)
+    out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
   })
 }

@@ -10,7 +10,7 @@ import { createApp } from '../../src/app'
 import { testConfig, type Config } from '../../src/config'
 import { createDeps, closeDeps } from '../../src/deps'
 import { openDb, type Db } from '../../src/db/client'
-import { createLogger } from '../../src/lib/log'
+import { createLogger, type Logger } from '../../src/lib/log'
 import { fixedClock, type Clock } from '../../src/lib/time'
 import type { Deps } from '../../src/context'
 
@@ -29,10 +29,10 @@ export interface TestApp {
   close(): void
 }
 
-export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): TestApp {
+export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger } = {}): TestApp {
   const dataDir = tempDir()
   const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
-  const deps = createDeps(config, { clock: opts.clock, log: createLogger('silent') })
+  const deps = createDeps(config, { clock: opts.clock, log: opts.log ?? createLogger('silent') })
   const app = createApp(deps)
   let admin: Db | undefined
   return {

@@ -3,7 +3,7 @@ import { categories } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared/model'
 import { Category, CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
-import { createCategory, deleteCategory, listCategories, updateCategory } from './service'
+import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './service'
 
 const doc = routeDoc('Catalog')
 const write = { scope: 'categories:write', owns: categories } as const
@@ -15,6 +15,12 @@ export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
     query: CategoryListQuery,
     response: { 200: list(Category), ...authErrors },
     detail: doc('List categories, ordered by position'),
+  })
+  .get('/:id', ({ ctx, params }) => ({ data: getCategory(ctx, params.id) }), {
+    access: { scope: 'categories:read', owns: categories },
+    params: IdParams,
+    response: { 200: data(Category), ...withNotFound },
+    detail: doc('Get a category', ' An inactive category is returned.'),
   })
   .post(
     '',

@@ -1,7 +1,7 @@
-import { and, eq, isNull, or, isNotNull, sql } from 'drizzle-orm'
+import { and, count, eq, isNull, or, isNotNull, sql } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Runner } from '../../db/client'
-import { discounts, orders, products, shippingOptions, stores } from '../../db/schema'
+import { categories, discounts, orders, products, shippingOptions, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
@@ -9,13 +9,30 @@ import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { unknownShortcodes } from '../../lib/whatsapp'
 import { getStore as storeRow, storeView } from '../platform-stores/service'
 import { write } from '../../db/write'
+import { countOrders } from '../orders/statements'
 import type { StoreUpdate } from './model'
 
 export function getStoreSettings(ctx: Ctx) {
   // Read fresh: the gate's cached row is fine for auth, but this is the record itself.
   const s = storeRow(ctx.db, ctx.store.id)
   if (!s) throw new NotFound('Store')
-  return storeView(s)
+  return settingsView(ctx, s)
+}
+
+/**
+ * The store as its own key sees it: the record and what it holds. Products not deleted (an
+ * index seek on the store's products), all categories (deleting one removes it; a covering
+ * index), and orders from the `order_counts` counters (one row per status, drizzle/0009),
+ * never a scan of the orders.
+ */
+function settingsView(ctx: Ctx, s: Store) {
+  const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0
+  return {
+    ...storeView(s),
+    productCount: n(ctx.db.select({ n: count() }).from(products).where(and(eq(products.storeId, s.id), isNull(products.deletedAt)))),
+    categoryCount: n(ctx.db.select({ n: count() }).from(categories).where(eq(categories.storeId, s.id))),
+    orderCount: countOrders(ctx.db, s.id),
+  }
 }
 
 /**
@@ -95,7 +112,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
       if (Object.keys(set).length === 0) return current
       return tx.update(stores).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(stores.id, ctx.store.id)).returning().get()!
     })
-    return storeView(row)
+    return settingsView(ctx, row)
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict('DUPLICATE_SLUG', `Slug '${input.slug}' is already taken`, { field: 'slug', slug: input.slug })
     throw err

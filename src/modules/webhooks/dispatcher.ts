@@ -32,6 +32,7 @@
 import type { Config } from '../../config'
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
+import { LogOnce } from '../../lib/log-once'
 import type { SecretBox } from '../../lib/secret-box'
 import { checkWebhookUrl, type Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
@@ -85,6 +86,17 @@ export interface SweepResult {
 
 const outcomeOf = (r: SendResult): Outcome => (r.kind === 'ok' || r.code !== null ? 'answered' : r.timedOut ? 'timeout' : 'other')
 
+/**
+ * One line per attempt: which endpoint, which delivery, the receiver's status (null when none
+ * answered) and how long it took. Never the payload, the URL (a receiver's URL may carry a token)
+ * or the receiver's answer: a failure without a status is named by its kind only.
+ */
+export function logAttempt(log: Logger, c: Claim, r: SendResult): void {
+  if (log.enabled?.('info') === false) return
+  const failure = r.kind === 'ok' || r.code !== null ? undefined : r.timedOut ? 'timeout' : /^[A-Za-z_ ]{1,32}(?=:)/.exec(r.error)?.[0] ?? 'error'
+  log.info('webhook attempt', { webhookId: c.webhookId, deliveryId: c.id, storeId: c.webhook.storeId, status: r.code, ok: r.kind === 'ok', ms: r.latencyMs, ...(failure ? { failure } : {}) })
+}
+
 export class Dispatcher {
   private results: { run: Running; result: SendResult }[] = []
   private pumpScheduled = false
@@ -108,12 +120,15 @@ export class Dispatcher {
 
   private lastCheckoutAt = -Infinity
   private probe: LoopLagProbe
+  /** A failing tick (e.g. disk full) fails again on every tick: logged once a minute with a count. */
+  private failures: LogOnce
 
   constructor(private deps: DispatcherDeps) {
     this.store = new DeliveryStore(deps.db.$client)
     this.lanes = new FairShare(laneLimits(deps.config))
     this.rules = { schedule: deps.config.webhookRetrySchedule, disableAfterDays: deps.config.webhookDisableAfterDays }
     this.governor = new DeliveryGovernor(deps.clock, deps.config.webhookBusyRate)
+    this.failures = new LogOnce(deps.log, deps.clock)
     this.probe = new LoopLagProbe(
       () => this.governor.notePressure(),
       () => performance.now() - this.lastCheckoutAt < PRESSURE_MS,
@@ -187,7 +202,7 @@ export class Dispatcher {
     } catch (err) {
       // The results stay unwritten: those rows remain `sending` until their lock expires and
       // are sent again (at least once). Slots reserved for this tick's claims are given back.
-      this.deps.log.error('webhook dispatch failed', { error: String(err) })
+      this.failures.error(String(err), 'webhook dispatch failed', { error: String(err) })
       for (const r of this.reserved) this.lanes.finish(r, 'other')
     }
     this.reserved = []
@@ -365,6 +380,7 @@ export class Dispatcher {
     void this.attempt(run.claim)
       .catch((err): SendResult => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
       .then((result) => {
+        logAttempt(this.deps.log, run.claim, result)
         // Written by the next tick's transaction, together with that tick's claims. Under
         // checkout pressure results gather for a few milliseconds first: one transaction then
         // records a wave of sends and claims the next, instead of one per send.
