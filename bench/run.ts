@@ -33,6 +33,7 @@ const BENCHES: string[] = [
   'webhooks',
   'storefront',
   'images',
+  'reads',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -10,7 +10,8 @@ import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { imagesOf } from '../products/images/views'
-import { activeVariantsOf, productView } from '../products/service'
+import { productView } from '../products/service'
+import { activeVariantsOf } from '../products/statements'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../platform-stores/service'
 import type { DirectoryQuery } from './model'
@@ -65,7 +66,7 @@ export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
     .where(and(eq(products.storeId, s.id), eq(products.isActive, true), isNull(products.deletedAt)))
     .orderBy(desc(products.createdAt), desc(products.id))
     .all()
-  const vs = activeVariantsOf(db, prods.map((p) => p.id))
+  const vs = activeVariantsOf(db.$client, prods.map((p) => p.id))
   const imgs = imagesOf(db, prods.map((p) => p.id), publicUrl)
   const stats = reviewStats(db, s.id)
   const ships = db
