@@ -67,3 +67,14 @@ for (const [name, e] of Object.entries(endpoints)) {
 }
 app.gate.close()
 closeDeps(deps)
+if (args.includes('--sql')) {
+  const { pageOfOrders, itemsOf } = await import('../src/modules/orders/statements')
+  const t = (name: string, fn: () => unknown) => { for (let i = 0; i < 300; i++) fn(); const c0 = process.cpuUsage(); for (let i = 0; i < N; i++) fn(); const c = process.cpuUsage(c0); console.log(name.padEnd(16), ((c.user + c.system) / N).toFixed(1), 'µs') }
+  const d2 = createDeps(config)
+  const rows = pageOfOrders(d2.db, { storeId: seeded.storeId }, 50, 0)
+  t('pageOfOrders', () => pageOfOrders(d2.db, { storeId: seeded.storeId }, 50, 0))
+  t('itemsOf', () => itemsOf(d2.db.$client, rows.map((r) => r.id)))
+  t('byCustomer', () => pageOfOrders(d2.db, { customerId }, 50, 0))
+  console.log(d2.db.$client.query(`EXPLAIN QUERY PLAN SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`).all('[]'))
+  closeDeps(d2)
+}

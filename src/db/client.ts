@@ -102,6 +102,12 @@ export const selectList = (table: Table): string =>
     .map(([key, col]) => `${col.name} AS ${key}`)
     .join(', ')
 
+/** `col AS key, …` for the named columns of `table` only: a narrower row (`Pick<Row, keys>`) is cheaper to build. */
+export const selectKeys = <T extends Table>(table: T, keys: readonly (keyof T['_']['columns'] & string)[]): string => {
+  const cols = getTableColumns(table) as Record<string, { name: string }>
+  return keys.map((k) => `${cols[k]!.name} AS ${k}`).join(', ')
+}
+
 /**
  * A raw row's 0/1 boolean columns turned into booleans in place, as Drizzle's mapping does
  * (`mode: 'boolean'` columns of `table`, found once): raw rows then equal Drizzle's.
