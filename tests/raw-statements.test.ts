@@ -92,9 +92,10 @@ function drizzleProducts(f: ProductFilter, limit: number, offset: number) {
 }
 
 function drizzleVariants(ids: string[]) {
-  const out = new Map<string, (typeof variants.$inferSelect)[]>()
+  const out = new Map<string, Pick<typeof variants.$inferSelect, 'id' | 'productId' | 'name' | 'price' | 'isActive' | 'stock'>[]>()
   if (ids.length === 0) return out
-  for (const v of db.select().from(variants).where(and(inArray(variants.productId, ids), eq(variants.isActive, true))).orderBy(asc(variants.productId), asc(variants.position)).all()) {
+  const cols = { id: variants.id, productId: variants.productId, name: variants.name, price: variants.price, isActive: variants.isActive, stock: variants.stock }
+  for (const v of db.select(cols).from(variants).where(and(inArray(variants.productId, ids), eq(variants.isActive, true))).orderBy(asc(variants.productId), asc(variants.position)).all()) {
     out.set(v.productId, [...(out.get(v.productId) ?? []), v])
   }
   return out

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Runner } from '../../db/client'
-import { categories, products, variants, type Product, type Variant } from '../../db/schema'
+import { categories, products, variants, type Product } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
@@ -9,12 +9,12 @@ import { iso } from '../../lib/time'
 import { imagesOf, type ImageView } from './images/views'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, isoParam, page } from '../shared/query'
-import { activeVariantsOf, countProducts, pageOfProducts, type ProductFilter } from './statements'
+import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './statements'
 import { owned } from '../shared/owned'
 import { write } from '../../db/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
-const variantView = (v: Variant, currency: string) => ({
+const variantView = (v: VariantFields, currency: string) => ({
   id: v.id,
   name: v.name,
   price: toMajor(v.price, currency),
@@ -24,7 +24,7 @@ const variantView = (v: Variant, currency: string) => ({
 })
 
 /** `vs`: the product's active variants; `imgs`: its images by position (images/service.ts). */
-export function productView(p: Product, vs: Variant[], currency: string, imgs: ImageView[] = []) {
+export function productView(p: Product, vs: VariantFields[], currency: string, imgs: ImageView[] = []) {
   const variantViews = vs.filter((v) => v.isActive).map((v) => variantView(v, currency))
   return {
     id: p.id,
@@ -63,9 +63,12 @@ export function listProducts(ctx: Ctx, q: ProductListQuery) {
   return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency, imgs.get(p.id))), total, limit, offset }
 }
 
-/** The store's live product: 404 when missing or deleted, 403 when another store's. */
-export function ownProduct(ctx: Ctx, id: string, db: Runner = ctx.db): Product {
-  const row = db.select().from(products).where(eq(products.id, id)).get()
+/**
+ * The store's live product: 404 when missing or deleted, 403 when another store's. `_tx` is
+ * accepted for callers inside a transaction: the read runs on the same connection either way.
+ */
+export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
+  const row = productById(ctx.db.$client, id)
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
 

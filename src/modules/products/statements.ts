@@ -7,13 +7,16 @@
  * compiled; ids go in as one JSON array for the same reason.
  */
 import type { Database } from 'bun:sqlite'
-import { boolFixer, selectList } from '../../db/client'
+import { boolFixer, selectKeys, selectList } from '../../db/client'
 import { products, variants, type Product, type Variant } from '../../db/schema'
 
 const PRODUCT_FIELDS = selectList(products)
-const VARIANT_FIELDS = selectList(variants)
+/** What a product's view shows of a variant (plus its product, to group by): fewer columns, cheaper rows. */
+const VARIANT_KEYS = ['id', 'productId', 'name', 'price', 'isActive', 'stock'] as const
+export type VariantFields = Pick<Variant, (typeof VARIANT_KEYS)[number]>
+const VARIANT_FIELDS = selectKeys(variants, VARIANT_KEYS)
 const productRow = boolFixer<Product>(products)
-const variantRow = boolFixer<Variant>(variants)
+const variantRow = boolFixer<VariantFields>(variants)
 
 /** A store's live (not deleted) products, optionally by active flag and time bounds. */
 export interface ProductFilter {
@@ -48,11 +51,11 @@ export function countProducts(client: Database, f: ProductFilter): number {
 }
 
 /** Active variants of many products in one query (variants_product_idx), grouped by product, by position. */
-export function activeVariantsOf(client: Database, productIds: string[]): Map<string, Variant[]> {
-  const out = new Map<string, Variant[]>()
+export function activeVariantsOf(client: Database, productIds: string[]): Map<string, VariantFields[]> {
+  const out = new Map<string, VariantFields[]>()
   if (productIds.length === 0) return out
   const rows = client
-    .query<Variant, [string]>(`SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY product_id, position`)
+    .query<VariantFields, [string]>(`SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY product_id, position`)
     .all(JSON.stringify(productIds))
   for (const v of rows) {
     variantRow(v)
@@ -61,4 +64,10 @@ export function activeVariantsOf(client: Database, productIds: string[]): Map<st
     else out.set(v.productId, [v])
   }
   return out
+}
+
+/** One product by id, deleted or not (the caller decides). */
+export function productById(client: Database, id: string): Product | undefined {
+  const r = client.query<Product, [string]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE id = ?`).all(id)[0]
+  return r && productRow(r)
 }
