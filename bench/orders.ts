@@ -86,7 +86,7 @@ interface Phase {
   ordered: number
 }
 
-async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL'): Promise<{ phases: Phase[]; check: ReturnType<typeof verify> }> {
+async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL'): Promise<{ phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }> {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: 10, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
   const shippingId = addShipping(dataDir, seeded.storeId)
@@ -113,8 +113,12 @@ async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL'): Promise
       const after = verify(dataDir, seeded.storeId, variants)
       phases.push({ tracked, r, taken: tracked ? STOCK * variants.length - after.stockLeft! : 0, ordered: after.trackedUnits - before })
     }
+    // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
+    const walMb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1e6
     await server.stop()
-    return { phases, check: verify(dataDir, seeded.storeId, variants) }
+    const cp = server.logs.map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((j) => j.msg === 'wal checkpoints')
+    const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each` : 'no checkpointer report'
+    return { phases, check: verify(dataDir, seeded.storeId, variants), walMb, checkpoints }
   } finally {
     await server.stop()
   }
@@ -129,7 +133,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   let full: LoadResult | undefined
   let ok = true
   for (const sync of ['FULL', 'NORMAL'] as const) {
-    const { phases, check } = await measure(opts, sync)
+    const { phases, check, walMb, checkpoints } = await measure(opts, sync)
+    notes.push(`${sync}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
     // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
     const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1 // the probe has one line
     if (!consistent) notes.push(`${sync}: database check failed: ${JSON.stringify(check)}`)
