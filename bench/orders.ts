@@ -117,7 +117,7 @@ async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL'): Promise
     const walMb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1e6
     await server.stop()
     const cp = server.logs.map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((j) => j.msg === 'wal checkpoints')
-    const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each` : 'no checkpointer report'
+    const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}` : 'no checkpointer report'
     return { phases, check: verify(dataDir, seeded.storeId, variants), walMb, checkpoints }
   } finally {
     await server.stop()
