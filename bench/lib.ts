@@ -162,7 +162,7 @@ export interface ServerHandle {
   stop(): Promise<void>
 }
 
-function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
   hookSignals()
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)

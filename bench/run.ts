@@ -34,6 +34,7 @@ const BENCHES: string[] = [
   'storefront',
   'images',
   'reads',
+  'mixed',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {
