@@ -8,6 +8,9 @@
  * 60 products × 3 variants (images on every fifth product, stock on every third variant) and 60
  * orders of 2 lines from one customer, placed through `POST /api/orders`.
  *
+ * BENCH_BASE_DIR=<a checkout of another revision> adds that revision's server, uncached, on the
+ * same data in the same run (its cache must honour BENCH_NO_RESPONSE_CACHE=1): the baseline.
+ *
  * Targets (server CPU per request, uncached): product list ≤ 250 µs, order list and customer
  * detail ≤ 300 µs, public store read ≤ 150 µs. CPU per request rather than req/s: on a shared
  * machine waiting for a CPU costs wall time, not CPU time.
@@ -75,7 +78,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     throw err
   }
 
-  const results = new Map<string, { cached?: LoadResult; uncached?: LoadResult; bare?: LoadResult; bytes: number }>()
+  const results = new Map<string, { cached?: LoadResult; uncached?: LoadResult; base?: LoadResult; bare?: LoadResult; bytes: number }>()
   const measure = async (s: ServerHandle, e: Endpoint) => {
     const h = e.auth ? headers : {}
     const first = await fetchOnce(s.url + e.path, { headers: h })
@@ -98,11 +101,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   } finally {
     await server.stop()
   }
+  const baseDir = process.env.BENCH_BASE_DIR
+  // Uncached, this revision and the base alternately per endpoint (a burst of outside load hits both).
   server = await startServer({ dataDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } })
+  const base = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } }) : undefined
   try {
-    for (const e of endpoints) results.get(e.name)!.uncached = (await measure(server, e)).r
+    for (const e of endpoints) {
+      results.get(e.name)!.uncached = (await measure(server, e)).r
+      if (base) results.get(e.name)!.base = (await measure(base, e)).r
+    }
   } finally {
     await server.stop()
+    await base?.stop()
   }
 
   for (const e of endpoints) {
@@ -116,6 +126,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       'bare CPU/req': fmtUs(x.bare!.cpuUsPerReq),
       'cached CPU/req': fmtUs(x.cached!.cpuUsPerReq),
       'uncached CPU/req': fmtUs(u.cpuUsPerReq),
+      ...(x.base ? { 'base uncached CPU/req': fmtUs(x.base.cpuUsPerReq), 'base/this': `${(x.base.cpuUsPerReq / u.cpuUsPerReq).toFixed(2)}x` } : {}),
       target: e.target === undefined ? '—' : `≤ ${e.target} µs ${met ? 'met' : 'MISSED'}`,
       'uncached req/s': fmtInt(u.rps),
       'uncached p99': fmtMs(u.p99),
@@ -127,6 +138,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   notes.push(
     'order list and customer detail are never cached (the route builds them every time): their cached and uncached columns measure the same path twice',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
+    ...(baseDir ? [`base: the server from ${baseDir} on the same data, uncached, run right after this revision's for each endpoint`] : []),
     `${opts.connections} connections, ${duration} s per run after 1 s warm-up; cpu: ${cpuPlan().description}`,
   )
   const pl = results.get('product list')!
