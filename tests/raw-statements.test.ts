@@ -180,6 +180,32 @@ describe('orders/ and customers/ statements.ts', () => {
     expect(pageOfOrders(db, { customerId: customer.id }, 50, 0).length).toBe(customer.ordersCount)
   })
 
+  test('deep pages (past the shallow offset, through the covering subquery) equal Drizzle’s too', () => {
+    const now = clock.now()
+    const rows = Array.from({ length: 130 }, (_, i) => ({
+      storeId: other.store.id,
+      orderNumber: `D-${i}`,
+      status: (i % 3 ? 'pending' : 'confirmed') as 'pending' | 'confirmed',
+      customerName: `Deep ${i}`,
+      customerPhone: '+14155550199',
+      currency: 'USD',
+      itemsSubtotal: 100 + i,
+      total: 100 + i,
+      dedupHash: `deep${i}`,
+      createdAt: now + Math.floor(i / 3), // ties by threes
+      updatedAt: now,
+    }))
+    db.insert(orders).values(rows).run()
+    const LIST_ORDER = ['id', 'orderNumber', 'status', 'customerName', 'customerPhone', 'total', 'currency', 'notes', 'createdAt'] as const
+    for (const status of [undefined, 'pending' as const]) {
+      for (const offset of [0, 95, 100, 101, 120, 200]) {
+        const cond = status ? and(eq(orders.storeId, other.store.id), eq(orders.status, status)) : eq(orders.storeId, other.store.id)
+        const ref = db.select().from(orders).where(cond).orderBy(desc(orders.createdAt), desc(sql`orders.rowid`)).limit(7).offset(offset).all()
+        expect(pageOfOrders(db, { storeId: other.store.id, status }, 7, offset)).toEqual(ref.map((o) => Object.fromEntries(LIST_ORDER.map((k) => [k, o[k]]))) as never)
+      }
+    }
+  })
+
   test('a customer row equals Drizzle’s; an unknown id is undefined', () => {
     for (const c of db.select().from(customers).all()) expect(customerById(db.$client, c.id)).toEqual(c)
     expect(customerById(db.$client, 'nope')).toBeUndefined()

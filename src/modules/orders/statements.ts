@@ -44,21 +44,25 @@ function whereOf(f: OrderFilter): { sql: string; params: (string | number)[] } {
 }
 
 /**
- * One page of orders, newest first (ties by insertion order). The inner query walks an index
- * that covers (store_id[, status] | customer_id, created_at, rowid): skipping 100,000 rows of
- * an offset reads index entries only; the outer one reads the 50 rows of the page. The SQL
- * text depends only on which filters are present, so bun:sqlite's statement cache reuses it.
+ * One page of orders, newest first (ties by insertion order). A deep page walks an index that
+ * covers (store_id[, status] | customer_id, created_at, rowid) in a subquery, so skipping
+ * 100,000 rows of an offset reads index entries only, and the outer query reads the page's rows;
+ * a first page reads its rows straight from the index walk (the subquery, its rowid list and
+ * re-sort cost ~30 µs of a ~300 µs list). The SQL text depends only on which filters are
+ * present and on the path, so bun:sqlite's statement cache reuses it.
  */
 export function pageOfOrders(db: Db, f: OrderFilter, limit: number, offset: number): ListOrder[] {
   const w = whereOf(f)
-  return db.$client
-    .query<ListOrder, (string | number)[]>(
-      `SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE rowid IN (
-         SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
-       ) ORDER BY created_at DESC, rowid DESC`,
-    )
-    .all(...w.params, limit, offset)
+  const sql =
+    offset <= SHALLOW_OFFSET
+      ? `SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`
+      : `SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE rowid IN (
+           SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
+         ) ORDER BY created_at DESC, rowid DESC`
+  return db.$client.query<ListOrder, (string | number)[]>(sql).all(...w.params, limit, offset)
 }
+/** Up to this offset, reading the skipped rows costs less than the covering subquery. */
+const SHALLOW_OFFSET = 100
 
 /** Orders of the store (optionally in one status) from the counters: one primary-key read. */
 export function countOrders(db: Db, storeId: string, status?: OrderStatus): number {
