@@ -10,9 +10,9 @@
  * A PASSIVE checkpoint copies the frames committed when it starts; the WAL file starts over
  * only when a transaction begins with every frame copied. Under steady checkout a commit
  * always lands while a checkpoint runs, so the WAL would grow without end (790 MB in a 20 s
- * run). So once a checkpoint finds `restartFrames` in the WAL, the checkout holds its next
- * commit (`hold`) while one more checkpoint copies the few frames the last one missed; the
- * next batch then restarts the WAL. Reads and validation go on; only commits wait (~ms).
+ * run). So once a checkpoint finds `restartFrames` in the WAL, one more runs at once, then the
+ * checkout holds its next commit (`hold`) while a last one copies the few frames that one
+ * missed; the next batch then restarts the WAL. Reads and validation go on; only commits wait.
  *
  * Only the serving process starts one (server.ts): tests, the CLI and benches that open the
  * database keep SQLite's automatic checkpoint (db/client.ts).
@@ -61,7 +61,7 @@ export class Checkpointer {
         this.stats.frames += m.checkpointed!
         this.stats.maxLog = Math.max(this.stats.maxLog, m.log!)
         this.stats.maxMs = Math.max(this.stats.maxMs, m.ms!)
-        if (m.type === 'done') this.waiting.splice(0).forEach((r) => r())
+        if (m.type === 'done') this.waiting.shift()?.()
         else if (m.log! >= restartFrames && !this.restarting) this.restart()
       } else if (m.type === 'error') this.fallBack(m.error!)
     }
@@ -69,18 +69,30 @@ export class Checkpointer {
     this.worker.postMessage({ type: 'start', file: path.join(dataDir, 'storefront.db'), intervalMs })
   }
 
-  /** One checkpoint with the checkout's commits held, so the next batch can restart the WAL. */
+  /**
+   * One checkpoint right away (not held: it copies what the last one missed), then one with
+   * the checkout's commits held, which has only the frames of that short one left to copy:
+   * the hold lasts a small copy and the database file's fsync, and the next batch restarts the WAL.
+   */
   private restart(): void {
     this.restarting = true
     this.stats.restarts++
-    const t0 = performance.now()
+    void this.now().then(() => {
+      const t0 = performance.now()
+      const held = this.now()
+      this.hold(held)
+      void held.then(() => {
+        this.stats.maxHoldMs = Math.max(this.stats.maxHoldMs, performance.now() - t0)
+        this.restarting = false
+      })
+    })
+  }
+
+  /** A checkpoint now, on the worker; resolves when it is done. */
+  private now(): Promise<void> {
     const done = new Promise<void>((resolve) => this.waiting.push(resolve))
     this.worker.postMessage({ type: 'now' })
-    this.hold(done)
-    void done.then(() => {
-      this.stats.maxHoldMs = Math.max(this.stats.maxHoldMs, performance.now() - t0)
-      this.restarting = false
-    })
+    return done
   }
 
   private fallBack(error: string): void {
