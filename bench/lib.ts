@@ -162,7 +162,7 @@ export interface ServerHandle {
   stop(): Promise<void>
 }
 
-function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
   hookSignals()
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
@@ -176,7 +176,9 @@ function waitForListening(child: ChildProcess, logs: string[], wanted: string, t
     const timer = setTimeout(() => reject(new Error(`server did not log '${wanted}' within ${timeoutMs} ms:\n${logs.join('\n')}`)), timeoutMs)
     const rl = createInterface({ input: child.stderr! })
     rl.on('line', (line) => {
-      if (logs.length < 500) logs.push(line)
+      // The first lines (start-up) and the latest ones (e.g. what it logs when stopping).
+      logs.push(line)
+      if (logs.length > 1000) logs.splice(250, 1)
       try {
         const j = JSON.parse(line)
         if (j.msg === wanted && typeof j.url === 'string') {

@@ -33,6 +33,8 @@ const BENCHES: string[] = [
   'webhooks',
   'storefront',
   'images',
+  'reads',
+  'mixed',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

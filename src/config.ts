@@ -118,6 +118,9 @@ const schema = {
   /** FULL: a commit is on disk before the 201 (survives power loss); NORMAL survives a process crash only. */
   dbSynchronous: setting('DB_SYNCHRONOUS', (r) => (['FULL', 'NORMAL'].includes(r.toUpperCase()) ? r.toUpperCase() : undefined), 'FULL', 'FULL or NORMAL'),
 
+  /** Benchmarks only (bench/reads.ts): serve every GET uncached, to measure the path a busy store takes after each write. */
+  benchNoResponseCache: setting('BENCH_NO_RESPONSE_CACHE', flag, false, '1 or 0'),
+
   shutdownTimeoutMs: setting('SHUTDOWN_TIMEOUT_MS', int(0), 10000, 'milliseconds'),
 
   // Backups (src/backup): snapshots into DATA_DIR/backups, the newest BACKUP_KEEP kept; 0 = no schedule.

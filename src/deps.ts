@@ -34,7 +34,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     clock,
     log,
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
-    cache: new StoreCache(db),
+    cache: new StoreCache(db, { responses: !config.benchNoResponseCache }),
     onOutbox: () => dispatcher.notify(),
     secretBox,
     dispatcher,

@@ -9,6 +9,7 @@ import type { Deps } from './context'
 import { startJobs } from './jobs'
 import { MAX_BODY_BYTES } from './http/gate'
 import { loadTls } from './tls'
+import { Checkpointer } from './db/checkpointer'
 
 export interface RunningServer {
   deps: Deps
@@ -51,6 +52,8 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
     })
   }
   const stopJobs = startJobs(deps)
+  // WAL checkpoints on their own thread, not inside a checkout COMMIT (docs/decisions/006).
+  const checkpointer = new Checkpointer(deps.db, config.dataDir, deps.log, (until) => deps.checkout.holdWhile(until))
   const displayHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   let stopping: Promise<void> | undefined
   return {
@@ -71,6 +74,8 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
         // outbox and are sent again after their lock expires (at least once).
         await deps.dispatcher.drain(Math.min(config.shutdownTimeoutMs, 5000))
         app.gate.close()
+        await checkpointer.close()
+        deps.log.info('wal checkpoints', { ...checkpointer.stats })
         closeDeps(deps)
       })()
       return stopping

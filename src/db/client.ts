@@ -102,4 +102,25 @@ export const selectList = (table: Table): string =>
     .map(([key, col]) => `${col.name} AS ${key}`)
     .join(', ')
 
+/** `col AS key, …` for the named columns of `table` only: a narrower row (`Pick<Row, keys>`) is cheaper to build. */
+export const selectKeys = <T extends Table>(table: T, keys: readonly (keyof T['_']['columns'] & string)[]): string => {
+  const cols = getTableColumns(table) as Record<string, { name: string }>
+  return keys.map((k) => `${cols[k]!.name} AS ${k}`).join(', ')
+}
+
+/**
+ * A raw row's 0/1 boolean columns turned into booleans in place, as Drizzle's mapping does
+ * (`mode: 'boolean'` columns of `table`, found once): raw rows then equal Drizzle's.
+ */
+export function boolFixer<T>(table: Table): (row: T) => T {
+  const keys = Object.entries(getTableColumns(table))
+    .filter(([, col]) => col.columnType === 'SQLiteBoolean')
+    .map(([key]) => key)
+  return (row) => {
+    const r = row as Record<string, unknown>
+    for (const k of keys) if (r[k] !== null) r[k] = r[k] === 1
+    return row
+  }
+}
+
 export { schema }

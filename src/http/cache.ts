@@ -19,7 +19,8 @@ export class StoreCache {
   private lastDataVersion: number
   private dataVersion
 
-  constructor(db: Db) {
+  /** `responses: false` (BENCH_NO_RESPONSE_CACHE, benchmarks only) keeps no bodies: every GET is built. */
+  constructor(db: Db, private readonly opts: { responses: boolean } = { responses: true }) {
     this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
     this.lastDataVersion = this.dataVersion.get()!.data_version
   }
@@ -55,6 +56,7 @@ export class StoreCache {
   }
 
   setResponse(storeId: string, key: string, body: CachedBody): void {
+    if (!this.opts.responses) return
     let m = this.responses.get(storeId)
     if (!m) this.responses.set(storeId, (m = new Map()))
     if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)

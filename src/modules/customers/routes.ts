@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { customers } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared/model'
+import { sendJson } from '../shared/query'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
 import { getCustomer, listCustomers } from './service'
 
@@ -15,7 +16,7 @@ export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
     response: { 200: list(Customer), ...authErrors },
     detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
   })
-  .get('/:id', ({ ctx, params, query }) => ({ data: getCustomer(ctx, params.id, query) }), {
+  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, JSON.stringify({ data: getCustomer(ctx, params.id, query) })), {
     access: { scope: 'customers:read', owns: customers },
     params: IdParams,
     query: CustomerGetQuery,

@@ -10,6 +10,7 @@ import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
 import { pageOfOrders } from '../orders/statements'
+import { customerById } from './statements'
 import { listViews } from '../orders/views'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 
@@ -50,7 +51,7 @@ export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
 }
 
 /** The store's customer: 404 when missing, 403 when another store's. */
-export const ownCustomer = (ctx: Ctx, id: string): Customer => owned(ctx, ctx.db.select().from(customers).where(eq(customers.id, id)).get(), 'Customer')
+export const ownCustomer = (ctx: Ctx, id: string): Customer => owned(ctx, customerById(ctx.db.$client, id), 'Customer')
 
 /** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
 export function getCustomer(ctx: Ctx, id: string, q: CustomerGetQuery = {}) {

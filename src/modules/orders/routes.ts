@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { orders } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared/model'
+import { sendJson } from '../shared/query'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
 import { getOrder, listOrders, updateOrderStatus } from './service'
 
@@ -15,7 +16,7 @@ const STATUS_TEXT =
 
 export const orderRoutes = new Elysia({ prefix: '/api/v1/orders' })
     .use(access)
-    .get('', ({ ctx, query }) => listOrders(ctx, query), {
+    .get('', ({ ctx, query, set }) => sendJson(set, JSON.stringify(listOrders(ctx, query))), {
       access: { scope: 'orders:read' },
       query: OrderListQuery,
       response: { 200: list(OrderListForm), ...authErrors },

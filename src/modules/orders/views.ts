@@ -1,6 +1,6 @@
 /** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
 import type { Database } from 'bun:sqlite'
-import { itemsOf, orderById } from './statements'
+import { itemsOf, listItemsOf, orderById, type ListItem, type ListOrder } from './statements'
 import type { Db } from '../../db/client'
 import type { Order, OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
@@ -9,7 +9,7 @@ import { iso } from '../../lib/time'
 type ItemFields = Pick<OrderItem, 'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'>
 
 /** An item in the list form (spec 2.3): names, quantity and money, no ids. */
-const itemListView = (i: ItemFields, currency: string) => ({
+const itemListView = (i: Omit<ItemFields, 'productId' | 'variantId'>, currency: string) => ({
   productName: i.productName,
   variantName: i.variantName,
   quantity: i.quantity,
@@ -17,7 +17,7 @@ const itemListView = (i: ItemFields, currency: string) => ({
   subtotal: toMajor(i.subtotal, currency),
 })
 
-export function orderListView(o: Order, items: OrderItem[]) {
+export function orderListView(o: ListOrder, items: ListItem[]) {
   const c = o.currency
   return {
     id: o.id,
@@ -60,8 +60,8 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
 }
 
 /** List views for rows already in display order. */
-export function listViews(db: Db, rows: Order[]): OrderListView[] {
-  const items = itemsOf(db.$client, rows.map((r) => r.id))
+export function listViews(db: Db, rows: ListOrder[]): OrderListView[] {
+  const items = listItemsOf(db.$client, rows.map((r) => r.id))
   return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
 }
 

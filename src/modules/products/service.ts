@@ -1,19 +1,20 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, isNull } from 'drizzle-orm'
 import type { Ctx } from '../../context'
 import type { Runner } from '../../db/client'
-import { categories, products, variants, type Product, type Variant } from '../../db/schema'
+import { categories, products, variants, type Product } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
 import { imagesOf, type ImageView } from './images/views'
 import { enforceCap } from '../plans/caps'
-import { activeFilter, page, sinceFilters } from '../shared/query'
+import { activeFilter, isoParam, page } from '../shared/query'
+import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './statements'
 import { owned } from '../shared/owned'
 import { write } from '../../db/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
-const variantView = (v: Variant, currency: string) => ({
+const variantView = (v: VariantFields, currency: string) => ({
   id: v.id,
   name: v.name,
   price: toMajor(v.price, currency),
@@ -23,7 +24,7 @@ const variantView = (v: Variant, currency: string) => ({
 })
 
 /** `vs`: the product's active variants; `imgs`: its images by position (images/service.ts). */
-export function productView(p: Product, vs: Variant[], currency: string, imgs: ImageView[] = []) {
+export function productView(p: Product, vs: VariantFields[], currency: string, imgs: ImageView[] = []) {
   const variantViews = vs.filter((v) => v.isActive).map((v) => variantView(v, currency))
   return {
     id: p.id,
@@ -45,48 +46,35 @@ export function productView(p: Product, vs: Variant[], currency: string, imgs: I
   }
 }
 
-/** Active variants of many products in one query, grouped by product. */
-export function activeVariantsOf(db: Runner, productIds: string[]): Map<string, Variant[]> {
-  const out = new Map<string, Variant[]>()
-  if (productIds.length === 0) return out
-  const rows = db
-    .select()
-    .from(variants)
-    .where(and(inArray(variants.productId, productIds), eq(variants.isActive, true)))
-    .orderBy(asc(variants.productId), asc(variants.position))
-    .all()
-  for (const v of rows) {
-    const list = out.get(v.productId)
-    if (list) list.push(v)
-    else out.set(v.productId, [v])
-  }
-  return out
-}
-
 export function listProducts(ctx: Ctx, q: ProductListQuery) {
   const { limit, offset } = page(q)
-  const where: SQL[] = [eq(products.storeId, ctx.store.id), isNull(products.deletedAt), ...sinceFilters(q, products)]
-  const active = activeFilter(q.isActive, 'true')
-  if (active !== undefined) where.push(eq(products.isActive, active))
-  const cond = and(...where)
-  // Ties on createdAt (same millisecond) fall back to insertion order, so pages are stable.
-  const rows = ctx.db.select().from(products).where(cond).orderBy(desc(products.createdAt), desc(sql`products.rowid`)).limit(limit).offset(offset).all()
-  const total = ctx.db.select({ n: count() }).from(products).where(cond).get()!.n
+  const f: ProductFilter = {
+    storeId: ctx.store.id,
+    isActive: activeFilter(q.isActive, 'true'),
+    createdSince: isoParam(q.createdSince, 'createdSince'),
+    updatedSince: isoParam(q.updatedSince, 'updatedSince'),
+  }
+  const client = ctx.db.$client
+  const rows = pageOfProducts(client, f, limit, offset)
+  const total = countProducts(client, f)
   const ids = rows.map((r) => r.id)
-  const vs = activeVariantsOf(ctx.db, ids)
+  const vs = activeVariantsOf(client, ids)
   const imgs = imagesOf(ctx.db, ids, ctx.config.publicUrl)
   return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency, imgs.get(p.id))), total, limit, offset }
 }
 
-/** The store's live product: 404 when missing or deleted, 403 when another store's. */
-export function ownProduct(ctx: Ctx, id: string, db: Runner = ctx.db): Product {
-  const row = db.select().from(products).where(eq(products.id, id)).get()
+/**
+ * The store's live product: 404 when missing or deleted, 403 when another store's. `_tx` is
+ * accepted for callers inside a transaction: the read runs on the same connection either way.
+ */
+export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
+  const row = productById(ctx.db.$client, id)
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
 
 export function getProduct(ctx: Ctx, id: string) {
   const p = ownProduct(ctx, id)
-  return productView(p, activeVariantsOf(ctx.db, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
+  return productView(p, activeVariantsOf(ctx.db.$client, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
 }
 
 function checkCategory(ctx: Ctx, db: Runner, categoryId: string | null | undefined): void {

@@ -3,14 +3,16 @@
  * catalog, and the slug availability check. No function takes a store ctx: the store comes
  * from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
  */
-import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { categories, products, reviews, shippingOptions, stores, type Store } from '../../db/schema'
+import { stores, type Store } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { imagesOf } from '../products/images/views'
-import { activeVariantsOf, productView } from '../products/service'
+import { productView } from '../products/service'
+import { activeVariantsOf } from '../products/statements'
+import { activeCategories, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './statements'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../platform-stores/service'
 import type { DirectoryQuery } from './model'
@@ -37,43 +39,24 @@ export function listDirectory(db: Db, q: DirectoryQuery) {
   return { data: rows, total, limit, offset }
 }
 
-/** The store behind a public slug, checked as every public request's store is. */
-export const publicStoreBySlug = (db: Db, upgradeUrl: string, slug: string): Store => publicStore(db.select().from(stores).where(eq(stores.slug, slug)).get(), upgradeUrl)
+/** The store behind a public slug, checked as every public request's store is (read fresh each time). */
+export const publicStoreBySlug = (db: Db, upgradeUrl: string, slug: string): Store => publicStore(storeBySlug(db.$client, slug), upgradeUrl)
 
 /** Approved-review count and mean per product of the store, in one grouped query. */
 function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
-  const rows = db
-    .select({ productId: reviews.productId, n: count(), avg: sql<number>`avg(${reviews.rating})` })
-    .from(reviews)
-    .where(and(eq(reviews.storeId, storeId), eq(reviews.status, 'approved')))
-    .groupBy(reviews.productId)
-    .all()
-  return new Map(rows.map((r) => [r.productId, { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 }]))
+  return new Map(reviewStatsRows(db.$client, storeId).map((r) => [r.productId, { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 }]))
 }
 
 /** The catalog a storefront renders: store info, active categories, products and shipping options. */
 export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
-  const cats = db
-    .select({ id: categories.id, name: categories.name, slug: categories.slug, position: categories.position })
-    .from(categories)
-    .where(and(eq(categories.storeId, s.id), eq(categories.isActive, true)))
-    .orderBy(asc(categories.position), asc(categories.createdAt))
-    .all()
-  const prods = db
-    .select()
-    .from(products)
-    .where(and(eq(products.storeId, s.id), eq(products.isActive, true), isNull(products.deletedAt)))
-    .orderBy(desc(products.createdAt), desc(products.id))
-    .all()
-  const vs = activeVariantsOf(db, prods.map((p) => p.id))
-  const imgs = imagesOf(db, prods.map((p) => p.id), publicUrl)
+  const client = db.$client
+  const cats = activeCategories(client, s.id)
+  const prods = activeProducts(client, s.id)
+  const ids = prods.map((p) => p.id)
+  const vs = activeVariantsOf(client, ids)
+  const imgs = imagesOf(db, ids, publicUrl)
   const stats = reviewStats(db, s.id)
-  const ships = db
-    .select()
-    .from(shippingOptions)
-    .where(and(eq(shippingOptions.storeId, s.id), eq(shippingOptions.isActive, true)))
-    .orderBy(asc(shippingOptions.price), asc(shippingOptions.createdAt))
-    .all()
+  const ships = activeShipping(client, s.id)
   return {
     store: {
       id: s.id,

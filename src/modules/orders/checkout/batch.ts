@@ -47,6 +47,7 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[], sink?: AfterC
 export class OrderBatcher {
   private queue: { order: PendingOrder; resolve: (r: CheckoutResult) => void; reject: (e: unknown) => void }[] = []
   private scheduled = false
+  private held = false
 
   constructor(
     private deps: Pick<Deps, 'db' | 'clock' | 'config' | 'appendEvent' | 'log' | 'cache' | 'dispatcher' | 'onOutbox'>,
@@ -66,8 +67,25 @@ export class OrderBatcher {
     })
   }
 
+  /**
+   * No commit until `until` settles; posts keep queueing and commit together after. The WAL
+   * checkpointer uses it so the WAL can start over (db/checkpointer.ts).
+   */
+  holdWhile(until: Promise<unknown>): void {
+    this.held = true
+    const release = () => {
+      this.held = false
+      if (this.queue.length > 0 && !this.scheduled) {
+        this.scheduled = true
+        setImmediate(() => this.flush())
+      }
+    }
+    until.then(release, release)
+  }
+
   private flush(): void {
     this.scheduled = false
+    if (this.held) return
     const jobs = this.queue.splice(0, this.maxBatch)
     if (this.queue.length > 0) {
       this.scheduled = true
