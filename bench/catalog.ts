@@ -9,8 +9,7 @@
  *
  * Target: real server ≥ 50 % of bare req/s, and p99 ≤ 10 ms at 50 connections.
  */
-import path from 'node:path'
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareServer, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
+import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
 
 const TARGET_RATIO = 0.5
 const TARGET_P99_MS = 10
@@ -28,16 +27,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const count = (JSON.parse(first.text) as { data: unknown[] }).data.length
     if (count !== 50) throw new Error(`expected 50 products in the page, got ${count}`)
 
-    const bare = await startBareServer({
-      certFile: path.join(dataDir, 'tls/cert.pem'),
-      keyFile: path.join(dataDir, 'tls/key.pem'),
-      body: first.text,
-      contentType: first.headers.get('content-type') ?? 'application/json',
-    })
+    const bare = await startBareTwin(dataDir, first, '/api/v1/products?limit=50')
     try {
-      const bareCheck = await fetchOnce(bare.url + '/api/v1/products?limit=50')
-      if (bareCheck.text !== first.text) throw new Error('bare server does not return the same bytes')
-
       const common = { headers, connections: opts.connections, durationSec: opts.duration, bunLoad: opts.bunLoad }
       // Warm both (JIT, TLS session setup), then measure; alternate so neither gets a cold CPU.
       const warm = Math.min(2, opts.duration)

@@ -259,6 +259,25 @@ export async function startBareServer(opts: { certFile: string; keyFile: string;
   return { url, port: Number(new URL(url).port), dataDir: dir, pid: child.pid!, logs, stop: stopper(child) }
 }
 
+/**
+ * The bare twin of a real answer: a bare server with the real server's certificate (in
+ * `dataDir/tls`) returning `first`'s bytes and content type, checked at `path` to answer the
+ * very same bytes, so the two are compared on equal terms.
+ */
+export async function startBareTwin(dataDir: string, first: { text: string; headers: Headers }, path_: string): Promise<ServerHandle> {
+  const bare = await startBareServer({
+    certFile: path.join(dataDir, 'tls/cert.pem'),
+    keyFile: path.join(dataDir, 'tls/key.pem'),
+    body: first.text,
+    contentType: first.headers.get('content-type') ?? 'application/json',
+  })
+  if ((await fetchOnce(bare.url + path_)).text !== first.text) {
+    await bare.stop()
+    throw new Error('bare server does not return the same bytes')
+  }
+  return bare
+}
+
 // ---------------------------------------------------------------------------------------------
 // Seeding: services on the DATA_DIR before the server opens it.
 

@@ -14,7 +14,7 @@
  */
 import path from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
-import { cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareServer, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import { cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
 
 const TARGET_CPU_RATIO = 0.5
 const TARGET_P99_MS = 10
@@ -81,15 +81,9 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
     const cards = first.text.split('<li class="card">').length - 1
     if (cards !== 60) throw new Error(`expected 60 products on the page, got ${cards}`)
   }
-  const bare = await startBareServer({
-    certFile: path.join(dataDir, 'tls/cert.pem'),
-    keyFile: path.join(dataDir, 'tls/key.pem'),
-    body: first.text,
-    contentType: first.headers.get('content-type') ?? 'text/html; charset=utf-8',
-  })
+  const bare = await startBareTwin(dataDir, first, pagePath)
   try {
     const bareUrl = bare.url + pagePath
-    if ((await fetchOnce(bareUrl)).text !== first.text) throw new Error('bare server does not return the same bytes')
     const common = { connections: opts.connections, durationSec: opts.duration, bunLoad: opts.bunLoad }
     const warm = Math.min(2, opts.duration)
     await load({ ...common, url, durationSec: warm })
