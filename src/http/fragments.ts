@@ -7,10 +7,11 @@
  * (StoreCache.syncExternal).
  *
  * Bounded: at most MAX_PER_STORE fragments per store (oldest first out) and MAX_TOTAL in all
- * (the least recently read store's go first).
+ * (the least recently read store's go first). A product's fragment is ~0.9 KB with three
+ * variants, so the whole map stays in the tens of MB.
  */
 const MAX_PER_STORE = 5_000
-const MAX_TOTAL = 50_000
+const MAX_TOTAL = 20_000
 
 export class ProductFragments {
   private byStore = new Map<string, Map<string, string>>()
