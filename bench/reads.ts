@@ -138,6 +138,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   notes.push(
     'order list and customer detail are never cached (the route builds them every time): their cached and uncached columns measure the same path twice',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
+    "uncached keeps the per-product fragments (docs/decisions/007): no write runs during the bench, so it is the read after a write that changed other products; an order rebuilds only the products whose stock it took",
     ...(baseDir ? [`base: the server from ${baseDir} on the same data, uncached, run right after this revision's for each endpoint`] : []),
     `${opts.connections} connections, ${duration} s per run after 1 s warm-up; cpu: ${cpuPlan().description}`,
   )

@@ -2,7 +2,9 @@
  * The one way to write: a BEGIN IMMEDIATE transaction (a check-then-write can't interleave with
  * another writer), then the effects it collected, run once it has committed and never when it
  * rolled back:
- * - the cached reads of every store it touched are dropped (StoreCache);
+ * - the cached reads of every store it touched are dropped (StoreCache), and its products'
+ *   cached fragments: only those it named through `productsChanged` when it named any for that
+ *   store, all of the store's otherwise (so a writer that names none can't leave one stale);
  * - stores that got outbox rows (`ctx.emit`) wake the webhook dispatcher;
  * - endpoints with a delivery due now (a replay) are woken.
  * Services do not call the cache or the dispatcher: they write, emit, and this runs the rest.
@@ -17,8 +19,8 @@ import { immediate, type Db, type Tx } from './client'
 
 /** What runs after a commit. */
 export interface AfterCommit {
-  /** The store's cached reads are stale. */
-  invalidate(storeId: string): void
+  /** The store's cached reads are stale; of its products, only `products` when given, else all. */
+  invalidate(storeId: string, products?: Iterable<string>): void
   /** The store has new outbox rows: start delivering them. */
   wake(storeId: string): void
   /** A delivery of this endpoint is due now. */
@@ -30,7 +32,7 @@ export interface AfterCommit {
  * replaces `deps.onOutbox` sees the wake-ups.
  */
 export const afterCommitOf = (deps: Pick<Deps, 'cache' | 'onOutbox' | 'dispatcher'>): AfterCommit => ({
-  invalidate: (storeId) => deps.cache.invalidate(storeId),
+  invalidate: (storeId, products) => deps.cache.invalidate(storeId, products),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
 })
@@ -40,6 +42,8 @@ export class Effects {
   private stores: string[] = []
   private woken: string[] = []
   private endpoints: string[] = []
+  /** [store, product ids] a writer named: that store's only product changes in this transaction. */
+  private products: [string, readonly string[]][] = []
 
   constructor(
     private sink: AfterCommit | undefined,
@@ -59,28 +63,41 @@ export class Effects {
     this.endpoints.push(webhookId)
     this.flushIfAutocommit()
   }
+  /** The store's products this transaction changed are these (none: it changed no product). */
+  productsChanged(storeId: string, productIds: readonly string[]): void {
+    this.products.push([storeId, productIds])
+    this.flushIfAutocommit()
+  }
 
   private flushIfAutocommit(): void {
     if (!this.autocommit) return
     this.committed()
     this.durable()
-    this.rollbackTo([0, 0, 0])
+    this.rollbackTo([0, 0, 0, 0])
   }
 
   /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
-  mark(): [number, number, number] {
-    return [this.stores.length, this.woken.length, this.endpoints.length]
+  mark(): Mark {
+    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length]
   }
-  rollbackTo([s, w, e]: [number, number, number]): void {
+  rollbackTo([s, w, e, p]: Mark): void {
     this.stores.length = s
     this.woken.length = w
     this.endpoints.length = e
+    this.products.length = p
   }
 
-  /** After commit: drop cached reads. */
+  /** After commit: drop cached reads (of a store's products, only those named when any were). */
   committed(): void {
     if (!this.sink) return
-    for (const id of new Set(this.stores)) this.sink.invalidate(id)
+    const named = new Map<string, Set<string>>()
+    for (const [storeId, ids] of this.products) {
+      let set = named.get(storeId)
+      if (!set) named.set(storeId, (set = new Set()))
+      for (const id of ids) set.add(id)
+    }
+    for (const id of new Set(this.stores)) if (!named.has(id)) this.sink.invalidate(id)
+    for (const [id, products] of named) this.sink.invalidate(id, products)
   }
 
   /** Once the commit is durable: wake the dispatcher. */
@@ -90,6 +107,8 @@ export class Effects {
     for (const id of new Set(this.endpoints)) this.sink.wakeEndpoint(id)
   }
 }
+
+type Mark = [number, number, number, number]
 
 const sinks = new WeakMap<Database, AfterCommit>()
 /** The effects of the write transaction open on a connection (one at a time: they are synchronous). */
@@ -106,6 +125,15 @@ export function afterCommitOn(db: Db, sink: AfterCommit): void {
  */
 export function effectsOf(db: Db): Effects {
   return open.get(db.$client) ?? new Effects(sinks.get(db.$client), true)
+}
+
+/**
+ * A writer of products, variants, images or stock names the products it changed, on the
+ * connection it wrote with (raw statements pass `db.$client`). Without this call a write drops
+ * all of its store's cached product fragments.
+ */
+export function productsChanged(client: Database, storeId: string, productIds: readonly string[]): void {
+  ;(open.get(client) ?? new Effects(sinks.get(client), true)).productsChanged(storeId, productIds)
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../db/client'
 import type { ApiKey, Store } from '../db/schema'
+import { ProductFragments } from './fragments'
 
 const MAX_ENTRIES_PER_STORE = 256
 
@@ -16,6 +17,8 @@ export class StoreCache {
   private responses = new Map<string, Map<string, CachedBody>>()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
+  /** Each product's serialized view, dropped per product (fragments.ts). */
+  readonly fragments = new ProductFragments()
   private lastDataVersion: number
   private dataVersion
 
@@ -38,12 +41,17 @@ export class StoreCache {
     this.responses.clear()
     this.keys.clear()
     this.stores.clear()
+    this.fragments.clear()
   }
 
-  /** Called after a committed write that touches the store's data. */
-  invalidate(storeId: string): void {
+  /**
+   * Called after a committed write that touches the store's data. `products` names the only
+   * products it changed (their fragments drop); without it every fragment of the store drops.
+   */
+  invalidate(storeId: string, products?: Iterable<string>): void {
     this.responses.delete(storeId)
     this.stores.delete(storeId)
+    this.fragments.drop(storeId, products)
   }
 
   /** Key rows may change (revocation) through the CLI in-process too (tests, demo). */

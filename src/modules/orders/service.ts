@@ -6,7 +6,7 @@ import { orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { isoParam, page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../../db/write'
+import { productsChanged, write } from '../../db/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { restoreStock } from './stock'
@@ -54,7 +54,9 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
       .returning({ id: orders.id })
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
-    if (to === 'cancelled') restoreStock(ctx.db.$client, id)
+    // A status move changes no product; a cancellation puts stock back (restoreStock names them).
+    if (to === 'cancelled') restoreStock(ctx.db.$client, ctx.store.id, id)
+    else productsChanged(ctx.db.$client, ctx.store.id, [])
     ctx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
     return { ...o, status: to, updatedAt: now }
   })

@@ -4,7 +4,8 @@ import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared/model'
 import { sendJson } from '../shared/query'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './service'
+import { listProductsJson } from './fragments'
+import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
 const read = { scope: 'products:read' } as const
@@ -15,11 +16,12 @@ export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
   .get(
     '',
     ({ ctx, app, query, request, set }) => {
-      // Lists are served from the store's cache until a write to the store drops it.
+      // Lists are served from the store's cache until a write to the store drops it; built
+      // again, they reuse the views of the products the write did not change (fragments.ts).
       const key = `products${request.url.slice(request.url.indexOf('?') >>> 0)}`
       let body = app.cache.getResponse(ctx.store.id, key)
       if (!body) {
-        body = new Blob([JSON.stringify(listProducts(ctx, query))])
+        body = new Blob([listProductsJson(ctx, query, app.cache.fragments)])
         app.cache.setResponse(ctx.store.id, key, body)
       }
       return sendJson(set, body)

@@ -11,7 +11,7 @@ import { enforceCap } from '../plans/caps'
 import { activeFilter, isoParam, page } from '../shared/query'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './statements'
 import { owned } from '../shared/owned'
-import { write } from '../../db/write'
+import { productsChanged, write } from '../../db/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
 const variantView = (v: VariantFields, currency: string) => ({
@@ -46,14 +46,18 @@ export function productView(p: Product, vs: VariantFields[], currency: string, i
   }
 }
 
+/** The list's filter from its query (400 on a bad date). */
+export const productFilter = (ctx: Ctx, q: ProductListQuery): ProductFilter => ({
+  storeId: ctx.store.id,
+  isActive: activeFilter(q.isActive, 'true'),
+  createdSince: isoParam(q.createdSince, 'createdSince'),
+  updatedSince: isoParam(q.updatedSince, 'updatedSince'),
+})
+
+/** The list built whole from the database: the route serves `listProductsJson` (fragments.ts), which equals it. */
 export function listProducts(ctx: Ctx, q: ProductListQuery) {
   const { limit, offset } = page(q)
-  const f: ProductFilter = {
-    storeId: ctx.store.id,
-    isActive: activeFilter(q.isActive, 'true'),
-    createdSince: isoParam(q.createdSince, 'createdSince'),
-    updatedSince: isoParam(q.updatedSince, 'updatedSince'),
-  }
+  const f = productFilter(ctx, q)
   const client = ctx.db.$client
   const rows = pageOfProducts(client, f, limit, offset)
   const total = countProducts(client, f)
@@ -120,6 +124,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
         .returning({ id: products.id })
         .get()
       if (variantRows.length) tx.insert(variants).values(variantRows.map((v) => ({ ...v, productId: p.id, createdAt: now, updatedAt: now }))).run()
+      productsChanged(ctx.db.$client, ctx.store.id, [p.id])
       return p.id
     })
     return getProduct(ctx, id)
@@ -153,6 +158,7 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
       checkCategory(ctx, tx, fields.categoryId)
       tx.update(products).set({ ...set, updatedAt: now }).where(eq(products.id, id)).run()
       if (wanted) syncVariants(ctx, tx, id, wanted, now)
+      productsChanged(ctx.db.$client, ctx.store.id, [id])
     })
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateSlug(fields.slug ?? '')
@@ -194,6 +200,7 @@ export function deleteProduct(ctx: Ctx, id: string) {
     ownProduct(ctx, id, tx)
     const now = ctx.clock.now()
     tx.update(products).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(products.id, id)).run()
+    productsChanged(ctx.db.$client, ctx.store.id, [id])
   })
   return { id, deleted: true as const }
 }

@@ -45,6 +45,22 @@ export function pageOfProducts(client: Database, f: ProductFilter, limit: number
   return rows
 }
 
+/** The ids of `pageOfProducts`'s page, in its order (the list's views come from cached fragments). */
+export function pageOfProductIds(client: Database, f: ProductFilter, limit: number, offset: number): string[] {
+  const w = whereOf(f)
+  return client
+    .query<{ id: string }, (string | number)[]>(`SELECT id FROM products WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+    .all(...w.params, limit, offset)
+    .map((r) => r.id)
+}
+
+/** Products by id, in no particular order. */
+export function productsByIds(client: Database, ids: string[]): Product[] {
+  const rows = client.query<Product, [string]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids))
+  for (const r of rows) productRow(r)
+  return rows
+}
+
 export function countProducts(client: Database, f: ProductFilter): number {
   const w = whereOf(f)
   return client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM products WHERE ${w.sql}`).get(...w.params)!.n

@@ -3,7 +3,7 @@ import { access } from '../../plugins/access'
 import { data, list, publicErrors, ErrorBody } from '../shared/model'
 import { sendJson } from '../shared/query'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
-import { checkSlug, listDirectory, publicStoreBySlug, storefrontOf } from './service'
+import { checkSlug, listDirectory, publicStoreBySlug, storefrontJson } from './service'
 
 const CACHE_KEY = 'storefront'
 const STORE_READS = 'Limited per client IP (`RATE_LIMIT_STORE_READS_PER_MIN`, 120 a minute by default).'
@@ -29,7 +29,7 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
       const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
       let body = app.cache.getResponse(store.id, CACHE_KEY)
       if (!body) {
-        body = new Blob([JSON.stringify({ data: storefrontOf(app.db, store, app.config.publicUrl) })])
+        body = new Blob([storefrontJson(app.db, store, app.config.publicUrl, app.cache.fragments)])
         app.cache.setResponse(store.id, CACHE_KEY, body)
       }
       // Counted in memory and written behind: a read never writes (visits.ts).

@@ -12,7 +12,9 @@ import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { imagesOf } from '../products/images/views'
 import { productView } from '../products/service'
 import { activeVariantsOf } from '../products/statements'
-import { activeCategories, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './statements'
+import { productFragments } from '../products/fragments'
+import type { ProductFragments } from '../../http/fragments'
+import { activeCategories, activeProductIds, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './statements'
 import { containsPattern, page } from '../shared/query'
 import { publicStore } from '../platform-stores/service'
 import type { DirectoryQuery } from './model'
@@ -56,25 +58,47 @@ export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
   const vs = activeVariantsOf(client, ids)
   const imgs = imagesOf(db, ids, publicUrl)
   const stats = reviewStats(db, s.id)
-  const ships = activeShipping(client, s.id)
   return {
-    store: {
-      id: s.id,
-      name: s.name,
-      slug: s.slug,
-      description: s.description,
-      currency: s.currency,
-      whatsappNumber: s.whatsappNumber,
-      whatsappTemplate: s.whatsappTemplate,
-      language: s.language,
-    },
+    store: storeInfo(s),
     categories: cats,
     products: prods.map((p) => ({
       ...productView(p, vs.get(p.id) ?? [], s.currency, imgs.get(p.id)),
-      ...(stats.get(p.id) ?? { reviewCount: 0, averageRating: null }),
+      ...(stats.get(p.id) ?? NO_REVIEWS),
     })),
-    shippingOptions: ships.map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays })),
+    shippingOptions: shippingViews(client, s),
   }
+}
+
+const NO_REVIEWS = { reviewCount: 0, averageRating: null }
+
+const storeInfo = (s: Store) => ({
+  id: s.id,
+  name: s.name,
+  slug: s.slug,
+  description: s.description,
+  currency: s.currency,
+  whatsappNumber: s.whatsappNumber,
+  whatsappTemplate: s.whatsappTemplate,
+  language: s.language,
+})
+
+const shippingViews = (client: Db['$client'], s: Store) =>
+  activeShipping(client, s.id).map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays }))
+
+/**
+ * `JSON.stringify({ data: storefrontOf(db, s, publicUrl) })`, with each product's view from its
+ * cached fragment (products/fragments.ts) and its review figures appended (reviews are not in
+ * the fragment: they change without touching the product).
+ */
+export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: ProductFragments): string {
+  const client = db.$client
+  const ids = activeProductIds(client, s.id)
+  const stats = reviewStats(db, s.id)
+  const views = productFragments(db, s, publicUrl, ids, cache).map((json, i) => {
+    const r = stats.get(ids[i]!) ?? NO_REVIEWS
+    return `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
+  })
+  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${JSON.stringify(activeCategories(client, s.id))},"products":[${views.join(',')}],"shippingOptions":${JSON.stringify(shippingViews(client, s))}}}`
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */

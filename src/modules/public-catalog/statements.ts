@@ -32,6 +32,13 @@ export function activeProducts(client: Database, storeId: string): Product[] {
   return rows
 }
 
+/** The ids of `activeProducts`, in its order. */
+export const activeProductIds = (client: Database, storeId: string): string[] =>
+  client
+    .query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC')
+    .all(storeId)
+    .map((r) => r.id)
+
 /** Approved-review count and mean rating per product of the store. */
 export const reviewStatsRows = (client: Database, storeId: string) =>
   client.query<{ productId: string; n: number; avg: number }, [string]>("SELECT product_id AS productId, count(*) AS n, avg(rating) AS avg FROM reviews WHERE store_id = ? AND status = 'approved' GROUP BY product_id").all(storeId)

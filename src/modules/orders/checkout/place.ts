@@ -135,7 +135,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   if (sql.recentDuplicate(db, store.id, hash, now - DEDUP_WINDOW_MS)) {
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
-  takeStock(db, stock)
+  takeStock(db, store.id, stock)
   if (disc && !sql.useDiscount(db, disc.discount.id)) throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
   const seq = sql.nextOrderSeq(db, store.id)
   const name = input.name.trim()

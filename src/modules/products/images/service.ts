@@ -9,7 +9,7 @@ import { createId } from '../../../lib/cuid'
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../lib/errors'
 import { capFor, enforceCap } from '../../plans/caps'
 import { ownProduct } from '../service'
-import { write } from '../../../db/write'
+import { productsChanged, write } from '../../../db/write'
 import { renditions } from './process'
 import { removeImage, saveImage } from './storage'
 import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
@@ -33,7 +33,8 @@ function checkCap(ctx: Ctx, current: number): void {
 }
 
 /** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique index never sees a clash. */
-function renumber(db: Database, productId: string, ids: string[]): void {
+function renumber(db: Database, storeId: string, productId: string, ids: string[]): void {
+  productsChanged(db, storeId, [productId])
   db.query('UPDATE product_images SET position = -1 - position WHERE product_id = ?').run(productId)
   const set = db.query('UPDATE product_images SET position = ? WHERE id = ?')
   ids.forEach((id, i) => set.run(i, id))
@@ -61,6 +62,7 @@ export async function uploadImage(ctx: Ctx, productId: string, file: Blob | unde
       ctx.db.$client
         .query('INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         .run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, ctx.clock.now())
+      productsChanged(ctx.db.$client, ctx.store.id, [productId])
       return r
     })
     return imageView(row, ctx.config.publicUrl)
@@ -84,7 +86,7 @@ export function moveImage(ctx: Ctx, productId: string, imageId: string, position
     if (position > rows.length - 1) throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, { max: rows.length - 1 })
     const ids = rows.map((r) => r.id).filter((id) => id !== imageId)
     ids.splice(position, 0, imageId)
-    renumber(ctx.db.$client, productId, ids)
+    renumber(ctx.db.$client, ctx.store.id, productId, ids)
     return { ...rows.find((r) => r.id === imageId)!, position }
   })
   return imageView(moved, ctx.config.publicUrl)
@@ -95,7 +97,7 @@ export async function deleteImage(ctx: Ctx, productId: string, imageId: string) 
   const gone = write(ctx, (tx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     ctx.db.$client.query('DELETE FROM product_images WHERE id = ?').run(imageId)
-    renumber(ctx.db.$client, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
+    renumber(ctx.db.$client, ctx.store.id, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
     return rows.find((r) => r.id === imageId)!
   })
   await removeImage(ctx.config.dataDir, ctx.store.id, imageId, gone.widths.split(',').map(Number))

@@ -1,0 +1,76 @@
+/**
+ * Each product's serialized view (`productView` as JSON, variants, images and stock included),
+ * kept per store so the product list and the public store read concatenate them instead of
+ * rebuilding every product after each write (docs/decisions/007). A write drops only what it
+ * changed: the after-commit effects (db/write.ts) name the products a transaction touched, and
+ * a write that names none drops its store's fragments; another process's commit drops them all
+ * (StoreCache.syncExternal).
+ *
+ * Bounded: at most MAX_PER_STORE fragments per store (oldest first out) and MAX_TOTAL in all
+ * (the least recently read store's go first). A product's fragment is ~0.9 KB with three
+ * variants, so the whole map stays in the tens of MB.
+ */
+const MAX_PER_STORE = 5_000
+const MAX_TOTAL = 20_000
+
+export class ProductFragments {
+  private byStore = new Map<string, Map<string, string>>()
+  private total = 0
+
+  constructor(
+    private readonly maxPerStore = MAX_PER_STORE,
+    private readonly maxTotal = MAX_TOTAL,
+  ) {}
+
+  /** The store's fragments, marked as the most recently read store. */
+  of(storeId: string): Map<string, string> {
+    let m = this.byStore.get(storeId)
+    if (m) this.byStore.delete(storeId)
+    else m = new Map()
+    this.byStore.set(storeId, m)
+    return m
+  }
+
+  set(storeId: string, productId: string, json: string): void {
+    const m = this.of(storeId)
+    if (!m.has(productId)) {
+      if (m.size >= this.maxPerStore) this.remove(m, m.keys().next().value!)
+      this.total++
+    }
+    m.set(productId, json)
+    while (this.total > this.maxTotal) {
+      const [oldest, om] = this.byStore.entries().next().value!
+      if (om === m) {
+        this.remove(m, m.keys().next().value!)
+      } else {
+        this.total -= om.size
+        this.byStore.delete(oldest)
+      }
+    }
+  }
+
+  /** Drops the named products' fragments, or all of the store's when `productIds` is absent. */
+  drop(storeId: string, productIds?: Iterable<string>): void {
+    const m = this.byStore.get(storeId)
+    if (!m) return
+    if (!productIds) {
+      this.total -= m.size
+      this.byStore.delete(storeId)
+      return
+    }
+    for (const id of productIds) this.remove(m, id)
+  }
+
+  clear(): void {
+    this.byStore.clear()
+    this.total = 0
+  }
+
+  get size(): number {
+    return this.total
+  }
+
+  private remove(m: Map<string, string>, id: string): void {
+    if (m.delete(id)) this.total--
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Product views as cached JSON fragments (http/fragments.ts): the product list and the public
+ * store read read their ids from SQLite, then concatenate each product's serialized view,
+ * building the missing ones in one query per table. The bodies are byte for byte what
+ * `JSON.stringify` of the full build gives (tests/product-fragments.test.ts).
+ */
+import type { Ctx } from '../../context'
+import type { Db } from '../../db/client'
+import type { Store } from '../../db/schema'
+import type { ProductFragments } from '../../http/fragments'
+import { imagesOf } from './images/views'
+import { page } from '../shared/query'
+import type { ProductListQuery } from './model'
+import { productFilter, productView } from './service'
+import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './statements'
+
+/** Each id's `productView` as JSON, in `ids` order; the store's products only. */
+export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: ProductFragments): string[] {
+  const cached = cache.of(store.id)
+  const out: string[] = new Array(ids.length)
+  const missing: string[] = []
+  ids.forEach((id, i) => {
+    const json = cached.get(id)
+    if (json === undefined) missing.push(id)
+    else out[i] = json
+  })
+  if (missing.length === 0) return out
+  const client = db.$client
+  const vs = activeVariantsOf(client, missing)
+  const imgs = imagesOf(db, missing, publicUrl)
+  const built = new Map<string, string>()
+  for (const p of productsByIds(client, missing)) built.set(p.id, JSON.stringify(productView(p, vs.get(p.id) ?? [], store.currency, imgs.get(p.id))))
+  ids.forEach((id, i) => {
+    if (out[i] !== undefined) return
+    const json = built.get(id)!
+    out[i] = json
+    cache.set(store.id, id, json)
+  })
+  return out
+}
+
+/** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */
+export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: ProductFragments): string {
+  const { limit, offset } = page(q)
+  const f = productFilter(ctx, q)
+  const client = ctx.db.$client
+  const ids = pageOfProductIds(client, f, limit, offset)
+  const total = countProducts(client, f)
+  const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache)
+  return `{"data":[${data.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
+}
