@@ -141,7 +141,9 @@ describe('the probe on a real event loop', () => {
 
     const [res, body] = await t.api.post('/api/orders', orderBody(store.id, cat))
     expectStatus(res, body).toBe(201)
-    await saturate(150)
+    // Pressure also needs the process busy (≥ BUSY_SHARE of a core): on a shared machine a
+    // saturated loop can be descheduled for a while, so it gets a few 150 ms turns to show it.
+    for (let i = 0; i < 10 && !governor.underPressure; i++) await saturate(150)
     expect(governor.underPressure).toBe(true)
   })
 })
