@@ -1,5 +1,5 @@
 /** POST /api/orders: order of checks, references, money from the database, customers, dedup, idempotency, outbox. */
-import { drainOutbox } from '../src/modules/webhooks/outbox'
+import { drainOutbox } from './helpers/outbox'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from './helpers/app'

@@ -14,7 +14,7 @@
  * rejected request (and any GET) leaves the row count of every table unchanged (except the
  * written-behind rate_limits and the catalog visit tables).
  */
-import { drainOutbox } from '../../src/modules/webhooks/outbox'
+import { drainOutbox } from '../helpers/outbox'
 import fc from 'fast-check'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeKey, makeShop, uniq } from '../helpers/factories'

@@ -9,7 +9,7 @@
  *   a product for a review, a delivery) are refused and link nothing;
  * - afterwards B's rows are exactly what they were (no write slipped through a 403).
  */
-import { drainOutbox } from '../../src/modules/webhooks/outbox'
+import { drainOutbox } from '../helpers/outbox'
 import type { Database } from 'bun:sqlite'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'

@@ -26,7 +26,6 @@ interface RawStatements {
   oldest: Statement<OutboxRow, [number]>
   insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
   deleteUpTo: Statement<never, [number]>
-  any: Statement<{ seq: number }, []>
 }
 interface OutboxRow {
   seq: number
@@ -63,7 +62,6 @@ function rawStatements(client: Database): RawStatements {
          VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?6, ?6, ?6)`,
       ),
       deleteUpTo: client.prepare('DELETE FROM webhook_outbox WHERE seq <= ?'),
-      any: client.prepare('SELECT seq FROM webhook_outbox LIMIT 1'),
     }
     rawStmts.set(client, s)
   }
@@ -128,18 +126,9 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
   return out
 }
 
-const outboxEmpty = (client: Database): boolean => rawStatements(client).any.all().length === 0
 
 /** Inside the caller's write transaction: moves the whole outbox. */
 export function moveAll(client: Database): void {
   while (moveOutbox(client, 1000).length > 0);
 }
 
-/**
- * Moves the whole outbox (one transaction), so the delivery log shows every event written so
- * far. An empty outbox (the usual case) costs one read, no write transaction.
- */
-export function drainOutbox(client: Database): void {
-  if (outboxEmpty(client)) return
-  client.transaction(() => moveAll(client)).immediate()
-}
