@@ -9,7 +9,7 @@
  *
  * Target: real server ≥ 50 % of bare req/s, and p99 ≤ 10 ms at 50 connections.
  */
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
+import { bestRound, loadRow, cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
 
 const TARGET_RATIO = 0.5
 const TARGET_P99_MS = 10
@@ -58,29 +58,16 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         reals.push(r)
         bares.push(await load({ ...common, url: bare.url + '/api/v1/products?limit=50', serverPid: bare.pid }))
       }
-      const best = (rs: LoadResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a))
-      const real = best(reals)
-      const base = best(bares)
+      const real = bestRound(reals)
+      const base = bestRound(bares)
       const failures = reals.reduce((n, r) => n + r.non2xx + r.errors, 0)
       const ratio = real.rps / base.rps
       const pass = ratio >= TARGET_RATIO && real.p99 <= TARGET_P99_MS && failures === 0
-      const row = (name: string, r: typeof real) => ({
-        server: name,
-        'req/s': fmtInt(r.rps),
-        p50: fmtMs(r.p50),
-        p90: fmtMs(r.p90),
-        p99: fmtMs(r.p99),
-        'server CPU/req': fmtUs(r.cpuUsPerReq),
-        'server CPU use': fmtPct(r.serverCpuShare),
-        requests: fmtInt(r.requests),
-        'non-2xx': r.non2xx,
-        errors: r.errors,
-      })
       const bytes = Buffer.byteLength(first.text)
       return {
         name: 'catalog',
         title: `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B body, ${opts.connections} connections, ${opts.duration} s per round, load: ${real.tool}`,
-        rows: [row('storefront (Elysia, full gate)', real), row('bare Bun.serve (same cert, same bytes)', base)],
+        rows: [loadRow('storefront (Elysia, full gate)', real), loadRow('bare Bun.serve (same cert, same bytes)', base)],
         notes: [
           `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
           `CPU cost ratio bare/storefront: ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)} — the throughput ratio to expect when the server has its core to itself`,

@@ -259,6 +259,23 @@ export async function startBareServer(opts: { certFile: string; keyFile: string;
   return { url, port: Number(new URL(url).port), dataDir: dir, pid: child.pid!, logs, stop: stopper(child) }
 }
 
+/** The round with the most requests per second: on a shared machine, the least disturbed. */
+export const bestRound = (rs: LoadResult[]): LoadResult => rs.reduce((a, b) => (b.rps > a.rps ? b : a))
+
+/** One server's row of a real-vs-bare table. */
+export const loadRow = (name: string, r: LoadResult): Row => ({
+  server: name,
+  'req/s': fmtInt(r.rps),
+  p50: fmtMs(r.p50),
+  p90: fmtMs(r.p90),
+  p99: fmtMs(r.p99),
+  'server CPU/req': fmtUs(r.cpuUsPerReq),
+  'server CPU use': fmtPct(r.serverCpuShare),
+  requests: fmtInt(r.requests),
+  'non-2xx': r.non2xx,
+  errors: r.errors,
+})
+
 /**
  * The bare twin of a real answer: a bare server with the real server's certificate (in
  * `dataDir/tls`) returning `first`'s bytes and content type, checked at `path` to answer the

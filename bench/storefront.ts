@@ -14,7 +14,7 @@
  */
 import path from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
-import { cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import { loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
 
 const TARGET_CPU_RATIO = 0.5
 const TARGET_P99_MS = 10
@@ -95,20 +95,8 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
       reals.push(await load({ ...common, url, serverPid: server.pid }))
       bares.push(await load({ ...common, url: bareUrl, serverPid: bare.pid }))
     }
-    const best = (rs: LoadResult[]) => rs.reduce((a, b) => (b.rps > a.rps ? b : a))
-    const real = best(reals)
-    const base = best(bares)
-    const row = (name: string, r: LoadResult): Row => ({
-      server: name,
-      'req/s': fmtInt(r.rps),
-      p50: fmtMs(r.p50),
-      p99: fmtMs(r.p99),
-      'server CPU/req': fmtUs(r.cpuUsPerReq),
-      'server CPU use': fmtPct(r.serverCpuShare),
-      requests: fmtInt(r.requests),
-      'non-2xx': r.non2xx,
-      errors: r.errors,
-    })
+    const real = bestRound(reals)
+    const base = bestRound(bares)
     return {
       real,
       base,
@@ -116,7 +104,7 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
       bares,
       bytes: Buffer.byteLength(first.text),
       failures: reals.reduce((n, r) => n + r.non2xx + r.errors, 0),
-      rows: [row(label, real), row('bare Bun.serve (same cert, same bytes)', base)],
+      rows: [loadRow(label, real), loadRow('bare Bun.serve (same cert, same bytes)', base)],
     }
   } finally {
     await bare.stop()
