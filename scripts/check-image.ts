@@ -112,7 +112,7 @@ async function startAndStop(mode: string, extra: Record<string, string>) {
 
 try {
   await startAndStop('direct (self-signed TLS)', {})
-  await startAndStop('behind Caddy (TRUST_PROXY=1)', { TRUST_PROXY: '1' })
+  await startAndStop('behind Caddy (TRUST_PROXY=1)', { TRUST_PROXY: '1', PUBLIC_URL: 'https://shop.example.com' })
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

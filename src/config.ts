@@ -80,6 +80,8 @@ const schema = {
   /** Requests without a valid key (401s, unknown /api paths) per client IP: slows key guessing. */
   rateLimitAnonymous: setting('RATE_LIMIT_ANONYMOUS_PER_MIN', int(1), 300, 'a positive integer'),
   rateLimitFlushMs: setting('RATE_LIMIT_FLUSH_MS', int(10), 1000, 'milliseconds ≥ 10'),
+  /** Units of one public order in all: one anonymous order can't take a shop's whole stock. */
+  orderMaxUnits: setting('ORDER_MAX_UNITS', int(1), 500, 'a positive integer'),
 
   // Plan caps (contract "Plans and suspension"). 0 for variants means "no variants".
   freeMaxProducts: setting('FREE_MAX_PRODUCTS', int(0), 10, 'an integer ≥ 0'),
@@ -90,6 +92,9 @@ const schema = {
   // Product images (modules/products/images). Bytes of one upload; pixels read from the header, before decoding.
   mediaMaxBytes: setting('MEDIA_MAX_BYTES', int(1), 8 * 1024 * 1024, 'bytes ≥ 1'),
   mediaMaxPixels: setting('MEDIA_MAX_PIXELS', int(1), 40_000_000, 'pixels ≥ 1'),
+  /** Uploads in flight (streamed to disk, then resized): per store, per key and in all; 429 beyond. */
+  mediaUploadsPerStore: setting('MEDIA_UPLOADS_PER_STORE', int(1), 2, 'a positive integer'),
+  mediaUploadsTotal: setting('MEDIA_UPLOADS_TOTAL', int(1), 8, 'a positive integer'),
   maxProductImages: setting('MAX_PRODUCT_IMAGES', int(0), 10, 'an integer ≥ 0'),
   freeMaxProductImages: setting('FREE_MAX_PRODUCT_IMAGES', int(0), 3, 'an integer ≥ 0'),
 
@@ -152,6 +157,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     else out[name] = value
   }
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  // Behind a proxy the Host a client sends (X-Forwarded-Host) must not decide redirects,
+  // canonical links or the sitemap line; PUBLIC_URL names the one origin instead.
+  if (out.trustProxy === true && !out.publicUrl) problems.push('TRUST_PROXY=1 needs PUBLIC_URL (the origin customers use, e.g. https://shop.example.com)')
   if (problems.length) throw new ConfigError(problems)
   const config = out as Config
   config.dataDir = path.resolve(config.dataDir)

@@ -20,7 +20,7 @@ function setup() {
   apps.push(t)
   const { store } = makeShop(t.deps)
   const product = addProduct(t.deps, store.id)
-  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] })
+  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, undefined, 500)
   return { t, store, order }
 }
 

@@ -248,11 +248,15 @@ describe('product fields and money', () => {
 
   test('USD: two decimals, stored as integer cents, float artefacts absorbed', async () => {
     const { key } = shop('pro', 'USD')
-    const [res, body] = await post(key, { name: uniq('Usd'), price: 19.99, comparePrice: 0.1 + 0.2 })
+    // comparePrice must exceed price (contract, third wave), so the price sits just under it.
+    const [res, body] = await post(key, { name: uniq('Usd'), price: 0.29, comparePrice: 0.1 + 0.2 })
     expectStatus(res, body).toBe(201)
-    expect(body.data.price).toBe(19.99)
+    expect(body.data.price).toBe(0.29)
     expect(body.data.comparePrice).toBe(0.3)
-    expect(row(body.data.id)).toMatchObject({ price: 1999, compare_price: 30 })
+    expect(row(body.data.id)).toMatchObject({ price: 29, compare_price: 30 })
+    const [r1, b1] = await post(key, { name: uniq('Usd'), price: 19.99 })
+    expect(r1.status).toBe(201)
+    expect(b1.data.price).toBe(19.99)
     const [r2, b2] = await post(key, { name: uniq('Usd'), price: 12345.678 })
     expectValidation(r2, b2, 'price', 'invalid_format')
   })

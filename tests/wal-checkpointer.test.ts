@@ -34,7 +34,7 @@ function setup(restartFrames: number) {
   apps.push(t)
   const { store } = makeShop(t.deps)
   const product = addProduct(t.deps, store.id)
-  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] })
+  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, undefined, 500)
   const holds: Promise<unknown>[] = []
   const cp = new Checkpointer(t.deps.db, t.config.dataDir, createLogger('silent'), (p) => (holds.push(p), t.deps.checkout.holdWhile(p)), { intervalMs: 10, restartFrames })
   checkpointers.push(cp)

@@ -22,11 +22,25 @@ export function peerIp(request: Request, server: IpServer | null | undefined, tr
     const xff = request.headers.get('x-forwarded-for')
     if (xff) {
       const parts = xff.split(',')
-      const last = parts[parts.length - 1]!.trim()
+      const last = stripPort(parts[parts.length - 1]!.trim())
       if (last) return last
     }
   }
   return server?.requestIP(request)?.address ?? 'unknown'
+}
+
+/**
+ * Some proxies append `ip:port` or `[v6]:port`; the port must not make each source port its own
+ * rate-limit bucket. A bare IPv6 address (several colons, no brackets) is left as it is.
+ */
+export function stripPort(entry: string): string {
+  if (entry.startsWith('[')) {
+    const end = entry.indexOf(']')
+    return end > 0 ? entry.slice(1, end) : entry
+  }
+  const colon = entry.indexOf(':')
+  if (colon > 0 && colon === entry.lastIndexOf(':') && entry.slice(0, colon).includes('.')) return entry.slice(0, colon)
+  return entry
 }
 
 /**

@@ -110,7 +110,7 @@ export function makeCustomer(deps: Deps, storeId: string): string {
 
 /** One order, synchronously, in its own transaction (POST /api/orders batches them instead). */
 export function placeOrder(deps: Deps, input: OrderCreate, idempotencyKey?: string): CheckoutResult {
-  const { outcomes, effects } = commitOrders(deps, [prepareOrder(input, idempotencyKey)])
+  const { outcomes, effects } = commitOrders(deps, [prepareOrder(input, idempotencyKey, deps.config.orderMaxUnits)])
   effects.committed()
   effects.durable()
   const outcome = outcomes[0]!

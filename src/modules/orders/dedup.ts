@@ -12,6 +12,8 @@ export interface LineRef {
   variantId?: string | null
   productId?: string | null
   quantity: number
+  /** The line's index in the request body, for error fields after lines are merged. */
+  at?: number
 }
 
 /** `v:<variantId>:<qty>` / `p:<productId>:<qty>`, sorted: equal multisets give equal lists. */

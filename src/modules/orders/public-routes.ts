@@ -22,7 +22,7 @@ export const publicOrderRoutes = new Elysia({ name: 'orders-public' })
     '/api/orders',
     async ({ app, body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
-      const result = await app.checkout.submit(prepareOrder(body, key))
+      const result = await app.checkout.submit(prepareOrder(body, key, app.config.orderMaxUnits))
       set.status = result.status
       if (result.replayed) set.headers['idempotent-replayed'] = 'true'
       return result.body

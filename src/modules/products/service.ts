@@ -93,10 +93,16 @@ function money(ctx: Ctx, amount: number, field: string) {
   return toMinor(amount, ctx.store.currency, field)
 }
 
+/** A "was" price at or under the price would show a discount that isn't one (contract, third wave). */
+function checkComparePrice(price: number, comparePrice: number | null): void {
+  if (comparePrice !== null && comparePrice <= price) throw new ValidationError('comparePrice', 'out_of_range', "'comparePrice' must be greater than 'price' (or null)")
+}
+
 export function createProduct(ctx: Ctx, input: ProductCreate) {
   const slug = input.slug ?? slugify(input.name)
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
+  checkComparePrice(price, comparePrice)
   const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, stock: v.stock ?? null, position: i }))
   const now = ctx.clock.now()
   try {
@@ -154,7 +160,9 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
   const now = ctx.clock.now()
   try {
     write(ctx, (tx) => {
-      ownProduct(ctx, id, tx)
+      const current = ownProduct(ctx, id, tx)
+      // Checked against the resulting values, only when this update touches either price.
+      if (set.price !== undefined || set.comparePrice !== undefined) checkComparePrice(set.price ?? current.price, set.comparePrice === undefined ? current.comparePrice : set.comparePrice)
       checkCategory(ctx, tx, fields.categoryId)
       tx.update(products).set({ ...set, updatedAt: now }).where(eq(products.id, id)).run()
       if (wanted) syncVariants(ctx, tx, id, wanted, now)

@@ -47,20 +47,21 @@ function resolveLines(db: Database, storeId: string, orderId: string, refs: Line
   const vmap = new Map(sql.variantsByIds(db, refs.flatMap((r) => (r.variantId ? [r.variantId] : []))).map((v) => [v.id, v]))
   const pmap = new Map(sql.productsByIds(db, refs.flatMap((r) => (r.productId ? [r.productId] : []))).map((p) => [p.id, p]))
   return refs.map((r, i): OrderItem => {
+    const at = r.at ?? i
     if (r.variantId) {
-      const field = `items[${i}].variantId`
+      const field = `items[${at}].variantId`
       const v = vmap.get(r.variantId)
       if (!v || v.storeId !== storeId || v.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
       if (!v.isActive || !v.productActive) throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
-      stock.push({ productId: v.productId, variantId: v.id, quantity: r.quantity, stock: v.stock, position: i })
+      stock.push({ productId: v.productId, variantId: v.id, quantity: r.quantity, stock: v.stock, position: at })
       return line(orderId, i, v.productId, v.productName, v.id, v.name, v.price, r.quantity, v.stock !== null)
     }
-    const field = `items[${i}].productId`
+    const field = `items[${at}].productId`
     const p = pmap.get(r.productId!)
     if (!p || p.storeId !== storeId || p.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
     if (!p.isActive) throw new ValidationError(field, 'inactive', `${field} names a product that is not available`)
-    if (p.hasVariants) throw new ValidationError(`items[${i}].variantId`, 'required', `items[${i}]: this product has variants; name one with variantId`)
-    stock.push({ productId: p.id, variantId: null, quantity: r.quantity, stock: p.stock, position: i })
+    if (p.hasVariants) throw new ValidationError(`items[${at}].variantId`, 'required', `items[${at}]: this product has variants; name one with variantId`)
+    stock.push({ productId: p.id, variantId: null, quantity: r.quantity, stock: p.stock, position: at })
     return line(orderId, i, p.id, p.name, null, null, p.price, r.quantity, p.stock !== null)
   })
 }

@@ -62,12 +62,14 @@ const ITEM_ROW = `(${placeholders(ITEM.names.length)})`
 const insertItemsSql = perCount((n) => `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`)
 
 // The customer's order figures (orders_count, total_spent, first/last order) follow its
-// orders by trigger (drizzle/0009), like order_counts.
+// orders by trigger (drizzle/0009), like order_counts. A later order never overwrites the
+// name or address (anyone who knows a phone number could otherwise rewrite a customer; each
+// order keeps its own): the record keeps the first and an address only fills a blank one.
+// updated_at still moves: the order figures changed, and updatedSince syncs them.
 const UPSERT_CUSTOMER = `
   INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (store_id, phone) DO UPDATE SET
-    name = excluded.name,
-    address = coalesce(excluded.address, customers.address),
+    address = coalesce(customers.address, excluded.address),
     updated_at = excluded.updated_at
   RETURNING id`
 
