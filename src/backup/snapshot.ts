@@ -10,7 +10,7 @@
  * snapshot never looks like one. Everything is owner-only (0700/0600): it holds customer data.
  */
 import { Database } from 'bun:sqlite'
-import { chmodSync, closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { type Stats, chmodSync, closeSync, cpSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { holder, PID_FILE } from './pid'
 
@@ -111,7 +111,8 @@ export function createSnapshot(dataDir: string, destDir: string, now = Date.now(
     }
     const mediaDir = path.join(dataDir, MEDIA_DIR)
     const media = existsSync(mediaDir)
-    if (media) cpSync(mediaDir, path.join(tmp, MEDIA_DIR), { recursive: true })
+    // Only plain files and folders: a link in DATA_DIR/media is never the service's own.
+    if (media) cpSync(mediaDir, path.join(tmp, MEDIA_DIR), { recursive: true, filter: (src) => plainEntry(lstatSync(src)) })
 
     const manifest: Manifest = { format: 1, createdAt: new Date(now).toISOString(), ms: Math.round(performance.now() - started), dbBytes: statSync(target).size, integrity, secretKey, media }
     writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 })
@@ -148,6 +149,28 @@ export function rotateSnapshots(dir: string, keep: number, now = Date.now()): st
   return old
 }
 
+type Lstat = Stats
+const plainEntry = (st: Lstat) => st.isDirectory() || (st.isFile() && st.nlink === 1)
+
+/**
+ * The first entry under `dir` that is not a plain folder or a file with one link — a symlink, a
+ * hard link or a special file — or undefined. A tampered snapshot could otherwise turn a restore
+ * into a read of any file (a media "picture" linking to /etc/passwd) or a write elsewhere (a
+ * symlinked storefront.db).
+ */
+export function unsafeEntry(dir: string): string | undefined {
+  for (const e of readdirSync(dir)) {
+    const p = path.join(dir, e)
+    const st = lstatSync(p)
+    if (!plainEntry(st)) return p
+    if (st.isDirectory()) {
+      const inner = unsafeEntry(p)
+      if (inner) return inner
+    }
+  }
+  return undefined
+}
+
 export interface RestoreResult {
   restoredFrom: string
   dataDir: string
@@ -158,7 +181,8 @@ export interface RestoreResult {
 
 /**
  * Replaces DATA_DIR's database, secret.key and media with a snapshot's. Refuses while a service
- * holds DATA_DIR, and checks the snapshot before touching anything; the files it replaces are
+ * holds DATA_DIR, and checks the snapshot (integrity, and no links or special files anywhere)
+ * before touching anything; the files it replaces are
  * moved to `DATA_DIR/pre-restore-<time>/`, not deleted. The restored database is checked again.
  */
 export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.now()): RestoreResult {
@@ -169,6 +193,8 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
   const source = path.resolve(snapshot)
   const srcDb = path.join(source, DB_FILE)
   if (!existsSync(srcDb)) throw new BackupError('BAD_SNAPSHOT', `${source} is not a snapshot (no ${DB_FILE})`)
+  const unsafe = unsafeEntry(source)
+  if (unsafe) throw new BackupError('BAD_SNAPSHOT', `${unsafe} is a link or a special file, which no snapshot holds; nothing was restored`)
   const before = integrityCheck(srcDb)
   if (before !== 'ok') throw new BackupError('INTEGRITY', `the snapshot failed its integrity check: ${before}`)
 

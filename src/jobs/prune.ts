@@ -2,14 +2,17 @@ import type { Deps } from '../context'
 import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
 import { pruneDeliveryLog } from '../modules/webhooks/retention'
 import { pruneVisits } from '../modules/public-catalog/visits'
+import { pruneMedia } from './prune-media'
 
 /**
  * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and
- * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, raw catalog visits past VISIT_RAW_DAYS.
+ * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, raw catalog visits past VISIT_RAW_DAYS,
+ * and the pictures of products deleted more than MEDIA_RETENTION_DAYS ago.
  */
 export async function pruneExpired(deps: Deps): Promise<void> {
   deps.limiter.prune()
   deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
   await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
   await pruneVisits(deps.db.$client, deps.clock.now())
+  await pruneMedia(deps.db.$client, deps.config.dataDir, deps.clock.now())
 }

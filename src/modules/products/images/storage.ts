@@ -5,6 +5,7 @@
  * carry EXIF/GPS; kept so renditions can be made again). Names are built from ids only, never
  * from anything a client sent.
  */
+import { lstatSync, readdirSync, realpathSync } from 'node:fs'
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
@@ -18,11 +19,52 @@ export function mediaUrl(storeId: string, imageId: string, width: number, public
   return `${publicUrl ?? ''}/media/${storeId}/${renditionName(imageId, width)}`
 }
 
+export interface ServedName {
+  file: string
+  storeId: string
+  imageId: string
+}
+
 /** The file behind a served name, or undefined when the name is not one this module makes. */
-const SERVED = /^([a-z0-9]{1,64})\/([a-z0-9]{1,64}-\d{1,5}\.webp)$/
-export function servedFile(dataDir: string, rel: string): string | undefined {
+const SERVED = /^([a-z0-9]{1,64})\/(([a-z0-9]{1,64})-\d{1,5}\.webp)$/
+export function servedFile(dataDir: string, rel: string): ServedName | undefined {
   const m = SERVED.exec(rel)
-  return m ? path.join(mediaRoot(dataDir), 'public', m[1]!, m[2]!) : undefined
+  return m ? { file: path.join(mediaRoot(dataDir), 'public', m[1]!, m[2]!), storeId: m[1]!, imageId: m[3]! } : undefined
+}
+
+/**
+ * The file to send, or undefined: it must be a regular file with one link whose real path is
+ * under DATA_DIR/media/public, so a link planted in the media folder (a tampered restore, a
+ * careless operator) never serves a file from elsewhere.
+ */
+export function realServedFile(dataDir: string, file: string): string | undefined {
+  try {
+    const st = lstatSync(file)
+    if (!st.isFile() || st.nlink !== 1) return undefined
+    const root = realpathSync(path.join(mediaRoot(dataDir), 'public')) + path.sep
+    const real = realpathSync(file)
+    return real.startsWith(root) ? real : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Store ids that have a media folder (public or originals). */
+export function storesWithMedia(dataDir: string): string[] {
+  const ids = new Set<string>()
+  for (const kind of ['public', 'originals']) {
+    try {
+      for (const e of readdirSync(path.join(mediaRoot(dataDir), kind))) ids.add(e)
+    } catch {
+      // No folder yet: no media of that kind.
+    }
+  }
+  return [...ids]
+}
+
+/** Removes every file of a store whose rows are gone. */
+export async function removeStoreMedia(dataDir: string, storeId: string): Promise<void> {
+  await Promise.all([rm(publicDir(dataDir, storeId), { recursive: true, force: true }), rm(originalsDir(dataDir, storeId), { recursive: true, force: true })])
 }
 
 export async function saveImage(dataDir: string, storeId: string, imageId: string, original: Uint8Array, renditions: { width: number; data: Uint8Array }[]): Promise<void> {
