@@ -9,6 +9,7 @@ import { addProduct, makeCatalog, orderBody, uniqPhone } from './helpers/orders'
 import { fixedClock } from '../src/lib/time'
 import { ConfigError, loadConfig } from '../src/config'
 import { ipBucket, peerIp, stripPort } from '../src/lib/client-ip'
+import { expirePendingOrders } from '../src/jobs/expire-orders'
 
 let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 10, 1, 12))
@@ -124,5 +125,56 @@ describe('proxy mode', () => {
     const buckets = new Set(['1.2.3.4:1000', '1.2.3.4:1001', 'evil, 1.2.3.4:2000', '1.2.3.4'].map((x) => ipBucket(ip(x))))
     expect([...buckets]).toEqual(['1.2.3.4'])
     expect(ipBucket(ip('[2001:db8:1:2::5]:1'))).toBe(ipBucket(ip('[2001:db8:1:2::6]:2')))
+  })
+})
+
+describe('pending orders expire', () => {
+  test('GET/PUT /api/v1/store pendingOrderTtlHours: 72 by default, 0–8760', async () => {
+    const { key } = makeShop(t.deps)
+    const [, got] = await t.api.get('/api/v1/store', { key })
+    expect(got.data.pendingOrderTtlHours).toBe(72)
+    const [r1, b1] = await t.api.put('/api/v1/store', { pendingOrderTtlHours: 0 }, { key })
+    expectStatus(r1, b1).toBe(200)
+    expect(b1.data.pendingOrderTtlHours).toBe(0)
+    const [r2, b2] = await t.api.put('/api/v1/store', { pendingOrderTtlHours: 8761 }, { key })
+    expectStatus(r2, b2).toBe(400)
+    expect(b2.details.field).toBe('pendingOrderTtlHours')
+  })
+
+  test('an order still pending after the TTL is cancelled by the system, its stock back and order.updated sent; others stay', async () => {
+    const { store, key } = makeShop(t.deps)
+    const p = addProduct(t.deps, store.id, { price: 100, name: 'Scarce' })
+    t.deps.db.$client.run('UPDATE products SET stock = 10 WHERE id = ?', [p.id])
+    await t.api.put('/api/v1/store', { pendingOrderTtlHours: 2 }, { key })
+    const place = async (q: number) => (await post({ storeId: store.id, name: 'A', phone: uniqPhone(), items: [{ productId: p.id, quantity: q }] }))[1].id as string
+    const old = await place(3)
+    const confirmed = await place(2)
+    await t.api.put(`/api/v1/orders/${confirmed}/status`, { status: 'confirmed' }, { key })
+    clock.advance(60 * 60_000)
+    const fresh = await place(1)
+    expect(stockOf(p.id)).toBe(4)
+    const events = () => t.deps.db.$client.query<{ n: number }, [string]>("SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1) AS n").get(store.id)!.n
+    t.deps.db.$client.run("INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES ('wh-exp', ?, 'https://hooks.example.com/x', '[\"order.updated\"]', 1, 'enc:test', 0, 0)", [store.id])
+    const before = events()
+
+    clock.advance(60 * 60_000 - 1)
+    expect(expirePendingOrders(t.deps)).toBe(0)
+    clock.advance(1)
+    expect(expirePendingOrders(t.deps)).toBe(1)
+    const status = async (id: string) => (await t.api.get(`/api/v1/orders/${id}`, { key }))[1].data.status
+    expect([await status(old), await status(confirmed), await status(fresh)]).toEqual(['cancelled', 'confirmed', 'pending'])
+    expect(stockOf(p.id)).toBe(7)
+    expect(events()).toBe(before + 1)
+    expect(expirePendingOrders(t.deps)).toBe(0)
+  })
+
+  test('0 hours: never', async () => {
+    const { store, key } = makeShop(t.deps)
+    const cat = makeCatalog(t.deps, store.id)
+    await t.api.put('/api/v1/store', { pendingOrderTtlHours: 0 }, { key })
+    const [, body] = await post(orderBody(store.id, cat))
+    clock.advance(400 * 24 * 3_600_000)
+    expirePendingOrders(t.deps)
+    expect((await t.api.get(`/api/v1/orders/${body.id}`, { key }))[1].data.status).toBe('pending')
   })
 })

@@ -9,6 +9,7 @@ import { runBillingSweep } from './billing'
 import { sweepDeliveries } from './webhooks'
 import { runScheduledBackup } from './backup'
 import { holdPidFile } from '../backup/pid'
+import { expirePendingOrders } from './expire-orders'
 
 export function startJobs(deps: Deps): () => void {
   // Jobs run only in the service, so this is where it marks DATA_DIR as held: `admin restore`
@@ -17,6 +18,8 @@ export function startJobs(deps: Deps): () => void {
   // A failing run is logged and the schedule goes on; `protect` skips a tick while one still runs.
   const opts = (name: string) => ({ protect: true, catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }) })
   const jobs: Cron[] = [new Cron('0 */10 * * * *', opts('prune'), () => pruneExpired(deps))]
+  // Pending orders past their store's pendingOrderTtlHours are cancelled and their stock put back.
+  jobs.push(new Cron('30 * * * * *', opts('expire-orders'), () => void expirePendingOrders(deps)))
   // Stores whose invoice is still unpaid after the last card retry are suspended.
   jobs.push(new Cron(deps.config.billingCron, opts('billing'), () => void runBillingSweep(deps)))
   // Webhook retries and crash leftovers; also once right away, for what a previous run left.

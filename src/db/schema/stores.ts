@@ -29,6 +29,8 @@ export const stores = sqliteTable(
     suspendedAt: integer('suspended_at'),
     /** Last order number handed out; bumped inside the order transaction so numbers never collide. */
     orderSeq: integer('order_seq').notNull().default(0),
+    /** A pending order older than this is cancelled and its stock put back; 0 = never (contract, third wave). */
+    pendingOrderTtlHours: integer('pending_order_ttl_hours').notNull().default(72),
     ...timestamps,
   },
   (s) => [uniqueIndex('stores_slug_uq').on(s.slug)],

@@ -6,6 +6,9 @@ export const Language = t.Union([t.Literal('es'), t.Literal('en'), t.Literal('pt
   error: "language must be 'es', 'en' or 'pt'",
 })
 
+/** A year: an order pending longer has been forgotten by everyone. */
+export const MAX_PENDING_TTL_HOURS = 8760
+
 export const StoreSettings = t.Object(
   {
     id: Id,
@@ -18,6 +21,7 @@ export const StoreSettings = t.Object(
     language: Language,
     isPublished: t.Boolean(),
     isMaintenance: t.Boolean(),
+    pendingOrderTtlHours: t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Hours after which an order still pending is cancelled and its stock put back; 0 = never' }),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
     status: t.Union([t.Literal('active'), t.Literal('suspended')]),
     productCount: t.Integer({ minimum: 0, description: 'Products not deleted (active or not)' }),
@@ -42,6 +46,7 @@ export const StoreUpdate = t.Object({
   language: t.Optional(Language),
   isPublished: t.Optional(t.Boolean()),
   isMaintenance: t.Optional(t.Boolean()),
+  pendingOrderTtlHours: t.Optional(t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Default 72; 0 = pending orders never expire' })),
 })
 
 export type StoreUpdate = typeof StoreUpdate.static

@@ -29,6 +29,7 @@ function settingsView(ctx: Ctx, s: Store) {
   const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0
   return {
     ...storeView(s),
+    pendingOrderTtlHours: s.pendingOrderTtlHours,
     productCount: n(ctx.db.select({ n: count() }).from(products).where(and(eq(products.storeId, s.id), isNull(products.deletedAt)))),
     categoryCount: n(ctx.db.select({ n: count() }).from(categories).where(eq(categories.storeId, s.id))),
     orderCount: countOrders(ctx.db, s.id),
@@ -95,6 +96,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
   if (input.language !== undefined) set.language = input.language
   if (input.isPublished !== undefined) set.isPublished = input.isPublished
   if (input.isMaintenance !== undefined) set.isMaintenance = input.isMaintenance
+  if (input.pendingOrderTtlHours !== undefined) set.pendingOrderTtlHours = input.pendingOrderTtlHours
 
   try {
     const row = write(ctx, (tx) => {

@@ -1,0 +1,1 @@
+ALTER TABLE `stores` ADD `pending_order_ttl_hours` integer DEFAULT 72 NOT NULL;

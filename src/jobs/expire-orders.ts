@@ -1,0 +1,49 @@
+/**
+ * Pending orders expire (contract "The public edge, third wave"): an order still `pending`
+ * `pendingOrderTtlHours` after it was placed is cancelled by the system — its stock goes back
+ * and `order.updated` is sent, exactly as a cancellation over the API does — so an anonymous
+ * order nobody follows up can't hold stock for ever. 0 hours means never.
+ */
+import type { Deps } from '../context'
+import { ctxFor } from '../context'
+import { InvalidTransition } from '../modules/orders/status'
+import { updateOrderStatus } from '../modules/orders/service'
+import { getStore } from '../modules/platform-stores/service'
+
+const HOUR_MS = 3_600_000
+/** Orders cancelled per store per run; the job runs every minute, so a backlog drains in turns. */
+const BATCH = 200
+
+interface Expired {
+  storeId: string
+  ids: string[]
+}
+
+function expiredOrders(deps: Deps, now: number): Expired[] {
+  const db = deps.db.$client
+  const stores = db.query<{ id: string; ttl: number }, []>('SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0').all()
+  const due = db.query<{ id: string }, [string, number, number]>(
+    "SELECT id FROM orders WHERE store_id = ? AND status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?",
+  )
+  return stores.map((s) => ({ storeId: s.id, ids: due.all(s.id, now - s.ttl * HOUR_MS, BATCH).map((r) => r.id) })).filter((e) => e.ids.length > 0)
+}
+
+/** Cancels every expired pending order; returns how many it cancelled. */
+export function expirePendingOrders(deps: Deps): number {
+  let cancelled = 0
+  for (const { storeId, ids } of expiredOrders(deps, deps.clock.now())) {
+    const store = getStore(deps.db, storeId)
+    if (!store) continue
+    const ctx = ctxFor(deps, store, { kind: 'system' })
+    for (const id of ids) {
+      try {
+        updateOrderStatus(ctx, id, 'cancelled')
+        cancelled++
+      } catch (err) {
+        // Confirmed (or cancelled) by someone between the read and the move: nothing to do.
+        if (!(err instanceof InvalidTransition)) throw err
+      }
+    }
+  }
+  return cancelled
+}
