@@ -21,6 +21,7 @@ import type { Dispatcher } from './modules/webhooks/dispatcher'
 import type { WriteHealth } from './db/write-health'
 import type { VisitCounter } from './modules/public-catalog/visits'
 import type { OrderBatcher } from './modules/orders/checkout/batch'
+import type { UploadAdmission } from './modules/products/images/admission'
 import type { appendEvent } from './modules/webhooks/outbox'
 
 /** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
@@ -79,4 +80,6 @@ export interface Deps {
   appendEvent: AppendEvent
   /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
   checkout: OrderBatcher
+  /** Image uploads in flight, per store and in all (products/images/admission.ts). */
+  uploads: UploadAdmission
 }

@@ -12,6 +12,8 @@ import { appendEvent } from './modules/webhooks/outbox'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog/visits'
+import { UploadAdmission } from './modules/products/images/admission'
+import { resetStaging } from './modules/products/images/staging'
 import { OrderBatcher } from './modules/orders/checkout/batch'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
@@ -42,7 +44,9 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     writeHealth,
     visits: new VisitCounter(db.$client, clock, log, writeHealth),
     appendEvent,
+    uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
   }
+  resetStaging(config.dataDir)
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).
   const deps: Deps = Object.assign(base, { checkout: new OrderBatcher(base, walSync) })
   // Where this connection's after-commit effects go (db/write.ts).

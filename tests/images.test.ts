@@ -13,7 +13,9 @@ import { startTestServer, type TestServer } from './helpers/server'
 
 let t: TestApp
 beforeAll(() => {
-  t = makeApp()
+  // These tests race uploads against the image caps; the in-flight bound per store (429) has its
+  // own tests (upload-admission.test.ts), so here it is out of the way.
+  t = makeApp({ mediaUploadsPerStore: 100, mediaUploadsTotal: 100 })
 })
 afterAll(() => t.close())
 

@@ -111,8 +111,10 @@ export function createSnapshot(dataDir: string, destDir: string, now = Date.now(
     }
     const mediaDir = path.join(dataDir, MEDIA_DIR)
     const media = existsSync(mediaDir)
-    // Only plain files and folders: a link in DATA_DIR/media is never the service's own.
-    if (media) cpSync(mediaDir, path.join(tmp, MEDIA_DIR), { recursive: true, filter: (src) => plainEntry(lstatSync(src)) })
+    // Only plain files and folders (a link in DATA_DIR/media is never the service's own), and
+    // not media/staging: uploads still arriving.
+    const staging = path.join(mediaDir, 'staging')
+    if (media) cpSync(mediaDir, path.join(tmp, MEDIA_DIR), { recursive: true, filter: (src) => src !== staging && plainEntry(lstatSync(src)) })
 
     const manifest: Manifest = { format: 1, createdAt: new Date(now).toISOString(), ms: Math.round(performance.now() - started), dbBytes: statSync(target).size, integrity, secretKey, media }
     writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 })

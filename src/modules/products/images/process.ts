@@ -4,7 +4,8 @@
  * checked before anything is decoded, so a decompression bomb (a few KB declaring 30,000 ×
  * 30,000) costs a header read; sharp's own `limitInputPixels` backs that up during decoding.
  * Decoding, rotating and encoding run on libuv's worker threads (sharp is asynchronous), not on
- * the event loop: bench/images.ts measures list latency during parallel uploads.
+ * the event loop: bench/images.ts measures list latency during parallel uploads. Callers run
+ * `renditions` inside `inResizeSlot`.
  */
 import sharp, { type Metadata } from 'sharp'
 import { ValidationError, type ErrorReason } from '../../../lib/errors'
@@ -15,23 +16,44 @@ export const WIDTHS = [320, 640, 1280] as const
 export type ImageKind = 'jpeg' | 'png' | 'webp'
 
 /**
- * Uploads resized at once; the rest wait their turn (their bytes are already read). libvips'
- * threads are off the event loop but not off its CPU: on a small machine 20 concurrent resizes
- * took four worker threads against the one event-loop thread and pushed the list p99 to
- * hundreds of ms (bench/images.ts). One at a time keeps most of a core for requests and bounds
- * decoded pixels in memory to one image.
+ * Uploads resized at once; the rest wait their turn on disk (staging.ts). libvips' threads are
+ * off the event loop but not off its CPU: on a small machine 20 concurrent resizes took four
+ * worker threads against the one event-loop thread and pushed the list p99 to hundreds of ms
+ * (bench/images.ts). One at a time keeps most of a core for requests and bounds decoded pixels
+ * in memory to one image. Waiters are served store by store in turn, so one store's queue never
+ * stands between another store and its next resize.
  */
 const RESIZE_SLOTS = 1
 let busy = 0
-const waiting: (() => void)[] = []
-async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (busy >= RESIZE_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve))
-  else busy++
+const waiting = new Map<string, (() => void)[]>()
+
+function nextWaiter(): (() => void) | undefined {
+  for (const [storeId, queue] of waiting) {
+    const next = queue.shift()
+    // The served store goes to the back of the rotation (a Map keeps insertion order).
+    waiting.delete(storeId)
+    if (queue.length) waiting.set(storeId, queue)
+    if (next) return next
+  }
+  return undefined
+}
+
+export async function inResizeSlot<T>(storeId: string, fn: () => Promise<T>): Promise<T> {
+  if (busy >= RESIZE_SLOTS) {
+    await new Promise<void>((resolve) => {
+      const queue = waiting.get(storeId)
+      if (queue) queue.push(resolve)
+      else waiting.set(storeId, [resolve])
+    })
+  } else busy++
   try {
     return await fn()
   } finally {
-    // Hand the slot straight to the next waiter (busy stays counted), or free it.
-    const next = waiting.shift()
+    // The store that just had the slot waits behind every other store; then the slot goes
+    // straight to the next waiter (busy stays counted), or is freed.
+    const mine = waiting.get(storeId)
+    if (mine) waiting.delete(storeId), waiting.set(storeId, mine)
+    const next = nextWaiter()
     if (next) next()
     else busy--
   }
@@ -82,7 +104,7 @@ export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<
   // EXIF orientations 5–8 turn the image a quarter: width and height swap.
   const orientedWidth = (meta.orientation ?? 1) >= 5 ? meta.height : meta.width
   const widths = widthsFor(orientedWidth)
-  return inSlot(() => encode(bytes, kind, widths, maxPixels))
+  return encode(bytes, kind, widths, maxPixels)
 }
 
 async function encode(bytes: Uint8Array, kind: ImageKind, widths: number[], maxPixels: number): Promise<Rendition[]> {

@@ -2,36 +2,70 @@ import { Elysia, t } from 'elysia'
 import { products } from '../../../db/schema'
 import { access } from '../../../plugins/access'
 import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared/model'
+import { UPLOAD_RETRY_AFTER_SEC } from './admission'
 import { ProductImage } from './model'
 import { deleteImage, moveImage, uploadImage } from './service'
+import { stageUpload } from './staging'
 
 const doc = routeDoc('Catalog')
 const write = { scope: 'products:write', owns: products } as const
 const ImageParams = t.Object({ id: Id, imageId: Id })
 
 /**
- * Upload, reorder, delete. The upload body is `multipart/form-data` parsed by Elysia itself;
- * the gate lets this one route past the 1 MiB body limit up to MEDIA_MAX_BYTES (limits.ts).
+ * Upload, reorder, delete. The upload takes a place among the uploads in flight before a byte
+ * of its body is read (admission.ts: 429 + Retry-After past MEDIA_UPLOADS_PER_STORE), then its
+ * file part streams to disk (staging.ts) instead of being parsed into memory; the gate lets
+ * this one route past the 1 MiB body limit up to MEDIA_MAX_BYTES (limits.ts).
  */
 export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
     .use(access)
     .post(
       '',
-      async ({ ctx, params, body, set }) => {
-        const image = await uploadImage(ctx, params.id, body.file)
-        set.status = 201
-        return { data: image }
+      async ({ app, ctx, params, request, set }) => {
+        let release: () => void
+        try {
+          release = app.uploads.admit(ctx.store.id)
+        } catch (err) {
+          set.headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
+          throw err
+        }
+        try {
+          const staged = await stageUpload(request, app.config.dataDir, app.config.mediaMaxBytes)
+          try {
+            const image = await uploadImage(ctx, params.id, staged?.file)
+            set.status = 201
+            return { data: image }
+          } finally {
+            await staged?.remove()
+          }
+        } finally {
+          release()
+        }
       },
       {
         access: { ...write, upload: true },
         params: t.Object({ id: Id }),
-        parse: 'multipart/form-data',
-        body: t.Object({ file: t.File({ description: 'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)' }) }),
-        response: { 201: data(ProductImage), ...withConflict, 413: ErrorBody },
-        detail: doc(
-          'Upload a product image',
-          ' Stored re-encoded as WebP at up to 320/640/1280 px wide, metadata (EXIF, GPS) removed, orientation applied; it takes the next position. Free plan: 3 images per product (403 PLAN_REQUIRED `productImages`); every plan: 10 (409 LIMIT_REACHED). Not an image → 400 `details.field: "file"`.',
-        ),
+        // Read by stageUpload as a stream; the schema below is the document's.
+        parse: 'none',
+        response: { 201: data(ProductImage), ...withConflict, 413: ErrorBody, 429: ErrorBody },
+        detail: {
+          ...doc(
+            'Upload a product image',
+            ' Stored re-encoded as WebP at up to 320/640/1280 px wide, metadata (EXIF, GPS) removed, orientation applied; it takes the next position. Free plan: 3 images per product (403 PLAN_REQUIRED `productImages`); every plan: 10 (409 LIMIT_REACHED). Not an image → 400 `details.field: "file"`. At most MEDIA_UPLOADS_PER_STORE (2) uploads of one store in flight: beyond → 429 with Retry-After.',
+          ),
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: { file: { type: 'string', format: 'binary', description: 'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)' } },
+                },
+              },
+            },
+          },
+        },
       },
     )
     .put('/:imageId', ({ ctx, params, body }) => ({ data: moveImage(ctx, params.id, params.imageId, body.position) }), {

@@ -10,7 +10,7 @@ import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../l
 import { capFor, enforceCap } from '../../plans/caps'
 import { ownProduct } from '../service'
 import { productsChanged, write } from '../../../db/write'
-import { renditions } from './process'
+import { inResizeSlot, renditions } from './process'
 import { removeImage, saveImage } from './storage'
 import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
 
@@ -46,8 +46,11 @@ export async function uploadImage(ctx: Ctx, productId: string, file: Blob | unde
   if (file.size > ctx.config.mediaMaxBytes) throw new PayloadTooLarge(ctx.config.mediaMaxBytes)
   // Refused early without decoding when the cap is already reached; checked again when writing.
   checkCap(ctx, rowsOf(ctx.db.$client, productId).length)
-  const original = new Uint8Array(await file.arrayBuffer())
-  const made = await renditions(original, ctx.config.mediaMaxPixels)
+  // The bytes are read inside the slot: a waiting upload (a disk-backed Blob) holds no memory.
+  const { original, made } = await inResizeSlot(ctx.store.id, async () => {
+    const original = new Uint8Array(await file.arrayBuffer())
+    return { original, made: await renditions(original, ctx.config.mediaMaxPixels) }
+  })
   const id = createId()
   const { dataDir } = ctx.config
   const widths = made.map((r) => r.width)
