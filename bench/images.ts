@@ -39,7 +39,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: PARALLEL + 1, variantsPerProduct: 1, categories: 1, scopes: ['products:read', 'products:write'] })
   // The per-product cap would stop the sustained uploads; the bench is about cost, not caps.
-  const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: '100000000', MAX_PRODUCT_IMAGES: '1000000', LOG_LEVEL: 'info' } })
+  // So would the bound on uploads in flight per store (bench/upload-tenants.ts measures that).
+  const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: '100000000', MAX_PRODUCT_IMAGES: '1000000', MEDIA_UPLOADS_PER_STORE: '1000', MEDIA_UPLOADS_TOTAL: '1000', LOG_LEVEL: 'info' } })
   const auth = { authorization: `Bearer ${seeded.key}` }
   const tls = { rejectUnauthorized: false }
 

@@ -33,6 +33,7 @@ const BENCHES: string[] = [
   'webhooks',
   'storefront',
   'images',
+  'upload-tenants',
   'reads',
   'mixed',
 ]
