@@ -80,6 +80,13 @@ const schema = {
   /** Requests without a valid key (401s, unknown /api paths) per client IP: slows key guessing. */
   rateLimitAnonymous: setting('RATE_LIMIT_ANONYMOUS_PER_MIN', int(1), 300, 'a positive integer'),
   rateLimitFlushMs: setting('RATE_LIMIT_FLUSH_MS', int(10), 1000, 'milliseconds ≥ 10'),
+  /**
+   * Storefront pages per client IP per minute. A shopper opens a page every few seconds at most
+   * (~20/min); 600 leaves room for ~30 such shoppers behind one NAT or carrier address at once,
+   * while a script reloading pages is cut off within a minute. Cached pages cost little: this
+   * bounds scraping and load, and visits are counted once per IP anyway.
+   */
+  shopPagesPerIpPerMin: setting('SHOP_PAGES_PER_IP_PER_MIN', int(1), 600, 'a positive integer'),
   /** Units of one public order in all: one anonymous order can't take a shop's whole stock. */
   orderMaxUnits: setting('ORDER_MAX_UNITS', int(1), 500, 'a positive integer'),
 

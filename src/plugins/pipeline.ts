@@ -29,8 +29,8 @@ export function pipeline(deps: Deps, gate: Gate, edge: Edge, requests: RequestLo
     const headers = set.headers as Record<string, string>
     setSecurityHeaders(deps.config, request, headers)
     if (deps.config.trustProxy && path !== '/health' && request.headers.get('x-forwarded-proto') !== 'https') {
-      const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'
-      const origin = deps.config.publicUrl ?? `https://${host}`
+      // PUBLIC_URL is required with TRUST_PROXY (config.ts); the Host fallback serves tests only.
+      const origin = deps.config.publicUrl ?? `https://${request.headers.get('host') ?? 'localhost'}`
       return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
     }
     const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))

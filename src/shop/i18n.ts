@@ -30,6 +30,8 @@ export interface Words {
   notFoundText: string
   unavailableTitle: string
   unavailableText: string
+  busyTitle: string
+  busyText: string
   storesTitle: string
   storesIntro: string
   noStores: string
@@ -74,6 +76,8 @@ const en: Words = {
   notFoundText: 'This store or page does not exist, or it is not open right now.',
   unavailableTitle: 'Temporarily unavailable',
   unavailableText: 'This store is temporarily unavailable. Please come back later.',
+  busyTitle: 'Too many pages at once',
+  busyText: 'This connection has opened a great many pages in the last minute. Please wait a minute and try again.',
   storesTitle: 'Stores',
   storesIntro: 'Choose a store to browse its catalog.',
   noStores: 'There are no stores to show yet.',
@@ -147,6 +151,8 @@ const es: Words = {
   notFoundText: 'Esta tienda o página no existe, o no está abierta ahora.',
   unavailableTitle: 'No disponible por ahora',
   unavailableText: 'Esta tienda no está disponible por el momento. Vuelve más tarde.',
+  busyTitle: 'Demasiadas páginas a la vez',
+  busyText: 'Desde esta conexión se han abierto muchísimas páginas en el último minuto. Espera un minuto y vuelve a intentarlo.',
   storesTitle: 'Tiendas',
   storesIntro: 'Elige una tienda para ver su catálogo.',
   noStores: 'Todavía no hay tiendas.',
@@ -220,6 +226,8 @@ const pt: Words = {
   notFoundText: 'Esta loja ou página não existe, ou não está aberta agora.',
   unavailableTitle: 'Indisponível no momento',
   unavailableText: 'Esta loja está indisponível no momento. Volte mais tarde.',
+  busyTitle: 'Páginas demais de uma vez',
+  busyText: 'Esta conexão abriu muitíssimas páginas no último minuto. Espere um minuto e tente de novo.',
   storesTitle: 'Lojas',
   storesIntro: 'Escolha uma loja para ver o catálogo.',
   noStores: 'Ainda não há lojas.',

@@ -6,6 +6,7 @@
  * its pages exactly as it drops its JSON lists.
  */
 import { Elysia } from 'elysia'
+import { clientIp, ipBucket } from '../lib/client-ip'
 import { eq, sql } from 'drizzle-orm'
 import type { Deps } from '../context'
 import { stores, type Store } from '../db/schema'
@@ -69,6 +70,13 @@ function respond(request: Request, set: { headers: Record<string, string | numbe
 
 const PAGE_CACHE = 'no-cache'
 
+/** What a store page needs of Elysia's context: the request, its headers, the socket (for the client address). */
+interface PageRequest {
+  request: Request
+  set: { headers: Record<string, string | number> }
+  server: Parameters<typeof clientIp>[1]
+}
+
 export const shopRoutes = (deps: Deps) => {
   const { db, config, cache } = deps
   // Keyed by the cached page Blob, so an entry leaves with it when a write drops the store's pages.
@@ -96,8 +104,9 @@ export const shopRoutes = (deps: Deps) => {
   }
 
   function originOf(request: Request): string {
+    // Behind a proxy PUBLIC_URL is required (config.ts): a client's X-Forwarded-Host never
+    // decides canonical links, the sitemap line or redirects.
     if (config.publicUrl) return config.publicUrl
-    if (config.trustProxy) return `https://${request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? 'localhost'}`
     const url = request.url
     return url.slice(0, url.indexOf('/', url.indexOf('//') + 2))
   }
@@ -120,10 +129,14 @@ export const shopRoutes = (deps: Deps) => {
    * A store page from the cache, or rendered from the catalog and cached. `build` returns
    * undefined for a page that doesn't exist (an unknown product): a 404, not cached.
    */
-  function storePage(request: Request, set: { headers: Record<string, string | number> }, slug: string, key: string, build: (cat: ViewCatalog, c: PageCtx) => Html | string | undefined, opts: { visit?: boolean; type?: string } = {}) {
+  function storePage(req: PageRequest, slug: string, key: string, build: (cat: ViewCatalog, c: PageCtx) => Html | string | undefined, opts: { visit?: boolean; type?: string } = {}) {
+    const { request, set } = req
     const o = open(request, slug)
     if ('page' in o) return respond(request, set, o.page, 'no-store')
     const { store } = o
+    const visitor = ipBucket(clientIp(request, req.server, config.trustProxy))
+    const busy = overLimit(visitor)
+    if (busy) return respond(request, set, rendered(429, messagePage('busy', ctxOf(request, store.language), store).value), 'no-store', { 'retry-after': String(busy) })
     const origin = originOf(request)
     const cacheKey = `page:${origin}${key}`
     const blob = cache.getResponse(store.id, cacheKey) as Blob | undefined
@@ -136,8 +149,18 @@ export const shopRoutes = (deps: Deps) => {
       meta.set(r.body, r)
       cache.setResponse(store.id, cacheKey, r.body)
     }
-    if (opts.visit) deps.visits.record(store.id)
+    if (opts.visit) deps.visits.record(store.id, visitor)
     return respond(request, set, r, PAGE_CACHE)
+  }
+
+  /**
+   * Seconds to wait when the visitor is past SHOP_PAGES_PER_IP_PER_MIN, else 0. In-process
+   * requests have no address ('unknown') and are not limited.
+   */
+  function overLimit(visitor: string): number {
+    if (visitor === 'unknown') return 0
+    const w = deps.limiter.hit(`ip:shop:${visitor}`, config.shopPagesPerIpPerMin, 60)
+    return w.allowed ? 0 : w.resetSec
   }
 
   const hidden = { detail: { hide: true } }
@@ -175,22 +198,22 @@ export const shopRoutes = (deps: Deps) => {
       },
       hidden,
     )
-    .get('/s/:slug', ({ request, set, params }) => storePage(request, set, params.slug, '/', catalogPage, { visit: true }), hidden)
+    .get('/s/:slug', (c) => storePage(c, c.params.slug, '/', catalogPage, { visit: true }), hidden)
     .get(
       '/s/:slug/p/:product',
-      ({ request, set, params }) =>
-        storePage(request, set, params.slug, `/p/${params.product}`, (cat, c) => {
-          const p = cat.products.find((x) => x.slug === params.product)
+      (r) =>
+        storePage(r, r.params.slug, `/p/${r.params.product}`, (cat, c) => {
+          const p = cat.products.find((x) => x.slug === r.params.product)
           return p && productPage(cat, p, c)
         }, { visit: true }),
       hidden,
     )
-    .get('/s/:slug/cart', ({ request, set, params }) => storePage(request, set, params.slug, '/cart', cartPage), hidden)
+    .get('/s/:slug/cart', (c) => storePage(c, c.params.slug, '/cart', cartPage), hidden)
     // Any other address under /s/ is a page a person followed: a page, not a JSON 404.
     .get('/s/*', ({ request, set }) => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, 'en')).value), 'no-store'), hidden)
     .get(
       '/s/:slug/sitemap.xml',
-      ({ request, set, params }) => storePage(request, set, params.slug, '/sitemap.xml', (cat, c) => sitemap(cat, c.origin), { type: 'application/xml; charset=utf-8' }),
+      (r) => storePage(r, r.params.slug, '/sitemap.xml', (cat, c) => sitemap(cat, c.origin), { type: 'application/xml; charset=utf-8' }),
       hidden,
     )
 }

@@ -76,11 +76,17 @@ function summary(text: string | null | undefined, fallback: string): string {
  * Only pictures served by this origin are shown (contract: no request leaves the service's
  * origin): a relative `/media/...` path, or an absolute URL on our own origin.
  */
-function sameOrigin(url: string | null | undefined, origin: string): string | undefined {
-  if (!url) return undefined
-  if (url.startsWith('/') && !url.startsWith('//')) return url
-  if (url.startsWith(`${origin}/`)) return url.slice(origin.length)
-  return undefined
+export function sameOrigin(url: string | null | undefined, origin: string): string | undefined {
+  if (!url || !(url.startsWith('/') || url.startsWith(`${origin}/`))) return undefined
+  // Resolved as a browser would (the WHATWG URL parser): `/\host`, `/\t/host` and the like
+  // start with one slash yet leave the origin. What is kept is the resolved path, never the raw text.
+  let u: URL
+  try {
+    u = new URL(url, `${origin}/`)
+  } catch {
+    return undefined
+  }
+  return u.origin === origin ? u.pathname + u.search : undefined
 }
 
 export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined {
@@ -361,10 +367,10 @@ ${entries.length
   return layout(c, { title: words.storesTitle, description: words.storesIntro, path: '/', main })
 }
 
-export function messagePage(kind: 'notFound' | 'unavailable', c: PageCtx, store?: ViewStore): Html {
+export function messagePage(kind: 'notFound' | 'unavailable' | 'busy', c: PageCtx, store?: ViewStore): Html {
   const { words } = c
-  const title = kind === 'notFound' ? words.notFoundTitle : words.unavailableTitle
-  const text = kind === 'notFound' ? words.notFoundText : words.unavailableText
+  const title = { notFound: words.notFoundTitle, unavailable: words.unavailableTitle, busy: words.busyTitle }[kind]
+  const text = { notFound: words.notFoundText, unavailable: words.unavailableText, busy: words.busyText }[kind]
   return layout(c, {
     title: store ? `${title} · ${store.name}` : title,
     description: text,

@@ -1,3 +1,4 @@
+import { clientIp, ipBucket } from '../../lib/client-ip'
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
 import { data, list, publicErrors, ErrorBody } from '../shared/model'
@@ -23,7 +24,7 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
   })
   .get(
     '/api/v1/stores/:slug',
-    ({ app, params, set }) => {
+    ({ app, params, set, request, server }) => {
       // The store row is read every time (status and publication are checked fresh); the
       // catalog body is cached per store until a write to that store drops it.
       const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
@@ -33,7 +34,7 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
         app.cache.setResponse(store.id, CACHE_KEY, body)
       }
       // Counted in memory and written behind: a read never writes (visits.ts).
-      app.visits.record(store.id)
+      app.visits.record(store.id, ipBucket(clientIp(request, server, app.config.trustProxy)))
       return sendJson(set, body)
     },
     {

@@ -22,9 +22,19 @@ export const VISIT_RAW_DAYS = 35
 const ROWS_PER_TX = 2_000
 const PRUNE_BATCH = 5_000
 
+/** One visit per visitor (client IP bucket) per store in this window (contract, third wave). */
+export const VISIT_DEDUP_MS = 30 * 60_000
+/**
+ * Visitors remembered at once (~100 bytes each): past it the oldest are forgotten, so memory
+ * stays bounded whatever arrives; a forgotten visitor's next load counts again.
+ */
+const MAX_VISITORS = 100_000
+
 export class VisitCounter {
   /** storeId → visit second (ms, floored) → count. Seconds keep memory bounded under load. */
   private pending = new Map<string, Map<number, number>>()
+  /** `visitor|storeId` → when its visit was last counted; oldest first (re-inserted on count). */
+  private seen = new Map<string, number>()
   private timer: ReturnType<typeof setInterval>
   private flushing = false
 
@@ -39,9 +49,19 @@ export class VisitCounter {
     this.timer.unref?.()
   }
 
-  /** One catalog visit of `storeId`, now. Memory only. */
-  record(storeId: string): void {
+  /** One catalog visit of `storeId` by `visitor` (a client IP bucket), now. Memory only. */
+  record(storeId: string, visitor?: string): void {
     const at = this.clock.now()
+    // Reloads by one visitor count once per VISIT_DEDUP_MS (300 reloads moved conversion from 9 %
+    // to 0.03 %). In-process requests have no address ('unknown'): each counts, as before.
+    if (visitor !== undefined && visitor !== 'unknown') {
+      const id = `${visitor}|${storeId}`
+      const last = this.seen.get(id)
+      if (last !== undefined && at - last < VISIT_DEDUP_MS) return
+      this.seen.delete(id)
+      this.seen.set(id, at)
+      if (this.seen.size > MAX_VISITORS) this.seen.delete(this.seen.keys().next().value!)
+    }
     const second = at - (at % 1000)
     let m = this.pending.get(storeId)
     if (!m) this.pending.set(storeId, (m = new Map()))
