@@ -86,14 +86,20 @@ describe('stock on products and variants', () => {
     expect(b2.details.field).toBe('variants[0].stock')
   })
 
-  test('the public store read and the list show stock and inStock', async () => {
+  test('the public store read shows inStock, and stock only when the store opts in; the list shows both', async () => {
     const { store, key, mug } = await shop({ mug: 0 })
     await t.api.put('/api/v1/store', { isPublished: true }, { key })
     const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     expectStatus(res, body).toBe(200)
     const pub = body.data.products.find((p: Json) => p.id === mug.id)
-    expect([pub.stock, pub.inStock]).toEqual([0, false])
-    const shirt = body.data.products.find((p: Json) => p.name === 'Shirt')
+    // How many are left is the seller's business unless the store shows it (issue 22).
+    expect([pub.stock, pub.inStock]).toEqual([undefined, false])
+    for (const p of body.data.products) for (const v of p.variants) expect(v.stock).toBeUndefined()
+    await t.api.put('/api/v1/store', { showStockCount: true }, { key })
+    const [, shown] = await t.api.get(`/api/v1/stores/${store.slug}`)
+    const shownMug = shown.data.products.find((p: Json) => p.id === mug.id)
+    expect([shownMug.stock, shownMug.inStock]).toEqual([0, false])
+    const shirt = shown.data.products.find((p: Json) => p.name === 'Shirt')
     expect(shirt.variants.map((v: Json) => v.inStock)).toEqual([true, true])
     const [, list] = await t.api.get('/api/v1/products', { key })
     expect(list.data.find((p: Json) => p.id === mug.id).inStock).toBe(false)

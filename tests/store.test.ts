@@ -12,7 +12,7 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-const STORE_FIELDS = ['id', 'name', 'slug', 'whatsappNumber', 'currency', 'whatsappTemplate', 'description', 'language', 'isPublished', 'isMaintenance', 'pendingOrderTtlHours', 'plan', 'status', 'productCount', 'categoryCount', 'orderCount', 'createdAt', 'updatedAt']
+const STORE_FIELDS = ['id', 'name', 'slug', 'whatsappNumber', 'currency', 'whatsappTemplate', 'description', 'language', 'isPublished', 'isMaintenance', 'pendingOrderTtlHours', 'showStockCount', 'plan', 'status', 'productCount', 'categoryCount', 'orderCount', 'createdAt', 'updatedAt']
 
 describe('GET /api/v1/store', () => {
   test('returns exactly the contract fields, on the free plan too', async () => {

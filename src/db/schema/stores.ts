@@ -31,6 +31,8 @@ export const stores = sqliteTable(
     orderSeq: integer('order_seq').notNull().default(0),
     /** A pending order older than this is cancelled and its stock put back; 0 = never (contract, third wave). */
     pendingOrderTtlHours: integer('pending_order_ttl_hours').notNull().default(72),
+    /** The public store read shows exact stock counts only when the store opts in; `inStock` always. */
+    showStockCount: bool('show_stock_count').notNull().default(false),
     ...timestamps,
   },
   (s) => [uniqueIndex('stores_slug_uq').on(s.slug)],

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { Id, Pagination } from '../shared/model'
-import { Product } from '../products/model'
+import { Product, Variant } from '../products/model'
 import { Language } from '../store-settings/model'
 
 export const DirectoryEntry = t.Object(
@@ -31,10 +31,15 @@ export const PublicStore = t.Object(
 
 export const PublicCategory = t.Object({ id: Id, name: t.String(), slug: t.String(), position: t.Integer() }, { title: 'PublicCategory' })
 
+const PublicStock = (description: string) => t.Optional(t.Nullable(t.Number({ multipleOf: 1, minimum: 0 }), { description }))
+const PublicVariant = t.Composite([t.Omit(Variant, ['stock']), t.Object({ stock: PublicStock('Units on hand, only when the store shows stock counts (showStockCount); null = not tracked') })], { title: 'PublicVariant' })
+
 export const PublicProduct = t.Composite(
   [
-    Product,
+    t.Omit(Product, ['stock', 'variants']),
     t.Object({
+      stock: PublicStock('Units on hand of a product without variants, only when the store shows stock counts (showStockCount); null = not tracked'),
+      variants: t.Array(PublicVariant, { description: 'Active variants only' }),
       reviewCount: t.Integer({ description: 'Approved reviews' }),
       averageRating: t.Nullable(t.Number({ description: 'Mean of approved ratings, 2 decimals; null without reviews' })),
     }),

@@ -61,10 +61,10 @@ export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
   return {
     store: storeInfo(s),
     categories: cats,
-    products: prods.map((p) => ({
-      ...productView(p, vs.get(p.id) ?? [], s.currency, imgs.get(p.id)),
-      ...(stats.get(p.id) ?? NO_REVIEWS),
-    })),
+    products: prods.map((p) => {
+      const view = productView(p, vs.get(p.id) ?? [], s.currency, imgs.get(p.id))
+      return { ...(s.showStockCount ? view : withoutStock(view)), ...(stats.get(p.id) ?? NO_REVIEWS) }
+    }),
     shippingOptions: shippingViews(client, s),
   }
 }
@@ -96,9 +96,26 @@ export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, 
   const stats = reviewStats(db, s.id)
   const views = productFragments(db, s, publicUrl, ids, cache).map((json, i) => {
     const r = stats.get(ids[i]!) ?? NO_REVIEWS
+    if (!s.showStockCount) json = withoutStockCounts(json)
     return `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
   })
   return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${JSON.stringify(activeCategories(client, s.id))},"products":[${views.join(',')}],"shippingOptions":${JSON.stringify(shippingViews(client, s))}}}`
+}
+
+/**
+ * A product fragment without its `stock` members (the product's and each variant's): how many are
+ * left is the seller's business unless the store opts in (showStockCount); `inStock` stays. JSON
+ * escapes a quote inside a string as `\"`, so `"stock":` only ever matches a member name.
+ */
+const STOCK_MEMBER = /"stock":(?:null|\d+),/g
+export const withoutStockCounts = (json: string) => json.replace(STOCK_MEMBER, '')
+
+/** The same for a view object (storefrontOf): `stock` leaves the product and its variants. */
+function withoutStock(view: ReturnType<typeof productView>) {
+  // Members keep their order, so the body is byte for byte the fragments' (tests/product-fragments).
+  const out: Omit<typeof view, 'stock'> & { stock?: unknown } = { ...view, variants: view.variants.map(({ stock: _s, ...v }) => v as (typeof view.variants)[number]) }
+  delete out.stock
+  return out as Omit<typeof view, 'stock'>
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */

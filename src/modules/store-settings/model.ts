@@ -22,6 +22,7 @@ export const StoreSettings = t.Object(
     isPublished: t.Boolean(),
     isMaintenance: t.Boolean(),
     pendingOrderTtlHours: t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Hours after which an order still pending is cancelled and its stock put back; 0 = never' }),
+    showStockCount: t.Boolean({ description: 'Whether the public store read shows exact stock counts (inStock is always shown)' }),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
     status: t.Union([t.Literal('active'), t.Literal('suspended')]),
     productCount: t.Integer({ minimum: 0, description: 'Products not deleted (active or not)' }),
@@ -47,6 +48,7 @@ export const StoreUpdate = t.Object({
   isPublished: t.Optional(t.Boolean()),
   isMaintenance: t.Optional(t.Boolean()),
   pendingOrderTtlHours: t.Optional(t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Default 72; 0 = pending orders never expire' })),
+  showStockCount: t.Optional(t.Boolean({ description: 'Default false: the public store read shows inStock, not how many are left' })),
 })
 
 export type StoreUpdate = typeof StoreUpdate.static

@@ -30,6 +30,7 @@ function settingsView(ctx: Ctx, s: Store) {
   return {
     ...storeView(s),
     pendingOrderTtlHours: s.pendingOrderTtlHours,
+    showStockCount: s.showStockCount,
     productCount: n(ctx.db.select({ n: count() }).from(products).where(and(eq(products.storeId, s.id), isNull(products.deletedAt)))),
     categoryCount: n(ctx.db.select({ n: count() }).from(categories).where(eq(categories.storeId, s.id))),
     orderCount: countOrders(ctx.db, s.id),
@@ -97,6 +98,7 @@ export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
   if (input.isPublished !== undefined) set.isPublished = input.isPublished
   if (input.isMaintenance !== undefined) set.isMaintenance = input.isMaintenance
   if (input.pendingOrderTtlHours !== undefined) set.pendingOrderTtlHours = input.pendingOrderTtlHours
+  if (input.showStockCount !== undefined) set.showStockCount = input.showStockCount
 
   try {
     const row = write(ctx, (tx) => {

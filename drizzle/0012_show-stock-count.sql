@@ -1,0 +1,1 @@
+ALTER TABLE `stores` ADD `show_stock_count` integer DEFAULT false NOT NULL;
