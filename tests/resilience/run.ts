@@ -13,6 +13,8 @@
  *   diskfull     DATA_DIR on a full tmpfs: 503s, degraded health, recovery, nothing lost (root)
  *   webhooks     DNS rebinding (10 names × 3 events × 3 attempts), one store's 40 hanging
  *                endpoints vs another store's deliveries, listing with 50,000 outbox rows
+ *   edge         upload exhaustion (24 × 8 MB from store B while store A uploads), hoarding,
+ *                restore-symlink (tampered snapshots, a link planted under /media)
  *
  * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
@@ -26,6 +28,7 @@ import { runBackup } from './backup'
 import { runIpv6Flood } from './flood'
 import { canMountTmpfs, runDiskFull } from './disk-full'
 import { runListingReads, runRebinding, runStoreStall } from './webhooks'
+import { runHoarding, runRestoreSymlink, runUploadExhaustion } from './edge'
 import { formatTable, type CaseResult } from './lib'
 
 const args = process.argv.slice(2)
@@ -61,6 +64,8 @@ await run('flood', () => runIpv6Flood({ clients: flag('flood-clients', 100_000) 
 if (canMountTmpfs()) await run('diskfull', () => runDiskFull({ burst: 200 }))
 else if (want('diskfull')) console.error('» diskfull skipped: needs root to mount a tmpfs')
 await run('webhooks', async () => [await runRebinding({ endpoints: 10 }), await runStoreStall({ hanging: 40, backlog: 5, events: 3 }), await runListingReads({ rows: 50_000 })])
+
+await run('edge', async () => [await runUploadExhaustion({ uploads: 24, megabytes: 8, maxRssMb: 300 }), await runHoarding(), await runRestoreSymlink()])
 
 console.log('\n' + formatTable(results) + '\n')
 for (const r of results) {

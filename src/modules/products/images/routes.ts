@@ -27,6 +27,10 @@ export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
           release = app.uploads.admit(ctx.store.id)
         } catch (err) {
           set.headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
+          // The body is never read: drop it and the connection, or the client goes on sending
+          // megabytes nobody wants (and a graceful stop waits for it).
+          set.headers['connection'] = 'close'
+          request.body?.cancel().catch(() => {})
           throw err
         }
         try {
