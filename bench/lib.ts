@@ -326,7 +326,7 @@ export interface Seeded {
 export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded> {
   const { testConfig } = await import('../src/config')
   const { createDeps, closeDeps } = await import('../src/deps')
-  const { ctxFor } = await import('../src/context')
+  const { ctxFor } = await import('../src/kernel/context')
   const { createStore } = await import('../src/modules/platform-stores/service')
   const { createKey } = await import('../src/modules/keys/service')
   const { createProduct } = await import('../src/modules/products/service')

@@ -112,7 +112,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   // In-process: the service functions on their own connection.
   const { testConfig } = await import('../src/config')
   const { createDeps, closeDeps } = await import('../src/deps')
-  const { ctxFor } = await import('../src/context')
+  const { ctxFor } = await import('../src/kernel/context')
   const { getStore } = await import('../src/modules/platform-stores/service')
   const { listOrders } = await import('../src/modules/orders/service')
   const { getCustomer } = await import('../src/modules/customers/service')

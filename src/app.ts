@@ -1,11 +1,11 @@
 /**
  * createApp(deps): the request pipeline (request id, security headers, the edge, proxy redirect,
- * gate), the error mapper, docs, the routes of src/routes.ts, the storefront pages and media.
+ * gate), the error mapper, docs, the routes of src/http/api-routes.ts, the storefront pages and media.
  * No listening here: index.ts serves it, tests call app.handle().
  */
 import { Elysia, t } from 'elysia'
 import { apiDocs } from './openapi/plugin'
-import type { Deps } from './context'
+import type { Deps } from './deps'
 import { AccessTable, declaredRoutes } from './http/access'
 import { Gate } from './http/gate'
 import { RequestLog } from './http/request-log'
@@ -16,7 +16,7 @@ import { Edge } from './plugins/edge'
 import { toErrorResult } from './plugins/errors'
 import { pipeline } from './plugins/pipeline'
 import { mcpRoutes } from './mcp/http'
-import { ROUTES } from './routes'
+import { ROUTES } from './http/api-routes'
 import { shopRoutes } from './shop/routes'
 import { mediaRoutes } from './modules/products/images/media'
 

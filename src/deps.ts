@@ -1,11 +1,12 @@
 import type { Config } from './config'
-import type { Deps } from './context'
-import { openDb } from './db/client'
-import { afterCommitOf, afterCommitOn } from './db/write'
+import { openDb, type Db } from './db/client'
+import type { AppendEvent } from './kernel/events'
+import type { SecretBox } from './lib/secret-box'
+import { afterCommitOf, afterCommitOn } from './kernel/write'
 import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
-import { StoreCache } from './http/cache'
-import { RateLimiter } from './http/rate-limiter'
+import { StoreCache } from './db/cache'
+import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks/dispatcher'
 import { appendEvent } from './modules/webhooks/outbox'
@@ -15,6 +16,38 @@ import { VisitCounter } from './modules/public-catalog/visits'
 import { UploadAdmission } from './modules/products/images/admission'
 import { resetStaging } from './modules/products/images/staging'
 import { OrderBatcher } from './modules/orders/checkout/batch'
+
+/**
+ * The process's wiring: what the request pipeline, the routes, jobs and the dispatcher share.
+ * It lives here, in the composition root, and nowhere below: each adapter and job names the
+ * few pieces it uses as its own port (a structural type this object satisfies).
+ */
+export interface Deps {
+  config: Config
+  db: Db
+  clock: Clock
+  log: Logger
+  limiter: RateLimiter
+  cache: StoreCache
+  /** After a commit that wrote outbox rows, so delivery starts at once (kernel/write.ts calls it). */
+  onOutbox: (storeId: string) => void
+  /** Encrypts secrets that must be readable again (webhook signing secrets) at rest. */
+  secretBox: SecretBox
+  /** Sends the webhook outbox (modules/webhooks/dispatcher.ts). */
+  dispatcher: Dispatcher
+  /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
+  walSync: WalSync
+  /** Whether writes currently fail for storage reasons (disk full, I/O): 503s and /health. */
+  writeHealth: WriteHealth
+  /** Catalog visits counted in memory, written behind (modules/public-catalog/visits.ts). */
+  visits: VisitCounter
+  /** Writes an event's outbox rows: the webhooks module's, bound here for the kernel. */
+  appendEvent: AppendEvent
+  /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
+  checkout: OrderBatcher
+  /** Image uploads in flight, per store and in all (products/images/admission.ts). */
+  uploads: UploadAdmission
+}
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
@@ -49,7 +82,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
   resetStaging(config.dataDir)
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).
   const deps: Deps = Object.assign(base, { checkout: new OrderBatcher(base, walSync) })
-  // Where this connection's after-commit effects go (db/write.ts).
+  // Where this connection's after-commit effects go (kernel/write.ts).
   afterCommitOn(db, afterCommitOf(deps))
   return deps
 }

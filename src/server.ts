@@ -5,7 +5,7 @@
 import type { Config } from './config'
 import { createApp } from './app'
 import { createDeps, closeDeps } from './deps'
-import type { Deps } from './context'
+import type { Deps } from './deps'
 import { startJobs } from './jobs'
 import { MAX_BODY_BYTES } from './http/gate'
 import { loadTls } from './tls'

@@ -10,7 +10,7 @@ import sharp from 'sharp'
 import { expectStatus, makeApp, type Json, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addShipping, uniqPhone } from './helpers/orders'
-import { ctxFor } from '../src/context'
+import { ctxFor } from '../src/kernel/context'
 import { listProducts } from '../src/modules/products/service'
 import { storefrontOf } from '../src/modules/public-catalog/service'
 import { storeBySlug } from '../src/modules/public-catalog/statements'
@@ -198,7 +198,7 @@ describe('a randomized sequence of writes', () => {
 
 describe('bounded memory', () => {
   test('per store the oldest fragment goes first; in all, the least recently read store’s', async () => {
-    const { ProductFragments } = await import('../src/http/fragments')
+    const { ProductFragments } = await import('../src/db/fragments')
     const f = new ProductFragments(3, 5)
     for (const id of ['a', 'b', 'c', 'd']) f.set('s1', id, id)
     expect([...f.of('s1').keys()]).toEqual(['b', 'c', 'd'])

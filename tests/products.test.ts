@@ -9,7 +9,7 @@ import path from 'node:path'
 import { makeApp, expectStatus, type Json, type TestApp } from './helpers/app'
 import { makeShop, uniq } from './helpers/factories'
 import { fixedClock } from '../src/lib/time'
-import { ctxFor } from '../src/context'
+import { ctxFor } from '../src/kernel/context'
 import { createProduct } from '../src/modules/products/service'
 import { createCategory } from '../src/modules/categories/service'
 import type { Plan, Store } from '../src/db/schema'
@@ -779,7 +779,7 @@ describe('concurrency', () => {
       import { openDb } from '${root}/src/db/client'
       import { testConfig } from '${root}/src/config'
       import { createProduct } from '${root}/src/modules/products/service'
-      import { StoreCache } from '${root}/src/http/cache'
+      import { StoreCache } from '${root}/src/db/cache'
       import { systemClock } from '${root}/src/lib/time'
       const [dataDir, store] = [process.env.DATA_DIR, JSON.parse(process.env.STORE)]
       const db = openDb({ dataDir, synchronous: 'NORMAL' })

@@ -7,7 +7,7 @@ import { fixedClock } from '../src/lib/time'
 import { reviews, stores, webhookOutbox, webhooks } from '../src/db/schema'
 import { suspendStore } from '../src/modules/platform-stores/service'
 import { deleteProduct } from '../src/modules/products/service'
-import { ctxFor } from '../src/context'
+import { ctxFor } from '../src/kernel/context'
 
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
 let t: TestApp

@@ -15,7 +15,7 @@ import { createKey } from '../src/modules/keys/service'
 import { enqueueEvent } from '../src/modules/webhooks/outbox'
 import { systemClock } from '../src/lib/time'
 import { addProduct, uniqPhone } from './helpers/orders'
-import type { Deps } from '../src/context'
+import type { Deps } from '../src/deps'
 
 const dataDir = tempDir('sf-crash-')
 const spawned: { kill(sig?: number | NodeJS.Signals): void; exited: Promise<number> }[] = []

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { BACKUPS_DIR, BackupError, createSnapshot, DB_FILE, restoreSnapshot } from '../backup/snapshot'
-import type { Command } from './commands'
+import type { Command } from './command'
 import { UsageError } from './args'
 
 export const BACKUP_COMMANDS: Record<string, Command> = {

@@ -23,26 +23,13 @@ import {
 import { PLANS, type Store } from '../db/schema'
 import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
 import { UsageError, type Flags, type Options } from './args'
+import type { CliEnv, Command } from './command'
+
+export type { CliEnv, Command }
 import { BACKUP_COMMANDS } from './backup-commands'
 
 export { UsageError }
 
-export interface CliEnv {
-  /** Opened on first use: `restore` must not hold the database it replaces. */
-  readonly db: Db
-  clock: Clock
-  config: Config
-}
-
-export interface Command {
-  summary: string
-  /** Positionals in order; `[name]` is optional. */
-  args?: string[]
-  options?: Options
-  run(env: CliEnv, positional: string[], flags: Flags): Record<string, unknown>
-  /** A line printed after the human output (never in --json). */
-  note?: string
-}
 
 const str = (flags: Flags, name: string): string | undefined => {
   const v = flags[name]

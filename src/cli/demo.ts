@@ -7,8 +7,8 @@
  */
 import { and, eq, isNull, like } from 'drizzle-orm'
 import { loadConfigOrExit } from '../config'
-import { ctxFor, type Deps } from '../context'
-import { createDeps } from '../deps'
+import { ctxFor } from '../kernel/context'
+import { createDeps, type Deps } from '../deps'
 import { apiKeys, categories, discounts, productImages, products, shippingOptions, stores, variants, type Store } from '../db/schema'
 import { toMinor } from '../lib/money'
 import { createCategory } from '../modules/categories/service'

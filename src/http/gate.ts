@@ -8,7 +8,9 @@
  * leaves with its service `ctx`.
  */
 import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
-import { ctxFor, type Ctx, type Deps } from '../context'
+import type { StoreCache } from '../db/cache'
+import type { RateLimiter } from '../db/rate-limiter'
+import { ctxFor, type Ctx, type CtxBase } from '../kernel/context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
@@ -18,7 +20,7 @@ import { getStore } from '../modules/platform-stores/service'
 import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable } from './access'
 import { limitUndeclaredBody } from './body-limit'
 import { uploadBodyLimit } from '../modules/products/images/limits'
-import type { Window } from './rate-limiter'
+import type { Window } from '../db/rate-limiter'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 const MAX_CACHED_UNKNOWN_KEYS = 10_000
@@ -29,13 +31,16 @@ interface Owner {
   name: string
 }
 
+/** What the gate uses: the ctx base it builds key contexts from, the limiter and the store cache. */
+export type GateDeps = CtxBase & { limiter: RateLimiter; cache: StoreCache }
+
 export class Gate {
   private usage = new Map<string, number>()
   private usageTimer: ReturnType<typeof setInterval>
   private owners = new Map<OwnedTable, Owner>()
 
   constructor(
-    private deps: Deps,
+    private deps: GateDeps,
     readonly table: AccessTable,
   ) {
     for (const r of table.routes) {

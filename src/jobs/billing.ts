@@ -1,12 +1,14 @@
-import type { Deps } from '../context'
-import { transaction } from '../db/write'
+import type { Db } from '../db/client'
+import type { Clock } from '../lib/time'
+import type { Logger } from '../lib/log'
+import { transaction } from '../kernel/write'
 import { suspendOverdueTx } from '../modules/billing/service'
 
 /**
  * Suspends (reason `unpaid`) every active store that has an open invoice still unpaid after its
  * last card retry (attempts ≥ maxAttempts and the retry time passed). Returns the store ids.
  */
-export function runBillingSweep(deps: Pick<Deps, 'db' | 'clock' | 'log'>): string[] {
+export function runBillingSweep(deps: { db: Db; clock: Clock; log: Logger }): string[] {
   const suspended = transaction(deps.db, (tx) => suspendOverdueTx(tx, deps.clock.now()), (ids) => ids)
   for (const id of suspended) deps.log.info('store suspended: invoice unpaid after the last retry', { storeId: id })
   return suspended

@@ -4,8 +4,7 @@
  * and `order.updated` is sent, exactly as a cancellation over the API does — so an anonymous
  * order nobody follows up can't hold stock for ever. 0 hours means never.
  */
-import type { Deps } from '../context'
-import { ctxFor } from '../context'
+import { ctxFor, type CtxBase } from '../kernel/context'
 import { InvalidTransition } from '../modules/orders/status'
 import { updateOrderStatus } from '../modules/orders/service'
 import { getStore } from '../modules/platform-stores/service'
@@ -19,7 +18,7 @@ interface Expired {
   ids: string[]
 }
 
-function expiredOrders(deps: Deps, now: number): Expired[] {
+function expiredOrders(deps: CtxBase, now: number): Expired[] {
   const db = deps.db.$client
   const stores = db.query<{ id: string; ttl: number }, []>('SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0').all()
   const due = db.query<{ id: string }, [string, number, number]>(
@@ -29,7 +28,7 @@ function expiredOrders(deps: Deps, now: number): Expired[] {
 }
 
 /** Cancels every expired pending order; returns how many it cancelled. */
-export function expirePendingOrders(deps: Deps): number {
+export function expirePendingOrders(deps: CtxBase): number {
   let cancelled = 0
   for (const { storeId, ids } of expiredOrders(deps, deps.clock.now())) {
     const store = getStore(deps.db, storeId)

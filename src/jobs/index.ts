@@ -3,7 +3,10 @@
  * tests can call it directly; this file only schedules them.
  */
 import { Cron } from 'croner'
-import type { Deps } from '../context'
+import type { CtxBase } from '../kernel/context'
+import type { Logger } from '../lib/log'
+import type { Dispatcher } from '../modules/webhooks/dispatcher'
+import type { PruneDeps } from './prune'
 import { pruneExpired } from './prune'
 import { runBillingSweep } from './billing'
 import { sweepDeliveries } from './webhooks'
@@ -11,7 +14,10 @@ import { runScheduledBackup } from './backup'
 import { holdPidFile } from '../backup/pid'
 import { expirePendingOrders } from './expire-orders'
 
-export function startJobs(deps: Deps): () => void {
+/** What the scheduled jobs use, together. */
+export type JobDeps = CtxBase & PruneDeps & { log: Logger; dispatcher: Pick<Dispatcher, 'sweep'> }
+
+export function startJobs(deps: JobDeps): () => void {
   // Jobs run only in the service, so this is where it marks DATA_DIR as held: `admin restore`
   // refuses to replace the database under a running service (backup/pid.ts).
   holdPidFile(deps.config.dataDir)

@@ -1,4 +1,6 @@
-import type { Deps } from '../context'
+import type { Config } from '../config'
+import type { Db } from '../db/client'
+import type { Clock } from '../lib/time'
 import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
 import { pruneDeliveryLog } from '../modules/webhooks/retention'
 import { pruneVisits } from '../modules/public-catalog/visits'
@@ -9,7 +11,14 @@ import { pruneMedia } from './prune-media'
  * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, raw catalog visits past VISIT_RAW_DAYS,
  * and the pictures of products deleted more than MEDIA_RETENTION_DAYS ago.
  */
-export async function pruneExpired(deps: Deps): Promise<void> {
+export interface PruneDeps {
+  db: Db
+  clock: Clock
+  config: Config
+  limiter: { prune(): void }
+}
+
+export async function pruneExpired(deps: PruneDeps): Promise<void> {
   deps.limiter.prune()
   deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
   await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)

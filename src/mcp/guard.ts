@@ -11,7 +11,8 @@
  *   100 `tools/list` calls is 100 requests, not one.
  */
 import type { Config } from '../config'
-import type { Ctx, Deps } from '../context'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Ctx } from '../kernel/context'
 import { Forbidden, RateLimited } from '../lib/errors'
 import { setRateHeaders } from '../http/gate'
 
@@ -35,7 +36,7 @@ export function checkMcpOrigin(config: Config, request: Request): void {
  * The gate counted the POST once; a batch of n messages counts n - 1 more. Over the limit →
  * 429 for the whole batch (nothing of it runs), with the rate-limit headers updated.
  */
-export function countBatch(deps: Deps, ctx: Ctx | undefined, body: unknown, headers: Record<string, string | number>): void {
+export function countBatch(deps: { config: Config; limiter: Pick<RateLimiter, 'hit'> }, ctx: Ctx | undefined, body: unknown, headers: Record<string, string | number>): void {
   if (!Array.isArray(body) || body.length < 2 || ctx?.actor.kind !== 'key') return
   let w
   for (let i = 1; i < body.length; i++) w = deps.limiter.hit(`key:${ctx.actor.keyId}`, deps.config.rateLimitKey, 60)

@@ -21,7 +21,7 @@ import { CheckSlugQuery } from '../modules/public-catalog/model'
 import { WebhookCreate, WebhookListQuery, WebhookUpdate } from '../modules/webhooks/model'
 import type { Scope } from '../lib/scopes'
 import type { PaidFeature } from '../modules/plans/features'
-import { API_ACCESS } from '../routes'
+import { API_ACCESS } from '../http/api-routes'
 
 type TObject = TSchema & { properties: Record<string, TSchema> }
 

@@ -6,12 +6,22 @@
  *
  * From it: the gate's table (http/access.ts, compiled at startup), the OpenAPI `security` and
  * the scope/plan sentence that opens the route's description, the MCP tools' metadata and the
- * protected-route tests. Key routes get `ctx` (context.ts), resolved by the gate before the
+ * protected-route tests. Key routes get `ctx` (kernel/context.ts), resolved by the gate before the
  * body is parsed; every route gets `app`, the process's wiring, for what is not a service's
  * business (caches, the checkout batcher).
  */
 import { Elysia } from 'elysia'
-import type { Ctx, Deps } from '../context'
+import type { Config } from '../config'
+import type { StoreCache } from '../db/cache'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Ctx } from '../kernel/context'
+import type { AppendEvent } from '../kernel/events'
+import type { Logger } from '../lib/log'
+import type { Clock } from '../lib/time'
+import type { OrderBatcher } from '../modules/orders/checkout/batch'
+import type { UploadAdmission } from '../modules/products/images/admission'
+import type { VisitCounter } from '../modules/public-catalog/visits'
 import { DECLARED, type Access } from '../http/access'
 import { Unauthorized } from '../lib/errors'
 import { getTableName } from 'drizzle-orm'
@@ -28,9 +38,27 @@ function requireCtx({ ctx }: { ctx?: Ctx }): void {
   if (!ctx) throw new Unauthorized()
 }
 
+/**
+ * What a route handler may reach besides its `ctx`: the pieces that are not a service's
+ * business (caches, the checkout batcher, upload admission, visit counting). The composition
+ * root's Deps satisfies it; a handler never sees the rest of the wiring.
+ */
+export interface RouteDeps {
+  config: Config
+  db: Db
+  clock: Clock
+  log: Logger
+  cache: StoreCache
+  limiter: RateLimiter
+  appendEvent: AppendEvent
+  checkout: Pick<OrderBatcher, 'submit'>
+  uploads: UploadAdmission
+  visits: Pick<VisitCounter, 'record'>
+}
+
 export const access = new Elysia({ name: 'access' })
   .decorate('ctx', undefined as unknown as Ctx)
-  .decorate('app', undefined as unknown as Deps)
+  .decorate('app', undefined as unknown as RouteDeps)
   .macro({
     access: (a: Access) => ({
       // Elysia dedupes macro applications by this seed (a table object does not serialize).

@@ -7,14 +7,14 @@
  * kept elsewhere.
  */
 import { Elysia } from 'elysia'
-import type { Deps } from '../context'
+import type { RouteDeps } from './access'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
 import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 
-export function pipeline(deps: Deps, gate: Gate, edge: Edge, requests: RequestLog) {
+export function pipeline(deps: RouteDeps, gate: Gate, edge: Edge, requests: RequestLog) {
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
     // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
@@ -35,7 +35,7 @@ export function pipeline(deps: Deps, gate: Gate, edge: Edge, requests: RequestLo
     }
     const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))
     if (ended) return ended
-    const out = c as unknown as { app: Deps; ctx: unknown }
+    const out = c as unknown as { app: RouteDeps; ctx: unknown }
     out.app = deps
     out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
   })

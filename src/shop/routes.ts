@@ -8,7 +8,11 @@
 import { Elysia } from 'elysia'
 import { clientIp, ipBucket } from '../lib/client-ip'
 import { eq, sql } from 'drizzle-orm'
-import type { Deps } from '../context'
+import type { Config } from '../config'
+import type { StoreCache } from '../db/cache'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { VisitCounter } from '../modules/public-catalog/visits'
 import { stores, type Store } from '../db/schema'
 import { getStore } from '../modules/platform-stores/service'
 import { listDirectory, storefrontOf } from '../modules/public-catalog/service'
@@ -77,7 +81,16 @@ interface PageRequest {
   server: Parameters<typeof clientIp>[1]
 }
 
-export const shopRoutes = (deps: Deps) => {
+/** What the storefront pages use. */
+export interface ShopDeps {
+  db: Db
+  config: Config
+  cache: StoreCache
+  limiter: Pick<RateLimiter, 'hit'>
+  visits: Pick<VisitCounter, 'record'>
+}
+
+export const shopRoutes = (deps: ShopDeps) => {
   const { db, config, cache } = deps
   // Keyed by the cached page Blob, so an entry leaves with it when a write drops the store's pages.
   const meta = new WeakMap<Blob, Rendered>()

@@ -1,6 +1,6 @@
 /** The gate's view of a request (method + path), from the routes' own `access` declarations. */
 import { AccessTable } from '../../src/http/access'
-import { API_ACCESS } from '../../src/routes'
+import { API_ACCESS } from '../../src/http/api-routes'
 
 const table = new AccessTable(API_ACCESS)
 

@@ -12,7 +12,7 @@ import { createDeps, closeDeps } from '../../src/deps'
 import { openDb, type Db } from '../../src/db/client'
 import { createLogger, type Logger } from '../../src/lib/log'
 import { fixedClock, type Clock } from '../../src/lib/time'
-import type { Deps } from '../../src/context'
+import type { Deps } from '../../src/deps'
 
 export function tempDir(prefix = 'sf-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix))

@@ -1,5 +1,5 @@
 /** Factories make unique data per call, so tests never collide. */
-import type { Deps } from '../../src/context'
+import type { Deps } from '../../src/deps'
 import { createKey } from '../../src/modules/keys/service'
 import { createStore, type CreateStoreInput } from '../../src/modules/platform-stores/service'
 import type { Plan } from '../../src/db/schema'

@@ -3,7 +3,7 @@
  * tests don't depend on plan caps or on other modules' validation.
  */
 import { createId } from '@paralleldrive/cuid2'
-import type { Deps } from '../../src/context'
+import type { Deps } from '../../src/deps'
 import { discounts, products, shippingOptions, variants, type DiscountType } from '../../src/db/schema'
 import { commitOrders } from '../../src/modules/orders/checkout/batch'
 import type { CheckoutResult } from '../../src/modules/orders/checkout/place'

@@ -1,5 +1,5 @@
 /**
- * Every key-authenticated route, read from the routes' own `access` declarations (src/routes.ts).
+ * Every key-authenticated route, read from the routes' own `access` declarations (src/http/api-routes.ts).
  * tests/protected-routes.test.ts drives the 401, 402, 403 (scope, other store, plan) and 429
  * cases from this table, and fails if a registered /api/v1 route is missing from it.
  *
@@ -7,15 +7,15 @@
  * about auth only) and `own`, which creates a record of the given store and returns its id
  * (the other-store case uses it).
  */
-import type { Deps } from '../../src/context'
-import { ctxFor } from '../../src/context'
+import type { Deps } from '../../src/deps'
+import { ctxFor } from '../../src/kernel/context'
 import type { PaidFeature } from '../../src/modules/plans/features'
 import { createProduct } from '../../src/modules/products/service'
 import { createCategory } from '../../src/modules/categories/service'
 import { getStore } from '../../src/modules/platform-stores/service'
 import { createWebhook } from '../../src/modules/webhooks/service'
 import { getTableName } from 'drizzle-orm'
-import { API_ACCESS } from '../../src/routes'
+import { API_ACCESS } from '../../src/http/api-routes'
 import { uniq } from './factories'
 import { makeReview } from './review-factories'
 import { makeDiscount, makeShipping } from './store-factories'

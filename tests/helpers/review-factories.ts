@@ -1,6 +1,6 @@
 /** Reviews and products made directly through the services, for review and stats tests. */
-import type { Deps } from '../../src/context'
-import { ctxFor } from '../../src/context'
+import type { Deps } from '../../src/deps'
+import { ctxFor } from '../../src/kernel/context'
 import { reviews, type ReviewStatus } from '../../src/db/schema'
 import { createProduct } from '../../src/modules/products/service'
 import { getStore } from '../../src/modules/platform-stores/service'

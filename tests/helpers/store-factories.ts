@@ -1,5 +1,6 @@
 /** Discount and shipping-option factories (unique data per call), for tests and the protected-routes table. */
-import { ctxFor, type Deps } from '../../src/context'
+import { ctxFor } from '../../src/kernel/context'
+import type { Deps } from '../../src/deps'
 import { getStore } from '../../src/modules/platform-stores/service'
 import { createDiscount } from '../../src/modules/discounts/service'
 import { createShipping } from '../../src/modules/shipping/service'

@@ -8,7 +8,7 @@ import { addDiscount, makeCatalog, orderBody, uniqPhone } from '../helpers/order
 import { startTestServer, type TestServer } from '../helpers/server'
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver'
 import { createWebhook } from '../../src/modules/webhooks/service'
-import { ctxFor } from '../../src/context'
+import { ctxFor } from '../../src/kernel/context'
 import { getStore } from '../../src/modules/platform-stores/service'
 import { fail, newResult, timed, type CaseResult } from './lib'
 

@@ -8,9 +8,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
-import { transaction } from '../../db/write'
+import { transaction } from '../../kernel/write'
 import { billingEvents } from '../../db/schema'
 import { AppError, Conflict, NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import {

@@ -4,13 +4,13 @@
  * suspends the store (jobs/billing.ts); a refund or chargeback suspends at once; a recorded
  * payment reinstates. Each operation has a `…Tx` form that runs inside a caller's transaction
  * (the billing-events endpoint records the event id in the same one) and a plain form that
- * runs it in its own write transaction (db/write.ts: the store's cached rows drop after commit).
+ * runs it in its own write transaction (kernel/write.ts: the store's cached rows drop after commit).
  */
 import { and, asc, desc, eq, lte, isNull, or, gte } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import type { OperatorCtx } from '../../context'
+import type { OperatorCtx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
-import { transaction } from '../../db/write'
+import { transaction } from '../../kernel/write'
 import { invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'

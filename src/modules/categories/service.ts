@@ -1,5 +1,5 @@
 import { and, asc, count, eq, max, type SQL } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { categories, products, type Category } from '../../db/schema'
 import { Conflict, isUniqueViolation } from '../../lib/errors'
@@ -8,7 +8,7 @@ import { iso } from '../../lib/time'
 import { enforceCap } from '../plans/caps'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../../db/write'
+import { write } from '../../kernel/write'
 import type { CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 
 export const categoryView = (c: Category) => ({

@@ -3,7 +3,7 @@
  * (orders/checkout/). Read-only through the API.
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import { customers, type Customer } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { discounts, type Discount, type DiscountType } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
@@ -7,7 +7,7 @@ import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { activeFilter, isoParam, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../../db/write'
+import { write } from '../../kernel/write'
 import type { DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 
 /** API number of a stored value: hundredths of a percent → percent; minor units → major. */

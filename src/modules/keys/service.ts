@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, desc, isNull } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import type { OperatorCtx } from '../../context'
+import type { OperatorCtx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'

@@ -5,7 +5,7 @@
  * refused order leaves no units taken and a cancellation can't commit without its units back.
  */
 import type { Database } from 'bun:sqlite'
-import { productsChanged } from '../../db/write'
+import { productsChanged } from '../../kernel/write'
 import { Conflict } from '../../lib/errors'
 
 /** What checkout knows about a line when it takes stock: `stock` as read in the same transaction. */
@@ -40,7 +40,7 @@ const LEFT = {
  * units already taken for earlier lines when a later one is short.
  */
 export function takeStock(db: Database, storeId: string, lines: readonly StockLine[]): void {
-  // Names the products whose stock it changes, so only their cached views drop (db/write.ts).
+  // Names the products whose stock it changes, so only their cached views drop (kernel/write.ts).
   productsChanged(db, storeId, lines.filter((l) => l.stock !== null).map((l) => l.productId))
   const wanted = new Map<string, { table: keyof typeof TAKE; id: string; quantity: number; position: number }>()
   for (const l of lines) {

@@ -2,7 +2,7 @@
  * Plan caps (contract "Plans and suspension"): free 10 products, 3 categories, no variants;
  * pro 500 products, 50 categories; lifetime none. Configurable by env.
  */
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Plan } from '../../db/schema'
 import { PlanRequired } from '../../lib/errors'
 import type { Config } from '../../config'

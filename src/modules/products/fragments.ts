@@ -1,13 +1,13 @@
 /**
- * Product views as cached JSON fragments (http/fragments.ts): the product list and the public
+ * Product views as cached JSON fragments (db/fragments.ts): the product list and the public
  * store read read their ids from SQLite, then concatenate each product's serialized view,
  * building the missing ones in one query per table. The bodies are byte for byte what
  * `JSON.stringify` of the full build gives (tests/product-fragments.test.ts).
  */
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import type { Store } from '../../db/schema'
-import type { ProductFragments } from '../../http/fragments'
+import type { ProductFragments } from '../../db/fragments'
 import { imagesOf } from './images/views'
 import { page } from '../shared/query'
 import type { ProductListQuery } from './model'

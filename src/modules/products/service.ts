@@ -1,5 +1,5 @@
 import { and, count, eq, isNull } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { categories, products, variants, type Product } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
@@ -11,7 +11,7 @@ import { enforceCap } from '../plans/caps'
 import { activeFilter, isoParam, page } from '../shared/query'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './statements'
 import { owned } from '../shared/owned'
-import { productsChanged, write } from '../../db/write'
+import { productsChanged, write } from '../../kernel/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
 const variantView = (v: VariantFields, currency: string) => ({

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import { NotFound, OtherStore } from '../../lib/errors'
 
 /**

@@ -1,7 +1,7 @@
 import { gte, type SQL, type Column } from 'drizzle-orm'
 import { ValidationError } from '../../lib/errors'
 import { parseIso } from '../../lib/time'
-import type { CachedBody } from '../../http/cache'
+import type { CachedBody } from '../../db/cache'
 
 export function page(q: { limit?: number; offset?: number }) {
   return { limit: q.limit ?? 50, offset: q.offset ?? 0 }

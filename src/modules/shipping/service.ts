@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { shippingOptions, type ShippingOption } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
@@ -7,7 +7,7 @@ import { toMajor, toMinor } from '../../lib/money'
 import { iso } from '../../lib/time'
 import { activeFilter, page, sinceFilters } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../../db/write'
+import { write } from '../../kernel/write'
 import type { ShippingCreate, ShippingListQuery, ShippingUpdate } from './model'
 
 export function shippingView(s: ShippingOption, currency: string) {

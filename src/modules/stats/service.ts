@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm'
-import type { Ctx } from '../../context'
+import type { Ctx } from '../../kernel/context'
 import { ORDER_STATUSES, products } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'

@@ -1,7 +1,7 @@
 /**
  * The transactional outbox. A change that causes an event calls `ctx.emit` inside its own
  * transaction, which appends the rows here, so they commit (or roll back) with the change
- * itself; after commit the write helper (db/write.ts) wakes the dispatcher.
+ * itself; after commit the write helper (kernel/write.ts) wakes the dispatcher.
  *
  * Two tables, because of what an insert costs (docs/decisions/003): a delivery-log row has a
  * random key and three indexes, so the writer's transaction appends to `webhook_outbox` instead
@@ -13,7 +13,7 @@ import type { Database, Statement } from 'bun:sqlite'
 import type { WebhookEvent } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { deliveryIdOf } from './delivery-id'
-import { EVENTS, type EventData } from '../../events'
+import { EVENTS, type EventData } from './catalogue'
 
 /** Standard Webhooks payload: `{ type, event, timestamp, storeId, data }` (`event` repeats `type`). */
 export function eventPayload(type: WebhookEvent, data: unknown, at: number, storeId: string): string {

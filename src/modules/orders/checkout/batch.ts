@@ -5,9 +5,11 @@
  * numbers and discount uses see each other exactly as they would in separate transactions, and
  * N identical posts racing each other create exactly one order.
  */
-import type { Ctx, CtxBase, Deps } from '../../../context'
+import type { Ctx, CtxBase } from '../../../kernel/context'
+import type { AfterCommitTargets } from '../../../kernel/write'
+import type { Logger } from '../../../lib/log'
 import type { WalSync } from '../../../db/wal-sync'
-import { afterCommitOf, savepoint, transact, type AfterCommit, type Effects } from '../../../db/write'
+import { afterCommitOf, savepoint, transact, type AfterCommit, type Effects } from '../../../kernel/write'
 import type { PendingOrder } from './prepare'
 import { placeInTransaction, type CheckoutResult } from './place'
 
@@ -50,7 +52,7 @@ export class OrderBatcher {
   private held = false
 
   constructor(
-    private deps: Pick<Deps, 'db' | 'clock' | 'config' | 'appendEvent' | 'log' | 'cache' | 'dispatcher' | 'onOutbox'>,
+    private deps: CtxBase & AfterCommitTargets & { log: Logger; dispatcher: { noteCheckout(): void } },
     private walSync: WalSync,
     private maxBatch = 256,
   ) {}

@@ -6,7 +6,7 @@
  * the idempotency record; the counters follow the order by trigger). A rejected order leaves nothing behind.
  */
 import type { Database } from 'bun:sqlite'
-import { ctxFor, type Ctx, type CtxBase } from '../../../context'
+import { ctxFor, type Ctx, type CtxBase } from '../../../kernel/context'
 import type { Order, OrderItem, Store } from '../../../db/schema'
 import { createId } from '../../../lib/cuid'
 import { Conflict, ValidationError } from '../../../lib/errors'

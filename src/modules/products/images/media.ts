@@ -6,7 +6,8 @@
  * the file must be a plain one whose real path is under the media folder (no links followed).
  */
 import { Elysia } from 'elysia'
-import type { Deps } from '../../../context'
+import type { Config } from '../../../config'
+import type { Db } from '../../../db/client'
 import { NotFound } from '../../../lib/errors'
 import { liveImage } from './statements'
 import { realServedFile, servedFile } from './storage'
@@ -17,7 +18,7 @@ const HEADERS = {
   'x-content-type-options': 'nosniff',
 }
 
-export const mediaRoutes = (deps: Deps) =>
+export const mediaRoutes = (deps: { config: Config; db: Db }) =>
   new Elysia({ name: 'media' }).get(
     '/media/*',
     async ({ request }) => {

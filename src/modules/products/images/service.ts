@@ -3,19 +3,19 @@
  * BEGIN IMMEDIATE insert), reorder and delete. How products show them: views.ts.
  */
 import type { Database } from 'bun:sqlite'
-import type { Ctx } from '../../../context'
+import type { Ctx } from '../../../kernel/context'
 import type { Runner } from '../../../db/client'
 import { createId } from '../../../lib/cuid'
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../lib/errors'
 import { capFor, enforceCap } from '../../plans/caps'
 import { ownProduct } from '../service'
-import { productsChanged, write } from '../../../db/write'
+import { productsChanged, write } from '../../../kernel/write'
 import { inResizeSlot, renditions } from './process'
 import { removeImage, saveImage } from './storage'
 import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
 
 // ---------------------------------------------------------------------------------------------
-// Writes. Each check-then-write is one BEGIN IMMEDIATE transaction (db/write.ts): the count
+// Writes. Each check-then-write is one BEGIN IMMEDIATE transaction (kernel/write.ts): the count
 // against the cap and the position an upload takes can't interleave with another upload, and
 // the unique (product_id, position) index would refuse it if they did.
 

@@ -4,8 +4,8 @@
  * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
  * any other connection commits — checked once per request, it costs a microsecond.
  */
-import type { Db } from '../db/client'
-import type { ApiKey, Store } from '../db/schema'
+import type { Db } from './client'
+import type { ApiKey, Store } from './schema'
 import { ProductFragments } from './fragments'
 
 const MAX_ENTRIES_PER_STORE = 256

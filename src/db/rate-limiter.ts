@@ -4,7 +4,7 @@
  * are written behind to the `rate_limits` table in batches, and loaded back at start, so a
  * restart does not hand every client a fresh window.
  */
-import type { Db } from '../db/client'
+import type { Db } from './client'
 import { DAY_MS, type Clock } from '../lib/time'
 
 export interface Window {

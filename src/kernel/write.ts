@@ -14,8 +14,8 @@
  * through `PRAGMA data_version` and its sweep.
  */
 import type { Database } from 'bun:sqlite'
-import type { Ctx, Deps } from '../context'
-import { immediate, type Db, type Tx } from './client'
+import type { Ctx } from './context'
+import { immediate, type Db, type Tx } from '../db/client'
 
 /** What runs after a commit. */
 export interface AfterCommit {
@@ -31,7 +31,13 @@ export interface AfterCommit {
  * The process's effects. Each looks its target up on `deps` when it runs, so a test that
  * replaces `deps.onOutbox` sees the wake-ups.
  */
-export const afterCommitOf = (deps: Pick<Deps, 'cache' | 'onOutbox' | 'dispatcher'>): AfterCommit => ({
+export interface AfterCommitTargets {
+  cache: { invalidate(storeId: string, products?: Iterable<string>): void }
+  onOutbox(storeId: string): void
+  dispatcher: { wake(webhookId: string): void }
+}
+
+export const afterCommitOf = (deps: AfterCommitTargets): AfterCommit => ({
   invalidate: (storeId, products) => deps.cache.invalidate(storeId, products),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),

@@ -2,7 +2,7 @@
  * Each product's serialized view (`productView` as JSON, variants, images and stock included),
  * kept per store so the product list and the public store read concatenate them instead of
  * rebuilding every product after each write (docs/decisions/007). A write drops only what it
- * changed: the after-commit effects (db/write.ts) name the products a transaction touched, and
+ * changed: the after-commit effects (kernel/write.ts) name the products a transaction touched, and
  * a write that names none drops its store's fragments; another process's commit drops them all
  * (StoreCache.syncExternal).
  *
