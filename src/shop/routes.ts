@@ -256,7 +256,9 @@ export const shopRoutes = (deps: Deps) => {
     const notFound = () => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value), 'no-store')
     if (!product) return notFound()
     const now = deps.clock.now()
-    const back = (outcome: ReviewOutcome) => seeOther(set, `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}#write-review`)
+    // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
+    const back = (outcome: ReviewOutcome) =>
+      seeOther(set, `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`)
     if (!w.allowed) return back({ kind: 'limited', retryAfterSec: w.resetSec })
 
     let fields: { get(name: string): unknown }
