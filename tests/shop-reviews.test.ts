@@ -220,6 +220,12 @@ describe('"Write a review" form', () => {
       else expect(page).toMatch(new RegExp(`<(input|textarea) id="${id}"[^>]* aria-invalid="true" autofocus>`))
     }
     expect(t.deps.db.select().from(reviews).where(eq(reviews.storeId, store.id)).all()).toEqual([])
+    // The outcome is read from the URL: a made-up field or reason is a general message, never an object's own key.
+    for (const q of ['field=__proto__&reason=toString', 'field=customerName&reason=constructor', 'field=storeId&reason=required']) {
+      const [, page] = await get(`${path}?review=invalid&${q}`)
+      expect(page).not.toContain('function')
+      expect(page).toMatch(/data-review-err>(Something went wrong. Please try again.|)<\/p>/)
+    }
   })
 
   test('429: three reviews a day from one IP across both paths; the fourth is told when, in words', async () => {

@@ -46,8 +46,12 @@ export function reviewErrors(w: ReviewWords, locale: string): Record<string, Rec
   }
 }
 
-export const reviewErrorText = (errors: Record<string, Record<string, string>>, w: ReviewWords, field: string, reason: string): string =>
-  errors[field]?.[reason] ?? errors[field]?.['*'] ?? w.failed
+/** The message for a refused field; `field` and `reason` may come from a URL, so only own keys count. */
+export function reviewErrorText(errors: Record<string, Record<string, string>>, w: ReviewWords, field: string, reason: string): string {
+  const m = Object.hasOwn(errors, field) ? errors[field]! : undefined
+  if (!m) return w.failed
+  return Object.hasOwn(m, reason) ? m[reason]! : m['*']!
+}
 
 /** Five stars, the first `n` filled; read as "4 out of 5". */
 function stars(n: number, words: Words): Html {

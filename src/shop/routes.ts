@@ -281,7 +281,7 @@ export const shopRoutes = (deps: Deps) => {
       storeId: store.id,
       productId: product.id,
       customerName: text('customerName'),
-      rating: rating !== undefined && rating !== '' && Number.isFinite(Number(rating)) ? Number(rating) : rating,
+      rating: rating !== undefined && Number.isFinite(Number(rating)) ? Number(rating) : rating,
       comment: text('comment'),
     }
     for (const k of ['customerName', 'rating', 'comment'] as const) if (input[k] === undefined) delete input[k]
