@@ -3,13 +3,14 @@
  * server (TLS, random port). Pages are driven by roles and labels, as a screen-reader user
  * would. Run with `bun run test:e2e` (not part of `bun test`: the file name has no `.test.`).
  *
- * Every page a test opens is watched: a request to another origin, a console error, an
- * uncaught exception or a dialog (alert) fails the test.
+ * Every page a test opens is watched (e2e/harness.ts): a request to another origin, a console
+ * error, an uncaught exception or a dialog (alert) fails the test.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
-import { startTestServer, type TestServer } from '../tests/helpers/server'
+import type { Page } from 'playwright-core'
+import type { TestServer } from '../tests/helpers/server'
 import type { Json } from '../tests/helpers/app'
+import { close, startHarness, TIMEOUT, type Harness, type OpenOptions, type Watched } from './harness'
 import { ctxFor } from '../src/kernel/context'
 import { createStore } from '../src/modules/platform-stores/service'
 import { createCategory } from '../src/modules/categories/service'
@@ -18,21 +19,19 @@ import { createShipping } from '../src/modules/shipping/service'
 import { createKey } from '../src/modules/keys/service'
 import { picturePng } from '../src/cli/demo-pictures'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const XSS = '<img src=x onerror=alert(1)>'
-const TIMEOUT = 60_000
 
+let h: Harness
 let server: TestServer
-let chromiumServer: BrowserServer
-let browser: Browser
 let origin: string
 let key: string
 let storeId: string
 
 beforeAll(async () => {
   // Orders are limited to 10 a minute per IP; the tests place more than that from one address.
-  server = await startTestServer({ rateLimitOrders: 1000 })
-  origin = server.running.url
+  h = await startHarness({ rateLimitOrders: 1000 })
+  server = h.server
+  origin = h.origin
   const deps = server.running.deps
   const store = createStore({ db: deps.db, clock: deps.clock }, { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' })
   storeId = store.id
@@ -53,62 +52,14 @@ beforeAll(async () => {
   const evil = createStore({ db: deps.db, clock: deps.clock }, { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' })
   createProduct(ctxFor(deps, evil), { name: XSS, slug: 'evil', price: 3 })
   deps.cache.clear()
-
-  // Launched as a server so the test knows the browser's pid and can make sure it is gone.
-  chromiumServer = await chromium.launchServer({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
-  browser = await chromium.connect(chromiumServer.wsEndpoint())
 })
 
 afterAll(async () => {
-  await browser?.close()
-  const pid = chromiumServer?.process().pid
-  await chromiumServer?.close()
-  if (pid) {
-    try {
-      process.kill(pid, 'SIGKILL') // only if close() left it running
-    } catch {
-      /* already gone */
-    }
-  }
-  await server?.stop()
+  await h?.stop()
 })
 
-interface Watched {
-  page: Page
-  context: BrowserContext
-  outside: string[]
-  problems: string[]
-}
-
 /** A fresh context (empty storage) and page whose requests, console and dialogs are watched. */
-async function open(opts: { javaScriptEnabled?: boolean; allowOrigins?: string[] } = {}): Promise<Watched> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, javaScriptEnabled: opts.javaScriptEnabled ?? true })
-  const page = await context.newPage()
-  const outside: string[] = []
-  const problems: string[] = []
-  const allowed = [origin, ...(opts.allowOrigins ?? [])]
-  page.on('request', (r) => {
-    if (!allowed.some((o) => r.url().startsWith(`${o}/`))) outside.push(r.url())
-  })
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`)
-  })
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`)
-    void d.dismiss()
-  })
-  return { page, context, outside, problems }
-}
-
-async function close(w: Watched): Promise<void> {
-  await w.context.close()
-  expect(w.outside).toEqual([])
-  expect(w.problems).toEqual([])
-}
+const open = (opts: OpenOptions = {}): Promise<Watched> => h.open(opts)
 
 async function api(path: string) {
   const res = await server.fetch(path, { headers: { authorization: `Bearer ${key}` } })

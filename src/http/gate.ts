@@ -83,8 +83,7 @@ export class Gate {
     // Every /api answer carries the rate-limit headers, 413s included (contract), so a
     // request refused before its key is known counts against its IP like any public one.
     const hitIp = (bucket: Bucket) => {
-      const { limit, windowSec } = bucketLimit(config, bucket)
-      const w = this.deps.limiter.hit(`ip:${bucket}:${typeof ip === 'function' ? ip() : ip}`, limit, windowSec)
+      const w = hitPublic(this.deps, bucket, typeof ip === 'function' ? ip() : ip)
       setRateHeaders(headers, w, bucket)
       if (!w.allowed) throw new RateLimited(w.resetSec)
     }
@@ -188,6 +187,16 @@ function decodeId(raw: string): string {
   } catch {
     return raw // a malformed escape names no record
   }
+}
+
+/**
+ * Counts one request of the client (its `ipBucket`) against a public bucket. The gate calls it
+ * for the public /api routes; a shop form that does what a public endpoint does (the no-script
+ * review form, shop/routes.ts) calls it with the same bucket, so both paths share one budget.
+ */
+export function hitPublic(deps: { config: GateDeps['config']; limiter: Pick<RateLimiter, 'hit'> }, bucket: Bucket, ip: string): Window {
+  const { limit, windowSec } = bucketLimit(deps.config, bucket)
+  return deps.limiter.hit(`ip:${bucket}:${ip}`, limit, windowSec)
 }
 
 export function setRateHeaders(headers: Record<string, string | number>, w: Window, name: string): void {

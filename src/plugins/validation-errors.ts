@@ -4,6 +4,8 @@
  * ("'maxUses' must be a positive integer or null"). Validator internals ("Expected union value")
  * never reach the client.
  */
+import type { Static, TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { ValidationError, type ErrorReason } from '../lib/errors'
 
 type Schema = Record<string, unknown>
@@ -138,4 +140,13 @@ export function fromElysiaValidation(error: unknown, query?: Record<string, stri
   if (reason === 'required') return new ValidationError(field, reason, `'${field}' is required`)
   if (field === 'body') return new ValidationError(field, reason, 'The request body must be a JSON object')
   return new ValidationError(field, reason, `'${field}' must be ${first.schema ? allowedText(first.schema) : 'a valid value'}`)
+}
+
+/**
+ * A body an adapter parsed itself (the shop's no-script review form posts form fields), checked
+ * against the schema its JSON route declares and refused with the same field, reason and words.
+ */
+export function checkBody<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  if (Value.Check(schema, value)) return value as Static<S>
+  throw fromElysiaValidation({ all: [...Value.Errors(schema, value)], type: 'body' })
 }

@@ -49,6 +49,46 @@ export interface Words {
   total: string
   totalNote: string
   client: Record<string, string>
+  /** A single review's rating as text: "4 out of 5". */
+  outOf: (n: number) => string
+  reviewsTitle: string
+  moreReviews: string
+  newerReviews: string
+  reviewPages: string
+  writeReview: string
+  yourName: string
+  ratingLabel: string
+  stars: (n: number) => string
+  reviewLabel: string
+  /** Under the review field; `{max}` is the limit. The script replaces it with the live count. */
+  reviewHint: string
+  sendReview: string
+  shareWhatsapp: string
+  forbiddenTitle: string
+  forbiddenText: string
+  /** The review form's messages, for the page (no script) and the script alike. */
+  review: ReviewWords
+}
+
+export interface ReviewWords {
+  thanks: string
+  sending: string
+  /** The live count as the person types: `{n}` typed of `{max}`. */
+  count: string
+  nameRequired: string
+  /** `{max}` characters at most. */
+  nameTooLong: string
+  ratingRequired: string
+  reviewTooLong: string
+  productGone: string
+  invalid: string
+  /** When another review may be written: about `{n}` hours, about an hour, about `{n}` minutes, about a minute. */
+  limitHours: string
+  limitHour: string
+  limitMinutes: string
+  limitMinute: string
+  failed: string
+  network: string
 }
 
 const en: Words = {
@@ -123,6 +163,38 @@ const en: Words = {
     orderNumber: 'Order number',
     whatsapp: 'Send the order on WhatsApp',
     continueShopping: 'Continue shopping',
+  },
+  outOf: (n) => `${n} out of 5`,
+  reviewsTitle: 'Reviews',
+  moreReviews: 'More reviews',
+  newerReviews: 'Newer reviews',
+  reviewPages: 'More pages of reviews',
+  writeReview: 'Write a review',
+  yourName: 'Your name',
+  ratingLabel: 'Rating',
+  stars: (n) => (n === 1 ? '1 star' : `${n} stars`),
+  reviewLabel: 'Review',
+  reviewHint: 'Optional, up to {max} characters.',
+  sendReview: 'Send review',
+  shareWhatsapp: 'Share on WhatsApp',
+  forbiddenTitle: 'Not allowed',
+  forbiddenText: 'This form can only be sent from the store’s own page. Go back to the product and try again.',
+  review: {
+    thanks: 'Thanks — your review will appear once the shop approves it.',
+    sending: 'Sending your review…',
+    count: '{n} of {max} characters',
+    nameRequired: 'Enter your name.',
+    nameTooLong: 'Your name can have at most {max} characters.',
+    ratingRequired: 'Choose a rating from 1 to 5 stars.',
+    reviewTooLong: 'Your review can have at most {max} characters.',
+    productGone: 'This product can no longer be reviewed.',
+    invalid: 'Please check this field.',
+    limitHours: 'You can write another review in about {n} hours.',
+    limitHour: 'You can write another review in about an hour.',
+    limitMinutes: 'You can write another review in about {n} minutes.',
+    limitMinute: 'You can write another review in about a minute.',
+    failed: 'Something went wrong. Please try again.',
+    network: 'Could not reach the store. Check your connection and try again.',
   },
 }
 
@@ -199,6 +271,38 @@ const es: Words = {
     whatsapp: 'Enviar el pedido por WhatsApp',
     continueShopping: 'Seguir comprando',
   },
+  outOf: (n) => `${n} de 5`,
+  reviewsTitle: 'Reseñas',
+  moreReviews: 'Más reseñas',
+  newerReviews: 'Reseñas más recientes',
+  reviewPages: 'Más páginas de reseñas',
+  writeReview: 'Escribe una reseña',
+  yourName: 'Tu nombre',
+  ratingLabel: 'Valoración',
+  stars: (n) => (n === 1 ? '1 estrella' : `${n} estrellas`),
+  reviewLabel: 'Reseña',
+  reviewHint: 'Opcional, hasta {max} caracteres.',
+  sendReview: 'Enviar reseña',
+  shareWhatsapp: 'Compartir por WhatsApp',
+  forbiddenTitle: 'No permitido',
+  forbiddenText: 'Este formulario solo se puede enviar desde la página de la tienda. Vuelve al producto e inténtalo de nuevo.',
+  review: {
+    thanks: 'Gracias — tu reseña aparecerá cuando la tienda la apruebe.',
+    sending: 'Enviando tu reseña…',
+    count: '{n} de {max} caracteres',
+    nameRequired: 'Escribe tu nombre.',
+    nameTooLong: 'Tu nombre puede tener como máximo {max} caracteres.',
+    ratingRequired: 'Elige una valoración de 1 a 5 estrellas.',
+    reviewTooLong: 'Tu reseña puede tener como máximo {max} caracteres.',
+    productGone: 'Ya no se pueden escribir reseñas de este producto.',
+    invalid: 'Revisa este campo.',
+    limitHours: 'Podrás escribir otra reseña en unas {n} horas.',
+    limitHour: 'Podrás escribir otra reseña en una hora, más o menos.',
+    limitMinutes: 'Podrás escribir otra reseña en unos {n} minutos.',
+    limitMinute: 'Podrás escribir otra reseña en un minuto, más o menos.',
+    failed: 'Algo salió mal. Vuelve a intentarlo.',
+    network: 'No se pudo contactar con la tienda. Revisa tu conexión y vuelve a intentarlo.',
+  },
 }
 
 const pt: Words = {
@@ -274,6 +378,38 @@ const pt: Words = {
     whatsapp: 'Enviar o pedido pelo WhatsApp',
     continueShopping: 'Continuar comprando',
   },
+  outOf: (n) => `${n} de 5`,
+  reviewsTitle: 'Avaliações',
+  moreReviews: 'Mais avaliações',
+  newerReviews: 'Avaliações mais recentes',
+  reviewPages: 'Mais páginas de avaliações',
+  writeReview: 'Escreva uma avaliação',
+  yourName: 'Seu nome',
+  ratingLabel: 'Nota',
+  stars: (n) => (n === 1 ? '1 estrela' : `${n} estrelas`),
+  reviewLabel: 'Avaliação',
+  reviewHint: 'Opcional, até {max} caracteres.',
+  sendReview: 'Enviar avaliação',
+  shareWhatsapp: 'Compartilhar no WhatsApp',
+  forbiddenTitle: 'Não permitido',
+  forbiddenText: 'Este formulário só pode ser enviado pela página da própria loja. Volte ao produto e tente de novo.',
+  review: {
+    thanks: 'Obrigado — sua avaliação aparecerá quando a loja aprová-la.',
+    sending: 'Enviando sua avaliação…',
+    count: '{n} de {max} caracteres',
+    nameRequired: 'Digite seu nome.',
+    nameTooLong: 'Seu nome pode ter no máximo {max} caracteres.',
+    ratingRequired: 'Escolha uma nota de 1 a 5 estrelas.',
+    reviewTooLong: 'Sua avaliação pode ter no máximo {max} caracteres.',
+    productGone: 'Este produto não pode mais ser avaliado.',
+    invalid: 'Verifique este campo.',
+    limitHours: 'Você poderá escrever outra avaliação em cerca de {n} horas.',
+    limitHour: 'Você poderá escrever outra avaliação em cerca de uma hora.',
+    limitMinutes: 'Você poderá escrever outra avaliação em cerca de {n} minutos.',
+    limitMinute: 'Você poderá escrever outra avaliação em cerca de um minuto.',
+    failed: 'Algo deu errado. Tente de novo.',
+    network: 'Não foi possível falar com a loja. Verifique sua conexão e tente de novo.',
+  },
 }
 
 export const WORDS: Record<Language, Words> = { en, es, pt }
@@ -288,4 +424,25 @@ export function formatMoney(amount: number, currency: string, locale: string): s
   let f = formats.get(key)
   if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })))
   return f.format(amount)
+}
+
+/**
+ * When another review may be written, in words: "in about 5 hours", "in about an hour", "in
+ * about 20 minutes". `seconds` is the limiter's reset time (Retry-After). The script rounds the
+ * same way (assets/shop.js, `retryText`); a test holds the two together.
+ */
+export function retryText(w: ReviewWords, seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60))
+  if (minutes >= 90) return w.limitHours.replace('{n}', String(Math.round(minutes / 60)))
+  if (minutes >= 45) return w.limitHour
+  return minutes === 1 ? w.limitMinute : w.limitMinutes.replace('{n}', String(minutes))
+}
+
+const dates = new Map<string, Intl.DateTimeFormat>()
+
+/** A day in the store's language ("March 1, 2026", "1 de marzo de 2026"), in UTC: the page is the same for everyone. */
+export function formatDate(isoDate: string, locale: string): string {
+  let f = dates.get(locale)
+  if (!f) dates.set(locale, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' })))
+  return f.format(new Date(isoDate))
 }

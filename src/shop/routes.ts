@@ -6,19 +6,27 @@
  * its pages exactly as it drops its JSON lists.
  */
 import { Elysia } from 'elysia'
-import { clientIp, ipBucket } from '../lib/client-ip'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Config } from '../config'
 import type { StoreCache } from '../db/cache'
 import type { Db } from '../db/client'
 import type { RateLimiter } from '../db/rate-limiter'
+import type { CtxBase } from '../kernel/context'
 import type { VisitCounter } from '../modules/public-catalog/visits'
-import { stores, type Store } from '../db/schema'
+import { products, stores, type Store } from '../db/schema'
+import { hitPublic, setRateHeaders } from '../http/gate'
+import { readLimited } from '../http/body-limit'
+import { AppError, ValidationError } from '../lib/errors'
+import { clientIp, ipBucket } from '../lib/client-ip'
 import { getStore } from '../modules/platform-stores/service'
 import { listDirectory, storefrontOf } from '../modules/public-catalog/service'
+import { ReviewCreate } from '../modules/reviews/model'
+import { approvedReviews, submitReview } from '../modules/reviews/service'
+import { checkBody } from '../plugins/validation-errors'
 import { ASSETS_BY_URL, IMMUTABLE } from './assets'
 import { wordsFor } from './i18n'
 import type { Html } from './html'
+import { REVIEWS_PER_PAGE, type ReviewOutcome, type ReviewsPage } from './review-views'
 import { cartPage, catalogPage, directoryPage, messagePage, productPage, sitemap, type PageCtx, type ViewCatalog } from './views'
 
 /**
@@ -74,6 +82,47 @@ function respond(request: Request, set: { headers: Record<string, string | numbe
 
 const PAGE_CACHE = 'no-cache'
 
+/** The review form's fields and a little room: anything bigger did not come from the form. */
+const REVIEW_FORM_MAX_BYTES = 64 * 1024
+
+/** `?reviews=N`: a page number from 1; anything else is the first page. */
+function reviewPageNumber(v: unknown): number {
+  return typeof v === 'string' && /^[1-9]\d{0,5}$/.test(v) ? Number(v) : 1
+}
+
+/**
+ * A form post's outcome as the redirect after it wrote it into the URL (`?review=…`). `until`
+ * is the second the per-IP limit lets the person write again, so a reload still says the truth.
+ */
+function outcomeOf(q: Record<string, string | undefined>, now: number): ReviewOutcome | undefined {
+  switch (q.review) {
+    case 'thanks':
+      return { kind: 'thanks' }
+    case 'invalid':
+      return { kind: 'invalid', field: String(q.field ?? '').slice(0, 40), reason: String(q.reason ?? '').slice(0, 40) }
+    case 'limited': {
+      const until = Number(q.until)
+      return { kind: 'limited', retryAfterSec: Number.isFinite(until) ? Math.max(1, Math.min(86_400, Math.ceil(until - now / 1000))) : 86_400 }
+    }
+    case 'failed':
+      return { kind: 'failed' }
+    default:
+      return undefined
+  }
+}
+
+/** The redirect's query for an outcome. */
+function outcomeQuery(o: ReviewOutcome, now: number): string {
+  switch (o.kind) {
+    case 'invalid':
+      return `review=invalid&field=${encodeURIComponent(o.field)}&reason=${encodeURIComponent(o.reason)}`
+    case 'limited':
+      return `review=limited&until=${Math.ceil(now / 1000) + o.retryAfterSec}`
+    default:
+      return `review=${o.kind}`
+  }
+}
+
 /** What a store page needs of Elysia's context: the request, its headers, the socket (for the client address). */
 interface PageRequest {
   request: Request
@@ -81,10 +130,8 @@ interface PageRequest {
   server: Parameters<typeof clientIp>[1]
 }
 
-/** What the storefront pages use. */
-export interface ShopDeps {
-  db: Db
-  config: Config
+/** What the storefront pages use: the ctx base (the review form calls the reviews verb), caches, limits, visits. */
+export type ShopDeps = CtxBase & {
   cache: StoreCache
   limiter: Pick<RateLimiter, 'hit'>
   visits: Pick<VisitCounter, 'record'>
@@ -96,6 +143,11 @@ export const shopRoutes = (deps: ShopDeps) => {
   const meta = new WeakMap<Blob, Rendered>()
   const slugIds = new Map<string, string>()
   const bySlug = db.select().from(stores).where(eq(stores.slug, sql.placeholder('slug'))).prepare()
+  const productBySlug = db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.storeId, sql.placeholder('store')), eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)))
+    .prepare()
 
   /** The store behind a slug; the row comes from the StoreCache (dropped on every write to the store). */
   function storeBySlug(slug: string): Store | undefined {
@@ -126,6 +178,30 @@ export const shopRoutes = (deps: ShopDeps) => {
 
   const ctxOf = (request: Request, language: string): PageCtx => ({ words: wordsFor(language), language, origin: originOf(request) })
 
+  /**
+   * A form post from this shop's own pages: `Sec-Fetch-Site: same-origin`, or, from a browser
+   * that doesn't send it, an `Origin` that is ours. Anything else (another site's form, no
+   * header at all) is refused: a page elsewhere must not post in a visitor's name.
+   */
+  function fromOwnPage(request: Request): boolean {
+    const site = request.headers.get('sec-fetch-site')
+    if (site !== null) return site === 'same-origin'
+    const origin = request.headers.get('origin')
+    if (!origin) return false
+    try {
+      return new URL(origin).origin === new URL(originOf(request)).origin
+    } catch {
+      return false
+    }
+  }
+
+  /** A page of a product's approved reviews; undefined past the last page (the first always exists). */
+  function reviewsPage(storeId: string, productId: string, page: number): ReviewsPage | undefined {
+    const r = approvedReviews(db, storeId, productId, { limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE })
+    const pages = Math.max(1, Math.ceil(r.total / REVIEWS_PER_PAGE))
+    return page > pages ? undefined : { ...r, page, pages }
+  }
+
   type Outcome = { store: Store } | { page: Rendered }
 
   /** The contract's public checks, as pages: unknown/unpublished/maintenance → 404, suspended → 503. */
@@ -142,7 +218,13 @@ export const shopRoutes = (deps: ShopDeps) => {
    * A store page from the cache, or rendered from the catalog and cached. `build` returns
    * undefined for a page that doesn't exist (an unknown product): a 404, not cached.
    */
-  function storePage(req: PageRequest, slug: string, key: string, build: (cat: ViewCatalog, c: PageCtx) => Html | string | undefined, opts: { visit?: boolean; type?: string } = {}) {
+  function storePage(
+    req: PageRequest,
+    slug: string,
+    key: string,
+    build: (cat: ViewCatalog, c: PageCtx, store: Store) => Html | string | undefined,
+    opts: { visit?: boolean; type?: string; personal?: boolean } = {},
+  ) {
     const { request, set } = req
     const o = open(request, slug)
     if ('page' in o) return respond(request, set, o.page, 'no-store')
@@ -152,18 +234,96 @@ export const shopRoutes = (deps: ShopDeps) => {
     if (busy) return respond(request, set, rendered(429, messagePage('busy', ctxOf(request, store.language), store).value), 'no-store', { 'retry-after': String(busy) })
     const origin = originOf(request)
     const cacheKey = `page:${origin}${key}`
-    const blob = cache.getResponse(store.id, cacheKey) as Blob | undefined
+    // A personal page (what one person's form post came to) is neither cached here nor kept by the browser.
+    const blob = opts.personal ? undefined : (cache.getResponse(store.id, cacheKey) as Blob | undefined)
     let r = blob && meta.get(blob)
     if (!r) {
       const c = ctxOf(request, store.language)
-      const out = build(storefrontOf(db, store), c)
+      const out = build(storefrontOf(db, store), c, store)
       if (out === undefined) return respond(request, set, rendered(404, messagePage('notFound', c, store).value), 'no-store')
       r = rendered(200, typeof out === 'string' ? out : out.value, opts.type)
-      meta.set(r.body, r)
-      cache.setResponse(store.id, cacheKey, r.body)
+      if (!opts.personal) {
+        meta.set(r.body, r)
+        cache.setResponse(store.id, cacheKey, r.body)
+      }
     }
     if (opts.visit) deps.visits.record(store.id, visitor)
-    return respond(request, set, r, PAGE_CACHE)
+    return respond(request, set, r, opts.personal ? 'no-store' : PAGE_CACHE)
+  }
+
+  /** A 303 back to a page (POST/redirect/GET), keeping the headers set so far (request id, rate limit). */
+  function seeOther(set: { headers: Record<string, string | number> }, location: string): Response {
+    const headers = set.headers as Record<string, string>
+    set.headers = {}
+    return new Response(null, { status: 303, headers: { ...headers, location, 'cache-control': 'no-store' } })
+  }
+
+  /**
+   * The no-script "Write a review" form: the same verb as POST /api/reviews (submitReview), its
+   * body checked against the same schema (ReviewCreate), counted in the same per-IP bucket
+   * (`reviews`, 3 per 24 h across both paths). The answer is a 303 back to the product page,
+   * whose URL says what came of it; a post from another site is a 403 page and counts nothing.
+   */
+  async function postReview(request: Request, set: { headers: Record<string, string | number> }, server: Parameters<typeof clientIp>[1], slug: string, productSlug: string): Promise<Response> {
+    if (!fromOwnPage(request)) {
+      cache.syncExternal()
+      const known = storeBySlug(slug)
+      return respond(request, set, rendered(403, messagePage('forbidden', ctxOf(request, known?.language ?? 'en'), known).value), 'no-store')
+    }
+    const w = hitPublic(deps, 'reviews', ipBucket(clientIp(request, server, config.trustProxy)))
+    setRateHeaders(set.headers, w, 'reviews')
+    const o = open(request, slug)
+    if ('page' in o) return respond(request, set, o.page, 'no-store')
+    const { store } = o
+    const product = productBySlug.get({ store: store.id, slug: productSlug })
+    const notFound = () => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value), 'no-store')
+    if (!product) return notFound()
+    const now = deps.clock.now()
+    // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
+    const back = (outcome: ReviewOutcome) =>
+      seeOther(set, `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`)
+    if (!w.allowed) return back({ kind: 'limited', retryAfterSec: w.resetSec })
+
+    let fields: { get(name: string): unknown }
+    try {
+      const type = request.headers.get('content-type') ?? ''
+      if (Number(request.headers.get('content-length') ?? 0) > REVIEW_FORM_MAX_BYTES) return back({ kind: 'failed' })
+      const bytes = request.body ? await readLimited(request.body, REVIEW_FORM_MAX_BYTES) : new Uint8Array()
+      fields = type.startsWith('multipart/form-data') ? await new Response(bytes, { headers: { 'content-type': type } }).formData() : new URLSearchParams(new TextDecoder().decode(bytes))
+    } catch {
+      return back({ kind: 'failed' })
+    }
+    // Form fields are text: an empty field is one not given, a number is a number. The schema
+    // and the verb decide the rest, as for the JSON route.
+    const text = (name: string) => {
+      const v = fields.get(name)
+      return typeof v === 'string' && v.trim() ? v.replace(/\r\n?/g, '\n').trim() : undefined
+    }
+    const rating = text('rating')
+    const input = {
+      storeId: store.id,
+      productId: product.id,
+      customerName: text('customerName'),
+      rating: rating !== undefined && Number.isFinite(Number(rating)) ? Number(rating) : rating,
+      comment: text('comment'),
+    }
+    for (const k of ['customerName', 'rating', 'comment'] as const) if (input[k] === undefined) delete input[k]
+    try {
+      submitReview(deps, checkBody(ReviewCreate, input))
+      return back({ kind: 'thanks' })
+    } catch (e) {
+      if (e instanceof ValidationError) {
+        const { field, reason } = e.details as { field: string; reason: string }
+        // The product left the catalog meanwhile: its page is gone too.
+        return field === 'productId' ? notFound() : back({ kind: 'invalid', field, reason })
+      }
+      if (e instanceof AppError && (e.code === 'NOT_FOUND' || e.code === 'PAYMENT_REQUIRED')) {
+        const page = open(request, slug)
+        return 'page' in page ? respond(request, set, page.page, 'no-store') : notFound()
+      }
+      if (e instanceof AppError && e.code === 'SERVICE_UNAVAILABLE') return back({ kind: 'failed' })
+      throw e
+    }
   }
 
   /**
@@ -214,13 +374,27 @@ export const shopRoutes = (deps: ShopDeps) => {
     .get('/s/:slug', (c) => storePage(c, c.params.slug, '/', catalogPage, { visit: true }), hidden)
     .get(
       '/s/:slug/p/:product',
-      (r) =>
-        storePage(r, r.params.slug, `/p/${r.params.product}`, (cat, c) => {
-          const p = cat.products.find((x) => x.slug === r.params.product)
-          return p && productPage(cat, p, c)
-        }, { visit: true }),
+      (r) => {
+        const { params, query } = r
+        const page = reviewPageNumber(query.reviews)
+        const outcome = outcomeOf(query, deps.clock.now())
+        const key = `/p/${params.product}${page > 1 ? `?reviews=${page}` : ''}`
+        return storePage(
+          r,
+          params.slug,
+          key,
+          (cat, c, store) => {
+            const p = cat.products.find((x) => x.slug === params.product)
+            const reviews = p && reviewsPage(store.id, p.id, outcome ? 1 : page)
+            return p && reviews && productPage(cat, p, c, { reviews, outcome })
+          },
+          // The page after a form post is the product page again, for one person: not a visit.
+          { visit: !outcome, personal: outcome !== undefined },
+        )
+      },
       hidden,
     )
+    .post('/s/:slug/p/:product/reviews', ({ request, set, params, server }) => postReview(request, set, server, params.slug, params.product), { ...hidden, parse: 'none' })
     .get('/s/:slug/cart', (c) => storePage(c, c.params.slug, '/cart', cartPage), hidden)
     // Any other address under /s/ is a page a person followed: a page, not a JSON 404.
     .get('/s/*', ({ request, set }) => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, 'en')).value), 'no-store'), hidden)

@@ -8,6 +8,7 @@
 import { html, jsonForScript, raw, type Html } from './html'
 import { formatMoney, type Words } from './i18n'
 import { ASSETS } from './assets'
+import { NO_REVIEWS_PAGE, reviewForm, reviewScriptData, reviewsJsonLd, reviewsSection, type ReviewOutcome, type ReviewsPage } from './review-views'
 
 export interface ViewImage {
   url: string
@@ -117,6 +118,21 @@ function priceOf(p: ViewProduct, currency: string, c: PageCtx): Html {
   }</p>`
 }
 
+/** The price as one line of text ("$12.00", "From $10.00"), for a shared message. */
+function priceText(p: ViewProduct, currency: string, c: PageCtx): string {
+  const prices = p.variants.length ? p.variants.map((v) => v.price) : [p.price]
+  const min = Math.min(...prices)
+  return `${prices.some((x) => x !== min) ? `${c.words.from} ` : ''}${money(c, min, currency)}`
+}
+
+/**
+ * "Share on WhatsApp": `wa.me` with no number lets the person pick a chat; the text is lines of
+ * what is shared (name, price, absolute URL on PUBLIC_URL or the request's origin), not a sentence.
+ */
+function shareLink(lines: string[], c: PageCtx): Html {
+  return html`<a class="share" href="https://wa.me/?text=${encodeURIComponent(lines.join('\n'))}" rel="noopener">${c.words.shareWhatsapp}</a>`
+}
+
 function whatsappLink(store: ViewStore, c: PageCtx): Html | undefined {
   if (!store.whatsappNumber) return undefined
   return html`<a class="wa" href="https://wa.me/${store.whatsappNumber.replace(/\D/g, '')}" rel="noopener">${c.words.contactWhatsapp}</a>`
@@ -205,6 +221,7 @@ export function catalogPage(cat: ViewCatalog, c: PageCtx): Html {
 <h1>${store.name}</h1>
 ${store.description ? html`<p class="desc">${store.description}</p>` : ''}
 ${whatsappLink(store, c)}
+${shareLink([store.name, c.origin + storePath(store)], c)}
 </section>
 ${sections.length > 1 ? html`<nav class="cats" aria-label="${words.categories}"><ul>${sections.map((s) => html`<li><a href="#${s.id}">${s.name}</a></li>`)}</ul></nav>` : ''}
 ${sections.length === 0 ? html`<p>${words.noProducts}</p>` : ''}
@@ -231,7 +248,7 @@ ${sections.map(
   })
 }
 
-export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx): Record<string, unknown> {
+export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx, reviews: ReviewsPage = NO_REVIEWS_PAGE): Record<string, unknown> {
   const pic = pictureOf(p, c.origin)
   const prices = p.variants.length ? p.variants.map((v) => v.price) : [p.price]
   const availability = `https://schema.org/${isAvailable(p) ? 'InStock' : 'OutOfStock'}`
@@ -251,10 +268,18 @@ export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx): Rec
     ...(p.reviewCount > 0 && p.averageRating !== null
       ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: p.averageRating, reviewCount: p.reviewCount, bestRating: 5, worstRating: 1 } }
       : {}),
+    ...(reviews.data.length ? { review: reviewsJsonLd(reviews) } : {}),
   }
 }
 
-export function productPage(cat: ViewCatalog, p: ViewProduct, c: PageCtx): Html {
+/** What a product page shows besides the product: a page of its approved reviews, and a form post's outcome. */
+export interface ProductPageOpts {
+  reviews?: ReviewsPage
+  outcome?: ReviewOutcome
+}
+
+export function productPage(cat: ViewCatalog, p: ViewProduct, c: PageCtx, opts: ProductPageOpts = {}): Html {
+  const reviews = opts.reviews ?? NO_REVIEWS_PAGE
   const { store } = cat
   const { words } = c
   const category = cat.categories.find((k) => k.id === p.categoryId)
@@ -289,8 +314,11 @@ ${available ? html`<button type="submit">${words.addToCart}</button>` : html`<bu
 </form>
 <p class="note" data-needs-js>${words.needsJs}</p>
 ${whatsappLink(store, c)}
+${shareLink([p.name, priceText(p, store.currency, c), c.origin + productPath(store, p)], c)}
 </div>
-</article>`
+</article>
+${reviewsSection(reviews, productPath(store, p), words)}
+${reviewForm({ action: `${productPath(store, p)}/reviews`, storeId: store.id, productId: p.id, outcome: opts.outcome }, words)}`
   return layout(c, {
     title: `${p.name} · ${store.name}`,
     description: summary(p.description, `${p.name} · ${store.name}`),
@@ -298,8 +326,11 @@ ${whatsappLink(store, c)}
     store,
     ogType: 'product',
     image: picture?.url,
-    jsonLd: productJsonLd(p, store, c),
+    jsonLd: productJsonLd(p, store, c, reviews),
+    // Later pages of reviews and a form post's outcome are not pages of their own for search engines.
+    noindex: reviews.page > 1 || opts.outcome !== undefined,
     script: true,
+    data: reviewScriptData(words),
     main,
   })
 }
@@ -367,10 +398,10 @@ ${entries.length
   return layout(c, { title: words.storesTitle, description: words.storesIntro, path: '/', main })
 }
 
-export function messagePage(kind: 'notFound' | 'unavailable' | 'busy', c: PageCtx, store?: ViewStore): Html {
+export function messagePage(kind: 'notFound' | 'unavailable' | 'busy' | 'forbidden', c: PageCtx, store?: ViewStore): Html {
   const { words } = c
-  const title = { notFound: words.notFoundTitle, unavailable: words.unavailableTitle, busy: words.busyTitle }[kind]
-  const text = { notFound: words.notFoundText, unavailable: words.unavailableText, busy: words.busyText }[kind]
+  const title = { notFound: words.notFoundTitle, unavailable: words.unavailableTitle, busy: words.busyTitle, forbidden: words.forbiddenTitle }[kind]
+  const text = { notFound: words.notFoundText, unavailable: words.unavailableText, busy: words.busyText, forbidden: words.forbiddenText }[kind]
   return layout(c, {
     title: store ? `${title} · ${store.name}` : title,
     description: text,

@@ -16,12 +16,16 @@ export const Review = t.Object(
   { title: 'Review' },
 )
 
+/** The limits of a review's text; the shop's form shows and enforces the same ones. */
+export const REVIEW_NAME_MAX = 100
+export const REVIEW_COMMENT_MAX = 2000
+
 export const ReviewCreate = t.Object({
   storeId: Id,
   productId: Id,
-  customerName: t.String({ minLength: 1, maxLength: 100 }),
+  customerName: t.String({ minLength: 1, maxLength: REVIEW_NAME_MAX }),
   rating: t.Integer({ minimum: 1, maximum: 5, description: 'Whole stars, 1–5' }),
-  comment: t.Optional(t.Nullable(t.String({ maxLength: 2000 }))),
+  comment: t.Optional(t.Nullable(t.String({ maxLength: REVIEW_COMMENT_MAX }))),
 })
 
 export const ReviewCreated = t.Object({ id: Id, status: t.Literal('pending') }, { title: 'ReviewCreated' })

@@ -6,7 +6,7 @@ import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
 import { iso } from '../../lib/time'
 import { page } from '../shared/query'
 import { owned } from '../shared/owned'
-import { write } from '../../kernel/write'
+import { productsChanged, write } from '../../kernel/write'
 import { storeForPublic } from '../platform-stores/service'
 import type { ReviewCreate, ReviewListQuery } from './model'
 
@@ -23,6 +23,13 @@ export function reviewView(r: Review, productName: string) {
     updatedAt: iso(r.updatedAt),
   }
 }
+
+/**
+ * A review write drops its store's cached reads (the product pages show approved reviews, the
+ * public read their count and average) but changes no product: the cached product fragments,
+ * which hold no review figures, stay.
+ */
+const noProductChanged = (ctx: Pick<Ctx, 'db' | 'store'>) => productsChanged(ctx.db.$client, ctx.store.id, [])
 
 const withProduct = (db: Runner) =>
   db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))
@@ -57,6 +64,7 @@ export function submitReview(base: CtxBase, input: ReviewCreate): { id: string; 
       .returning()
       .get()
     ctx.emit('review.created', reviewView(row, p.name))
+    noProductChanged(ctx)
     return row.id
   })
   return { id, status: 'pending' }
@@ -96,6 +104,7 @@ export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
     if (status === 'pending') throw new ValidationError('status', 'not_allowed', "A review can be set to 'approved' or 'rejected', not back to 'pending'")
     if (!found) throw new NotFound('Review')
     tx.update(reviews).set({ status, updatedAt: now }).where(eq(reviews.id, id)).run()
+    noProductChanged(ctx)
     return { ...found, review: { ...found.review, status, updatedAt: now } }
   })
   return reviewView(row.review, row.productName)
@@ -106,7 +115,35 @@ export function deleteReview(ctx: Ctx, id: string) {
   write(ctx, (tx) => {
     ownReview(ctx, id, tx)
     tx.delete(reviews).where(eq(reviews.id, id)).run()
+    noProductChanged(ctx)
   })
   return { id, deleted: true as const }
 }
 
+
+/** A review as the storefront shows it: no status (only approved ones are shown), no product. */
+export interface PublicReview {
+  id: string
+  customerName: string
+  rating: number
+  comment: string | null
+  createdAt: string
+}
+
+/**
+ * One page of a product's approved reviews, newest first, and how many there are: what the
+ * product page lists. Pending and rejected reviews are never read here.
+ */
+export function approvedReviews(db: Runner, storeId: string, productId: string, q: { limit: number; offset: number }): { data: PublicReview[]; total: number } {
+  const cond = and(eq(reviews.storeId, storeId), eq(reviews.productId, productId), eq(reviews.status, 'approved'))
+  const rows = db
+    .select({ id: reviews.id, customerName: reviews.customerName, rating: reviews.rating, comment: reviews.comment, createdAt: reviews.createdAt })
+    .from(reviews)
+    .where(cond)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(q.limit)
+    .offset(q.offset)
+    .all()
+  const total = db.select({ n: count() }).from(reviews).where(cond).get()!.n
+  return { data: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) })), total }
+}

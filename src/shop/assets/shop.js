@@ -64,9 +64,109 @@
     })
   }
 
-  // ---- Cart page ----
   var dataEl = $('#shop-data')
   var data = dataEl ? JSON.parse(dataEl.textContent) : null
+
+  // ---- Product page: write a review ----
+  // Posts JSON to the public POST /api/reviews. Without this script the same form posts its
+  // fields to the page's own route, which calls the same verb and redirects back.
+  var review = $('[data-review]')
+  if (review && data && data.review) writeReview(review, data.review)
+
+  function writeReview(form, R) {
+    form.noValidate = true // our messages, in the store's language, instead of the browser's
+    var f = form.elements
+    var ok = $('[data-review-ok]', form)
+    var err = $('[data-review-err]', form)
+    var count = $('[data-count]', form)
+    var live = $('[data-count-live]', form)
+    var button = $('button[type=submit]', form)
+    var busy = false
+    var timer
+    // The count as the person types; read out to a screen reader once they pause, not at every key.
+    function counted() {
+      var text = count.getAttribute('data-count').replace('{n}', f.comment.value.length.toLocaleString(document.documentElement.lang))
+      count.textContent = text
+      clearTimeout(timer)
+      timer = setTimeout(function () { live.textContent = text }, 1000)
+    }
+    f.comment.addEventListener('input', counted)
+
+    function say(el, text) {
+      el.textContent = ''
+      // Set on the next frame so a repeated message is announced again.
+      requestAnimationFrame(function () { el.textContent = text })
+    }
+    function clear() {
+      Array.prototype.forEach.call(form.querySelectorAll('.err'), function (e) { e.textContent = '' })
+      Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (e) { e.removeAttribute('aria-invalid') })
+      ok.textContent = ''
+      err.textContent = ''
+    }
+    function message(field, reason) {
+      var m = R.errors[field] || {}
+      return m[reason] || m['*'] || R.failed
+    }
+    /** The message next to the field the API named; false when the form has no such field. */
+    function fieldError(field, reason) {
+      var target = $('[data-err="' + field + '"]', form)
+      if (!target) return false
+      target.textContent = message(field, reason)
+      var input = field === 'rating' ? $('input[name=rating]', form) : f[field]
+      input.setAttribute('aria-invalid', 'true')
+      input.focus()
+      return true
+    }
+    // As the page rounds it for a post without script (i18n.ts retryText).
+    function retryText(seconds) {
+      var minutes = Math.max(1, Math.round(seconds / 60))
+      if (minutes >= 90) return R.limitHours.replace('{n}', String(Math.round(minutes / 60)))
+      if (minutes >= 45) return R.limitHour
+      return minutes === 1 ? R.limitMinute : R.limitMinutes.replace('{n}', String(minutes))
+    }
+
+    form.addEventListener('submit', function (e) {
+      e.preventDefault()
+      if (busy) return
+      clear()
+      var name = f.customerName.value.trim()
+      var picked = $('input[name=rating]:checked', form)
+      var text = f.comment.value.trim()
+      // The page checks what it can; the API checks again and names the field it refuses.
+      if (!name) return void fieldError('customerName', 'required')
+      if (!picked) return void fieldError('rating', 'required')
+      var body = { storeId: form.getAttribute('data-store'), productId: form.getAttribute('data-product'), customerName: name, rating: parseInt(picked.value, 10) }
+      if (text) body.comment = text
+      busy = true
+      var label = button.textContent
+      button.disabled = true
+      button.textContent = R.sending
+      form.setAttribute('aria-busy', 'true')
+      fetch('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+        .then(function (res) {
+          return res.json().catch(function () { return {} }).then(function (json) { return { status: res.status, json: json, retry: res.headers.get('retry-after') } })
+        })
+        .then(function (r) {
+          if (r.status === 201) {
+            form.reset()
+            count.textContent = count.getAttribute('data-count').replace('{n}', '0')
+            return say(ok, R.thanks)
+          }
+          var d = (r.json && r.json.details) || {}
+          if (r.status === 400 && d.field && fieldError(d.field, d.reason)) return
+          if (r.status === 400 && d.field) return say(err, message(d.field, d.reason))
+          say(err, r.status === 429 ? retryText(parseInt(r.retry, 10) || 86400) : R.failed)
+        }, function () { say(err, R.network) })
+        .then(function () {
+          busy = false
+          button.disabled = false
+          button.textContent = label
+          form.removeAttribute('aria-busy')
+        })
+    })
+  }
+
+  // ---- Cart page ----
   var cart = $('[data-cart]')
   if (!cart || !data) return
   var W = data.words
