@@ -22,6 +22,7 @@ import type { WriteHealth } from './db/write-health'
 import type { VisitCounter } from './modules/public-catalog/visits'
 import type { OrderBatcher } from './modules/orders/checkout/batch'
 import type { appendEvent } from './modules/webhooks/outbox'
+import type { Replica } from './replica/supervisor'
 
 /** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
 export type Actor = { kind: 'key'; keyId: string } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
@@ -79,4 +80,6 @@ export interface Deps {
   appendEvent: AppendEvent
   /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
   checkout: OrderBatcher
+  /** Litestream beside the service when REPLICA_URL is set (replica/supervisor.ts); server.ts starts it, /health reads it. */
+  replica: Replica
 }

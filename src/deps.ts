@@ -13,6 +13,7 @@ import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog/visits'
 import { OrderBatcher } from './modules/orders/checkout/batch'
+import { NO_REPLICA, ReplicaSupervisor } from './replica/supervisor'
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
@@ -42,6 +43,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     writeHealth,
     visits: new VisitCounter(db.$client, clock, log, writeHealth),
     appendEvent,
+    replica: config.replicaUrl ? new ReplicaSupervisor({ dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint }, log) : NO_REPLICA,
   }
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).
   const deps: Deps = Object.assign(base, { checkout: new OrderBatcher(base, walSync) })
