@@ -112,6 +112,16 @@ describe('the supervised Litestream', () => {
     expect(await (await plain.fetch('/health')).json()).toEqual({ status: 'ok', replica: { state: 'off', lagSeconds: null } })
   })
 
+  test("Litestream's files beside the data and in a file replica are owner-only, like the database", async () => {
+    const { s, replicaDir } = await replicating()
+    const modes = (root: string): string[] =>
+      readdirSync(root, { recursive: true, withFileTypes: true }).map((e) => `${e.name} ${(statSync(path.join(e.parentPath, e.name)).mode & 0o777).toString(8)}`)
+    const meta = path.join(s.config.dataDir, '.storefront.db-litestream')
+    for (const line of [...modes(meta), ...modes(replicaDir)]) expect(line).toMatch(/ (600|700)$/)
+    expect(statSync(path.join(s.config.dataDir, 'litestream.yml')).mode & 0o777).toBe(0o600)
+    expect(statSync(path.join(s.config.dataDir, PID_FILE)).mode & 0o777).toBe(0o600)
+  })
+
   test('killed, it is restarted (state "restarting" meanwhile); stopped, it is gone with its pid file', async () => {
     const { s, replica } = await replicating()
     const first = replica.pid!
