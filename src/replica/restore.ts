@@ -78,8 +78,8 @@ export function restoreFromReplica(o: ReplicaRestoreOptions): ReplicaRestoreResu
 
 /** Litestream's own reason ("no matching backups found", a credentials error), from its JSON or plain log. */
 function failure(output: string): string {
-  const lines = output.trim().split('\n').filter(Boolean)
-  for (const line of lines.reverse()) {
+  const lines = output.trim().split('\n').filter(Boolean).reverse()
+  for (const line of lines) {
     try {
       const j = JSON.parse(line) as { level?: string; error?: string; msg?: string }
       if (j.level === 'ERROR') return j.error ?? j.msg ?? line
@@ -88,5 +88,5 @@ function failure(output: string): string {
       if (m) return m[1]!
     }
   }
-  return lines[0] ?? 'no output'
+  return lines[0] ?? 'no output' // the last line it printed
 }

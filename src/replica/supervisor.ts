@@ -110,7 +110,9 @@ export class ReplicaSupervisor implements Replica {
     const proc = this.proc
     if (proc) {
       proc.kill('SIGTERM')
-      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(STOP_GRACE_MS).then(() => false)])
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const exited = await Promise.race([proc.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))])
+      clearTimeout(timer)
       if (!exited) {
         this.log.warn('Litestream did not stop in time; killed', { pid: proc.pid })
         proc.kill('SIGKILL')
