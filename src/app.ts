@@ -20,6 +20,14 @@ import { ROUTES } from './http/api-routes'
 import { shopRoutes } from './shop/routes'
 import { mediaRoutes } from './modules/products/images/media'
 
+const ReplicaHealth = t.Object(
+  {
+    state: t.UnionEnum(['off', 'running', 'restarting']),
+    lagSeconds: t.Union([t.Number(), t.Null()], { description: 'Seconds of commits the replica may be missing (0: none); null when off or before its first shipment' }),
+  },
+  { description: 'Litestream replication (REPLICA_URL)' },
+)
+
 const SCOPES_TEXT =
   'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
   "Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
@@ -74,15 +82,20 @@ export function createApp(deps: Deps) {
     .get(
       '/health',
       ({ set }) => {
+        // Replication is reported, never a 503: the shop serves without it (replica/status.ts).
+        const replica = deps.replica.status()
         // 503 while writes fail for storage reasons (db/write-health.ts): reads still work.
         const degraded = deps.writeHealth.degraded
-        if (!degraded) return { status: 'ok' as const }
+        if (!degraded) return { status: 'ok' as const, replica }
         set.status = 503
-        return { status: 'degraded' as const, reason: degraded.reason }
+        return { status: 'degraded' as const, reason: degraded.reason, replica }
       },
       {
-        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('degraded'), reason: t.UnionEnum(['disk_full', 'io_error']) }) },
-        detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail)' },
+        response: {
+          200: t.Object({ status: t.Literal('ok'), replica: ReplicaHealth }),
+          503: t.Object({ status: t.Literal('degraded'), reason: t.UnionEnum(['disk_full', 'io_error']), replica: ReplicaHealth }),
+        },
+        detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail), with the replica\'s state and lag' },
       },
     )
   for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app

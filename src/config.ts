@@ -34,6 +34,22 @@ const intList: Parser<number[]> = (raw) => {
   return parts.length > 0 && parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined
 }
 
+/**
+ * Where Litestream replicates the database (src/replica): `file:///absolute/path` or
+ * `s3://bucket[/path]`, the two the contract names. Other schemes Litestream knows (gcs, abs, sftp)
+ * are refused rather than passed through untried.
+ */
+const replicaUrl: Parser<string> = (raw) => {
+  try {
+    const u = new URL(raw)
+    if (u.protocol === 'file:') return u.host === '' && u.pathname.length > 1 ? raw.replace(/\/+$/, '') : undefined
+    if (u.protocol === 's3:') return u.hostname !== '' && !u.search && !u.username ? raw.replace(/\/+$/, '') : undefined
+    return undefined
+  } catch {
+    return undefined
+  }
+}
+
 const cron: Parser<string> = (raw) => {
   try {
     new Cron(raw, { paused: true }).stop()
@@ -138,6 +154,11 @@ const schema = {
   // Backups (src/backup): snapshots into DATA_DIR/backups, the newest BACKUP_KEEP kept; 0 = no schedule.
   backupCron: setting('BACKUP_CRON', cron, '0 30 3 * * *', 'a cron pattern (with seconds)'),
   backupKeep: setting('BACKUP_KEEP', int(0), 7, 'a count ≥ 0 (0 turns scheduled backups off)'),
+
+  // Replication (src/replica): Litestream beside the service; credentials stay in LITESTREAM_* variables.
+  replicaUrl: setting<string | undefined>('REPLICA_URL', replicaUrl, undefined, 'file:///absolute/path or s3://bucket/path'),
+  /** An S3-compatible store's API endpoint (MinIO, R2, B2…); unset for AWS S3. */
+  replicaEndpoint: setting<string | undefined>('REPLICA_ENDPOINT', url, undefined, 'an http(s) URL'),
 }
 
 type Schema = typeof schema
@@ -167,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Behind a proxy the Host a client sends (X-Forwarded-Host) must not decide redirects,
   // canonical links or the sitemap line; PUBLIC_URL names the one origin instead.
   if (out.trustProxy === true && !out.publicUrl) problems.push('TRUST_PROXY=1 needs PUBLIC_URL (the origin customers use, e.g. https://shop.example.com)')
+  if (out.replicaEndpoint && !String(out.replicaUrl ?? '').startsWith('s3:')) problems.push('REPLICA_ENDPOINT needs an s3:// REPLICA_URL')
   if (problems.length) throw new ConfigError(problems)
   const config = out as Config
   config.dataDir = path.resolve(config.dataDir)

@@ -16,6 +16,7 @@ import { VisitCounter } from './modules/public-catalog/visits'
 import { UploadAdmission } from './modules/products/images/admission'
 import { resetStaging } from './modules/products/images/staging'
 import { OrderBatcher } from './modules/orders/checkout/batch'
+import { NO_REPLICA, ReplicaSupervisor, type Replica } from './replica/supervisor'
 
 /**
  * The process's wiring: what the request pipeline, the routes, jobs and the dispatcher share.
@@ -47,6 +48,8 @@ export interface Deps {
   checkout: OrderBatcher
   /** Image uploads in flight, per store and in all (products/images/admission.ts). */
   uploads: UploadAdmission
+  /** Litestream beside the service when REPLICA_URL is set (replica/supervisor.ts); server.ts starts it, /health reads it. */
+  replica: Replica
 }
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
@@ -78,6 +81,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     visits: new VisitCounter(db.$client, clock, log, writeHealth),
     appendEvent,
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
+    replica: config.replicaUrl ? new ReplicaSupervisor({ dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint }, log) : NO_REPLICA,
   }
   resetStaging(config.dataDir)
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).

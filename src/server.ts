@@ -54,6 +54,8 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
   const stopJobs = startJobs(deps)
   // WAL checkpoints on their own thread, not inside a checkout COMMIT (docs/decisions/006).
   const checkpointer = new Checkpointer(deps.db, config.dataDir, deps.log, (until) => deps.checkout.holdWhile(until))
+  // While Litestream runs it is the only checkpointer (db/checkpointer.ts, replica/supervisor.ts).
+  await deps.replica.start({ up: () => checkpointer.pause(), down: () => checkpointer.resume() })
   const displayHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   let stopping: Promise<void> | undefined
   return {
@@ -77,6 +79,8 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
         await checkpointer.close()
         deps.log.info('wal checkpoints', { ...checkpointer.stats })
         closeDeps(deps)
+        // Last: with the database closed, Litestream's final sync ships every commit.
+        await deps.replica.stop()
       })()
       return stopping
     },

@@ -39,7 +39,7 @@ describe('HTTPS with the generated certificate', () => {
     expect(s.running.url).toBe(`https://127.0.0.1:${s.running.port}`)
     const res = await s.fetch('/health')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok' })
+    expect(await res.json()).toEqual({ status: 'ok', replica: { state: 'off', lagSeconds: null } })
     // The same certificate verifies for the name localhost too.
     const byName = await fetch(`https://localhost:${s.running.port}/health`, { tls: { ca: s.ca } } as RequestInit)
     expect(byName.status).toBe(200)
@@ -204,7 +204,7 @@ describe('TRUST_PROXY=1', () => {
     for (const proto of ['http', 'https', undefined]) {
       const res = await s.fetch('/health', { headers: proto ? { 'x-forwarded-proto': proto } : {} })
       expect(res.status).toBe(200)
-      expect(await res.json()).toEqual({ status: 'ok' })
+      expect(await res.json()).toEqual({ status: 'ok', replica: { state: 'off', lagSeconds: null } })
     }
   })
 

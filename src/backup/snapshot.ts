@@ -34,16 +34,16 @@ export interface Manifest {
 
 export class BackupError extends Error {
   constructor(
-    readonly code: 'SERVICE_RUNNING' | 'BAD_SNAPSHOT' | 'INTEGRITY' | 'EXISTS',
+    readonly code: 'SERVICE_RUNNING' | 'BAD_SNAPSHOT' | 'INTEGRITY' | 'EXISTS' | 'REPLICA',
     message: string,
   ) {
     super(message)
   }
 }
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-')
+export const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-')
 
-function fsyncFile(file: string): void {
+export function fsyncFile(file: string): void {
   const fd = openSync(file, 'r')
   try {
     fsyncSync(fd)
@@ -173,6 +173,14 @@ export function unsafeEntry(dir: string): string | undefined {
   return undefined
 }
 
+/** A restore must not swap the database under a running service (backup/pid.ts). */
+export function refuseWhileHeld(dataDir: string): void {
+  const held = holder(dataDir)
+  if (held !== undefined) {
+    throw new BackupError('SERVICE_RUNNING', `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`)
+  }
+}
+
 export interface RestoreResult {
   restoredFrom: string
   dataDir: string
@@ -188,10 +196,7 @@ export interface RestoreResult {
  * moved to `DATA_DIR/pre-restore-<time>/`, not deleted. The restored database is checked again.
  */
 export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.now()): RestoreResult {
-  const held = holder(dataDir)
-  if (held !== undefined) {
-    throw new BackupError('SERVICE_RUNNING', `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`)
-  }
+  refuseWhileHeld(dataDir)
   const source = path.resolve(snapshot)
   const srcDb = path.join(source, DB_FILE)
   if (!existsSync(srcDb)) throw new BackupError('BAD_SNAPSHOT', `${source} is not a snapshot (no ${DB_FILE})`)

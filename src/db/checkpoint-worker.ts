@@ -9,6 +9,7 @@ declare const self: Worker
 
 let db: Database | undefined
 let timer: ReturnType<typeof setInterval> | undefined
+let intervalMs = 100
 
 /** One PASSIVE checkpoint; `type` tells the server whether it was the periodic one or one it asked for. */
 function checkpoint(type: 'checkpoint' | 'done'): void {
@@ -23,14 +24,20 @@ function checkpoint(type: 'checkpoint' | 'done'): void {
 }
 const tick = () => checkpoint('checkpoint')
 
-self.onmessage = (e: MessageEvent<{ type: 'start'; file: string; intervalMs: number } | { type: 'now' } | { type: 'stop' }>) => {
+self.onmessage = (e: MessageEvent<{ type: 'start'; file: string; intervalMs: number } | { type: 'now' } | { type: 'pause' } | { type: 'resume' } | { type: 'stop' }>) => {
   const m = e.data
   if (m.type === 'now') checkpoint('done')
   else if (m.type === 'start') {
     db = new Database(m.file, { readwrite: true })
     db.exec('PRAGMA busy_timeout = 5000')
-    timer = setInterval(tick, m.intervalMs)
+    intervalMs = m.intervalMs
+    timer = setInterval(tick, intervalMs)
     postMessage({ type: 'started' })
+  } else if (m.type === 'pause') {
+    clearInterval(timer)
+    timer = undefined
+  } else if (m.type === 'resume') {
+    if (db && timer === undefined) timer = setInterval(tick, intervalMs)
   } else {
     clearInterval(timer)
     db?.close()

@@ -16,6 +16,12 @@
  *
  * Only the serving process starts one (server.ts): tests, the CLI and benches that open the
  * database keep SQLite's automatic checkpoint (db/client.ts).
+ *
+ * With replication on, Litestream checkpoints instead while it runs (`pause`, replica/supervisor.ts):
+ * its read transaction keeps the WAL from starting over before it has copied every frame, so our
+ * hold-and-restart could only hold the checkout for nothing, and two checkpointers make each
+ * other's checkpoints fail on SQLite's checkpoint lock. The connection's automatic checkpoint stays
+ * off meanwhile; `resume` when Litestream is down, so the WAL does not grow until it is back.
  */
 import path from 'node:path'
 import type { Db } from './client'
@@ -86,6 +92,15 @@ export class Checkpointer {
         this.restarting = false
       })
     })
+  }
+
+  /** Stops the periodic checkpoints (another process checkpoints: Litestream). */
+  pause(): void {
+    this.worker.postMessage({ type: 'pause' })
+  }
+
+  resume(): void {
+    this.worker.postMessage({ type: 'resume' })
   }
 
   /** A checkpoint now, on the worker; resolves when it is done. */

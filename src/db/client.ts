@@ -49,9 +49,12 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
 }
 
 /** Files under DATA_DIR that hold customer data or secrets (contract "Files at rest"). */
-const PRIVATE_FILES = ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'storefront.db-journal', 'secret.key', 'tls/key.pem']
-/** Folders whose every file is private: TLS material and snapshots (which hold all of the above). */
-const PRIVATE_DIRS = ['tls', 'backups']
+const PRIVATE_FILES = ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'storefront.db-journal', 'secret.key', 'tls/key.pem', 'litestream.yml']
+/**
+ * Folders whose every file is private: TLS material, snapshots (which hold all of the above) and
+ * Litestream's shadow WAL (replica/litestream.ts META_DIR: recent pages of the database).
+ */
+const PRIVATE_DIRS = ['tls', 'backups', '.storefront.db-litestream']
 
 /**
  * DATA_DIR is 0700 and what it keeps private is 0600 (customer names, phones, addresses, client

@@ -70,7 +70,7 @@ export const LAYERS: [string, RegExp][] = [
   ['lib', /^src\/(lib\/|config\.ts$)/],
   ['db', /^src\/db\//],
   ['kernel', /^src\/kernel\//],
-  ['modules', /^src\/(modules|jobs|backup)\//],
+  ['modules', /^src\/(modules|jobs|backup|replica)\//],
   ['adapters', /^src\/(http|plugins|shop|panel|mcp|openapi)\//],
   ['root', /^src\/(app|deps|routes|server|index|tls)\.ts$|^src\/cli\//],
 ]

@@ -9,6 +9,9 @@
  *   secrets      database, -wal and -shm bytes scanned for API keys and webhook secrets
  *   backup       `admin backup` under 8 clients posting orders, restore into a fresh DATA_DIR:
  *                every order acknowledged before it began, integrity ok, webhook secret opens
+ *   replica      REPLICA_URL=file://…, 1,000 orders at 250/s, service and Litestream SIGKILLed
+ *                mid-stream, `admin restore --from-replica` into a fresh DATA_DIR: every order
+ *                acked more than 1 s before the kill, one generation, the service starts and signs
  *   flood        100,000 distinct IPv6 clients: loop never blocked > 20 ms, memory returns
  *   diskfull     DATA_DIR on a full tmpfs: 503s, degraded health, recovery, nothing lost (root)
  *   webhooks     DNS rebinding (10 names × 3 events × 3 attempts), one store's 40 hanging
@@ -16,7 +19,7 @@
  *   edge         upload exhaustion (24 × 8 MB from store B while store A uploads), hoarding,
  *                restore-symlink (tampered snapshots, a link planted under /media)
  *
- * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --seed N --only crash,fuzz,...
+ * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --replica-orders N --seed N --only crash,fuzz,...
  * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
  */
 import { runCrash } from './crash'
@@ -25,6 +28,7 @@ import { runFuzz } from './fuzz'
 import { runIsolation } from './isolation'
 import { runSecrets } from './secrets'
 import { runBackup } from './backup'
+import { runReplicaRestore } from './replica'
 import { runIpv6Flood } from './flood'
 import { canMountTmpfs, runDiskFull } from './disk-full'
 import { runListingReads, runRebinding, runStoreStall } from './webhooks'
@@ -60,6 +64,7 @@ await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, l
 await run('isolation', () => runIsolation())
 await run('secrets', () => runSecrets({ keys: 50, webhooks: 20 }))
 await run('backup', () => runBackup({ clients: 8, ordersBefore: 1000, ordersAfter: 200 }))
+await run('replica', () => runReplicaRestore({ orders: flag('replica-orders', 1000), clients: 8, rate: 250 }))
 await run('flood', () => runIpv6Flood({ clients: flag('flood-clients', 100_000) }))
 if (canMountTmpfs()) await run('diskfull', () => runDiskFull({ burst: 200 }))
 else if (want('diskfull')) console.error('» diskfull skipped: needs root to mount a tmpfs')
