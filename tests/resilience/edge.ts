@@ -82,6 +82,8 @@ export async function runUploadExhaustion(opts: { uploads: number; megabytes: nu
       if (t.status >= 500) r.fiveXx++
     }
     if (peak > opts.maxRssMb) fail(r, `server peak RSS ${peak.toFixed(0)} MiB > ${opts.maxRssMb} MiB`)
+    // More at once than MEDIA_UPLOADS_PER_STORE (2): the rest must be refused, not queued in memory.
+    if (opts.uploads > 2 && !theirs.some((t) => t.status === 429)) fail(r, `all ${opts.uploads} of store B's uploads were taken at once: no bound on uploads in flight`)
     const staging = path.join(dataDir, 'media', 'staging')
     if (existsSync(staging) && readdirSync(staging).length) fail(r, `media/staging keeps ${readdirSync(staging).length} file(s)`)
     const count = (st: number) => theirs.filter((t) => t.status === st).length
