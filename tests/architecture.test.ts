@@ -15,6 +15,7 @@ import { getStore } from '../src/modules/platform-stores/service'
 import { makeApp, expectStatus, type Json, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { makeCatalog, orderBody, placeOrder } from './helpers/orders'
+import { cycles, importGraph, layerOf, privateReaches, upwardImports } from './helpers/import-graph'
 
 let t: TestApp
 beforeAll(() => {
@@ -103,8 +104,8 @@ describe('one write helper: a transaction, then its effects', () => {
     const ctx = ctxFor(t.deps, store)
     watch((woken, dropped) => {
       let seenInside = -1
-      write(ctx, () => {
-        ctx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
+      write(ctx, (_tx, fx) => {
+        fx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
         seenInside = woken.length
       })
       expect(seenInside).toBe(0)
@@ -120,8 +121,8 @@ describe('one write helper: a transaction, then its effects', () => {
     const ctx = ctxFor(t.deps, store)
     watch((woken, dropped) => {
       expect(() =>
-        write(ctx, () => {
-          ctx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
+        write(ctx, (_tx, fx) => {
+          fx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
           throw new Error('refused')
         }),
       ).toThrow('refused')
@@ -138,9 +139,9 @@ describe('one write helper: a transaction, then its effects', () => {
     const data = { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending' as const, newStatus: 'confirmed' as const, updatedAt: new Date().toISOString() }
     watch((woken) => {
       const { result, effects } = transact(t.deps.db, (_tx, effects) => [
-        savepoint(t.deps.db, effects, () => ctxFor(t.deps, a).emit('order.updated', data)),
+        savepoint(t.deps.db, effects, () => effects.fxFor(ctxFor(t.deps, a)).emit('order.updated', data)),
         savepoint(t.deps.db, effects, () => {
-          ctxFor(t.deps, b).emit('order.updated', data)
+          effects.fxFor(ctxFor(t.deps, b)).emit('order.updated', data)
           throw new Error('this one fails')
         }),
       ])
@@ -162,14 +163,13 @@ describe('one write helper: a transaction, then its effects', () => {
     expect(() => transaction(t.deps.db, () => transaction(t.deps.db, () => 1))).toThrow(/already open/)
   })
 
-  test('an emit outside any transaction applies its effects at once', () => {
-    const { store } = makeShop(t.deps)
-    subscribe(store.id, ['review.created'])
-    watch((woken) => {
-      const review = { id: 'r1', productId: 'p1', productName: 'Mug', customerName: 'Ana', rating: 5, comment: null, status: 'pending' as const, createdAt: '', updatedAt: '' }
-      ctxFor(t.deps, getStore(t.deps.db, store.id)!).emit('review.created', review)
-      expect(woken).toEqual([store.id])
-    })
+  test('there is no emit outside a write: events are written only through the effects object a write hands out', () => {
+    const ctx = ctxFor(t.deps, getStore(t.deps.db, makeShop(t.deps).store.id)!)
+    const review = { id: 'r1', productId: 'p1', productName: 'Mug', customerName: 'Ana', rating: 5, comment: null, status: 'pending' as const, createdAt: '', updatedAt: '' }
+    // @ts-expect-error Ctx has no emit (kernel/write.ts): a call outside a transaction is a type error.
+    const outside = () => ctx.emit('review.created', review)
+    expect(outside).toThrow(TypeError)
+    expect('emit' in ctx).toBe(false)
   })
 })
 
@@ -212,4 +212,29 @@ test('modules do not import each other in a cycle (type-only imports aside)', as
   const modules = [...edges.keys()].filter((m) => m.startsWith('src/modules/'))
   const cycles = modules.flatMap((a) => modules.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} ↔ ${b}`))
   expect(cycles).toEqual([])
+})
+
+describe('imports point down, type imports included (docs/architecture.md)', () => {
+  test('no two files of src/ import each other in a cycle, counting `import type`', async () => {
+    expect(cycles(await importGraph())).toEqual([])
+  })
+
+  test('every file of src/ is in a layer, and no import points up a layer', async () => {
+    const graph = await importGraph()
+    expect([...graph.keys()].filter((f) => layerOf(f) < 0)).toEqual([])
+    expect(upwardImports(graph)).toEqual([])
+  })
+
+  test("a module is reached by other code only through its index.ts (its routes by the API's route list)", async () => {
+    expect(privateReaches(await importGraph())).toEqual([])
+  })
+
+  test('the graph sees type imports, export-from and dynamic imports (a check that can fail)', () => {
+    const g = new Map([
+      ['src/kernel/a.ts', new Set(['src/modules/x/b.ts'])],
+      ['src/modules/x/b.ts', new Set(['src/kernel/a.ts'])],
+    ])
+    expect(cycles(g)).toEqual([['src/kernel/a.ts', 'src/modules/x/b.ts']])
+    expect(upwardImports(g)).toEqual(['src/kernel/a.ts (kernel) → src/modules/x/b.ts (modules)'])
+  })
 })

@@ -8,7 +8,7 @@ import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
 import { parseIso } from '../lib/time'
 import { parseScopes } from '../lib/scopes'
-import { createKey, listKeys, revokeKey } from '../modules/keys/service'
+import { createKey, listKeys, revokeKey } from '../modules/keys'
 import {
   createStore,
   findStore,
@@ -19,9 +19,9 @@ import {
   suspendStore,
   SUSPEND_REASONS,
   type SuspendReason,
-} from '../modules/platform-stores/service'
+} from '../modules/platform-stores'
 import { PLANS, type Store } from '../db/schema'
-import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
+import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing'
 import { UsageError, type Flags, type Options } from './args'
 import type { CliEnv, Command } from './command'
 

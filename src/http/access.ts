@@ -7,7 +7,7 @@
 import { getTableName, type Column, type Table } from 'drizzle-orm'
 import type { Config } from '../config'
 import type { Scope } from '../lib/scopes'
-import type { PaidFeature } from '../modules/plans/features'
+import type { PaidFeature } from '../modules/plans'
 
 export type Bucket = 'orders' | 'reviews' | 'checkSlug' | 'storeReads' | 'anonymous'
 

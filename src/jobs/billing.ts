@@ -2,7 +2,7 @@ import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
 import type { Logger } from '../lib/log'
 import { transaction } from '../kernel/write'
-import { suspendOverdueTx } from '../modules/billing/service'
+import { suspendOverdueTx } from '../modules/billing'
 
 /**
  * Suspends (reason `unpaid`) every active store that has an open invoice still unpaid after its

@@ -5,9 +5,9 @@
  * order nobody follows up can't hold stock for ever. 0 hours means never.
  */
 import { ctxFor, type CtxBase } from '../kernel/context'
-import { InvalidTransition } from '../modules/orders/status'
-import { updateOrderStatus } from '../modules/orders/service'
-import { getStore } from '../modules/platform-stores/service'
+import { InvalidTransition } from '../modules/orders'
+import { updateOrderStatus } from '../modules/orders'
+import { getStore } from '../modules/platform-stores'
 
 const HOUR_MS = 3_600_000
 /** Orders cancelled per store per run; the job runs every minute, so a backlog drains in turns. */

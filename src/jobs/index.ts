@@ -5,7 +5,7 @@
 import { Cron } from 'croner'
 import type { CtxBase } from '../kernel/context'
 import type { Logger } from '../lib/log'
-import type { Dispatcher } from '../modules/webhooks/dispatcher'
+import type { Dispatcher } from '../modules/webhooks'
 import type { PruneDeps } from './prune'
 import { pruneExpired } from './prune'
 import { runBillingSweep } from './billing'

@@ -6,8 +6,8 @@
  * at the next run.
  */
 import type { Database } from 'bun:sqlite'
-import { deleteImageRow, existingStoreIds, imagesOfDeletedProducts } from '../modules/products/images/statements'
-import { removeImage, removeStoreMedia, storesWithMedia } from '../modules/products/images/storage'
+import { deleteImageRow, existingStoreIds, imagesOfDeletedProducts } from '../modules/products'
+import { removeImage, removeStoreMedia, storesWithMedia } from '../modules/products'
 
 export const MEDIA_RETENTION_DAYS = 30
 

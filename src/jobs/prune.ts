@@ -1,9 +1,9 @@
 import type { Config } from '../config'
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
-import { IDEMPOTENCY_TTL_MS } from '../modules/orders/idempotency'
-import { pruneDeliveryLog } from '../modules/webhooks/retention'
-import { pruneVisits } from '../modules/public-catalog/visits'
+import { IDEMPOTENCY_TTL_MS } from '../modules/orders'
+import { pruneDeliveryLog } from '../modules/webhooks'
+import { pruneVisits } from '../modules/public-catalog'
 import { pruneMedia } from './prune-media'
 
 /**

@@ -1,4 +1,4 @@
-import type { Dispatcher, SweepResult } from '../modules/webhooks/dispatcher'
+import type { Dispatcher, SweepResult } from '../modules/webhooks'
 
 /**
  * Sends every webhook delivery that is due: retries whose time has come and `sending` rows

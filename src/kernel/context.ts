@@ -1,6 +1,7 @@
 /**
  * `Ctx` is what a service may use, and nothing else: the connection, the clock, the settings,
- * the store it acts for, who acts, and `emit` for events. Services take `(ctx, input)` or
+ * the store it acts for and who acts. Events and cache effects go through the effects object
+ * `write(ctx, (tx, fx) => …)` hands the writer (kernel/write.ts). Services take `(ctx, input)` or
  * `(ctx, id, input)`. HTTP (the gate), the CLI, jobs and tests build it with `ctxFor`.
  *
  * The kernel imports nothing from modules or adapters: what a feature provides (writing an
@@ -9,8 +10,7 @@
 import type { Config } from '../config'
 import type { Db } from '../db/client'
 import type { Store } from '../db/schema'
-import { effectsOf } from './write'
-import type { AppendEvent, Emit } from './events'
+import type { AppendEvent } from './events'
 import type { Clock } from '../lib/time'
 
 /** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
@@ -22,12 +22,12 @@ export interface Ctx {
   readonly config: Config
   readonly store: Store
   readonly actor: Actor
-  /** Writes the event's outbox rows in the open transaction; delivery starts after its commit. */
-  readonly emit: Emit
+  /** Writes an event's outbox rows: the port `write` uses for `fx.emit` (there is no emit outside a write). */
+  readonly appendEvent: AppendEvent
 }
 
 /** What every ctx is built from. */
-export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config'> & { appendEvent: AppendEvent }
+export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config' | 'appendEvent'>
 
 /** What operator actions use: they find their store themselves (billing, store and key admin). */
 export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
@@ -37,10 +37,7 @@ const SYSTEM: Actor = { kind: 'system' }
 /** The one ctx builder. */
 export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM): Ctx {
   const { db, clock, config, appendEvent } = base
-  const emit: Emit = (type, data) => {
-    if (appendEvent(db.$client, store.id, type, data, clock.now()) > 0) effectsOf(db).emitted(store.id)
-  }
-  return { db, clock, config, store, actor, emit }
+  return { db, clock, config, store, actor, appendEvent }
 }
 
 export type { AppendEvent }

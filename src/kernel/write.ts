@@ -3,18 +3,25 @@
  * another writer), then the effects it collected, run once it has committed and never when it
  * rolled back:
  * - the cached reads of every store it touched are dropped (StoreCache), and its products'
- *   cached fragments: only those it named through `productsChanged` when it named any for that
- *   store, all of the store's otherwise (so a writer that names none can't leave one stale);
- * - stores that got outbox rows (`ctx.emit`) wake the webhook dispatcher;
+ *   cached fragments: only those it named through `fx.productsChanged` when it named any for
+ *   that store, all of the store's otherwise (so a writer that names none can't leave one stale);
+ * - stores that got outbox rows (`fx.emit`) wake the webhook dispatcher;
  * - endpoints with a delivery due now (a replay) are woken.
- * Services do not call the cache or the dispatcher: they write, emit, and this runs the rest.
  *
- * The effects go to the sink registered for the connection (deps.ts); a connection without one
- * (the admin CLI's, a test's second connection) has none to run: the server sees those commits
- * through `PRAGMA data_version` and its sweep.
+ * Effects are arguments: `write(ctx, (tx, fx) => …)` hands the writer the transaction and its
+ * effects object. Nothing finds an open transaction by looking it up, and there is no `emit`
+ * outside a write (it is not on `Ctx`): an event can only be written inside the transaction it
+ * belongs to. Services do not call the cache or the dispatcher: they write, name what changed,
+ * and this runs the rest.
+ *
+ * Where the effects go is the connection's sink, registered once by the composition root
+ * (deps.ts); the checkout batcher runs the same sink, only later (after its fsync). A connection
+ * without one (the admin CLI's, a test's second connection) has none to run: the server sees
+ * those commits through `PRAGMA data_version` and its sweep.
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from './context'
+import type { Emit } from './events'
 import { immediate, type Db, type Tx } from '../db/client'
 
 /** What runs after a commit. */
@@ -27,21 +34,32 @@ export interface AfterCommit {
   wakeEndpoint(webhookId: string): void
 }
 
-/**
- * The process's effects. Each looks its target up on `deps` when it runs, so a test that
- * replaces `deps.onOutbox` sees the wake-ups.
- */
+/** The pieces the after-commit effects reach (deps.ts has them). */
 export interface AfterCommitTargets {
   cache: { invalidate(storeId: string, products?: Iterable<string>): void }
   onOutbox(storeId: string): void
   dispatcher: { wake(webhookId: string): void }
 }
 
+/**
+ * The process's effects. Each looks its target up on `deps` when it runs, so a test that
+ * replaces `deps.onOutbox` sees the wake-ups.
+ */
 export const afterCommitOf = (deps: AfterCommitTargets): AfterCommit => ({
   invalidate: (storeId, products) => deps.cache.invalidate(storeId, products),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
 })
+
+/** What a writer tells the write about, for the ctx's store: handed to `write`'s callback. */
+export interface Fx {
+  /** Writes the event's outbox rows in this transaction; delivery starts after its commit. */
+  readonly emit: Emit
+  /** The store's products this transaction changed are these (none: it changed no product). */
+  productsChanged(productIds: readonly string[]): void
+  /** A delivery of this endpoint is due now: wake it after the commit. */
+  due(webhookId: string): void
+}
 
 /** The effects one transaction has collected so far. */
 export class Effects {
@@ -51,35 +69,32 @@ export class Effects {
   /** [store, product ids] a writer named: that store's only product changes in this transaction. */
   private products: [string, readonly string[]][] = []
 
-  constructor(
-    private sink: AfterCommit | undefined,
-    /** Outside a transaction: each effect applies at once (its statement has committed). */
-    private autocommit = false,
-  ) {}
+  constructor(private sink: AfterCommit | undefined) {}
 
   touched(storeId: string): void {
     this.stores.push(storeId)
-    this.flushIfAutocommit()
   }
   emitted(storeId: string): void {
     this.woken.push(storeId)
-    this.flushIfAutocommit()
   }
   due(webhookId: string): void {
     this.endpoints.push(webhookId)
-    this.flushIfAutocommit()
   }
   /** The store's products this transaction changed are these (none: it changed no product). */
   productsChanged(storeId: string, productIds: readonly string[]): void {
     this.products.push([storeId, productIds])
-    this.flushIfAutocommit()
   }
 
-  private flushIfAutocommit(): void {
-    if (!this.autocommit) return
-    this.committed()
-    this.durable()
-    this.rollbackTo([0, 0, 0, 0])
+  /** The effects object a writer acting for `ctx`'s store gets. */
+  fxFor(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'>): Fx {
+    const storeId = ctx.store.id
+    return {
+      emit: (type, data) => {
+        if (ctx.appendEvent(ctx.db.$client, storeId, type, data, ctx.clock.now()) > 0) this.emitted(storeId)
+      },
+      productsChanged: (ids) => this.productsChanged(storeId, ids),
+      due: (webhookId) => this.due(webhookId),
+    }
   }
 
   /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
@@ -116,48 +131,27 @@ export class Effects {
 
 type Mark = [number, number, number, number]
 
+/** Where each connection's after-commit effects go: wiring, registered once per connection. */
 const sinks = new WeakMap<Database, AfterCommit>()
-/** The effects of the write transaction open on a connection (one at a time: they are synchronous). */
-const open = new WeakMap<Database, Effects>()
 
 /** Registers where a connection's after-commit effects go (deps.ts, once per connection). */
 export function afterCommitOn(db: Db, sink: AfterCommit): void {
   sinks.set(db.$client, sink)
 }
 
-/**
- * The effects of the transaction open on `db`'s connection. Outside a transaction (an
- * autocommit statement) the effects apply at once, as that statement has already committed.
- */
-export function effectsOf(db: Db): Effects {
-  return open.get(db.$client) ?? new Effects(sinks.get(db.$client), true)
-}
-
-/**
- * A writer of products, variants, images or stock names the products it changed, on the
- * connection it wrote with (raw statements pass `db.$client`). Without this call a write drops
- * all of its store's cached product fragments.
- */
-export function productsChanged(client: Database, storeId: string, productIds: readonly string[]): void {
-  ;(open.get(client) ?? new Effects(sinks.get(client), true)).productsChanged(storeId, productIds)
-}
+/** The sink registered for `db`'s connection, if any. */
+export const afterCommitSink = (db: Db): AfterCommit | undefined => sinks.get(db.$client)
 
 /**
  * Runs `fn` in one BEGIN IMMEDIATE transaction and returns its result with the effects it
  * collected, not yet run: the caller runs `committed()` and `durable()` (the checkout batch
- * runs `durable()` only once the WAL is on disk). Use `transaction` unless you need that.
- * `sink` replaces the connection's own (a caller with its own wiring, e.g. the checkout batcher).
+ * runs `durable()` only once the WAL is on disk). Use `write` or `transaction` unless you need that.
  */
-export function transact<T>(db: Db, fn: (tx: Tx, effects: Effects) => T, sink = sinks.get(db.$client)): { result: T; effects: Effects } {
-  const client = db.$client
-  if (open.has(client)) throw new Error('A write transaction is already open on this connection')
-  const effects = new Effects(sink)
-  open.set(client, effects)
-  try {
-    return { result: immediate(db, (tx) => fn(tx, effects)), effects }
-  } finally {
-    open.delete(client)
-  }
+export function transact<T>(db: Db, fn: (tx: Tx, effects: Effects) => T): { result: T; effects: Effects } {
+  // bun:sqlite knows whether a transaction is open: a nested BEGIN would fail less clearly.
+  if (db.$client.inTransaction) throw new Error('A write transaction is already open on this connection')
+  const effects = new Effects(sinks.get(db.$client))
+  return { result: immediate(db, (tx) => fn(tx, effects)), effects }
 }
 
 /** A write transaction, then its effects; `stores` names the stores it touched (their caches drop). */
@@ -169,9 +163,15 @@ export function transaction<T>(db: Db, fn: (tx: Tx) => T, stores: (result: T) =>
   return result
 }
 
-/** A write on behalf of the ctx's store: its transaction, then its store's effects. */
-export function write<T>(ctx: Pick<Ctx, 'db' | 'store'>, fn: (tx: Tx) => T): T {
-  return transaction(ctx.db, fn, () => [ctx.store.id])
+/** A write on behalf of the ctx's store: its transaction with the store's effects object, then the effects. */
+export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'>, fn: (tx: Tx, fx: Fx) => T): T {
+  const { result, effects } = transact(ctx.db, (tx, effects) => {
+    effects.touched(ctx.store.id)
+    return fn(tx, effects.fxFor(ctx))
+  })
+  effects.committed()
+  effects.durable()
+  return result
 }
 
 /**

@@ -6,8 +6,8 @@
  */
 import { html, raw, type Html } from './html'
 import { formatDate, retryText, type ReviewWords, type Words } from './i18n'
-import { REVIEW_COMMENT_MAX, REVIEW_NAME_MAX } from '../modules/reviews/model'
-import type { PublicReview } from '../modules/reviews/service'
+import { REVIEW_COMMENT_MAX, REVIEW_NAME_MAX } from '../modules/reviews'
+import type { PublicReview } from '../modules/reviews'
 
 /** Reviews shown per page ("More reviews" opens the next page: `?reviews=2`). */
 export const REVIEWS_PER_PAGE = 10

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { access } from '../../plugins/access'
-import { ErrorBody } from '../shared/model'
+import { ErrorBody } from '../shared'
 import { handleBillingEvent } from './events'
 
 const InvoiceResult = t.Object({

@@ -15,7 +15,7 @@ import { invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'
 import { DAY_MS, iso, isoOrNull } from '../../lib/time'
-import type { SuspendReason } from '../platform-stores/service'
+import type { SuspendReason } from '../platform-stores'
 
 
 export type Invoice = typeof invoices.$inferSelect

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, Pagination, Since, Slug, Timestamp } from '../shared/model'
+import { Id, Pagination, Since, Slug, Timestamp } from '../shared'
 
 /**
  * A JSON integer. Elysia's `t.Integer` also accepts numeric strings (it is built for query

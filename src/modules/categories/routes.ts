@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { categories } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared/model'
+import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { Category, CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './service'
 

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { Id, Pagination, Since, Timestamp } from '../shared/model'
-import { OrderListForm } from '../orders/model'
+import { Id, Pagination, Since, Timestamp } from '../shared'
+import { OrderListForm } from '../orders'
 
 const customerFields = {
   id: Id,

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import { customers } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared/model'
-import { sendJson } from '../shared/query'
+import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
+import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
 import { getCustomer, listCustomers } from './service'
 

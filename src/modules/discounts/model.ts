@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, IsoDate, Money, Pagination, Since, Timestamp } from '../shared/model'
+import { Id, IsoDate, Money, Pagination, Since, Timestamp } from '../shared'
 
 // Not t.UnionEnum: it sets `default` to the first value, so a missing `type` would pass as 'percentage'.
 const DiscountType = (opts = {}) => t.Union([t.Literal('percentage'), t.Literal('fixed')], opts)

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { discounts } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared/model'
+import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 import { createDiscount, deleteDiscount, getDiscount, listDiscounts, updateDiscount } from './service'
 

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../db/schema'
-import { event } from '../shared/events'
+import { event } from '../shared'
 import { createdOrderView } from './views'
 
 type OrderUpdated = { id: string; orderNumber: string; previousStatus: OrderStatus; newStatus: OrderStatus; updatedAt: string }

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { ORDER_STATUSES } from '../../db/schema'
-import { Id, Pagination, Since, Timestamp } from '../shared/model'
+import { Id, Pagination, Since, Timestamp } from '../shared'
 
 const STATUS_TEXT = `status must be one of ${ORDER_STATUSES.join(', ')}`
 // Not t.UnionEnum: it sets `default` to the first value, so a missing status would read as 'pending'.

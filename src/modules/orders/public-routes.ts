@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { access } from '../../plugins/access'
-import { ErrorBody, publicErrors } from '../shared/model'
+import { ErrorBody, publicErrors } from '../shared'
 import { prepareOrder } from './checkout/prepare'
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency'
 import { OrderCreate, OrderCreated } from './model'

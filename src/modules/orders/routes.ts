@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import { orders } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared/model'
-import { sendJson } from '../shared/query'
+import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
+import { sendJson } from '../shared'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
 import { getOrder, listOrders, updateOrderStatus } from './service'
 

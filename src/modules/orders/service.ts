@@ -4,9 +4,9 @@ import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
-import { isoParam, page } from '../shared/query'
-import { owned } from '../shared/owned'
-import { productsChanged, write } from '../../kernel/write'
+import { isoParam, page } from '../shared'
+import { owned } from '../shared'
+import { write } from '../../kernel/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { restoreStock } from './stock'
@@ -43,7 +43,7 @@ export function getOrder(ctx: Ctx, id: string) {
  * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */
 export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
-  const order = write(ctx, (tx) => {
+  const order = write(ctx, (tx, fx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)
     const now = ctx.clock.now()
@@ -55,9 +55,9 @@ export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
     // A status move changes no product; a cancellation puts stock back (restoreStock names them).
-    if (to === 'cancelled') restoreStock(ctx.db.$client, ctx.store.id, id)
-    else productsChanged(ctx.db.$client, ctx.store.id, [])
-    ctx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
+    if (to === 'cancelled') restoreStock(ctx.db.$client, fx, id)
+    else fx.productsChanged([])
+    fx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
     return { ...o, status: to, updatedAt: now }
   })
   return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])

@@ -5,7 +5,7 @@
  * refused order leaves no units taken and a cancellation can't commit without its units back.
  */
 import type { Database } from 'bun:sqlite'
-import { productsChanged } from '../../kernel/write'
+import type { Fx } from '../../kernel/write'
 import { Conflict } from '../../lib/errors'
 
 /** What checkout knows about a line when it takes stock: `stock` as read in the same transaction. */
@@ -39,9 +39,9 @@ const LEFT = {
  * item that is short. Lines naming the same item add up. The caller's savepoint undoes the
  * units already taken for earlier lines when a later one is short.
  */
-export function takeStock(db: Database, storeId: string, lines: readonly StockLine[]): void {
-  // Names the products whose stock it changes, so only their cached views drop (kernel/write.ts).
-  productsChanged(db, storeId, lines.filter((l) => l.stock !== null).map((l) => l.productId))
+export function takeStock(db: Database, fx: Fx, lines: readonly StockLine[]): void {
+  // Names the products whose stock it changes (fx), so only their cached views drop (kernel/write.ts).
+  fx.productsChanged(lines.filter((l) => l.stock !== null).map((l) => l.productId))
   const wanted = new Map<string, { table: keyof typeof TAKE; id: string; quantity: number; position: number }>()
   for (const l of lines) {
     if (l.stock === null) continue
@@ -63,9 +63,9 @@ export function takeStock(db: Database, storeId: string, lines: readonly StockLi
  * Puts back the units an order took (its items with `stock_taken`), for a cancellation. An
  * item that is no longer tracked stays untracked.
  */
-export function restoreStock(db: Database, storeId: string, orderId: string): void {
+export function restoreStock(db: Database, fx: Fx, orderId: string): void {
   const touched = db.query<{ id: string }, [string]>('SELECT DISTINCT product_id AS id FROM order_items WHERE order_id = ? AND stock_taken = 1').all(orderId)
-  productsChanged(db, storeId, touched.map((r) => r.id))
+  fx.productsChanged(touched.map((r) => r.id))
   db.query(
     `UPDATE variants SET stock = stock + (SELECT sum(quantity) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id AND i.stock_taken = 1)
       WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken = 1 AND variant_id IS NOT NULL) AND stock IS NOT NULL`,

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, Money, Pagination, Since, Slug, Timestamp } from '../shared/model'
+import { Id, Money, Pagination, Since, Slug, Timestamp } from '../shared'
 import { ProductImage } from './images/model'
 
 /** Plain integers in JSON (Elysia's `t.Integer` also admits strings, for query coercion). */

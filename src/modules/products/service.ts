@@ -7,11 +7,11 @@ import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
 import { imagesOf, type ImageView } from './images/views'
-import { enforceCap } from '../plans/caps'
-import { activeFilter, isoParam, page } from '../shared/query'
+import { enforceCap } from '../plans'
+import { activeFilter, isoParam, page } from '../shared'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './statements'
-import { owned } from '../shared/owned'
-import { productsChanged, write } from '../../kernel/write'
+import { owned } from '../shared'
+import { write } from '../../kernel/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
 
 const variantView = (v: VariantFields, currency: string) => ({
@@ -106,7 +106,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
   const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, stock: v.stock ?? null, position: i }))
   const now = ctx.clock.now()
   try {
-    const id = write(ctx, (tx) => {
+    const id = write(ctx, (tx, fx) => {
       const current = tx.select({ n: count() }).from(products).where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt))).get()!.n
       enforceCap(ctx, 'productLimit', current + 1, current)
       if (variantRows.length > 0) enforceCap(ctx, 'variants', variantRows.length, 0)
@@ -130,7 +130,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
         .returning({ id: products.id })
         .get()
       if (variantRows.length) tx.insert(variants).values(variantRows.map((v) => ({ ...v, productId: p.id, createdAt: now, updatedAt: now }))).run()
-      productsChanged(ctx.db.$client, ctx.store.id, [p.id])
+      fx.productsChanged([p.id])
       return p.id
     })
     return getProduct(ctx, id)
@@ -159,14 +159,14 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
   const wanted = variantInput?.map((v, i) => ({ ...v, price: money(ctx, v.price, `variants[${i}].price`) }))
   const now = ctx.clock.now()
   try {
-    write(ctx, (tx) => {
+    write(ctx, (tx, fx) => {
       const current = ownProduct(ctx, id, tx)
       // Checked against the resulting values, only when this update touches either price.
       if (set.price !== undefined || set.comparePrice !== undefined) checkComparePrice(set.price ?? current.price, set.comparePrice === undefined ? current.comparePrice : set.comparePrice)
       checkCategory(ctx, tx, fields.categoryId)
       tx.update(products).set({ ...set, updatedAt: now }).where(eq(products.id, id)).run()
       if (wanted) syncVariants(ctx, tx, id, wanted, now)
-      productsChanged(ctx.db.$client, ctx.store.id, [id])
+      fx.productsChanged([id])
     })
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateSlug(fields.slug ?? '')
@@ -204,11 +204,11 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
 
 /** Soft delete (spec 1): the row stays for orders and reviews; GET answers 404 afterwards. */
 export function deleteProduct(ctx: Ctx, id: string) {
-  write(ctx, (tx) => {
+  write(ctx, (tx, fx) => {
     ownProduct(ctx, id, tx)
     const now = ctx.clock.now()
     tx.update(products).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(products.id, id)).run()
-    productsChanged(ctx.db.$client, ctx.store.id, [id])
+    fx.productsChanged([id])
   })
   return { id, deleted: true as const }
 }

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { Id, Pagination } from '../shared/model'
-import { Product, Variant } from '../products/model'
-import { Language } from '../store-settings/model'
+import { Id, Pagination } from '../shared'
+import { Product, Variant } from '../products'
+import { Language } from '../store-settings'
 
 export const DirectoryEntry = t.Object(
   { name: t.String(), slug: t.String(), description: t.Nullable(t.String()), currency: t.String() },

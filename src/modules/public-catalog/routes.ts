@@ -1,8 +1,8 @@
 import { clientIp, ipBucket } from '../../lib/client-ip'
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
-import { data, list, publicErrors, ErrorBody } from '../shared/model'
-import { sendJson } from '../shared/query'
+import { data, list, publicErrors, ErrorBody } from '../shared'
+import { sendJson } from '../shared'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
 import { checkSlug, listDirectory, publicStoreBySlug, storefrontJson } from './service'
 

@@ -1,4 +1,4 @@
-import { event } from '../shared/events'
+import { event } from '../shared'
 import type { reviewView } from './service'
 
 declare module '../../kernel/events' {

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, Pagination, Timestamp } from '../shared/model'
+import { Id, Pagination, Timestamp } from '../shared'
 
 export const Review = t.Object(
   {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { reviews } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, routeDoc } from '../shared/model'
+import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, routeDoc } from '../shared'
 import { Review, ReviewCreate, ReviewCreated, ReviewListQuery, ReviewModerate } from './model'
 import { deleteReview, listReviews, moderateReview, submitReview } from './service'
 

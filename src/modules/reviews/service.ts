@@ -4,10 +4,10 @@ import type { Runner } from '../../db/client'
 import { products, reviews, type Review, type ReviewStatus } from '../../db/schema'
 import { NotFound, OtherStore, ValidationError } from '../../lib/errors'
 import { iso } from '../../lib/time'
-import { page } from '../shared/query'
-import { owned } from '../shared/owned'
-import { productsChanged, write } from '../../kernel/write'
-import { storeForPublic } from '../platform-stores/service'
+import { page } from '../shared'
+import { owned } from '../shared'
+import { write } from '../../kernel/write'
+import { storeForPublic } from '../platform-stores'
 import type { ReviewCreate, ReviewListQuery } from './model'
 
 export function reviewView(r: Review, productName: string) {
@@ -24,12 +24,9 @@ export function reviewView(r: Review, productName: string) {
   }
 }
 
-/**
- * A review write drops its store's cached reads (the product pages show approved reviews, the
- * public read their count and average) but changes no product: the cached product fragments,
- * which hold no review figures, stay.
- */
-const noProductChanged = (ctx: Pick<Ctx, 'db' | 'store'>) => productsChanged(ctx.db.$client, ctx.store.id, [])
+// A review write drops its store's cached reads (the product pages show approved reviews, the
+// public read their count and average) but changes no product (`fx.productsChanged([])`): the
+// cached product fragments, which hold no review figures, stay.
 
 const withProduct = (db: Runner) =>
   db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))
@@ -43,7 +40,7 @@ export function submitReview(base: CtxBase, input: ReviewCreate): { id: string; 
   const store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)
   const ctx = ctxFor(base, store, { kind: 'public' })
   const now = ctx.clock.now()
-  const id = write(ctx, (tx) => {
+  const id = write(ctx, (tx, fx) => {
     const p = tx.select().from(products).where(eq(products.id, input.productId)).get()
     if (!p || p.storeId !== store.id || p.deletedAt !== null) {
       throw new ValidationError('productId', 'not_found', 'productId does not name a product of this store')
@@ -63,8 +60,8 @@ export function submitReview(base: CtxBase, input: ReviewCreate): { id: string; 
       })
       .returning()
       .get()
-    ctx.emit('review.created', reviewView(row, p.name))
-    noProductChanged(ctx)
+    fx.emit('review.created', reviewView(row, p.name))
+    fx.productsChanged([])
     return row.id
   })
   return { id, status: 'pending' }
@@ -98,13 +95,13 @@ export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
  */
 export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
   const now = ctx.clock.now()
-  const row = write(ctx, (tx) => {
+  const row = write(ctx, (tx, fx) => {
     const found = findReview(tx, id)
     if (found && found.review.storeId !== ctx.store.id) throw new OtherStore('review')
     if (status === 'pending') throw new ValidationError('status', 'not_allowed', "A review can be set to 'approved' or 'rejected', not back to 'pending'")
     if (!found) throw new NotFound('Review')
     tx.update(reviews).set({ status, updatedAt: now }).where(eq(reviews.id, id)).run()
-    noProductChanged(ctx)
+    fx.productsChanged([])
     return { ...found, review: { ...found.review, status, updatedAt: now } }
   })
   return reviewView(row.review, row.productName)
@@ -112,10 +109,10 @@ export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
 
 /** Hard delete. */
 export function deleteReview(ctx: Ctx, id: string) {
-  write(ctx, (tx) => {
+  write(ctx, (tx, fx) => {
     ownReview(ctx, id, tx)
     tx.delete(reviews).where(eq(reviews.id, id)).run()
-    noProductChanged(ctx)
+    fx.productsChanged([])
   })
   return { id, deleted: true as const }
 }

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, Money, Pagination, Since, Timestamp } from '../shared/model'
+import { Id, Money, Pagination, Since, Timestamp } from '../shared'
 
 export const ShippingOption = t.Object(
   {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { shippingOptions } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { authErrors, data, Deleted, IdParams, list, withNotFound, routeDoc } from '../shared/model'
+import { authErrors, data, Deleted, IdParams, list, withNotFound, routeDoc } from '../shared'
 import { ShippingCreate, ShippingListQuery, ShippingOption, ShippingUpdate } from './model'
 import { createShipping, deleteShipping, getShipping, listShipping, updateShipping } from './service'
 

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { IsoDate } from '../shared/model'
+import { IsoDate } from '../shared'
 
 export const StatsQuery = t.Object({
   from: t.Optional(IsoDate),

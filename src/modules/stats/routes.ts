@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
-import { authErrors, data, routeDoc } from '../shared/model'
+import { authErrors, data, routeDoc } from '../shared'
 import { Stats, StatsQuery } from './model'
 import { getStats } from './service'
 

@@ -4,7 +4,7 @@ import { ORDER_STATUSES, products } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
-import { isoParam } from '../shared/query'
+import { isoParam } from '../shared'
 import type { StatsQuery } from './model'
 import { figuresFor } from './rollup'
 

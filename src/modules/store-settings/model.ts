@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, Slug, Timestamp } from '../shared/model'
+import { Id, Slug, Timestamp } from '../shared'
 
 export const Language = t.Union([t.Literal('es'), t.Literal('en'), t.Literal('pt')], {
   description: "The storefront's words and the default WhatsApp template",

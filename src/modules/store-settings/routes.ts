@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
-import { authErrors, data, withConflict, routeDoc } from '../shared/model'
+import { authErrors, data, withConflict, routeDoc } from '../shared'
 import { StoreSettings, StoreUpdate } from './model'
 import { getStoreSettings, updateStoreSettings } from './service'
 

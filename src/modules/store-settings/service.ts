@@ -7,9 +7,9 @@ import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
 import { unknownShortcodes } from '../../lib/whatsapp'
-import { getStore as storeRow, storeView } from '../platform-stores/service'
+import { getStore as storeRow, storeView } from '../platform-stores'
 import { write } from '../../kernel/write'
-import { countOrders } from '../orders/statements'
+import { countOrders } from '../orders'
 import type { StoreUpdate } from './model'
 
 export function getStoreSettings(ctx: Ctx) {

@@ -4,9 +4,9 @@
  */
 import type { WebhookEvent } from '../../db/schema'
 import type { EventMap } from '../../kernel/events'
-import type { EventSpec } from '../shared/events'
-import { orderEvents } from '../orders/events'
-import { reviewEvents } from '../reviews/events'
+import type { EventSpec } from '../shared'
+import { orderEvents } from '../orders'
+import { reviewEvents } from '../reviews'
 
 export const EVENTS = { ...orderEvents, ...reviewEvents } satisfies { [E in WebhookEvent]: EventSpec<EventMap[E]> }
 

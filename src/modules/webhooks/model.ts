@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../db/schema'
-import { Id, Pagination, Timestamp } from '../shared/model'
+import { Id, Pagination, Timestamp } from '../shared'
 
 const EventName = t.Union(
   [t.Literal('order.created'), t.Literal('order.updated'), t.Literal('review.created')],

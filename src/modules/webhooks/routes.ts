@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { webhooks } from '../../db/schema'
 import { access } from '../../plugins/access'
-import { data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared/model'
+import { data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { Delivery, DeliveryListQuery, DeliveryParams, Webhook, WebhookCreate, WebhookListQuery, WebhookUpdate, WebhookWithSecret } from './model'
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, updateWebhook } from './service'
 

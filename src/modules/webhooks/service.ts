@@ -7,9 +7,9 @@ import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { secretBoxOf } from '../../lib/secret-box'
 import { checkWebhookUrl } from '../../lib/ssrf'
 import { iso, isoOrNull } from '../../lib/time'
-import { page } from '../shared/query'
-import { owned } from '../shared/owned'
-import { effectsOf, write } from '../../kernel/write'
+import { page } from '../shared'
+import { owned } from '../shared'
+import { write } from '../../kernel/write'
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookUpdate } from './model'
 import { newSecret } from './signing'
 import { listDeliveryLog, type ListedDelivery } from './store'
@@ -157,12 +157,12 @@ export function listDeliveries(ctx: Ctx, webhookId: string, q: DeliveryListQuery
  */
 export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
   const now = ctx.clock.now()
-  const row = write(ctx, (tx) => {
+  const row = write(ctx, (tx, fx) => {
     ownWebhook(ctx, webhookId, tx)
     const d = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get()
     if (!d || d.webhookId !== webhookId) throw new NotFound('Delivery')
     if (d.status === 'sending') return d
-    effectsOf(ctx.db).due(webhookId)
+    fx.due(webhookId)
     return tx
       .update(webhookDeliveries)
       .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })

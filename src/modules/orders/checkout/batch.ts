@@ -6,10 +6,9 @@
  * N identical posts racing each other create exactly one order.
  */
 import type { Ctx, CtxBase } from '../../../kernel/context'
-import type { AfterCommitTargets } from '../../../kernel/write'
 import type { Logger } from '../../../lib/log'
 import type { WalSync } from '../../../db/wal-sync'
-import { afterCommitOf, savepoint, transact, type AfterCommit, type Effects } from '../../../kernel/write'
+import { savepoint, transact, type Effects } from '../../../kernel/write'
 import type { PendingOrder } from './prepare'
 import { placeInTransaction, type CheckoutResult } from './place'
 
@@ -20,7 +19,7 @@ export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: 
  * never sent for an order that isn't durable. The effects (cache drops, dispatcher wake-ups)
  * are returned unrun: the caller runs them once the commit is on disk.
  */
-export function commitOrders(base: CtxBase, batch: PendingOrder[], sink?: AfterCommit): { outcomes: Outcome[]; effects: Effects } {
+export function commitOrders(base: CtxBase, batch: PendingOrder[]): { outcomes: Outcome[]; effects: Effects } {
   const { result: outcomes, effects } = transact(
     base.db,
     (_tx, effects) => {
@@ -28,13 +27,12 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[], sink?: AfterC
       return batch.map(
         (o): Outcome =>
           savepoint(base.db, effects, () => {
-            const p = placeInTransaction(base, o, stores)
+            const p = placeInTransaction(base, o, stores, effects)
             if (!p.result.replayed) effects.touched(p.storeId)
             return p.result
           }),
       )
     },
-    sink,
   )
   return { outcomes, effects }
 }
@@ -52,7 +50,7 @@ export class OrderBatcher {
   private held = false
 
   constructor(
-    private deps: CtxBase & AfterCommitTargets & { log: Logger; dispatcher: { noteCheckout(): void } },
+    private deps: CtxBase & { log: Logger; dispatcher: { noteCheckout(): void } },
     private walSync: WalSync,
     private maxBatch = 256,
   ) {}
@@ -95,11 +93,9 @@ export class OrderBatcher {
     }
     if (jobs.length === 0) return
     const { deps } = this
-    // This batcher's own wiring, not the connection's: what it was built with is what it wakes.
-    const sink = afterCommitOf(deps)
     let committed: ReturnType<typeof commitOrders>
     try {
-      committed = this.walSync.relaxed(() => commitOrders(deps, jobs.map((j) => j.order), sink))
+      committed = this.walSync.relaxed(() => commitOrders(deps, jobs.map((j) => j.order)))
     } catch (error) {
       // BEGIN or COMMIT failed: nothing was written for any of them.
       for (const j of jobs) j.reject(error)

@@ -11,12 +11,13 @@ import type { Order, OrderItem, Store } from '../../../db/schema'
 import { createId } from '../../../lib/cuid'
 import { Conflict, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
-import { storeForPublic } from '../../platform-stores/service'
+import { storeForPublic } from '../../platform-stores'
 import { DEDUP_WINDOW_MS, type LineRef } from '../dedup'
 import { findReplay, saveReplay } from '../idempotency'
 import { discountAmount, lineSubtotal, meetsMinimum, orderTotal } from '../pricing'
 import { takeStock, type StockLine } from '../stock'
 import { whatsappFor } from '../whatsapp'
+import type { Effects } from '../../../kernel/write'
 import type { PendingOrder } from './prepare'
 import * as sql from './statements'
 
@@ -110,7 +111,7 @@ export interface Placed {
  * Everything one order does, inside the caller's transaction. `stores` holds the ctx of each
  * store read in this transaction: no other writer can change one while it holds the write lock.
  */
-export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Ctx>): Placed {
+export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Ctx>, effects: Effects): Placed {
   const { input, idempotencyKey, phone, refs, hash, reqHash } = o
   const db = base.db.$client
   const now = base.clock.now()
@@ -136,7 +137,8 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   if (sql.recentDuplicate(db, store.id, hash, now - DEDUP_WINDOW_MS)) {
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
-  takeStock(db, store.id, stock)
+  const fx = effects.fxFor(ctx)
+  takeStock(db, fx, stock)
   if (disc && !sql.useDiscount(db, disc.discount.id)) throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
   const seq = sql.nextOrderSeq(db, store.id)
   const name = input.name.trim()
@@ -168,7 +170,7 @@ export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<s
   }
   sql.insertOrder(db, order)
   sql.insertItems(db, lines)
-  ctx.emit('order.created', { orderId: order.id })
+  fx.emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = {
     id: order.id,

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id } from '../../shared/model'
+import { Id } from '../../shared'
 
 export const ProductImage = t.Object(
   {

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { products } from '../../../db/schema'
 import { access } from '../../../plugins/access'
-import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared/model'
+import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared'
 import { UPLOAD_RETRY_AFTER_SEC } from './admission'
 import { ProductImage } from './model'
 import { deleteImage, moveImage, uploadImage } from './service'

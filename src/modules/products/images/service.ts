@@ -7,9 +7,9 @@ import type { Ctx } from '../../../kernel/context'
 import type { Runner } from '../../../db/client'
 import { createId } from '../../../lib/cuid'
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../lib/errors'
-import { capFor, enforceCap } from '../../plans/caps'
+import { capFor, enforceCap } from '../../plans'
 import { ownProduct } from '../service'
-import { productsChanged, write } from '../../../kernel/write'
+import { write, type Fx } from '../../../kernel/write'
 import { inResizeSlot, renditions } from './process'
 import { removeImage, saveImage } from './storage'
 import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
@@ -33,8 +33,8 @@ function checkCap(ctx: Ctx, current: number): void {
 }
 
 /** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique index never sees a clash. */
-function renumber(db: Database, storeId: string, productId: string, ids: string[]): void {
-  productsChanged(db, storeId, [productId])
+function renumber(db: Database, fx: Fx, productId: string, ids: string[]): void {
+  fx.productsChanged([productId])
   db.query('UPDATE product_images SET position = -1 - position WHERE product_id = ?').run(productId)
   const set = db.query('UPDATE product_images SET position = ? WHERE id = ?')
   ids.forEach((id, i) => set.run(i, id))
@@ -57,7 +57,7 @@ export async function uploadImage(ctx: Ctx, productId: string, file: Blob | unde
   await saveImage(dataDir, ctx.store.id, id, original, made)
   try {
     const largest = made[made.length - 1]!
-    const row = write(ctx, (tx) => {
+    const row = write(ctx, (tx, fx) => {
       ownProduct(ctx, productId, tx)
       const position = rowsOf(ctx.db.$client, productId).length
       checkCap(ctx, position)
@@ -65,7 +65,7 @@ export async function uploadImage(ctx: Ctx, productId: string, file: Blob | unde
       ctx.db.$client
         .query('INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         .run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, ctx.clock.now())
-      productsChanged(ctx.db.$client, ctx.store.id, [productId])
+      fx.productsChanged([productId])
       return r
     })
     return imageView(row, ctx.config.publicUrl)
@@ -84,12 +84,12 @@ function ownImage(ctx: Ctx, tx: Runner, productId: string, imageId: string): Ima
 
 /** Moves an image to `position` (0 = first); the others keep their order around it. */
 export function moveImage(ctx: Ctx, productId: string, imageId: string, position: number): ImageView {
-  const moved = write(ctx, (tx) => {
+  const moved = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     if (position > rows.length - 1) throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, { max: rows.length - 1 })
     const ids = rows.map((r) => r.id).filter((id) => id !== imageId)
     ids.splice(position, 0, imageId)
-    renumber(ctx.db.$client, ctx.store.id, productId, ids)
+    renumber(ctx.db.$client, fx, productId, ids)
     return { ...rows.find((r) => r.id === imageId)!, position }
   })
   return imageView(moved, ctx.config.publicUrl)
@@ -97,10 +97,10 @@ export function moveImage(ctx: Ctx, productId: string, imageId: string, position
 
 /** Deletes the row (the rest close up), then its files: a URL that answered once now answers 404. */
 export async function deleteImage(ctx: Ctx, productId: string, imageId: string) {
-  const gone = write(ctx, (tx) => {
+  const gone = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     ctx.db.$client.query('DELETE FROM product_images WHERE id = ?').run(imageId)
-    renumber(ctx.db.$client, ctx.store.id, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
+    renumber(ctx.db.$client, fx, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
     return rows.find((r) => r.id === imageId)!
   })
   await removeImage(ctx.config.dataDir, ctx.store.id, imageId, gone.widths.split(',').map(Number))

@@ -1,0 +1,3 @@
+/** The categories module as other code sees it: everything outside the folder imports from here. */
+export * from './model'
+export * from './service'

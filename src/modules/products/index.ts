@@ -1,0 +1,12 @@
+/** The products module as other code sees it: everything outside the folder imports from here. */
+export * from './fragments'
+export * from './images/admission'
+export * from './images/limits'
+export * from './images/service'
+export * from './images/staging'
+export * from './images/statements'
+export * from './images/storage'
+export * from './images/views'
+export * from './model'
+export * from './service'
+export * from './statements'

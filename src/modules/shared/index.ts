@@ -1,0 +1,5 @@
+/** The shared module as other code sees it: everything outside the folder imports from here. */
+export * from './events'
+export * from './model'
+export * from './owned'
+export * from './query'

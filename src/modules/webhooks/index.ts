@@ -1,0 +1,5 @@
+/** The webhooks module as other code sees it: everything outside the folder imports from here. */
+export * from './dispatcher'
+export * from './model'
+export * from './outbox'
+export * from './retention'
