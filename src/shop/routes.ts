@@ -27,101 +27,10 @@ import { ASSETS_BY_URL, IMMUTABLE } from './assets'
 import { wordsFor } from './i18n'
 import type { Html } from './html'
 import { REVIEWS_PER_PAGE, type ReviewOutcome, type ReviewsPage } from './review-views'
+import { PAGE_CACHE, rendered, respond, seeOther, type Rendered } from './respond'
+import { fromOwnPage, outcomeOf, outcomeQuery, REVIEW_FORM_MAX_BYTES, reviewPageNumber } from './review-form'
 import { cartPage, catalogPage, directoryPage, messagePage, productPage, sitemap, type PageCtx, type ViewCatalog } from './views'
 
-/**
- * Only this origin, no inline script (the JSON data blocks are not scripts), no framing. The
- * checkout posts to /api/orders on the same origin (connect-src 'self').
- */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-
-/** A rendered page as cached: the bytes, a gzip copy (made on first use) and the validator. */
-interface Rendered {
-  status: number
-  type: string
-  etag: string
-  body: Blob
-  gzip(): Blob
-}
-
-function rendered(status: number, text: string, type = 'text/html; charset=utf-8'): Rendered {
-  const bytes = new TextEncoder().encode(text)
-  const etag = `W/"${Bun.hash(bytes).toString(36)}"`
-  let gz: Blob | undefined
-  return { status, type, etag, body: new Blob([bytes]), gzip: () => (gz ??= new Blob([Bun.gzipSync(bytes)])) }
-}
-
-/** If-None-Match against our (weak) validator: weak comparison, as RFC 9110 says for GET. */
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false
-  if (ifNoneMatch.trim() === '*') return true
-  const bare = etag.replace(/^W\//, '')
-  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare)
-}
-
-function respond(request: Request, set: { headers: Record<string, string | number> }, r: Rendered, cacheControl: string, extra: Record<string, string> = {}): Response {
-  // Take the headers onRequest set (the request id) and hand Elysia a finished Response.
-  const headers = set.headers as Record<string, string>
-  set.headers = {}
-  headers['content-type'] = r.type
-  headers['cache-control'] = cacheControl
-  headers['etag'] = r.etag
-  headers['vary'] = 'accept-encoding'
-  headers['x-content-type-options'] = 'nosniff'
-  if (r.type.startsWith('text/html')) {
-    headers['content-security-policy'] = PAGE_CSP
-    headers['referrer-policy'] = 'strict-origin-when-cross-origin'
-  }
-  Object.assign(headers, extra)
-  if (r.status === 200 && matches(request.headers.get('if-none-match'), r.etag)) return new Response(null, { status: 304, headers })
-  const gzip = (request.headers.get('accept-encoding') ?? '').includes('gzip')
-  if (gzip) headers['content-encoding'] = 'gzip'
-  return new Response(gzip ? r.gzip() : r.body, { status: r.status, headers })
-}
-
-const PAGE_CACHE = 'no-cache'
-
-/** The review form's fields and a little room: anything bigger did not come from the form. */
-const REVIEW_FORM_MAX_BYTES = 64 * 1024
-
-/** `?reviews=N`: a page number from 1; anything else is the first page. */
-function reviewPageNumber(v: unknown): number {
-  return typeof v === 'string' && /^[1-9]\d{0,5}$/.test(v) ? Number(v) : 1
-}
-
-/**
- * A form post's outcome as the redirect after it wrote it into the URL (`?review=…`). `until`
- * is the second the per-IP limit lets the person write again, so a reload still says the truth.
- */
-function outcomeOf(q: Record<string, string | undefined>, now: number): ReviewOutcome | undefined {
-  switch (q.review) {
-    case 'thanks':
-      return { kind: 'thanks' }
-    case 'invalid':
-      return { kind: 'invalid', field: String(q.field ?? '').slice(0, 40), reason: String(q.reason ?? '').slice(0, 40) }
-    case 'limited': {
-      const until = Number(q.until)
-      return { kind: 'limited', retryAfterSec: Number.isFinite(until) ? Math.max(1, Math.min(86_400, Math.ceil(until - now / 1000))) : 86_400 }
-    }
-    case 'failed':
-      return { kind: 'failed' }
-    default:
-      return undefined
-  }
-}
-
-/** The redirect's query for an outcome. */
-function outcomeQuery(o: ReviewOutcome, now: number): string {
-  switch (o.kind) {
-    case 'invalid':
-      return `review=invalid&field=${encodeURIComponent(o.field)}&reason=${encodeURIComponent(o.reason)}`
-    case 'limited':
-      return `review=limited&until=${Math.ceil(now / 1000) + o.retryAfterSec}`
-    default:
-      return `review=${o.kind}`
-  }
-}
 
 /** What a store page needs of Elysia's context: the request, its headers, the socket (for the client address). */
 interface PageRequest {
@@ -178,22 +87,7 @@ export const shopRoutes = (deps: ShopDeps) => {
 
   const ctxOf = (request: Request, language: string): PageCtx => ({ words: wordsFor(language), language, origin: originOf(request) })
 
-  /**
-   * A form post from this shop's own pages: `Sec-Fetch-Site: same-origin`, or, from a browser
-   * that doesn't send it, an `Origin` that is ours. Anything else (another site's form, no
-   * header at all) is refused: a page elsewhere must not post in a visitor's name.
-   */
-  function fromOwnPage(request: Request): boolean {
-    const site = request.headers.get('sec-fetch-site')
-    if (site !== null) return site === 'same-origin'
-    const origin = request.headers.get('origin')
-    if (!origin) return false
-    try {
-      return new URL(origin).origin === new URL(originOf(request)).origin
-    } catch {
-      return false
-    }
-  }
+
 
   /** A page of a product's approved reviews; undefined past the last page (the first always exists). */
   function reviewsPage(storeId: string, productId: string, page: number): ReviewsPage | undefined {
@@ -251,12 +145,6 @@ export const shopRoutes = (deps: ShopDeps) => {
     return respond(request, set, r, opts.personal ? 'no-store' : PAGE_CACHE)
   }
 
-  /** A 303 back to a page (POST/redirect/GET), keeping the headers set so far (request id, rate limit). */
-  function seeOther(set: { headers: Record<string, string | number> }, location: string): Response {
-    const headers = set.headers as Record<string, string>
-    set.headers = {}
-    return new Response(null, { status: 303, headers: { ...headers, location, 'cache-control': 'no-store' } })
-  }
 
   /**
    * The no-script "Write a review" form: the same verb as POST /api/reviews (submitReview), its
@@ -265,7 +153,7 @@ export const shopRoutes = (deps: ShopDeps) => {
    * whose URL says what came of it; a post from another site is a 403 page and counts nothing.
    */
   async function postReview(request: Request, set: { headers: Record<string, string | number> }, server: Parameters<typeof clientIp>[1], slug: string, productSlug: string): Promise<Response> {
-    if (!fromOwnPage(request)) {
+    if (!fromOwnPage(request, originOf(request))) {
       cache.syncExternal()
       const known = storeBySlug(slug)
       return respond(request, set, rendered(403, messagePage('forbidden', ctxOf(request, known?.language ?? 'en'), known).value), 'no-store')
