@@ -12,6 +12,7 @@
  * Targets: storefront ≥ 50 % of bare by CPU cost per request, p99 ≤ 10 ms at 50 connections;
  * Lighthouse ≥ 95 in each category on both pages.
  */
+import { Database } from 'bun:sqlite'
 import path from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import { loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
@@ -39,10 +40,26 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
 async function loadRounds(opts: BenchOpts) {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: 60, variantsPerProduct: 3, categories: 3, scopes: ['products:read'] })
-  const server = await startServer({ dataDir, env: { LOG_LEVEL: 'info' } })
+  // Every request comes from one address here: the per-IP page limit is for the public edge, not this.
+  const env = { LOG_LEVEL: 'info', SHOP_PAGES_PER_IP_PER_MIN: '1000000000' }
+  const server = await startServer({ dataDir, env })
   const catalog = `/s/${seeded.slug}`
+  const productPage = `${catalog}/p/${productSlugOf(dataDir)}`
+  // BENCH_BASE_DIR=<a checkout of another revision>: that revision's product page on the same
+  // data in the same run (before/after).
+  const baseDir = process.env.BENCH_BASE_DIR
   try {
     const main = await pair(opts, server, dataDir, catalog, 'storefront catalog page (cached per store, visit counted)')
+    const product = await pair(opts, server, dataDir, productPage, 'product page (reviews, form, share link)')
+    let baseProduct: Awaited<ReturnType<typeof pair>> | undefined
+    if (baseDir) {
+      const base = await startServer({ dataDir, cwd: baseDir, env })
+      try {
+        baseProduct = await pair(opts, base, dataDir, productPage, `product page, base (${path.basename(baseDir)})`)
+      } finally {
+        await base.stop()
+      }
+    }
     // The same path (store check, page cache, ETag, gzip choice) without the visit count: the
     // cart page records no visit. It shows what the page costs apart from the visit recorder.
     const cart = await pair(opts, server, dataDir, `${catalog}/cart`, 'storefront cart page (same path, no visit count)')
@@ -55,10 +72,11 @@ async function loadRounds(opts: BenchOpts) {
     const cartRatio = cart.base.cpuUsPerReq / cart.real.cpuUsPerReq
     return {
       title: `GET ${catalog} (60 products × 3 variants, HTML, ${main.bytes.toLocaleString('en-US')} B) over TLS, ${opts.connections} connections, ${opts.duration} s per round, load: ${main.real.tool}; then the cart page (${cart.bytes.toLocaleString('en-US')} B)`,
-      rows: [...main.rows, ...cart.rows],
+      rows: [...main.rows, ...product.rows, ...(baseProduct?.rows ?? []), ...cart.rows],
       notes: [
         `catalog: CPU cost ratio bare/storefront ${fmtPct(cpuRatio)} (target ≥ ${fmtPct(TARGET_CPU_RATIO)}); req/s ratio ${fmtPct(main.real.rps / main.base.rps)}; p99 of the calmest round ${fmtMs(p99)} (target ≤ ${TARGET_P99_MS} ms), bare ${fmtMs(calmest(main.bares))}`,
         `rounds' p99 — catalog: ${main.reals.map((r) => fmtMs(r.p99)).join(', ')} vs bare ${main.bares.map((r) => fmtMs(r.p99)).join(', ')}; cart: ${cart.reals.map((r) => fmtMs(r.p99)).join(', ')} vs bare ${cart.bares.map((r) => fmtMs(r.p99)).join(', ')}`,
+        `product page: ${fmtUs(product.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(product.base.cpuUsPerReq)} (ratio ${fmtPct(product.base.cpuUsPerReq / product.real.cpuUsPerReq)})${baseProduct ? `; base revision ${fmtUs(baseProduct.real.cpuUsPerReq)} vs its bare ${fmtUs(baseProduct.base.cpuUsPerReq)}` : ''}`,
         `cart (no visit count): CPU cost ratio bare/storefront ${fmtPct(cartRatio)}; req/s ratio ${fmtPct(cart.real.rps / cart.base.rps)}; p99 ${fmtMs(cart.real.p99)}`,
         `the catalog view's visit count (in memory, written behind per store and second) costs ≈ ${fmtUs(main.real.cpuUsPerReq - main.base.cpuUsPerReq - (cart.real.cpuUsPerReq - cart.base.cpuUsPerReq))} of server CPU per view beyond the page path`,
         `rounds' req/s — catalog: ${main.reals.map((r) => fmtInt(r.rps)).join(', ')} vs bare ${main.bares.map((r) => fmtInt(r.rps)).join(', ')}; cart: ${cart.reals.map((r) => fmtInt(r.rps)).join(', ')} vs bare ${cart.bares.map((r) => fmtInt(r.rps)).join(', ')} (best round of each kept, rounds alternate)`,
@@ -72,12 +90,22 @@ async function loadRounds(opts: BenchOpts) {
   }
 }
 
+/** A product's slug in the seeded store (the page the product-page rounds load). */
+function productSlugOf(dataDir: string): string {
+  const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
+  try {
+    return db.query<{ slug: string }, []>('SELECT slug FROM products WHERE deleted_at IS NULL ORDER BY created_at LIMIT 1').get()!.slug
+  } finally {
+    db.close()
+  }
+}
+
 /** One page of the real server against a bare server returning its bytes: alternating rounds. */
 async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataDir: string, pagePath: string, label: string) {
   const url = server.url + pagePath
   const first = await fetchOnce(url)
   if (first.status !== 200) throw new Error(`GET ${pagePath}: ${first.status} ${first.text.slice(0, 200)}`)
-  if (!pagePath.endsWith('/cart')) {
+  if (!pagePath.endsWith('/cart') && !pagePath.includes('/p/')) {
     const cards = first.text.split('<li class="card">').length - 1
     if (cards !== 60) throw new Error(`expected 60 products on the page, got ${cards}`)
   }
