@@ -63,6 +63,13 @@ export class StoreCache {
     return this.responses.get(storeId)?.get(key)
   }
 
+  /** The store's cached body under `key`, or `build()`'s, cached until a write to the store drops it. */
+  body(storeId: string, key: string, build: () => string): CachedBody {
+    let body = this.getResponse(storeId, key)
+    if (!body) this.setResponse(storeId, key, (body = new Blob([build()])))
+    return body
+  }
+
   setResponse(storeId: string, key: string, body: CachedBody): void {
     if (!this.opts.responses) return
     let m = this.responses.get(storeId)

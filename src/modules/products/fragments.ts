@@ -8,6 +8,7 @@ import type { Ctx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import type { Store } from '../../db/schema'
 import type { ProductFragments } from '../../db/fragments'
+import type { CachedBody, StoreCache } from '../../db/cache'
 import { imagesOf } from './images/views'
 import { page } from '../shared'
 import type { ProductListQuery } from './model'
@@ -37,6 +38,15 @@ export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, 
     cache.set(store.id, id, json)
   })
   return out
+}
+
+/**
+ * The product list's body for the verb shape `{ ctx, input }`: served from the store's cache
+ * until a write to the store drops it; built again, it reuses the views of the products the
+ * write did not change (the fragments). `input.search` is the request's query string, the key.
+ */
+export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; search: string }; cache: StoreCache }): CachedBody {
+  return cache.body(ctx.store.id, `products${input.search}`, () => listProductsJson(ctx, input.query, cache.fragments))
 }
 
 /** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */

@@ -4,7 +4,7 @@ import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
-import { listProductsJson } from './fragments'
+import { productListBody } from './fragments'
 import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
@@ -15,17 +15,8 @@ export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
   .use(access)
   .get(
     '',
-    ({ ctx, app, query, request, set }) => {
-      // Lists are served from the store's cache until a write to the store drops it; built
-      // again, they reuse the views of the products the write did not change (fragments.ts).
-      const key = `products${request.url.slice(request.url.indexOf('?') >>> 0)}`
-      let body = app.cache.getResponse(ctx.store.id, key)
-      if (!body) {
-        body = new Blob([listProductsJson(ctx, query, app.cache.fragments)])
-        app.cache.setResponse(ctx.store.id, key, body)
-      }
-      return sendJson(set, body)
-    },
+    ({ ctx, app, query, request, set }) =>
+      sendJson(set, productListBody({ ctx, input: { query, search: request.url.slice(request.url.indexOf('?') >>> 0) }, cache: app.cache })),
     {
       access: read,
       query: ProductListQuery,

@@ -4,9 +4,10 @@ import { access } from '../../plugins/access'
 import { data, list, publicErrors, ErrorBody } from '../shared'
 import { sendJson } from '../shared'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
-import { checkSlug, listDirectory, publicStoreBySlug, storefrontJson } from './service'
+import { checkSlug, listDirectory, publicStoreBySlug, storefrontBody } from './service'
+import { ctxFor, type Actor } from '../../kernel/context'
 
-const CACHE_KEY = 'storefront'
+const PUBLIC: Actor = { kind: 'public' }
 const STORE_READS = 'Limited per client IP (`RATE_LIMIT_STORE_READS_PER_MIN`, 120 a minute by default).'
 
 /** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
@@ -28,11 +29,7 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
       // The store row is read every time (status and publication are checked fresh); the
       // catalog body is cached per store until a write to that store drops it.
       const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
-      let body = app.cache.getResponse(store.id, CACHE_KEY)
-      if (!body) {
-        body = new Blob([storefrontJson(app.db, store, app.config.publicUrl, app.cache.fragments)])
-        app.cache.setResponse(store.id, CACHE_KEY, body)
-      }
+      const body = storefrontBody({ ctx: ctxFor(app, store, PUBLIC), cache: app.cache })
       // Counted in memory and written behind: a read never writes (visits.ts).
       app.visits.record(store.id, ipBucket(clientIp(request, server, app.config.trustProxy)))
       return sendJson(set, body)

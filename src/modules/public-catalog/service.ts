@@ -5,6 +5,8 @@
  */
 import { and, asc, count, eq, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import type { CachedBody, StoreCache } from '../../db/cache'
+import type { Ctx } from '../../kernel/context'
 import { stores, type Store } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
@@ -116,6 +118,18 @@ function withoutStock(view: ReturnType<typeof productView>) {
   const out: Omit<typeof view, 'stock'> & { stock?: unknown } = { ...view, variants: view.variants.map(({ stock: _s, ...v }) => v as (typeof view.variants)[number]) }
   delete out.stock
   return out as Omit<typeof view, 'stock'>
+}
+
+/** The key of the public read's body in the store's cache. */
+const STOREFRONT_KEY = 'storefront'
+
+/**
+ * The public store read's body, in the verb shape (the public caller is just another actor):
+ * cached per store until a write to that store drops it. The store row itself is read fresh by
+ * the caller (status and publication).
+ */
+export function storefrontBody({ ctx, cache }: { ctx: Ctx; cache: StoreCache }): CachedBody {
+  return cache.body(ctx.store.id, STOREFRONT_KEY, () => storefrontJson(ctx.db, ctx.store, ctx.config.publicUrl, cache.fragments))
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
