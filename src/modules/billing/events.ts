@@ -120,13 +120,12 @@ function apply(tx: Runner, now: number, e: BillingEvent): BillingResult {
   }
 }
 
-/** Verifies, parses and applies one event; the event id and its effect commit together. */
-export function handleBillingEvent(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, headers: Headers, rawBody: string) {
-  const secret = ctx.config.billingWebhookSecret
-  if (!secret) throw new EndpointDisabled()
+/**
+ * Applies one verified, parsed event (the route verifies the signature over the raw bytes and
+ * parses them: HTTP stays at the route); the event id and its effect commit together.
+ */
+export function applyBillingEvent({ ctx, input: event }: { ctx: Pick<Ctx, 'db' | 'clock'>; input: BillingEvent }) {
   const now = ctx.clock.now()
-  verifySignature(secret, headers, rawBody, now, ctx.config.billingToleranceSec)
-  const event = parseEvent(rawBody)
   const result = transaction(
     ctx.db,
     (tx) => {

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { access } from '../../plugins/access'
 import { ErrorBody } from '../shared'
-import { handleBillingEvent } from './events'
+import { applyBillingEvent, EndpointDisabled, parseEvent, verifySignature } from './events'
 
 const InvoiceResult = t.Object({
   id: t.String(),
@@ -24,7 +24,11 @@ const InvoiceResult = t.Object({
 export const billingRoutes = new Elysia({ name: 'billing-events' }).use(access).post(
   '/api/billing/events',
   ({ app, request, body }) => {
-    const data = handleBillingEvent(app, request.headers, body)
+    const secret = app.config.billingWebhookSecret
+    if (!secret) throw new EndpointDisabled()
+    // The signature covers the exact bytes: verified over the raw text, parsed after.
+    verifySignature(secret, request.headers, body, app.clock.now(), app.config.billingToleranceSec)
+    const data = applyBillingEvent({ ctx: app, input: parseEvent(body) })
     const { storeChange, store } = data.invoice
     if (storeChange) app.log.info(`store ${storeChange} by billing event`, { storeId: store.id, eventId: data.eventId, type: data.type })
     return { data }
