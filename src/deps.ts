@@ -15,7 +15,7 @@ import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
 import { UploadAdmission } from './modules/products'
 import { resetStaging } from './modules/products'
-import { OrderBatcher } from './modules/orders'
+import { OrderBatcher } from './checkout-batcher'
 import { NO_REPLICA, ReplicaSupervisor, type Replica } from './replica/supervisor'
 
 /**
@@ -44,7 +44,7 @@ export interface Deps {
   visits: VisitCounter
   /** Writes an event's outbox rows: the webhooks module's, bound here for the kernel. */
   appendEvent: AppendEvent
-  /** Collects public checkout posts into group commits (orders/checkout/batch.ts). */
+  /** Collects public checkout posts into group commits (src/checkout-batcher.ts). */
   checkout: OrderBatcher
   /** Image uploads in flight, per store and in all (products/images/admission.ts). */
   uploads: UploadAdmission

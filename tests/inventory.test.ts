@@ -9,7 +9,7 @@ import path from 'node:path'
 import { expectStatus, makeApp, type Json, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addDiscount, uniqPhone } from './helpers/orders'
-import { commitOrders } from '../src/modules/orders/checkout/batch'
+import { commitOrders } from '../src/checkout-batcher'
 import { prepareOrder } from '../src/modules/orders/checkout/prepare'
 import { TOOLS_BY_NAME } from '../src/mcp/tools'
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { makeApp, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { addProduct, uniqPhone } from './helpers/orders'
-import { OrderBatcher } from '../src/modules/orders/checkout/batch'
+import { OrderBatcher } from '../src/checkout-batcher'
 import { prepareOrder } from '../src/modules/orders/checkout/prepare'
 import { WalSync } from '../src/db/wal-sync'
 

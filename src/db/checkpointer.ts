@@ -52,7 +52,7 @@ export class Checkpointer {
     private db: Db,
     dataDir: string,
     private log: Logger,
-    /** Holds the checkout's commits until the promise settles (orders/checkout/batch.ts). */
+    /** Holds the checkout's commits until the promise settles (src/checkout-batcher.ts). */
     private hold: (until: Promise<unknown>) => void,
     opts: { intervalMs?: number; restartFrames?: number } = {},
   ) {

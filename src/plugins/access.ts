@@ -19,7 +19,7 @@ import type { Ctx } from '../kernel/context'
 import type { AppendEvent } from '../kernel/events'
 import type { Logger } from '../lib/log'
 import type { Clock } from '../lib/time'
-import type { OrderBatcher } from '../modules/orders'
+import type { CheckoutResult, PendingOrder } from '../modules/orders'
 import type { UploadAdmission } from '../modules/products'
 import type { VisitCounter } from '../modules/public-catalog'
 import { DECLARED, type Access } from '../http/access'
@@ -51,7 +51,8 @@ export interface RouteDeps {
   cache: StoreCache
   limiter: RateLimiter
   appendEvent: AppendEvent
-  checkout: Pick<OrderBatcher, 'submit'>
+  /** Places a prepared public order (the group-commit batcher, src/checkout-batcher.ts). */
+  checkout: { submit(order: PendingOrder): Promise<CheckoutResult> }
   uploads: UploadAdmission
   visits: Pick<VisitCounter, 'record'>
 }

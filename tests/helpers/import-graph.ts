@@ -72,7 +72,7 @@ export const LAYERS: [string, RegExp][] = [
   ['kernel', /^src\/kernel\//],
   ['modules', /^src\/(modules|jobs|backup|replica)\//],
   ['adapters', /^src\/(http|plugins|shop|panel|mcp|openapi)\//],
-  ['root', /^src\/(app|deps|routes|server|index|tls)\.ts$|^src\/cli\//],
+  ['root', /^src\/(app|deps|server|index|tls|checkout-batcher)\.ts$|^src\/cli\//],
 ]
 
 /**

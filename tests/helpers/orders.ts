@@ -5,7 +5,7 @@
 import { createId } from '@paralleldrive/cuid2'
 import type { Deps } from '../../src/deps'
 import { discounts, products, shippingOptions, variants, type DiscountType } from '../../src/db/schema'
-import { commitOrders } from '../../src/modules/orders/checkout/batch'
+import { commitOrders } from '../../src/checkout-batcher'
 import type { CheckoutResult } from '../../src/modules/orders/checkout/place'
 import { prepareOrder } from '../../src/modules/orders/checkout/prepare'
 import type { OrderCreate } from '../../src/modules/orders/model'

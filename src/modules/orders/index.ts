@@ -1,5 +1,4 @@
 /** The orders module as other code sees it: everything outside the folder imports from here. */
-export * from './checkout/batch'
 export * from './events'
 export * from './idempotency'
 export * from './model'
@@ -7,3 +6,5 @@ export * from './service'
 export * from './statements'
 export * from './status'
 export * from './views'
+export * from './checkout/place'
+export * from './checkout/prepare'

@@ -1,5 +1,5 @@
 /**
- * One order inside a transaction the caller holds (checkout/batch.ts): checks in the contract's
+ * One order inside a transaction the caller holds (src/checkout-batcher.ts): checks in the contract's
  * order — suspended store (402) → unknown/unpublished store (404) → references (400) → duplicate
  * (409) → stock (409 OUT_OF_STOCK) — then every write (stock, order, items, customer, discount
  * use, the `order.created` event,
@@ -111,7 +111,19 @@ export interface Placed {
  * Everything one order does, inside the caller's transaction. `stores` holds the ctx of each
  * store read in this transaction: no other writer can change one while it holds the write lock.
  */
-export function placeInTransaction(base: CtxBase, o: PendingOrder, stores: Map<string, Ctx>, effects: Effects): Placed {
+/** What a checkout transaction lends each order it places: its effects, and the stores read in it so far. */
+export interface CheckoutTx {
+  effects: Effects
+  stores: Map<string, Ctx>
+}
+
+/**
+ * The "place an order" verb: one public order inside the caller's checkout transaction (the
+ * group-commit batcher in the composition root, src/checkout-batcher.ts, holds it). The public
+ * caller is one more actor: each store's ctx is built with `{ kind: 'public' }`.
+ */
+export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: PendingOrder; tx: CheckoutTx }): Placed {
+  const { stores, effects } = tx
   const { input, idempotencyKey, phone, refs, hash, reqHash } = o
   const db = base.db.$client
   const now = base.clock.now()

@@ -1,16 +1,16 @@
 /**
- * Group commit for POST /api/orders. Several orders commit in ONE BEGIN IMMEDIATE transaction,
+ * Group commit for POST /api/orders: the adapter, in the composition root, that runs the orders
+ * module's `placeOrder` verb for many posts in one transaction. Several orders commit in ONE BEGIN IMMEDIATE transaction,
  * each in its own savepoint: an order that fails (400, 404, 409…) rolls back alone, the others
  * commit together with one fsync. Orders run one after another inside, so duplicates, order
  * numbers and discount uses see each other exactly as they would in separate transactions, and
  * N identical posts racing each other create exactly one order.
  */
-import type { Ctx, CtxBase } from '../../../kernel/context'
-import type { Logger } from '../../../lib/log'
-import type { WalSync } from '../../../db/wal-sync'
-import { savepoint, transact, type Effects } from '../../../kernel/write'
-import type { PendingOrder } from './prepare'
-import { placeInTransaction, type CheckoutResult } from './place'
+import type { Ctx, CtxBase } from './kernel/context'
+import type { Logger } from './lib/log'
+import type { WalSync } from './db/wal-sync'
+import { savepoint, transact, type Effects } from './kernel/write'
+import { placeOrder, type CheckoutResult, type PendingOrder } from './modules/orders'
 
 export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: unknown }
 
@@ -27,7 +27,7 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[]): { outcomes: 
       return batch.map(
         (o): Outcome =>
           savepoint(base.db, effects, () => {
-            const p = placeInTransaction(base, o, stores, effects)
+            const p = placeOrder({ ctx: base, input: o, tx: { effects, stores } })
             if (!p.result.replayed) effects.touched(p.storeId)
             return p.result
           }),
