@@ -9,7 +9,7 @@
 import type { Config } from './config'
 import type { WalSync } from './db/wal-sync'
 import type { Db } from './db/client'
-import type { Store } from './db/schema'
+import type { Role, Store } from './db/schema'
 import { effectsOf } from './db/write'
 import type { Emit } from './events'
 import type { Clock } from './lib/time'
@@ -24,8 +24,8 @@ import type { OrderBatcher } from './modules/orders/checkout/batch'
 import type { UploadAdmission } from './modules/products/images/admission'
 import type { appendEvent } from './modules/webhooks/outbox'
 
-/** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
+/** Who is acting: an API key, a person signed in to the panel, a public caller, the admin CLI, or the service itself (jobs). */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; role: Role } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
 
 export interface Ctx {
   readonly db: Db
