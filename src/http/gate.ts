@@ -15,7 +15,7 @@ import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys/service'
 import { PAID_FEATURES } from '../modules/plans/features'
 import { getStore } from '../modules/platform-stores/service'
-import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable } from './access'
+import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable, type PanelGated, type SessionGate } from './access'
 import { limitUndeclaredBody } from './body-limit'
 import { uploadBodyLimit } from '../modules/products/images/limits'
 import type { Window } from './rate-limiter'
@@ -37,6 +37,8 @@ export class Gate {
   constructor(
     private deps: Deps,
     readonly table: AccessTable,
+    /** Resolves the session of /admin requests (panel/gate.ts): a key never opens the panel. */
+    private sessions?: SessionGate,
   ) {
     for (const r of table.routes) {
       const owns = 'owns' in r.access ? r.access.owns : undefined
@@ -62,9 +64,13 @@ export class Gate {
    * client address, and looking it up costs. `who` receives the key's store and prefix for
    * the request's log line, the refused requests included.
    */
-  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | undefined {
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | PanelGated | undefined {
     const { policy, id } = this.table.match(request.method, path)
     if (policy.kind === 'none') return undefined
+    if (policy.kind === 'session') {
+      if (!this.sessions) return undefined
+      return this.sessions.check(request, policy, id, typeof ip === 'function' ? ip : () => ip, (table, rowId) => this.storeOf(table, rowId))
+    }
     // No shared cache or browser keeps a shop's orders or customers (errors included).
     if (policy.kind === 'key') headers['cache-control'] = 'no-store'
     const length = Number(request.headers.get('content-length') ?? 0)
@@ -130,6 +136,14 @@ export class Gate {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
     return ctxFor(this.deps, store, { kind: 'key', keyId: key.id })
+  }
+
+  /** The store of an owned table's row (undefined: no such row), for the panel's id routes. */
+  private storeOf(table: OwnedTable, id: string): string | undefined {
+    let owner = this.owners.get(table)
+    if (!owner) this.owners.set(table, (owner = this.prepareOwner(table)))
+    const row = owner.storeOf.get({ id: decodeId(id) })
+    return row ? String(row.storeId) : undefined
   }
 
   private findKey(header: string | null): ApiKey | undefined {

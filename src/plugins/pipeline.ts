@@ -37,6 +37,9 @@ export function pipeline(deps: Deps, gate: Gate, edge: Edge, requests: RequestLo
     if (ended) return ended
     const out = c as unknown as { app: Deps; ctx: unknown }
     out.app = deps
-    out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
+    const gated = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
+    // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
+    if (gated instanceof Response) return gated
+    out.ctx = gated
   })
 }
