@@ -24,6 +24,7 @@ import { PLANS, type Store } from '../db/schema'
 import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing/service'
 import { UsageError, type Flags, type Options } from './args'
 import { BACKUP_COMMANDS } from './backup-commands'
+import { USER_COMMANDS } from './user-commands'
 
 export { UsageError }
 
@@ -187,6 +188,7 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
   },
   ...BACKUP_COMMANDS,
+  ...USER_COMMANDS,
 }
 
 /** `store:create --name N [--slug S] …` */
