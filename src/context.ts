@@ -35,6 +35,16 @@ export interface Ctx {
   readonly actor: Actor
   /** Writes the event's outbox rows in the open transaction; delivery starts after its commit. */
   readonly emit: Emit
+  /** What the activity log says of this request's writes (who, verb, record); `write` records it in the writing transaction. */
+  readonly activity?: ActivityNote
+}
+
+/** An activity-log line to come: `actor` is `user:<id>`, `key:<prefix>`, `cli` or `system`. */
+export interface ActivityNote {
+  actor: string
+  verb: string
+  recordType: string
+  recordId?: string
 }
 
 /** Appends an event's outbox rows (webhooks/outbox.ts), handed in by deps.ts so that no service depends on the webhooks module. */
@@ -49,12 +59,12 @@ export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
 const SYSTEM: Actor = { kind: 'system' }
 
 /** The one ctx builder. */
-export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM): Ctx {
+export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM, activity?: ActivityNote): Ctx {
   const { db, clock, config, appendEvent } = base
   const emit: Emit = (type, data) => {
     if (appendEvent(db.$client, store.id, type, data, clock.now()) > 0) effectsOf(db).emitted(store.id)
   }
-  return { db, clock, config, store, actor, emit }
+  return activity ? { db, clock, config, store, actor, emit, activity } : { db, clock, config, store, actor, emit }
 }
 
 export interface Deps {

@@ -16,6 +16,7 @@
 import type { Database } from 'bun:sqlite'
 import type { Ctx, Deps } from '../context'
 import { immediate, type Db, type Tx } from './client'
+import { activity } from './schema'
 
 /** What runs after a commit. */
 export interface AfterCommit {
@@ -163,9 +164,26 @@ export function transaction<T>(db: Db, fn: (tx: Tx) => T, stores: (result: T) =>
   return result
 }
 
-/** A write on behalf of the ctx's store: its transaction, then its store's effects. */
-export function write<T>(ctx: Pick<Ctx, 'db' | 'store'>, fn: (tx: Tx) => T): T {
-  return transaction(ctx.db, fn, () => [ctx.store.id])
+/**
+ * A write on behalf of the ctx's store: its transaction, then its store's effects. When the ctx
+ * carries an activity note (an API key's or a person's write), its line is written in the same
+ * transaction, naming the record the write returned when the request named none (a create).
+ */
+export function write<T>(ctx: Pick<Ctx, 'db' | 'store'> & Partial<Pick<Ctx, 'clock' | 'activity'>>, fn: (tx: Tx) => T): T {
+  const note = ctx.activity
+  if (!note) return transaction(ctx.db, fn, () => [ctx.store.id])
+  return transaction(
+    ctx.db,
+    (tx) => {
+      const result = fn(tx)
+      // A create returns its row (or, as products do, its id): either names the new record.
+      const made = typeof result === 'string' ? result : (result as { id?: unknown } | null | undefined)?.id
+      const recordId = note.recordId ?? (typeof made === 'string' && /^[a-z0-9]{20,32}$/.test(made) ? made : null)
+      tx.insert(activity).values({ storeId: ctx.store.id, actor: note.actor, verb: note.verb, recordType: note.recordType, recordId, at: ctx.clock?.now() ?? Date.now() }).run()
+      return result
+    },
+    () => [ctx.store.id],
+  )
 }
 
 /**

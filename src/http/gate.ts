@@ -8,7 +8,7 @@
  * leaves with its service `ctx`.
  */
 import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
-import { ctxFor, type Ctx, type Deps } from '../context'
+import { ctxFor, type ActivityNote, type Ctx, type Deps } from '../context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
@@ -135,7 +135,9 @@ export class Gate {
     if (policy.feature && store.plan === 'free') {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
-    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id })
+    // A key's write is logged in its transaction (db/write.ts): who, verb and record, from the route.
+    const note = request.method === 'GET' || request.method === 'HEAD' ? undefined : activityNote(request.method, path, policy.scope, policy.owns, id, `key:${key.prefix}`)
+    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id }, note)
   }
 
   /** The store of an owned table's row (undefined: no such row), for the panel's id routes. */
@@ -189,6 +191,18 @@ export class Gate {
     clearInterval(this.usageTimer)
     this.flushUsage()
   }
+}
+
+/**
+ * The activity line of an API write: POST creates, PUT updates, DELETE deletes (a POST to a
+ * sub-path, e.g. …/retry, is named by it); the record is the route's owned table, else the
+ * scope's resource; its id the path's `:id` (a create's comes from the write's result).
+ */
+export function activityNote(method: string, path: string, scope: string | null, owns: OwnedTable | undefined, id: string | undefined, actor: string): ActivityNote {
+  const resource = owns ? recordName(owns).replace(/ /g, '_') : (scope ?? 'store').split(':')[0]!.replace(/ies$/, 'y').replace(/s$/, '')
+  const last = path.split('/').at(-1) ?? ''
+  const verb = method === 'DELETE' ? 'delete' : method === 'PUT' || method === 'PATCH' ? 'update' : id !== undefined && last !== id && /^[a-z-]+$/.test(last) ? last : 'create'
+  return id === undefined ? { actor, verb, recordType: resource } : { actor, verb, recordType: resource, recordId: decodeId(id) }
 }
 
 function decodeId(raw: string): string {
