@@ -124,8 +124,10 @@ function page(set: Req['set'], status: number, text: string, extra: Record<strin
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'content-security-policy': PANEL_CSP,
-    // Link tokens ride in query strings: no page of the panel sends its address anywhere.
-    'referrer-policy': 'no-referrer',
+    // Link tokens ride in query strings: no page of the panel sends its address to another
+    // origin. (`no-referrer` would also make Chromium send `Origin: null` on the panel's own
+    // form posts, which the same-origin check must refuse.)
+    'referrer-policy': 'same-origin',
     ...extra,
   })
 }
