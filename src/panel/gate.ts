@@ -6,10 +6,11 @@
  * before-handle hook (routes.ts) renders what it decided — sign in first, 403, 402 — and checks
  * the form token once the body is parsed. Nothing here writes but a session's lastSeenAt.
  */
-import { ctxFor, type Ctx, type Deps } from '../context'
+import { ctxFor, type ActivityNote, type Ctx, type Deps } from '../context'
 import type { Role, Session, Store, User } from '../db/schema'
 import type { OwnedTable, PanelGated, SessionGate, SessionPolicy } from '../http/access'
 import { limitUndeclaredBody } from '../http/body-limit'
+import { activityNote } from '../http/gate'
 import { formTokenOf, resolveSession, roleHas, setSessionStore, storesOf, tokenFromCookie } from '../modules/people'
 import { getStore } from '../modules/platform-stores/service'
 import { fromAcceptLanguage, isPanelLanguage, panelWords, type PanelLanguage, type PanelWords } from './i18n'
@@ -62,6 +63,13 @@ export function safeNext(next: unknown): string | undefined {
   return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined
 }
 
+/** A form post names its verb by its last path segment (`…/:id/delete`); a post to the record itself updates it. */
+function panelNote(note: ActivityNote, path: string, id: string | undefined): ActivityNote {
+  if (id === undefined) return note
+  const last = path.split('/').at(-1)
+  return last === id ? { ...note, verb: 'update' } : note
+}
+
 export class PanelGate implements SessionGate {
   constructor(private deps: Deps) {}
 
@@ -107,7 +115,11 @@ export class PanelGate implements SessionGate {
         if (store) {
           person.store = store
           person.role = current.role
-          person.ctx = ctxFor(deps, store, { kind: 'user', userId: full.user.id, role: current.role })
+          // A write under a scope grant (the pages other issues build) is logged by write() in its
+          // transaction; team and account verbs record their own lines.
+          const need = policy.need
+          const note = changing && need.includes(':') ? panelNote(activityNote('POST', path, need, policy.owns, id, `user:${full.user.id}`), path, id) : undefined
+          person.ctx = ctxFor(deps, store, { kind: 'user', userId: full.user.id, role: current.role }, note)
         }
       }
       p.person = person
