@@ -19,6 +19,9 @@ import { mcpRoutes } from './mcp/http'
 import { ROUTES } from './http/api-routes'
 import { shopRoutes } from './shop/routes'
 import { mediaRoutes } from './modules/products/images/media'
+import { FirstRun } from './modules/people'
+import { PanelGate } from './panel/gate'
+import { panelRoutes } from './panel/routes'
 
 const ReplicaHealth = t.Object(
   {
@@ -34,9 +37,12 @@ const SCOPES_TEXT =
 
 export function createApp(deps: Deps) {
   const mcp = mcpRoutes((req): Promise<Response> => app.handle(req))
-  // Compiled once at startup; a route under /api or /mcp without `access` stops the start here.
-  const table = new AccessTable(declaredRoutes([...ROUTES, mcp].flatMap((r) => r.routes)))
-  const gate = new Gate(deps, table)
+  // The seller panel (/admin): sessions, not keys; its first-run link lives in this process only.
+  const firstRun = new FirstRun()
+  const panel = panelRoutes(deps, { firstRun })
+  // Compiled once at startup; a route under /api, /mcp or /admin without `access` stops the start here.
+  const table = new AccessTable(declaredRoutes([...ROUTES, mcp, panel].flatMap((r) => r.routes)))
+  const gate = new Gate(deps, table, new PanelGate(deps))
   const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
   const requests = new RequestLog(deps.log, deps.config.trustProxy)
   const errorLog = new LogOnce(deps.log, deps.clock)
@@ -99,9 +105,9 @@ export function createApp(deps: Deps) {
       },
     )
   for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app
-  app = app.use(mcp).use(mediaRoutes(deps)).use(shopRoutes(deps)) as unknown as typeof app
+  app = app.use(mcp).use(mediaRoutes(deps)).use(shopRoutes(deps)).use(panel) as unknown as typeof app
 
-  return Object.assign(app, { gate })
+  return Object.assign(app, { gate, firstRun })
 }
 
 export type App = ReturnType<typeof createApp>

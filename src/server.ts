@@ -18,6 +18,8 @@ export interface RunningServer {
   port: number
   httpPort: number | undefined
   certFile: string | undefined
+  /** First run (an empty database): the one-time link that creates the first store and owner. */
+  setupUrl?: string
   stop(): Promise<void>
 }
 
@@ -58,9 +60,12 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
   await deps.replica.start({ up: () => checkpointer.pause(), down: () => checkpointer.resume() })
   const displayHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   let stopping: Promise<void> | undefined
+  const origin = `${tls ? 'https' : 'http'}://${displayHost}:${port}`
+  const setupToken = app.firstRun.issue(deps)
   return {
+    setupUrl: setupToken ? `${config.publicUrl ? new URL(config.publicUrl).origin : origin}/admin/setup?token=${setupToken}` : undefined,
     deps,
-    url: `${tls ? 'https' : 'http'}://${displayHost}:${port}`,
+    url: origin,
     port,
     httpPort: redirect?.port,
     certFile: tls?.certFile,
@@ -91,6 +96,8 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
 export function serveUntilSignal(running: RunningServer): void {
   const { log, config } = running.deps
   log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  // On stdout, never in the log: the token opens the first owner account (valid until used or restart).
+  if (running.setupUrl) process.stdout.write(`First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, async () => {
       log.info('shutting down', { signal })

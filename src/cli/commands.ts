@@ -27,6 +27,11 @@ import type { CliEnv, Command } from './command'
 
 export type { CliEnv, Command }
 import { BACKUP_COMMANDS } from './backup-commands'
+import { USER_COMMANDS } from './user-commands'
+import { transaction } from '../kernel/write'
+import { apiKeys } from '../db/schema'
+import { eq } from 'drizzle-orm'
+import { recordActivity } from '../modules/people'
 
 export { UsageError }
 
@@ -115,7 +120,12 @@ export const COMMANDS: Record<string, Command> = {
       // A key born expired is always a mistake (a wrong year, a date meant as a duration).
       if (expiresAt !== null && expiresAt <= clock.now()) throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
       const store = findStore(db, storeRef)
-      return { ...createKey({ db, clock }, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt }), storeId: store.id }
+      // The key and its activity line commit together.
+      return transaction(db, () => {
+        const created = createKey({ db, clock }, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt })
+        recordActivity(db, clock.now(), { storeId: store.id, actor: 'cli', verb: 'create', recordType: 'api_key', recordId: created.id })
+        return { ...created, storeId: store.id }
+      })
     },
   },
   'key:list': {
@@ -126,7 +136,13 @@ export const COMMANDS: Record<string, Command> = {
   'key:revoke': {
     summary: 'revoke a key (idempotent)',
     args: ['<keyId>'],
-    run: ({ db, clock }, [id]) => revokeKey({ db, clock }, need(id, '<keyId>')),
+    run: ({ db, clock }, [id]) =>
+      transaction(db, () => {
+        const revoked = revokeKey({ db, clock }, need(id, '<keyId>'))
+        const storeId = db.select({ storeId: apiKeys.storeId }).from(apiKeys).where(eq(apiKeys.id, revoked.id)).get()!.storeId
+        recordActivity(db, clock.now(), { storeId, actor: 'cli', verb: 'revoke', recordType: 'api_key', recordId: revoked.id })
+        return revoked
+      }),
   },
   'invoice:create': {
     summary: 'open an invoice for a store',
@@ -174,6 +190,7 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
   },
   ...BACKUP_COMMANDS,
+  ...USER_COMMANDS,
 }
 
 /** `store:create --name N [--slug S] …` */

@@ -18,9 +18,12 @@ import { createStore } from '../modules/platform-stores'
 import { serveUntilSignal, startServer } from '../server'
 import { uploadImage } from '../modules/products'
 import { picturePng, type Motif } from './demo-pictures'
+import { createOwner, issueSignInLink } from '../modules/people'
 
 export const DEMO_SLUG = 'demo'
 export const DEMO_KEY_NAME = 'demo'
+/** The demo store's owner in the panel (contract): signs in with the one-time link the demo prints. */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example'
 const DEMO_WHATSAPP = '+14155550123'
 const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
 
@@ -58,6 +61,8 @@ export interface DemoSeed {
   exampleVariantId: string
   shippingOptionId: string
   discountCode: string
+  /** A one-time sign-in link's token for the demo owner (each run retires the previous one). */
+  signInToken: string
 }
 
 /**
@@ -155,8 +160,12 @@ export function seedDemo(deps: Deps): DemoSeed {
   deps.cache.invalidateKeys()
   const { key } = createKey({ db, clock }, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
 
+  // The panel's owner: no password (the link signs in; set one on the account page), made once.
+  const owner = createOwner({ ctx: deps, input: { storeId: store.id, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: null } })
+  const signInToken = issueSignInLink({ ctx: deps, input: { userId: owner.id, createdBy: 'cli' } }).token
+
   const exampleVariantId = db.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true))).get()!.id
-  return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code }
+  return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code, signInToken }
 }
 
 /** An earlier demo set pictures on another host, which the storefront does not show (CSP). */
@@ -212,6 +221,9 @@ export function demoInstructions(seed: DemoSeed, url: string, certFile: string |
     '',
     `Storefront (open it in a browser and place an order${certFile ? '; the certificate is self-signed, so the browser asks once' : ''}):`,
     `  ${url}/s/${seed.store.slug}`,
+    '',
+    `Seller panel: sign in as ${DEMO_OWNER_EMAIL} with this one-time link (72 h; a new one each run):`,
+    `  ${url}/admin/join?token=${seed.signInToken}`,
     '',
     `API docs: ${url}/docs    Stop with Ctrl-C.`,
     '',

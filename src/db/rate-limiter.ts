@@ -106,6 +106,24 @@ export class RateLimiter {
     return { limit, remaining: Math.max(0, limit - e.count), resetSec, windowSec, allowed: e.count <= limit }
   }
 
+  /**
+   * The window of `key` as it stands, without counting a request: sign-in reads its count of
+   * failures first and counts only a failure (modules/people/signin.ts).
+   */
+  peek(key: string, limit: number, windowSec: number): Window {
+    const now = this.clock.now()
+    const windowMs = windowSec * 1000
+    const windowStart = now - (now % windowMs)
+    const windowEnd = windowStart + windowMs
+    let count = this.windows.get(windowEnd)?.get(key)?.count
+    if (count === undefined) {
+      const r = this.restored.get(key)
+      count = r && r.windowStart === windowStart ? r.count : 0
+    }
+    const resetSec = Math.max(1, Math.ceil((windowEnd - now) / 1000))
+    return { limit, remaining: Math.max(0, limit - count), resetSec, windowSec, allowed: count < limit }
+  }
+
   /** Clients held in memory (for tests and the resilience report). */
   get size(): number {
     let n = this.restored.size

@@ -8,6 +8,7 @@ import { getTableName, type Column, type Table } from 'drizzle-orm'
 import type { Config } from '../config'
 import type { Scope } from '../lib/scopes'
 import type { PaidFeature } from '../modules/plans'
+import type { PanelNeed } from '../modules/people'
 
 export type Bucket = 'orders' | 'reviews' | 'checkSlug' | 'storeReads' | 'anonymous'
 
@@ -24,11 +25,29 @@ export type Access =
   | { key: 'any' }
   /** No key; limited per client IP in `bucket`. */
   | { public: Bucket }
+  /**
+   * A panel page or action (/admin): a session cookie, never a key; `panel` is what the person's
+   * role must grant (modules/people/roles.ts); `owns` as for keys.
+   */
+  | { panel: PanelNeed; owns?: OwnedTable }
 
 export type Policy =
   | { kind: 'none' }
   | { kind: 'public'; bucket: Bucket }
   | { kind: 'key'; scope: Scope | null; feature?: PaidFeature; owns?: OwnedTable; upload?: true }
+  | SessionPolicy
+
+export type SessionPolicy = { kind: 'session'; need: PanelNeed; owns?: OwnedTable }
+
+/**
+ * How the gate checks a panel request (panel/gate.ts): the request's panel context, or a page
+ * that ends the request (sign in first, 403, 402). `storeOf` names the store of an owned record.
+ */
+export interface SessionGate {
+  check(request: Request, policy: SessionPolicy, id: string | undefined, ip: () => string, storeOf: (table: OwnedTable, id: string) => string | undefined): PanelGated
+}
+/** What a panel request leaves the gate with. */
+export type PanelGated = { readonly panel: true } | Response
 
 export interface DeclaredRoute {
   method: string
@@ -42,6 +61,7 @@ export const DECLARED = 'accessDeclared'
 export const policyOf = (a: Access): Policy => {
   if ('public' in a) return { kind: 'public', bucket: a.public }
   if ('key' in a) return { kind: 'key', scope: null }
+  if ('panel' in a) return a.owns ? { kind: 'session', need: a.panel, owns: a.owns } : { kind: 'session', need: a.panel }
   const p: Policy = { kind: 'key', scope: a.scope }
   if (a.feature) p.feature = a.feature
   if (a.owns) p.owns = a.owns
@@ -50,7 +70,7 @@ export const policyOf = (a: Access): Policy => {
 }
 
 /** Paths whose every route must declare its access: a route there without one stops the start. */
-const mustDeclare = (path: string) => path === '/api' || path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/')
+const mustDeclare = (path: string) => path === '/api' || path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/') || path === '/admin' || path.startsWith('/admin/')
 
 /** The declared routes of an app's (or plugins') route list; throws naming an undeclared one. */
 export function declaredRoutes(routes: readonly { method: string; path: string; hooks: unknown }[]): DeclaredRoute[] {
@@ -85,6 +105,8 @@ export interface Match {
 const NONE: Match = { policy: { kind: 'none' } }
 const KEY_ONLY: Match = { policy: { kind: 'key', scope: null } }
 const ANONYMOUS: Match = { policy: { kind: 'public', bucket: 'anonymous' } }
+/** An /admin path no route declares: the panel answers it as a page (its 404), never with a key's rules. */
+const PANEL_PAGE: Match = { policy: { kind: 'session', need: 'anonymous' } }
 
 export class AccessTable {
   /** Routes without parameters, by `METHOD path`: most requests end here. */
@@ -139,6 +161,7 @@ export class AccessTable {
  */
 function fallback(path: string, samePath: Map<string, Policy> | undefined): Match {
   if (samePath && [...samePath.values()].every((p) => p.kind === 'public')) return ANONYMOUS
+  if (path === '/admin' || path.startsWith('/admin/')) return PANEL_PAGE
   if (path.startsWith('/api/v1/') || path === '/mcp' || path.startsWith('/mcp/')) return KEY_ONLY
   if (path === '/api' || path.startsWith('/api/')) return ANONYMOUS
   return NONE

@@ -10,14 +10,14 @@
 import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
 import type { StoreCache } from '../db/cache'
 import type { RateLimiter } from '../db/rate-limiter'
-import { ctxFor, type Ctx, type CtxBase } from '../kernel/context'
+import { ctxFor, type ActivityNote, type Ctx, type CtxBase } from '../kernel/context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE } from '../modules/keys'
 import { PAID_FEATURES } from '../modules/plans'
 import { getStore } from '../modules/platform-stores'
-import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable } from './access'
+import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable, type PanelGated, type SessionGate } from './access'
 import { limitUndeclaredBody } from './body-limit'
 import { uploadBodyLimit } from '../modules/products'
 import type { Window } from '../db/rate-limiter'
@@ -42,6 +42,8 @@ export class Gate {
   constructor(
     private deps: GateDeps,
     readonly table: AccessTable,
+    /** Resolves the session of /admin requests (panel/gate.ts): a key never opens the panel. */
+    private sessions?: SessionGate,
   ) {
     for (const r of table.routes) {
       const owns = 'owns' in r.access ? r.access.owns : undefined
@@ -67,9 +69,13 @@ export class Gate {
    * client address, and looking it up costs. `who` receives the key's store and prefix for
    * the request's log line, the refused requests included.
    */
-  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | undefined {
+  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | PanelGated | undefined {
     const { policy, id } = this.table.match(request.method, path)
     if (policy.kind === 'none') return undefined
+    if (policy.kind === 'session') {
+      if (!this.sessions) return undefined
+      return this.sessions.check(request, policy, id, typeof ip === 'function' ? ip : () => ip, (table, rowId) => this.storeOf(table, rowId))
+    }
     // No shared cache or browser keeps a shop's orders or customers (errors included).
     if (policy.kind === 'key') headers['cache-control'] = 'no-store'
     const length = Number(request.headers.get('content-length') ?? 0)
@@ -133,7 +139,17 @@ export class Gate {
     if (policy.feature && store.plan === 'free') {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
-    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id })
+    // A key's write is logged in its transaction (db/write.ts): who, verb and record, from the route.
+    const note = request.method === 'GET' || request.method === 'HEAD' ? undefined : activityNote(request.method, path, policy.scope, policy.owns, id, `key:${key.prefix}`)
+    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id }, note)
+  }
+
+  /** The store of an owned table's row (undefined: no such row), for the panel's id routes. */
+  private storeOf(table: OwnedTable, id: string): string | undefined {
+    let owner = this.owners.get(table)
+    if (!owner) this.owners.set(table, (owner = this.prepareOwner(table)))
+    const row = owner.storeOf.get({ id: decodeId(id) })
+    return row ? String(row.storeId) : undefined
   }
 
   private findKey(header: string | null): ApiKey | undefined {
@@ -179,6 +195,18 @@ export class Gate {
     clearInterval(this.usageTimer)
     this.flushUsage()
   }
+}
+
+/**
+ * The activity line of an API write: POST creates, PUT updates, DELETE deletes (a POST to a
+ * sub-path, e.g. …/retry, is named by it); the record is the route's owned table, else the
+ * scope's resource; its id the path's `:id` (a create's comes from the write's result).
+ */
+export function activityNote(method: string, path: string, scope: string | null, owns: OwnedTable | undefined, id: string | undefined, actor: string): ActivityNote {
+  const resource = owns ? recordName(owns).replace(/ /g, '_') : (scope ?? 'store').split(':')[0]!.replace(/ies$/, 'y').replace(/s$/, '')
+  const last = path.split('/').at(-1) ?? ''
+  const verb = method === 'DELETE' ? 'delete' : method === 'PUT' || method === 'PATCH' ? 'update' : id !== undefined && last !== id && /^[a-z-]+$/.test(last) ? last : 'create'
+  return id === undefined ? { actor, verb, recordType: resource } : { actor, verb, recordType: resource, recordId: decodeId(id) }
 }
 
 function decodeId(raw: string): string {

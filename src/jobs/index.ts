@@ -13,6 +13,7 @@ import { sweepDeliveries } from './webhooks'
 import { runScheduledBackup } from './backup'
 import { holdPidFile } from '../backup/pid'
 import { expirePendingOrders } from './expire-orders'
+import { prunePeople } from './prune-people'
 
 /** What the scheduled jobs use, together. */
 export type JobDeps = CtxBase & PruneDeps & { log: Logger; dispatcher: Pick<Dispatcher, 'sweep'> }
@@ -24,6 +25,8 @@ export function startJobs(deps: JobDeps): () => void {
   // A failing run is logged and the schedule goes on; `protect` skips a tick while one still runs.
   const opts = (name: string) => ({ protect: true, catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }) })
   const jobs: Cron[] = [new Cron('0 */10 * * * *', opts('prune'), () => pruneExpired(deps))]
+  // Activity past 180 days, expired sessions and links (daily, off-peak).
+  jobs.push(new Cron('0 15 4 * * *', opts('prune-people'), () => prunePeople(deps)))
   // Pending orders past their store's pendingOrderTtlHours are cancelled and their stock put back.
   jobs.push(new Cron('30 * * * * *', opts('expire-orders'), () => void expirePendingOrders(deps)))
   // Stores whose invoice is still unpaid after the last card retry are suspended.

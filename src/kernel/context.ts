@@ -9,12 +9,12 @@
  */
 import type { Config } from '../config'
 import type { Db } from '../db/client'
-import type { Store } from '../db/schema'
+import type { Role, Store } from '../db/schema'
 import type { AppendEvent } from './events'
 import type { Clock } from '../lib/time'
 
-/** Who is acting: an API key, a public caller, the admin CLI, or the service itself (jobs). */
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
+/** Who is acting: an API key, a person signed in to the panel, a public caller, the admin CLI, or the service itself (jobs). */
+export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; role: Role } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
 
 export interface Ctx {
   readonly db: Db
@@ -24,6 +24,16 @@ export interface Ctx {
   readonly actor: Actor
   /** Writes an event's outbox rows: the port `write` uses for `fx.emit` (there is no emit outside a write). */
   readonly appendEvent: AppendEvent
+  /** What the activity log says of this request's writes (who, verb, record); `write` records it in the writing transaction. */
+  readonly activity?: ActivityNote
+}
+
+/** An activity-log line to come: `actor` is `user:<id>`, `key:<prefix>`, `cli` or `system`. */
+export interface ActivityNote {
+  actor: string
+  verb: string
+  recordType: string
+  recordId?: string
 }
 
 /** What every ctx is built from. */
@@ -35,9 +45,9 @@ export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
 const SYSTEM: Actor = { kind: 'system' }
 
 /** The one ctx builder. */
-export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM): Ctx {
+export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM, activity?: ActivityNote): Ctx {
   const { db, clock, config, appendEvent } = base
-  return { db, clock, config, store, actor, appendEvent }
+  return activity ? { db, clock, config, store, actor, appendEvent, activity } : { db, clock, config, store, actor, appendEvent }
 }
 
 export type { AppendEvent }

@@ -23,6 +23,7 @@ import type { Database } from 'bun:sqlite'
 import type { Ctx } from './context'
 import type { Emit } from './events'
 import { immediate, type Db, type Tx } from '../db/client'
+import { activity } from '../db/schema'
 
 /** What runs after a commit. */
 export interface AfterCommit {
@@ -163,11 +164,24 @@ export function transaction<T>(db: Db, fn: (tx: Tx) => T, stores: (result: T) =>
   return result
 }
 
-/** A write on behalf of the ctx's store: its transaction with the store's effects object, then the effects. */
-export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'>, fn: (tx: Tx, fx: Fx) => T): T {
+/**
+ * A write on behalf of the ctx's store: its transaction with the store's effects object, then
+ * the effects. When the ctx carries an activity note (an API key's or a person's write), its
+ * line is written in the same transaction, naming the record the write returned when the
+ * request named none (a create).
+ */
+export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'> & Partial<Pick<Ctx, 'activity'>>, fn: (tx: Tx, fx: Fx) => T): T {
+  const note = ctx.activity
   const { result, effects } = transact(ctx.db, (tx, effects) => {
     effects.touched(ctx.store.id)
-    return fn(tx, effects.fxFor(ctx))
+    const result = fn(tx, effects.fxFor(ctx))
+    if (note) {
+      // A create returns its row (or, as products do, its id): either names the new record.
+      const made = typeof result === 'string' ? result : (result as { id?: unknown } | null | undefined)?.id
+      const recordId = note.recordId ?? (typeof made === 'string' && /^[a-z0-9]{20,32}$/.test(made) ? made : null)
+      tx.insert(activity).values({ storeId: ctx.store.id, actor: note.actor, verb: note.verb, recordType: note.recordType, recordId, at: ctx.clock.now() }).run()
+    }
+    return result
   })
   effects.committed()
   effects.durable()

@@ -27,7 +27,7 @@ import { Unauthorized } from '../lib/errors'
 import { getTableName } from 'drizzle-orm'
 
 function sentence(a: Access): string {
-  if ('public' in a) return ''
+  if ('public' in a || 'panel' in a) return ''
   if ('key' in a) return 'Any valid API key. '
   const plan = a.feature ? ` Needs a Pro or Lifetime plan (feature \`${a.feature}\`).` : ''
   return `Scope: \`${a.scope}\`.${plan}`
@@ -64,13 +64,14 @@ export const access = new Elysia({ name: 'access' })
     access: (a: Access) => ({
       // Elysia dedupes macro applications by this seed (a table object does not serialize).
       seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(a.owns) : undefined }),
-      detail: { security: 'public' in a ? [] : [{ bearerAuth: [] }] },
+      detail: { security: 'public' in a || 'panel' in a ? [] : [{ bearerAuth: [] }] },
       introspect(hook: Record<string, unknown>) {
         hook[DECLARED] = a
         // A new object: a detail shared by two routes must not get the sentence twice.
         const detail = (hook.detail ?? {}) as { description?: string }
         hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
       },
-      ...('public' in a ? {} : { beforeHandle: requireCtx }),
+      // Panel routes check their session, role and form token in the panel's own hook (panel/routes.ts).
+      ...('public' in a || 'panel' in a ? {} : { beforeHandle: requireCtx }),
     }),
   })

@@ -37,6 +37,9 @@ export function pipeline(deps: RouteDeps, gate: Gate, edge: Edge, requests: Requ
     if (ended) return ended
     const out = c as unknown as { app: RouteDeps; ctx: unknown }
     out.app = deps
-    out.ctx = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
+    const gated = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
+    // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
+    if (gated instanceof Response) return gated
+    out.ctx = gated
   })
 }

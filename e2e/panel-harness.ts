@@ -1,0 +1,116 @@
+/**
+ * The panel's browser-test harness: a real server (TLS, random port) reached as
+ * https://localhost:PORT (WebAuthn refuses IP origins; Chromium maps localhost to 127.0.0.1), a
+ * second https listener on another port for the cross-origin page, and Chromium via
+ * playwright-core. Every page a test opens is watched: a request to another origin, a console
+ * error, an uncaught exception or a dialog fails the test, and `check(page)` runs axe-core
+ * (serious and critical violations fail) and looks for sideways scrolling at 390 × 844.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { expect } from 'bun:test'
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../tests/helpers/server'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const AXE = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8')
+export const PHONE = { width: 390, height: 844 }
+
+export interface Harness {
+  server: TestServer
+  origin: string
+  browser: Browser
+  /** Another https origin on this host (same site, another port) serving `page` at `/`. */
+  otherOrigin(page: string): Promise<{ origin: string; stop(): void }>
+  close(): Promise<void>
+}
+
+export async function startHarness(): Promise<Harness> {
+  const server = await startTestServer()
+  const origin = `https://localhost:${server.running.port}`
+  const chromiumServer: BrowserServer = await chromium.launchServer({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP localhost 127.0.0.1'],
+  })
+  const browser = await chromium.connect(chromiumServer.wsEndpoint())
+  const others: { stop(): void }[] = []
+  return {
+    server,
+    origin,
+    browser,
+    async otherOrigin(page: string) {
+      const tls = { cert: readFileSync(path.join(server.config.dataDir, 'tls/cert.pem'), 'utf8'), key: readFileSync(path.join(server.config.dataDir, 'tls/key.pem'), 'utf8') }
+      const other = Bun.serve({ port: 0, hostname: '127.0.0.1', tls, fetch: () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }) })
+      const handle = { origin: `https://localhost:${other.port}`, stop: () => other.stop(true) }
+      others.push(handle)
+      return handle
+    },
+    async close() {
+      for (const o of others) o.stop()
+      await browser.close().catch(() => {})
+      const pid = chromiumServer.process().pid
+      await chromiumServer.close()
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL') // only if close() left it running
+        } catch {
+          /* already gone */
+        }
+      }
+      await server.stop()
+    },
+  }
+}
+
+export interface Watched {
+  page: Page
+  context: BrowserContext
+  outside: string[]
+  problems: string[]
+}
+
+/** A fresh context (its own cookies) and a phone-sized page whose requests, console and dialogs are watched. */
+export async function open(h: Harness, opts: { allowOrigins?: string[] } = {}): Promise<Watched> {
+  const context = await h.browser.newContext({ ignoreHTTPSErrors: true, viewport: PHONE })
+  const page = await context.newPage()
+  const outside: string[] = []
+  const problems: string[] = []
+  const allowed = [h.origin, ...(opts.allowOrigins ?? [])]
+  page.on('request', (r) => {
+    if (!allowed.some((o) => r.url() === o || r.url().startsWith(`${o}/`))) outside.push(r.url())
+  })
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`)
+  })
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`)
+    void d.dismiss()
+  })
+  return { page, context, outside, problems }
+}
+
+/** axe-core (serious/critical) and no sideways scrolling, on the page as it stands. */
+export async function check(page: Page): Promise<void> {
+  await page.waitForLoadState('load')
+  // A <script> tag would be blocked by the page's CSP; evaluating the source is not (stack notes).
+  await page.evaluate(AXE)
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+    const r = await axe.run({ resultTypes: ['violations'] })
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+  expect({ url: page.url(), violations }).toEqual({ url: page.url(), violations: [] })
+  const sideways = await page.evaluate(() => {
+    const g = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number }
+    return g.document.documentElement.scrollWidth - g.innerWidth
+  })
+  expect({ url: page.url(), sideways: sideways > 0 }).toEqual({ url: page.url(), sideways: false })
+}
+
+export async function close(w: Watched): Promise<void> {
+  await w.context.close()
+  expect(w.outside).toEqual([])
+  expect(w.problems).toEqual([])
+}

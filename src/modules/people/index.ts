@@ -1,0 +1,13 @@
+/** What other parts may import of the people module: users, memberships, links, sessions, sign-in, two-step, passkeys, activity. */
+export * from './roles'
+export * from './context'
+export * from './tokens'
+export * from './passwords'
+export * from './sessions'
+export * from './team'
+export * from './throttle'
+export * from './signin'
+export * from './totp'
+export * from './passkeys'
+export * from './activity'
+export * from './first-run'

@@ -1,0 +1,95 @@
+/**
+ * Passwords (contract): 10–256 characters, no composition rules; refused when in the bundled
+ * list of common passwords or when they contain the e-mail's local part. Hashed with argon2id
+ * (`Bun.password`, m=64 MiB, t=2, p=1: ~160 ms here, bench/signin.ts).
+ *
+ * Each hash or verification holds 64 MiB for its ~160 ms, so they run at most
+ * PASSWORD_WORK_PARALLEL at once and at most PASSWORD_WORK_QUEUE wait; beyond that a sign-in
+ * is refused as busy (429) rather than letting a burst take the machine's memory.
+ */
+import { dictionary } from '@zxcvbn-ts/language-common'
+import { RateLimited, ValidationError } from '../../lib/errors'
+
+export const PASSWORD_MIN = 10
+export const PASSWORD_MAX = 256
+export const PASSWORD_WORK_PARALLEL = 2
+export const PASSWORD_WORK_QUEUE = 64
+
+let common: Set<string> | undefined
+/**
+ * The 49,000 most common passwords of zxcvbn-ts's list (leaked-password corpora), lower-cased;
+ * only those long enough to pass the length rule are kept (~4,000).
+ */
+function commonPasswords(): Set<string> {
+  if (!common) {
+    const list = (dictionary as Record<string, string[]>)['passwords-common'] ?? []
+    common = new Set(list.filter((p) => p.length >= PASSWORD_MIN).map((p) => p.toLowerCase()))
+  }
+  return common
+}
+
+export type PasswordProblem = 'too_short' | 'too_long' | 'common' | 'contains_email'
+
+/** Why a new password is refused, or undefined when it is fine. */
+export function passwordProblem(password: string, email: string): PasswordProblem | undefined {
+  const length = [...password].length
+  if (length < PASSWORD_MIN) return 'too_short'
+  if (length > PASSWORD_MAX) return 'too_long'
+  const lower = password.toLowerCase()
+  if (commonPasswords().has(lower)) return 'common'
+  const local = email.split('@')[0]!.toLowerCase()
+  // A one- or two-letter local part would refuse half of all passwords: it's not a guessable piece.
+  if (local.length >= 3 && lower.includes(local)) return 'contains_email'
+  return undefined
+}
+
+export function checkNewPassword(password: unknown, email: string): string {
+  if (typeof password !== 'string' || password === '') throw new ValidationError('password', 'required')
+  const problem = passwordProblem(password, email)
+  if (problem) throw new ValidationError('password', problem === 'too_long' ? 'too_long' : problem === 'too_short' ? 'out_of_range' : 'not_allowed', undefined, { problem })
+  return password
+}
+
+/** Runs argon2 work at most PASSWORD_WORK_PARALLEL at a time (memory: 64 MiB each). */
+class WorkQueue {
+  private running = 0
+  private waiting: (() => void)[] = []
+  constructor(
+    private parallel: number,
+    private queue: number,
+  ) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.running >= this.parallel) {
+      if (this.waiting.length >= this.queue) throw new RateLimited(1)
+      await new Promise<void>((resolve) => this.waiting.push(resolve))
+    } else this.running++
+    try {
+      return await fn()
+    } finally {
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.running--
+    }
+  }
+}
+
+/**
+ * One per process, like the thread pool it bounds: two app instances in one test process share
+ * the machine's memory all the same.
+ */
+const work = new WorkQueue(PASSWORD_WORK_PARALLEL, PASSWORD_WORK_QUEUE)
+
+export const hashPassword = (password: string): Promise<string> => work.run(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
+
+let dummy: Promise<string> | undefined
+/**
+ * Verifies against the stored hash, or, for an unknown e-mail or a person without a password,
+ * against a dummy hash of the same cost: both answers take the same time.
+ */
+export function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
+  const target = hash ?? (dummy ??= Bun.password.hash('not-a-password: the cost of a real verification', { algorithm: 'argon2id' }))
+  return work.run(async () => {
+    const ok = await Bun.password.verify(password, await target, 'argon2id')
+    return ok && !!hash
+  })
+}

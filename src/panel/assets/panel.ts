@@ -1,0 +1,81 @@
+/**
+ * The panel's one script (bundled with @simplewebauthn/browser by src/panel/assets.ts). Pages
+ * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API).
+ * It reads the form token from the page's own forms and sends it with every state-changing fetch.
+ */
+import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+
+const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
+
+function say(el: Element | null, text: string): void {
+  if (el) el.textContent = text
+}
+
+async function post(url: string, token: string | undefined, body: unknown): Promise<{ ok: boolean; data: Record<string, unknown> }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
+  // The session's form token, from the form of this page (a pending or signed-in session has one).
+  token ??= document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value
+  if (token) headers['x-form-token'] = token
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body ?? {}), credentials: 'same-origin' })
+  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>
+  return { ok: res.ok && data.ok !== false, data }
+}
+
+// Copy buttons: <button data-copy="element-id">.
+for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
+  button.hidden = false
+  button.addEventListener('click', async () => {
+    const source = document.getElementById(button.dataset.copy!)
+    const text = source instanceof HTMLInputElement ? source.value : (source?.textContent ?? '')
+    try {
+      await navigator.clipboard.writeText(text.trim())
+      say(document.getElementById(`${button.dataset.copy}-status`), button.dataset.done ?? '')
+    } catch {
+      if (source instanceof HTMLInputElement) source.select()
+    }
+  })
+}
+
+const supported = browserSupportsWebAuthn()
+
+// Sign in with a passkey (login page).
+const signInButton = $<HTMLButtonElement>('#passkey-signin')
+if (signInButton && supported) {
+  signInButton.hidden = false
+  signInButton.addEventListener('click', async () => {
+    const status = $('#passkey-status')
+    say(status, '')
+    try {
+      const options = await post('/admin/login/passkey/options', undefined, {})
+      const response = await startAuthentication({ optionsJSON: options.data.options as never })
+      const done = await post('/admin/login/passkey', undefined, { response })
+      if (done.ok) location.assign(String(done.data.next ?? '/admin'))
+      else say(status, signInButton.dataset.failed ?? '')
+    } catch {
+      say(status, signInButton.dataset.failed ?? '')
+    }
+  })
+}
+
+// Add a passkey (account page).
+const addForm = $<HTMLFormElement>('#passkey-add')
+if (addForm && supported) {
+  addForm.hidden = false
+  $('#passkey-nojs')?.setAttribute('hidden', '')
+  addForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const token = (addForm.elements.namedItem('_csrf') as HTMLInputElement | null)?.value
+    const name = (addForm.elements.namedItem('name') as HTMLInputElement | null)?.value
+    const status = $('#passkey-add-status')
+    say(status, '')
+    try {
+      const options = await post('/admin/account/passkeys/options', token, {})
+      const response = await startRegistration({ optionsJSON: options.data.options as never })
+      const done = await post('/admin/account/passkeys', token, { name, response })
+      if (done.ok) location.assign(String(done.data.next ?? '/admin/account'))
+      else say(status, addForm.dataset.failed ?? '')
+    } catch {
+      say(status, addForm.dataset.failed ?? '')
+    }
+  })
+}

@@ -1,0 +1,808 @@
+/**
+ * The seller panel under /admin (contract "The panel", "People, roles and sign-in"): sign-in
+ * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
+ * account, team, activity, and "coming soon" pages for what other issues build), sign out and
+ * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
+ * (panel/gate.ts) decides before the body is read and the hook below renders its decision, then
+ * checks the session's form token on every state-changing request. Forms POST and redirect;
+ * JSON answers only the passkey ceremonies, which need the browser's WebAuthn API anyway.
+ */
+import { Elysia } from 'elysia'
+import type { Config } from '../config'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Clock } from '../lib/time'
+import { invitations, memberships, users } from '../db/schema'
+import { inArray } from 'drizzle-orm'
+import { AppError, RateLimited, ValidationError } from '../lib/errors'
+import { formatMoney } from '../shop/i18n'
+import { iso } from '../lib/time'
+import { access } from '../plugins/access'
+import {
+  activityFacets,
+  authenticationOptions,
+  Challenges,
+  changeRole,
+  checkNewPassword,
+  checkSecondStep,
+  clearedCookie,
+  confirmTotp,
+  consumeLink,
+  countFailure,
+  createOwner,
+  disableTotp,
+  endOtherSessions,
+  endSession,
+  FirstRun,
+  hashPassword,
+  inviteToStore,
+  LastOwner,
+  listActivity,
+  listSessions,
+  listTeam,
+  LinkRefused,
+  openSession,
+  passkeyCount,
+  passkeysOf,
+  pendingTotp,
+  readLink,
+  recoveryCodesLeft,
+  registerPasskey,
+  registrationOptions,
+  removeMember,
+  removePasskey,
+  revokeInvitation,
+  rotateSession,
+  sameSecret,
+  sessionCookie,
+  setPassword,
+  SignInFailed,
+  signInWithPassword,
+  startTotp,
+  storesOf,
+  updateProfile,
+  verifyPasskey,
+  verifyPassword,
+  waitBeforeAttempt,
+  checkEmail,
+  checkName,
+  PasskeyRefused,
+  type Opened,
+  type PeopleCtx,
+  type RelyingParty,
+} from '../modules/people'
+import { createStore } from '../modules/platform-stores'
+import { panelAssets, type PanelAssets } from './assets'
+import { dashboardFigures } from './dashboard'
+import { safeNext, type PanelRequest } from './gate'
+import type { PanelWords } from './i18n'
+import { PLACEHOLDERS } from './nav'
+import {
+  accountPage,
+  activityPage,
+  comingSoonPage,
+  dashboardPage,
+  forbiddenPage,
+  inviteReadyPage,
+  linkPage,
+  loginPage,
+  messagePage,
+  recoveryCodesPage,
+  setupPage,
+  suspendedPage,
+  teamPage,
+  totpSetupPage,
+  twoStepPage,
+  type Frame,
+} from './views'
+
+/** Only this origin, no inline script, no framing; forms post here only. */
+export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+type Headers = Record<string, string | number>
+interface Req {
+  request: Request
+  set: { headers: Headers; status?: number | string }
+  body: unknown
+  query: Record<string, string | undefined>
+  params: Record<string, string>
+  ctx: unknown
+}
+
+const panelOf = (c: { ctx: unknown }) => c.ctx as PanelRequest
+const field = (body: unknown, name: string): string | undefined => {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
+  return typeof v === 'string' ? v : undefined
+}
+
+/** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
+function finish(set: Req['set'], status: number, body: string | Uint8Array<ArrayBuffer> | null, headers: Record<string, string>): Response {
+  const out = { ...(set.headers as Record<string, string>), ...headers }
+  set.headers = {}
+  return new Response(body, { status, headers: out })
+}
+
+function page(set: Req['set'], status: number, text: string, extra: Record<string, string> = {}): Response {
+  return finish(set, status, text, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': PANEL_CSP,
+    // Link tokens ride in query strings: no page of the panel sends its address to another
+    // origin. (`no-referrer` would also make Chromium send `Origin: null` on the panel's own
+    // form posts, which the same-origin check must refuse.)
+    'referrer-policy': 'same-origin',
+    ...extra,
+  })
+}
+
+const seeOther = (set: Req['set'], location: string, cookie?: string) => finish(set, 303, null, { location, 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+const json = (set: Req['set'], status: number, value: unknown, cookie?: string) =>
+  finish(set, status, JSON.stringify(value), { 'content-type': 'application/json', 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+
+/** A new password's problem, in the person's words. */
+function passwordMessage(w: PanelWords, e: ValidationError): string {
+  const problem = (e.details as { problem?: string } | undefined)?.problem
+  if (problem === 'too_short') return w.pwTooShort
+  if (problem === 'too_long') return w.pwTooLong
+  if (problem === 'common') return w.pwCommon
+  if (problem === 'contains_email') return w.pwContainsEmail
+  return w.pwRequired
+}
+
+const minutes = (sec: number) => Math.max(1, Math.ceil(sec / 60))
+
+/** "Chrome on Android" from a User-Agent, for "Your devices". */
+export function deviceName(ua: string | null, unknown: string): string {
+  if (!ua) return unknown
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : undefined
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined
+  if (browser && os) return `${browser} · ${os}`
+  return browser ?? os ?? ua.slice(0, 40)
+}
+
+export interface PanelOptions {
+  firstRun: FirstRun
+}
+
+/** What the panel's routes use of the process's wiring. */
+export interface PanelDeps {
+  db: Db
+  clock: Clock
+  config: Config
+  limiter: RateLimiter
+}
+
+export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
+  const { db, clock, config, limiter } = deps
+  const people: PeopleCtx = { db, clock, config }
+  const challenges = new Challenges(() => clock.now())
+  const assets = panelAssets()
+  let loaded: PanelAssets | undefined
+  void assets.then((a) => (loaded = a))
+
+  async function frame(p: PanelRequest): Promise<Frame> {
+    const a = loaded ?? (await assets)
+    const person = p.person
+    return {
+      w: p.w,
+      lang: p.lang,
+      assets: a,
+      path: p.path,
+      formToken: p.formToken,
+      person: person && {
+        name: person.user.name,
+        email: person.user.email,
+        formToken: p.formToken!,
+        stores: person.stores,
+        storeId: person.store?.id,
+        storeName: person.store?.name,
+        // No navigation for a suspended store: nothing of it is shown.
+        role: person.store?.status === 'suspended' ? undefined : person.role,
+      },
+    }
+  }
+
+  const rpOf = (p: PanelRequest): RelyingParty => ({ id: new URL(p.origin).hostname, name: 'Storefront panel', origin: p.origin })
+  const linkUrl = (p: PanelRequest, token: string) => `${p.origin}/admin/join?token=${encodeURIComponent(token)}`
+  /** Rotation: the request's own session (complete or pending) ends as the new one opens. */
+  const currentSessionId = (p: PanelRequest) => p.person?.session.id ?? p.pending?.session.id
+
+  const signedInTo = (set: Req['set'], opened: Opened, next = '/admin') => seeOther(set, next, sessionCookie(opened.token))
+
+  async function render(p: PanelRequest, set: Req['set'], status: number, build: (f: Frame) => string, extra?: Record<string, string>) {
+    return page(set, status, build(await frame(p)), extra)
+  }
+
+  const hidden = { detail: { hide: true } }
+
+  let app = new Elysia({ name: 'panel' })
+    .use(access)
+    // The gate's decision, rendered; then the form token of the session on every state-changing request.
+    .onBeforeHandle(async (c) => {
+      const p = panelOf(c)
+      if (!p || p.panel !== true) return
+      const set = c.set as Req['set']
+      const d = p.deny
+      if (d) {
+        if (d.status === 303) return seeOther(set, d.location)
+        if (d.status === 402) return render(p, set, 402, (f) => suspendedPage(f, p.person!.store!, config.upgradeUrl))
+        if (d.kind === 'noStore') return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+        return render(p, set, 403, (f) => forbiddenPage(f, d.kind === 'crossSite' ? f.w.crossSiteText : undefined))
+      }
+      const method = c.request.method
+      if (method !== 'GET' && method !== 'HEAD' && p.formToken) {
+        const sent = field(c.body, '_csrf') ?? c.request.headers.get('x-form-token') ?? ''
+        if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+      }
+    })
+    .get(
+      '/admin/assets/:file',
+      async (c) => {
+        const a = (loaded ?? (await assets)).byUrl.get(new URL(c.request.url).pathname)
+        if (!a) return finish(c.set as Req['set'], 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
+        const gzip = (c.request.headers.get('accept-encoding') ?? '').includes('gzip')
+        if (c.request.headers.get('if-none-match') === a.etag) return finish(c.set as Req['set'], 304, null, { etag: a.etag, 'cache-control': 'public, max-age=31536000, immutable' })
+        return finish(c.set as Req['set'], 200, gzip ? a.gzip : a.body, {
+          'content-type': a.type,
+          'cache-control': 'public, max-age=31536000, immutable',
+          etag: a.etag,
+          vary: 'accept-encoding',
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        })
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ sign-in
+    .get(
+      '/admin/login',
+      (c) => {
+        const p = panelOf(c)
+        const next = safeNext(c.query.next)
+        if (p.person) return seeOther(c.set as Req['set'], next ?? '/admin')
+        return render(p, c.set as Req['set'], 200, (f) => loginPage(f, { passkeys: passkeyCount(people) > 0, next }))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/login',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const email = field(c.body, 'email') ?? ''
+        const next = safeNext(field(c.body, 'next'))
+        const passkeys = passkeyCount(people) > 0
+        try {
+          const { opened, pending } = await signInWithPassword({
+            ctx: people,
+            input: { email, password: field(c.body, 'password'), ip: p.ip, userAgent: p.userAgent, replacing: currentSessionId(p) },
+            throttle: limiter,
+          })
+          if (pending) return signedInTo(set, opened, `/admin/login/two-step${next ? `?next=${encodeURIComponent(next)}` : ''}`)
+          return signedInTo(set, opened, next ?? '/admin')
+        } catch (e) {
+          if (e instanceof RateLimited) {
+            return render(p, set, 429, (f) => loginPage(f, { email, passkeys, next, error: f.w.tooManyAttempts(minutes(e.retryAfter)) }), { 'retry-after': String(e.retryAfter) })
+          }
+          if (e instanceof SignInFailed) return render(p, set, 401, (f) => loginPage(f, { email, passkeys, next, error: f.w.wrongCredentials }))
+          throw e
+        }
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .get(
+      '/admin/login/two-step',
+      (c) => {
+        const p = panelOf(c)
+        if (!p.pending) return seeOther(c.set as Req['set'], p.person ? '/admin' : '/admin/login')
+        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, {}))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/login/two-step',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        if (!p.pending) return seeOther(set, '/admin/login')
+        const { user, session } = p.pending
+        const subject = `two-step:${user.id}`
+        const wait = waitBeforeAttempt(limiter, p.ip, subject)
+        if (wait > 0) return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)) }), { 'retry-after': String(wait) })
+        if (!checkSecondStep({ ctx: people, input: { user, code: field(c.body, 'code') } })) {
+          countFailure(limiter, p.ip, subject)
+          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode }))
+        }
+        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id } })
+        return signedInTo(set, opened, safeNext(c.query.next) ?? '/admin')
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/login/passkey/options',
+      async (c) => json(c.set as Req['set'], 200, { options: await authenticationOptions({ input: { rp: rpOf(panelOf(c)) }, challenges }) }),
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/login/passkey',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const wait = waitBeforeAttempt(limiter, p.ip, 'passkey')
+        if (wait > 0) return finish(set, 429, JSON.stringify({ ok: false }), { 'content-type': 'application/json', 'retry-after': String(wait) })
+        try {
+          const userId = await verifyPasskey({ ctx: people, input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response }, challenges })
+          const storeId = storesOf(db, userId)[0]?.storeId ?? null
+          const opened = openSession({ ctx: people, input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+          return json(set, 200, { ok: true, next: '/admin' }, sessionCookie(opened.token))
+        } catch (e) {
+          if (!(e instanceof PasskeyRefused)) throw e
+          countFailure(limiter, p.ip, 'passkey')
+          return json(set, 401, { ok: false })
+        }
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/logout',
+      (c) => {
+        const p = panelOf(c)
+        const id = currentSessionId(p)
+        const userId = p.person?.user.id ?? p.pending?.user.id
+        if (id && userId) endSession({ ctx: people, input: { userId, sessionId: id } })
+        return seeOther(c.set as Req['set'], '/admin/login', clearedCookie())
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ first run and one-time links
+    .get(
+      '/admin/setup',
+      (c) => {
+        const p = panelOf(c)
+        const token = c.query.token ?? ''
+        if (!opts.firstRun.valid(people, token)) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        return render(p, c.set as Req['set'], 200, (f) => setupPage(f, token))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/setup',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const token = c.query.token ?? ''
+        const storeName = (field(c.body, 'storeName') ?? '').trim()
+        const name = field(c.body, 'name') ?? ''
+        const emailRaw = field(c.body, 'email') ?? ''
+        const again = (fieldName: 'name' | 'password' | 'email' | 'storeName', error: string) =>
+          render(p, set, 400, (f) => setupPage(f, token, { storeName, name, email: emailRaw, field: fieldName, error }))
+        if (!opts.firstRun.valid(people, token)) return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
+        let email: string
+        let password: string
+        let cleanName: string
+        try {
+          cleanName = checkName(name)
+        } catch {
+          return again('name', p.w.nameRequired)
+        }
+        try {
+          email = checkEmail(emailRaw).email
+        } catch {
+          return again('email', p.w.emailInvalid)
+        }
+        try {
+          password = checkNewPassword(field(c.body, 'password'), email)
+        } catch (e) {
+          return again('password', passwordMessage(p.w, e as ValidationError))
+        }
+        // Spent before the slow hash: two posts racing with the one link make one store.
+        opts.firstRun.spend()
+        const hash = await hashPassword(password)
+        let store
+        try {
+          store = createStore({ db, clock }, { name: storeName })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+          store = createStore({ db, clock }, { name: storeName, slug: `store-${Date.now().toString(36)}` })
+        }
+        const user = createOwner({ ctx: people, input: { storeId: store.id, email, name: cleanName, passwordHash: hash } })
+        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: store.id, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        return signedInTo(set, opened)
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .get(
+      '/admin/join',
+      (c) => {
+        const p = panelOf(c)
+        const token = c.query.token ?? ''
+        const state = readLink({ ctx: people, input: { token } })
+        if (typeof state === 'string') return linkProblem(p, c.set as Req['set'], state)
+        const { link, user, storeName } = state
+        return render(p, c.set as Req['set'], 200, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing: !!user?.passwordHash, name: link.name }))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/join',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const token = c.query.token ?? ''
+        const state = readLink({ ctx: people, input: { token } })
+        if (typeof state === 'string') return linkProblem(p, set, state)
+        const { link, user, storeName } = state
+        const existing = !!user?.passwordHash
+        const name = field(c.body, 'name')
+        const again = (error: string, fieldName?: 'name' | 'password', status = 400) =>
+          render(p, set, status, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing, name: link.name }, { error, field: fieldName, name }))
+        let passwordHash: string | undefined
+        let cleanName: string | undefined
+        if (link.kind === 'invite' && existing) {
+          // Joining another store with an existing account: its password, throttled like sign-in.
+          const wait = waitBeforeAttempt(limiter, p.ip, link.email)
+          if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
+          if (!(await verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash))) {
+            countFailure(limiter, p.ip, link.email)
+            return again(p.w.wrongPassword, 'password', 401)
+          }
+        } else if (link.kind === 'invite' || link.kind === 'reset') {
+          if (link.kind === 'invite') {
+            try {
+              cleanName = checkName(name)
+            } catch {
+              return again(p.w.nameRequired, 'name')
+            }
+          }
+          try {
+            passwordHash = await hashPassword(checkNewPassword(field(c.body, 'password'), link.email))
+          } catch (e) {
+            if (!(e instanceof ValidationError)) throw e
+            return again(passwordMessage(p.w, e), 'password')
+          }
+        }
+        let used
+        try {
+          used = consumeLink({ ctx: people, input: { token, name: cleanName, passwordHash } })
+        } catch (e) {
+          if (e instanceof LinkRefused) return linkProblem(p, set, e.problem)
+          throw e
+        }
+        const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
+        const pending = used.user.totpEnabledAt !== null
+        const opened = openSession({ ctx: people, input: { userId: used.user.id, storeId, pending, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        return signedInTo(set, opened, pending ? '/admin/login/two-step' : '/admin')
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ the shell
+    .get(
+      '/admin',
+      (c) => {
+        const p = panelOf(c)
+        const ctx = p.person!.ctx!
+        const fig = dashboardFigures(ctx)
+        const labels = [p.w.today, p.w.last7, p.w.last30]
+        const store = ctx.store
+        return render(p, c.set as Req['set'], 200, (f) =>
+          dashboardPage(f, {
+            currency: store.currency,
+            periods: fig.periods.map((x, i) => ({ label: labels[i]!, orders: x.orders, revenue: formatMoney(x.revenue, store.currency, f.w.locale) })),
+            activeProducts: fig.activeProducts,
+            shopUrl: store.isPublished ? `/s/${encodeURIComponent(store.slug)}` : null,
+          }),
+        )
+      },
+      { access: { panel: 'member' }, ...hidden },
+    )
+    .post(
+      '/admin/store',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const target = p.person!.stores.find((s) => s.storeId === field(c.body, 'storeId'))
+        if (!target) return render(p, set, 403, (f) => forbiddenPage(f))
+        // Another store is another role: a privilege change, so a new session id.
+        const s = p.person!.session
+        const opened = openSession({ ctx: people, input: { userId: s.userId, storeId: target.storeId, userAgent: p.userAgent, ip: p.ip, replacing: s.id } })
+        return signedInTo(set, opened)
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ account
+    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), { access: { panel: 'signedIn' }, ...hidden })
+    .post(
+      '/admin/account/profile',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          updateProfile({ ctx: people, input: { userId: p.person!.user.id, name: field(c.body, 'name'), language: field(c.body, 'language') ?? '' } })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return account(p, c.set as Req['set'], 400, undefined, { profile: p.w.nameRequired })
+        }
+        return seeOther(c.set as Req['set'], '/admin/account?done=saved')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/password',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const { user, session } = p.person!
+        const wait = waitBeforeAttempt(limiter, p.ip, user.email)
+        if (wait > 0) return account(p, set, 429, undefined, { password: p.w.tooManyAttempts(minutes(wait)) }, { 'retry-after': String(wait) })
+        if (!(await verifyPassword(field(c.body, 'current') ?? '', user.passwordHash))) {
+          countFailure(limiter, p.ip, user.email)
+          return account(p, set, 400, undefined, { password: p.w.wrongPassword })
+        }
+        let hash: string
+        try {
+          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email))
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
+        }
+        setPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } })
+        const opened = rotateSession({ ctx: people, input: { session } })
+        return signedInTo(set, opened, '/admin/account?done=password')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/sessions/end-others',
+      (c) => {
+        const p = panelOf(c)
+        endOtherSessions({ ctx: people, input: { userId: p.person!.user.id, keep: p.person!.session.id } })
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/sessions/:id/end',
+      (c) => {
+        const p = panelOf(c)
+        // Only the person's own sessions: another person's id ends nothing.
+        endSession({ ctx: people, input: { userId: p.person!.user.id, sessionId: c.params.id } })
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step',
+      (c) => {
+        const p = panelOf(c)
+        const setup = startTotp({ ctx: people, input: { user: p.person!.user, issuer: issuerOf(p) } })
+        return render(p, c.set as Req['set'], 200, (f) => totpSetupPage(f, setup))
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step/confirm',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const { user, session } = p.person!
+        let codes: string[]
+        try {
+          codes = confirmTotp({ ctx: people, input: { user, code: field(c.body, 'code') } })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          const setup = pendingTotp({ ctx: people, input: { user, issuer: issuerOf(p) } })
+          if (!setup) return seeOther(set, '/admin/account')
+          return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.wrongCode))
+        }
+        const opened = rotateSession({ ctx: people, input: { session } })
+        return render(p, set, 200, (f) => recoveryCodesPage(f, codes), { 'set-cookie': sessionCookie(opened.token) })
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step/disable',
+      (c) => {
+        const p = panelOf(c)
+        disableTotp({ ctx: people, input: { userId: p.person!.user.id } })
+        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
+        return signedInTo(c.set as Req['set'], opened, '/admin/account?done=saved')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys/options',
+      async (c) => {
+        const p = panelOf(c)
+        return json(c.set as Req['set'], 200, { options: await registrationOptions({ ctx: people, input: { user: p.person!.user, rp: rpOf(p) }, challenges }) })
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const body = (c.body ?? {}) as { response?: unknown; name?: unknown }
+        try {
+          await registerPasskey({ ctx: people, input: { user: p.person!.user, rp: rpOf(p), response: body.response, name: body.name }, challenges })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return json(set, 400, { ok: false })
+        }
+        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
+        return json(set, 200, { ok: true, next: '/admin/account?done=passkey' }, sessionCookie(opened.token))
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys/:id/delete',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          removePasskey({ ctx: people, input: { userId: p.person!.user.id, passkeyId: c.params.id } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+        }
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ team (owners)
+    .get('/admin/team', (c) => team(panelOf(c), c.set as Req['set'], 200), { access: { panel: 'team' }, ...hidden })
+    .post(
+      '/admin/team/invite',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const ctx = p.person!.ctx!
+        try {
+          const issued = inviteToStore({ ctx, input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') } })
+          return render(p, set, 200, (f) => inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }))
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          const reason = (e.details as { reason?: string } | undefined)?.reason
+          return team(p, set, 400, reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid, field(c.body, 'email'))
+        }
+      },
+      { access: { panel: 'team' }, ...hidden },
+    )
+    .post(
+      '/admin/team/:id/role',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        try {
+          const m = changeRole({ ctx: p.person!.ctx!, input: { membershipId: c.params.id, role: field(c.body, 'role') } })
+          // One's own role changed: a privilege change, so a new session id.
+          if (m.userId === p.person!.user.id) return signedInTo(set, rotateSession({ ctx: people, input: { session: p.person!.session } }), '/admin/team')
+        } catch (e) {
+          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
+          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          if (!(e instanceof ValidationError)) throw e
+          return team(p, set, 400, p.w.forbiddenText)
+        }
+        return seeOther(set, '/admin/team')
+      },
+      { access: { panel: 'team', owns: memberships }, ...hidden },
+    )
+    .post(
+      '/admin/team/:id/remove',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        try {
+          removeMember({ ctx: p.person!.ctx!, input: { membershipId: c.params.id } })
+        } catch (e) {
+          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
+          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          throw e
+        }
+        return seeOther(set, '/admin/team')
+      },
+      { access: { panel: 'team', owns: memberships }, ...hidden },
+    )
+    .post(
+      '/admin/team/invitations/:id/revoke',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          revokeInvitation({ ctx: p.person!.ctx!, input: { invitationId: c.params.id } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+        }
+        return seeOther(c.set as Req['set'], '/admin/team')
+      },
+      { access: { panel: 'team', owns: invitations }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ activity (owners)
+    .get(
+      '/admin/activity',
+      (c) => {
+        const p = panelOf(c)
+        const ctx = p.person!.ctx!
+        const actor = c.query.actor || undefined
+        const recordType = c.query.record || undefined
+        const before = Number(c.query.before) || undefined
+        const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
+        const facets = activityFacets(db, ctx.store.id)
+        const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
+        const names = new Map(userIds.length ? db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, userIds)).all().map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email]) : [])
+        const label = (a: string) => names.get(a) ?? (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
+        const qs = new URLSearchParams()
+        if (actor) qs.set('actor', actor)
+        if (recordType) qs.set('record', recordType)
+        if (rows.length === 50) qs.set('before', String(rows[rows.length - 1]!.seq))
+        return render(p, c.set as Req['set'], 200, (f) =>
+          activityPage(f, {
+            rows: rows.map((r) => ({ seq: r.seq, at: iso(r.at), who: label(r.actor), verb: r.verb, recordType: r.recordType, recordId: r.recordId })),
+            actors: facets.actors.map((a) => ({ value: a, label: label(a) })),
+            recordTypes: facets.recordTypes,
+            actor,
+            recordType,
+            olderHref: rows.length === 50 ? `/admin/activity?${qs}` : undefined,
+          }),
+        )
+      },
+      { access: { panel: 'activity' }, ...hidden },
+    )
+
+  // Pages other issues fill: the access is declared now, so the navigation and 403s are right.
+  for (const item of PLACEHOLDERS) {
+    app = app.get(item.path, (c) => render(panelOf(c), c.set as Req['set'], 200, (f) => comingSoonPage(f, f.w[item.key])), { access: { panel: item.need }, ...hidden }) as unknown as typeof app
+  }
+  return app.get('/admin/*', (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)), { access: { panel: 'anonymous' }, ...hidden })
+
+  // ---------------------------------------------------------------- helpers of the routes above
+
+  function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
+    const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
+    return render(p, set, problem === 'unknown' ? 404 : 410, (f) => messagePage(f, f.w.signInLinkTitle, text, undefined))
+  }
+
+  function issuerOf(p: PanelRequest): string {
+    return p.person?.store?.name ? `${p.person.store.name} (Storefront)` : 'Storefront'
+  }
+
+  function notice(w: PanelWords, done: string | undefined): string | undefined {
+    return done === 'saved' ? w.saved : done === 'password' ? w.passwordChanged : done === 'passkey' ? w.passkeyAdded : undefined
+  }
+
+  function account(p: PanelRequest, set: Req['set'], status: number, message?: string, errors?: { profile?: string; password?: string }, extra?: Record<string, string>) {
+    const { user, session } = p.person!
+    const fresh = db.select().from(users).where(inArray(users.id, [user.id])).get() ?? user
+    return render(
+      p,
+      set,
+      status,
+      (f) =>
+        accountPage(f, {
+          name: fresh.name,
+          email: fresh.email,
+          language: fresh.language,
+          notice: message,
+          errors,
+          passkeys: passkeysOf(people, user.id).map((k) => ({ id: k.id, name: k.name, createdAt: iso(k.createdAt), lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null })),
+          twoStep: { on: fresh.totpEnabledAt !== null, codesLeft: recoveryCodesLeft(people, user.id) },
+          sessions: listSessions({ ctx: people, input: { userId: user.id } }).map((s) => ({
+            id: s.id,
+            device: deviceName(s.userAgent, f.w.unknownDevice),
+            lastSeen: iso(s.lastSeenAt),
+            network: s.ipPrefix,
+            current: s.id === session.id,
+          })),
+        }),
+      extra,
+    )
+  }
+
+  function team(p: PanelRequest, set: Req['set'], status: number, error?: string, email?: string) {
+    const ctx = p.person!.ctx!
+    const t = listTeam({ ctx })
+    return render(p, set, status, (f) => teamPage(f, { members: t.members, pending: t.pending, myUserId: p.person!.user.id, error, email }))
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * A cookie-keeping client for the panel over app.handle: it reads pages like a browser would
+ * (Set-Cookie, the form token in the page, Origin on posts), so tests read like a person's steps:
+ * `await b.get('/admin/login')`, `await b.submit('/admin/login', { email, password })`.
+ */
+import type { Deps } from '../../src/deps'
+import { createOwner, hashPassword, type Role } from '../../src/modules/people'
+import { createStore } from '../../src/modules/platform-stores/service'
+import { memberships } from '../../src/db/schema'
+import { uniq } from './factories'
+
+export const ORIGIN = 'http://localhost'
+
+export interface Page {
+  res: Response
+  status: number
+  text: string
+  location: string | null
+}
+
+export class PanelClient {
+  cookies = new Map<string, string>()
+  last: Page | undefined
+  /** Every Set-Cookie header seen, raw (for the attribute tests). */
+  setCookies: string[] = []
+
+  constructor(
+    private handle: (req: Request) => Promise<Response>,
+    readonly origin = ORIGIN,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  get sid(): string | undefined {
+    return this.cookies.get('__Host-sid')
+  }
+
+  private cookieHeader(): string | undefined {
+    if (this.cookies.size === 0) return undefined
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  }
+
+  private keep(res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      this.setCookies.push(c)
+      const [pair] = c.split(';')
+      const eq = pair!.indexOf('=')
+      const name = pair!.slice(0, eq)
+      const value = pair!.slice(eq + 1)
+      if (/max-age=0/i.test(c) || value === '') this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+
+  async request(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+    const headers: Record<string, string> = { ...this.headers, ...init.headers }
+    const cookie = this.cookieHeader()
+    if (cookie && !('cookie' in headers)) headers.cookie = cookie
+    const res = await this.handle(new Request(this.origin + path, { method, headers, body: init.body }))
+    this.keep(res)
+    const page = { res, status: res.status, text: await res.text(), location: res.headers.get('location') }
+    this.last = page
+    return page
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.request('GET', path, { headers })
+
+  /** The form token on the last page (the hidden `_csrf` field). */
+  formToken(): string | undefined {
+    return /name="_csrf" value="([^"]+)"/.exec(this.last?.text ?? '')?.[1]
+  }
+
+  /** A form POST as the page would send it: urlencoded, this origin, the page's form token (unless told otherwise). */
+  async submit(path: string, fields: Record<string, string> = {}, opts: { origin?: string | null; token?: string | null; headers?: Record<string, string> } = {}): Promise<Page> {
+    const token = opts.token === undefined ? this.formToken() : opts.token
+    const body = new URLSearchParams({ ...(token ? { _csrf: token } : {}), ...fields }).toString()
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...opts.headers }
+    const origin = opts.origin === undefined ? this.origin : opts.origin
+    if (origin !== null) headers.origin = origin
+    return this.request('POST', path, { body, headers })
+  }
+
+  /** A JSON POST as the panel script sends it (form token in `x-form-token`). */
+  async postJson(path: string, value: unknown, opts: { token?: string | null } = {}): Promise<Page & { json: any }> {
+    const token = opts.token === undefined ? this.formToken() : opts.token
+    const headers: Record<string, string> = { 'content-type': 'application/json', origin: this.origin }
+    if (token) headers['x-form-token'] = token
+    const page = await this.request('POST', path, { body: JSON.stringify(value), headers })
+    let json: unknown
+    try {
+      json = JSON.parse(page.text)
+    } catch {
+      json = undefined
+    }
+    return { ...page, json }
+  }
+}
+
+export const PASSWORD = 'correct horse battery staple'
+let hashed: Promise<string> | undefined
+/** One argon2id hash for every test person (each hash costs ~160 ms and 64 MiB). */
+export const testPasswordHash = () => (hashed ??= hashPassword(PASSWORD))
+
+/** A store and its owner (password PASSWORD). */
+export async function makeOwnerShop(deps: Deps, opts: { name?: string; email?: string; plan?: 'free' | 'pro' | 'lifetime' } = {}) {
+  const store = createStore(deps, { name: opts.name ?? uniq('Shop'), slug: uniq('shop').toLowerCase(), plan: opts.plan ?? 'pro' })
+  const email = opts.email ?? `${uniq('owner')}@example.com`
+  const user = createOwner({ ctx: deps, input: { storeId: store.id, email, name: 'Olga Owner', passwordHash: await testPasswordHash() } })
+  return { store, user, email }
+}
+
+/** A person in `storeId` with `role` (password PASSWORD). */
+export async function makeMember(deps: Deps, storeId: string, role: Role, email = `${uniq(role)}@example.com`) {
+  const user = createOwner({ ctx: deps, input: { storeId, email, name: `${role} person`, passwordHash: await testPasswordHash() } })
+  if (role !== 'owner') deps.db.update(memberships).set({ role }).where(eqMembership(user.id, storeId)).run()
+  return { user, email }
+}
+
+import { and, eq } from 'drizzle-orm'
+const eqMembership = (userId: string, storeId: string) => and(eq(memberships.userId, userId), eq(memberships.storeId, storeId))
+
+/** Signs `client` in with e-mail and PASSWORD; returns the final page. */
+export async function signIn(client: PanelClient, email: string, password = PASSWORD): Promise<Page> {
+  await client.get('/admin/login')
+  return client.submit('/admin/login', { email, password })
+}
