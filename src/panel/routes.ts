@@ -67,11 +67,13 @@ import {
   checkEmail,
   checkName,
   PasskeyRefused,
+  roleHas,
   type Opened,
   type PeopleCtx,
   type RelyingParty,
 } from '../modules/people'
 import { createStore } from '../modules/platform-stores'
+import { countPendingReviews } from '../modules/reviews'
 import { panelAssets, type PanelAssets } from './assets'
 import { dashboardFigures } from './dashboard'
 import { safeNext, type PanelRequest } from './gate'
@@ -199,6 +201,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         // No navigation for a suspended store: nothing of it is shown.
         role: person.store?.status === 'suspended' ? undefined : person.role,
       },
+      badges: person?.store && person.role && person.store.status !== 'suspended' && roleHas(person.role, 'reviews:read') ? { reviews: countPendingReviews({ ctx: { db, store: person.store } }) } : undefined,
     }
   }
 

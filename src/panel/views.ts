@@ -30,6 +30,8 @@ export interface Frame {
   person?: FramePerson
   /** A form token without a signed-in person (the two-step page's pending session). */
   formToken?: string
+  /** Counts shown on navigation links: reviews waiting for approval. */
+  badges?: { reviews?: number }
 }
 
 export const can = (f: Frame, need: PanelNeed): boolean => {
@@ -75,7 +77,12 @@ function nav(f: Frame): Html | '' {
   if (!f.person?.role) return ''
   const items = NAV.filter((n) => can(f, n.need))
   return html`<nav class="nav" aria-label="${f.w.nav}"><ul>${items.map(
-    (n) => html`<li><a href="${n.path}"${raw(f.path === n.path ? ' aria-current="page"' : '')}>${f.w[n.key]}</a></li>`,
+    (n) => {
+      const count = n.key === 'reviews' ? f.badges?.reviews : undefined
+      // The count is part of the link's name, said in words: "Reviews, 3 waiting for approval".
+      const badge = count ? html` <span class="badge" aria-hidden="true">${count}</span><span class="sr-only">, ${f.w.pendingReviews.replace('{n}', String(count))}</span>` : ''
+      return html`<li><a href="${n.path}"${raw(f.path === n.path ? ' aria-current="page"' : '')}>${f.w[n.key]}${badge}</a></li>`
+    },
   )}</ul></nav>`
 }
 

@@ -144,3 +144,8 @@ export function approvedReviews(db: Runner, storeId: string, productId: string, 
   const total = db.select({ n: count() }).from(reviews).where(cond).get()!.n
   return { data: rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) })), total }
 }
+
+/** Reviews of the store waiting for moderation (the panel's Reviews link shows the count); one indexed count. */
+export function countPendingReviews({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): number {
+  return ctx.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM reviews WHERE store_id = ? AND status = 'pending'").get(ctx.store.id)!.n
+}
