@@ -1,5 +1,5 @@
 /**
- * Bad input gets the right answer (hardening issue, first section): non-object bodies, the
+ * Bad input gets the right answer: non-object bodies, the
  * reason for a wrong JSON type, the array field named, messages in a shop owner's words, the
  * order of checks for another store's record on a paid route, totals past 2^53, and doubled
  * slashes in the path.

@@ -1,5 +1,5 @@
 /**
- * Contract "Small API additions": GET /api/v1/categories/:id; productCount, categoryCount and
+ * GET /api/v1/categories/:id; productCount, categoryCount and
  * orderCount on the store; the private_address refusal names WEBHOOK_ALLOW_PRIVATE; each in the
  * OpenAPI document and the MCP get_store tool.
  */
