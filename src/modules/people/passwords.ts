@@ -82,6 +82,8 @@ const work = new WorkQueue(PASSWORD_WORK_PARALLEL, PASSWORD_WORK_QUEUE)
 export const hashPassword = (password: string): Promise<string> => work.run(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
 
 let dummy: Promise<string> | undefined
+/** argon2id verifications run so far in this process: tests check that no sign-in answer skips one. */
+export const passwordWork = { verifications: 0 }
 /**
  * Verifies against the stored hash, or, for an unknown e-mail or a person without a password,
  * against a dummy hash of the same cost: both answers take the same time.
@@ -89,6 +91,7 @@ let dummy: Promise<string> | undefined
 export function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   const target = hash ?? (dummy ??= Bun.password.hash('not-a-password: the cost of a real verification', { algorithm: 'argon2id' }))
   return work.run(async () => {
+    passwordWork.verifications++
     const ok = await Bun.password.verify(password, await target, 'argon2id')
     return ok && !!hash
   })
