@@ -23,7 +23,7 @@ const email = (p: string) => `${p}-${Date.now().toString(36)}-${++n}@example.com
 beforeAll(async () => {
   h = await startHarness()
   const deps = h.server.running.deps
-  const store = createStore(deps, { name: 'Panel Coffee', slug: 'panel-coffee', plan: 'pro' })
+  const store = createStore({ ctx: deps, input: { name: 'Panel Coffee', slug: 'panel-coffee', plan: 'pro' } })
   storeId = store.id
   createOwner({ ctx: deps, input: { storeId, email: 'boss@example.com', name: 'Boss', passwordHash: await hashPassword(PASSWORD) } })
 })

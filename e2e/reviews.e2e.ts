@@ -28,14 +28,14 @@ const newIp = () => `203.0.113.${++ipN}`
 beforeAll(async () => {
   h = await startHarness({}, { proxy: true })
   const deps = h.server.running.deps
-  const store = createStore({ db: deps.db, clock: deps.clock }, { name: 'Review Roasters', slug: 'review-roasters', plan: 'pro', whatsapp: '+14155550123', description: 'Small-batch coffee.' })
+  const store = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'Review Roasters', slug: 'review-roasters', plan: 'pro', whatsapp: '+14155550123', description: 'Small-batch coffee.' } })
   storeId = store.id
   const ctx = ctxFor(deps, store)
   for (const name of ['Morning Blend', 'Evening Blend', 'Decaf', 'Espresso']) {
     const p = createProduct(ctx, { name, price: 14, description: `${name}, roasted weekly.` })
     products[name] = { id: p.id, slug: p.slug }
   }
-  key = createKey({ db: deps.db, clock: deps.clock }, { storeId: store.id, scopes: ['all'] }).key
+  key = createKey({ ctx: { db: deps.db, clock: deps.clock }, input: { storeId: store.id, scopes: ['all'] } }).key
   deps.cache.clear()
 })
 

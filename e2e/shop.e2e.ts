@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = h.server
   origin = h.origin
   const deps = server.running.deps
-  const store = createStore({ db: deps.db, clock: deps.clock }, { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' })
+  const store = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' } })
   storeId = store.id
   const ctx = ctxFor(deps, store)
   const beans = createCategory(ctx, { name: 'Beans', slug: 'beans', position: 0 })
@@ -42,14 +42,14 @@ beforeAll(async () => {
   // One unit: two carts race for it in the stock test.
   createProduct(ctx, { name: 'Last Mug', price: 12, description: 'The last one of its glaze.', stock: 1 })
   createShipping(ctx, { name: 'Standard', price: 5, estimatedDays: 3 })
-  key = createKey({ db: deps.db, clock: deps.clock }, { storeId: store.id, scopes: ['all'] }).key
+  key = createKey({ ctx: { db: deps.db, clock: deps.clock }, input: { storeId: store.id, scopes: ['all'] } }).key
   // A picture uploaded over HTTP, as a seller would: the pages show it with its srcset.
   const form = new FormData()
   form.set('file', new Blob([await picturePng('House Coffee', 'bag', 0)], { type: 'image/png' }), 'coffee.png')
   const up = await server.fetch(`/api/v1/products/${coffee.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
   if (up.status !== 201) throw new Error(`image upload: ${up.status} ${await up.text()}`)
 
-  const evil = createStore({ db: deps.db, clock: deps.clock }, { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' })
+  const evil = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' } })
   createProduct(ctxFor(deps, evil), { name: XSS, slug: 'evil', price: 3 })
   deps.cache.clear()
 })

@@ -80,7 +80,7 @@ describe('billing service and sweep job', () => {
     recordPayment(env(), ib.id)
     const ic = openInvoice(env(), { storeId: c.id, amount: 10, maxAttempts: 1 }).invoice
     recordFailedCharge(env(), ic.id)
-    suspendStore({ db: t.deps.db, clock }, c.id, 'manual')
+    suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: c.id, reason: 'manual' } })
 
     const swept = runBillingSweep(t.deps)
     expect(swept).not.toContain(a.id)

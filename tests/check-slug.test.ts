@@ -22,7 +22,7 @@ describe('GET /api/check-slug', () => {
     const { store, key } = makeShop(t.deps)
     expect((await t.api.get(`/api/check-slug?slug=${store.slug}`))[1]).toEqual({ slug: store.slug, available: false })
     await t.api.put('/api/v1/store', { isPublished: false }, { key })
-    suspendStore(t.deps, store.id, 'unpaid')
+    suspendStore({ ctx: t.deps, input: { storeId: store.id, reason: 'unpaid' } })
     expect((await t.api.get(`/api/check-slug?slug=${store.slug}`))[1].available).toBe(false)
   })
 

@@ -299,7 +299,7 @@ describe('every /api response carries the rate-limit headers', () => {
     const [res] = await t.api.post('/api/v1/products', { name: 'a', price: 1 }, { key: readOnly })
     expect(res.status).toBe(403)
     expect(res.headers.get('x-ratelimit-limit')).toBe('100')
-    suspendStore({ db: t.adminDb(), clock: systemClock }, store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id, reason: 'unpaid' } })
     const [res2, body2] = await t.api.get('/api/v1/products', { key: readOnly })
     expectStatus(res2, body2).toBe(402)
     expect(res2.headers.get('x-ratelimit-limit')).toBe('100')

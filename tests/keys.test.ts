@@ -23,7 +23,7 @@ afterAll(() => t.close())
 describe('format and randomness', () => {
   test('sfk_ + 33 base62 characters, and 62^33 covers the 192 bits of 24 random bytes', () => {
     const store = makeStore(t.deps)
-    const keys = t.deps.db.$client.transaction(() => Array.from({ length: 1000 }, () => createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['all'] }).key))()
+    const keys = t.deps.db.$client.transaction(() => Array.from({ length: 1000 }, () => createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } }).key))()
     for (const k of keys) {
       expect(k).toMatch(/^sfk_[0-9A-Za-z]{33}$/)
       expect(KEY_RE.test(k)).toBe(true)
@@ -41,7 +41,7 @@ describe('format and randomness', () => {
 describe('storage', () => {
   test('the row holds the SHA-256 hash and a 12-character prefix; the secret is in no column and not in the file', () => {
     const store = makeStore(t.deps)
-    const { id, key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['products:read'], name: 'till' })
+    const { id, key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['products:read'], name: 'till' } })
     const row = t.deps.db.$client.query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?').get(id)!
     expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'))
     expect(row.prefix).toBe(key.slice(0, 12))
@@ -60,8 +60,8 @@ describe('storage', () => {
 
   test('listKeys shows the prefix and never the secret or the hash', () => {
     const store = makeStore(t.deps)
-    const { key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['all'] })
-    const [listed] = listKeys(t.deps.db, store.id)
+    const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } })
+    const [listed] = listKeys({ ctx: { db: t.deps.db }, input: { storeId: store.id } })
     expect(Object.keys(listed!).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes'])
     expect(JSON.stringify(listed)).not.toContain(key.slice(12))
   })
@@ -69,8 +69,8 @@ describe('storage', () => {
 
 test('lastUsedAt is set by use (written behind, seen after a flush)', async () => {
   const store = makeStore(t.deps)
-  const { id, key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['all'] })
-  const lastUsed = () => listKeys(t.deps.db, store.id).find((k) => k.id === id)!.lastUsedAt
+  const { id, key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } })
+  const lastUsed = () => listKeys({ ctx: { db: t.deps.db }, input: { storeId: store.id } }).find((k) => k.id === id)!.lastUsedAt
   expect(lastUsed()).toBeNull()
   clock.advance(5_000)
   expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
@@ -85,7 +85,7 @@ test('lastUsedAt is set by use (written behind, seen after a flush)', async () =
 describe('scopes', () => {
   test('GET needs :read and POST/PUT/DELETE need :write of the resource', async () => {
     const store = makeStore(t.deps)
-    const { key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['products:read', 'categories:write'] })
+    const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['products:read', 'categories:write'] } })
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
     const [res, body] = await t.api.post('/api/v1/products', { name: 'Mug', price: 1 }, { key })
     expectStatus(res, body).toBe(403)
@@ -96,7 +96,7 @@ describe('scopes', () => {
 
   test('`all` grants every scope', async () => {
     const store = makeStore(t.deps)
-    const { key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: ['all'] })
+    const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } })
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
     expectStatus(...(await t.api.post('/api/v1/products', { name: 'Mug', price: 1 }, { key }))).toBe(201)
     for (const s of SCOPES) expect(hasScope(['all'], s)).toBe(true)
@@ -104,7 +104,7 @@ describe('scopes', () => {
 
   test('a key with no scopes can do nothing', async () => {
     const store = makeStore(t.deps)
-    const { key } = createKey({ db: t.deps.db, clock }, { storeId: store.id, scopes: [] })
+    const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: [] } })
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(403)
   })
 

@@ -180,7 +180,7 @@ describe('order of checks', () => {
 
   test('400 body → 402 suspended → 404 unknown / unpublished / maintenance → 400 references', async () => {
     const suspended = shop()
-    suspendStore({ db: t.deps.db, clock }, suspended.store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: suspended.store.id, reason: 'unpaid' } })
     t.deps.cache.clear()
     // A bad body is 400 even for a suspended store.
     const [r1, b1] = await post({ ...orderBody(suspended.store.id, suspended.cat), items: [] })

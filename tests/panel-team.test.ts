@@ -222,7 +222,7 @@ describe('suspension, first run and the demo link', () => {
     const { email, store } = await makeOwnerShop(t.deps)
     const owner = client()
     await signIn(owner, email)
-    suspendStore({ db: t.deps.db, clock }, store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, reason: 'unpaid' } })
     t.deps.cache.invalidate(store.id)
     for (const url of ['/admin', '/admin/team', '/admin/orders']) {
       const page = await owner.get(url)

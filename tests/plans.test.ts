@@ -150,7 +150,7 @@ describe('store:plan takes effect on the next request', () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })
     let [res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expect(res.status).toBe(403)
-    setPlan({ db: t.adminDb(), clock: systemClock }, store.id, 'pro')
+    setPlan({ ctx: { db: t.adminDb(), clock: systemClock }, input: { ref: store.id, plan: 'pro' } })
     ;[res, body] = await product(key, { variants: [{ name: 'S', price: 1 }] })
     expectStatus(res, body).toBe(201)
   })

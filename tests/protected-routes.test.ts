@@ -41,7 +41,7 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
     const { store } = makeShop(t.deps)
     const revoked = makeKey(t.deps, store.id)
     const revokedId = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM api_keys WHERE prefix = ?').get(revoked.slice(0, 12))!.id
-    revokeKey({ db: t.adminDb(), clock: systemClock }, revokedId)
+    revokeKey({ ctx: { db: t.adminDb(), clock: systemClock }, input: { id: revokedId } })
     const expired = makeKey(t.deps, store.id, ['all'], { expiresAt: Date.now() - 1000 })
     const cases: Record<string, string>[] = [
       {},
@@ -67,7 +67,7 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
   test('402 with the exact body when the store is suspended, before scope and limits', async () => {
     const { store } = makeShop(t.deps)
     const key = makeKey(t.deps, store.id, ['store:read'])
-    suspendStore({ db: t.adminDb(), clock: systemClock }, store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id, reason: 'unpaid' } })
     const [res, body] = await call(route, { key })
     expectStatus(res, body).toBe(402)
     expect(body).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })

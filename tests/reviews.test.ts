@@ -112,7 +112,7 @@ describe('POST /api/reviews', () => {
     let [res, out] = await post(body)
     expectStatus(res, out).toBe(404)
     expect(out.code).toBe('NOT_FOUND')
-    suspendStore({ db: t.deps.db, clock }, s.id, 'unpaid')
+    suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: s.id, reason: 'unpaid' } })
     ;[res, out] = await post(body)
     expectStatus(res, out).toBe(402)
     expect(out).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })

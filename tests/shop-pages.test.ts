@@ -225,7 +225,7 @@ describe('stores that are not open', () => {
     await t.api.put('/api/v1/store', { isMaintenance: false }, { key })
     expect((await get(`/s/${store.slug}`))[0].status).toBe(200)
 
-    suspendStore({ db: t.deps.db, clock: systemClock }, store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.deps.db, clock: systemClock }, input: { storeId: store.id, reason: 'unpaid' } })
     t.deps.cache.invalidate(store.id)
     const [r2, b2] = await get(`/s/${store.slug}`)
     expect(r2.status).toBe(503)

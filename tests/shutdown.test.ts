@@ -21,8 +21,8 @@ const UPLOAD_MS = 800
 test('SIGTERM with requests in flight: all complete, the db is closed cleanly, exit 0', async () => {
   const dataDir = tempDir('sf-stop-')
   const db = openDb({ dataDir })
-  const store = createStore({ db, clock: systemClock }, { name: 'Stop Shop', plan: 'pro' })
-  const { id: keyId, key } = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] })
+  const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Stop Shop', plan: 'pro' } })
+  const { id: keyId, key } = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } })
   db.$client.close()
 
   const [port, httpPort] = [await freePort(), await freePort()]

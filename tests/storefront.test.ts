@@ -30,7 +30,7 @@ describe('GET /api/v1/stores (directory)', () => {
     const suspended = makeShop(t.deps, { name: `${tag} Suspended` })
     await t.api.put('/api/v1/store', { isPublished: false }, { key: unpublished.key })
     await t.api.put('/api/v1/store', { isMaintenance: true }, { key: maintenance.key })
-    suspendStore({ db: t.deps.db, clock: systemClock }, suspended.store.id, 'unpaid')
+    suspendStore({ ctx: { db: t.deps.db, clock: systemClock }, input: { storeId: suspended.store.id, reason: 'unpaid' } })
 
     const [res, body] = await t.api.get(`/api/v1/stores?q=${tag}`)
     expectStatus(res, body).toBe(200)
@@ -194,12 +194,12 @@ describe('GET /api/v1/stores/:slug', () => {
     const { store, key } = makeShop(t.deps)
     await t.api.get(`/api/v1/stores/${store.slug}`) // cached while active
     await t.api.put('/api/v1/store', { isPublished: false }, { key })
-    suspendStore({ db: t.adminDb(), clock: systemClock }, store.id, 'chargeback')
+    suspendStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id, reason: 'chargeback' } })
     const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     expectStatus(res, body).toBe(402)
     expect(body).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
     expect(visits(store.id)).toBe(1)
-    reinstateStore({ db: t.adminDb(), clock: systemClock }, store.id)
+    reinstateStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id } })
     t.adminDb().$client.run('UPDATE stores SET is_published = 1 WHERE id = ?', [store.id])
     expect((await t.api.get(`/api/v1/stores/${store.slug}`))[0].status).toBe(200)
   })

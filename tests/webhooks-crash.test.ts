@@ -57,8 +57,8 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   spawned.push(first.proc)
 
   db = openDb({ dataDir, synchronous: 'NORMAL' })
-  const store = createStore({ db, clock: systemClock }, { name: 'Crash Shop', slug: `crash-${Date.now().toString(36)}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-  const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
+  const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Crash Shop', slug: `crash-${Date.now().toString(36)}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+  const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
   const product = addProduct({ db, clock: systemClock } as Deps, store.id, { price: 1000 })
   const api = (p: string, body: unknown, auth = true) =>
     fetch(`https://127.0.0.1:${port}${p}`, {

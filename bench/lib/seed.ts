@@ -39,10 +39,10 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
   const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', proMaxProducts: 100_000, proMaxCategories: 10_000 }))
   try {
     const slug = opts.slug ?? 'bench-store'
-    let store = createStore(deps, { name: 'Bench Store', slug, plan: opts.plan ?? 'pro', currency: 'USD', whatsapp: opts.whatsapp ?? '+14155550123' })
+    let store = createStore({ ctx: deps, input: { name: 'Bench Store', slug, plan: opts.plan ?? 'pro', currency: 'USD', whatsapp: opts.whatsapp ?? '+14155550123' } })
     if (opts.published ?? true) store = deps.db.update(stores).set({ isPublished: true }).where(eq(stores.id, store.id)).returning().get()!
     const scopes = opts.scopes === undefined || opts.scopes === 'all' ? ['all'] : opts.scopes
-    const { key } = createKey(deps, { storeId: store.id, scopes, name: 'bench' })
+    const { key } = createKey({ ctx: deps, input: { storeId: store.id, scopes, name: 'bench' } })
     const ctx = ctxFor(deps, store)
     const categoryIds: string[] = []
     for (let i = 0; i < (opts.categories ?? 3); i++) categoryIds.push(createCategory(ctx, { name: `Category ${i + 1}`, position: i }).id)

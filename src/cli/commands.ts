@@ -70,17 +70,17 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db, clock }, _p, f) => {
       const name = need(str(f, 'name'), '--name')
       const plan = oneOf(str(f, 'plan'), PLANS, '--plan')
-      return storeSummary(createStore({ db, clock }, { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') }))
+      return storeSummary(createStore({ ctx: { db, clock }, input: { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') } }))
     },
   },
   'store:list': {
     summary: 'list every store',
-    run: ({ db }) => ({ data: listStores(db).map(storeSummary) }),
+    run: ({ db }) => ({ data: listStores({ ctx: { db } }).map(storeSummary) }),
   },
   'store:plan': {
     summary: `change a store's plan (${PLANS.join(', ')})`,
     args: ['<store>', '<plan>'],
-    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ db, clock }, need(store, '<store>'), need(plan, '<plan>'))),
+    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ ctx: { db, clock }, input: { ref: need(store, '<store>'), plan: need(plan, '<plan>') } })),
   },
   'store:suspend': {
     summary: 'suspend a store (its keys get 402)',
@@ -88,13 +88,13 @@ export const COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string', value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'), help: 'why (default manual)' } },
     run: ({ db, clock }, [ref], f) => {
       const reason = oneOf(str(f, 'reason'), SUSPEND_REASONS, '--reason') ?? ('manual' as SuspendReason)
-      return { ...storeSummary(suspendStore({ db, clock }, findStore(db, need(ref, '<store>')).id, reason)), reason }
+      return { ...storeSummary(suspendStore({ ctx: { db, clock }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id, reason } })), reason }
     },
   },
   'store:reinstate': {
     summary: 'reinstate a suspended store',
     args: ['<store>'],
-    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ db, clock }, findStore(db, need(ref, '<store>')).id)),
+    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ ctx: { db, clock }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id } })),
   },
   'key:create': {
     summary: 'create an API key (the secret is shown once)',
@@ -119,10 +119,10 @@ export const COMMANDS: Record<string, Command> = {
       if (expiresAt === undefined) throw new UsageError('--expires-at must be an ISO 8601 date-time')
       // A key born expired is always a mistake (a wrong year, a date meant as a duration).
       if (expiresAt !== null && expiresAt <= clock.now()) throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
-      const store = findStore(db, storeRef)
+      const store = findStore({ ctx: { db }, input: { ref: storeRef } })
       // The key and its activity line commit together.
       return transaction(db, () => {
-        const created = createKey({ db, clock }, { storeId: store.id, scopes, name: str(f, 'name'), expiresAt })
+        const created = createKey({ ctx: { db, clock }, input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt } })
         recordActivity(db, clock.now(), { storeId: store.id, actor: 'cli', verb: 'create', recordType: 'api_key', recordId: created.id })
         return { ...created, storeId: store.id }
       })
@@ -131,14 +131,14 @@ export const COMMANDS: Record<string, Command> = {
   'key:list': {
     summary: "list a store's keys (prefixes only)",
     options: STORE_FLAG,
-    run: ({ db }, _p, f) => ({ data: listKeys(db, findStore(db, need(str(f, 'store'), '--store')).id) }),
+    run: ({ db }, _p, f) => ({ data: listKeys({ ctx: { db }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id } }) }),
   },
   'key:revoke': {
     summary: 'revoke a key (idempotent)',
     args: ['<keyId>'],
     run: ({ db, clock }, [id]) =>
       transaction(db, () => {
-        const revoked = revokeKey({ db, clock }, need(id, '<keyId>'))
+        const revoked = revokeKey({ ctx: { db, clock }, input: { id: need(id, '<keyId>') } })
         const storeId = db.select({ storeId: apiKeys.storeId }).from(apiKeys).where(eq(apiKeys.id, revoked.id)).get()!.storeId
         recordActivity(db, clock.now(), { storeId, actor: 'cli', verb: 'revoke', recordType: 'api_key', recordId: revoked.id })
         return revoked
@@ -154,7 +154,7 @@ export const COMMANDS: Record<string, Command> = {
       'due-at': { type: 'string', value: 'ISO', help: 'due date-time' },
     },
     run: (env, [ref], f) => {
-      const store = findStore(env.db, need(ref, '<store>'))
+      const store = findStore({ ctx: { db: env.db }, input: { ref: need(ref, '<store>') } })
       const amount = Number(need(str(f, 'amount'), '--amount'))
       const rawMax = str(f, 'max-attempts')
       const maxAttempts = rawMax === undefined ? undefined : Number(rawMax)
@@ -187,7 +187,7 @@ export const COMMANDS: Record<string, Command> = {
   'invoice:list': {
     summary: "list a store's invoices",
     options: STORE_FLAG,
-    run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore(db, need(str(f, 'store'), '--store')).id).map(invoiceView) }),
+    run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id).map(invoiceView) }),
   },
   ...BACKUP_COMMANDS,
   ...USER_COMMANDS,

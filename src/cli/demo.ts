@@ -74,14 +74,14 @@ export function seedDemo(deps: Deps): DemoSeed {
   let created = false
   let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
   if (!store) {
-    store = createStore({ db, clock }, {
+    store = createStore({ ctx: { db, clock }, input: {
       name: 'Demo Coffee & Tea',
       slug: DEMO_SLUG,
       plan: 'pro',
       currency: 'USD',
       whatsapp: DEMO_WHATSAPP,
       description: DEMO_DESCRIPTION,
-    })
+    } })
     created = true
   } else if (!store.description || !store.whatsappNumber) {
     // A demo store from an earlier version may lack them; its storefront page shows both.
@@ -158,7 +158,7 @@ export function seedDemo(deps: Deps): DemoSeed {
     .where(and(eq(apiKeys.storeId, store.id), eq(apiKeys.name, DEMO_KEY_NAME), isNull(apiKeys.revokedAt)))
     .run()
   deps.cache.invalidateKeys()
-  const { key } = createKey({ db, clock }, { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME })
+  const { key } = createKey({ ctx: { db, clock }, input: { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME } })
 
   // The panel's owner: no password (the link signs in; set one on the account page), made once.
   const owner = createOwner({ ctx: deps, input: { storeId: store.id, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: null } })

@@ -38,7 +38,7 @@ export const USER_COMMANDS: Record<string, Command> = {
     run: ({ db, clock, config }, _p, f) => {
       const role = str(f, 'role') ?? 'owner'
       if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')} (got '${role}')`)
-      const store = findStore(db, need(str(f, 'store'), '--store'))
+      const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
       const ctx = ctxFor({ db, clock, config, appendEvent }, store, { kind: 'cli' })
       const issued = inviteToStore({ ctx, input: { email: need(str(f, 'email'), '--email'), role, name: str(f, 'name') } })
       return { id: issued.id, email: issued.email, role: issued.role, url: joinUrl(config, issued.token), expiresAt: issued.expiresAt }
@@ -48,7 +48,7 @@ export const USER_COMMANDS: Record<string, Command> = {
     summary: "list a store's people and their roles",
     options: STORE,
     run: ({ db, clock, config }, _p, f) => {
-      const store = findStore(db, need(str(f, 'store'), '--store'))
+      const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
       return { data: listMembers({ ctx: { db, clock, config }, input: { storeId: store.id } }) }
     },
   },
@@ -56,7 +56,7 @@ export const USER_COMMANDS: Record<string, Command> = {
     summary: 'remove a person from a store (never its last owner)',
     options: { ...STORE, ...EMAIL },
     run: ({ db, clock, config }, _p, f) => {
-      const store = findStore(db, need(str(f, 'store'), '--store'))
+      const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
       const m = membershipByEmail(db, store.id, need(str(f, 'email'), '--email'))
       if (!m) throw new NotFound('Team member')
       const ctx = ctxFor({ db, clock, config, appendEvent }, store, { kind: 'cli' })

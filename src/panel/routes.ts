@@ -405,10 +405,10 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const hash = await hashPassword(password)
         let store
         try {
-          store = createStore({ db, clock }, { name: storeName })
+          store = createStore({ ctx: { db, clock }, input: { name: storeName } })
         } catch (e) {
           if (!(e instanceof AppError)) throw e
-          store = createStore({ db, clock }, { name: storeName, slug: `store-${Date.now().toString(36)}` })
+          store = createStore({ ctx: { db, clock }, input: { name: storeName, slug: `store-${Date.now().toString(36)}` } })
         }
         const user = createOwner({ ctx: people, input: { storeId: store.id, email, name: cleanName, passwordHash: hash } })
         const opened = openSession({ ctx: people, input: { userId: user.id, storeId: store.id, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })

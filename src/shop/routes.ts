@@ -197,7 +197,7 @@ export const shopRoutes = (deps: ShopDeps) => {
     }
     for (const k of ['customerName', 'rating', 'comment'] as const) if (input[k] === undefined) delete input[k]
     try {
-      submitReview(deps, checkBody(ReviewCreate, input))
+      submitReview({ ctx: deps, input: checkBody(ReviewCreate, input) })
       return back({ kind: 'thanks' })
     } catch (e) {
       if (e instanceof ValidationError) {

@@ -9,11 +9,11 @@ export const uniq = (p = 'x') => `${p}-${Date.now().toString(36)}-${(++n).toStri
 
 export function makeStore(deps: Deps, input: Partial<CreateStoreInput> & { plan?: Plan } = {}) {
   const name = input.name ?? uniq('Shop')
-  return createStore(deps, { name, slug: input.slug ?? uniq('shop').toLowerCase(), plan: input.plan ?? 'pro', currency: input.currency ?? 'USD', whatsapp: input.whatsapp ?? '+14155550100', ...input })
+  return createStore({ ctx: deps, input: { name, slug: input.slug ?? uniq('shop').toLowerCase(), plan: input.plan ?? 'pro', currency: input.currency ?? 'USD', whatsapp: input.whatsapp ?? '+14155550100', ...input } })
 }
 
 export function makeKey(deps: Deps, storeId: string, scopes: string[] = ['all'], extra: { expiresAt?: number | null } = {}) {
-  return createKey(deps, { storeId, scopes, ...extra }).key
+  return createKey({ ctx: deps, input: { storeId, scopes, ...extra } }).key
 }
 
 /** A store with an all-scopes key: the usual starting point. */

@@ -104,7 +104,7 @@ export const testPasswordHash = () => (hashed ??= Bun.password.hash(PASSWORD, { 
 
 /** A store and its owner (password PASSWORD). */
 export async function makeOwnerShop(deps: Deps, opts: { name?: string; email?: string; plan?: 'free' | 'pro' | 'lifetime' } = {}) {
-  const store = createStore(deps, { name: opts.name ?? uniq('Shop'), slug: uniq('shop').toLowerCase(), plan: opts.plan ?? 'pro' })
+  const store = createStore({ ctx: deps, input: { name: opts.name ?? uniq('Shop'), slug: uniq('shop').toLowerCase(), plan: opts.plan ?? 'pro' } })
   const email = opts.email ?? `${uniq('owner')}@example.com`
   const user = createOwner({ ctx: deps, input: { storeId: store.id, email, name: 'Olga Owner', passwordHash: await testPasswordHash() } })
   return { store, user, email }

@@ -45,8 +45,8 @@ export async function runBackup(opts: { clients?: number; ordersBefore?: number;
 
   await timed(r, async () => {
     const db = openDb({ dataDir, synchronous: 'NORMAL' })
-    const store = createStore({ db, clock: systemClock }, { name: 'Backup Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-    const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
+    const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Backup Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+    const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
     const products = [1000, 2550, 799].map((price) => addProduct({ db, clock: systemClock } as Deps, store.id, { price }))
     db.$client.close()
 

@@ -29,8 +29,8 @@ type Server = Awaited<ReturnType<typeof spawnServer>>
 async function start(dataDir: string, env: Record<string, string> = {}) {
   const db = openDb({ dataDir, synchronous: 'NORMAL' })
   const shops = ['A', 'B'].map((n) => {
-    const store = createStore({ db, clock: systemClock }, { name: `Edge ${n}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-    const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
+    const store = createStore({ ctx: { db, clock: systemClock }, input: { name: `Edge ${n}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+    const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
     const product = addProduct({ db, clock: systemClock } as Deps, store.id, { price: 100 })
     return { store, key, product }
   })

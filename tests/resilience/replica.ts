@@ -70,8 +70,8 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
 
   await timed(r, async () => {
     const db = openDb({ dataDir: live, synchronous: 'NORMAL' })
-    const store = createStore({ db, clock: systemClock }, { name: 'Replica Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' })
-    const key = createKey({ db, clock: systemClock }, { storeId: store.id, scopes: ['all'] }).key
+    const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Replica Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+    const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
     const products = [1000, 2550, 799].map((price) => addProduct({ db, clock: systemClock } as Deps, store.id, { price }))
     db.$client.close()
 

@@ -34,7 +34,7 @@ export interface CreatedKey {
   expiresAt: string | null
 }
 
-export function createKey({ db, clock }: OperatorCtx, input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null }): CreatedKey {
+export function createKey({ ctx: { db, clock }, input }: { ctx: OperatorCtx; input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null } }): CreatedKey {
   const key = KEY_PREFIX + base62(randomBytes(24))
   const id = createId()
   db.insert(apiKeys)
@@ -65,12 +65,12 @@ export function keyView(k: ApiKey) {
   }
 }
 
-export function listKeys(db: Db, storeId: string) {
+export function listKeys({ ctx: { db }, input: { storeId } }: { ctx: { db: Db }; input: { storeId: string } }) {
   return db.select().from(apiKeys).where(eq(apiKeys.storeId, storeId)).orderBy(desc(apiKeys.createdAt)).all().map(keyView)
 }
 
 /** Idempotent: revoking a revoked key keeps its first revocation time. */
-export function revokeKey({ db, clock }: OperatorCtx, id: string) {
+export function revokeKey({ ctx: { db, clock }, input: { id } }: { ctx: OperatorCtx; input: { id: string } }) {
   const row =
     db.update(apiKeys).set({ revokedAt: clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning().get() ??
     db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()

@@ -41,7 +41,7 @@ export interface CreateStoreInput {
   description?: string
 }
 
-export function createStore({ db, clock }: OperatorCtx, input: CreateStoreInput): Store {
+export function createStore({ ctx: { db, clock }, input }: { ctx: OperatorCtx; input: CreateStoreInput }): Store {
   const name = input.name?.trim()
   if (!name) throw new ValidationError('name', 'required')
   const slug = input.slug ?? slugify(name)
@@ -69,7 +69,7 @@ export function createStore({ db, clock }: OperatorCtx, input: CreateStoreInput)
 }
 
 /** A store by id or slug (the CLI's `<store>`). */
-export function findStore(db: Db, ref: string): Store {
+export function findStore({ ctx: { db }, input: { ref } }: { ctx: { db: Db }; input: { ref: string } }): Store {
   const s = db.select().from(stores).where(or(eq(stores.id, ref), eq(stores.slug, ref))).get()
   if (!s) throw new NotFound('Store')
   return s
@@ -84,19 +84,19 @@ export function getStore(db: Db, id: string): Store | undefined {
   return stmt.get({ id })
 }
 
-export function listStores(db: Db): Store[] {
+export function listStores({ ctx: { db } }: { ctx: { db: Db } }): Store[] {
   return db.select().from(stores).orderBy(asc(stores.createdAt)).all()
 }
 
 const touched = (s: Store) => [s.id]
 
-export function setPlan({ db, clock }: OperatorCtx, ref: string, plan: string): Store {
+export function setPlan({ ctx: { db, clock }, input: { ref, plan } }: { ctx: OperatorCtx; input: { ref: string; plan: string } }): Store {
   if (!PLANS.includes(plan as Plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
-  const s = findStore(db, ref)
+  const s = findStore({ ctx: { db }, input: { ref } })
   return transaction(db, (tx) => tx.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!, touched)
 }
 
-export function suspendStore({ db, clock }: OperatorCtx, storeId: string, reason: SuspendReason): Store {
+export function suspendStore({ ctx: { db, clock }, input: { storeId, reason } }: { ctx: OperatorCtx; input: { storeId: string; reason: SuspendReason } }): Store {
   const now = clock.now()
   return transaction(
     db,
@@ -115,7 +115,7 @@ export function suspendStore({ db, clock }: OperatorCtx, storeId: string, reason
 }
 
 /** A recorded payment: every open invoice is settled and the store is active again. */
-export function reinstateStore({ db, clock }: OperatorCtx, storeId: string): Store {
+export function reinstateStore({ ctx: { db, clock }, input: { storeId } }: { ctx: OperatorCtx; input: { storeId: string } }): Store {
   const now = clock.now()
   return transaction(db, (tx) => {
     tx.update(invoices)

@@ -13,7 +13,7 @@ export const publicReviewRoutes = new Elysia({ name: 'reviews-public' }).use(acc
   '/api/reviews',
   ({ app, body, set }) => {
     set.status = 201
-    return submitReview(app, body)
+    return submitReview({ ctx: app, input: body })
   },
   {
     access: { public: 'reviews' },

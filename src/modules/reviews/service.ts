@@ -36,7 +36,7 @@ const withProduct = (db: Runner) =>
  * here 402 suspended → 404 unknown/unpublished store → 400 `productId`. The review and its
  * `review.created` outbox rows commit together.
  */
-export function submitReview(base: CtxBase, input: ReviewCreate): { id: string; status: 'pending' } {
+export function submitReview({ ctx: base, input }: { ctx: CtxBase; input: ReviewCreate }): { id: string; status: 'pending' } {
   const store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)
   const ctx = ctxFor(base, store, { kind: 'public' })
   const now = ctx.clock.now()
