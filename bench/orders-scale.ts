@@ -122,10 +122,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   try {
     const ctx = ctxFor(deps, getStore(deps.db, seeded.storeId)!)
     const fns = [
-      () => listOrders(ctx, {}),
-      () => listOrders(ctx, { offset: Math.min(100_000, total - 50) }),
-      () => listOrders(ctx, { status: 'delivered' }),
-      () => getCustomer(ctx, vip, {}),
+      () => listOrders({ ctx, input: {} }),
+      () => listOrders({ ctx, input: { offset: Math.min(100_000, total - 50) } }),
+      () => listOrders({ ctx, input: { status: 'delivered' } }),
+      () => getCustomer({ ctx, input: { id: vip, ...{} } }),
     ]
     for (const fn of fns) {
       const times: number[] = []

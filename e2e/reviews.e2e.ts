@@ -32,7 +32,7 @@ beforeAll(async () => {
   storeId = store.id
   const ctx = ctxFor(deps, store)
   for (const name of ['Morning Blend', 'Evening Blend', 'Decaf', 'Espresso']) {
-    const p = createProduct(ctx, { name, price: 14, description: `${name}, roasted weekly.` })
+    const p = createProduct({ ctx, input: { name, price: 14, description: `${name}, roasted weekly.` } })
     products[name] = { id: p.id, slug: p.slug }
   }
   key = createKey({ ctx: { db: deps.db, clock: deps.clock }, input: { storeId: store.id, scopes: ['all'] } }).key

@@ -36,12 +36,12 @@ beforeAll(async () => {
   const store = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' } })
   storeId = store.id
   const ctx = ctxFor(deps, store)
-  const beans = createCategory(ctx, { name: 'Beans', slug: 'beans', position: 0 })
-  const coffee = createProduct(ctx, { name: 'House Coffee', price: 10, description: 'Chocolate and hazelnut.', categoryId: beans.id, variants: [{ name: '250 g', price: 10 }, { name: '500 g', price: 18 }] })
-  createProduct(ctx, { name: 'Glass Teapot', price: 25, description: '800 ml borosilicate.' })
+  const beans = createCategory({ ctx, input: { name: 'Beans', slug: 'beans', position: 0 } })
+  const coffee = createProduct({ ctx, input: { name: 'House Coffee', price: 10, description: 'Chocolate and hazelnut.', categoryId: beans.id, variants: [{ name: '250 g', price: 10 }, { name: '500 g', price: 18 }] } })
+  createProduct({ ctx, input: { name: 'Glass Teapot', price: 25, description: '800 ml borosilicate.' } })
   // One unit: two carts race for it in the stock test.
-  createProduct(ctx, { name: 'Last Mug', price: 12, description: 'The last one of its glaze.', stock: 1 })
-  createShipping(ctx, { name: 'Standard', price: 5, estimatedDays: 3 })
+  createProduct({ ctx, input: { name: 'Last Mug', price: 12, description: 'The last one of its glaze.', stock: 1 } })
+  createShipping({ ctx, input: { name: 'Standard', price: 5, estimatedDays: 3 } })
   key = createKey({ ctx: { db: deps.db, clock: deps.clock }, input: { storeId: store.id, scopes: ['all'] } }).key
   // A picture uploaded over HTTP, as a seller would: the pages show it with its srcset.
   const form = new FormData()
@@ -50,7 +50,7 @@ beforeAll(async () => {
   if (up.status !== 201) throw new Error(`image upload: ${up.status} ${await up.text()}`)
 
   const evil = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' } })
-  createProduct(ctxFor(deps, evil), { name: XSS, slug: 'evil', price: 3 })
+  createProduct({ ctx: ctxFor(deps, evil), input: { name: XSS, slug: 'evil', price: 3 } })
   deps.cache.clear()
 })
 

@@ -350,7 +350,7 @@ describe('activity log', () => {
     admin('key:revoke', created.json.id)
     // A panel person's writes through the same services carry their note too (as the panel's pages will).
     const s = t.deps.db.select().from(stores).where(eq(stores.id, store.id)).get()!
-    createProduct(ctxFor(t.deps, s, { kind: 'user', userId: 'u1', role: 'owner' }, { actor: 'user:u1', verb: 'create', recordType: 'product' }), { name: 'Panel product', price: 1 })
+    createProduct({ ctx: ctxFor(t.deps, s, { kind: 'user', userId: 'u1', role: 'owner' }, { actor: 'user:u1', verb: 'create', recordType: 'product' }), input: { name: 'Panel product', price: 1 } })
     const rows = t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).orderBy(activity.seq).all()
     expect(rows.map((r) => [r.actor.replace(/^key:sfk_.*/, 'key'), r.verb, r.recordType, r.recordId !== null])).toEqual([
       ['cli', 'invite', 'invitation', true],

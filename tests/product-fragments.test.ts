@@ -39,7 +39,7 @@ async function expectFresh(label: string): Promise<void> {
     const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${shop.key}` } }))
     const served = await res.text()
     expect(res.status).toBe(200)
-    const fresh = JSON.stringify(listProducts(ctxFor(t.deps, store), queryOf(path)))
+    const fresh = JSON.stringify(listProducts({ ctx: ctxFor(t.deps, store), input: queryOf(path) }))
     expect(`${label} ${path}: ${served}`).toBe(`${label} ${path}: ${fresh}`)
   }
   const res = await t.app.handle(new Request(`http://localhost/api/v1/stores/${shop.store.slug}`))

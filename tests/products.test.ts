@@ -31,8 +31,8 @@ function shop(plan: Plan = 'pro', currency = 'USD') {
   return makeShop(t.deps, { plan, currency })
 }
 /** Creates through the service, bypassing HTTP (setup only). */
-function seed(store: Store, input: Partial<Parameters<typeof createProduct>[1]> = {}) {
-  return createProduct(ctxFor(t.deps, store), { name: uniq('Product'), price: 10, ...input })
+function seed(store: Store, input: Partial<Parameters<typeof createProduct>[0]["input"]> = {}) {
+  return createProduct({ ctx: ctxFor(t.deps, store), input: { name: uniq('Product'), price: 10, ...input } })
 }
 const post = (key: string, body: unknown) => t.api.post('/api/v1/products', body, { key })
 const row = (id: string) => t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM products WHERE id = ?').get(id)
@@ -438,8 +438,8 @@ describe('categoryId', () => {
   test('must name a category of this store (create and update); null clears it', async () => {
     const { store, key } = shop()
     const other = shop()
-    const mine = createCategory(ctxFor(t.deps, store), { name: uniq('Cat') })
-    const theirs = createCategory(ctxFor(t.deps, other.store), { name: uniq('Cat') })
+    const mine = createCategory({ ctx: ctxFor(t.deps, store), input: { name: uniq('Cat') } })
+    const theirs = createCategory({ ctx: ctxFor(t.deps, other.store), input: { name: uniq('Cat') } })
 
     const [ok, created] = await post(key, { name: 'In cat', price: 1, categoryId: mine.id })
     expectStatus(ok, created).toBe(201)
@@ -723,7 +723,7 @@ describe('cache freshness', () => {
 
   test('deleting a category is seen in the product list (categoryId null)', async () => {
     const { store, key } = shop()
-    const cat = createCategory(ctxFor(t.deps, store), { name: uniq('Cat') })
+    const cat = createCategory({ ctx: ctxFor(t.deps, store), input: { name: uniq('Cat') } })
     await post(key, { name: 'Filed', price: 1, categoryId: cat.id })
     const [, before] = await t.api.get('/api/v1/products', { key })
     expect(before.data[0].categoryId).toBe(cat.id)
@@ -786,7 +786,7 @@ describe('concurrency', () => {
       const ctx = { config: testConfig({ dataDir }), db, clock: systemClock, cache: new StoreCache(db), store }
       const out = { ok: 0, capped: 0, other: [] }
       for (let i = 0; i < 6; i++) {
-        try { createProduct(ctx, { name: 'proc ' + process.pid + ' ' + i, price: 1 }); out.ok++ }
+        try { createProduct({ ctx, input: { name: 'proc ' + process.pid + ' ' + i, price: 1 } }); out.ok++ }
         catch (e) { if (e.feature === 'productLimit') out.capped++; else out.other.push(String(e)) }
       }
       console.log(JSON.stringify(out))

@@ -131,7 +131,7 @@ describe('POST /api/reviews', () => {
     const other = makeStore(t.deps)
     const theirs = makeProduct(t.deps, other.id)
     const deleted = makeProduct(t.deps, store.id)
-    deleteProduct(ctxFor(t.deps, store), deleted.id)
+    deleteProduct({ ctx: ctxFor(t.deps, store), input: { id: deleted.id } })
     const inactive = makeProduct(t.deps, store.id, { isActive: false })
     const base = { storeId: store.id, customerName: 'Ana', rating: 5 }
     for (const [productId, reason] of [

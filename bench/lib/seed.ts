@@ -45,12 +45,12 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
     const { key } = createKey({ ctx: deps, input: { storeId: store.id, scopes, name: 'bench' } })
     const ctx = ctxFor(deps, store)
     const categoryIds: string[] = []
-    for (let i = 0; i < (opts.categories ?? 3); i++) categoryIds.push(createCategory(ctx, { name: `Category ${i + 1}`, position: i }).id)
+    for (let i = 0; i < (opts.categories ?? 3); i++) categoryIds.push(createCategory({ ctx, input: { name: `Category ${i + 1}`, position: i } }).id)
     const productIds: string[] = []
     const variantIds: string[] = []
     const nVariants = opts.variantsPerProduct ?? 3
     for (let i = 0; i < (opts.products ?? 60); i++) {
-      const p = createProduct(ctx, {
+      const p = createProduct({ ctx, input: {
         name: `Product ${i + 1}`,
         description: `A fine product number ${i + 1}, described in a sentence or two so the payload looks real.`,
         price: 10 + (i % 40) + 0.99,
@@ -58,7 +58,7 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
         imageUrl: `https://cdn.example.com/products/${i + 1}.jpg`,
         categoryId: categoryIds.length ? categoryIds[i % categoryIds.length] : null,
         variants: Array.from({ length: nVariants }, (_, j) => ({ name: ['Small', 'Medium', 'Large', 'XL', 'XXL'][j % 5]! + (j >= 5 ? ` ${j}` : ''), price: 10 + (i % 40) + j + 0.99 })),
-      })
+      } })
       productIds.push(p.id)
       for (const v of p.variants) variantIds.push(v.id)
     }

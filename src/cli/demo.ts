@@ -98,7 +98,7 @@ export function seedDemo(deps: Deps): DemoSeed {
   for (const [i, name] of CATEGORIES.entries()) {
     const slug = name.toLowerCase()
     const existing = db.select({ id: categories.id }).from(categories).where(and(eq(categories.storeId, store.id), eq(categories.slug, slug))).get()
-    categoryIds.set(name, existing?.id ?? createCategory(ctx, { name, slug, position: i }).id)
+    categoryIds.set(name, existing?.id ?? createCategory({ ctx, input: { name, slug, position: i } }).id)
   }
 
   const productIds: string[] = []
@@ -111,7 +111,7 @@ export function seedDemo(deps: Deps): DemoSeed {
       .get()
     productIds.push(
       existing?.id ??
-        createProduct(ctx, {
+        createProduct({ ctx, input: {
           name: p.name,
           slug,
           description: p.description,
@@ -122,7 +122,7 @@ export function seedDemo(deps: Deps): DemoSeed {
           categoryId: categoryIds.get(p.category)!,
           stock: p.stock ?? null,
           variants: p.variants.map(([name, price, stock]) => ({ name, price, stock: stock ?? null })),
-        }).id,
+        } }).id,
     )
   }
 
@@ -184,7 +184,7 @@ export async function seedDemoPictures(deps: Deps, seed: DemoSeed): Promise<numb
     const productId = seed.productIds[i]!
     if (db.select({ id: productImages.id }).from(productImages).where(eq(productImages.productId, productId)).get()) return
     const png = await picturePng(p.name, p.motif, i)
-    await uploadImage(ctx, productId, new Blob([png], { type: 'image/png' }))
+    await uploadImage({ ctx, input: { productId, file: new Blob([png], { type: 'image/png' }) } })
     uploaded++
   })
   await Promise.all(jobs)

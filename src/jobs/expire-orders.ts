@@ -36,7 +36,7 @@ export function expirePendingOrders(deps: CtxBase): number {
     const ctx = ctxFor(deps, store, { kind: 'system' })
     for (const id of ids) {
       try {
-        updateOrderStatus(ctx, id, 'cancelled')
+        updateOrderStatus({ ctx, input: { id, status: 'cancelled' } })
         cancelled++
       } catch (err) {
         // Confirmed (or cancelled) by someone between the read and the move: nothing to do.

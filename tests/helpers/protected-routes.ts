@@ -34,9 +34,9 @@ export interface ProtectedRoute {
 
 type Own = NonNullable<ProtectedRoute['own']>
 const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, storeId)!)
-const product: Own = (deps, storeId) => createProduct(ctx(deps, storeId), { name: uniq('Product'), price: 10 }).id
-const category: Own = (deps, storeId) => createCategory(ctx(deps, storeId), { name: uniq('Category') }).id
-const webhook: Own = async (deps, storeId) => (await createWebhook(ctx(deps, storeId), { url: 'https://93.184.216.34/hook', events: ['order.created'] })).id
+const product: Own = (deps, storeId) => createProduct({ ctx: ctx(deps, storeId), input: { name: uniq('Product'), price: 10 } }).id
+const category: Own = (deps, storeId) => createCategory({ ctx: ctx(deps, storeId), input: { name: uniq('Category') } }).id
+const webhook: Own = async (deps, storeId) => (await createWebhook({ ctx: ctx(deps, storeId), input: { url: 'https://93.184.216.34/hook', events: ['order.created'] } })).id
 const review: Own = (deps, storeId) => makeReview(deps, storeId).id
 const discount: Own = (deps, storeId) => makeDiscount(deps, storeId).id
 const shipping: Own = (deps, storeId) => makeShipping(deps, storeId).id

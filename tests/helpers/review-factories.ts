@@ -7,7 +7,7 @@ import { getStore } from '../../src/modules/platform-stores/service'
 import { uniq } from './factories'
 
 export function makeProduct(deps: Deps, storeId: string, input: { name?: string; price?: number; isActive?: boolean } = {}) {
-  return createProduct(ctxFor(deps, getStore(deps.db, storeId)!), { name: input.name ?? uniq('Product'), price: input.price ?? 10, isActive: input.isActive })
+  return createProduct({ ctx: ctxFor(deps, getStore(deps.db, storeId)!), input: { name: input.name ?? uniq('Product'), price: input.price ?? 10, isActive: input.isActive } })
 }
 
 /** A review row of the store (a new product unless one is given). */

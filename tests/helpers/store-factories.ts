@@ -13,9 +13,9 @@ const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, stor
 export const uniqCode = () => uniq('CODE').replace(/[^A-Za-z0-9_-]/g, '').slice(-30)
 
 export function makeDiscount(deps: Deps, storeId: string, input: Partial<DiscountCreate> = {}) {
-  return createDiscount(ctx(deps, storeId), { code: uniqCode(), type: 'percentage', value: 10, ...input })
+  return createDiscount({ ctx: ctx(deps, storeId), input: { code: uniqCode(), type: 'percentage', value: 10, ...input } })
 }
 
 export function makeShipping(deps: Deps, storeId: string, input: Partial<ShippingCreate> = {}) {
-  return createShipping(ctx(deps, storeId), { name: uniq('Courier'), price: 4.5, estimatedDays: 3, ...input })
+  return createShipping({ ctx: ctx(deps, storeId), input: { name: uniq('Courier'), price: 4.5, estimatedDays: 3, ...input } })
 }

@@ -226,10 +226,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
     const { store, key } = makeShop(deps, { plan: 'pro' })
     const ctx = ctxFor(deps, store)
     const cat = makeCatalog(deps, store.id)
-    const category = createCategory(ctx, { name: uniq('Category') })
+    const category = createCategory({ ctx, input: { name: uniq('Category') } })
     const discount = addDiscount(deps, store.id, { code: 'FUZZ10' })
     const review = makeReview(deps, store.id, { productId: cat.mug.id })
-    const hook = await createWebhook(ctx, { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] })
+    const hook = await createWebhook({ ctx, input: { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] } })
     const order = placeOrder(deps, orderBody(store.id, cat)).body.id
     const customer = deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(order)!.customer_id
     drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)

@@ -77,10 +77,10 @@ export async function runIsolation(): Promise<CaseResult> {
     const fill = async (storeId: string) => {
       const ctx = ctxFor(deps, getStore(deps.db, storeId)!)
       const cat = makeCatalog(deps, storeId)
-      const category = createCategory(ctx, { name: `Category ${storeId}` })
+      const category = createCategory({ ctx, input: { name: `Category ${storeId}` } })
       const discount = addDiscount(deps, storeId)
       const review = makeReview(deps, storeId, { productId: cat.mug.id, customerName: `Reviewer ${storeId}` })
-      const hook = await createWebhook(ctx, { url: `${receiver.url}/${storeId}`, events: ['order.created', 'order.updated', 'review.created'] })
+      const hook = await createWebhook({ ctx, input: { url: `${receiver.url}/${storeId}`, events: ['order.created', 'order.updated', 'review.created'] } })
       const orders = [0, 1].map((i) => placeOrder(deps, orderBody(storeId, cat, { name: `Buyer ${i} ${storeId}`, address: `Street ${storeId}` })).body.id)
       drainOutbox(sql) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
       const delivery = sql.query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?').get(hook.id)!.id

@@ -10,7 +10,7 @@ const write = { scope: 'categories:write', owns: categories } as const
 
 export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
   .use(access)
-  .get('', ({ ctx, query }) => listCategories(ctx, query), {
+  .get('', ({ ctx, query }) => listCategories({ ctx, input: query }), {
     access: { scope: 'categories:read' },
     query: CategoryListQuery,
     response: { 200: list(Category), ...authErrors },
@@ -26,18 +26,18 @@ export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
     '',
     ({ ctx, body, set }) => {
       set.status = 201
-      return { data: createCategory(ctx, body) }
+      return { data: createCategory({ ctx, input: body }) }
     },
     { access: { scope: 'categories:write' }, body: CategoryCreate, response: { 201: data(Category), ...withConflict }, detail: doc('Create a category') },
   )
-  .put('/:id', ({ ctx, params, body }) => ({ data: updateCategory(ctx, params.id, body) }), {
+  .put('/:id', ({ ctx, params, body }) => ({ data: updateCategory({ ctx, input: { ...body, id: params.id } }) }), {
     access: write,
     params: IdParams,
     body: CategoryUpdate,
     response: { 200: data(Category), ...withConflict },
     detail: doc('Update a category (partial)'),
   })
-  .delete('/:id', ({ ctx, params }) => ({ data: deleteCategory(ctx, params.id) }), {
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteCategory({ ctx, input: { id: params.id } }) }), {
     access: write,
     params: IdParams,
     response: { 200: Deleted, ...withNotFound },

@@ -21,7 +21,7 @@ export const categoryView = (c: Category) => ({
   updatedAt: iso(c.updatedAt),
 })
 
-export function listCategories(ctx: Ctx, q: CategoryListQuery) {
+export function listCategories({ ctx, input: q }: { ctx: Ctx; input: CategoryListQuery }) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(categories.storeId, ctx.store.id), ...sinceFilters(q, categories)]
   const active = activeFilter(q.isActive, 'all')
@@ -40,7 +40,7 @@ export const getCategory = (ctx: Ctx, id: string) => categoryView(ownCategory(ct
 
 const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
 
-export function createCategory(ctx: Ctx, input: CategoryCreate) {
+export function createCategory({ ctx, input }: { ctx: Ctx; input: CategoryCreate }) {
   const slug = input.slug ?? slugify(input.name)
   const now = ctx.clock.now()
   try {
@@ -66,7 +66,7 @@ export function createCategory(ctx: Ctx, input: CategoryCreate) {
   }
 }
 
-export function updateCategory(ctx: Ctx, id: string, input: CategoryUpdate) {
+export function updateCategory({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & CategoryUpdate }) {
   const set: Partial<typeof categories.$inferInsert> = {}
   if (input.name !== undefined) set.name = input.name
   if (input.slug !== undefined) set.slug = input.slug
@@ -85,7 +85,7 @@ export function updateCategory(ctx: Ctx, id: string, input: CategoryUpdate) {
 }
 
 /** Its products stay, with `categoryId` set to null (contract); soft-deleted ones too. */
-export function deleteCategory(ctx: Ctx, id: string) {
+export function deleteCategory({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
     ownCategory(ctx, id, tx)
     tx.update(products).set({ categoryId: null, updatedAt: ctx.clock.now() }).where(eq(products.categoryId, id)).run()

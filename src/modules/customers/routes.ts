@@ -10,13 +10,13 @@ const doc = routeDoc('Orders')
 
 export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
   .use(access)
-  .get('', ({ ctx, query }) => listCustomers(ctx, query), {
+  .get('', ({ ctx, query }) => listCustomers({ ctx, input: query }), {
     access: { scope: 'customers:read' },
     query: CustomerListQuery,
     response: { 200: list(Customer), ...authErrors },
     detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
   })
-  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, JSON.stringify({ data: getCustomer(ctx, params.id, query) })), {
+  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, JSON.stringify({ data: getCustomer({ ctx, input: { ...query, id: params.id } }) })), {
     access: { scope: 'customers:read', owns: customers },
     params: IdParams,
     query: CustomerGetQuery,

@@ -29,7 +29,7 @@ export function customerView(c: Customer, currency: string) {
   }
 }
 
-export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
+export function listCustomers({ ctx, input: q }: { ctx: Ctx; input: CustomerListQuery }) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(customers.storeId, ctx.store.id), ...sinceFilters(q, customers)]
   if (q.q) {
@@ -54,7 +54,7 @@ export function listCustomers(ctx: Ctx, q: CustomerListQuery) {
 export const ownCustomer = (ctx: Ctx, id: string): Customer => owned(ctx, customerById(ctx.db.$client, id), 'Customer')
 
 /** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
-export function getCustomer(ctx: Ctx, id: string, q: CustomerGetQuery = {}) {
+export function getCustomer({ ctx, input: { id, ...q } }: { ctx: Ctx; input: { id: string } & CustomerGetQuery }) {
   const c = ownCustomer(ctx, id)
   const rows = pageOfOrders(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
   return { ...customerView(c, ctx.store.currency), orders: listViews(ctx.db, rows) }

@@ -10,7 +10,7 @@ const write = { scope: 'discounts:write', owns: discounts } as const
 
 export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
   .use(access)
-  .get('', ({ ctx, query }) => listDiscounts(ctx, query), {
+  .get('', ({ ctx, query }) => listDiscounts({ ctx, input: query }), {
     access: { scope: 'discounts:read' },
     query: DiscountListQuery,
     response: { 200: list(Discount), ...authErrors },
@@ -26,7 +26,7 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
     '',
     ({ ctx, body, set }) => {
       set.status = 201
-      return { data: createDiscount(ctx, body) }
+      return { data: createDiscount({ ctx, input: body }) }
     },
     {
       access: { scope: 'discounts:write' },
@@ -35,14 +35,14 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
       detail: doc('Create a discount', ' Codes are unique per store ignoring case (409 DUPLICATE_CODE). `percentage` value in (0, 100] with up to 2 decimals; `fixed` value > 0 in the store currency.'),
     },
   )
-  .put('/:id', ({ ctx, params, body }) => ({ data: updateDiscount(ctx, params.id, body) }), {
+  .put('/:id', ({ ctx, params, body }) => ({ data: updateDiscount({ ctx, input: { ...body, id: params.id } }) }), {
     access: write,
     params: IdParams,
     body: DiscountUpdate,
     response: { 200: data(Discount), ...withConflict },
     detail: doc('Update a discount (partial)', ' The value is re-checked against the resulting type. `usedCount` is read-only.'),
   })
-  .delete('/:id', ({ ctx, params }) => ({ data: deleteDiscount(ctx, params.id) }), {
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteDiscount({ ctx, input: { id: params.id } }) }), {
     access: write,
     params: IdParams,
     response: { 200: Deleted, ...withNotFound },

@@ -44,7 +44,7 @@ function valueIn(ctx: Ctx, type: DiscountType, value: number): number {
 
 const duplicateCode = (code: string) => new Conflict('DUPLICATE_CODE', `A discount with code '${code}' already exists (codes ignore case)`, { field: 'code', code })
 
-export function listDiscounts(ctx: Ctx, q: DiscountListQuery) {
+export function listDiscounts({ ctx, input: q }: { ctx: Ctx; input: DiscountListQuery }) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(discounts.storeId, ctx.store.id), ...sinceFilters(q, discounts)]
   const active = activeFilter(q.isActive, 'all')
@@ -60,7 +60,7 @@ export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount
 
 export const getDiscount = (ctx: Ctx, id: string) => discountView(ownDiscount(ctx, id), ctx.store.currency)
 
-export function createDiscount(ctx: Ctx, input: DiscountCreate) {
+export function createDiscount({ ctx, input }: { ctx: Ctx; input: DiscountCreate }) {
   const value = valueIn(ctx, input.type, input.value)
   const minOrderAmount = input.minOrderAmount == null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
   const expiresAt = input.expiresAt == null ? null : isoParam(input.expiresAt, 'expiresAt')!
@@ -97,7 +97,7 @@ export function createDiscount(ctx: Ctx, input: DiscountCreate) {
  * keeps the number the API shows (a 50 % discount becomes 50.00 off), so fixed 150 → percentage
  * is refused with 400 on `value`.
  */
-export function updateDiscount(ctx: Ctx, id: string, input: DiscountUpdate) {
+export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & DiscountUpdate }) {
   const set: Partial<typeof discounts.$inferInsert> = {}
   if (input.code !== undefined) {
     set.code = input.code
@@ -125,7 +125,7 @@ export function updateDiscount(ctx: Ctx, id: string, input: DiscountUpdate) {
 }
 
 /** Hard delete: orders keep their snapshot (discount_code, discount_amount); their FK is set null. */
-export function deleteDiscount(ctx: Ctx, id: string) {
+export function deleteDiscount({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
     ownDiscount(ctx, id, tx)
     tx.delete(discounts).where(eq(discounts.id, id)).run()

@@ -16,26 +16,26 @@ const STATUS_TEXT =
 
 export const orderRoutes = new Elysia({ prefix: '/api/v1/orders' })
     .use(access)
-    .get('', ({ ctx, query, set }) => sendJson(set, JSON.stringify(listOrders(ctx, query))), {
+    .get('', ({ ctx, query, set }) => sendJson(set, JSON.stringify(listOrders({ ctx, input: query }))), {
       access: { scope: 'orders:read' },
       query: OrderListQuery,
       response: { 200: list(OrderListForm), ...authErrors },
       detail: doc('List orders, newest first', ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.'),
     })
-    .get('/:id', ({ ctx, params }) => ({ data: getOrder(ctx, params.id) }), {
+    .get('/:id', ({ ctx, params }) => ({ data: getOrder({ ctx, input: { id: params.id } }) }), {
       access: { scope: 'orders:read', owns: orders },
       params: IdParams,
       response: { 200: data(Order), ...withNotFound },
       detail: doc('Get an order (detail form)'),
     })
-    .put('/:id/status', ({ ctx, params, body }) => ({ data: updateOrderStatus(ctx, params.id, body.status) }), {
+    .put('/:id/status', ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }), {
       access: write,
       params: IdParams,
       body: StatusUpdate,
       response: { 200: data(Order), ...withConflict },
       detail: doc('Change an order status', STATUS_TEXT),
     })
-    .put('/:id', ({ ctx, params, body }) => ({ data: updateOrderStatus(ctx, params.id, body.status) }), {
+    .put('/:id', ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }), {
       access: write,
       params: IdParams,
       body: StatusUpdate,

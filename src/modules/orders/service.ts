@@ -13,7 +13,7 @@ import { restoreStock } from './stock'
 import { countMatching, countOrders, itemsOf, pageOfOrders, type OrderFilter } from './statements'
 import { listViews, orderDetailView } from './views'
 
-export function listOrders(ctx: Ctx, q: OrderListQuery) {
+export function listOrders({ ctx, input: q }: { ctx: Ctx; input: OrderListQuery }) {
   const { limit, offset } = page(q)
   const f: OrderFilter = {
     storeId: ctx.store.id,
@@ -32,7 +32,7 @@ export function listOrders(ctx: Ctx, q: OrderListQuery) {
 /** The store's order: 404 when missing, 403 when another store's. */
 export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
-export function getOrder(ctx: Ctx, id: string) {
+export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const o = ownOrder(ctx, id)
   return orderDetailView(o, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }
@@ -42,7 +42,7 @@ export function getOrder(ctx: Ctx, id: string) {
  * concurrent moves exactly one changes the row; the others see the new status and get 409.
  * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */
-export function updateOrderStatus(ctx: Ctx, id: string, to: OrderStatus) {
+export function updateOrderStatus({ ctx, input: { id, status: to } }: { ctx: Ctx; input: { id: string; status: OrderStatus } }) {
   const order = write(ctx, (tx, fx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)

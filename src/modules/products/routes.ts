@@ -24,7 +24,7 @@ export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
       detail: doc('List products, newest first', ' Active products only, unless `isActive=false` or `isActive=all`.'),
     },
   )
-  .get('/:id', ({ ctx, params }) => ({ data: getProduct(ctx, params.id) }), {
+  .get('/:id', ({ ctx, params }) => ({ data: getProduct({ ctx, input: { id: params.id } }) }), {
     access: { ...read, owns: products },
     params: IdParams,
     response: { 200: data(Product), ...withNotFound },
@@ -34,7 +34,7 @@ export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
     '',
     ({ ctx, body, set }) => {
       set.status = 201
-      return { data: createProduct(ctx, body) }
+      return { data: createProduct({ ctx, input: body }) }
     },
     {
       access: { scope: 'products:write' },
@@ -43,14 +43,14 @@ export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
       detail: doc('Create a product', ' `slug` derives from the name when absent; duplicate slug → 409 DUPLICATE_SLUG. Free plan: 10 products, no variants.'),
     },
   )
-  .put('/:id', ({ ctx, params, body }) => ({ data: updateProduct(ctx, params.id, body) }), {
+  .put('/:id', ({ ctx, params, body }) => ({ data: updateProduct({ ctx, input: { ...body, id: params.id } }) }), {
     access: write,
     params: IdParams,
     body: ProductUpdate,
     response: { 200: data(Product), ...withConflict },
     detail: doc('Update a product (partial)', ' A `variants` array updates variants with an `id`, creates those without and deactivates the rest.'),
   })
-  .delete('/:id', ({ ctx, params }) => ({ data: deleteProduct(ctx, params.id) }), {
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteProduct({ ctx, input: { id: params.id } }) }), {
     access: write,
     params: IdParams,
     response: { 200: Deleted, ...withNotFound },

@@ -55,7 +55,7 @@ export const productFilter = (ctx: Ctx, q: ProductListQuery): ProductFilter => (
 })
 
 /** The list built whole from the database: the route serves `listProductsJson` (fragments.ts), which equals it. */
-export function listProducts(ctx: Ctx, q: ProductListQuery) {
+export function listProducts({ ctx, input: q }: { ctx: Ctx; input: ProductListQuery }) {
   const { limit, offset } = page(q)
   const f = productFilter(ctx, q)
   const client = ctx.db.$client
@@ -76,7 +76,7 @@ export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
 
-export function getProduct(ctx: Ctx, id: string) {
+export function getProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const p = ownProduct(ctx, id)
   return productView(p, activeVariantsOf(ctx.db.$client, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
 }
@@ -98,7 +98,7 @@ function checkComparePrice(price: number, comparePrice: number | null): void {
   if (comparePrice !== null && comparePrice <= price) throw new ValidationError('comparePrice', 'out_of_range', "'comparePrice' must be greater than 'price' (or null)")
 }
 
-export function createProduct(ctx: Ctx, input: ProductCreate) {
+export function createProduct({ ctx, input }: { ctx: Ctx; input: ProductCreate }) {
   const slug = input.slug ?? slugify(input.name)
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
@@ -133,7 +133,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
       fx.productsChanged([p.id])
       return p.id
     })
-    return getProduct(ctx, id)
+    return getProduct({ ctx, input: { id } })
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateSlug(slug)
     throw err
@@ -144,7 +144,7 @@ export function createProduct(ctx: Ctx, input: ProductCreate) {
  * Partial update. A `variants` array updates the variants that carry an `id`, creates those
  * without, and deactivates the rest — never deletes them, since orders reference them.
  */
-export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
+export function updateProduct({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & ProductUpdate }) {
   const { variants: variantInput, ...fields } = input
   const set: Partial<typeof products.$inferInsert> = {}
   if (fields.name !== undefined) set.name = fields.name
@@ -172,7 +172,7 @@ export function updateProduct(ctx: Ctx, id: string, input: ProductUpdate) {
     if (isUniqueViolation(err)) throw duplicateSlug(fields.slug ?? '')
     throw err
   }
-  return getProduct(ctx, id)
+  return getProduct({ ctx, input: { id } })
 }
 
 type VariantWanted = { id?: string; name: string; price: number; isActive?: boolean; stock?: number | null }
@@ -203,7 +203,7 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
 }
 
 /** Soft delete (spec 1): the row stays for orders and reviews; GET answers 404 afterwards. */
-export function deleteProduct(ctx: Ctx, id: string) {
+export function deleteProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
     ownProduct(ctx, id, tx)
     const now = ctx.clock.now()

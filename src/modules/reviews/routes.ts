@@ -38,21 +38,21 @@ const moderateText = " Body `{ status: 'approved' | 'rejected' }`; re-moderation
 
 export const reviewRoutes = new Elysia({ prefix: '/api/v1/reviews' })
   .use(access)
-  .get('', ({ ctx, query }) => listReviews(ctx, query), {
+  .get('', ({ ctx, query }) => listReviews({ ctx, input: query }), {
     access: { scope: 'reviews:read' },
     query: ReviewListQuery,
     response: { 200: list(Review), ...authErrors },
     detail: doc('List reviews, newest first', ' Filters `status` (pending|approved|rejected) and `productId`.'),
   })
-  .put('/:id', ({ ctx, params, body }) => ({ data: moderateReview(ctx, params.id, body.status) }), {
+  .put('/:id', ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }), {
     ...MODERATE,
     detail: doc('Moderate a review', moderateText),
   })
-  .put('/:id/moderate', ({ ctx, params, body }) => ({ data: moderateReview(ctx, params.id, body.status) }), {
+  .put('/:id/moderate', ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }), {
     ...MODERATE,
     detail: doc('Moderate a review (alias of PUT /api/v1/reviews/{id})', moderateText),
   })
-  .delete('/:id', ({ ctx, params }) => ({ data: deleteReview(ctx, params.id) }), {
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteReview({ ctx, input: { id: params.id } }) }), {
     access: moderate,
     params: IdParams,
     response: { 200: Deleted, ...withNotFound },

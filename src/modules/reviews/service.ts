@@ -67,7 +67,7 @@ export function submitReview({ ctx: base, input }: { ctx: CtxBase; input: Review
   return { id, status: 'pending' }
 }
 
-export function listReviews(ctx: Ctx, q: ReviewListQuery) {
+export function listReviews({ ctx, input: q }: { ctx: Ctx; input: ReviewListQuery }) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(reviews.storeId, ctx.store.id)]
   if (q.status) where.push(eq(reviews.status, q.status))
@@ -93,7 +93,7 @@ export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
  * Approve or reject. Re-moderation between approved and rejected is allowed; `pending` can't be
  * set back (400). Checks keep the contract's order: another store's review 403 → 400 → 404.
  */
-export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
+export function moderateReview({ ctx, input: { id, status } }: { ctx: Ctx; input: { id: string; status: ReviewStatus } }) {
   const now = ctx.clock.now()
   const row = write(ctx, (tx, fx) => {
     const found = findReview(tx, id)
@@ -108,7 +108,7 @@ export function moderateReview(ctx: Ctx, id: string, status: ReviewStatus) {
 }
 
 /** Hard delete. */
-export function deleteReview(ctx: Ctx, id: string) {
+export function deleteReview({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
     ownReview(ctx, id, tx)
     tx.delete(reviews).where(eq(reviews.id, id)).run()

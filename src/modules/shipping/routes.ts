@@ -10,7 +10,7 @@ const write = { scope: 'shipping:write', owns: shippingOptions } as const
 
 export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
   .use(access)
-  .get('', ({ ctx, query }) => listShipping(ctx, query), {
+  .get('', ({ ctx, query }) => listShipping({ ctx, input: query }), {
     access: { scope: 'shipping:read' },
     query: ShippingListQuery,
     response: { 200: list(ShippingOption), ...authErrors },
@@ -26,7 +26,7 @@ export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
     '',
     ({ ctx, body, set }) => {
       set.status = 201
-      return { data: createShipping(ctx, body) }
+      return { data: createShipping({ ctx, input: body }) }
     },
     {
       access: { scope: 'shipping:write' },
@@ -35,14 +35,14 @@ export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
       detail: doc('Create a shipping option'),
     },
   )
-  .put('/:id', ({ ctx, params, body }) => ({ data: updateShipping(ctx, params.id, body) }), {
+  .put('/:id', ({ ctx, params, body }) => ({ data: updateShipping({ ctx, input: { ...body, id: params.id } }) }), {
     access: write,
     params: IdParams,
     body: ShippingUpdate,
     response: { 200: data(ShippingOption), ...withNotFound },
     detail: doc('Update a shipping option (partial)', ' Orders already placed keep the name and price they were placed with.'),
   })
-  .delete('/:id', ({ ctx, params }) => ({ data: deleteShipping(ctx, params.id) }), {
+  .delete('/:id', ({ ctx, params }) => ({ data: deleteShipping({ ctx, input: { id: params.id } }) }), {
     access: write,
     params: IdParams,
     response: { 200: Deleted, ...withNotFound },

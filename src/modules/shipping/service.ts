@@ -23,7 +23,7 @@ export function shippingView(s: ShippingOption, currency: string) {
   }
 }
 
-export function listShipping(ctx: Ctx, q: ShippingListQuery) {
+export function listShipping({ ctx, input: q }: { ctx: Ctx; input: ShippingListQuery }) {
   const { limit, offset } = page(q)
   const where: SQL[] = [eq(shippingOptions.storeId, ctx.store.id), ...sinceFilters(q, shippingOptions)]
   const active = activeFilter(q.isActive, 'all')
@@ -45,7 +45,7 @@ function name(raw: string): string {
   return n
 }
 
-export function createShipping(ctx: Ctx, input: ShippingCreate) {
+export function createShipping({ ctx, input }: { ctx: Ctx; input: ShippingCreate }) {
   const values = {
     storeId: ctx.store.id,
     name: name(input.name),
@@ -60,7 +60,7 @@ export function createShipping(ctx: Ctx, input: ShippingCreate) {
   return shippingView(row, ctx.store.currency)
 }
 
-export function updateShipping(ctx: Ctx, id: string, input: ShippingUpdate) {
+export function updateShipping({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & ShippingUpdate }) {
   const set: Partial<typeof shippingOptions.$inferInsert> = {}
   if (input.name !== undefined) set.name = name(input.name)
   if (input.price !== undefined) set.price = toMinor(input.price, ctx.store.currency, 'price')
@@ -75,7 +75,7 @@ export function updateShipping(ctx: Ctx, id: string, input: ShippingUpdate) {
 }
 
 /** Hard delete: orders keep their `{ name, price }` snapshot; their FK is set null. */
-export function deleteShipping(ctx: Ctx, id: string) {
+export function deleteShipping({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
     ownShipping(ctx, id, tx)
     tx.delete(shippingOptions).where(eq(shippingOptions.id, id)).run()

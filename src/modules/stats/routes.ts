@@ -4,7 +4,7 @@ import { authErrors, data, routeDoc } from '../shared'
 import { Stats, StatsQuery } from './model'
 import { getStats } from './service'
 
-export const statsRoutes = new Elysia({ prefix: '/api/v1/stats' }).use(access).get('', ({ ctx, query }) => ({ data: getStats(ctx, query) }), {
+export const statsRoutes = new Elysia({ prefix: '/api/v1/stats' }).use(access).get('', ({ ctx, query }) => ({ data: getStats({ ctx, input: query }) }), {
   access: { scope: 'stats:read', feature: 'advancedAnalytics' },
   query: StatsQuery,
   response: { 200: data(Stats), ...authErrors },

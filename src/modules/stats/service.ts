@@ -15,7 +15,7 @@ export const TOP_PRODUCTS = 10
  * every order created in the period; revenue, average and top products leave cancelled orders
  * out; conversionRate = totalOrders ÷ catalog visits (null without visits).
  */
-export function getStats(ctx: Ctx, q: StatsQuery) {
+export function getStats({ ctx, input: q }: { ctx: Ctx; input: StatsQuery }) {
   const from = isoParam(q.from, 'from') ?? null
   const to = isoParam(q.to, 'to') ?? null
   if (from !== null && to !== null && from > to) throw new ValidationError('from', 'out_of_range', "'from' must not be after 'to'")

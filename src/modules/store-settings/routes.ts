@@ -8,12 +8,12 @@ const doc = routeDoc('Store')
 
 export const storeRoutes = new Elysia({ prefix: '/api/v1/store' })
     .use(access)
-    .get('', ({ ctx }) => ({ data: getStoreSettings(ctx) }), {
+    .get('', ({ ctx }) => ({ data: getStoreSettings({ ctx }) }), {
       access: { scope: 'store:read' },
       response: { 200: data(StoreSettings), ...authErrors },
       detail: doc('Get the store settings'),
     })
-    .put('', ({ ctx, body }) => ({ data: updateStoreSettings(ctx, body) }), {
+    .put('', ({ ctx, body }) => ({ data: updateStoreSettings({ ctx, input: body }) }), {
       access: { scope: 'store:write' },
       body: StoreUpdate,
       response: { 200: data(StoreSettings), ...withConflict },

@@ -12,7 +12,7 @@ import { write } from '../../kernel/write'
 import { countOrders } from '../orders'
 import type { StoreUpdate } from './model'
 
-export function getStoreSettings(ctx: Ctx) {
+export function getStoreSettings({ ctx }: { ctx: Ctx }) {
   // Read fresh: the gate's cached row is fine for auth, but this is the record itself.
   const s = storeRow(ctx.db, ctx.store.id)
   if (!s) throw new NotFound('Store')
@@ -60,7 +60,7 @@ function hasPricedRecords(tx: Runner, storeId: string): boolean {
 }
 
 /** Partial update of the store's settings (`plan` and `status` are not settable here). */
-export function updateStoreSettings(ctx: Ctx, input: StoreUpdate) {
+export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpdate }) {
   const set: Partial<typeof stores.$inferInsert> = {}
   if (input.name !== undefined) {
     const name = input.name.trim()

@@ -14,7 +14,7 @@ const URL_RULE =
 
 export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
     .use(access)
-    .get('', ({ ctx, query }) => listWebhooks(ctx, query), {
+    .get('', ({ ctx, query }) => listWebhooks({ ctx, input: query }), {
       access: { scope: 'webhooks:read' },
       query: WebhookListQuery,
       response: { 200: list(Webhook), ...withNotFound },
@@ -30,7 +30,7 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       '',
       async ({ ctx, body, set }) => {
         set.status = 201
-        return { data: await createWebhook(ctx, body) }
+        return { data: await createWebhook({ ctx, input: body }) }
       },
       {
         access: { scope: 'webhooks:write' },
@@ -42,20 +42,20 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
         ),
       },
     )
-    .put('/:id', async ({ ctx, params, body }) => ({ data: await updateWebhook(ctx, params.id, body) }), {
+    .put('/:id', async ({ ctx, params, body }) => ({ data: await updateWebhook({ ctx, input: { ...body, id: params.id } }) }), {
       access: write,
       params: IdParams,
       body: WebhookUpdate,
       response: { 200: data(Webhook), ...withNotFound },
       detail: doc('Update a webhook endpoint (partial)', ' Setting `isActive: true` re-enables an endpoint the service disabled and clears `disabledReason`.' + URL_RULE),
     })
-    .delete('/:id', ({ ctx, params }) => ({ data: deleteWebhook(ctx, params.id) }), {
+    .delete('/:id', ({ ctx, params }) => ({ data: deleteWebhook({ ctx, input: { id: params.id } }) }), {
       access: write,
       params: IdParams,
       response: { 200: Deleted, ...withNotFound },
       detail: doc('Delete a webhook endpoint and its delivery log'),
     })
-    .post('/:id/rotate-secret', ({ ctx, params }) => ({ data: rotateSecret(ctx, params.id) }), {
+    .post('/:id/rotate-secret', ({ ctx, params }) => ({ data: rotateSecret({ ctx, input: { id: params.id } }) }), {
       access: write,
       params: IdParams,
       response: { 200: data(WebhookWithSecret), ...withNotFound },
@@ -64,7 +64,7 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
         ' Returns the new secret (shown only here). The previous secret keeps signing for an overlap (24 h by default): `webhook-signature` then carries two space-separated `v1,` signatures.',
       ),
     })
-    .get('/:id/deliveries', ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
+    .get('/:id/deliveries', ({ ctx, params, query }) => listDeliveries({ ctx, input: { ...query, webhookId: params.id } }), {
       access: read,
       params: IdParams,
       query: DeliveryListQuery,
@@ -75,7 +75,7 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       '/:id/deliveries/:deliveryId/retry',
       ({ ctx, params, set }) => {
         set.status = 202
-        return { data: retryDelivery(ctx, params.id, params.deliveryId) }
+        return { data: retryDelivery({ ctx, input: { webhookId: params.id, deliveryId: params.deliveryId } }) }
       },
       {
         access: write,

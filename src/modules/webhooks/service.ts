@@ -42,7 +42,7 @@ export const deliveryView = (d: ListedDelivery) => ({
   updatedAt: iso(d.updatedAt),
 })
 
-export function listWebhooks(ctx: Ctx, q: WebhookListQuery) {
+export function listWebhooks({ ctx, input: q }: { ctx: Ctx; input: WebhookListQuery }) {
   const { limit, offset } = page(q)
   const cond = eq(webhooks.storeId, ctx.store.id)
   const rows = ctx.db.select().from(webhooks).where(cond).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(limit).offset(offset).all()
@@ -73,7 +73,7 @@ function checkedEvents(events: string[]): WebhookEvent[] {
 
 const seal = (ctx: Ctx, webhookId: string, secret: string) => secretBoxOf(ctx.config).seal(secret, webhookId)
 
-export async function createWebhook(ctx: Ctx, input: WebhookCreate) {
+export async function createWebhook({ ctx, input }: { ctx: Ctx; input: WebhookCreate }) {
   const events = checkedEvents(input.events)
   const url = await checkedUrl(ctx, input.url)
   const secret = newSecret()
@@ -93,7 +93,7 @@ export async function createWebhook(ctx: Ctx, input: WebhookCreate) {
 }
 
 /** Partial update. Re-activating an endpoint clears why it was disabled and its failure run. */
-export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate) {
+export async function updateWebhook({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & WebhookUpdate }) {
   ownWebhook(ctx, id)
   const set: Partial<typeof webhooks.$inferInsert> = {}
   if (input.events !== undefined) set.events = JSON.stringify(checkedEvents(input.events))
@@ -108,7 +108,7 @@ export async function updateWebhook(ctx: Ctx, id: string, input: WebhookUpdate) 
 }
 
 /** Deleting an endpoint drops its delivery log too (foreign key cascade). */
-export function deleteWebhook(ctx: Ctx, id: string) {
+export function deleteWebhook({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
     ownWebhook(ctx, id, tx)
     tx.delete(webhooks).where(eq(webhooks.id, id)).run()
@@ -121,7 +121,7 @@ export function deleteWebhook(ctx: Ctx, id: string) {
  * signature) for `webhookSecretOverlapSec`, so receivers can switch without losing messages.
  * Rotating again within the overlap drops the oldest secret.
  */
-export function rotateSecret(ctx: Ctx, id: string) {
+export function rotateSecret({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const secret = newSecret()
   const now = ctx.clock.now()
   const overlapMs = ctx.config.webhookSecretOverlapSec * 1000
@@ -142,7 +142,7 @@ export function rotateSecret(ctx: Ctx, id: string) {
   return { ...webhookView(row), secret }
 }
 
-export function listDeliveries(ctx: Ctx, webhookId: string, q: DeliveryListQuery) {
+export function listDeliveries({ ctx, input: { webhookId, ...q } }: { ctx: Ctx; input: { webhookId: string } & DeliveryListQuery }) {
   ownWebhook(ctx, webhookId)
   const { limit, offset } = page(q)
   // A read: events still in the outbox are listed as pending, not moved (store.ts).
@@ -155,7 +155,7 @@ export function listDeliveries(ctx: Ctx, webhookId: string, q: DeliveryListQuery
  * retry schedule applies again) and is attempted at once. A delivery being sent right now is
  * left as it is. An inactive endpoint's replay waits until the endpoint is re-activated.
  */
-export function retryDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
+export function retryDelivery({ ctx, input: { webhookId, deliveryId } }: { ctx: Ctx; input: { webhookId: string; deliveryId: string } }) {
   const now = ctx.clock.now()
   const row = write(ctx, (tx, fx) => {
     ownWebhook(ctx, webhookId, tx)

@@ -36,7 +36,7 @@ export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
         try {
           const staged = await stageUpload(request, app.config.dataDir, app.config.mediaMaxBytes)
           try {
-            const image = await uploadImage(ctx, params.id, staged?.file)
+            const image = await uploadImage({ ctx, input: { productId: params.id, file: staged?.file } })
             set.status = 201
             return { data: image }
           } finally {
@@ -72,14 +72,14 @@ export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
         },
       },
     )
-    .put('/:imageId', ({ ctx, params, body }) => ({ data: moveImage(ctx, params.id, params.imageId, body.position) }), {
+    .put('/:imageId', ({ ctx, params, body }) => ({ data: moveImage({ ctx, input: { productId: params.id, imageId: params.imageId, position: body.position } }) }), {
       access: write,
       params: ImageParams,
       body: t.Object({ position: t.Number({ multipleOf: 1, minimum: 0, maximum: 1000, description: 'New place, 0 = first; the others keep their order' }) }),
       response: { 200: data(ProductImage), ...withNotFound },
       detail: doc('Move a product image to another position'),
     })
-    .delete('/:imageId', async ({ ctx, params }) => ({ data: await deleteImage(ctx, params.id, params.imageId) }), {
+    .delete('/:imageId', async ({ ctx, params }) => ({ data: await deleteImage({ ctx, input: { productId: params.id, imageId: params.imageId } }) }), {
       access: write,
       params: ImageParams,
       response: { 200: Deleted, ...withNotFound },

@@ -40,7 +40,7 @@ function renumber(db: Database, fx: Fx, productId: string, ids: string[]): void 
   ids.forEach((id, i) => set.run(i, id))
 }
 
-export async function uploadImage(ctx: Ctx, productId: string, file: Blob | undefined): Promise<ImageView> {
+export async function uploadImage({ ctx, input: { productId, file } }: { ctx: Ctx; input: { productId: string; file: Blob | undefined } }): Promise<ImageView> {
   ownProduct(ctx, productId)
   if (!(file instanceof Blob)) throw new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
   if (file.size > ctx.config.mediaMaxBytes) throw new PayloadTooLarge(ctx.config.mediaMaxBytes)
@@ -83,7 +83,7 @@ function ownImage(ctx: Ctx, tx: Runner, productId: string, imageId: string): Ima
 }
 
 /** Moves an image to `position` (0 = first); the others keep their order around it. */
-export function moveImage(ctx: Ctx, productId: string, imageId: string, position: number): ImageView {
+export function moveImage({ ctx, input: { productId, imageId, position } }: { ctx: Ctx; input: { productId: string; imageId: string; position: number } }): ImageView {
   const moved = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     if (position > rows.length - 1) throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, { max: rows.length - 1 })
@@ -96,7 +96,7 @@ export function moveImage(ctx: Ctx, productId: string, imageId: string, position
 }
 
 /** Deletes the row (the rest close up), then its files: a URL that answered once now answers 404. */
-export async function deleteImage(ctx: Ctx, productId: string, imageId: string) {
+export async function deleteImage({ ctx, input: { productId, imageId } }: { ctx: Ctx; input: { productId: string; imageId: string } }) {
   const gone = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     ctx.db.$client.query('DELETE FROM product_images WHERE id = ?').run(imageId)
