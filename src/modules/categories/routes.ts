@@ -16,7 +16,7 @@ export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
     response: { 200: list(Category), ...authErrors },
     detail: doc('List categories, ordered by position'),
   })
-  .get('/:id', ({ ctx, params }) => ({ data: getCategory(ctx, params.id) }), {
+  .get('/:id', ({ ctx, params }) => ({ data: getCategory({ ctx, input: { id: params.id } }) }), {
     access: { scope: 'categories:read', owns: categories },
     params: IdParams,
     response: { 200: data(Category), ...withNotFound },

@@ -36,7 +36,7 @@ export function listCategories({ ctx, input: q }: { ctx: Ctx; input: CategoryLis
 export const ownCategory = (ctx: Ctx, id: string, db: Runner = ctx.db): Category => owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
 
 /** One category of the store: 404 when missing, 403 when another store's. */
-export const getCategory = (ctx: Ctx, id: string) => categoryView(ownCategory(ctx, id))
+export const getCategory = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => categoryView(ownCategory(ctx, id))
 
 const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
 

@@ -16,7 +16,7 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
     response: { 200: list(Discount), ...authErrors },
     detail: doc('List discounts, newest first', ' `isActive` filters (default all).'),
   })
-  .get('/:id', ({ ctx, params }) => ({ data: getDiscount(ctx, params.id) }), {
+  .get('/:id', ({ ctx, params }) => ({ data: getDiscount({ ctx, input: { id: params.id } }) }), {
     access: { scope: 'discounts:read', owns: discounts },
     params: IdParams,
     response: { 200: data(Discount), ...withNotFound },

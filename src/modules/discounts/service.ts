@@ -58,7 +58,7 @@ export function listDiscounts({ ctx, input: q }: { ctx: Ctx; input: DiscountList
 /** The store's discount: 404 when missing, 403 when another store's. */
 export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount => owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
 
-export const getDiscount = (ctx: Ctx, id: string) => discountView(ownDiscount(ctx, id), ctx.store.currency)
+export const getDiscount = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => discountView(ownDiscount(ctx, id), ctx.store.currency)
 
 export function createDiscount({ ctx, input }: { ctx: Ctx; input: DiscountCreate }) {
   const value = valueIn(ctx, input.type, input.value)

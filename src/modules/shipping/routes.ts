@@ -16,7 +16,7 @@ export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
     response: { 200: list(ShippingOption), ...authErrors },
     detail: doc('List shipping options, newest first', ' `isActive` filters (default all).'),
   })
-  .get('/:id', ({ ctx, params }) => ({ data: getShipping(ctx, params.id) }), {
+  .get('/:id', ({ ctx, params }) => ({ data: getShipping({ ctx, input: { id: params.id } }) }), {
     access: { scope: 'shipping:read', owns: shippingOptions },
     params: IdParams,
     response: { 200: data(ShippingOption), ...withNotFound },

@@ -37,7 +37,7 @@ export function listShipping({ ctx, input: q }: { ctx: Ctx; input: ShippingListQ
 /** The store's shipping option: 404 when missing, 403 when another store's. */
 export const ownShipping = (ctx: Ctx, id: string, db: Runner = ctx.db): ShippingOption => owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
 
-export const getShipping = (ctx: Ctx, id: string) => shippingView(ownShipping(ctx, id), ctx.store.currency)
+export const getShipping = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => shippingView(ownShipping(ctx, id), ctx.store.currency)
 
 function name(raw: string): string {
   const n = raw.trim()

@@ -20,7 +20,7 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       response: { 200: list(Webhook), ...withNotFound },
       detail: doc('List webhook endpoints, newest first'),
     })
-    .get('/:id', ({ ctx, params }) => ({ data: getWebhook(ctx, params.id) }), {
+    .get('/:id', ({ ctx, params }) => ({ data: getWebhook({ ctx, input: { id: params.id } }) }), {
       access: read,
       params: IdParams,
       response: { 200: data(Webhook), ...withNotFound },

@@ -53,7 +53,7 @@ export function listWebhooks({ ctx, input: q }: { ctx: Ctx; input: WebhookListQu
 /** The store's webhook: 404 when missing, 403 when another store's. */
 export const ownWebhook = (ctx: Ctx, id: string, db: Runner = ctx.db): WebhookRow => owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
 
-export const getWebhook = (ctx: Ctx, id: string) => webhookView(ownWebhook(ctx, id))
+export const getWebhook = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => webhookView(ownWebhook(ctx, id))
 
 /** SSRF guard (lib/ssrf.ts) at registration; the dispatcher checks again before each send. */
 async function checkedUrl(ctx: Ctx, raw: string): Promise<string> {
