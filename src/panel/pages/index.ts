@@ -5,12 +5,13 @@
  */
 import type { PageKit, PageRoute } from './kit'
 import { productPages } from './products/routes'
+import { settingsPages } from './settings'
 
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit)]
+  return [...productPages(kit), ...settingsPages(kit)]
 }
 
 /** Navigation paths these pages fill (their placeholders are not registered). */
-export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products'])
+export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings'])
