@@ -6,12 +6,13 @@
 import type { PageKit, PageRoute } from './kit'
 import { productPages } from './products/routes'
 import { settingsPages } from './settings'
+import { keyPages } from './keys'
 
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit), ...settingsPages(kit)]
+  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit)]
 }
 
 /** Navigation paths these pages fill (their placeholders are not registered). */
-export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings'])
+export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys'])
