@@ -135,4 +135,36 @@ describe('the catalog pages on a phone', () => {
     },
     TIMEOUT,
   )
+
+  test(
+    'settings (with the WhatsApp preview) and webhooks pages pass the checks',
+    async () => {
+      const w = await open(h)
+      const { page } = w
+      await signIn(page)
+      await page.getByRole('link', { name: 'Settings', exact: true }).click()
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
+      await check(page)
+      await page.getByLabel('WhatsApp number').fill('+14155550100')
+      await page.getByLabel('WhatsApp message template').fill('Hi {tienda}, I am {nombre}: {productos} = {total}')
+      await page.getByRole('button', { name: 'Preview' }).click()
+      await page.getByText('Hi Phone Coffee, I am Ana Silva:').waitFor()
+      await check(page)
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByText('Saved.').waitFor()
+      await check(page)
+      await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
+      await check(page)
+      // A private address is refused at the field, as over the API.
+      await page.getByLabel('URL').fill('https://10.0.0.1/hook')
+      await page.getByRole('button', { name: 'Add webhook' }).click()
+      await page.getByText('This address points to a private network').waitFor()
+      await check(page)
+      expect(w.problems.filter((p) => p.includes('status of 400'))).toHaveLength(1)
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !p.includes('status of 400')))
+      await close(w)
+    },
+    TIMEOUT,
+  )
 })
