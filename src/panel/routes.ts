@@ -79,6 +79,8 @@ import { dashboardFigures } from './dashboard'
 import { safeNext, type PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 import { PLACEHOLDERS } from './nav'
+import { BUILT_PATHS, catalogPages } from './pages'
+import type { StoreCache } from '../db/cache'
 import {
   accountPage,
   activityPage,
@@ -172,6 +174,7 @@ export interface PanelDeps {
   clock: Clock
   config: Config
   limiter: RateLimiter
+  cache: StoreCache
 }
 
 export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
@@ -754,8 +757,13 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'activity' }, ...hidden },
     )
 
+  // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
+  for (const r of catalogPages({ deps, render, seeOther })) {
+    app = app[r.method](r.path, r.handler as never, { access: r.owns ? { panel: r.need, owns: r.owns } : { panel: r.need }, ...hidden }) as unknown as typeof app
+  }
+
   // Pages other issues fill: the access is declared now, so the navigation and 403s are right.
-  for (const item of PLACEHOLDERS) {
+  for (const item of PLACEHOLDERS.filter((i) => !BUILT_PATHS.has(i.path))) {
     app = app.get(item.path, (c) => render(panelOf(c), c.set as Req['set'], 200, (f) => comingSoonPage(f, f.w[item.key])), { access: { panel: item.need }, ...hidden }) as unknown as typeof app
   }
   return app.get('/admin/*', (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)), { access: { panel: 'anonymous' }, ...hidden })

@@ -1,0 +1,59 @@
+/**
+ * Form controls of the catalog pages: a label for every control, its hint and its error tied to it
+ * (aria-describedby, aria-invalid), so an error from a module verb sits next to its field.
+ */
+import { html, raw, type Html } from '../../shop/html'
+import type { CatalogWords } from './words'
+import type { Problem } from './kit'
+
+export interface InputOpts {
+  id: string
+  name?: string
+  label: string
+  value?: string | number | null
+  type?: string
+  hint?: string
+  /** Errors by control id. */
+  errors?: Record<string, string>
+  /** Markup the code wrote (inputmode, maxlength, required…). */
+  attrs?: string
+  multiline?: boolean
+}
+
+export function described(id: string, hint: string | undefined, error: string | undefined): Html {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ')
+  return raw(`${ids ? ` aria-describedby="${ids}"` : ''}${error ? ' aria-invalid="true"' : ''}`)
+}
+
+export const errorAt = (id: string, error: string | undefined) => (error ? html`<p id="${id}-error" class="error">${error}</p>` : '')
+export const hintAt = (id: string, hint: string | undefined) => (hint ? html`<p id="${id}-hint" class="hint">${hint}</p>` : '')
+
+export function input(o: InputOpts): Html {
+  const error = o.errors?.[o.id]
+  const value = o.value === null || o.value === undefined ? '' : String(o.value)
+  const attrs = raw(o.attrs ? ' ' + o.attrs : '')
+  const control = o.multiline
+    ? html`<textarea id="${o.id}" name="${o.name ?? o.id}" rows="4"${described(o.id, o.hint, error)}${attrs}>${value}</textarea>`
+    : html`<input id="${o.id}" name="${o.name ?? o.id}" type="${o.type ?? 'text'}" value="${value}"${described(o.id, o.hint, error)}${attrs}>`
+  return html`<label for="${o.id}">${o.label}</label>${control}${hintAt(o.id, o.hint)}${errorAt(o.id, error)}`
+}
+
+export function checkbox(id: string, name: string, label: string, checked: boolean, hint?: string): Html {
+  return html`<div class="check"><input id="${id}" name="${name}" type="checkbox" value="1"${raw(checked ? ' checked' : '')}${described(id, hint, undefined)}><label for="${id}">${label}</label></div>${hintAt(id, hint)}`
+}
+
+export function select(id: string, name: string, label: string, options: { value: string; label: string }[], selected: string, errors?: Record<string, string>): Html {
+  const error = errors?.[id]
+  return html`<label for="${id}">${label}</label><select id="${id}" name="${name}"${described(id, undefined, error)}>${options.map(
+    (o) => html`<option value="${o.value}"${raw(o.value === selected ? ' selected' : '')}>${o.label}</option>`,
+  )}</select>${errorAt(id, error)}`
+}
+
+/** A problem that belongs to no one field (or the summary of those that do), with the plan's upgrade link. */
+export function banner(w: CatalogWords, p: Problem | undefined, fieldErrors = false): Html | '' {
+  if (!p && !fieldErrors) return ''
+  const text = p && !p.field ? p.message : w.fixBelow
+  return html`<div class="alert" role="alert"><p>${text}</p>${p?.upgradeUrl ? html`<p><a class="button" href="${p.upgradeUrl}">${w.upgradePlan}</a></p>` : ''}</div>`
+}
+
+export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')

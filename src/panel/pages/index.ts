@@ -1,0 +1,19 @@
+/**
+ * The catalog pages of the panel (issue 21): products, settings, API keys, webhooks. routes.ts
+ * registers these definitions with their `access` beside the shell's own routes, and skips the
+ * "coming soon" placeholder of every path built here.
+ */
+import type { PageKit, PageRoute } from './kit'
+import { productPages } from './products/routes'
+import { settingsPages } from './settings'
+import { keyPages } from './keys'
+import { webhookPages } from './webhooks'
+
+export type { PageKit, PageRoute } from './kit'
+
+export function catalogPages(kit: PageKit): PageRoute[] {
+  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit)]
+}
+
+/** Navigation paths these pages fill (their placeholders are not registered). */
+export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks'])

@@ -1,0 +1,183 @@
+/**
+ * API keys (owners only): create with scopes picked per resource (read/write) and an optional
+ * expiry; the secret shown once with "Copy"; the list (name, prefix, scopes, created, last used,
+ * expiry); revoke after a confirmation page. The same keys as the CLI's, made by the same verbs
+ * (createKey, revokeKey) with the same activity line in the same transaction; the gate's cached
+ * key rows drop at once, so a revoked key answers 401 on the next request.
+ */
+import { apiKeys } from '../../db/schema'
+import { AppError } from '../../lib/errors'
+import { SCOPES, parseScopes } from '../../lib/scopes'
+import { transaction } from '../../kernel/write'
+import { createKey, listKeys, revokeKey } from '../../modules/keys'
+import { actorRef, recordActivity } from '../../modules/people'
+import { html, raw } from '../../shop/html'
+import { form, layout, messagePage, type Frame } from '../views'
+import { banner, input, notice } from './controls'
+import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+
+const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
+const canHave = (resource: string, access: 'read' | 'write') => (SCOPES as readonly string[]).includes(`${resource}:${access}`)
+const day = (isoText: string | null) => (isoText ? isoText.slice(0, 10) : '')
+
+interface KeyForm {
+  name: string
+  expires: string
+  scopes: Set<string>
+}
+
+type KeyRow = ReturnType<typeof listKeys>[number]
+
+function keysPage(f: Frame, d: { keys: KeyRow[]; form: KeyForm; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+  const w = cw(f)
+  const e = d.errors
+  const box = (resource: string, access: 'read' | 'write') => {
+    if (!canHave(resource, access)) return html`<td></td>`
+    const id = `scope-${resource}-${access}`
+    const label = w.scopeLabel(w.resources[resource] ?? resource, access === 'read' ? w.read : w.write)
+    return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
+  }
+  const list = d.keys.length
+    ? html`<div class="table"><table>
+      <thead><tr><th scope="col">${w.keyName}</th><th scope="col">${w.scopes}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col">${w.expires}</th><th scope="col"><span class="sr-only">${w.revoke}</span></th></tr></thead>
+      <tbody>${d.keys.map((k) => {
+        const name = k.name || k.prefix
+        return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${k.revokedAt ? html` <span class="badge">${w.revoked}</span>` : ''}</td>
+        <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${k.lastUsedAt ? day(k.lastUsedAt) : w.never}</td><td>${k.expiresAt ? day(k.expiresAt) : w.noExpiry}</td>
+        <td>${k.revokedAt ? '' : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.revokeKey(name)}">${w.revoke}</a>`}</td></tr>`
+      })}</tbody></table></div>`
+    : html`<p>${w.noKeys}</p>`
+  return layout(
+    f,
+    w.keysTitle,
+    html`${notice(d.done)}<section aria-labelledby="keys-h"><h2 id="keys-h">${w.keysTitle}</h2>${list}</section>
+    <section aria-labelledby="create-h"><h2 id="create-h">${w.createKey}</h2>
+    ${banner(w, d.problem, Object.keys(e).length > 0)}
+    ${form(
+      f,
+      '/admin/keys',
+      html`${input({ id: 'name', label: w.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
+      <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.scopes}</legend>
+        <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.resource}</th><th scope="col">${w.read}</th><th scope="col">${w.write}</th></tr></thead>
+        <tbody>${RESOURCES.map((r) => html`<tr><th scope="row">${w.resources[r] ?? r}</th>${box(r, 'read')}${box(r, 'write')}</tr>`)}</tbody></table></div>
+        ${e.scopes ? html`<p id="scopes-error" class="error">${e.scopes}</p>` : ''}
+      </fieldset>
+      ${input({ id: 'expires', label: w.expiry, value: d.form.expires, type: 'date', hint: w.expiryHint, errors: e })}
+      <button type="submit">${w.createKey}</button>`,
+      'novalidate',
+    )}</section>`,
+  )
+}
+
+function createdPage(f: Frame, key: string): string {
+  const w = cw(f)
+  return layout(
+    f,
+    w.keyCreated,
+    html`<section><p>${w.keyOnce}</p>
+    <p><strong>${w.secret}</strong></p>
+    <p><code id="new-key" class="secret">${key}</code></p>
+    <p class="actions"><button type="button" class="secondary" data-copy="new-key" data-done="${w.copied}" hidden>${w.copy}</button><span id="new-key-status" role="status"></span></p>
+    <p><a class="button" href="/admin/keys">${w.done}</a></p></section>`,
+  )
+}
+
+function revokePage(f: Frame, k: { id: string; name: string }): string {
+  const w = cw(f)
+  return layout(
+    f,
+    w.revokeConfirmTitle(k.name),
+    html`<section><p>${w.revokeConfirmText}</p>
+    ${form(f, `/admin/keys/${encodeURIComponent(k.id)}/revoke`, html`<div class="actions"><button type="submit" class="danger">${w.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.cancel}</a></div>`)}</section>`,
+    { narrow: true },
+  )
+}
+
+function readForm(body: unknown): KeyForm {
+  const scopes = new Set<string>()
+  for (const r of RESOURCES) for (const a of ['read', 'write'] as const) if (canHave(r, a) && ticked(body, `scope-${r}-${a}`)) scopes.add(`${r}:${a}`)
+  return { name: (field(body, 'name') ?? '').trim().slice(0, 100), expires: field(body, 'expires') ?? '', scopes }
+}
+
+export function keyPages(kit: PageKit): PageRoute[] {
+  const { db, clock, cache } = kit.deps
+  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
+  const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
+    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys(db, ctxOf(c).store.id), form: f, errors, done }))
+  const keyOf = (c: PageReq) => listKeys(db, ctxOf(c).store.id).find((k) => k.id === c.params.id)
+  const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+
+  return [
+    {
+      method: 'get',
+      path: '/admin/keys',
+      need: 'keys',
+      handler: (c) => show(c, 200, { name: '', expires: '', scopes: new Set() }, {}, c.query.done === 'revoked' ? cw(panelOf(c)).revoked : undefined),
+    },
+    {
+      method: 'post',
+      path: '/admin/keys',
+      need: 'keys',
+      handler: (c) => {
+        const w = cw(panelOf(c))
+        const ctx = ctxOf(c)
+        const f = readForm(c.body)
+        const errors: Record<string, string> = {}
+        let scopes: string[] = []
+        try {
+          scopes = parseScopes([...f.scopes].join(','))
+        } catch {
+          errors.scopes = w.scopesRequired
+        }
+        let expiresAt: number | null = null
+        if (f.expires) {
+          const at = /^\d{4}-\d{2}-\d{2}$/.test(f.expires) ? Date.parse(`${f.expires}T23:59:59.999Z`) : NaN
+          if (Number.isNaN(at)) errors.expires = w.err.invalid_format!
+          else if (at <= clock.now()) errors.expires = w.expiryPast
+          else expiresAt = at
+        }
+        if (Object.keys(errors).length) return show(c, 400, f, errors)
+        // The key and its activity line commit together (as the CLI's key:create).
+        const created = transaction(db, () => {
+          const k = createKey({ db, clock }, { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt })
+          recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'create', recordType: 'api_key', recordId: k.id })
+          return k
+        })
+        return kit.render(panelOf(c), c.set, 200, (fr) => createdPage(fr, created.key))
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/keys/:id/revoke',
+      need: 'keys',
+      owns: apiKeys,
+      handler: (c) => {
+        const k = keyOf(c)
+        if (!k || k.revokedAt) return k ? kit.seeOther(c.set, '/admin/keys') : notFound(c)
+        return kit.render(panelOf(c), c.set, 200, (f) => revokePage(f, { id: k.id, name: k.name || k.prefix }))
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/keys/:id/revoke',
+      need: 'keys',
+      owns: apiKeys,
+      handler: (c) => {
+        const ctx = ctxOf(c)
+        if (!keyOf(c)) return notFound(c)
+        try {
+          transaction(db, () => {
+            const r = revokeKey({ db, clock }, c.params.id!)
+            recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'revoke', recordType: 'api_key', recordId: r.id })
+          })
+        } catch (e) {
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        // The gate caches key rows: drop them so the revoked key is refused on its next request.
+        cache.invalidateKeys()
+        return kit.seeOther(c.set, '/admin/keys?done=revoked')
+      },
+    },
+  ]
+}

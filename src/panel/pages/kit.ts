@@ -1,0 +1,89 @@
+/**
+ * What the catalog pages (products, settings, API keys, webhooks) use of the panel's shell: its
+ * renderer and redirect (routes.ts hands them over), the request's PanelRequest, form fields, and
+ * the one mapping from a module verb's error to a message at its field in the person's words.
+ * Each page module returns route definitions; routes.ts registers them with their `access`.
+ */
+import type { StoreCache } from '../../db/cache'
+import type { Config } from '../../config'
+import type { Db } from '../../db/client'
+import type { Clock } from '../../lib/time'
+import type { OwnedTable } from '../../http/access'
+import { AppError, PlanRequired } from '../../lib/errors'
+import type { PanelNeed } from '../../modules/people'
+import type { PanelRequest } from '../gate'
+import type { Frame } from '../views'
+import { catalogWords, type CatalogWords } from './words'
+
+export type SetLike = { headers: Record<string, string | number>; status?: number | string }
+export interface PageReq {
+  request: Request
+  set: SetLike
+  body: unknown
+  query: Record<string, string | undefined>
+  params: Record<string, string>
+  ctx: unknown
+}
+
+export interface PageKit {
+  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache }
+  render(p: PanelRequest, set: SetLike, status: number, build: (f: Frame) => string, extra?: Record<string, string>): Promise<Response>
+  seeOther(set: SetLike, location: string): Response
+}
+
+export interface PageRoute {
+  method: 'get' | 'post'
+  path: string
+  need: PanelNeed
+  owns?: OwnedTable
+  handler: (c: PageReq) => Response | Promise<Response>
+}
+
+export const panelOf = (c: PageReq) => c.ctx as PanelRequest
+export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
+
+export function field(body: unknown, name: string): string | undefined {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
+  return typeof v === 'string' ? v : undefined
+}
+
+/** A checkbox: present (any value) when ticked. */
+export const ticked = (body: unknown, name: string) => field(body, name) !== undefined
+
+/** A money or count field: '' → undefined, "12,50" → 12.5, anything else stays text so the schema refuses it at its field. */
+export function numberField(body: unknown, name: string): number | string | undefined {
+  const s = (field(body, name) ?? '').trim()
+  if (s === '') return undefined
+  const n = s.replace(',', '.')
+  return /^-?\d+(\.\d+)?$/.test(n) ? Number(n) : s
+}
+
+/** A problem to show: at a field (its form id), or for the whole form (a plan cap shows the upgrade link). */
+export interface Problem {
+  field?: string
+  message: string
+  upgradeUrl?: string
+}
+
+/** A verb's error as the person reads it; undefined for errors that are not the person's to fix. */
+export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
+  if (e instanceof PlanRequired) return { message: w.planLimit, upgradeUrl: e.upgradeUrl }
+  if (!(e instanceof AppError) || e.status >= 500) return undefined
+  const d = (e.details ?? {}) as { field?: string; reason?: string; shortcodes?: string[]; currency?: string; limit?: number }
+  const f = d.field
+  if (e.code === 'DUPLICATE_SLUG') return { field: f ?? 'name', message: w.slugTaken }
+  if (e.code === 'CURRENCY_LOCKED') return { field: 'currency', message: w.currencyLocked(d.currency ?? '') }
+  if (e.code === 'LIMIT_REACHED') return { message: w.limitReached(d.limit ?? 0) }
+  if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.err.other! } : undefined
+  if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.comparePriceAbove }
+  if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
+  if (f === 'whatsappTemplate' && d.shortcodes) return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
+  return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }
+}
+
+/** The form control's id for an API field: `variants[1].price` → `v1-price`, `events[0]` → `events`. */
+export function controlId(apiField: string): string {
+  const v = /^variants\[(\d+)\]\.(\w+)$/.exec(apiField)
+  if (v) return `v${v[1]}-${v[2]}`
+  return apiField.replace(/\[\d+\].*$/, '')
+}

@@ -1,0 +1,89 @@
+/**
+ * The product editor (new and existing): name, description, price, compare-at price, stock,
+ * category, active, and the variants table (add and remove rows by submit buttons, so it works
+ * without the script). Errors from the verbs sit next to their field.
+ */
+import { html, raw, type Html } from '../../../shop/html'
+import { can, form, layout, type Frame } from '../../views'
+import { banner, checkbox, errorAt, input, notice, select } from '../controls'
+import type { Problem } from '../kit'
+import { cw } from '../kit'
+import type { ProductForm } from './form'
+
+export interface EditorData {
+  id?: string
+  title: string
+  form: ProductForm
+  categories: { id: string; name: string }[]
+  currency: string
+  errors: Record<string, string>
+  problem?: Problem
+  done?: string
+}
+
+function variantRows(f: Frame, d: EditorData): Html {
+  const w = cw(f)
+  const e = d.errors
+  return html`${d.form.variants.map((v, i) => {
+    const n = i + 1
+    return html`<fieldset class="variant"><legend>${w.variant(n)}${v.name ? html` · ${v.name}` : ''}</legend>
+      ${v.id ? html`<input type="hidden" name="v${i}-id" value="${v.id}">` : ''}
+      ${input({ id: `v${i}-name`, label: w.variantName, value: v.name, errors: e, attrs: 'maxlength="100"' })}
+      <div class="pair">
+        <div>${input({ id: `v${i}-price`, label: w.variantPrice, value: v.price, errors: e, attrs: 'inputmode="decimal"' })}</div>
+        <div>${input({ id: `v${i}-stock`, label: w.variantStock, value: v.stock, errors: e, attrs: 'inputmode="numeric"' })}</div>
+      </div>
+      ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.variantActive, v.active)}
+      ${errorAt(`v${i}-id`, e[`v${i}-id`])}
+      <button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button>
+    </fieldset>`
+  })}`
+}
+
+export function editorPage(f: Frame, d: EditorData): string {
+  const w = cw(f)
+  const e = d.errors
+  const writable = can(f, 'products:write')
+  const action = d.id ? `/admin/products/${encodeURIComponent(d.id)}` : '/admin/products'
+  // Enter in a field submits the form's first button: make that "save", not a row's "Remove".
+  const fields = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
+  <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
+    ${input({ id: 'name', label: w.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
+    ${input({ id: 'description', label: w.description, value: d.form.description, errors: e, multiline: true, attrs: 'maxlength="10000"' })}
+    <div class="pair">
+      <div>${input({ id: 'price', label: `${w.price} (${d.currency})`, value: d.form.price, errors: e, attrs: 'inputmode="decimal" required' })}</div>
+      <div>${input({ id: 'comparePrice', label: `${w.comparePrice} (${d.currency})`, value: d.form.comparePrice, errors: e, hint: w.comparePriceHint, attrs: 'inputmode="decimal"' })}</div>
+    </div>
+    ${input({ id: 'stock', label: w.stock, value: d.form.stock, errors: e, hint: w.stockHint, attrs: 'inputmode="numeric"' })}
+    ${select('categoryId', 'categoryId', w.category, [{ value: '', label: w.noCategory }, ...d.categories.map((c) => ({ value: c.id, label: c.name }))], d.form.categoryId, e)}
+    ${checkbox('isActive', 'isActive', w.active, d.form.active, w.activeHint)}
+    <h2>${w.variants}</h2>
+    <p class="hint">${w.variantsHint}</p>
+    <input type="hidden" name="variantCount" value="${d.form.variants.length}">
+    ${variantRows(f, d)}
+    ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.addVariant}</button>` : ''}
+  </fieldset>
+  ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
+  const fieldErrors = Object.keys(e).length > 0
+  return layout(
+    f,
+    d.title,
+    html`${notice(d.done)}${banner(w, d.problem, fieldErrors)}
+    ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    <section>${form(f, action, fields, 'novalidate')}</section>
+    ${d.id && writable ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.deleteProduct}</a></p>` : ''}
+    <p><a href="/admin/products">${w.backToProducts}</a></p>`,
+  )
+}
+
+export function deleteConfirmPage(f: Frame, p: { id: string; name: string }): string {
+  const w = cw(f)
+  return layout(
+    f,
+    w.deleteConfirmTitle(p.name),
+    html`<section><p>${w.deleteConfirmText}</p>
+    ${form(f, `/admin/products/${encodeURIComponent(p.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.cancel}</a></div>`)}
+    </section>`,
+    { narrow: true },
+  )
+}

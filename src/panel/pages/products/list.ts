@@ -1,0 +1,57 @@
+/** The product list: search by name, filter active/inactive, page by 20. */
+import { html, raw } from '../../../shop/html'
+import { can, layout, type Frame } from '../../views'
+import { cw } from '../kit'
+import { notice } from '../controls'
+
+export const PAGE_SIZE = 20
+
+export interface ListData {
+  q: string
+  status: 'all' | 'active' | 'inactive'
+  page: number
+  total: number
+  rows: { id: string; name: string; price: string; isActive: boolean; stock: number | null }[]
+  done?: string
+}
+
+export function listPage(f: Frame, d: ListData): string {
+  const w = cw(f)
+  const pages = Math.max(1, Math.ceil(d.total / PAGE_SIZE))
+  const href = (page: number) => {
+    const qs = new URLSearchParams()
+    if (d.q) qs.set('q', d.q)
+    if (d.status !== 'all') qs.set('status', d.status)
+    if (page > 1) qs.set('page', String(page))
+    const s = qs.toString()
+    return `/admin/products${s ? `?${s}` : ''}`
+  }
+  const statuses = [
+    { value: 'all', label: w.statusAll },
+    { value: 'active', label: w.statusActive },
+    { value: 'inactive', label: w.statusInactive },
+  ]
+  return layout(
+    f,
+    w.productsTitle,
+    html`${notice(d.done)}
+    ${can(f, 'products:write') ? html`<p><a class="button" href="/admin/products/new">${w.newProduct}</a></p>` : ''}
+    <form method="get" action="/admin/products" role="search" class="filters">
+      <div><label for="q">${w.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
+      <div><label for="status">${w.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
+      <div><button type="submit" class="secondary">${w.apply}</button></div>
+    </form>
+    ${d.rows.length === 0
+      ? html`<p>${w.noProducts}</p>`
+      : html`<div class="table"><table>
+      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.price}</th><th scope="col">${w.status}</th></tr></thead>
+      <tbody>${d.rows.map(
+        (r) => html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
+      )}</tbody></table></div>`}
+    <nav class="pager" aria-label="${w.pageOf(d.page, pages)}">
+      ${d.page > 1 ? html`<a href="${href(d.page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
+      <span>${w.pageOf(d.page, pages)}</span>
+      ${d.page < pages ? html`<a href="${href(d.page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
+    </nav>`,
+  )
+}

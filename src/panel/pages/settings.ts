@@ -1,0 +1,169 @@
+/**
+ * Settings (owners change them; viewers read them): name, description, WhatsApp number and
+ * template, language, currency, published, maintenance, pending-order expiry, stock counts, and a
+ * link to the storefront. "Preview" re-shows the form with the WhatsApp message a customer would
+ * send for a sample order, rendered by the checkout's own function in the store's language.
+ * "Save" is the API's verb (updateStoreSettings) with the body its schema checks.
+ */
+import type { Store } from '../../db/schema'
+import { AppError } from '../../lib/errors'
+import { isPanelLanguage } from '../i18n'
+import { whatsappFor } from '../../modules/orders'
+import { getStoreSettings, StoreUpdate, updateStoreSettings } from '../../modules/store-settings'
+import { checkBody } from '../../plugins/validation-errors'
+import { html, raw } from '../../shop/html'
+import { can, form, layout, type Frame } from '../views'
+import { banner, checkbox, input, notice, select } from './controls'
+import { controlId, cw, field, numberField, panelOf, problemOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { catalogWords } from './words'
+
+interface SettingsForm {
+  name: string
+  description: string
+  whatsappNumber: string
+  whatsappTemplate: string
+  language: string
+  currency: string
+  isPublished: boolean
+  isMaintenance: boolean
+  pendingOrderTtlHours: string
+  showStockCount: boolean
+}
+
+type Settings = ReturnType<typeof getStoreSettings>
+
+const formOf = (s: Settings): SettingsForm => ({
+  name: s.name,
+  description: s.description ?? '',
+  whatsappNumber: s.whatsappNumber ?? '',
+  whatsappTemplate: s.whatsappTemplate ?? '',
+  language: s.language,
+  currency: s.currency,
+  isPublished: s.isPublished,
+  isMaintenance: s.isMaintenance,
+  pendingOrderTtlHours: String(s.pendingOrderTtlHours),
+  showStockCount: s.showStockCount,
+})
+
+const readForm = (b: unknown): SettingsForm => ({
+  name: field(b, 'name') ?? '',
+  description: field(b, 'description') ?? '',
+  whatsappNumber: field(b, 'whatsappNumber') ?? '',
+  whatsappTemplate: field(b, 'whatsappTemplate') ?? '',
+  language: field(b, 'language') ?? '',
+  currency: field(b, 'currency') ?? '',
+  isPublished: ticked(b, 'isPublished'),
+  isMaintenance: ticked(b, 'isMaintenance'),
+  pendingOrderTtlHours: field(b, 'pendingOrderTtlHours') ?? '',
+  showStockCount: ticked(b, 'showStockCount'),
+})
+
+/** The API body this form stands for (empty optional text = null, the API's "none"). */
+function bodyOf(f: SettingsForm, b: unknown) {
+  return checkBody(StoreUpdate, {
+    name: f.name,
+    description: f.description.trim() === '' ? null : f.description,
+    whatsappNumber: f.whatsappNumber.trim() === '' ? null : f.whatsappNumber,
+    whatsappTemplate: f.whatsappTemplate.trim() === '' ? null : f.whatsappTemplate.replace(/\r\n/g, '\n'),
+    language: f.language,
+    currency: f.currency.trim(),
+    isPublished: f.isPublished,
+    isMaintenance: f.isMaintenance,
+    pendingOrderTtlHours: numberField(b, 'pendingOrderTtlHours') ?? '',
+    showStockCount: f.showStockCount,
+  })
+}
+
+/** The message for a sample order, through the checkout's own renderer, in the store's language. */
+function preview(store: Store, f: SettingsForm): string {
+  const language = isPanelLanguage(f.language) ? f.language : store.language
+  const sample = catalogWords(language)
+  const currency = /^[A-Za-z]{3}$/.test(f.currency) ? f.currency.toUpperCase() : store.currency
+  const url = whatsappFor(
+    { ...store, name: f.name || store.name, language, whatsappNumber: '+10000000000', whatsappTemplate: f.whatsappTemplate.trim() === '' ? null : f.whatsappTemplate.replace(/\r\n/g, '\n') },
+    { customerName: sample.sampleCustomer, total: 4500, currency },
+    [
+      { quantity: 2, productName: sample.sampleLine1, variantName: null, subtotal: 3000 },
+      { quantity: 1, productName: sample.sampleLine2, variantName: null, subtotal: 1500 },
+    ],
+  )
+  return decodeURIComponent(new URL(url!).searchParams.get('text') ?? '')
+}
+
+interface PageData {
+  form: SettingsForm
+  slug: string
+  preview: string
+  errors: Record<string, string>
+  problem?: Problem
+  done?: string
+}
+
+function settingsPage(f: Frame, d: PageData): string {
+  const w = cw(f)
+  const e = d.errors
+  const writable = can(f, 'store:write')
+  const v = d.form
+  const languages = [
+    { value: 'es', label: 'Español' },
+    { value: 'en', label: 'English' },
+    { value: 'pt', label: 'Português' },
+  ]
+  const body = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
+  <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.settingsTitle}</legend>
+    ${input({ id: 'name', label: w.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
+    ${input({ id: 'description', label: w.description, value: v.description, errors: e, multiline: true, attrs: 'maxlength="5000"' })}
+    ${input({ id: 'whatsappNumber', label: w.whatsappNumber, value: v.whatsappNumber, errors: e, type: 'tel', attrs: 'autocomplete="tel" maxlength="40"' })}
+    ${input({ id: 'whatsappTemplate', label: w.whatsappTemplate, value: v.whatsappTemplate, errors: e, multiline: true, hint: w.templateHint, attrs: 'maxlength="1000"' })}
+    <h2 id="preview-h">${w.previewTitle}</h2>
+    <pre class="preview">${d.preview}</pre>
+    <button type="submit" name="_action" value="preview" class="secondary">${w.preview}</button>
+    ${select('language', 'language', w.storeLanguage, languages, v.language, e)}
+    ${input({ id: 'currency', label: w.currency, value: v.currency, errors: e, hint: w.currencyHint, attrs: 'maxlength="3" autocapitalize="characters"' })}
+    ${checkbox('isPublished', 'isPublished', w.published, v.isPublished)}
+    ${checkbox('isMaintenance', 'isMaintenance', w.maintenance, v.isMaintenance)}
+    ${checkbox('showStockCount', 'showStockCount', w.showStockCount, v.showStockCount)}
+    ${input({ id: 'pendingOrderTtlHours', label: w.pendingTtl, value: v.pendingOrderTtlHours, errors: e, hint: w.pendingTtlHint, attrs: 'inputmode="numeric"' })}
+  </fieldset>
+  ${writable ? html`<p><button type="submit" name="_action" value="save">${w.save}</button></p>` : ''}`
+  return layout(
+    f,
+    w.settingsTitle,
+    html`${notice(d.done)}${banner(w, d.problem, Object.keys(e).length > 0)}
+    <p><a href="/s/${encodeURIComponent(d.slug)}">${w.viewShop}</a></p>
+    <section>${form(f, '/admin/settings', body, 'novalidate')}</section>`,
+  )
+}
+
+export function settingsPages(kit: PageKit): PageRoute[] {
+  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
+  const show = (c: PageReq, status: number, d: Omit<PageData, 'slug' | 'preview'>) => {
+    const ctx = ctxOf(c)
+    return kit.render(panelOf(c), c.set, status, (f) => settingsPage(f, { ...d, slug: ctx.store.slug, preview: preview(ctx.store, d.form) }))
+  }
+  return [
+    {
+      method: 'get',
+      path: '/admin/settings',
+      need: 'store:read',
+      handler: (c) => show(c, 200, { form: formOf(getStoreSettings(ctxOf(c))), errors: {}, done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined }),
+    },
+    {
+      method: 'post',
+      path: '/admin/settings',
+      need: 'store:write',
+      handler: (c) => {
+        const form = readForm(c.body)
+        if (field(c.body, '_action') === 'preview') return show(c, 200, { form, errors: {} })
+        try {
+          updateStoreSettings(ctxOf(c), bodyOf(form, c.body))
+        } catch (e) {
+          const problem = problemOf(e, cw(panelOf(c)))
+          if (!problem) throw e
+          return show(c, e instanceof AppError ? e.status : 400, { form, problem, errors: problem.field ? { [controlId(problem.field)]: problem.message } : {} })
+        }
+        return kit.seeOther(c.set, '/admin/settings?done=saved')
+      },
+    },
+  ]
+}
