@@ -22,9 +22,9 @@ let readKey = ''
 beforeAll(async () => {
   h = await startHarness()
   const deps = h.server.running.deps
-  const store = createStore(deps, { name: 'Phone Coffee', slug: 'phone-coffee', plan: 'pro' })
+  const store = createStore({ ctx: deps, input: { name: 'Phone Coffee', slug: 'phone-coffee', plan: 'pro' } })
   createOwner({ ctx: deps, input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) } })
-  readKey = createKey(deps, { storeId: store.id, scopes: ['products:read'] }).key
+  readKey = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key
 })
 afterAll(async () => {
   await h?.close()

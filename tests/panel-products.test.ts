@@ -27,8 +27,8 @@ async function owner(plan: 'free' | 'pro' = 'pro', headers: Record<string, strin
   return { ...shop, b, key: makeKey(t.deps, shop.store.id) }
 }
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[1]) =>
-  createProduct(ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input)
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]["input"]) =>
+  createProduct({ ctx: ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input: input })
 
 const idFrom = (location: string | null) => /\/admin\/products\/([^/?]+)\?done=saved$/.exec(location ?? '')![1]!
 

@@ -103,8 +103,8 @@ export function keyPages(kit: PageKit): PageRoute[] {
   const { db, clock, cache } = kit.deps
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
-    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys(db, ctxOf(c).store.id), form: f, errors, done }))
-  const keyOf = (c: PageReq) => listKeys(db, ctxOf(c).store.id).find((k) => k.id === c.params.id)
+    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys({ ctx: { db: db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }))
+  const keyOf = (c: PageReq) => listKeys({ ctx: { db: db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
   const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
   return [
@@ -139,7 +139,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
         if (Object.keys(errors).length) return show(c, 400, f, errors)
         // The key and its activity line commit together (as the CLI's key:create).
         const created = transaction(db, () => {
-          const k = createKey({ db, clock }, { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt })
+          const k = createKey({ ctx: { db, clock }, input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt } })
           recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'create', recordType: 'api_key', recordId: k.id })
           return k
         })
@@ -167,7 +167,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
         if (!keyOf(c)) return notFound(c)
         try {
           transaction(db, () => {
-            const r = revokeKey({ db, clock }, c.params.id!)
+            const r = revokeKey({ ctx: { db, clock }, input: { id: c.params.id! } })
             recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'revoke', recordType: 'api_key', recordId: r.id })
           })
         } catch (e) {

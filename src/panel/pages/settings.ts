@@ -146,7 +146,7 @@ export function settingsPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/settings',
       need: 'store:read',
-      handler: (c) => show(c, 200, { form: formOf(getStoreSettings(ctxOf(c))), errors: {}, done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined }),
+      handler: (c) => show(c, 200, { form: formOf(getStoreSettings({ ctx: ctxOf(c) })), errors: {}, done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined }),
     },
     {
       method: 'post',
@@ -156,7 +156,7 @@ export function settingsPages(kit: PageKit): PageRoute[] {
         const form = readForm(c.body)
         if (field(c.body, '_action') === 'preview') return show(c, 200, { form, errors: {} })
         try {
-          updateStoreSettings(ctxOf(c), bodyOf(form, c.body))
+          updateStoreSettings({ ctx: ctxOf(c), input: bodyOf(form, c.body) })
         } catch (e) {
           const problem = problemOf(e, cw(panelOf(c)))
           if (!problem) throw e

@@ -101,7 +101,7 @@ function deletePage(f: Frame, h: Hook): string {
 
 export function webhookPages(kit: PageKit): PageRoute[] {
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
-  const hooksOf = (c: PageReq) => listWebhooks(ctxOf(c), { limit: 100 }).data
+  const hooksOf = (c: PageReq) => listWebhooks({ ctx: ctxOf(c), input: { limit: 100 } }).data
   const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
   /** The verb's 404 as a page; anything else goes on. */
   const orNotFound = async (c: PageReq, run: () => Response | Promise<Response>) => {
@@ -129,7 +129,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
         const url = (field(c.body, 'url') ?? '').trim()
         const events = new Set<string>(WEBHOOK_EVENTS.filter((e) => ticked(c.body, eventId(e))))
         try {
-          const created = await createWebhook(ctxOf(c), checkBody(WebhookCreate, { url, events: [...events] }))
+          const created = await createWebhook({ ctx: ctxOf(c), input: checkBody(WebhookCreate, { url, events: [...events] }) })
           return kit.render(panelOf(c), c.set, 200, (f) => createdPage(f, created))
         } catch (e) {
           const w = cw(panelOf(c))
@@ -150,8 +150,8 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         orNotFound(c, () => {
           const ctx = ctxOf(c)
-          const h = getWebhook(ctx, c.params.id!)
-          const rows = listDeliveries(ctx, h.id, { limit: 50 }).data
+          const h = getWebhook({ ctx, input: { id: c.params.id! } })
+          const rows = listDeliveries({ ctx, input: { webhookId: h.id, ...{ limit: 50 } } }).data
           return kit.render(panelOf(c), c.set, 200, (f) => deliveriesPage(f, h, rows, DONE[c.query.done ?? '']?.(cw(f))))
         }),
     },
@@ -162,7 +162,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: webhooks,
       handler: (c) =>
         orNotFound(c, async () => {
-          await updateWebhook(ctxOf(c), c.params.id!, { isActive: field(c.body, 'isActive') === '1' })
+          await updateWebhook({ ctx: ctxOf(c), input: { id: c.params.id!, ...{ isActive: field(c.body, 'isActive') === '1' } } })
           return kit.seeOther(c.set, '/admin/webhooks?done=saved')
         }),
     },
@@ -171,7 +171,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks/:id/delete',
       need: 'webhooks:write',
       owns: webhooks,
-      handler: (c) => orNotFound(c, () => kit.render(panelOf(c), c.set, 200, (f) => deletePage(f, getWebhook(ctxOf(c), c.params.id!)))),
+      handler: (c) => orNotFound(c, () => kit.render(panelOf(c), c.set, 200, (f) => deletePage(f, getWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })))),
     },
     {
       method: 'post',
@@ -180,7 +180,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: webhooks,
       handler: (c) =>
         orNotFound(c, () => {
-          deleteWebhook(ctxOf(c), c.params.id!)
+          deleteWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })
           return kit.seeOther(c.set, '/admin/webhooks?done=saved')
         }),
     },
@@ -191,7 +191,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: webhooks,
       handler: (c) =>
         orNotFound(c, () => {
-          retryDelivery(ctxOf(c), c.params.id!, c.params.deliveryId!)
+          retryDelivery({ ctx: ctxOf(c), input: { webhookId: c.params.id!, deliveryId: c.params.deliveryId! } })
           return kit.seeOther(c.set, `/admin/webhooks/${encodeURIComponent(c.params.id!)}?done=retried`)
         }),
     },

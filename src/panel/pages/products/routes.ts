@@ -16,7 +16,7 @@ import { createInput, emptyForm, formOf, MAX_VARIANT_ROWS, readForm, updateInput
 import { listPage, PAGE_SIZE } from './list'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
-const categoriesOf = (ctx: Ctx) => listCategories(ctx, { limit: 100 }).data.map((c) => ({ id: c.id, name: c.name }))
+const categoriesOf = (ctx: Ctx) => listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
 
 /** The problem's field, in the form's terms (a duplicate slug is the name's doing). */
 function errorsOf(problem: Problem | undefined): Record<string, string> {
@@ -89,7 +89,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const shown = rowAction(c, d)
         if (shown) return shown
         try {
-          const created = createProduct(ctxOf(c), createInput(d.form))
+          const created = createProduct({ ctx: ctxOf(c), input: createInput(d.form) })
           return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(created.id)}?done=saved`)
         } catch (e) {
           return refused(c, e, d)
@@ -105,7 +105,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const ctx = ctxOf(c)
         let d
         try {
-          const product = getProduct(ctx, c.params.id!)
+          const product = getProduct({ ctx, input: { id: c.params.id! } })
           d = { id: product.id, title: titleOf(c, product.name), form: formOf(product, variantsForEditing(ctx, product.id)) }
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return notFound(c)
@@ -126,7 +126,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const shown = rowAction(c, d)
         if (shown) return shown
         try {
-          updateProduct(ctxOf(c), id, updateInput(form))
+          updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form) } })
           return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(id)}?done=saved`)
         } catch (e) {
           return refused(c, e, d)
@@ -140,7 +140,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       owns: products,
       handler: (c) => {
         try {
-          const product = getProduct(ctxOf(c), c.params.id!)
+          const product = getProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
           return kit.render(panelOf(c), c.set, 200, (f) => deleteConfirmPage(f, product))
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return notFound(c)
@@ -155,7 +155,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       owns: products,
       handler: (c) => {
         try {
-          deleteProduct(ctxOf(c), c.params.id!)
+          deleteProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return notFound(c)
           throw e
