@@ -1,0 +1,115 @@
+/** The account page: name, password, passkeys, two-step and its recovery codes, devices. */
+import { escapeHtml, html, raw } from '../../shop/html'
+import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
+import { type Frame, form, layout, errorLine } from './frame'
+import { passwordField } from './signin'
+
+export interface AccountData {
+  name: string
+  email: string
+  language: PanelLanguage | null
+  notice?: string
+  errors?: { profile?: string; password?: string }
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
+  twoStep: { on: boolean; codesLeft: number }
+  sessions: { id: string; device: string; lastSeen: string; network: string | null; current: boolean }[]
+}
+
+export function accountPage(f: Frame, a: AccountData): string {
+  const w = f.w
+  const langOption = (l: PanelLanguage | '') =>
+    html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${l ? panelWords(l).languageName : w.languageAuto}</option>`
+  return layout(
+    f,
+    w.accountTitle,
+    html`${a.notice ? html`<p class="notice" role="status">${a.notice}</p>` : ''}
+    <section aria-labelledby="profile-h"><h2 id="profile-h">${w.profile}</h2>
+      ${form(
+        f,
+        '/admin/account/profile',
+        html`<p>${a.email}</p>
+        <label for="name">${w.name}</label>
+        <input id="name" name="name" type="text" autocomplete="name" required value="${a.name}"${raw(a.errors?.profile ? ' aria-invalid="true" aria-describedby="profile-error"' : '')}>
+        ${errorLine('profile-error', a.errors?.profile)}
+        <label for="language">${w.language}</label>
+        <select id="language" name="language">${langOption('')}${PANEL_LANGUAGES.map(langOption)}</select>
+        <button type="submit">${w.save}</button>`,
+      )}
+    </section>
+    <section aria-labelledby="password-h"><h2 id="password-h">${w.changePassword}</h2>
+      ${form(
+        f,
+        '/admin/account/password',
+        html`<label for="current-password">${w.currentPassword}</label>
+        <input id="current-password" name="current" type="password" autocomplete="current-password" required>
+        ${passwordField(f, 'new-password', w.newPassword, a.errors?.password)}
+        <button type="submit">${w.changePassword}</button>`,
+      )}
+    </section>
+    <section aria-labelledby="passkeys-h"><h2 id="passkeys-h">${w.passkeys}</h2>
+      ${a.passkeys.length === 0 ? html`<p>${w.noPasskeys}</p>` : html`<ul>${a.passkeys.map((p) => html`<li class="actions">${p.name} ${form(f, `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`, html`<button type="submit" class="danger" aria-label="${w.removePasskey(p.name)}">${w.remove}</button>`)}</li>`)}</ul>`}
+      <p id="passkey-nojs" class="hint">${w.passkeysNeedJs}</p>
+      ${form(
+        f,
+        '/admin/account/passkeys',
+        html`<label for="passkey-name">${w.passkeyName}</label>
+        <input id="passkey-name" name="name" type="text" maxlength="60" value="Passkey">
+        <button type="submit">${w.addPasskey}</button>
+        <p id="passkey-add-status" class="error" role="status"></p>`,
+        `id="passkey-add" data-failed="${escapeHtml(f.w.passkeyFailed)}" hidden`,
+      )}
+    </section>
+    <section aria-labelledby="two-step-h"><h2 id="two-step-h">${w.twoStep}</h2>
+      ${a.twoStep.on
+        ? html`<p>${w.twoStepOn} ${w.recoveryLeft(a.twoStep.codesLeft)}</p>${form(f, '/admin/account/two-step/disable', html`<button type="submit" class="danger">${w.disableTwoStep}</button>`)}`
+        : html`<p>${w.twoStepOff}</p>${form(f, '/admin/account/two-step', html`<button type="submit">${w.enableTwoStep}</button>`)}`}
+    </section>
+    <section aria-labelledby="devices-h"><h2 id="devices-h">${w.devices}</h2>
+      <div class="table"><table>
+        <thead><tr><th scope="col">${w.device}</th><th scope="col">${w.lastSeen}</th><th scope="col">${w.network}</th><th scope="col"><span class="sr-only">${w.end}</span></th></tr></thead>
+        <tbody>${a.sessions.map(
+          (s) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${s.lastSeen.slice(0, 16).replace('T', ' ')}</time></td><td>${s.network ?? '-'}</td>
+          <td>${s.current ? '' : form(f, `/admin/account/sessions/${encodeURIComponent(s.id)}/end`, html`<button type="submit" class="secondary" aria-label="${w.endDevice(s.device)}">${w.end}</button>`)}</td></tr>`,
+        )}</tbody>
+      </table></div>
+      ${a.sessions.length > 1 ? form(f, '/admin/account/sessions/end-others', html`<button type="submit" class="danger">${w.endOthers}</button>`) : ''}
+    </section>`,
+  )
+}
+
+export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, error?: string): string {
+  const w = f.w
+  return layout(
+    f,
+    w.totpSetupTitle,
+    html`<section><p>${w.totpSetupIntro}</p>
+      <p><strong>${w.totpKey}</strong></p>
+      <p><code id="totp-secret" class="secret">${setup.secret}</code></p>
+      <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="totp-secret-status" role="status"></span></p>
+      <p><a href="${setup.uri}">${w.totpLink}</a></p>
+      ${errorLine('code-error', error)}
+      ${form(
+        f,
+        '/admin/account/two-step/confirm',
+        html`<label for="code">${w.code}</label>
+        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required${raw(error ? ' aria-invalid="true" aria-describedby="code-error"' : '')}>
+        <button type="submit">${w.verify}</button>`,
+      )}
+    </section>`,
+  )
+}
+
+export function recoveryCodesPage(f: Frame, codes: string[]): string {
+  const w = f.w
+  return layout(
+    f,
+    w.recoveryTitle,
+    html`<section><p>${w.recoveryIntro}</p>
+      <ul id="recovery-codes" class="codes">${codes.map((c) => html`<li>${c}</li>`)}</ul>
+      <p class="actions"><button type="button" class="secondary" data-copy="recovery-codes" data-done="${w.copied}" hidden>${w.copy}</button><span id="recovery-codes-status" role="status"></span></p>
+      <p><a class="button" href="/admin/account">${w.done}</a></p>
+    </section>`,
+  )
+}
+
+// ---------------------------------------------------------------- team

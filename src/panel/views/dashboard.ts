@@ -1,0 +1,22 @@
+/** The dashboard. */
+import { html } from '../../shop/html'
+import { type Frame, layout } from './frame'
+
+export interface DashboardData {
+  currency: string
+  periods: { label: string; orders: number; revenue: string }[]
+  activeProducts: number
+  shopUrl: string | null
+}
+
+export function dashboardPage(f: Frame, d: DashboardData): string {
+  const w = f.w
+  return layout(
+    f,
+    w.dashboardTitle,
+    html`<div class="stats">${d.periods.map(
+      (p) => html`<div class="stat"><h2>${p.label}</h2><p>${w.ordersCount}: <strong>${p.orders}</strong></p><p>${w.revenue}: <strong>${p.revenue}</strong></p></div>`,
+    )}<div class="stat"><h2>${w.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
+    ${d.shopUrl ? html`<p><a href="${d.shopUrl}">${w.openShop}</a></p>` : ''}`,
+  )
+}

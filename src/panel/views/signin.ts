@@ -1,0 +1,117 @@
+/** Signing in: the sign-in and two-step pages, opened links (invitation, reset, sign-in) and first-run setup. */
+import { html, raw } from '../../shop/html'
+import { type Frame, tokenField, form, layout, errorLine } from './frame'
+
+export function loginPage(f: Frame, opts: { email?: string; error?: string; passkeys: boolean; next?: string }): string {
+  const w = f.w
+  const described = opts.error ? raw(' aria-describedby="login-error" aria-invalid="true"') : ''
+  return layout(
+    f,
+    w.signInTitle,
+    html`${errorLine('login-error', opts.error)}
+    <section>
+      <form method="post" action="/admin/login">
+        ${tokenField(f)}
+        ${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}
+        <label for="email">${w.email}</label>
+        <input id="email" name="email" type="email" autocomplete="username webauthn" required value="${opts.email ?? ''}"${described}>
+        <label for="password">${w.password}</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required${described}>
+        <button type="submit">${w.signIn}</button>
+      </form>
+      ${opts.passkeys ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.passkeyFailed}" hidden>${w.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>` : ''}
+    </section>`,
+    { narrow: true },
+  )
+}
+
+export function twoStepPage(f: Frame, opts: { error?: string }): string {
+  const w = f.w
+  return layout(
+    f,
+    w.twoStepTitle,
+    html`${errorLine('code-error', opts.error)}
+    <section>
+      ${form(
+        f,
+        '/admin/login/two-step',
+        html`<p id="code-hint">${w.twoStepIntro}</p>
+        <label for="code">${w.code}</label>
+        <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
+        <button type="submit">${w.verify}</button>`,
+      )}
+      ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${w.cancel}</button>`)}
+    </section>`,
+    { narrow: true },
+  )
+}
+
+export interface PasswordFormOpts {
+  error?: string
+  field?: 'name' | 'password' | 'email' | 'storeName'
+  name?: string
+}
+
+export const passwordField = (f: Frame, id: string, label: string, error?: string) =>
+  html`<label for="${id}">${label}</label>
+  <input id="${id}" name="password" type="password" autocomplete="new-password" required aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${raw(error ? ' aria-invalid="true"' : '')}>
+  <p id="${id}-hint" class="hint">${f.w.passwordHint}</p>
+  ${errorLine(`${id}-error`, error)}`
+
+export const nameField = (f: Frame, value: string | undefined, error?: string) =>
+  html`<label for="name">${f.w.yourName}</label>
+  <input id="name" name="name" type="text" autocomplete="name" required value="${value ?? ''}"${raw(error ? ' aria-invalid="true" aria-describedby="name-error"' : '')}>
+  ${errorLine('name-error', error)}`
+
+/** An invitation, a reset or a sign-in link, opened. */
+export function linkPage(
+  f: Frame,
+  link: { kind: 'invite' | 'reset' | 'signin'; token: string; email: string; storeName: string | null; existing: boolean; name?: string | null },
+  opts: PasswordFormOpts = {},
+): string {
+  const w = f.w
+  const action = `/admin/join?token=${encodeURIComponent(link.token)}`
+  if (link.kind === 'signin') {
+    return layout(f, w.signInLinkTitle, html`<section>${form(f, action, html`<p>${w.signInLinkIntro(link.email)}</p><button type="submit">${w.continue}</button>`)}</section>`, { narrow: true })
+  }
+  if (link.kind === 'reset') {
+    return layout(f, w.resetTitle, html`<section>${form(f, action, html`<p>${link.email}</p>${passwordField(f, 'new-password', w.newPassword, opts.error)}<button type="submit">${w.continue}</button>`)}</section>`, { narrow: true })
+  }
+  const title = w.joinTitle(link.storeName ?? '')
+  const body = link.existing
+    ? html`<p>${w.existingAccount(link.email)}</p>
+      <label for="password">${w.password}</label>
+      <input id="password" name="password" type="password" autocomplete="current-password" required${raw(opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '')}>
+      ${errorLine('password-error', opts.error)}
+      <button type="submit">${w.continue}</button>`
+    : html`<p>${link.email}</p>
+      ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
+      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
+      <button type="submit">${w.continue}</button>`
+  return layout(f, title, html`<section>${form(f, action, body)}</section>`, { narrow: true })
+}
+
+export function setupPage(f: Frame, token: string, opts: PasswordFormOpts & { storeName?: string; email?: string } = {}): string {
+  const w = f.w
+  const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
+  return layout(
+    f,
+    w.setupTitle,
+    html`<p>${w.setupIntro}</p><section>${form(
+      f,
+      `/admin/setup?token=${encodeURIComponent(token)}`,
+      html`<label for="store-name">${w.storeName}</label>
+      <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${raw(err('storeName') ? ' aria-invalid="true" aria-describedby="store-name-error"' : '')}>
+      ${errorLine('store-name-error', err('storeName'))}
+      ${nameField(f, opts.name, err('name'))}
+      <label for="email">${w.email}</label>
+      <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${raw(err('email') ? ' aria-invalid="true" aria-describedby="email-error"' : '')}>
+      ${errorLine('email-error', err('email'))}
+      ${passwordField(f, 'new-password', w.password, err('password'))}
+      <button type="submit">${w.createStore}</button>`,
+    )}</section>`,
+    { narrow: true },
+  )
+}
+
+// ---------------------------------------------------------------- messages

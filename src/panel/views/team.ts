@@ -1,0 +1,111 @@
+/** The team page, a ready invitation, and the activity log. */
+import { type Role } from '../../db/schema'
+import { html, raw } from '../../shop/html'
+import { type Frame, form, layout, errorLine } from './frame'
+
+export interface TeamData {
+  members: { id: string; userId: string; email: string; name: string; role: Role; lastSignInAt: string | null }[]
+  pending: { id: string; email: string; role: Role; expiresAt: string }[]
+  myUserId: string
+  error?: string
+  email?: string
+}
+
+export function teamPage(f: Frame, t: TeamData): string {
+  const w = f.w
+  const roleSelect = (id: string, label: string, value: Role) =>
+    html`<label for="${id}" class="sr-only">${label}</label><select id="${id}" name="role">${(['owner', 'staff', 'viewer'] as const).map(
+      (r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.roles[r]}</option>`,
+    )}</select>`
+  return layout(
+    f,
+    w.teamTitle,
+    html`${errorLine('team-error', t.error)}
+    <section aria-labelledby="members-h"><h2 id="members-h">${w.teamTitle}</h2>
+    <div class="table"><table>
+      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.role}</th><th scope="col">${w.lastSignIn}</th><th scope="col"><span class="sr-only">${w.remove}</span></th></tr></thead>
+      <tbody>${t.members.map((m) => {
+        const who = m.name || m.email
+        return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
+        <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.changeRole}</button></div>`)}</td>
+        <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${m.lastSignInAt.slice(0, 10)}</time>` : w.never}</td>
+        <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/remove`, html`<button type="submit" class="danger" aria-label="${w.removeMember(who)}">${w.remove}</button>`)}</td></tr>`
+      })}</tbody>
+    </table></div></section>
+    ${t.pending.length
+      ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.pendingInvitations}</h2><div class="table"><table>
+        <thead><tr><th scope="col">${w.email}</th><th scope="col">${w.role}</th><th scope="col">${w.expires}</th><th scope="col"><span class="sr-only">${w.revoke}</span></th></tr></thead>
+        <tbody>${t.pending.map(
+          (i) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${i.expiresAt.slice(0, 16).replace('T', ' ')}</time></td>
+          <td>${form(f, `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`, html`<button type="submit" class="secondary" aria-label="${w.revokeInvitation(i.email)}">${w.revoke}</button>`)}</td></tr>`,
+        )}</tbody></table></div></section>`
+      : ''}
+    <section aria-labelledby="invite-h"><h2 id="invite-h">${w.invitePerson}</h2>
+      ${form(
+        f,
+        '/admin/team/invite',
+        html`<label for="invite-email">${w.email}</label>
+        <input id="invite-email" name="email" type="email" required value="${t.email ?? ''}">
+        <label for="invite-name">${w.nameOptional}</label>
+        <input id="invite-name" name="name" type="text">
+        <label for="invite-role">${w.role}</label>
+        <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map((r) => html`<option value="${r}">${w.roles[r]}</option>`)}</select>
+        <button type="submit">${w.invite}</button>`,
+      )}
+    </section>`,
+  )
+}
+
+export function inviteReadyPage(f: Frame, i: { email: string; url: string; storeName: string }): string {
+  const w = f.w
+  const share = `https://wa.me/?text=${encodeURIComponent(w.whatsappInvite(i.storeName, i.url))}`
+  return layout(
+    f,
+    w.inviteReady,
+    html`<section><p>${w.inviteLinkIntro(i.email)}</p>
+      <label for="invite-link">${w.inviteLink}</label>
+      <input id="invite-link" type="text" readonly value="${i.url}">
+      <p class="actions">
+        <button type="button" class="secondary" data-copy="invite-link" data-done="${w.copied}" hidden>${w.copyLink}</button>
+        <a class="button" href="${share}" rel="noopener noreferrer">${w.shareWhatsapp}</a>
+        <span id="invite-link-status" role="status"></span>
+      </p>
+      <p><a href="/admin/team">${w.teamTitle}</a></p>
+    </section>`,
+  )
+}
+
+// ---------------------------------------------------------------- activity
+
+export interface ActivityData {
+  rows: { seq: number; at: string; who: string; verb: string; recordType: string; recordId: string | null }[]
+  actors: { value: string; label: string }[]
+  recordTypes: string[]
+  actor?: string
+  recordType?: string
+  olderHref?: string
+}
+
+export function activityPage(f: Frame, a: ActivityData): string {
+  const w = f.w
+  return layout(
+    f,
+    w.activityTitle,
+    html`<form method="get" action="/admin/activity" class="inline">
+      <div><label for="actor">${w.person}</label><select id="actor" name="actor"><option value="">${w.anyone}</option>${a.actors.map(
+        (o) => html`<option value="${o.value}"${raw(o.value === a.actor ? ' selected' : '')}>${o.label}</option>`,
+      )}</select></div>
+      <div><label for="record">${w.record}</label><select id="record" name="record"><option value="">${w.anyRecord}</option>${a.recordTypes.map(
+        (r) => html`<option value="${r}"${raw(r === a.recordType ? ' selected' : '')}>${r}</option>`,
+      )}</select></div>
+      <button type="submit" class="secondary">${w.filter}</button>
+    </form>
+    ${a.rows.length === 0
+      ? html`<p>${w.noActivity}</p>`
+      : html`<div class="table"><table><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.person}</th><th scope="col">${w.what}</th><th scope="col">${w.record}</th></tr></thead>
+      <tbody>${a.rows.map(
+        (r) => html`<tr><td><time datetime="${r.at}">${r.at.slice(0, 16).replace('T', ' ')}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
+      )}</tbody></table></div>`}
+    ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.older}</a></p>` : ''}`,
+  )
+}
