@@ -15,44 +15,11 @@ import { actorRef, recordActivity } from './activity'
 import type { PeopleCtx } from './context'
 import { isRole } from './roles'
 import { hashToken, randomToken, TOKEN_RE } from './tokens'
+import { checkEmail, checkName, membershipOf, userByEmail, userById } from './lookups'
+
+export { checkEmail, checkName, membershipByEmail, membershipOf, storesOf, userByEmail, userById } from './lookups'
 
 export const LINK_TTL_MS = 72 * 3_600_000
-const EMAIL_MAX = 254
-const NAME_MAX = 100
-
-/** `a@b`, no spaces, ≤ 254 characters; lower-cased for uniqueness (contract: case-insensitive). */
-export function checkEmail(raw: unknown): { email: string; emailKey: string } {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationError('email', 'required')
-  const email = raw.trim()
-  if (email.length > EMAIL_MAX) throw new ValidationError('email', 'too_long')
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'invalid_format', 'Enter an e-mail address such as name@example.com')
-  return { email, emailKey: email.toLowerCase() }
-}
-
-export function checkName(raw: unknown, required = true): string {
-  const name = typeof raw === 'string' ? raw.trim() : ''
-  if (!name && required) throw new ValidationError('name', 'required')
-  if ([...name].length > NAME_MAX) throw new ValidationError('name', 'too_long')
-  return name
-}
-
-export const userByEmail = (db: Runner, email: string): User | undefined => db.select().from(users).where(eq(users.emailKey, email.trim().toLowerCase())).get()
-export const userById = (db: Runner, id: string): User | undefined => db.select().from(users).where(eq(users.id, id)).get()
-
-/** The person's stores, oldest membership first (the default store at sign-in). */
-export function storesOf(db: Runner, userId: string) {
-  return db
-    .select({ membershipId: memberships.id, storeId: stores.id, name: stores.name, slug: stores.slug, role: memberships.role, status: stores.status })
-    .from(memberships)
-    .innerJoin(stores, eq(stores.id, memberships.storeId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt))
-    .all()
-}
-
-export const membershipOf = (db: Runner, userId: string, storeId: string): Membership | undefined =>
-  db.select().from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.storeId, storeId))).get()
-
 interface NewLink {
   kind: LinkKind
   storeId?: string | null
@@ -305,11 +272,6 @@ export function listMembers({ ctx, input }: { ctx: PeopleCtx; input: { storeId: 
     .orderBy(asc(memberships.createdAt))
     .all()
     .map((u) => ({ ...u, createdAt: iso(u.createdAt), lastSignInAt: isoOrNull(u.lastSignInAt) }))
-}
-
-export function membershipByEmail(db: Runner, storeId: string, email: string): Membership | undefined {
-  const user = userByEmail(db, email)
-  return user ? membershipOf(db, user.id, storeId) : undefined
 }
 
 /** Name and language of one's own account. */
