@@ -54,7 +54,6 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
     const slow = Array.from({ length: SLOW }, (_, i) => call('/api/v1/products', { method: 'POST', headers: auth, body: slowBody(i), duplex: 'half' } as RequestInit))
     const quick = Array.from({ length: QUICK }, () => call('/api/v1/products', { headers: auth }))
     await Bun.sleep(250)
-    const signalledAt = Date.now()
     proc.kill('SIGTERM')
 
     // The listener is closed at once; the process is still there finishing the uploads.
@@ -68,8 +67,8 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
     for (const r of slowResults) expect(r).toEqual({ status: 201, body: { data: expect.objectContaining({ price: 2.5 }) } })
     for (const r of quickResults) expect(r.status).toBe(200)
 
+    // The uploads in flight at the signal all got their 201 before the exit: the drain waited.
     expect(await proc.exited).toBe(0)
-    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(UPLOAD_MS - 300)
     const log = await stderr()
     expect(log).toContain('"shutting down"')
     expect(log).not.toContain('"error"')

@@ -125,11 +125,9 @@ describe('one store cannot stall another', () => {
     // B's backlog first: 5 events × 40 endpoints, all ahead of A's event in the outbox.
     for (let i = 0; i < 5; i++) emit(b.store.id, `b${i}`)
     await Bun.sleep(100) // B's sends are out and hanging
-    const started = performance.now()
     emit(a.store.id, 'a1')
+    // A deadline, not a timing assertion: A's event arrives while B's 200 sends still hang.
     await rxA.waitFor(() => rxA.received.length === 1, 5000)
-    const ms = performance.now() - started
-    expect(ms).toBeLessThan(5000)
     expect(JSON.parse(rxA.received[0]!.body)).toMatchObject({ storeId: a.store.id, data: { id: 'a1' } })
   }, 15_000)
 })
