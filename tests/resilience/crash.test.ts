@@ -4,8 +4,8 @@
  * the database passes integrity_check after each restart. Full size: `bun run resilience`.
  */
 import { expect, test } from 'bun:test'
-import { runCrash } from './resilience/crash'
-import { expectClean } from './resilience/expect'
+import { runCrash } from './crash'
+import { expectClean } from './expect'
 
 test('SIGKILL during a burst of 100 orders (3 kills): no order or event lost, no duplicate, file intact', async () => {
   const r = await runCrash({ orders: 100, kills: 3, concurrency: 8, eventTimeoutMs: 40_000 })

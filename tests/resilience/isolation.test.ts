@@ -2,8 +2,8 @@
  * Store isolation generated from tests/helpers/protected-routes.ts: tests/resilience/isolation.ts.
  */
 import { test } from 'bun:test'
-import { runIsolation } from './resilience/isolation'
-import { expectClean } from './resilience/expect'
+import { runIsolation } from './isolation'
+import { expectClean } from './expect'
 
 test("every route on another store's record → 403 without its data; lists never show another store's records", async () => {
   const r = await runIsolation()

@@ -4,11 +4,11 @@
  * Plus regression tests for what the fuzzer found.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { runFuzz } from './resilience/fuzz'
-import { expectClean } from './resilience/expect'
-import { makeApp, expectStatus, type TestApp } from './helpers/app'
-import { makeShop } from './helpers/factories'
-import { MAX_BODY_DEPTH, nestsDeeperThan } from '../src/plugins/body-depth'
+import { runFuzz } from './fuzz'
+import { expectClean } from './expect'
+import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { makeShop } from '../helpers/factories'
+import { MAX_BODY_DEPTH, nestsDeeperThan } from '../../src/plugins/body-depth'
 
 test('fuzz: arbitrary bodies and query strings on every /api route', async () => {
   expectClean(await runFuzz({ runsPerRoute: 40 }))

@@ -2,8 +2,8 @@
  * Webhooks that can't be turned against the host, reduced sizes: tests/resilience/webhooks.ts.
  */
 import { test } from 'bun:test'
-import { runListingReads, runRebinding, runStoreStall } from './resilience/webhooks'
-import { expectClean } from './resilience/expect'
+import { runListingReads, runRebinding, runStoreStall } from './webhooks'
+import { expectClean } from './expect'
 
 test('DNS rebinding: sends go to the checked address, never to the loopback receiver', async () => {
   expectClean(await runRebinding({ endpoints: 3 }))

@@ -1,7 +1,7 @@
 /** The public edge's abuse cases at reduced size (the full run: `bun run resilience --only edge`). */
 import { expect, test } from 'bun:test'
-import { runHoarding, runRestoreSymlink, runUploadExhaustion } from './resilience/edge'
-import { summary } from './resilience/lib'
+import { runHoarding, runRestoreSymlink, runUploadExhaustion } from './edge'
+import { summary } from './lib'
 
 test('upload exhaustion: 6 × 2 MB from one store while another uploads', async () => {
   const r = await runUploadExhaustion({ uploads: 6, megabytes: 2, maxRssMb: 400 })
