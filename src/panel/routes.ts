@@ -96,8 +96,9 @@ import {
   type Frame,
 } from './views'
 
-/** Only this origin, no inline script, no framing; forms post here only. */
-export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+import { PANEL_CSP } from './pages/kit'
+import { panelPages, type PagesDeps } from './pages'
+export { PANEL_CSP }
 
 type Headers = Record<string, string | number>
 interface Req {
@@ -165,7 +166,7 @@ export interface PanelOptions {
 }
 
 /** What the panel's routes use of the process's wiring. */
-export interface PanelDeps {
+export interface PanelDeps extends PagesDeps {
   db: Db
   clock: Clock
   config: Config
@@ -751,6 +752,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'activity' }, ...hidden },
     )
 
+  app = app.use(panelPages(deps)) as unknown as typeof app
   // Pages other issues fill: the access is declared now, so the navigation and 403s are right.
   for (const item of PLACEHOLDERS) {
     app = app.get(item.path, (c) => render(panelOf(c), c.set as Req['set'], 200, (f) => comingSoonPage(f, f.w[item.key])), { access: { panel: item.need }, ...hidden }) as unknown as typeof app

@@ -123,13 +123,17 @@ export interface HistoryLine {
   person: string | null
 }
 
-/** The order's status history, oldest first, with who made each move when it was recorded. */
+/**
+ * The order's status history, oldest first, with who made each move: the first activity line
+ * naming the order written in the move's transaction (write() records it there, a moment after
+ * the move's own clock reading, hence the window).
+ */
 export function orderHistory(ctx: Ctx, orderId: string): HistoryLine[] {
   return ctx.db.$client
     .query<HistoryLine, [string, string]>(
       `SELECT e.status, e.previous, e.at, a.actor, coalesce(nullif(u.name, ''), u.email) AS person
          FROM order_events e
-         LEFT JOIN activity a ON a.seq = (SELECT seq FROM activity WHERE store_id = e.store_id AND at = e.at AND record_id = e.order_id LIMIT 1)
+         LEFT JOIN activity a ON a.seq = (SELECT seq FROM activity WHERE store_id = e.store_id AND at BETWEEN e.at AND e.at + 1000 AND record_id = e.order_id ORDER BY at, seq LIMIT 1)
          LEFT JOIN users u ON a.actor = 'user:' || u.id
         WHERE e.order_id = ? AND e.store_id = ? ORDER BY e.id`,
     )

@@ -1,0 +1,13 @@
+/**
+ * The panel's pages beyond the shell (issue 20: orders, customers), one Elysia plugin the shell
+ * mounts under its hook (panel/routes.ts), so the gate's decision and the form-token check run
+ * before every handler here.
+ */
+import { Elysia } from 'elysia'
+import { ordersPages, type OrdersPanelDeps } from './orders/routes'
+
+export type PagesDeps = OrdersPanelDeps
+
+export function panelPages(deps: PagesDeps) {
+  return new Elysia().use(ordersPages(deps))
+}
