@@ -118,8 +118,9 @@ describe('the order page and its moves', () => {
   })
 
   test('cancelling asks first, then puts the stock back', async () => {
+    t.deps.db.$client.run('UPDATE variants SET stock = 10 WHERE id = ?', [cat.large.id])
     const o = order()
-    const before = stockOf(cat.large.id)
+    expect(stockOf(cat.large.id)).toBe(8)
     const ask = await owner.get(`/admin/orders/${o.id}/cancel`)
     expect(ask.status).toBe(200)
     expect(ask.text).toContain('Yes, cancel the order')
@@ -127,9 +128,10 @@ describe('the order page and its moves', () => {
     const done = await owner.submit(`/admin/orders/${o.id}/status`, { status: 'cancelled' })
     expect(done.status).toBe(303)
     expect(statusOf(o.id)).toBe('cancelled')
-    if (before !== null) expect(stockOf(cat.large.id)).toBe(before + 2)
+    expect(stockOf(cat.large.id)).toBe(10)
+    t.deps.db.$client.run('UPDATE variants SET stock = NULL WHERE id = ?', [cat.large.id])
     const page = await owner.get(`/admin/orders/${o.id}`)
-    expect(page.text).not.toContain('</button></form>' + 'Confirm')
+    expect(page.text).not.toContain('>Confirm</button>')
     expect(page.text).toContain('no more moves')
   })
 
