@@ -73,6 +73,7 @@ const en = {
   colSpent: 'Total spent',
   colLastOrder: 'Last order',
   noCustomers: 'No customers yet.',
+  noCustomerMatch: 'No customers match.',
   customerOrders: 'Orders',
   firstOrder: 'First order',
 }
@@ -143,6 +144,7 @@ const es: OrdersWords = {
   colSpent: 'Total gastado',
   colLastOrder: 'Último pedido',
   noCustomers: 'Todavía no hay clientes.',
+  noCustomerMatch: 'Ningún cliente coincide.',
   customerOrders: 'Pedidos',
   firstOrder: 'Primer pedido',
 }
@@ -212,6 +214,7 @@ const pt: OrdersWords = {
   colSpent: 'Total gasto',
   colLastOrder: 'Último pedido',
   noCustomers: 'Ainda não há clientes.',
+  noCustomerMatch: 'Nenhum cliente corresponde.',
   customerOrders: 'Pedidos',
   firstOrder: 'Primeiro pedido',
 }

@@ -4,10 +4,11 @@
  * before every handler here.
  */
 import { Elysia } from 'elysia'
+import { customersPages } from './customers'
 import { ordersPages, type OrdersPanelDeps } from './orders/routes'
 
 export type PagesDeps = OrdersPanelDeps
 
 export function panelPages(deps: PagesDeps) {
-  return new Elysia().use(ordersPages(deps))
+  return new Elysia().use(ordersPages(deps)).use(customersPages())
 }
