@@ -53,6 +53,8 @@ export interface Deps {
   replica: Replica
   /** Stores whose committed writes are durable (kernel/write.ts runs it after each write's effects): the panel's live inbox listens. */
   settled: Signal<string>
+  /** The server is stopping (server.ts): long-lived responses (the panel's event streams) end so in-flight requests can drain. */
+  stopping: Signal<void>
 }
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
@@ -85,6 +87,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     appendEvent,
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     settled: new Signal<string>(),
+    stopping: new Signal<void>(),
     replica: config.replicaUrl ? new ReplicaSupervisor({ dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint }, log) : NO_REPLICA,
   }
   resetStaging(config.dataDir)

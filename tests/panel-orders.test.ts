@@ -219,6 +219,15 @@ describe('the live stream', () => {
     await r2.cancel()
   })
 
+  test('a stopping server ends open streams (the drain is not held up by them)', async () => {
+    const res = await open(owner)
+    const reader = res.body!.getReader()
+    await reader.read() // the retry line
+    t.deps.stopping.emit()
+    const next = await Promise.race([reader.read(), Bun.sleep(1000).then(() => 'still open' as const)])
+    expect(next).toEqual({ done: true, value: undefined })
+  })
+
   test('no session: no stream', async () => {
     const res = await t.app.handle(new Request('http://localhost/admin/orders/live'))
     expect(res.status).toBe(303)

@@ -33,11 +33,13 @@ interface Client {
   /** The last event id this stream sent (or was told it has). */
   sent: number
   push(chunk: string): boolean
+  end(): void
 }
 
 export interface FeedDeps {
   db: { $client: Database }
   settled: { on(fn: (storeId: string) => void): () => void }
+  stopping: { on(fn: () => void): () => void }
 }
 
 export class OrderFeed {
@@ -52,6 +54,7 @@ export class OrderFeed {
     deps.settled.on((storeId) => {
       if (this.byStore.has(storeId)) this.schedule()
     })
+    deps.stopping.on(() => this.close())
   }
 
   get streams(): number {
@@ -75,6 +78,14 @@ export class OrderFeed {
             } catch {
               this.drop(c)
               return false
+            }
+          },
+          end: () => {
+            this.drop(c)
+            try {
+              controller.close()
+            } catch {
+              /* already closed */
             }
           },
         }
@@ -172,8 +183,8 @@ export class OrderFeed {
     for (const set of this.byStore.values()) for (const c of [...set]) c.push(': ping\n\n')
   }
 
-  /** Ends every stream (shutdown). */
+  /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */
   close(): void {
-    for (const set of this.byStore.values()) for (const c of [...set]) this.drop(c)
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) c.end()
   }
 }
