@@ -134,6 +134,30 @@ describe('the orders inbox in Chromium', () => {
   )
 
   test(
+    'the dashboard (chart and its table) and the customers pages pass the same checks',
+    async () => {
+      const w = await open(h)
+      const { page } = w
+      await signIn(page, 'boss@example.com')
+      await page.getByRole('link', { name: 'Dashboard' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
+      await page.getByRole('img', { name: 'Orders and revenue per day, last 30 days' }).waitFor()
+      await page.getByText('Show the numbers as a table').click()
+      await check(page)
+      await page.getByRole('link', { name: 'Customers' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor()
+      await check(page)
+      await page.getByRole('searchbox', { name: 'Search' }).fill('1 415 555 0142')
+      await page.getByRole('button', { name: 'Search' }).click()
+      await page.getByRole('link', { name: 'Carla Cliente' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Carla Cliente' }).waitFor()
+      await check(page)
+      await close(w)
+    },
+    TIMEOUT,
+  )
+
+  test(
     'a viewer reads orders but sees no move buttons, and a move posted as viewer is refused',
     async () => {
       const o = await postOrder('Vicente Visto', '+14155550188')

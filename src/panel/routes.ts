@@ -15,7 +15,6 @@ import type { Clock } from '../lib/time'
 import { invitations, memberships, users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { AppError, RateLimited, ValidationError } from '../lib/errors'
-import { formatMoney } from '../shop/i18n'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
 import {
@@ -73,7 +72,6 @@ import {
 } from '../modules/people'
 import { createStore } from '../modules/platform-stores'
 import { panelAssets, type PanelAssets } from './assets'
-import { dashboardFigures } from './dashboard'
 import { safeNext, type PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 import { PLACEHOLDERS } from './nav'
@@ -81,7 +79,6 @@ import {
   accountPage,
   activityPage,
   comingSoonPage,
-  dashboardPage,
   forbiddenPage,
   inviteReadyPage,
   linkPage,
@@ -479,26 +476,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'anonymous' }, ...hidden },
     )
 
-    // ------------------------------------------------------------ the shell
-    .get(
-      '/admin',
-      (c) => {
-        const p = panelOf(c)
-        const ctx = p.person!.ctx!
-        const fig = dashboardFigures(ctx)
-        const labels = [p.w.today, p.w.last7, p.w.last30]
-        const store = ctx.store
-        return render(p, c.set as Req['set'], 200, (f) =>
-          dashboardPage(f, {
-            currency: store.currency,
-            periods: fig.periods.map((x, i) => ({ label: labels[i]!, orders: x.orders, revenue: formatMoney(x.revenue, store.currency, f.w.locale) })),
-            activeProducts: fig.activeProducts,
-            shopUrl: store.isPublished ? `/s/${encodeURIComponent(store.slug)}` : null,
-          }),
-        )
-      },
-      { access: { panel: 'member' }, ...hidden },
-    )
+    // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
     .post(
       '/admin/store',
       (c) => {
