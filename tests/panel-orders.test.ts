@@ -162,6 +162,24 @@ describe('the order page and its moves', () => {
     expect(statusOf(mine.id)).toBe('pending')
   })
 
+  test('internal notes: the team writes them, a viewer reads them but cannot add one; they never reach the API', async () => {
+    const o = order()
+    await staff.get(`/admin/orders/${o.id}`)
+    const empty = await staff.submit(`/admin/orders/${o.id}/notes`, { body: '   ' })
+    expect(empty.status).toBe(400)
+    expect(empty.text).toContain('Write the note first')
+    const added = await staff.submit(`/admin/orders/${o.id}/notes`, { body: 'Gift wrap <please>' })
+    expect(added.status).toBe(303)
+    const page = await viewer.get(`/admin/orders/${o.id}`)
+    expect(page.text).toContain('Gift wrap &lt;please&gt;')
+    expect(page.text).toContain('staff person')
+    expect(page.text).not.toContain('>Add note</button>')
+    expect((await viewer.submit(`/admin/orders/${o.id}/notes`, { body: 'sneaky' })).status).toBe(403)
+    const { key } = await import('./helpers/factories').then((m) => ({ key: m.makeKey(t.deps, shop.store.id) }))
+    const [, body] = await t.api.get(`/api/v1/orders/${o.id}`, { key })
+    expect(JSON.stringify(body)).not.toContain('Gift wrap')
+  })
+
   test('the packing slip: store, number, lines, address; no navigation and no script', async () => {
     const o = order()
     const slip = await owner.get(`/admin/orders/${o.id}/print`)

@@ -4,7 +4,8 @@
  * (drizzle/0014) in the writer's own transaction, so every write path (checkout, API, MCP, the
  * CLI, the expiry job, another process) lands in it without remembering to. Its AUTOINCREMENT id
  * is the live inbox's cursor (`Last-Event-ID`) and the order page's status history.
- * `order_seen` marks an order opened by someone of its store (the inbox's "new" marker).
+ * `order_seen` marks an order opened by someone of its store (the inbox's "new" marker);
+ * `order_notes` are the team's internal notes on an order (drizzle/0015).
  */
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
 import { ORDER_STATUSES, orders } from './commerce'
@@ -33,4 +34,22 @@ export const orderSeen = sqliteTable('order_seen', {
   seenAt: integer('seen_at').notNull(),
 })
 
+/** Internal notes on an order: only the store's team reads them (the panel; not in the API's order). */
+export const orderNotes = sqliteTable(
+  'order_notes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** `user:<id>` of the person who wrote it. */
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (n) => [index('order_notes_order_idx').on(n.orderId, n.id)],
+)
+
 export type OrderEvent = typeof orderEvents.$inferSelect
+export type OrderNote = typeof orderNotes.$inferSelect

@@ -5,7 +5,7 @@
  */
 import type { Order, OrderItem, OrderStatus } from '../../../db/schema'
 import { escapeHtml, html, raw, type Html } from '../../../shop/html'
-import type { HistoryLine } from '../../../modules/orders'
+import type { HistoryLine, NoteLine } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
 import { can, form, layout, type Frame } from '../../views'
 import { money, statusBadge, when } from './views'
@@ -19,9 +19,12 @@ export interface OrderPageData {
   items: OrderItem[]
   moves: readonly OrderStatus[]
   history: HistoryLine[]
+  notes: NoteLine[]
   whatsapp: string | null
   notice?: string
   error?: string
+  /** The note form's problem, and what was typed. */
+  noteError?: { text: string; body: string }
 }
 
 function who(o: OrdersWords, h: HistoryLine): string {
@@ -85,6 +88,22 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
       <ol class="history">${d.history.map(
         (h) => html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale)}</time> ${who(o, h)}</li>`,
       )}</ol>
+    </section>
+    <section aria-labelledby="internal-h"><h2 id="internal-h">${o.internalNotes}</h2>
+      <p class="hint">${o.internalHint}</p>
+      ${d.notes.length === 0
+        ? html`<p>${o.noInternal}</p>`
+        : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale)}</time></p></li>`)}</ul>`}
+      ${writer
+        ? form(
+            f,
+            `/admin/orders/${id}/notes`,
+            html`<label for="note">${o.noteLabel}</label>
+            <textarea id="note" name="body" rows="3" maxlength="2000" required${raw(d.noteError ? ' aria-invalid="true" aria-describedby="note-error"' : '')}>${d.noteError?.body ?? ''}</textarea>
+            ${d.noteError ? html`<p id="note-error" class="error" role="alert">${d.noteError.text}</p>` : ''}
+            <button type="submit">${o.addNote}</button>`,
+          )
+        : ''}
     </section>
     <p><a href="/admin/orders">${o.backToOrders}</a></p>`,
   )

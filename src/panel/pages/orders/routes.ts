@@ -8,13 +8,15 @@
  */
 import { Elysia } from 'elysia'
 import { ORDER_STATUSES, orders, type OrderStatus } from '../../../db/schema'
-import { AppError } from '../../../lib/errors'
+import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
 import { access } from '../../../plugins/access'
 import { formatMoney } from '../../../shop/i18n'
 import {
+  addOrderNote,
   inboxPage as readInbox,
+  notesOf,
   InvalidTransition,
   itemsOf,
   lastOrderEventId,
@@ -51,7 +53,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
 
   const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
-  async function order(c: Handler, status: number, extra: { notice?: string; error?: string } = {}) {
+  async function order(c: Handler, status: number, extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {}) {
     const p = panelOf(c)
     const ctx = ctxOf(p)
     let o
@@ -67,7 +69,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const store = ctx.store
     const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
     const whatsapp = whatsappUrl(o.customerPhone, customerMessage(store.language, o.status, o.customerName, o.orderNumber, total))
-    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory(ctx, o.id), whatsapp, ...extra }))
+    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory(ctx, o.id), notes: notesOf(ctx, o.id), whatsapp, ...extra }))
   }
 
   return new Elysia()
@@ -138,6 +140,23 @@ export function ordersPages(deps: OrdersPanelDeps) {
         }
         if (!nextStatuses(o.status).includes('cancelled')) return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
         return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
+      },
+      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+    )
+    .post(
+      '/admin/orders/:id/notes',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const body = field(c.body, 'body') ?? ''
+        try {
+          addOrderNote(ctxOf(p), { orderId: c.params.id!, body })
+        } catch (e) {
+          if (e instanceof ValidationError) return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
       },
       { access: { panel: 'orders:write', owns: orders }, ...hidden },
     )
