@@ -25,6 +25,12 @@ const encoder = new TextEncoder()
 const SWEEP_MS = 1000
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
+/**
+ * A stream ends after this long and the browser reconnects through the gate with its
+ * Last-Event-ID (missing nothing), so an ended session, a removed member or a changed role stops
+ * receiving within this time.
+ */
+export const STREAM_MAX_MS = 60_000
 
 interface Client {
   ctx: Ctx
@@ -32,6 +38,8 @@ interface Client {
   locale: string
   /** The last event id this stream sent (or was told it has). */
   sent: number
+  /** When the stream ends by itself (STREAM_MAX_MS after it opened). */
+  until: number
   push(chunk: string): boolean
   end(): void
 }
@@ -71,6 +79,7 @@ export class OrderFeed {
           o,
           locale,
           sent: after,
+          until: Date.now() + STREAM_MAX_MS,
           push: (chunk) => {
             try {
               controller.enqueue(encoder.encode(chunk))
@@ -180,7 +189,8 @@ export class OrderFeed {
   }
 
   private heartbeat(): void {
-    for (const set of this.byStore.values()) for (const c of [...set]) c.push(': ping\n\n')
+    const now = Date.now()
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(': ping\n\n'))
   }
 
   /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */
