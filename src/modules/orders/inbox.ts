@@ -52,25 +52,44 @@ export function searchOf(raw: string | undefined): { number?: string; phone?: st
 
 const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-/** One page of the inbox and the number of orders it pages through. */
-export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; total: number } {
+/**
+ * One page of the inbox. Without a search, `total` is the store's (or status's) count from the
+ * counters; a search reads one row past the page instead of counting every match, and `total`
+ * is what is known: the rows up to this page, plus one when another page follows.
+ * A phone finds its customer first (the (store, phone) index), then walks that customer's orders
+ * newest first (orders_customer_created_idx) — not the store's whole history.
+ */
+export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; total: number; more: boolean } {
   const client = ctx.db.$client
-  const where = ['o.store_id = ?']
-  const params: (string | number)[] = [ctx.store.id]
-  if (query.status) where.push('o.status = ?'), params.push(query.status)
   const search = searchOf(query.q)
+  const where: string[] = []
+  const params: (string | number)[] = []
+  if (search?.phone) {
+    const customer = client.query<{ id: string }, [string, string]>('SELECT id FROM customers WHERE store_id = ? AND phone = ?').get(ctx.store.id, search.phone)
+    if (!customer) return { rows: [], total: 0, more: false }
+    // `+` keeps the planner on the customer's index rather than the store's.
+    where.push('o.customer_id = ?', '+o.store_id = ?'), params.push(customer.id, ctx.store.id)
+    if (query.status) where.push('+o.status = ?'), params.push(query.status)
+  } else {
+    where.push('o.store_id = ?'), params.push(ctx.store.id)
+    if (query.status) where.push('o.status = ?'), params.push(query.status)
+  }
   if (search?.number) where.push('o.order_number = ?'), params.push(search.number)
-  if (search?.phone) where.push('o.customer_id IN (SELECT id FROM customers WHERE store_id = ? AND phone = ?)'), params.push(ctx.store.id, search.phone)
   if (search?.name) where.push("lower(o.customer_name) LIKE ? ESCAPE '\\'"), params.push(likeOf(search.name))
-  const w = where.join(' AND ')
+  const limit = search ? query.limit + 1 : query.limit
   const rows = client
     .query<InboxRow & { isNew: number | boolean }, (string | number)[]>(
-      `SELECT ${ROW} FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE ${w} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
+      `SELECT ${ROW} FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
     )
-    .all(...params, query.limit, query.offset)
+    .all(...params, limit, query.offset)
     .map((r) => ({ ...r, isNew: !!r.isNew }))
-  const total = search ? client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders o WHERE ${w}`).get(...params)!.n : countOrders(ctx.db, ctx.store.id, query.status)
-  return { rows, total }
+  if (!search) {
+    const total = countOrders(ctx.db, ctx.store.id, query.status)
+    return { rows, total, more: query.offset + rows.length < total }
+  }
+  const more = rows.length > query.limit
+  if (more) rows.pop()
+  return { rows, total: query.offset + rows.length + (more ? 1 : 0), more }
 }
 
 /** The inbox rows of these orders of the ctx's store (for the live stream). */

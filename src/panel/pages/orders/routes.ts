@@ -84,8 +84,9 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
         const page = intParam(c.query.page, 1)
         const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
-        const { rows, total } = readInbox(ctx, { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE })
-        const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
+        const { rows, total, more } = readInbox(ctx, { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE })
+        // A search knows whether another page follows, not how many (it counts no matches).
+        const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
         return render(c, 200, (f) => inboxPage(f, ordersWords(p.lang), { rows, total, page, pages, status, q, after, live: page === 1 && !status && !q }))
       },
       { access: { panel: 'orders:read' }, ...hidden },
