@@ -46,14 +46,14 @@ afterAll(async () => {
 const api = (path: string, init: RequestInit = {}) => h.server.fetch(path, init)
 
 /** An order from outside, as a storefront or a script would send it. */
-async function postOrder(name: string, phone = PHONE): Promise<{ id: string; orderNumber: string }> {
+async function postOrder(name: string, phone = PHONE): Promise<{ id: string; orderNumber: string; statusUrl: string }> {
   const res = await api('/api/orders', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ storeId, name, phone, address: 'Av. Siempre Viva 742', items: [{ variantId, quantity: 2 }] }),
   })
   expect(res.status).toBe(201)
-  return (await res.json()) as { id: string; orderNumber: string }
+  return (await res.json()) as { id: string; orderNumber: string; statusUrl: string }
 }
 
 const apiStatus = async (id: string) => ((await (await api(`/api/v1/orders/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { status: string } }).data.status
@@ -98,6 +98,18 @@ describe('the orders inbox in Chromium', () => {
       await check(page)
       expect(await apiStatus(o.id)).toBe('confirmed')
       await page.getByRole('button', { name: 'Mark as shipped' }).waitFor()
+
+      // The customer's status page says "Confirmed" now; another token shows nothing.
+      const statusPath = new URL(o.statusUrl).pathname
+      await page.goto(h.origin + statusPath)
+      await page.getByRole('heading', { level: 1, name: `Order ${o.orderNumber}` }).waitFor()
+      expect(await page.locator('#order-status').textContent()).toBe('Confirmed')
+      await check(page)
+      // (Fetched beside the page: a 404 navigation would log a console error the harness counts.)
+      const missing = await w.context.request.get(h.origin + statusPath.replace(/[^/]{43}$/, 'B'.repeat(43)))
+      expect(missing.status()).toBe(404)
+      expect(await missing.text()).not.toContain(o.orderNumber)
+      await page.goto(`${h.origin}/admin/orders/${o.id}`)
 
       await page.getByRole('link', { name: 'Packing slip' }).click()
       await page.getByRole('heading', { level: 1, name: 'Orders Coffee' }).waitFor()

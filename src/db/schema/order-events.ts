@@ -7,7 +7,7 @@
  * `order_seen` marks an order opened by someone of its store (the inbox's "new" marker);
  * `order_notes` are the team's internal notes on an order (drizzle/0015).
  */
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { ORDER_STATUSES, orders } from './commerce'
 import { stores } from './stores'
 
@@ -49,6 +49,22 @@ export const orderNotes = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (n) => [index('order_notes_order_idx').on(n.orderId, n.id)],
+)
+
+/**
+ * The customer's order status page (`/s/:slug/orders/<token>`): a token of 256 random bits per
+ * order, not its id, made by the checkout in the order's transaction (drizzle/0016).
+ */
+export const orderLinks = sqliteTable(
+  'order_links',
+  {
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    storeId: text('store_id').notNull(),
+    token: text('token').notNull(),
+  },
+  (l) => [uniqueIndex('order_links_token_uq').on(l.token)],
 )
 
 export type OrderEvent = typeof orderEvents.$inferSelect

@@ -24,6 +24,7 @@ import {
   nextStatuses,
   orderHistory,
   ownOrder,
+  statusTokenOf,
   updateOrderStatus,
 } from '../../../modules/orders'
 import type { PanelRequest } from '../../gate'
@@ -68,7 +69,10 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
     const store = ctx.store
     const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
-    const whatsapp = whatsappUrl(o.customerPhone, customerMessage(store.language, o.status, o.customerName, o.orderNumber, total))
+    const token = statusTokenOf(ctx.db.$client, o.id)
+    const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total)
+    // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
+    const whatsapp = whatsappUrl(o.customerPhone, token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message)
     return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory(ctx, o.id), notes: notesOf(ctx, o.id), whatsapp, ...extra }))
   }
 
