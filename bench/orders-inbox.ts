@@ -46,6 +46,7 @@ const cases: [string, Parameters<typeof inboxPage>[1]][] = [
   ['phone "1 415 200 0042"', { q: '1 415 200 0042', limit: 25, offset: 0 }],
   ['name "buyer 42" (common)', { q: 'buyer 42', limit: 25, offset: 0 }],
   ['name "zelda" (no match)', { q: 'zelda', limit: 25, offset: 0 }],
+  ['name "buyer 4242" (rare)', { q: 'buyer 4242', limit: 25, offset: 0 }],
 ]
 for (const [label, q] of cases) {
   const times: number[] = []
@@ -59,8 +60,10 @@ for (const [label, q] of cases) {
   console.log(`${label.padEnd(26)} median ${times[7]!.toFixed(2)} ms  (${rows} rows)  target ≤ 20 ms  ${times[7]! <= 20 ? 'ok' : 'MISSED'}`)
 }
 const s = searchOf('buyer 42')
-const plan = db.query<{ detail: string }, [string, string]>("EXPLAIN QUERY PLAN SELECT o.id FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE o.store_id = ? AND lower(o.customer_name) LIKE ? ORDER BY o.created_at DESC LIMIT 25").all(store.id, `%${s?.name}%`)
-console.log('name search plan:', plan.map((p) => p.detail).join(' | '))
+const plan = db.query<{ detail: string }, [string, string]>("EXPLAIN QUERY PLAN SELECT o.id FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE o.store_id = ? AND o.customer_name LIKE ? ORDER BY o.created_at DESC LIMIT 25").all(store.id, `%${s?.name}%`)
+console.log('common name plan (LIKE walk):', plan.map((p) => p.detail).join(' | '))
+const rarePlan = db.query<{ detail: string }, [string, string]>("EXPLAIN QUERY PLAN SELECT o.id FROM orders o WHERE +o.store_id = ? AND o.rowid IN (SELECT value FROM json_each(?)) ORDER BY o.created_at DESC LIMIT 25").all(store.id, '[1,2]')
+console.log('rare name plan (trigram index, then rowids):', rarePlan.map((p) => p.detail).join(' | '))
 const phonePlan = db.query<{ detail: string }, [string, string]>('EXPLAIN QUERY PLAN SELECT o.id FROM orders o WHERE o.customer_id = ? AND +o.store_id = ? ORDER BY o.created_at DESC LIMIT 25').all(customerIds[42]!, store.id)
 console.log('phone search plan:', phonePlan.map((p) => p.detail).join(' | '))
 t.close()

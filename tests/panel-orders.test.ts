@@ -64,6 +64,9 @@ describe('the inbox', () => {
       expect({ q, found: page.text.includes(`id="order-${o.id}"`), rows: (page.text.match(/<li class="order/g) ?? []).length }).toEqual({ q, found: true, rows: 1 })
     }
     expect((await owner.get('/admin/orders?q=nobody-at-all')).text).toContain('No orders match.')
+    // Names: the trigram index (accents aside), and LIKE under 3 characters.
+    const accented = order({ name: 'Íñigo Ñúñez' })
+    for (const q of ['nunez', 'ÑÚÑ', 'go ñ', 'Íñ']) expect({ q, found: (await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.includes(`id="order-${accented.id}"`) }).toEqual({ q, found: true })
     expect(searchOf('+54 9 11 5555-0101')).toEqual({ phone: '+5491155550101' })
     expect(searchOf('#42')).toEqual({ number: 'ORD-000042' })
     const confirmed = await owner.get('/admin/orders?status=confirmed')

@@ -47,10 +47,27 @@ export function searchOf(raw: string | undefined): { number?: string; phone?: st
     if (phone) return { phone }
   }
   if (num) return { number: `ORD-${num[1]!.padStart(6, '0')}` }
-  return { name: q.toLowerCase() }
+  // As typed: LIKE folds ASCII case itself (and lower() would not fold Í), the trigram index folds case and accents.
+  return { name: q }
 }
 
 const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** Above this many matches a name is common: walking the newest orders finds a page of them sooner. */
+const NAME_CAP = 300
+
+/**
+ * The rowids of the store's orders whose name contains `name`, from the trigram index
+ * (drizzle/0017); undefined when the index can't answer (under 3 characters) or the name is
+ * common (more than NAME_CAP matches), where the LIKE walk newest-first stops early instead.
+ */
+function namedOrders(client: Database, storeId: string, name: string): number[] | undefined {
+  if ([...name].length < 3) return undefined
+  const rows = client
+    .query<{ r: number }, [string, string, number]>('SELECT rowid AS r FROM order_names WHERE order_names MATCH ? AND store_id = ? LIMIT ?')
+    .all(`"${name.replace(/"/g, '""')}"`, storeId, NAME_CAP + 1)
+  return rows.length > NAME_CAP ? undefined : rows.map((x) => x.r)
+}
 
 /**
  * One page of the inbox. Without a search, `total` is the store's (or status's) count from the
@@ -75,7 +92,14 @@ export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; tota
     if (query.status) where.push('o.status = ?'), params.push(query.status)
   }
   if (search?.number) where.push('o.order_number = ?'), params.push(search.number)
-  if (search?.name) where.push("lower(o.customer_name) LIKE ? ESCAPE '\\'"), params.push(likeOf(search.name))
+  if (search?.name) {
+    const ids = namedOrders(client, ctx.store.id, search.name)
+    if (ids) {
+      // At most NAME_CAP rows by rowid; `+` keeps the planner off the store's created_at index.
+      where[0] = '+o.store_id = ?'
+      where.push('o.rowid IN (SELECT value FROM json_each(?))'), params.push(JSON.stringify(ids))
+    } else where.push("o.customer_name LIKE ? ESCAPE '\\'"), params.push(likeOf(search.name))
+  }
   const limit = search ? query.limit + 1 : query.limit
   const rows = client
     .query<InboxRow & { isNew: number | boolean }, (string | number)[]>(
