@@ -22,6 +22,7 @@ import { mediaRoutes } from './modules/products/images/media'
 import { FirstRun } from './modules/people'
 import { PanelGate } from './panel/gate'
 import { panelRoutes } from './panel/routes'
+import { orderStatusRoutes } from './shop/order-status'
 
 const ReplicaHealth = t.Object(
   {
@@ -105,7 +106,7 @@ export function createApp(deps: Deps) {
       },
     )
   for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app
-  app = app.use(mcp).use(mediaRoutes(deps)).use(shopRoutes(deps)).use(panel) as unknown as typeof app
+  app = app.use(mcp).use(mediaRoutes(deps)).use(orderStatusRoutes(deps)).use(shopRoutes(deps)).use(panel) as unknown as typeof app
 
   return Object.assign(app, { gate, firstRun })
 }

@@ -5,6 +5,7 @@ import type { SecretBox } from './lib/secret-box'
 import { afterCommitOf, afterCommitOn } from './kernel/write'
 import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
+import { Signal } from './lib/signal'
 import { StoreCache } from './db/cache'
 import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
@@ -50,6 +51,10 @@ export interface Deps {
   uploads: UploadAdmission
   /** Litestream beside the service when REPLICA_URL is set (replica/supervisor.ts); server.ts starts it, /health reads it. */
   replica: Replica
+  /** Stores whose committed writes are durable (kernel/write.ts runs it after each write's effects): the panel's live inbox listens. */
+  settled: Signal<string>
+  /** The server is stopping (server.ts): long-lived responses (the panel's event streams) end so in-flight requests can drain. */
+  stopping: Signal<void>
 }
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
@@ -81,6 +86,8 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     visits: new VisitCounter(db.$client, clock, log, writeHealth),
     appendEvent,
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
+    settled: new Signal<string>(),
+    stopping: new Signal<void>(),
     replica: config.replicaUrl ? new ReplicaSupervisor({ dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint }, log) : NO_REPLICA,
   }
   resetStaging(config.dataDir)

@@ -75,6 +75,7 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
         stopJobs()
         redirect?.stop(true)
         const drained = server.stop(false)
+        deps.stopping.emit() // open event streams end, so the drain isn't held up by them
         const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref?.())
         if ((await Promise.race([drained.then(() => 'done' as const), timeout])) === 'timeout') await server.stop(true)
         // Webhook sends already started get a short grace; unfinished ones stay claimed in the

@@ -52,7 +52,7 @@ describe('201', () => {
     const { store, key, cat } = shop({ name: 'Tienda Sol', whatsapp: '+51 987 654 321' })
     const [res, body] = await post({ ...orderBody(store.id, cat, { name: 'Luis' }), unitPrice: 0, total: 1, items: [{ variantId: cat.large.id, quantity: 2, unitPrice: 0.01 }] })
     expectStatus(res, body).toBe(201)
-    expect(Object.keys(body).sort()).toEqual(['currency', 'id', 'orderNumber', 'total', 'whatsappUrl'])
+    expect(Object.keys(body).sort()).toEqual(['currency', 'id', 'orderNumber', 'statusUrl', 'total', 'whatsappUrl'])
     expect(body.orderNumber).toBe('ORD-000001')
     expect(body).toMatchObject({ total: 24, currency: 'USD' })
     const url = new URL(body.whatsappUrl)
@@ -80,7 +80,8 @@ describe('201', () => {
     const { store, cat } = shop()
     t.deps.db.$client.run('UPDATE stores SET whatsapp_template = ? WHERE id = ?', ['{nombre} @ {tienda}: {productos} = {total}', store.id])
     const [, body] = await post(orderBody(store.id, cat, { name: 'Eva', items: [{ productId: cat.mug.id, quantity: 3 }] }))
-    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(`Eva @ ${store.name}: - 3 x Mug: 30.00 USD = 30.00 USD`)
+    // The store's template, then the order's status page on a line of its own (contract, third wave).
+    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(`Eva @ ${store.name}: - 3 x Mug: 30.00 USD = 30.00 USD\n\n${body.statusUrl}`)
 
     const none = shop()
     t.deps.db.$client.run('UPDATE stores SET whatsapp_number = NULL WHERE id = ?', [none.store.id])

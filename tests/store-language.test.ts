@@ -51,7 +51,7 @@ describe('store language', () => {
     const { store, key } = makeShop(t.deps)
     await t.api.put('/api/v1/store', { language: 'pt', whatsappTemplate: 'Pedido de {nombre}' }, { key })
     const [, body] = await t.api.post('/api/orders', orderBody(store.id, makeCatalog(t.deps, store.id), { name: 'Rui' }))
-    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe('Pedido de Rui')
+    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(`Pedido de Rui\n\n${body.statusUrl}`)
   })
 
   test('the MCP update_store input offers language from the same model', () => {

@@ -33,6 +33,8 @@ export interface AfterCommit {
   wake(storeId: string): void
   /** A delivery of this endpoint is due now. */
   wakeEndpoint(webhookId: string): void
+  /** The store's writes of this transaction are durable (the panel's live inbox follows them). */
+  settled?(storeId: string): void
 }
 
 /** The pieces the after-commit effects reach (deps.ts has them). */
@@ -40,6 +42,8 @@ export interface AfterCommitTargets {
   cache: { invalidate(storeId: string, products?: Iterable<string>): void }
   onOutbox(storeId: string): void
   dispatcher: { wake(webhookId: string): void }
+  /** Stores whose writes became durable, for whoever listens (deps.ts: `settled`). */
+  settled?: { emit(storeId: string): void }
 }
 
 /**
@@ -50,6 +54,7 @@ export const afterCommitOf = (deps: AfterCommitTargets): AfterCommit => ({
   invalidate: (storeId, products) => deps.cache.invalidate(storeId, products),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
+  settled: (storeId) => deps.settled?.emit(storeId),
 })
 
 /** What a writer tells the write about, for the ctx's store: handed to `write`'s callback. */
@@ -122,11 +127,12 @@ export class Effects {
     for (const [id, products] of named) this.sink.invalidate(id, products)
   }
 
-  /** Once the commit is durable: wake the dispatcher. */
+  /** Once the commit is durable: wake the dispatcher, then tell the stores' listeners. */
   durable(): void {
     if (!this.sink) return
     for (const id of new Set(this.woken)) this.sink.wake(id)
     for (const id of new Set(this.endpoints)) this.sink.wakeEndpoint(id)
+    if (this.sink.settled) for (const id of new Set(this.stores)) this.sink.settled(id)
   }
 }
 

@@ -30,4 +30,4 @@ export const NAV: readonly NavItem[] = [
 ]
 
 /** Pages other issues build: until then each answers "coming soon", with its access already declared. */
-export const PLACEHOLDERS = NAV.filter((n) => !['dashboard', 'team', 'activity'].includes(n.key))
+export const PLACEHOLDERS = NAV.filter((n) => !['dashboard', 'team', 'activity', 'orders', 'customers'].includes(n.key))

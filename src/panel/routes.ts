@@ -15,7 +15,6 @@ import type { Clock } from '../lib/time'
 import { invitations, memberships, users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { AppError, RateLimited, ValidationError } from '../lib/errors'
-import { formatMoney } from '../shop/i18n'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
 import {
@@ -67,15 +66,12 @@ import {
   checkEmail,
   checkName,
   PasskeyRefused,
-  roleHas,
   type Opened,
   type PeopleCtx,
   type RelyingParty,
 } from '../modules/people'
 import { createStore } from '../modules/platform-stores'
-import { countPendingReviews } from '../modules/reviews'
 import { panelAssets, type PanelAssets } from './assets'
-import { dashboardFigures } from './dashboard'
 import { safeNext, type PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 import { PLACEHOLDERS } from './nav'
@@ -85,7 +81,6 @@ import {
   accountPage,
   activityPage,
   comingSoonPage,
-  dashboardPage,
   forbiddenPage,
   inviteReadyPage,
   linkPage,
@@ -100,8 +95,9 @@ import {
   type Frame,
 } from './views'
 
-/** Only this origin, no inline script, no framing; forms post here only. */
-export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+import { frameOf, PANEL_CSP } from './pages/plugin-kit'
+import { panelPages, type PagesDeps } from './pages/plugin'
+export { PANEL_CSP }
 
 type Headers = Record<string, string | number>
 interface Req {
@@ -169,7 +165,7 @@ export interface PanelOptions {
 }
 
 /** What the panel's routes use of the process's wiring. */
-export interface PanelDeps {
+export interface PanelDeps extends PagesDeps {
   db: Db
   clock: Clock
   config: Config
@@ -185,28 +181,9 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   let loaded: PanelAssets | undefined
   void assets.then((a) => (loaded = a))
 
-  async function frame(p: PanelRequest): Promise<Frame> {
-    const a = loaded ?? (await assets)
-    const person = p.person
-    return {
-      w: p.w,
-      lang: p.lang,
-      assets: a,
-      path: p.path,
-      formToken: p.formToken,
-      person: person && {
-        name: person.user.name,
-        email: person.user.email,
-        formToken: p.formToken!,
-        stores: person.stores,
-        storeId: person.store?.id,
-        storeName: person.store?.name,
-        // No navigation for a suspended store: nothing of it is shown.
-        role: person.store?.status === 'suspended' ? undefined : person.role,
-      },
-      badges: person?.store && person.role && person.store.status !== 'suspended' && roleHas(person.role, 'reviews:read') ? { reviews: countPendingReviews({ ctx: { db, store: person.store } }) } : undefined,
-    }
-  }
+  // One frame builder for every panel page (pages/plugin-kit.ts): person, navigation, badges.
+  const frame = (p: PanelRequest): Promise<Frame> => frameOf(p)
+
 
   const rpOf = (p: PanelRequest): RelyingParty => ({ id: new URL(p.origin).hostname, name: 'Storefront panel', origin: p.origin })
   const linkUrl = (p: PanelRequest, token: string) => `${p.origin}/admin/join?token=${encodeURIComponent(token)}`
@@ -484,26 +461,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'anonymous' }, ...hidden },
     )
 
-    // ------------------------------------------------------------ the shell
-    .get(
-      '/admin',
-      (c) => {
-        const p = panelOf(c)
-        const ctx = p.person!.ctx!
-        const fig = dashboardFigures(ctx)
-        const labels = [p.w.today, p.w.last7, p.w.last30]
-        const store = ctx.store
-        return render(p, c.set as Req['set'], 200, (f) =>
-          dashboardPage(f, {
-            currency: store.currency,
-            periods: fig.periods.map((x, i) => ({ label: labels[i]!, orders: x.orders, revenue: formatMoney(x.revenue, store.currency, f.w.locale) })),
-            activeProducts: fig.activeProducts,
-            shopUrl: store.isPublished ? `/s/${encodeURIComponent(store.slug)}` : null,
-          }),
-        )
-      },
-      { access: { panel: 'member' }, ...hidden },
-    )
+    // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
     .post(
       '/admin/store',
       (c) => {
@@ -762,6 +720,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     app = app[r.method](r.path, r.handler as never, { access: r.owns ? { panel: r.need, owns: r.owns } : { panel: r.need }, ...hidden }) as unknown as typeof app
   }
 
+  app = app.use(panelPages(deps)) as unknown as typeof app
   // Pages other issues fill: the access is declared now, so the navigation and 403s are right.
   for (const item of PLACEHOLDERS.filter((i) => !BUILT_PATHS.has(i.path))) {
     app = app.get(item.path, (c) => render(panelOf(c), c.set as Req['set'], 200, (f) => comingSoonPage(f, f.w[item.key])), { access: { panel: item.need }, ...hidden }) as unknown as typeof app

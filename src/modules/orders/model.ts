@@ -36,7 +36,8 @@ export const OrderCreated = t.Object(
     orderNumber: t.String({ description: 'ORD- and six digits' }),
     total: t.Number({ description: 'Items + shipping − discount, in major units of `currency`' }),
     currency: t.String({ description: 'ISO 4217' }),
-    whatsappUrl: t.Nullable(t.String({ description: 'https://wa.me link with the rendered store template; null when the store has no WhatsApp number' })),
+    whatsappUrl: t.Nullable(t.String({ description: 'https://wa.me link with the rendered store template and the status page link; null when the store has no WhatsApp number' })),
+    statusUrl: t.String({ description: "The customer's order status page (/s/:slug/orders/<token>): lines, total and status timeline; the token is 256 random bits, not the order id" }),
   },
   { title: 'OrderCreated' },
 )

@@ -22,7 +22,8 @@ export const publicOrderRoutes = new Elysia({ name: 'orders-public' })
     '/api/orders',
     async ({ app, body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
-      const result = await app.checkout.submit(prepareOrder(body, key, app.config.orderMaxUnits))
+      const origin = app.config.publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin
+      const result = await app.checkout.submit(prepareOrder(body, key, app.config.orderMaxUnits, origin))
       set.status = result.status
       if (result.replayed) set.headers['idempotent-replayed'] = 'true'
       return result.body

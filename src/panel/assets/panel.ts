@@ -4,6 +4,7 @@
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startOrdersLive } from './orders-live'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -79,3 +80,6 @@ if (addForm && supported) {
     }
   })
 }
+
+// The live orders inbox (orders-live.ts).
+startOrdersLive()

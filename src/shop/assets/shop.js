@@ -365,6 +365,8 @@
       ? new Intl.NumberFormat(data.locale, { style: 'currency', currency: order.currency || data.currency }).format(order.total) : ''
     var wa = $('[data-wa]')
     if (typeof order.whatsappUrl === 'string' && order.whatsappUrl.indexOf('https://wa.me/') === 0) { wa.href = order.whatsappUrl; wa.hidden = false }
+    var follow = $('[data-status]')
+    if (follow && typeof order.statusUrl === 'string' && order.statusUrl.indexOf(location.origin + '/s/') === 0) { follow.href = order.statusUrl; follow.hidden = false }
     box.hidden = false
     box.focus()
   }

@@ -2,6 +2,7 @@
 import { type Html, html, raw } from '../html'
 import { type PageCtx, type ViewCatalog } from './types'
 import { layout, money, storePath, summary } from './parts'
+import { orderStatusWords } from '../i18n/order-status'
 
 /** The cart and checkout: a shell the script fills from the browser's cart and the data block. */
 export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
@@ -39,6 +40,7 @@ ${field('discountCode', words.discountCode, raw('<input id="discountCode" name="
 <p>${words.client.orderNumber}: <strong data-order-number></strong></p>
 <p>${words.total}: <strong data-order-total></strong></p>
 <p><a class="wa big" data-wa hidden rel="noopener">${words.client.whatsapp}</a></p>
+<p><a data-status hidden>${orderStatusWords(c.language).follow}</a></p>
 <p><a href="${storePath(store)}">${words.client.continueShopping}</a></p>
 </section>`
   const data = {

@@ -8,6 +8,7 @@
 import type { Database } from 'bun:sqlite'
 import { ctxFor, type Ctx, type CtxBase } from '../../../kernel/context'
 import type { Order, OrderItem, Store } from '../../../db/schema'
+import { randomBytes } from 'node:crypto'
 import { createId } from '../../../lib/cuid'
 import { Conflict, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
@@ -28,6 +29,8 @@ export interface OrderCreatedBody {
   total: number
   currency: string
   whatsappUrl: string | null
+  /** The customer's order status page: `/s/:slug/orders/<token>`, absolute. */
+  statusUrl: string
 }
 
 export interface CheckoutResult {
@@ -182,6 +185,10 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   }
   sql.insertOrder(db, order)
   sql.insertItems(db, lines)
+  // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
+  const token = randomBytes(32).toString('base64url')
+  db.query('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)').run(order.id, store.id, token)
+  const statusUrl = `${o.origin ?? base.config.publicUrl?.replace(/\/$/, '') ?? ''}/s/${encodeURIComponent(store.slug)}/orders/${token}`
   fx.emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = {
@@ -189,7 +196,8 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     orderNumber: order.orderNumber,
     total: toMajor(order.total, order.currency),
     currency: order.currency,
-    whatsappUrl: whatsappFor(store, order, lines),
+    whatsappUrl: whatsappFor(store, order, lines, statusUrl),
+    statusUrl,
   }
   if (idempotencyKey !== undefined) saveReplay(db, store.id, idempotencyKey, reqHash, 201, body, now)
   return { result: { status: 201, body, replayed: false }, storeId: store.id }

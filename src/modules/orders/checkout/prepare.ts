@@ -17,6 +17,8 @@ export interface PendingOrder {
   refs: LineRef[]
   hash: string
   reqHash: string
+  /** This service's origin as the customer reached it, for `statusUrl` (else PUBLIC_URL, else a path). */
+  origin?: string
 }
 
 /**
@@ -53,7 +55,9 @@ function checkShape(input: OrderCreate, maxUnits: number): { phone: string; line
  * Shape, unit cap, phone and Idempotency-Key checks (400), before any store look-up.
  * `maxUnits` is ORDER_MAX_UNITS: one anonymous order can't take a shop's whole stock.
  */
-export function prepareOrder(input: OrderCreate, idempotencyKey: string | undefined, maxUnits: number): PendingOrder {
+export function prepareOrder(input: OrderCreate, idempotencyKey: string | undefined, maxUnits: number, origin?: string): PendingOrder {
   const { phone, lines: refs } = checkShape(input, maxUnits)
-  return { input, idempotencyKey, phone, refs, hash: dedupHash(phone, refs), reqHash: idempotencyKey === undefined ? '' : requestHash(input) }
+  const o: PendingOrder = { input, idempotencyKey, phone, refs, hash: dedupHash(phone, refs), reqHash: idempotencyKey === undefined ? '' : requestHash(input) }
+  if (origin !== undefined) o.origin = origin
+  return o
 }

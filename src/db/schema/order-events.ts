@@ -1,0 +1,71 @@
+/**
+ * The orders inbox's own rows (issue 20). `order_events` is a commit-ordered log of what
+ * happened to each order — its creation and every status move — written by triggers on `orders`
+ * (drizzle/0014) in the writer's own transaction, so every write path (checkout, API, MCP, the
+ * CLI, the expiry job, another process) lands in it without remembering to. Its AUTOINCREMENT id
+ * is the live inbox's cursor (`Last-Event-ID`) and the order page's status history.
+ * `order_seen` marks an order opened by someone of its store (the inbox's "new" marker);
+ * `order_notes` are the team's internal notes on an order (drizzle/0015).
+ */
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { ORDER_STATUSES, orders } from './commerce'
+import { stores } from './stores'
+
+export const orderEvents = sqliteTable(
+  'order_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').notNull(),
+    /** The status the order has from this event on (its first one at creation). */
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
+    /** The previous status; null for the creation. */
+    previous: text('previous', { enum: ORDER_STATUSES }),
+    at: integer('at').notNull(),
+  },
+  (e) => [index('order_events_store_id_idx').on(e.storeId, e.id), index('order_events_order_idx').on(e.orderId, e.id)],
+)
+
+export const orderSeen = sqliteTable('order_seen', {
+  orderId: text('order_id')
+    .primaryKey()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  storeId: text('store_id').notNull(),
+  seenAt: integer('seen_at').notNull(),
+})
+
+/** Internal notes on an order: only the store's team reads them (the panel; not in the API's order). */
+export const orderNotes = sqliteTable(
+  'order_notes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** `user:<id>` of the person who wrote it. */
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (n) => [index('order_notes_order_idx').on(n.orderId, n.id)],
+)
+
+/**
+ * The customer's order status page (`/s/:slug/orders/<token>`): a token of 256 random bits per
+ * order, not its id, made by the checkout in the order's transaction (drizzle/0016).
+ */
+export const orderLinks = sqliteTable(
+  'order_links',
+  {
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    storeId: text('store_id').notNull(),
+    token: text('token').notNull(),
+  },
+  (l) => [uniqueIndex('order_links_token_uq').on(l.token)],
+)
+
+export type OrderEvent = typeof orderEvents.$inferSelect
+export type OrderNote = typeof orderNotes.$inferSelect

@@ -1,0 +1,200 @@
+/**
+ * The live inbox: one Server-Sent Events stream per open inbox, each for one store, opened only
+ * by a person whose role reads orders (the route's access). What it sends is `order_events`
+ * (drizzle/0014): a log written by triggers on `orders` in every writer's transaction, so a
+ * checkout, an API or MCP move, the CLI and the expiry job all land in it, and its ids are in
+ * commit order — a cursor no timestamp gives (two commits in one millisecond, a clock step).
+ *
+ * When: the composition root's `settled` signal (kernel/write.ts runs it once a write's commit
+ * is durable, the checkout's after its fsync, so no event announces an order the 201 could still
+ * lose) wakes one read of the log after the feed's cursor — one indexed range read for every
+ * store and stream, however many are open. A commit on another connection (the admin CLI's)
+ * runs no signal here; a sweep every second while a stream is open catches it.
+ *
+ * Resume: each event carries its id; a reconnecting EventSource sends `Last-Event-ID` (the page
+ * hands a first connection `?after=`, the log's head when it was read), and the stream replays
+ * the store's events after it before going live. A stream never sends an id twice.
+ */
+import type { Database } from 'bun:sqlite'
+import type { Ctx } from '../../../kernel/context'
+import { inboxRows, lastOrderEventId, orderEventsAfter, storeOrderEventsAfter, type OrderEventRow } from '../../../modules/orders'
+import type { OrdersWords } from '../../i18n/orders'
+import { inboxRow } from './views'
+
+const encoder = new TextEncoder()
+const SWEEP_MS = 1000
+/** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
+const HEARTBEAT_MS = 5000
+/**
+ * A stream ends after this long and the browser reconnects through the gate with its
+ * Last-Event-ID (missing nothing), so an ended session, a removed member or a changed role stops
+ * receiving within this time.
+ */
+export const STREAM_MAX_MS = 60_000
+
+interface Client {
+  ctx: Ctx
+  o: OrdersWords
+  locale: string
+  /** The last event id this stream sent (or was told it has). */
+  sent: number
+  /** When the stream ends by itself (STREAM_MAX_MS after it opened). */
+  until: number
+  push(chunk: string): boolean
+  end(): void
+}
+
+export interface FeedDeps {
+  db: { $client: Database }
+  settled: { on(fn: (storeId: string) => void): () => void }
+  stopping: { on(fn: () => void): () => void }
+}
+
+export class OrderFeed {
+  private byStore = new Map<string, Set<Client>>()
+  private cursor = -1
+  private scheduled = false
+  private sweep: ReturnType<typeof setInterval> | undefined
+  private beat: ReturnType<typeof setInterval> | undefined
+  private open = 0
+
+  constructor(private deps: FeedDeps) {
+    deps.settled.on((storeId) => {
+      if (this.byStore.has(storeId)) this.schedule()
+    })
+    deps.stopping.on(() => this.close())
+  }
+
+  get streams(): number {
+    return this.open
+  }
+
+  /** A stream for `ctx`'s store, resuming after event `after`. */
+  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
+    let client: Client | undefined
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const c: Client = {
+          ctx,
+          o,
+          locale,
+          sent: after,
+          until: Date.now() + STREAM_MAX_MS,
+          push: (chunk) => {
+            try {
+              controller.enqueue(encoder.encode(chunk))
+              return true
+            } catch {
+              this.drop(c)
+              return false
+            }
+          },
+          end: () => {
+            this.drop(c)
+            try {
+              controller.close()
+            } catch {
+              /* already closed */
+            }
+          },
+        }
+        client = c
+        c.push('retry: 1000\n\n')
+        if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
+        // The store's events the stream has not seen, then live.
+        if (after < this.cursor) this.send(c, storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
+        c.sent = Math.max(c.sent, this.cursor)
+        this.add(c)
+        signal?.addEventListener('abort', () => this.drop(c))
+      },
+      cancel: () => {
+        if (client) this.drop(client)
+      },
+    })
+  }
+
+  private add(c: Client): void {
+    const id = c.ctx.store.id
+    let set = this.byStore.get(id)
+    if (!set) this.byStore.set(id, (set = new Set()))
+    set.add(c)
+    this.open++
+    this.sweep ??= setInterval(() => this.drain(), SWEEP_MS)
+    this.beat ??= setInterval(() => this.heartbeat(), HEARTBEAT_MS)
+    this.sweep.unref?.()
+    this.beat.unref?.()
+  }
+
+  private drop(c: Client): void {
+    const set = this.byStore.get(c.ctx.store.id)
+    if (!set?.delete(c)) return
+    this.open--
+    if (set.size === 0) this.byStore.delete(c.ctx.store.id)
+    if (this.open === 0) {
+      clearInterval(this.sweep)
+      clearInterval(this.beat)
+      this.sweep = this.beat = undefined
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => {
+      this.scheduled = false
+      this.drain()
+    })
+  }
+
+  /** Reads the log after the cursor and sends each store's events to its streams. */
+  drain(): void {
+    if (this.open === 0) return
+    for (;;) {
+      const events = orderEventsAfter(this.deps.db.$client, this.cursor, 1000)
+      if (events.length === 0) return
+      this.cursor = events[events.length - 1]!.id
+      const perStore = new Map<string, OrderEventRow[]>()
+      for (const e of events) {
+        if (!this.byStore.has(e.storeId)) continue
+        const list = perStore.get(e.storeId)
+        if (list) list.push(e)
+        else perStore.set(e.storeId, [e])
+      }
+      for (const [storeId, list] of perStore) for (const c of [...(this.byStore.get(storeId) ?? [])]) this.send(c, list)
+      if (events.length < 1000) return
+    }
+  }
+
+  /** Sends `events` the stream has not sent yet, each with its row as it stands now, in the stream's language. */
+  private send(c: Client, events: OrderEventRow[]): void {
+    const fresh = events.filter((e) => e.id > c.sent)
+    if (fresh.length === 0) return
+    const rows = new Map(inboxRows(c.ctx, [...new Set(fresh.map((e) => e.orderId))]).map((r) => [r.id, r]))
+    let out = ''
+    for (const e of fresh) {
+      const row = rows.get(e.orderId)
+      if (!row) continue
+      const data = {
+        id: row.id,
+        created: e.previous === null,
+        status: e.status,
+        isNew: row.isNew,
+        html: inboxRow(c.o, c.locale, row).value.replace(/\n\s*/g, ' '),
+        announce: e.previous === null ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[e.status]}`,
+      }
+      out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`
+    }
+    c.sent = fresh[fresh.length - 1]!.id
+    if (out) c.push(out)
+  }
+
+  private heartbeat(): void {
+    const now = Date.now()
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(': ping\n\n'))
+  }
+
+  /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */
+  close(): void {
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) c.end()
+  }
+}

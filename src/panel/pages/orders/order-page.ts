@@ -1,0 +1,152 @@
+/**
+ * The order page (lines, totals, customer, notes, history, the moves the state machine allows,
+ * "Message on WhatsApp"), the cancel confirmation, and the packing slip: a page of its own with
+ * no navigation and no script, laid out for paper by the print rules of panel.css.
+ */
+import type { Order, OrderItem, OrderStatus } from '../../../db/schema'
+import { escapeHtml, html, raw, type Html } from '../../../shop/html'
+import type { HistoryLine, NoteLine } from '../../../modules/orders'
+import type { OrdersWords } from '../../i18n/orders'
+import { can, form, layout, type Frame } from '../../views'
+import { money, statusBadge, when } from './views'
+
+/** The moves a button is shown for, in the order they appear. */
+const MOVE_LABEL: Record<Exclude<OrderStatus, 'pending' | 'cancelled'>, keyof OrdersWords> = { confirmed: 'confirm', shipped: 'ship', delivered: 'deliver' }
+
+export interface OrderPageData {
+  /** The order and its lines as stored (money in minor units). */
+  order: Order
+  items: OrderItem[]
+  moves: readonly OrderStatus[]
+  history: HistoryLine[]
+  notes: NoteLine[]
+  whatsapp: string | null
+  notice?: string
+  error?: string
+  /** The note form's problem, and what was typed. */
+  noteError?: { text: string; body: string }
+}
+
+function who(o: OrdersWords, h: HistoryLine): string {
+  if (h.previous === null) return o.byCustomer
+  if (!h.actor) return ''
+  if (h.actor.startsWith('user:')) return o.byPerson(h.person ?? h.actor.slice(5))
+  if (h.actor.startsWith('key:')) return o.byKey(h.actor.slice(4))
+  return h.actor === 'cli' ? o.byCli : o.bySystem
+}
+
+function lines(o: OrdersWords, locale: string, d: OrderPageData): Html {
+  const c = d.order.currency
+  return html`<div class="table"><table>
+    <caption class="sr-only">${o.items}</caption>
+    <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th><th scope="col">${o.price}</th></tr></thead>
+    <tbody>${d.items.map(
+      (i) => html`<tr><td>${i.productName}${i.variantName ? html`<br><span class="hint">${i.variantName}</span>` : ''}</td><td>${i.quantity}</td><td>${money(i.subtotal, c, locale)}</td></tr>`,
+    )}</tbody>
+    <tfoot>
+      <tr><th scope="row" colspan="2">${o.subtotal}</th><td>${money(d.order.itemsSubtotal, c, locale)}</td></tr>
+      ${d.order.shippingName !== null ? html`<tr><th scope="row" colspan="2">${o.shipping}: ${d.order.shippingName}</th><td>${money(d.order.shippingPrice ?? 0, c, locale)}</td></tr>` : ''}
+      ${d.order.discountCode !== null ? html`<tr><th scope="row" colspan="2">${o.discount(d.order.discountCode)}</th><td>−${money(d.order.discountAmount, c, locale)}</td></tr>` : ''}
+      <tr><th scope="row" colspan="2">${o.total}</th><td><strong>${money(d.order.total, c, locale)}</strong></td></tr>
+    </tfoot>
+  </table></div>`
+}
+
+export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
+  const order = d.order
+  const id = encodeURIComponent(order.id)
+  const writer = can(f, 'orders:write')
+  const moves = writer ? d.moves : []
+  const forward = moves.filter((m): m is keyof typeof MOVE_LABEL => m in MOVE_LABEL)
+  return layout(
+    f,
+    o.orderTitle(order.orderNumber),
+    html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}${d.error ? html`<p class="alert" role="alert">${d.error}</p>` : ''}
+    <p class="actions">${statusBadge(o, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale)}</time></p>
+    ${moves.length
+      ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${o.actions}</h2><div class="actions">
+        ${forward.map((m) => form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="${m}"><button type="submit">${o[MOVE_LABEL[m]] as string}</button>`))}
+        ${moves.includes('cancelled') ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${o.cancel}</button></form>` : ''}
+      </div></section>`
+      : d.moves.length === 0
+        ? html`<p class="hint">${o.noMoves}</p>`
+        : ''}
+    <section aria-labelledby="items-h"><h2 id="items-h">${o.items}</h2>${lines(o, f.w.locale, d)}</section>
+    <section aria-labelledby="customer-h"><h2 id="customer-h">${o.customer}</h2>
+      <dl class="facts">
+        <dt>${o.name}</dt><dd>${order.customerName}</dd>
+        <dt>${o.phone}</dt><dd><a href="tel:${order.customerPhone}">${order.customerPhone}</a></dd>
+        ${order.customerAddress ? html`<dt>${o.address}</dt><dd class="address">${order.customerAddress}</dd>` : ''}
+      </dl>
+      <p class="actions">
+        ${d.whatsapp ? html`<a class="button" id="whatsapp" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${o.whatsapp}</a>` : ''}
+        <a class="button secondary" href="/admin/orders/${id}/print">${o.print}</a>
+      </p>
+    </section>
+    <section aria-labelledby="notes-h"><h2 id="notes-h">${o.notes}</h2><p class="address">${order.notes ?? o.noNotes}</p></section>
+    <section aria-labelledby="history-h"><h2 id="history-h">${o.history}</h2>
+      <ol class="history">${d.history.map(
+        (h) => html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale)}</time> ${who(o, h)}</li>`,
+      )}</ol>
+    </section>
+    <section aria-labelledby="internal-h"><h2 id="internal-h">${o.internalNotes}</h2>
+      <p class="hint">${o.internalHint}</p>
+      ${d.notes.length === 0
+        ? html`<p>${o.noInternal}</p>`
+        : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale)}</time></p></li>`)}</ul>`}
+      ${writer
+        ? form(
+            f,
+            `/admin/orders/${id}/notes`,
+            html`<label for="note">${o.noteLabel}</label>
+            <textarea id="note" name="body" rows="3" maxlength="2000" required${raw(d.noteError ? ' aria-invalid="true" aria-describedby="note-error"' : '')}>${d.noteError?.body ?? ''}</textarea>
+            ${d.noteError ? html`<p id="note-error" class="error" role="alert">${d.noteError.text}</p>` : ''}
+            <button type="submit">${o.addNote}</button>`,
+          )
+        : ''}
+    </section>
+    <p><a href="/admin/orders">${o.backToOrders}</a></p>`,
+  )
+}
+
+/** "Cancel this order?": the confirmation step, which works without the script. */
+export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderNumber: string }): string {
+  const id = encodeURIComponent(order.id)
+  return layout(
+    f,
+    o.orderTitle(order.orderNumber),
+    html`<section><p>${o.cancelAsk}</p><div class="actions">
+      ${form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="cancelled"><button type="submit" class="danger">${o.cancelYes}</button>`)}
+      <a class="button secondary" href="/admin/orders/${id}">${o.keepOrder}</a>
+    </div></section>`,
+    { narrow: true },
+  )
+}
+
+/** The packing slip: store, order number, lines, customer and address; no navigation, no script. */
+export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: Order, items: OrderItem[]): string {
+  return `<!doctype html>${html`<html lang="${f.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${o.packingSlip} ${order.orderNumber} · ${storeName}</title>
+<link rel="stylesheet" href="${f.assets.css.url}">
+<link rel="icon" href="${f.assets.icon.url}">
+</head>
+<body class="slip">
+<main id="main">
+<h1>${storeName}</h1>
+<p><strong>${o.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale)}</time></p>
+<table>
+<caption class="sr-only">${o.items}</caption>
+<thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th></tr></thead>
+<tbody>${items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td></tr>`)}</tbody>
+</table>
+<h2>${o.shipTo}</h2>
+<p class="address">${order.customerName}<br>${order.customerPhone}${order.customerAddress ? raw(`<br>${escapeHtml(order.customerAddress)}`) : ''}</p>
+${order.notes ? html`<h2>${o.notes}</h2><p class="address">${order.notes}</p>` : ''}
+</main>
+</body>
+</html>`.value}`
+}

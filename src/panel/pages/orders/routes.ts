@@ -1,0 +1,187 @@
+/**
+ * The orders pages of the panel (issue 20): the inbox, its live stream, the order page, the
+ * cancel confirmation, the packing slip, and the status moves — POST forms with the session's
+ * form token (checked by the panel's hook in panel/routes.ts, which this plugin is mounted
+ * under) that call the orders module's own verb, so the rules, stock and webhooks are the API's.
+ * Access is declared per route: reading needs `orders:read` (every role), moving
+ * `orders:write` (owner, staff); `owns: orders` makes another store's order id a 403 page.
+ */
+import { Elysia } from 'elysia'
+import { ORDER_STATUSES, orders, type OrderStatus } from '../../../db/schema'
+import { AppError, ValidationError } from '../../../lib/errors'
+import { toMajor } from '../../../lib/money'
+import { whatsappUrl } from '../../../lib/whatsapp'
+import { access } from '../../../plugins/access'
+import { formatMoney } from '../../../shop/i18n'
+import {
+  addOrderNote,
+  inboxPage as readInbox,
+  notesOf,
+  InvalidTransition,
+  itemsOf,
+  lastOrderEventId,
+  markOrderSeen,
+  nextStatuses,
+  orderHistory,
+  ownOrder,
+  statusTokenOf,
+  updateOrderStatus,
+} from '../../../modules/orders'
+import type { PanelRequest } from '../../gate'
+import { customerMessage, ordersWords } from '../../i18n/orders'
+import { messagePage } from '../../views'
+import { field, finish, frameOf, htmlPage, intParam, panelOf, render, seeOther, type Handler } from '../plugin-kit'
+import { OrderFeed, type FeedDeps } from './live'
+import { cancelPage, orderPage, packingSlip } from './order-page'
+import { inboxPage } from './views'
+
+export const INBOX_PAGE_SIZE = 25
+const hidden = { detail: { hide: true } }
+const isStatus = (s: unknown): s is OrderStatus => typeof s === 'string' && (ORDER_STATUSES as readonly string[]).includes(s)
+
+/** A GET from this origin (or typed, or a client without fetch metadata): it may mark an order opened. */
+const opened = (request: Request) => {
+  const site = request.headers.get('sec-fetch-site')
+  return site === null || site === 'same-origin' || site === 'none'
+}
+
+export type OrdersPanelDeps = FeedDeps
+
+export function ordersPages(deps: OrdersPanelDeps) {
+  const feed = new OrderFeed(deps)
+  const h = (c: unknown) => c as Handler
+  const ctxOf = (p: PanelRequest) => p.person!.ctx!
+
+  const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+
+  async function order(c: Handler, status: number, extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {}) {
+    const p = panelOf(c)
+    const ctx = ctxOf(p)
+    let o
+    try {
+      o = ownOrder(ctx, c.params.id!)
+    } catch (e) {
+      if (e instanceof AppError && e.status === 404) return notFound(c)
+      throw e
+    }
+    if (c.request.method === 'GET' && opened(c.request)) markOrderSeen(ctx, o.id)
+    const w = ordersWords(p.lang)
+    const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+    const store = ctx.store
+    const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
+    const token = statusTokenOf(ctx.db.$client, o.id)
+    const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total)
+    // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
+    const whatsapp = whatsappUrl(o.customerPhone, token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message)
+    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory(ctx, o.id), notes: notesOf(ctx, o.id), whatsapp, ...extra }))
+  }
+
+  return new Elysia()
+    .use(access)
+    .get(
+      '/admin/orders',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const ctx = ctxOf(p)
+        const status = isStatus(c.query.status) ? c.query.status : undefined
+        const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
+        const page = intParam(c.query.page, 1)
+        const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
+        const { rows, total, more } = readInbox(ctx, { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE })
+        // A search knows whether another page follows, not how many (it counts no matches).
+        const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
+        return render(c, 200, (f) => inboxPage(f, ordersWords(p.lang), { rows, total, page, pages, status, q, after, live: page === 1 && !status && !q }))
+      },
+      { access: { panel: 'orders:read' }, ...hidden },
+    )
+    .get(
+      '/admin/orders/live',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
+        const after = Number.isSafeInteger(last) && last >= 0 ? last : lastOrderEventId(deps.db.$client)
+        const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, c.request.signal)
+        return finish(c.set, 200, body, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' })
+      },
+      { access: { panel: 'orders:read' }, ...hidden },
+    )
+    .get('/admin/orders/:id', (raw) => {
+      const c = h(raw)
+      const w = ordersWords(panelOf(c).lang)
+      const moved = c.query.moved
+      return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]) } : {})
+    }, { access: { panel: 'orders:read', owns: orders }, ...hidden })
+    .get(
+      '/admin/orders/:id/print',
+      async (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const ctx = ctxOf(p)
+        let o
+        try {
+          o = ownOrder(ctx, c.params.id!)
+        } catch (e) {
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+        return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
+      },
+      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+    )
+    .get(
+      '/admin/orders/:id/cancel',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        let o
+        try {
+          o = ownOrder(ctxOf(p), c.params.id!)
+        } catch (e) {
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        if (!nextStatuses(o.status).includes('cancelled')) return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
+        return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
+      },
+      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+    )
+    .post(
+      '/admin/orders/:id/notes',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const body = field(c.body, 'body') ?? ''
+        try {
+          addOrderNote(ctxOf(p), { orderId: c.params.id!, body })
+        } catch (e) {
+          if (e instanceof ValidationError) return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
+      },
+      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+    )
+    .post(
+      '/admin/orders/:id/status',
+      (raw) => {
+        const c = h(raw)
+        const p = panelOf(c)
+        const to = field(c.body, 'status')
+        const w = ordersWords(p.lang)
+        if (!isStatus(to)) return order(c, 400, { error: w.moveRefused })
+        try {
+          updateOrderStatus({ ctx: ctxOf(p), input: { id: c.params.id!, status: to } })
+        } catch (e) {
+          if (e instanceof InvalidTransition) return order(c, 409, { error: w.moveRefused })
+          if (e instanceof AppError && e.status === 404) return notFound(c)
+          throw e
+        }
+        return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}?moved=${to}`)
+      },
+      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+    )
+}

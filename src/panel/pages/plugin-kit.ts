@@ -1,0 +1,83 @@
+/**
+ * What a panel page needs to answer (the shell's routes.ts builds its frames here too): the request's panel context, the frame a view renders in,
+ * and the page / redirect Responses with the panel's headers (CSP, no-store, same-origin referrer).
+ */
+import type { PanelRequest } from '../gate'
+import { panelAssets, type PanelAssets } from '../assets'
+import type { Frame } from '../views'
+import { roleHas } from '../../modules/people'
+import { countPendingReviews } from '../../modules/reviews'
+
+/** Only this origin, no inline script, no framing; forms post here only. */
+export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+export type Set = { headers: Record<string, string | number>; status?: number | string }
+export interface Handler {
+  request: Request
+  set: Set
+  body: unknown
+  query: Record<string, string | undefined>
+  params: Record<string, string>
+  ctx: unknown
+}
+
+export const panelOf = (c: { ctx: unknown }) => c.ctx as PanelRequest
+
+export const field = (body: unknown, name: string): string | undefined => {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
+  return typeof v === 'string' ? v : undefined
+}
+
+let loaded: PanelAssets | undefined
+const assets = () => loaded ?? panelAssets().then((a) => (loaded = a))
+
+export async function frameOf(p: PanelRequest): Promise<Frame> {
+  const a = await assets()
+  const person = p.person
+  return {
+    w: p.w,
+    lang: p.lang,
+    assets: a,
+    path: p.path,
+    formToken: p.formToken,
+    person: person && {
+      name: person.user.name,
+      email: person.user.email,
+      formToken: p.formToken!,
+      stores: person.stores,
+      storeId: person.store?.id,
+      storeName: person.store?.name,
+      role: person.store?.status === 'suspended' ? undefined : person.role,
+    },
+    badges: badgesOf(p),
+  }
+}
+
+/** Counts on navigation links: reviews waiting for approval, for a role that reads them. */
+function badgesOf(p: PanelRequest): Frame['badges'] {
+  const { person } = p
+  if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'reviews:read')) return undefined
+  return { reviews: countPendingReviews({ ctx: person.ctx }) }
+}
+
+/** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
+export function finish(set: Set, status: number, body: string | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
+  const out = { ...(set.headers as Record<string, string>), ...headers }
+  set.headers = {}
+  return new Response(body, { status, headers: out })
+}
+
+export const htmlPage = (set: Set, status: number, text: string) =>
+  finish(set, status, text, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PANEL_CSP, 'referrer-policy': 'same-origin' })
+
+export async function render(c: Handler, status: number, build: (f: Frame) => string): Promise<Response> {
+  return htmlPage(c.set, status, build(await frameOf(panelOf(c))))
+}
+
+export const seeOther = (set: Set, location: string) => finish(set, 303, null, { location, 'cache-control': 'no-store' })
+
+/** Positive integer from a query value, else `fallback`. */
+export const intParam = (v: string | undefined, fallback: number, max = 1_000_000) => {
+  const n = Number(v)
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback
+}

@@ -1,0 +1,63 @@
+/** The customer's order status page's words (issue 20), in the store's language (es | en | pt). */
+import type { OrderStatus } from '../../db/schema'
+
+const en = {
+  title: (number: string) => `Order ${number}`,
+  intro: 'Here is where your order stands. This page updates when the shop moves it.',
+  status: { pending: 'Received', confirmed: 'Confirmed', shipped: 'On its way', delivered: 'Delivered', cancelled: 'Cancelled' } as Record<OrderStatus, string>,
+  now: 'Status',
+  timeline: 'History',
+  items: 'Items',
+  product: 'Product',
+  quantity: 'Quantity',
+  price: 'Price',
+  subtotal: 'Subtotal',
+  shipping: 'Shipping',
+  discount: (code: string) => `Discount (${code})`,
+  total: 'Total',
+  follow: 'Follow your order',
+  notFoundTitle: 'Order not found',
+  notFoundText: 'This link does not lead to an order. Check that you copied the whole link.',
+}
+export type OrderStatusWords = typeof en
+
+const es: OrderStatusWords = {
+  title: (number) => `Pedido ${number}`,
+  intro: 'Así va tu pedido. Esta página se actualiza cuando la tienda lo mueve.',
+  status: { pending: 'Recibido', confirmed: 'Confirmado', shipped: 'En camino', delivered: 'Entregado', cancelled: 'Cancelado' },
+  now: 'Estado',
+  timeline: 'Historial',
+  items: 'Productos',
+  product: 'Producto',
+  quantity: 'Cantidad',
+  price: 'Precio',
+  subtotal: 'Subtotal',
+  shipping: 'Envío',
+  discount: (code) => `Descuento (${code})`,
+  total: 'Total',
+  follow: 'Sigue tu pedido',
+  notFoundTitle: 'Pedido no encontrado',
+  notFoundText: 'Este enlace no lleva a ningún pedido. Revisa que copiaste el enlace completo.',
+}
+
+const pt: OrderStatusWords = {
+  title: (number) => `Pedido ${number}`,
+  intro: 'Veja como está o seu pedido. Esta página é atualizada quando a loja o movimenta.',
+  status: { pending: 'Recebido', confirmed: 'Confirmado', shipped: 'A caminho', delivered: 'Entregue', cancelled: 'Cancelado' },
+  now: 'Status',
+  timeline: 'Histórico',
+  items: 'Itens',
+  product: 'Produto',
+  quantity: 'Quantidade',
+  price: 'Preço',
+  subtotal: 'Subtotal',
+  shipping: 'Frete',
+  discount: (code) => `Desconto (${code})`,
+  total: 'Total',
+  follow: 'Acompanhe seu pedido',
+  notFoundTitle: 'Pedido não encontrado',
+  notFoundText: 'Este link não leva a nenhum pedido. Confira se copiou o link inteiro.',
+}
+
+const WORDS: Record<string, OrderStatusWords> = { en, es, pt }
+export const orderStatusWords = (language: string): OrderStatusWords => WORDS[language] ?? en

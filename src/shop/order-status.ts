@@ -1,0 +1,77 @@
+/**
+ * The customer's order status page, `/s/:slug/orders/<token>` (issue 20): the order's lines,
+ * total and status timeline in the store's language, `noindex`, never cached, no referrer (the
+ * token is in the path). The token is 256 random bits made by the checkout, not the order id;
+ * an unknown token, or one of another store, is a 404 that says nothing more.
+ */
+import { Elysia } from 'elysia'
+import type { Db } from '../db/client'
+import type { Config } from '../config'
+import { getStore } from '../modules/platform-stores'
+import { orderStatusByToken, type PublicOrderStatus } from '../modules/orders'
+import { stores, type Store } from '../db/schema'
+import { eq } from 'drizzle-orm'
+import { toMajor } from '../lib/money'
+import { html } from './html'
+import { formatMoney, wordsFor } from './i18n'
+import { orderStatusWords, type OrderStatusWords } from './i18n/order-status'
+import { rendered, respond } from './respond'
+import { layout, type PageCtx } from './views'
+
+export interface OrderStatusDeps {
+  db: Db
+  config: Pick<Config, 'publicUrl'>
+}
+
+function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatus, path: string) {
+  const o = s.order
+  const m = (minor: number) => formatMoney(toMajor(minor, o.currency), o.currency, c.words.locale)
+  const stamp = new Intl.DateTimeFormat(c.words.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+  const when = (ms: number) => `${stamp.format(ms)} UTC`
+  const title = w.title(o.orderNumber)
+  return layout(c, {
+    title: `${title} · ${store.name}`,
+    description: w.intro,
+    path,
+    store: { id: store.id, name: store.name, slug: store.slug, description: store.description, currency: store.currency, whatsappNumber: store.whatsappNumber },
+    noindex: true,
+    main: html`<h1>${title}</h1>
+<p>${w.intro}</p>
+<p>${w.now}: <strong id="order-status">${w.status[o.status]}</strong></p>
+<h2>${w.timeline}</h2>
+<ol class="timeline">${s.timeline.map((e) => html`<li>${w.status[e.status]} · <time datetime="${new Date(e.at).toISOString()}">${when(e.at)}</time></li>`)}</ol>
+<h2>${w.items}</h2>
+<table>
+<thead><tr><th scope="col">${w.product}</th><th scope="col">${w.quantity}</th><th scope="col">${w.price}</th></tr></thead>
+<tbody>${s.items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td><td>${m(i.subtotal)}</td></tr>`)}</tbody>
+<tfoot>
+<tr><th scope="row" colspan="2">${w.subtotal}</th><td>${m(o.itemsSubtotal)}</td></tr>
+${o.shippingName !== null ? html`<tr><th scope="row" colspan="2">${w.shipping}: ${o.shippingName}</th><td>${m(o.shippingPrice ?? 0)}</td></tr>` : ''}
+${o.discountCode !== null ? html`<tr><th scope="row" colspan="2">${w.discount(o.discountCode)}</th><td>−${m(o.discountAmount)}</td></tr>` : ''}
+<tr><th scope="row" colspan="2">${w.total}</th><td><strong>${m(o.total)}</strong></td></tr>
+</tfoot>
+</table>`,
+  })
+}
+
+export const orderStatusRoutes = (deps: OrderStatusDeps) => {
+  const { db, config } = deps
+  const originOf = (request: Request) => config.publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin
+  return new Elysia().get(
+    '/s/:slug/orders/:token',
+    ({ request, set, params }) => {
+      const store = db.select().from(stores).where(eq(stores.slug, params.slug)).get()
+      const language = store?.language ?? 'en'
+      const c: PageCtx = { words: wordsFor(language), language, origin: originOf(request) }
+      const w = orderStatusWords(language)
+      const found = store && orderStatusByToken(db.$client, getStore(db, store.id) ?? store, params.token)
+      const extra = { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }
+      if (!store || !found) {
+        const text = layout(c, { title: w.notFoundTitle, description: w.notFoundText, path: '/', noindex: true, main: html`<h1>${w.notFoundTitle}</h1><p>${w.notFoundText}</p>` })
+        return respond(request, set, rendered(404, text.value), 'no-store', extra)
+      }
+      return respond(request, set, rendered(200, page(c, w, store, found, `/s/${encodeURIComponent(store.slug)}/orders/${params.token}`).value), 'no-store', extra)
+    },
+    { detail: { hide: true } },
+  )
+}
