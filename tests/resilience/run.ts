@@ -20,7 +20,7 @@
  *                restore-symlink (tampered snapshots, a link planted under /media)
  *
  * Flags: --orders N --kills N --fuzz-runs N --flood-clients N --replica-orders N --seed N --only crash,fuzz,...
- * The CI variant is tests/resilience-*.test.ts (reduced sizes). Exit code 1 on any failure.
+ * The CI variant is tests/resilience/*.test.ts, `bun run test:resilience` (reduced sizes). Exit code 1 on any failure.
  */
 import { runCrash } from './crash'
 import { FULL_SIZES, runConcurrency } from './concurrency'

@@ -6,8 +6,8 @@
  * Needs root to mount the tmpfs; without it the test says so and is skipped, not passed silently.
  */
 import { test } from 'bun:test'
-import { canMountTmpfs, runDiskFull } from './resilience/disk-full'
-import { expectClean } from './resilience/expect'
+import { canMountTmpfs, runDiskFull } from './disk-full'
+import { expectClean } from './expect'
 
 test.skipIf(!canMountTmpfs())('disk full on a real tmpfs: 503s, degraded health, quiet log, reads work, recovery, nothing lost', async () => {
   const r = await runDiskFull()

@@ -6,16 +6,16 @@
  */
 import { afterAll, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
-import { tempDir } from './helpers/app'
-import { freePort, spawnServer } from './helpers/server'
-import { startReceiver } from './helpers/webhook-receiver'
-import { immediate, openDb, type Db } from '../src/db/client'
-import { createStore } from '../src/modules/platform-stores/service'
-import { createKey } from '../src/modules/keys/service'
-import { enqueueEvent } from '../src/modules/webhooks/outbox'
-import { systemClock } from '../src/lib/time'
-import { addProduct, uniqPhone } from './helpers/orders'
-import type { Deps } from '../src/deps'
+import { tempDir } from '../helpers/app'
+import { freePort, spawnServer } from '../helpers/server'
+import { startReceiver } from '../helpers/webhook-receiver'
+import { immediate, openDb, type Db } from '../../src/db/client'
+import { createStore } from '../../src/modules/platform-stores/service'
+import { createKey } from '../../src/modules/keys/service'
+import { enqueueEvent } from '../../src/modules/webhooks/outbox'
+import { systemClock } from '../../src/lib/time'
+import { addProduct, uniqPhone } from '../helpers/orders'
+import type { Deps } from '../../src/deps'
 
 const dataDir = tempDir('sf-crash-')
 const spawned: { kill(sig?: number | NodeJS.Signals): void; exited: Promise<number> }[] = []

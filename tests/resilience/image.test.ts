@@ -6,8 +6,8 @@
 import { expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { loadConfig } from '../src/config'
-import { ROOT } from './helpers/server'
+import { loadConfig } from '../../src/config'
+import { ROOT } from '../helpers/server'
 
 test('the Dockerfile install and start steps, reproduced: healthy, no TypeScript, exits 0 on its stop signal', () => {
   const run = Bun.spawnSync(['bun', 'scripts/check-image.ts'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
