@@ -1,0 +1,272 @@
+/** The account page: name and language, password, passkeys, two-step with recovery codes, devices. */
+import { Elysia } from 'elysia'
+import type { Config } from '../config'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Clock } from '../lib/time'
+import { invitations, memberships, users } from '../db/schema'
+import { inArray } from 'drizzle-orm'
+import { AppError, RateLimited, ValidationError } from '../lib/errors'
+import { iso } from '../lib/time'
+import { access } from '../plugins/access'
+import {
+  activityFacets,
+  authenticationOptions,
+  Challenges,
+  changeRole,
+  checkNewPassword,
+  checkSecondStep,
+  clearedCookie,
+  confirmTotp,
+  consumeLink,
+  countFailure,
+  createOwner,
+  disableTotp,
+  endOtherSessions,
+  endSession,
+  FirstRun,
+  hashPassword,
+  inviteToStore,
+  LastOwner,
+  listActivity,
+  listSessions,
+  listTeam,
+  LinkRefused,
+  openSession,
+  passkeyCount,
+  passkeysOf,
+  pendingTotp,
+  readLink,
+  recoveryCodesLeft,
+  registerPasskey,
+  registrationOptions,
+  removeMember,
+  removePasskey,
+  revokeInvitation,
+  rotateSession,
+  sameSecret,
+  sessionCookie,
+  setPassword,
+  SignInFailed,
+  signInWithPassword,
+  startTotp,
+  storesOf,
+  updateProfile,
+  verifyPasskey,
+  verifyPassword,
+  waitBeforeAttempt,
+  checkEmail,
+  checkName,
+  PasskeyRefused,
+  type Opened,
+  type PeopleCtx,
+  type RelyingParty,
+} from '../modules/people'
+import { createStore } from '../modules/platform-stores'
+import { panelAssets, type PanelAssets } from './assets'
+import { safeNext, type PanelRequest } from './gate'
+import type { PanelWords } from './i18n'
+import { PLACEHOLDERS } from './nav'
+import { BUILT_PATHS, catalogPages } from './pages'
+import type { StoreCache } from '../db/cache'
+import {
+  accountPage,
+  activityPage,
+  comingSoonPage,
+  forbiddenPage,
+  inviteReadyPage,
+  linkPage,
+  loginPage,
+  messagePage,
+  recoveryCodesPage,
+  setupPage,
+  suspendedPage,
+  teamPage,
+  totpSetupPage,
+  twoStepPage,
+  type Frame,
+} from './views'
+
+import { frameOf, PANEL_CSP } from './pages/plugin-kit'
+import { panelPages, type PagesDeps } from './pages/plugin'
+export { PANEL_CSP }
+
+type Headers = Record<string, string | number>
+import { Req, panelOf, field, finish, page, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import type { PanelEnv } from './env'
+
+export function accountRoutes(env: PanelEnv) {
+  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf } = env
+  const app = new Elysia({ name: 'accountRoutes' })
+    .use(access)
+    // ------------------------------------------------------------ account
+    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), { access: { panel: 'signedIn' }, ...hidden })
+    .post(
+      '/admin/account/profile',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          updateProfile({ ctx: people, input: { userId: p.person!.user.id, name: field(c.body, 'name'), language: field(c.body, 'language') ?? '' } })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return account(p, c.set as Req['set'], 400, undefined, { profile: p.w.nameRequired })
+        }
+        return seeOther(c.set as Req['set'], '/admin/account?done=saved')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/password',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const { user, session } = p.person!
+        const wait = waitBeforeAttempt(limiter, p.ip, user.email)
+        if (wait > 0) return account(p, set, 429, undefined, { password: p.w.tooManyAttempts(minutes(wait)) }, { 'retry-after': String(wait) })
+        if (!(await verifyPassword(field(c.body, 'current') ?? '', user.passwordHash))) {
+          countFailure(limiter, p.ip, user.email)
+          return account(p, set, 400, undefined, { password: p.w.wrongPassword })
+        }
+        let hash: string
+        try {
+          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email))
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
+        }
+        setPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } })
+        const opened = rotateSession({ ctx: people, input: { session } })
+        return signedInTo(set, opened, '/admin/account?done=password')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/sessions/end-others',
+      (c) => {
+        const p = panelOf(c)
+        endOtherSessions({ ctx: people, input: { userId: p.person!.user.id, keep: p.person!.session.id } })
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/sessions/:id/end',
+      (c) => {
+        const p = panelOf(c)
+        // Only the person's own sessions: another person's id ends nothing.
+        endSession({ ctx: people, input: { userId: p.person!.user.id, sessionId: c.params.id } })
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step',
+      (c) => {
+        const p = panelOf(c)
+        const setup = startTotp({ ctx: people, input: { user: p.person!.user, issuer: issuerOf(p) } })
+        return render(p, c.set as Req['set'], 200, (f) => totpSetupPage(f, setup))
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step/confirm',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const { user, session } = p.person!
+        let codes: string[]
+        try {
+          codes = confirmTotp({ ctx: people, input: { user, code: field(c.body, 'code') } })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          const setup = pendingTotp({ ctx: people, input: { user, issuer: issuerOf(p) } })
+          if (!setup) return seeOther(set, '/admin/account')
+          return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.wrongCode))
+        }
+        const opened = rotateSession({ ctx: people, input: { session } })
+        return render(p, set, 200, (f) => recoveryCodesPage(f, codes), { 'set-cookie': sessionCookie(opened.token) })
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/two-step/disable',
+      (c) => {
+        const p = panelOf(c)
+        disableTotp({ ctx: people, input: { userId: p.person!.user.id } })
+        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
+        return signedInTo(c.set as Req['set'], opened, '/admin/account?done=saved')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys/options',
+      async (c) => {
+        const p = panelOf(c)
+        return json(c.set as Req['set'], 200, { options: await registrationOptions({ ctx: people, input: { user: p.person!.user, rp: rpOf(p) }, challenges }) })
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const body = (c.body ?? {}) as { response?: unknown; name?: unknown }
+        try {
+          await registerPasskey({ ctx: people, input: { user: p.person!.user, rp: rpOf(p), response: body.response, name: body.name }, challenges })
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return json(set, 400, { ok: false })
+        }
+        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
+        return json(set, 200, { ok: true, next: '/admin/account?done=passkey' }, sessionCookie(opened.token))
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+    .post(
+      '/admin/account/passkeys/:id/delete',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          removePasskey({ ctx: people, input: { userId: p.person!.user.id, passkeyId: c.params.id } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+        }
+        return seeOther(c.set as Req['set'], '/admin/account')
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+  return app
+
+  function account(p: PanelRequest, set: Req['set'], status: number, message?: string, errors?: { profile?: string; password?: string }, extra?: Record<string, string>) {
+    const { user, session } = p.person!
+    const fresh = db.select().from(users).where(inArray(users.id, [user.id])).get() ?? user
+    return render(
+      p,
+      set,
+      status,
+      (f) =>
+        accountPage(f, {
+          name: fresh.name,
+          email: fresh.email,
+          language: fresh.language,
+          notice: message,
+          errors,
+          passkeys: passkeysOf(people, user.id).map((k) => ({ id: k.id, name: k.name, createdAt: iso(k.createdAt), lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null })),
+          twoStep: { on: fresh.totpEnabledAt !== null, codesLeft: recoveryCodesLeft(people, user.id) },
+          sessions: listSessions({ ctx: people, input: { userId: user.id } }).map((s) => ({
+            id: s.id,
+            device: deviceName(s.userAgent, f.w.unknownDevice),
+            lastSeen: iso(s.lastSeenAt),
+            network: s.ipPrefix,
+            current: s.id === session.id,
+          })),
+        }),
+      extra,
+    )
+  }
+
+  function notice(w: PanelWords, done: string | undefined): string | undefined {
+    return done === 'saved' ? w.saved : done === 'password' ? w.passwordChanged : done === 'passkey' ? w.passkeyAdded : undefined
+  }
+}

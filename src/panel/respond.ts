@@ -1,0 +1,154 @@
+/** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
+import { Elysia } from 'elysia'
+import type { Config } from '../config'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Clock } from '../lib/time'
+import { invitations, memberships, users } from '../db/schema'
+import { inArray } from 'drizzle-orm'
+import { AppError, RateLimited, ValidationError } from '../lib/errors'
+import { iso } from '../lib/time'
+import { access } from '../plugins/access'
+import {
+  activityFacets,
+  authenticationOptions,
+  Challenges,
+  changeRole,
+  checkNewPassword,
+  checkSecondStep,
+  clearedCookie,
+  confirmTotp,
+  consumeLink,
+  countFailure,
+  createOwner,
+  disableTotp,
+  endOtherSessions,
+  endSession,
+  FirstRun,
+  hashPassword,
+  inviteToStore,
+  LastOwner,
+  listActivity,
+  listSessions,
+  listTeam,
+  LinkRefused,
+  openSession,
+  passkeyCount,
+  passkeysOf,
+  pendingTotp,
+  readLink,
+  recoveryCodesLeft,
+  registerPasskey,
+  registrationOptions,
+  removeMember,
+  removePasskey,
+  revokeInvitation,
+  rotateSession,
+  sameSecret,
+  sessionCookie,
+  setPassword,
+  SignInFailed,
+  signInWithPassword,
+  startTotp,
+  storesOf,
+  updateProfile,
+  verifyPasskey,
+  verifyPassword,
+  waitBeforeAttempt,
+  checkEmail,
+  checkName,
+  PasskeyRefused,
+  type Opened,
+  type PeopleCtx,
+  type RelyingParty,
+} from '../modules/people'
+import { createStore } from '../modules/platform-stores'
+import { panelAssets, type PanelAssets } from './assets'
+import { safeNext, type PanelRequest } from './gate'
+import type { PanelWords } from './i18n'
+import { PLACEHOLDERS } from './nav'
+import { BUILT_PATHS, catalogPages } from './pages'
+import type { StoreCache } from '../db/cache'
+import {
+  accountPage,
+  activityPage,
+  comingSoonPage,
+  forbiddenPage,
+  inviteReadyPage,
+  linkPage,
+  loginPage,
+  messagePage,
+  recoveryCodesPage,
+  setupPage,
+  suspendedPage,
+  teamPage,
+  totpSetupPage,
+  twoStepPage,
+  type Frame,
+} from './views'
+
+import { frameOf, PANEL_CSP } from './pages/plugin-kit'
+import { panelPages, type PagesDeps } from './pages/plugin'
+export { PANEL_CSP }
+
+type Headers = Record<string, string | number>
+
+export interface Req {
+  request: Request
+  set: { headers: Headers; status?: number | string }
+  body: unknown
+  query: Record<string, string | undefined>
+  params: Record<string, string>
+  ctx: unknown
+}
+
+export const panelOf = (c: { ctx: unknown }) => c.ctx as PanelRequest
+export const field = (body: unknown, name: string): string | undefined => {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
+  return typeof v === 'string' ? v : undefined
+}
+
+/** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
+export function finish(set: Req['set'], status: number, body: string | Uint8Array<ArrayBuffer> | null, headers: Record<string, string>): Response {
+  const out = { ...(set.headers as Record<string, string>), ...headers }
+  set.headers = {}
+  return new Response(body, { status, headers: out })
+}
+
+export function page(set: Req['set'], status: number, text: string, extra: Record<string, string> = {}): Response {
+  return finish(set, status, text, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': PANEL_CSP,
+    // Link tokens ride in query strings: no page of the panel sends its address to another
+    // origin. (`no-referrer` would also make Chromium send `Origin: null` on the panel's own
+    // form posts, which the same-origin check must refuse.)
+    'referrer-policy': 'same-origin',
+    ...extra,
+  })
+}
+
+export const seeOther = (set: Req['set'], location: string, cookie?: string) => finish(set, 303, null, { location, 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+export const json = (set: Req['set'], status: number, value: unknown, cookie?: string) =>
+  finish(set, status, JSON.stringify(value), { 'content-type': 'application/json', 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+
+/** A new password's problem, in the person's words. */
+export function passwordMessage(w: PanelWords, e: ValidationError): string {
+  const problem = (e.details as { problem?: string } | undefined)?.problem
+  if (problem === 'too_short') return w.pwTooShort
+  if (problem === 'too_long') return w.pwTooLong
+  if (problem === 'common') return w.pwCommon
+  if (problem === 'contains_email') return w.pwContainsEmail
+  return w.pwRequired
+}
+
+export const minutes = (sec: number) => Math.max(1, Math.ceil(sec / 60))
+
+/** "Chrome on Android" from a User-Agent, for "Your devices". */
+export function deviceName(ua: string | null, unknown: string): string {
+  if (!ua) return unknown
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : undefined
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined
+  if (browser && os) return `${browser} · ${os}`
+  return browser ?? os ?? ua.slice(0, 40)
+}

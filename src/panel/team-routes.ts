@@ -1,0 +1,208 @@
+/** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
+import { Elysia } from 'elysia'
+import type { Config } from '../config'
+import type { Db } from '../db/client'
+import type { RateLimiter } from '../db/rate-limiter'
+import type { Clock } from '../lib/time'
+import { invitations, memberships, users } from '../db/schema'
+import { inArray } from 'drizzle-orm'
+import { AppError, RateLimited, ValidationError } from '../lib/errors'
+import { iso } from '../lib/time'
+import { access } from '../plugins/access'
+import {
+  activityFacets,
+  authenticationOptions,
+  Challenges,
+  changeRole,
+  checkNewPassword,
+  checkSecondStep,
+  clearedCookie,
+  confirmTotp,
+  consumeLink,
+  countFailure,
+  createOwner,
+  disableTotp,
+  endOtherSessions,
+  endSession,
+  FirstRun,
+  hashPassword,
+  inviteToStore,
+  LastOwner,
+  listActivity,
+  listSessions,
+  listTeam,
+  LinkRefused,
+  openSession,
+  passkeyCount,
+  passkeysOf,
+  pendingTotp,
+  readLink,
+  recoveryCodesLeft,
+  registerPasskey,
+  registrationOptions,
+  removeMember,
+  removePasskey,
+  revokeInvitation,
+  rotateSession,
+  sameSecret,
+  sessionCookie,
+  setPassword,
+  SignInFailed,
+  signInWithPassword,
+  startTotp,
+  storesOf,
+  updateProfile,
+  verifyPasskey,
+  verifyPassword,
+  waitBeforeAttempt,
+  checkEmail,
+  checkName,
+  PasskeyRefused,
+  type Opened,
+  type PeopleCtx,
+  type RelyingParty,
+} from '../modules/people'
+import { createStore } from '../modules/platform-stores'
+import { panelAssets, type PanelAssets } from './assets'
+import { safeNext, type PanelRequest } from './gate'
+import type { PanelWords } from './i18n'
+import { PLACEHOLDERS } from './nav'
+import { BUILT_PATHS, catalogPages } from './pages'
+import type { StoreCache } from '../db/cache'
+import {
+  accountPage,
+  activityPage,
+  comingSoonPage,
+  forbiddenPage,
+  inviteReadyPage,
+  linkPage,
+  loginPage,
+  messagePage,
+  recoveryCodesPage,
+  setupPage,
+  suspendedPage,
+  teamPage,
+  totpSetupPage,
+  twoStepPage,
+  type Frame,
+} from './views'
+
+import { frameOf, PANEL_CSP } from './pages/plugin-kit'
+import { panelPages, type PagesDeps } from './pages/plugin'
+export { PANEL_CSP }
+
+type Headers = Record<string, string | number>
+import { Req, panelOf, field, finish, page, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import type { PanelEnv } from './env'
+
+export function teamRoutes(env: PanelEnv) {
+  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf } = env
+  const app = new Elysia({ name: 'teamRoutes' })
+    .use(access)
+    // ------------------------------------------------------------ team (owners)
+    .get('/admin/team', (c) => team(panelOf(c), c.set as Req['set'], 200), { access: { panel: 'team' }, ...hidden })
+    .post(
+      '/admin/team/invite',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const ctx = p.person!.ctx!
+        try {
+          const issued = inviteToStore({ ctx, input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') } })
+          return render(p, set, 200, (f) => inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }))
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          const reason = (e.details as { reason?: string } | undefined)?.reason
+          return team(p, set, 400, reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid, field(c.body, 'email'))
+        }
+      },
+      { access: { panel: 'team' }, ...hidden },
+    )
+    .post(
+      '/admin/team/:id/role',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        try {
+          const m = changeRole({ ctx: p.person!.ctx!, input: { membershipId: c.params.id, role: field(c.body, 'role') } })
+          // One's own role changed: a privilege change, so a new session id.
+          if (m.userId === p.person!.user.id) return signedInTo(set, rotateSession({ ctx: people, input: { session: p.person!.session } }), '/admin/team')
+        } catch (e) {
+          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
+          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          if (!(e instanceof ValidationError)) throw e
+          return team(p, set, 400, p.w.forbiddenText)
+        }
+        return seeOther(set, '/admin/team')
+      },
+      { access: { panel: 'team', owns: memberships }, ...hidden },
+    )
+    .post(
+      '/admin/team/:id/remove',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        try {
+          removeMember({ ctx: p.person!.ctx!, input: { membershipId: c.params.id } })
+        } catch (e) {
+          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
+          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          throw e
+        }
+        return seeOther(set, '/admin/team')
+      },
+      { access: { panel: 'team', owns: memberships }, ...hidden },
+    )
+    .post(
+      '/admin/team/invitations/:id/revoke',
+      (c) => {
+        const p = panelOf(c)
+        try {
+          revokeInvitation({ ctx: p.person!.ctx!, input: { invitationId: c.params.id } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+        }
+        return seeOther(c.set as Req['set'], '/admin/team')
+      },
+      { access: { panel: 'team', owns: invitations }, ...hidden },
+    )
+
+    // ------------------------------------------------------------ activity (owners)
+    .get(
+      '/admin/activity',
+      (c) => {
+        const p = panelOf(c)
+        const ctx = p.person!.ctx!
+        const actor = c.query.actor || undefined
+        const recordType = c.query.record || undefined
+        const before = Number(c.query.before) || undefined
+        const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
+        const facets = activityFacets(db, ctx.store.id)
+        const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
+        const names = new Map(userIds.length ? db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, userIds)).all().map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email]) : [])
+        const label = (a: string) => names.get(a) ?? (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
+        const qs = new URLSearchParams()
+        if (actor) qs.set('actor', actor)
+        if (recordType) qs.set('record', recordType)
+        if (rows.length === 50) qs.set('before', String(rows[rows.length - 1]!.seq))
+        return render(p, c.set as Req['set'], 200, (f) =>
+          activityPage(f, {
+            rows: rows.map((r) => ({ seq: r.seq, at: iso(r.at), who: label(r.actor), verb: r.verb, recordType: r.recordType, recordId: r.recordId })),
+            actors: facets.actors.map((a) => ({ value: a, label: label(a) })),
+            recordTypes: facets.recordTypes,
+            actor,
+            recordType,
+            olderHref: rows.length === 50 ? `/admin/activity?${qs}` : undefined,
+          }),
+        )
+      },
+      { access: { panel: 'activity' }, ...hidden },
+    )
+  return app
+
+  function team(p: PanelRequest, set: Req['set'], status: number, error?: string, email?: string) {
+    const ctx = p.person!.ctx!
+    const t = listTeam({ ctx })
+    return render(p, set, status, (f) => teamPage(f, { members: t.members, pending: t.pending, myUserId: p.person!.user.id, error, email }))
+  }
+}
