@@ -1,5 +1,5 @@
 /** What the shell's route files share (routes.ts builds it once). */
-import type { Challenges, PeopleCtx, RelyingParty, Opened } from '../modules/people'
+import type { Challenges, FirstRun, PeopleCtx, RelyingParty, Opened } from '../modules/people'
 import type { Config } from '../config'
 import type { StoreCache } from '../db/cache'
 import type { Db } from '../db/client'
@@ -19,6 +19,10 @@ export interface PanelDeps extends PagesDeps {
   cache: StoreCache
 }
 
+export interface PanelOptions {
+  firstRun: FirstRun
+}
+
 export interface PanelEnv {
   deps: PanelDeps
   db: PanelDeps['db']
@@ -35,4 +39,5 @@ export interface PanelEnv {
   signedInTo(set: Req['set'], opened: Opened, next?: string): Response
   hidden: { detail: { hide: boolean } }
   issuerOf(p: PanelRequest): string
+  opts: PanelOptions
 }

@@ -8,110 +8,30 @@
  * JSON answers only the passkey ceremonies, which need the browser's WebAuthn API anyway.
  */
 import { Elysia } from 'elysia'
-import type { Config } from '../config'
-import type { Db } from '../db/client'
-import type { RateLimiter } from '../db/rate-limiter'
-import type { Clock } from '../lib/time'
-import { invitations, memberships, users } from '../db/schema'
-import { inArray } from 'drizzle-orm'
-import { AppError, RateLimited, ValidationError } from '../lib/errors'
-import { iso } from '../lib/time'
+import { RateLimited } from '../lib/errors'
 import { access } from '../plugins/access'
-import {
-  activityFacets,
-  authenticationOptions,
-  Challenges,
-  changeRole,
-  checkNewPassword,
-  checkSecondStep,
-  clearedCookie,
-  confirmTotp,
-  consumeLink,
-  countFailure,
-  createOwner,
-  disableTotp,
-  endOtherSessions,
-  endSession,
-  FirstRun,
-  hashPassword,
-  inviteToStore,
-  LastOwner,
-  listActivity,
-  listSessions,
-  listTeam,
-  LinkRefused,
-  openSession,
-  passkeyCount,
-  passkeysOf,
-  pendingTotp,
-  readLink,
-  recoveryCodesLeft,
-  registerPasskey,
-  registrationOptions,
-  removeMember,
-  removePasskey,
-  revokeInvitation,
-  rotateSession,
-  sameSecret,
-  sessionCookie,
-  setPassword,
-  SignInFailed,
-  signInWithPassword,
-  startTotp,
-  storesOf,
-  updateProfile,
-  verifyPasskey,
-  verifyPassword,
-  waitBeforeAttempt,
-  checkEmail,
-  checkName,
-  PasskeyRefused,
-  type Opened,
-  type PeopleCtx,
-  type RelyingParty,
-} from '../modules/people'
-import { createStore } from '../modules/platform-stores'
+import { authenticationOptions, Challenges, checkSecondStep, clearedCookie, countFailure, endSession, openSession, passkeyCount, sameSecret, sessionCookie, SignInFailed, signInWithPassword, storesOf, verifyPasskey, waitBeforeAttempt, PasskeyRefused, type Opened, type PeopleCtx, type RelyingParty } from '../modules/people'
 import { panelAssets, type PanelAssets } from './assets'
 import { safeNext, type PanelRequest } from './gate'
-import type { PanelWords } from './i18n'
 import { PLACEHOLDERS } from './nav'
 import { BUILT_PATHS, catalogPages } from './pages'
-import type { StoreCache } from '../db/cache'
-import {
-  accountPage,
-  activityPage,
-  comingSoonPage,
-  forbiddenPage,
-  inviteReadyPage,
-  linkPage,
-  loginPage,
-  messagePage,
-  recoveryCodesPage,
-  setupPage,
-  suspendedPage,
-  teamPage,
-  totpSetupPage,
-  twoStepPage,
-  type Frame,
-} from './views'
+import { comingSoonPage, forbiddenPage, loginPage, messagePage, suspendedPage, twoStepPage, type Frame } from './views'
 
 import { frameOf, PANEL_CSP } from './pages/plugin-kit'
-import { panelPages, type PagesDeps } from './pages/plugin'
+import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 
 type Headers = Record<string, string | number>
-import { Req, panelOf, field, finish, page, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import { Req, panelOf, field, finish, page, seeOther, json, minutes, deviceName } from './respond'
 import { accountRoutes } from './account-routes'
+import { linkRoutes } from './link-routes'
 import { teamRoutes } from './team-routes'
-import type { PanelDeps, PanelEnv } from './env'
+import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 
-export type { PanelDeps } from './env'
+export type { PanelDeps, PanelOptions } from './env'
 
 export { deviceName } from './respond'
 
-export interface PanelOptions {
-  firstRun: FirstRun
-}
 
 export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   const { db, clock, config, limiter } = deps
@@ -278,129 +198,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'anonymous' }, ...hidden },
     )
 
-    // ------------------------------------------------------------ first run and one-time links
-    .get(
-      '/admin/setup',
-      (c) => {
-        const p = panelOf(c)
-        const token = c.query.token ?? ''
-        if (!opts.firstRun.valid(people, token)) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
-        return render(p, c.set as Req['set'], 200, (f) => setupPage(f, token))
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/setup',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const token = c.query.token ?? ''
-        const storeName = (field(c.body, 'storeName') ?? '').trim()
-        const name = field(c.body, 'name') ?? ''
-        const emailRaw = field(c.body, 'email') ?? ''
-        const again = (fieldName: 'name' | 'password' | 'email' | 'storeName', error: string) =>
-          render(p, set, 400, (f) => setupPage(f, token, { storeName, name, email: emailRaw, field: fieldName, error }))
-        if (!opts.firstRun.valid(people, token)) return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
-        if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
-        let email: string
-        let password: string
-        let cleanName: string
-        try {
-          cleanName = checkName(name)
-        } catch {
-          return again('name', p.w.nameRequired)
-        }
-        try {
-          email = checkEmail(emailRaw).email
-        } catch {
-          return again('email', p.w.emailInvalid)
-        }
-        try {
-          password = checkNewPassword(field(c.body, 'password'), email)
-        } catch (e) {
-          return again('password', passwordMessage(p.w, e as ValidationError))
-        }
-        // Spent before the slow hash: two posts racing with the one link make one store.
-        opts.firstRun.spend()
-        const hash = await hashPassword(password)
-        let store
-        try {
-          store = createStore({ ctx: { db, clock }, input: { name: storeName } })
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e
-          store = createStore({ ctx: { db, clock }, input: { name: storeName, slug: `store-${Date.now().toString(36)}` } })
-        }
-        const user = createOwner({ ctx: people, input: { storeId: store.id, email, name: cleanName, passwordHash: hash } })
-        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: store.id, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
-        return signedInTo(set, opened)
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .get(
-      '/admin/join',
-      (c) => {
-        const p = panelOf(c)
-        const token = c.query.token ?? ''
-        const state = readLink({ ctx: people, input: { token } })
-        if (typeof state === 'string') return linkProblem(p, c.set as Req['set'], state)
-        const { link, user, storeName } = state
-        return render(p, c.set as Req['set'], 200, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing: !!user?.passwordHash, name: link.name }))
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/join',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const token = c.query.token ?? ''
-        const state = readLink({ ctx: people, input: { token } })
-        if (typeof state === 'string') return linkProblem(p, set, state)
-        const { link, user, storeName } = state
-        const existing = !!user?.passwordHash
-        const name = field(c.body, 'name')
-        const again = (error: string, fieldName?: 'name' | 'password', status = 400) =>
-          render(p, set, status, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing, name: link.name }, { error, field: fieldName, name }))
-        let passwordHash: string | undefined
-        let cleanName: string | undefined
-        if (link.kind === 'invite' && existing) {
-          // Joining another store with an existing account: its password, throttled like sign-in.
-          const wait = waitBeforeAttempt(limiter, p.ip, link.email)
-          if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
-          if (!(await verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash))) {
-            countFailure(limiter, p.ip, link.email)
-            return again(p.w.wrongPassword, 'password', 401)
-          }
-        } else if (link.kind === 'invite' || link.kind === 'reset') {
-          if (link.kind === 'invite') {
-            try {
-              cleanName = checkName(name)
-            } catch {
-              return again(p.w.nameRequired, 'name')
-            }
-          }
-          try {
-            passwordHash = await hashPassword(checkNewPassword(field(c.body, 'password'), link.email))
-          } catch (e) {
-            if (!(e instanceof ValidationError)) throw e
-            return again(passwordMessage(p.w, e), 'password')
-          }
-        }
-        let used
-        try {
-          used = consumeLink({ ctx: people, input: { token, name: cleanName, passwordHash } })
-        } catch (e) {
-          if (e instanceof LinkRefused) return linkProblem(p, set, e.problem)
-          throw e
-        }
-        const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
-        const pending = used.user.totpEnabledAt !== null
-        const opened = openSession({ ctx: people, input: { userId: used.user.id, storeId, pending, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
-        return signedInTo(set, opened, pending ? '/admin/login/two-step' : '/admin')
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-
     // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
     .post(
       '/admin/store',
@@ -418,8 +215,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     )
 
   // The account, team and activity pages (account-routes.ts, team-routes.ts).
-  const env: PanelEnv = { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf }
-  app = app.use(accountRoutes(env)).use(teamRoutes(env)) as unknown as typeof app
+  const env: PanelEnv = { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf, opts }
+  app = app.use(linkRoutes(env)).use(accountRoutes(env)).use(teamRoutes(env)) as unknown as typeof app
 
   // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
@@ -435,10 +232,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
 
   // ---------------------------------------------------------------- helpers of the routes above
 
-  function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
-    const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
-    return render(p, set, problem === 'unknown' ? 404 : 410, (f) => messagePage(f, f.w.signInLinkTitle, text, undefined))
-  }
 
   function issuerOf(p: PanelRequest): string {
     return p.person?.store?.name ? `${p.person.store.name} (Storefront)` : 'Storefront'

@@ -1,98 +1,16 @@
 /** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
 import { Elysia } from 'elysia'
-import type { Config } from '../config'
-import type { Db } from '../db/client'
-import type { RateLimiter } from '../db/rate-limiter'
-import type { Clock } from '../lib/time'
 import { invitations, memberships, users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
-import { AppError, RateLimited, ValidationError } from '../lib/errors'
+import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
-import {
-  activityFacets,
-  authenticationOptions,
-  Challenges,
-  changeRole,
-  checkNewPassword,
-  checkSecondStep,
-  clearedCookie,
-  confirmTotp,
-  consumeLink,
-  countFailure,
-  createOwner,
-  disableTotp,
-  endOtherSessions,
-  endSession,
-  FirstRun,
-  hashPassword,
-  inviteToStore,
-  LastOwner,
-  listActivity,
-  listSessions,
-  listTeam,
-  LinkRefused,
-  openSession,
-  passkeyCount,
-  passkeysOf,
-  pendingTotp,
-  readLink,
-  recoveryCodesLeft,
-  registerPasskey,
-  registrationOptions,
-  removeMember,
-  removePasskey,
-  revokeInvitation,
-  rotateSession,
-  sameSecret,
-  sessionCookie,
-  setPassword,
-  SignInFailed,
-  signInWithPassword,
-  startTotp,
-  storesOf,
-  updateProfile,
-  verifyPasskey,
-  verifyPassword,
-  waitBeforeAttempt,
-  checkEmail,
-  checkName,
-  PasskeyRefused,
-  type Opened,
-  type PeopleCtx,
-  type RelyingParty,
-} from '../modules/people'
-import { createStore } from '../modules/platform-stores'
-import { panelAssets, type PanelAssets } from './assets'
-import { safeNext, type PanelRequest } from './gate'
-import type { PanelWords } from './i18n'
-import { PLACEHOLDERS } from './nav'
-import { BUILT_PATHS, catalogPages } from './pages'
-import type { StoreCache } from '../db/cache'
-import {
-  accountPage,
-  activityPage,
-  comingSoonPage,
-  forbiddenPage,
-  inviteReadyPage,
-  linkPage,
-  loginPage,
-  messagePage,
-  recoveryCodesPage,
-  setupPage,
-  suspendedPage,
-  teamPage,
-  totpSetupPage,
-  twoStepPage,
-  type Frame,
-} from './views'
+import { activityFacets, changeRole, inviteToStore, LastOwner, listActivity, listTeam, removeMember, revokeInvitation, rotateSession } from '../modules/people'
+import { type PanelRequest } from './gate'
+import { activityPage, inviteReadyPage, messagePage, teamPage } from './views'
 
-import { frameOf, PANEL_CSP } from './pages/plugin-kit'
-import { panelPages, type PagesDeps } from './pages/plugin'
-export { PANEL_CSP }
 
-type Headers = Record<string, string | number>
-import { Req, panelOf, field, finish, page, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import { Req, panelOf, field, page, seeOther } from './respond'
 import type { PanelEnv } from './env'
 
 export function teamRoutes(env: PanelEnv) {

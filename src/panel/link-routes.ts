@@ -1,0 +1,146 @@
+/** First-run setup and the one-time links (invitation, password reset, demo sign-in). */
+import { Elysia } from 'elysia'
+import { AppError, ValidationError } from '../lib/errors'
+import { access } from '../plugins/access'
+import { checkNewPassword, consumeLink, countFailure, createOwner, hashPassword, LinkRefused, openSession, readLink, storesOf, verifyPassword, waitBeforeAttempt, checkEmail, checkName } from '../modules/people'
+import { createStore } from '../modules/platform-stores'
+import { type PanelRequest } from './gate'
+import { linkPage, messagePage, setupPage } from './views'
+
+
+import { Req, panelOf, field, passwordMessage, minutes } from './respond'
+import type { PanelEnv } from './env'
+
+export function linkRoutes(env: PanelEnv) {
+  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf, opts } = env
+  const app = new Elysia({ name: 'linkRoutes' })
+    .use(access)
+    // ------------------------------------------------------------ first run and one-time links
+    .get(
+      '/admin/setup',
+      (c) => {
+        const p = panelOf(c)
+        const token = c.query.token ?? ''
+        if (!opts.firstRun.valid(people, token)) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        return render(p, c.set as Req['set'], 200, (f) => setupPage(f, token))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/setup',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const token = c.query.token ?? ''
+        const storeName = (field(c.body, 'storeName') ?? '').trim()
+        const name = field(c.body, 'name') ?? ''
+        const emailRaw = field(c.body, 'email') ?? ''
+        const again = (fieldName: 'name' | 'password' | 'email' | 'storeName', error: string) =>
+          render(p, set, 400, (f) => setupPage(f, token, { storeName, name, email: emailRaw, field: fieldName, error }))
+        if (!opts.firstRun.valid(people, token)) return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
+        let email: string
+        let password: string
+        let cleanName: string
+        try {
+          cleanName = checkName(name)
+        } catch {
+          return again('name', p.w.nameRequired)
+        }
+        try {
+          email = checkEmail(emailRaw).email
+        } catch {
+          return again('email', p.w.emailInvalid)
+        }
+        try {
+          password = checkNewPassword(field(c.body, 'password'), email)
+        } catch (e) {
+          return again('password', passwordMessage(p.w, e as ValidationError))
+        }
+        // Spent before the slow hash: two posts racing with the one link make one store.
+        opts.firstRun.spend()
+        const hash = await hashPassword(password)
+        let store
+        try {
+          store = createStore({ ctx: { db, clock }, input: { name: storeName } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+          store = createStore({ ctx: { db, clock }, input: { name: storeName, slug: `store-${Date.now().toString(36)}` } })
+        }
+        const user = createOwner({ ctx: people, input: { storeId: store.id, email, name: cleanName, passwordHash: hash } })
+        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: store.id, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        return signedInTo(set, opened)
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .get(
+      '/admin/join',
+      (c) => {
+        const p = panelOf(c)
+        const token = c.query.token ?? ''
+        const state = readLink({ ctx: people, input: { token } })
+        if (typeof state === 'string') return linkProblem(p, c.set as Req['set'], state)
+        const { link, user, storeName } = state
+        return render(p, c.set as Req['set'], 200, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing: !!user?.passwordHash, name: link.name }))
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/admin/join',
+      async (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const token = c.query.token ?? ''
+        const state = readLink({ ctx: people, input: { token } })
+        if (typeof state === 'string') return linkProblem(p, set, state)
+        const { link, user, storeName } = state
+        const existing = !!user?.passwordHash
+        const name = field(c.body, 'name')
+        const again = (error: string, fieldName?: 'name' | 'password', status = 400) =>
+          render(p, set, status, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing, name: link.name }, { error, field: fieldName, name }))
+        let passwordHash: string | undefined
+        let cleanName: string | undefined
+        if (link.kind === 'invite' && existing) {
+          // Joining another store with an existing account: its password, throttled like sign-in.
+          const wait = waitBeforeAttempt(limiter, p.ip, link.email)
+          if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
+          if (!(await verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash))) {
+            countFailure(limiter, p.ip, link.email)
+            return again(p.w.wrongPassword, 'password', 401)
+          }
+        } else if (link.kind === 'invite' || link.kind === 'reset') {
+          if (link.kind === 'invite') {
+            try {
+              cleanName = checkName(name)
+            } catch {
+              return again(p.w.nameRequired, 'name')
+            }
+          }
+          try {
+            passwordHash = await hashPassword(checkNewPassword(field(c.body, 'password'), link.email))
+          } catch (e) {
+            if (!(e instanceof ValidationError)) throw e
+            return again(passwordMessage(p.w, e), 'password')
+          }
+        }
+        let used
+        try {
+          used = consumeLink({ ctx: people, input: { token, name: cleanName, passwordHash } })
+        } catch (e) {
+          if (e instanceof LinkRefused) return linkProblem(p, set, e.problem)
+          throw e
+        }
+        const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
+        const pending = used.user.totpEnabledAt !== null
+        const opened = openSession({ ctx: people, input: { userId: used.user.id, storeId, pending, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        return signedInTo(set, opened, pending ? '/admin/login/two-step' : '/admin')
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+  return app
+
+  function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
+    const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
+    return render(p, set, problem === 'unknown' ? 404 : 410, (f) => messagePage(f, f.w.signInLinkTitle, text, undefined))
+  }
+}
