@@ -238,3 +238,15 @@ describe('imports point down, type imports included (docs/architecture.md)', () 
     expect(upwardImports(g)).toEqual(['src/kernel/a.ts (kernel) → src/modules/x/b.ts (modules)'])
   })
 })
+
+test('files of one idea: no file in src/ is over 300 lines', async () => {
+  const { Glob } = await import('bun')
+  const path = await import('node:path')
+  const root = path.join(import.meta.dir, '..')
+  const long: string[] = []
+  for await (const f of new Glob('src/**/*.ts').scan(root)) {
+    const lines = (await Bun.file(path.join(root, f)).text()).split('\n').length - 1
+    if (lines > 300) long.push(`${f}: ${lines}`)
+  }
+  expect(long).toEqual([])
+})
