@@ -65,6 +65,33 @@ export interface Harness {
 
 const bare = (url: string) => url.split('#')[0]!
 
+/**
+ * Debian's Chromium, launched as a server so the harness knows its pid: `stop` closes it and
+ * kills exactly that pid if close() left it running. `extraArgs` e.g. map localhost for passkeys.
+ */
+export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; stop(): Promise<void> }> {
+  const chromiumServer: BrowserServer = await chromium.launchServer({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
+  })
+  const browser = await chromium.connect(chromiumServer.wsEndpoint())
+  return {
+    browser,
+    async stop() {
+      await browser.close().catch(() => {})
+      const pid = chromiumServer.process().pid
+      await chromiumServer.close()
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL') // only if close() left it running
+        } catch {
+          /* already gone */
+        }
+      }
+    },
+  }
+}
+
 export async function startHarness(overrides: Partial<Config> = {}, opts: { proxy?: boolean } = {}): Promise<Harness> {
   let config = overrides
   if (opts.proxy) {
@@ -74,12 +101,7 @@ export async function startHarness(overrides: Partial<Config> = {}, opts: { prox
   const server = await startTestServer(config)
   const origin = server.running.url
   const headers: Record<string, string> = opts.proxy ? { 'x-forwarded-proto': 'https' } : {}
-  // Launched as a server so the harness knows the browser's pid and can make sure it is gone.
-  const chromiumServer: BrowserServer = await chromium.launchServer({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
-  const browser = await chromium.connect(chromiumServer.wsEndpoint())
+  const { browser, stop: stopBrowser } = await launchChromium()
 
   async function open(o: OpenOptions = {}): Promise<Watched> {
     const viewport = o.phone ? PHONE : null
@@ -126,16 +148,7 @@ export async function startHarness(overrides: Partial<Config> = {}, opts: { prox
     open,
     fetch: (path, init = {}) => server.fetch(path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) } }),
     async stop() {
-      await browser.close()
-      const pid = chromiumServer.process().pid
-      await chromiumServer.close()
-      if (pid) {
-        try {
-          process.kill(pid, 'SIGKILL') // only if close() left it running
-        } catch {
-          /* already gone */
-        }
-      }
+      await stopBrowser()
       await server.stop()
     },
   }

@@ -12,8 +12,9 @@ import path from 'node:path'
 import { expect } from 'bun:test'
 import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../tests/helpers/server'
+import { launchChromium } from './harness'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export { CHROMIUM } from './harness'
 const AXE = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8')
 export const PHONE = { width: 390, height: 844 }
 
@@ -29,11 +30,8 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   const server = await startTestServer()
   const origin = `https://localhost:${server.running.port}`
-  const chromiumServer: BrowserServer = await chromium.launchServer({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP localhost 127.0.0.1'],
-  })
-  const browser = await chromium.connect(chromiumServer.wsEndpoint())
+  // WebAuthn refuses IP-address origins: the panel is https://localhost, mapped to loopback.
+  const { browser, stop: stopBrowser } = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1'])
   const others: { stop(): void }[] = []
   return {
     server,
@@ -48,16 +46,7 @@ export async function startHarness(): Promise<Harness> {
     },
     async close() {
       for (const o of others) o.stop()
-      await browser.close().catch(() => {})
-      const pid = chromiumServer.process().pid
-      await chromiumServer.close()
-      if (pid) {
-        try {
-          process.kill(pid, 'SIGKILL') // only if close() left it running
-        } catch {
-          /* already gone */
-        }
-      }
+      await stopBrowser()
       await server.stop()
     },
   }
