@@ -3,8 +3,8 @@ import { ValidationError } from '../lib/errors'
 import { type PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 
-import { PANEL_CSP } from './pages/plugin-kit'
-export { PANEL_CSP }
+/** Only this origin, no inline script, no framing; forms post here only. */
+export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 type Headers = Record<string, string | number>
 
@@ -24,7 +24,7 @@ export const field = (body: unknown, name: string): string | undefined => {
 }
 
 /** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
-export function finish(set: Req['set'], status: number, body: string | Uint8Array<ArrayBuffer> | null, headers: Record<string, string>): Response {
+export function finish(set: Req['set'], status: number, body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
   const out = { ...(set.headers as Record<string, string>), ...headers }
   set.headers = {}
   return new Response(body, { status, headers: out })

@@ -17,7 +17,8 @@ import { PLACEHOLDERS } from './nav'
 import { BUILT_PATHS, catalogPages } from './pages'
 import { comingSoonPage, forbiddenPage, loginPage, messagePage, suspendedPage, twoStepPage, type Frame } from './views'
 
-import { frameOf, PANEL_CSP } from './pages/plugin-kit'
+import { frameOf } from './pages/plugin-kit'
+import { PANEL_CSP } from './respond'
 import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 

@@ -8,25 +8,12 @@ import type { Frame } from '../views'
 import { roleHas } from '../../modules/people'
 import { countPendingReviews } from '../../modules/reviews'
 
-/** Only this origin, no inline script, no framing; forms post here only. */
-export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+import { field, finish, panelOf, PANEL_CSP, type Req } from '../respond'
 
-export type Set = { headers: Record<string, string | number>; status?: number | string }
-export interface Handler {
-  request: Request
-  set: Set
-  body: unknown
-  query: Record<string, string | undefined>
-  params: Record<string, string>
-  ctx: unknown
-}
+export { field, finish, panelOf, PANEL_CSP }
 
-export const panelOf = (c: { ctx: unknown }) => c.ctx as PanelRequest
-
-export const field = (body: unknown, name: string): string | undefined => {
-  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
-  return typeof v === 'string' ? v : undefined
-}
+export type Set = Req['set']
+export type Handler = Req
 
 let loaded: PanelAssets | undefined
 const assets = () => loaded ?? panelAssets().then((a) => (loaded = a))
@@ -58,13 +45,6 @@ function badgesOf(p: PanelRequest): Frame['badges'] {
   const { person } = p
   if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'reviews:read')) return undefined
   return { reviews: countPendingReviews({ ctx: person.ctx }) }
-}
-
-/** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
-export function finish(set: Set, status: number, body: string | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
-  const out = { ...(set.headers as Record<string, string>), ...headers }
-  set.headers = {}
-  return new Response(body, { status, headers: out })
 }
 
 export const htmlPage = (set: Set, status: number, text: string) =>
