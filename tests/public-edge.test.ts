@@ -165,6 +165,8 @@ describe('pending orders expire', () => {
     expect([await status(old), await status(confirmed), await status(fresh)]).toEqual(['cancelled', 'confirmed', 'pending'])
     expect(stockOf(p.id)).toBe(7)
     expect(events()).toBe(before + 1)
+    // The history names the system as the actor (the activity log, issue 19).
+    expect(t.deps.db.$client.query("SELECT actor, verb, record_type AS type FROM activity WHERE record_id = ?").get(old)).toEqual({ actor: 'system', verb: 'cancel', type: 'order' })
     expect(expirePendingOrders(t.deps)).toBe(0)
   })
 

@@ -33,8 +33,9 @@ export function expirePendingOrders(deps: CtxBase): number {
   for (const { storeId, ids } of expiredOrders(deps, deps.clock.now())) {
     const store = getStore(deps.db, storeId)
     if (!store) continue
-    const ctx = ctxFor(deps, store, { kind: 'system' })
     for (const id of ids) {
+      // The system is the actor; its activity line is written in the cancelling transaction.
+      const ctx = ctxFor(deps, store, { kind: 'system' }, { actor: 'system', verb: 'cancel', recordType: 'order', recordId: id })
       try {
         updateOrderStatus({ ctx, input: { id, status: 'cancelled' } })
         cancelled++
