@@ -70,7 +70,7 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db, clock }, _p, f) => {
       const name = need(str(f, 'name'), '--name')
       const plan = oneOf(str(f, 'plan'), PLANS, '--plan')
-      return storeSummary(createStore({ ctx: { db, clock }, input: { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') } }))
+      return storeSummary(createStore({ ctx: { db, clock, actor: 'cli' }, input: { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') } }))
     },
   },
   'store:list': {
@@ -80,7 +80,7 @@ export const COMMANDS: Record<string, Command> = {
   'store:plan': {
     summary: `change a store's plan (${PLANS.join(', ')})`,
     args: ['<store>', '<plan>'],
-    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ ctx: { db, clock }, input: { ref: need(store, '<store>'), plan: need(plan, '<plan>') } })),
+    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ ctx: { db, clock, actor: 'cli' }, input: { ref: need(store, '<store>'), plan: need(plan, '<plan>') } })),
   },
   'store:suspend': {
     summary: 'suspend a store (its keys get 402)',
@@ -88,13 +88,13 @@ export const COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string', value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'), help: 'why (default manual)' } },
     run: ({ db, clock }, [ref], f) => {
       const reason = oneOf(str(f, 'reason'), SUSPEND_REASONS, '--reason') ?? ('manual' as SuspendReason)
-      return { ...storeSummary(suspendStore({ ctx: { db, clock }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id, reason } })), reason }
+      return { ...storeSummary(suspendStore({ ctx: { db, clock, actor: 'cli' }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id, reason } })), reason }
     },
   },
   'store:reinstate': {
     summary: 'reinstate a suspended store',
     args: ['<store>'],
-    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ ctx: { db, clock }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id } })),
+    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ ctx: { db, clock, actor: 'cli' }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id } })),
   },
   'key:create': {
     summary: 'create an API key (the secret is shown once)',
@@ -161,28 +161,28 @@ export const COMMANDS: Record<string, Command> = {
       const rawDue = str(f, 'due-at')
       const dueAt = rawDue === undefined ? undefined : parseIso(rawDue)
       if (rawDue !== undefined && dueAt === undefined) throw new UsageError('--due-at must be an ISO 8601 date-time')
-      return resultView(openInvoice(env, { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt }))
+      return resultView(openInvoice({ ...env, actor: 'cli' }, { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt }))
     },
   },
   'invoice:fail': {
     summary: 'record a failed card charge (schedules the next retry)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordFailedCharge(env, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordFailedCharge({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
   },
   'invoice:pay': {
     summary: 'record payment (reinstates a store suspended for billing)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordPayment(env, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordPayment({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
   },
   'invoice:refund': {
     summary: 'full refund (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordRefund(env, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordRefund({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
   },
   'invoice:chargeback': {
     summary: 'record a chargeback (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordChargeback(env, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordChargeback({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
   },
   'invoice:list': {
     summary: "list a store's invoices",

@@ -3,13 +3,24 @@ import type { Clock } from '../lib/time'
 import type { Logger } from '../lib/log'
 import { transaction } from '../kernel/write'
 import { suspendOverdueTx } from '../modules/billing'
+import { activity } from '../db/schema'
 
 /**
  * Suspends (reason `unpaid`) every active store that has an open invoice still unpaid after its
  * last card retry (attempts ≥ maxAttempts and the retry time passed). Returns the store ids.
  */
 export function runBillingSweep(deps: { db: Db; clock: Clock; log: Logger }): string[] {
-  const suspended = transaction(deps.db, (tx) => suspendOverdueTx(tx, deps.clock.now()), (ids) => ids)
+  const suspended = transaction(
+    deps.db,
+    (tx) => {
+      const now = deps.clock.now()
+      const ids = suspendOverdueTx(tx, now)
+      // The system suspended them: its activity lines commit with the suspensions.
+      for (const id of ids) tx.insert(activity).values({ storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id, at: now }).run()
+      return ids
+    },
+    (ids) => ids,
+  )
   for (const id of suspended) deps.log.info('store suspended: invoice unpaid after the last retry', { storeId: id })
   return suspended
 }

@@ -39,8 +39,11 @@ export interface ActivityNote {
 /** What every ctx is built from. */
 export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config' | 'appendEvent'>
 
-/** What operator actions use: they find their store themselves (billing, store and key admin). */
-export type OperatorCtx = Pick<Ctx, 'db' | 'clock'>
+/**
+ * What operator actions use: they find their store themselves (billing, store and key admin).
+ * `actor` (the CLI, the system) makes them write their activity line in their own transaction.
+ */
+export type OperatorCtx = Pick<Ctx, 'db' | 'clock'> & { actor?: 'cli' | 'system' }
 
 const SYSTEM: Actor = { kind: 'system' }
 

@@ -11,7 +11,7 @@ import { createId } from '../../lib/cuid'
 import type { OperatorCtx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { transaction } from '../../kernel/write'
-import { invoices, stores, type Store } from '../../db/schema'
+import { activity, invoices, stores, type Store } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'
 import { DAY_MS, iso, isoOrNull } from '../../lib/time'
@@ -202,16 +202,29 @@ export function suspendOverdueTx(tx: Runner, now: number): string[] {
   return suspended
 }
 
-/** A `…Tx` operation in its own write transaction. */
-function run<A extends unknown[]>(fn: (tx: Runner, now: number, ...args: A) => BillingResult) {
-  return (ctx: OperatorCtx, ...args: A): BillingResult => transaction(ctx.db, (tx) => fn(tx, ctx.clock.now(), ...args), (r) => [r.store.id])
+/**
+ * A `…Tx` operation in its own write transaction; with an operator actor (the CLI) its activity
+ * line is written in that transaction.
+ */
+function run<A extends unknown[]>(verb: string, fn: (tx: Runner, now: number, ...args: A) => BillingResult) {
+  return (ctx: OperatorCtx, ...args: A): BillingResult =>
+    transaction(
+      ctx.db,
+      (tx) => {
+        const now = ctx.clock.now()
+        const r = fn(tx, now, ...args)
+        if (ctx.actor) tx.insert(activity).values({ storeId: r.store.id, actor: ctx.actor, verb, recordType: 'invoice', recordId: r.invoice.id, at: now }).run()
+        return r
+      },
+      (r) => [r.store.id],
+    )
 }
 
-export const openInvoice = run(openInvoiceTx)
-export const recordFailedCharge = run(recordFailedChargeTx)
-export const recordPayment = run(recordPaymentTx)
-export const recordRefund = run(recordRefundTx)
-export const recordChargeback = run(recordChargebackTx)
+export const openInvoice = run('create', openInvoiceTx)
+export const recordFailedCharge = run('record failed charge', recordFailedChargeTx)
+export const recordPayment = run('record payment', recordPaymentTx)
+export const recordRefund = run('refund', recordRefundTx)
+export const recordChargeback = run('record chargeback', recordChargebackTx)
 
 export function listInvoices(db: Runner, storeId: string): Invoice[] {
   return db.select().from(invoices).where(eq(invoices.storeId, storeId)).orderBy(desc(invoices.createdAt), asc(invoices.id)).all()

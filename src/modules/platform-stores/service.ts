@@ -3,7 +3,8 @@ import { createId } from '../../lib/cuid'
 import type { OperatorCtx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import { transaction } from '../../kernel/write'
-import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
+import { activity, stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
+import type { Runner } from '../../db/client'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
@@ -41,7 +42,7 @@ export interface CreateStoreInput {
   description?: string
 }
 
-export function createStore({ ctx: { db, clock }, input }: { ctx: OperatorCtx; input: CreateStoreInput }): Store {
+export function createStore({ ctx: { db, clock, actor }, input }: { ctx: OperatorCtx; input: CreateStoreInput }): Store {
   const name = input.name?.trim()
   if (!name) throw new ValidationError('name', 'required')
   const slug = input.slug ?? slugify(name)
@@ -57,11 +58,15 @@ export function createStore({ ctx: { db, clock }, input }: { ctx: OperatorCtx; i
   }
   const now = clock.now()
   try {
-    return db
-      .insert(stores)
-      .values({ id: createId(), name, slug, plan, currency, whatsappNumber, description: input.description ?? null, createdAt: now, updatedAt: now })
-      .returning()
-      .get()
+    return transaction(db, (tx) => {
+      const row = tx
+        .insert(stores)
+        .values({ id: createId(), name, slug, plan, currency, whatsappNumber, description: input.description ?? null, createdAt: now, updatedAt: now })
+        .returning()
+        .get()
+      noteOperator(tx, now, actor, row, 'create')
+      return row
+    })
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict('DUPLICATE_SLUG', `Slug '${slug}' is already taken`, { field: 'slug' })
     throw err
@@ -90,13 +95,17 @@ export function listStores({ ctx: { db } }: { ctx: { db: Db } }): Store[] {
 
 const touched = (s: Store) => [s.id]
 
-export function setPlan({ ctx: { db, clock }, input: { ref, plan } }: { ctx: OperatorCtx; input: { ref: string; plan: string } }): Store {
+export function setPlan({ ctx: { db, clock, actor }, input: { ref, plan } }: { ctx: OperatorCtx; input: { ref: string; plan: string } }): Store {
   if (!PLANS.includes(plan as Plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
   const s = findStore({ ctx: { db }, input: { ref } })
-  return transaction(db, (tx) => tx.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!, touched)
+  return transaction(db, (tx) => {
+    const row = tx.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!
+    noteOperator(tx, clock.now(), actor, row, 'change plan')
+    return row
+  }, touched)
 }
 
-export function suspendStore({ ctx: { db, clock }, input: { storeId, reason } }: { ctx: OperatorCtx; input: { storeId: string; reason: SuspendReason } }): Store {
+export function suspendStore({ ctx: { db, clock, actor }, input: { storeId, reason } }: { ctx: OperatorCtx; input: { storeId: string; reason: SuspendReason } }): Store {
   const now = clock.now()
   return transaction(
     db,
@@ -108,6 +117,7 @@ export function suspendStore({ ctx: { db, clock }, input: { storeId, reason } }:
         .returning()
         .get()
       if (!row) throw new NotFound('Store')
+      noteOperator(tx, now, actor, row, 'suspend')
       return row
     },
     touched,
@@ -115,7 +125,7 @@ export function suspendStore({ ctx: { db, clock }, input: { storeId, reason } }:
 }
 
 /** A recorded payment: every open invoice is settled and the store is active again. */
-export function reinstateStore({ ctx: { db, clock }, input: { storeId } }: { ctx: OperatorCtx; input: { storeId: string } }): Store {
+export function reinstateStore({ ctx: { db, clock, actor }, input: { storeId } }: { ctx: OperatorCtx; input: { storeId: string } }): Store {
   const now = clock.now()
   return transaction(db, (tx) => {
     tx.update(invoices)
@@ -129,8 +139,14 @@ export function reinstateStore({ ctx: { db, clock }, input: { storeId } }: { ctx
       .returning()
       .get()
     if (!row) throw new NotFound('Store')
+    noteOperator(tx, now, actor, row, 'reinstate')
     return row
   }, touched)
+}
+
+/** An operator's write of a store, in its activity log (when the CLI or the system made it). */
+function noteOperator(tx: Runner, at: number, actor: OperatorCtx['actor'], store: Store, verb: string): void {
+  if (actor) tx.insert(activity).values({ storeId: store.id, actor, verb, recordType: 'store', recordId: store.id, at }).run()
 }
 
 /**
