@@ -43,3 +43,21 @@ test('every role reads reviews (contract), so a viewer sees the count too', asyn
 
   expect(reviewsLink(html)).toContain('>1</span>')
 })
+
+test('GET /admin/badges gives the count the script keeps live; only for a signed-in person of the store', async () => {
+  const { store, email } = await makeOwnerShop(t.deps)
+  const owner = client()
+  await signIn(owner, email)
+  const badges = async (c: PanelClient) => {
+    const page = await c.get('/admin/badges')
+    return page.status === 200 ? JSON.parse(page.text) : page.status
+  }
+  expect(await badges(owner)).toEqual({ reviews: 0 })
+  makeReview(t.deps, store.id)
+  makeReview(t.deps, store.id)
+  expect(await badges(owner)).toEqual({ reviews: 2 })
+  // The link carries what the script needs to say the count in words.
+  expect((await owner.get('/admin')).text).toContain('data-badge="reviews" data-badge-words="{n} waiting for approval"')
+  const stranger = client()
+  expect(await badges(stranger)).not.toEqual({ reviews: 2 })
+})

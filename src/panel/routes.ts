@@ -97,6 +97,16 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'anonymous' }, ...hidden },
     )
 
+    // The navigation's counts, for the script that keeps them live (views/frame.ts).
+    .get(
+      '/admin/badges',
+      async (c) => {
+        const f = await frame(panelOf(c))
+        return finish(c.set as Req['set'], 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      },
+      { access: { panel: 'reviews:read' }, ...hidden },
+    )
+
     // ------------------------------------------------------------ sign-in
     .get(
       '/admin/login',

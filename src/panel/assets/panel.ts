@@ -83,3 +83,33 @@ if (addForm && supported) {
 
 // The live orders inbox (orders-live.ts).
 startOrdersLive()
+
+// The Reviews link's count of reviews waiting for approval stays live: refreshed every half
+// minute and when the tab comes back (GET /admin/badges), without a reload.
+const reviewsLink = $<HTMLAnchorElement>('a[data-badge="reviews"]')
+if (reviewsLink) {
+  const refresh = async () => {
+    try {
+      const res = await fetch('/admin/badges', { headers: { accept: 'application/json' } })
+      if (!res.ok) return
+      const { reviews } = (await res.json()) as { reviews: number }
+      for (const old of reviewsLink.querySelectorAll('.badge, .sr-only')) old.remove()
+      if (reviews > 0) {
+        const badge = document.createElement('span')
+        badge.className = 'badge'
+        badge.setAttribute('aria-hidden', 'true')
+        badge.textContent = String(reviews)
+        const words = document.createElement('span')
+        words.className = 'sr-only'
+        words.textContent = `, ${(reviewsLink.dataset.badgeWords ?? '{n}').replace('{n}', String(reviews))}`
+        reviewsLink.append(' ', badge, words)
+      }
+    } catch {
+      // Offline for a moment: the next turn tries again.
+    }
+  }
+  setInterval(refresh, 30_000)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void refresh()
+  })
+}
