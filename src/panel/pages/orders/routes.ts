@@ -54,16 +54,21 @@ export function ordersPages(deps: OrdersPanelDeps) {
 
   const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
+  /** The order the path names, of the person's store; undefined when there is none (a 404). */
+  function orderOf(c: Handler) {
+    try {
+      return ownOrder(ctxOf(panelOf(c)), c.params.id!)
+    } catch (e) {
+      if (e instanceof AppError && e.status === 404) return undefined
+      throw e
+    }
+  }
+
   async function order(c: Handler, status: number, extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {}) {
     const p = panelOf(c)
     const ctx = ctxOf(p)
-    let o
-    try {
-      o = ownOrder(ctx, c.params.id!)
-    } catch (e) {
-      if (e instanceof AppError && e.status === 404) return notFound(c)
-      throw e
-    }
+    const o = orderOf(c)
+    if (!o) return notFound(c)
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen(ctx, o.id)
     const w = ordersWords(p.lang)
     const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
@@ -119,13 +124,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const c = h(raw)
         const p = panelOf(c)
         const ctx = ctxOf(p)
-        let o
-        try {
-          o = ownOrder(ctx, c.params.id!)
-        } catch (e) {
-          if (e instanceof AppError && e.status === 404) return notFound(c)
-          throw e
-        }
+        const o = orderOf(c)
+        if (!o) return notFound(c)
         const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
         return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
       },
@@ -136,13 +136,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
       (raw) => {
         const c = h(raw)
         const p = panelOf(c)
-        let o
-        try {
-          o = ownOrder(ctxOf(p), c.params.id!)
-        } catch (e) {
-          if (e instanceof AppError && e.status === 404) return notFound(c)
-          throw e
-        }
+        const o = orderOf(c)
+        if (!o) return notFound(c)
         if (!nextStatuses(o.status).includes('cancelled')) return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
         return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
       },
