@@ -8,12 +8,13 @@ import { productPages } from './products/routes'
 import { settingsPages } from './settings'
 import { keyPages } from './keys'
 import { webhookPages } from './webhooks'
+import { reviewPages } from './reviews'
 
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit)]
+  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit)]
 }
 
 /** Navigation paths these pages fill (their placeholders are not registered). */
-export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks'])
+export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks', '/admin/reviews'])
