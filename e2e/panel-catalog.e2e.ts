@@ -12,6 +12,7 @@ import { createKey } from '../src/modules/keys'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { makeReview } from '../tests/helpers/review-factories'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -163,6 +164,31 @@ describe('the catalog pages on a phone', () => {
       await check(page)
       expect(w.problems.filter((p) => p.includes('status of 400'))).toHaveLength(1)
       w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !p.includes('status of 400')))
+      await close(w)
+    },
+    TIMEOUT,
+  )
+
+  test(
+    'the Reviews link counts those waiting; approve one from the Reviews page',
+    async () => {
+      const deps = h.server.running.deps
+      const storeId = deps.db.$client.query<{ id: string }, []>("SELECT id FROM stores WHERE slug = 'phone-coffee'").get()!.id
+      const review = makeReview(deps, storeId, { customerName: 'Rosa <i>R</i>', comment: 'Lovely beans' })
+      const w = await open(h)
+      const { page } = w
+      await signIn(page)
+      // The count is part of the link's name, in words (the badge itself is hidden from screen readers).
+      await page.getByRole('link', { name: /^Reviews\s*, 1 waiting for approval$/ }).click()
+      await page.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor()
+      await page.getByText('Rosa <i>R</i>').waitFor()
+      await check(page)
+      await page.getByRole('button', { name: 'Approve' }).click()
+      await page.getByText('Saved.').waitFor()
+      await check(page)
+      expect(deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(review.id)!.status).toBe('approved')
+      // None waiting now: the link is "Reviews" again.
+      await page.getByRole('link', { name: 'Reviews', exact: true }).waitFor()
       await close(w)
     },
     TIMEOUT,

@@ -102,7 +102,7 @@ if (reviewsLink) {
         const words = document.createElement('span')
         words.className = 'sr-only'
         words.textContent = `, ${(reviewsLink.dataset.badgeWords ?? '{n}').replace('{n}', String(reviews))}`
-        reviewsLink.append(' ', badge, words)
+        reviewsLink.append(words, ' ', badge)
       }
     } catch {
       // Offline for a moment: the next turn tries again.

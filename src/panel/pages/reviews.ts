@@ -36,7 +36,7 @@ function reviewsPage(f: Frame, o: { rows: ReviewRow[]; moderate: boolean; upgrad
   return layout(
     f,
     w.title,
-    html`<h1>${w.title}</h1>${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.upgradeLink}</a></p></div>` : ''}<h2>${w.pending}</h2>${list(pending)}<h2>${w.others}</h2>${list(others)}`,
+    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.upgradeLink}</a></p></div>` : ''}<h2>${w.pending}</h2>${list(pending)}<h2>${w.others}</h2>${list(others)}`,
   )
 }
 
@@ -77,7 +77,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         kit.render(panelOf(c), c.set, 200, (f) => {
           const w = wordsOf(f)
-          return layout(f, w.confirm, html`<h1>${w.confirm}</h1><p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`)
+          return layout(f, w.confirm, html`<p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`)
         }),
     },
     { method: 'post', path: '/admin/reviews/:id/delete', need: 'reviews:write', owns: reviews, handler: (c) => act(c, () => void deleteReview({ ctx: ctxOf(c), input: { id: id(c) } })) },

@@ -75,7 +75,7 @@ export function nav(f: Frame): Html | '' {
     (n) => {
       const count = n.key === 'reviews' ? f.badges?.reviews : undefined
       // The count is part of the link's name, said in words: "Reviews, 3 waiting for approval".
-      const badge = count ? html` <span class="badge" aria-hidden="true">${count}</span><span class="sr-only">, ${f.w.pendingReviews.replace('{n}', String(count))}</span>` : ''
+      const badge = count ? html`<span class="sr-only">, ${f.w.pendingReviews.replace('{n}', String(count))}</span> <span class="badge" aria-hidden="true">${count}</span>` : ''
       // The panel script refreshes the count every half minute (GET /admin/badges): live without a reload.
       const live = n.key === 'reviews' ? html` data-badge="reviews" data-badge-words="${f.w.pendingReviews}"` : ''
       return html`<li><a href="${n.path}"${raw(f.path === n.path ? ' aria-current="page"' : '')}${live}>${f.w[n.key]}${badge}</a></li>`
