@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type Json, type TestApp } from './helpers/app'
 import { makeShop } from './helpers/factories'
 import { fixedClock } from '../src/lib/time'
-import { runAdmin } from '../src/cli/admin'
+import { adminJson } from './helpers/cli'
 import { runBillingSweep } from '../src/jobs/billing'
 
 const clock = fixedClock(Date.UTC(2026, 4, 1, 9))
@@ -17,11 +17,7 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-function admin(...argv: string[]): { code: number; json: Json } {
-  const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: t.config.dataDir }, () => {}, { clock })
-  return { code, json: JSON.parse(out[0]!) }
-}
+const admin = (...argv: string[]) => adminJson(t.config.dataDir, clock, ...argv)
 const lines = (storeId: string) =>
   t.deps.db.$client.query<{ actor: string; verb: string; type: string; id: string | null }, [string]>('SELECT actor, verb, record_type AS type, record_id AS id FROM activity WHERE store_id = ? ORDER BY seq').all(storeId)
 

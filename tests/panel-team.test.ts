@@ -9,7 +9,7 @@ import { makeApp, type Json, type TestApp } from './helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, PASSWORD, signIn } from './helpers/panel'
 import { fixedClock } from '../src/lib/time'
 import { activity, memberships, stores } from '../src/db/schema'
-import { runAdmin } from '../src/cli/admin'
+import { adminJson } from './helpers/cli'
 import { seedDemo, DEMO_OWNER_EMAIL } from '../src/cli/demo'
 import { prunePeople } from '../src/jobs/prune-people'
 import { createProduct } from '../src/modules/products/service'
@@ -25,11 +25,7 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-function admin(...argv: string[]): { code: number; json: Json } {
-  const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: t.config.dataDir }, () => {}, { clock })
-  return { code, json: JSON.parse(out[0]!) }
-}
+const admin = (...argv: string[]) => adminJson(t.config.dataDir, clock, ...argv)
 
 /** The owner invites through the Team page; returns the link shown. */
 async function invite(owner: PanelClient, email: string, role: string, name = ''): Promise<string> {
