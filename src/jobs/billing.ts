@@ -3,7 +3,7 @@ import type { Clock } from '../lib/time'
 import type { Logger } from '../lib/log'
 import { transaction } from '../kernel/write'
 import { suspendOverdueTx } from '../modules/billing'
-import { activity } from '../db/schema'
+import { recordActivity } from '../modules/people'
 
 /**
  * Suspends (reason `unpaid`) every active store that has an open invoice still unpaid after its
@@ -16,7 +16,7 @@ export function runBillingSweep(deps: { db: Db; clock: Clock; log: Logger }): st
       const now = deps.clock.now()
       const ids = suspendOverdueTx(tx, now)
       // The system suspended them: its activity lines commit with the suspensions.
-      for (const id of ids) tx.insert(activity).values({ storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id, at: now }).run()
+      for (const id of ids) recordActivity(tx, now, { storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id })
       return ids
     },
     (ids) => ids,

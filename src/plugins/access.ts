@@ -60,6 +60,8 @@ export interface RouteDeps {
 export const access = new Elysia({ name: 'access' })
   .decorate('ctx', undefined as unknown as Ctx)
   .decorate('app', undefined as unknown as RouteDeps)
+  /** The client's rate-limit bucket (IP, or IPv6 /64), computed once per request by the pipeline. */
+  .decorate('clientBucket', undefined as unknown as () => string)
   .macro({
     access: (a: Access) => ({
       // Elysia dedupes macro applications by this seed (a table object does not serialize).

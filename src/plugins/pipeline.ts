@@ -35,9 +35,12 @@ export function pipeline(deps: RouteDeps, gate: Gate, edge: Edge, requests: Requ
     }
     const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))
     if (ended) return ended
-    const out = c as unknown as { app: RouteDeps; ctx: unknown }
+    const out = c as unknown as { app: RouteDeps; ctx: unknown; clientBucket: () => string }
     out.app = deps
-    const gated = gate.check(request, path, () => ipBucket(clientIp(request, server, deps.config.trustProxy)), headers, entry)
+    // The client's rate-limit bucket, looked up at most once per request (the gate and a route may both ask).
+    let bucket: string | undefined
+    out.clientBucket = () => (bucket ??= ipBucket(clientIp(request, server, deps.config.trustProxy)))
+    const gated = gate.check(request, path, out.clientBucket, headers, entry)
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
     out.ctx = gated

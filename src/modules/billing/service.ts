@@ -11,7 +11,8 @@ import { createId } from '../../lib/cuid'
 import type { OperatorCtx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { transaction } from '../../kernel/write'
-import { activity, invoices, stores, type Store } from '../../db/schema'
+import { invoices, stores, type Store } from '../../db/schema'
+import { recordActivity } from '../people'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMajor, toMinor } from '../../lib/money'
 import { DAY_MS, iso, isoOrNull } from '../../lib/time'
@@ -213,7 +214,7 @@ function run<A extends unknown[]>(verb: string, fn: (tx: Runner, now: number, ..
       (tx) => {
         const now = ctx.clock.now()
         const r = fn(tx, now, ...args)
-        if (ctx.actor) tx.insert(activity).values({ storeId: r.store.id, actor: ctx.actor, verb, recordType: 'invoice', recordId: r.invoice.id, at: now }).run()
+        if (ctx.actor) recordActivity(tx, now, { storeId: r.store.id, actor: ctx.actor, verb, recordType: 'invoice', recordId: r.invoice.id })
         return r
       },
       (r) => [r.store.id],

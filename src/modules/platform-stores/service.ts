@@ -3,7 +3,8 @@ import { createId } from '../../lib/cuid'
 import type { OperatorCtx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import { transaction } from '../../kernel/write'
-import { activity, stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
+import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
+import { recordActivity } from '../people'
 import type { Runner } from '../../db/client'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
@@ -146,7 +147,7 @@ export function reinstateStore({ ctx: { db, clock, actor }, input: { storeId } }
 
 /** An operator's write of a store, in its activity log (when the CLI or the system made it). */
 function noteOperator(tx: Runner, at: number, actor: OperatorCtx['actor'], store: Store, verb: string): void {
-  if (actor) tx.insert(activity).values({ storeId: store.id, actor, verb, recordType: 'store', recordId: store.id, at }).run()
+  if (actor) recordActivity(tx, at, { storeId: store.id, actor, verb, recordType: 'store', recordId: store.id })
 }
 
 /**

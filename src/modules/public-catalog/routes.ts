@@ -1,4 +1,3 @@
-import { clientIp, ipBucket } from '../../lib/client-ip'
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
 import { data, list, publicErrors, ErrorBody } from '../shared'
@@ -25,13 +24,13 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
   })
   .get(
     '/api/v1/stores/:slug',
-    ({ app, params, set, request, server }) => {
+    ({ app, params, set, clientBucket }) => {
       // The store row is read every time (status and publication are checked fresh); the
       // catalog body is cached per store until a write to that store drops it.
       const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
       const body = storefrontBody({ ctx: ctxFor(app, store, PUBLIC), cache: app.cache })
       // Counted in memory and written behind: a read never writes (visits.ts).
-      app.visits.record(store.id, ipBucket(clientIp(request, server, app.config.trustProxy)))
+      app.visits.record(store.id, clientBucket())
       return sendJson(set, body)
     },
     {
