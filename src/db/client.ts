@@ -33,10 +33,12 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
   closeSync(openSync(file, 'a', 0o600))
   chmodSync(file, 0o600)
   const sqlite = new Database(file, { create: true, strict: true })
+  // The wait comes first: switching to WAL needs a lock that another process (a CLI command, a
+  // test's set-up connection still closing) may hold for a moment.
+  sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec(`PRAGMA synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
   sqlite.exec('PRAGMA foreign_keys = ON')
-  sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA temp_store = MEMORY')
   sqlite.exec('PRAGMA cache_size = -65536') // 64 MiB page cache
   // Checkpoint every ~40 MB of WAL instead of 4 MB: the pages every order batch rewrites are
