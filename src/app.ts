@@ -16,7 +16,7 @@ import { Edge } from './plugins/edge'
 import { toErrorResult } from './plugins/errors'
 import { pipeline } from './plugins/pipeline'
 import { mcpRoutes } from './mcp/http'
-import { ROUTES } from './http/api-routes'
+import { apiRoutes } from './http/api-routes'
 import { shopRoutes } from './shop/routes'
 import { mediaRoutes } from './modules/products/images/media'
 import { FirstRun } from './modules/people'
@@ -37,12 +37,13 @@ const SCOPES_TEXT =
   "Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
 
 export function createApp(deps: Deps) {
-  const mcp = mcpRoutes((req): Promise<Response> => app.handle(req))
+  const mcp = mcpRoutes(deps, (req): Promise<Response> => app.handle(req))
+  const api = apiRoutes(deps)
   // The seller panel (/admin): sessions, not keys; its first-run link lives in this process only.
   const firstRun = new FirstRun()
   const panel = panelRoutes(deps, { firstRun })
   // Compiled once at startup; a route under /api, /mcp or /admin without `access` stops the start here.
-  const table = new AccessTable(declaredRoutes([...ROUTES, mcp, panel].flatMap((r) => r.routes)))
+  const table = new AccessTable(declaredRoutes([...api, mcp, panel].flatMap((r) => r.routes)))
   const gate = new Gate(deps, table, new PanelGate(deps))
   const edge = new Edge(deps.config, (req): Promise<Response> => app.handle(req))
   const requests = new RequestLog(deps.log, deps.config.trustProxy)
@@ -105,7 +106,7 @@ export function createApp(deps: Deps) {
         detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail), with the replica\'s state and lag' },
       },
     )
-  for (const routes of ROUTES) app = app.use(routes) as unknown as typeof app
+  for (const routes of api) app = app.use(routes) as unknown as typeof app
   app = app.use(mcp).use(mediaRoutes(deps)).use(orderStatusRoutes(deps)).use(shopRoutes(deps)).use(panel) as unknown as typeof app
 
   return Object.assign(app, { gate, firstRun })

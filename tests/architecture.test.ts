@@ -239,6 +239,19 @@ describe('imports point down, type imports included (docs/architecture.md)', () 
   })
 })
 
+test('handlers get what is resolved or bound, never a placeholder decorated onto the context', async () => {
+  const { Glob } = await import('bun')
+  const path = await import('node:path')
+  const root = path.join(import.meta.dir, '..')
+  const faked: string[] = []
+  for await (const f of new Glob('src/**/*.ts').scan(root)) {
+    const text = await Bun.file(path.join(root, f)).text()
+    if (/\.decorate\([^)]*undefined as unknown/.test(text)) faked.push(f)
+  }
+  expect(faked).toEqual([])
+  expect(/\.decorate\([^)]*undefined as unknown/.test(".decorate('ctx', undefined as unknown as Ctx)")).toBe(true)
+})
+
 test('files of one idea: no file in src/ is over 300 lines', async () => {
   const { Glob } = await import('bun')
   const path = await import('node:path')

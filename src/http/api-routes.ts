@@ -1,40 +1,57 @@
 /**
  * Every resource's routes, one line each. A new resource is a copied module folder and a line
- * here; its routes declare their own access (plugins/access.ts).
+ * here; its routes declare their own access (plugins/access.ts). Routes that reach more than
+ * their `ctx` take their module's narrow port; `ApiPorts` is what the composition root binds.
  */
 import { declaredRoutes } from './access'
-import { billingRoutes } from '../modules/billing/routes'
+import { billingRoutes, type BillingPort } from '../modules/billing/routes'
 import { categoryRoutes } from '../modules/categories/routes'
 import { customerRoutes } from '../modules/customers/routes'
 import { discountRoutes } from '../modules/discounts/routes'
-import { imageRoutes } from '../modules/products/images/routes'
+import { imageRoutes, type ImageRoutesPort } from '../modules/products/images/routes'
 import { orderRoutes } from '../modules/orders/routes'
-import { publicOrderRoutes } from '../modules/orders/public-routes'
-import { productRoutes } from '../modules/products/routes'
-import { publicCatalogRoutes } from '../modules/public-catalog/routes'
+import { publicOrderRoutes, type CheckoutPort } from '../modules/orders/public-routes'
+import { productRoutes, type ProductRoutesPort } from '../modules/products/routes'
+import { publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
 import { publicReviewRoutes, reviewRoutes } from '../modules/reviews/routes'
 import { shippingRoutes } from '../modules/shipping/routes'
 import { statsRoutes } from '../modules/stats/routes'
 import { storeRoutes } from '../modules/store-settings/routes'
 import { webhookRoutes } from '../modules/webhooks/routes'
+import type { CtxBase } from '../kernel/context'
 
-export const ROUTES = [
-  productRoutes,
-  imageRoutes,
-  categoryRoutes,
-  webhookRoutes,
-  publicReviewRoutes,
-  reviewRoutes,
-  statsRoutes,
-  billingRoutes,
-  storeRoutes,
-  discountRoutes,
-  shippingRoutes,
-  publicCatalogRoutes,
-  publicOrderRoutes,
-  orderRoutes,
-  customerRoutes,
-]
+/** The ports the API's route factories take; the composition root's Deps satisfies all of them. */
+export type ApiPorts = ProductRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
+
+export function apiRoutes(ports: ApiPorts) {
+  return [
+    productRoutes(ports),
+    imageRoutes(ports),
+    categoryRoutes,
+    webhookRoutes,
+    publicReviewRoutes(ports),
+    reviewRoutes,
+    statsRoutes,
+    billingRoutes(ports),
+    storeRoutes,
+    discountRoutes,
+    shippingRoutes,
+    publicCatalogRoutes(ports),
+    publicOrderRoutes(ports),
+    orderRoutes,
+    customerRoutes,
+  ]
+}
+
+/**
+ * Routes built only to read their declarations: a port is reached in handlers, never while the
+ * routes are built, so none is bound here and any use fails loudly.
+ */
+const UNBOUND = new Proxy({} as ApiPorts, {
+  get(_, name) {
+    throw new Error(`port ${String(name)} used outside a running app`)
+  },
+})
 
 /** The API's routes with their declared access (the MCP tools and the tests read it too). */
-export const API_ACCESS = declaredRoutes(ROUTES.flatMap((r) => r.routes))
+export const API_ACCESS = declaredRoutes(apiRoutes(UNBOUND).flatMap((r) => r.routes))

@@ -11,6 +11,14 @@ import { clientIp } from '../lib/client-ip'
 import { inProcessClient } from './client'
 import { createMcpServer } from './server'
 import { countBatch } from './guard'
+import type { Config } from '../config'
+import type { RateLimiter } from '../db/rate-limiter'
+
+/** What /mcp reaches besides `ctx`: the proxy setting (the client's address) and the per-key limiter a batch counts against. */
+export interface McpPort {
+  config: Config
+  limiter: Pick<RateLimiter, 'hit'>
+}
 
 const notAllowed = () =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST' }, id: null }), {
@@ -21,14 +29,14 @@ const notAllowed = () =>
 const ANY_KEY = { key: 'any' } as const
 
 /** `handle` is the app's own `handle`, given late because the app includes this plugin. */
-export const mcpRoutes = (handle: (req: Request) => Promise<Response>) =>
+export const mcpRoutes = (port: McpPort, handle: (req: Request) => Promise<Response>) =>
   new Elysia({ name: 'mcp' })
     .use(access)
     .post(
       '/mcp',
-      async ({ app, ctx, request, body, server: bun, set }) => {
-        countBatch(app, ctx, body, set.headers as Record<string, string>)
-        const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, app.config.trustProxy)))
+      async ({ ctx, request, body, server: bun, set }) => {
+        countBatch(port, ctx, body, set.headers as Record<string, string>)
+        const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, port.config.trustProxy)))
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
         await server.connect(transport)
         try {

@@ -2,19 +2,20 @@
  * What every request goes through before routing: a request id (the client's X-Request-Id when
  * well-formed; http/request-log.ts), the security headers, the
  * redirect to https behind a proxy, the public edge (plugins/edge.ts: doubled slashes, CORS,
- * /mcp's Origin), and the gate (http/gate.ts), which leaves a key request's `ctx` on the
- * request's own context for its handler (plugins/access.ts types it). Nothing per request is
- * kept elsewhere.
+ * /mcp's Origin), and the gate (http/gate.ts), whose decision it keeps on the request's own
+ * context (plugins/request-state.ts): the access macro resolves a key route's `ctx` from it.
+ * Nothing per request is kept elsewhere.
  */
 import { Elysia } from 'elysia'
-import type { RouteDeps } from './access'
+import type { Config } from '../config'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
 import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
+import { keepState } from './request-state'
 
-export function pipeline(deps: RouteDeps, gate: Gate, edge: Edge, requests: RequestLog) {
+export function pipeline(deps: { config: Config }, gate: Gate, edge: Edge, requests: RequestLog) {
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
     // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
@@ -35,14 +36,12 @@ export function pipeline(deps: RouteDeps, gate: Gate, edge: Edge, requests: Requ
     }
     const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))
     if (ended) return ended
-    const out = c as unknown as { app: RouteDeps; ctx: unknown; clientBucket: () => string }
-    out.app = deps
     // The client's rate-limit bucket, looked up at most once per request (the gate and a route may both ask).
     let bucket: string | undefined
-    out.clientBucket = () => (bucket ??= ipBucket(clientIp(request, server, deps.config.trustProxy)))
-    const gated = gate.check(request, path, out.clientBucket, headers, entry)
+    const clientBucket = () => (bucket ??= ipBucket(clientIp(request, server, deps.config.trustProxy)))
+    const gated = gate.check(request, path, clientBucket, headers, entry)
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
-    out.ctx = gated
+    keepState(c, { gated, clientBucket })
   })
 }

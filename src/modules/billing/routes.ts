@@ -1,6 +1,8 @@
 import { Elysia, t } from 'elysia'
 import { access } from '../../plugins/access'
 import { ErrorBody } from '../shared'
+import type { CtxBase } from '../../kernel/context'
+import type { Logger } from '../../lib/log'
 import { applyBillingEvent, EndpointDisabled, parseEvent, verifySignature } from './events'
 
 const InvoiceResult = t.Object({
@@ -20,17 +22,20 @@ const InvoiceResult = t.Object({
   storeChange: t.Nullable(t.String()),
 })
 
+/** What the billing endpoint reaches: the operator ctx base (its settings hold the signing secret) and the log. */
+export type BillingPort = CtxBase & { log: Logger }
+
 /** `POST /api/billing/events`: no API key; HMAC-signed by the operator's billing system. */
-export const billingRoutes = new Elysia({ name: 'billing-events' }).use(access).post(
+export const billingRoutes = (port: BillingPort) => new Elysia({ name: 'billing-events' }).use(access).post(
   '/api/billing/events',
-  ({ app, request, body }) => {
-    const secret = app.config.billingWebhookSecret
+  ({ request, body }) => {
+    const secret = port.config.billingWebhookSecret
     if (!secret) throw new EndpointDisabled()
     // The signature covers the exact bytes: verified over the raw text, parsed after.
-    verifySignature(secret, request.headers, body, app.clock.now(), app.config.billingToleranceSec)
-    const data = applyBillingEvent({ ctx: app, input: parseEvent(body) })
+    verifySignature(secret, request.headers, body, port.clock.now(), port.config.billingToleranceSec)
+    const data = applyBillingEvent({ ctx: port, input: parseEvent(body) })
     const { storeChange, store } = data.invoice
-    if (storeChange) app.log.info(`store ${storeChange} by billing event`, { storeId: store.id, eventId: data.eventId, type: data.type })
+    if (storeChange) port.log.info(`store ${storeChange} by billing event`, { storeId: store.id, eventId: data.eventId, type: data.type })
     return { data }
   },
   {

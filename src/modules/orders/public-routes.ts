@@ -4,6 +4,15 @@ import { ErrorBody, publicErrors } from '../shared'
 import { prepareOrder } from './checkout/prepare'
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency'
 import { OrderCreate, OrderCreated } from './model'
+import type { Config } from '../../config'
+import type { CheckoutResult } from './checkout/place'
+import type { PendingOrder } from './checkout/prepare'
+
+/** What the public checkout reaches: its two settings and the group-commit batcher that places orders (src/checkout-batcher.ts). */
+export interface CheckoutPort {
+  config: Pick<Config, 'publicUrl' | 'orderMaxUnits'>
+  checkout: { submit(order: PendingOrder): Promise<CheckoutResult> }
+}
 
 const DESCRIPTION = [
   'No API key; 10 requests per minute per client IP (every request counts).',
@@ -16,14 +25,15 @@ const DESCRIPTION = [
   '`Idempotent-Replayed: true`; the same key with another body → 409 IDEMPOTENCY_KEY_REUSED.',
 ].join(' ')
 
-export const publicOrderRoutes = new Elysia({ name: 'orders-public' })
+export const publicOrderRoutes = (port: CheckoutPort) =>
+  new Elysia({ name: 'orders-public' })
   .use(access)
   .post(
     '/api/orders',
-    async ({ app, body, request, set }) => {
+    async ({ body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
-      const origin = app.config.publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin
-      const result = await app.checkout.submit(prepareOrder(body, key, app.config.orderMaxUnits, origin))
+      const origin = port.config.publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin
+      const result = await port.checkout.submit(prepareOrder(body, key, port.config.orderMaxUnits, origin))
       set.status = result.status
       if (result.replayed) set.headers['idempotent-replayed'] = 'true'
       return result.body

@@ -5,18 +5,23 @@ import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, 
 import { sendJson } from '../shared'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
 import { productListBody } from './fragments'
+import type { StoreCache } from '../../db/cache'
 import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
 const read = { scope: 'products:read' } as const
 const write = { scope: 'products:write', owns: products } as const
 
-export const productRoutes = new Elysia({ prefix: '/api/v1/products' })
+/** What the product routes reach besides `ctx`: the cache the list's body comes from. */
+export type ProductRoutesPort = { cache: StoreCache }
+
+export const productRoutes = (port: ProductRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/products' })
   .use(access)
   .get(
     '',
-    ({ ctx, app, query, request, set }) =>
-      sendJson(set, productListBody({ ctx, input: { query, search: request.url.slice(request.url.indexOf('?') >>> 0) }, cache: app.cache })),
+    ({ ctx, query, request, set }) =>
+      sendJson(set, productListBody({ ctx, input: { query, search: request.url.slice(request.url.indexOf('?') >>> 0) }, cache: port.cache })),
     {
       access: read,
       query: ProductListQuery,

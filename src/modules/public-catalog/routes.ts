@@ -4,15 +4,22 @@ import { data, list, publicErrors, ErrorBody } from '../shared'
 import { sendJson } from '../shared'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
 import { checkSlug, listDirectory, publicStoreBySlug, storefrontBody } from './service'
-import { ctxFor, type Actor } from '../../kernel/context'
+import { ctxFor, type Actor, type CtxBase } from '../../kernel/context'
+import type { StoreCache } from '../../db/cache'
+import { clientBucketOf } from '../../plugins/request-state'
+import type { VisitCounter } from './visits'
 
 const PUBLIC: Actor = { kind: 'public' }
 const STORE_READS = 'Limited per client IP (`RATE_LIMIT_STORE_READS_PER_MIN`, 120 a minute by default).'
 
+/** What the public reads reach: a public actor's ctx base, the store cache and the visit counter. */
+export type PublicCatalogPort = CtxBase & { cache: StoreCache; visits: Pick<VisitCounter, 'record'> }
+
 /** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
-export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
+export const publicCatalogRoutes = (port: PublicCatalogPort) =>
+  new Elysia({ name: 'storefront-public' })
   .use(access)
-  .get('/api/v1/stores', ({ app, query }) => listDirectory(app.db, query), {
+  .get('/api/v1/stores', ({ query }) => listDirectory(port.db, query), {
     access: { public: 'storeReads' },
     query: DirectoryQuery,
     response: { 200: list(DirectoryEntry), 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
@@ -24,13 +31,14 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
   })
   .get(
     '/api/v1/stores/:slug',
-    ({ app, params, set, clientBucket }) => {
+    (c) => {
+      const { params, set } = c
       // The store row is read every time (status and publication are checked fresh); the
       // catalog body is cached per store until a write to that store drops it.
-      const store = publicStoreBySlug(app.db, app.config.upgradeUrl, params.slug)
-      const body = storefrontBody({ ctx: ctxFor(app, store, PUBLIC), cache: app.cache })
+      const store = publicStoreBySlug(port.db, port.config.upgradeUrl, params.slug)
+      const body = storefrontBody({ ctx: ctxFor(port, store, PUBLIC), cache: port.cache })
       // Counted in memory and written behind: a read never writes (visits.ts).
-      app.visits.record(store.id, clientBucket())
+      port.visits.record(store.id, clientBucketOf(c))
       return sendJson(set, body)
     },
     {
@@ -44,7 +52,7 @@ export const publicCatalogRoutes = new Elysia({ name: 'storefront-public' })
       },
     },
   )
-  .get('/api/check-slug', ({ app, query }) => checkSlug(app.db, query.slug), {
+  .get('/api/check-slug', ({ query }) => checkSlug(port.db, query.slug), {
     access: { public: 'checkSlug' },
     query: CheckSlugQuery,
     response: { 200: CheckSlugResult, 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { reviews } from '../../db/schema'
 import { access } from '../../plugins/access'
+import type { CtxBase } from '../../kernel/context'
 import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, routeDoc } from '../shared'
 import { Review, ReviewCreate, ReviewCreated, ReviewListQuery, ReviewModerate } from './model'
 import { deleteReview, listReviews, moderateReview, submitReview } from './service'
@@ -9,11 +10,12 @@ const doc = routeDoc('Store')
 const moderate = { scope: 'reviews:write', owns: reviews, feature: 'reviewModeration' } as const
 
 /** `POST /api/reviews`: no key; the gate applies the per-IP `reviews` bucket (3 per 24 h) first. */
-export const publicReviewRoutes = new Elysia({ name: 'reviews-public' }).use(access).post(
+export const publicReviewRoutes = (port: CtxBase) =>
+  new Elysia({ name: 'reviews-public' }).use(access).post(
   '/api/reviews',
-  ({ app, body, set }) => {
+  ({ body, set }) => {
     set.status = 201
-    return submitReview({ ctx: app, input: body })
+    return submitReview({ ctx: port, input: body })
   },
   {
     access: { public: 'reviews' },

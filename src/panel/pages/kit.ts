@@ -22,7 +22,6 @@ export interface PageReq {
   body: unknown
   query: Record<string, string | undefined>
   params: Record<string, string>
-  ctx: unknown
 }
 
 export interface PageKit {
@@ -39,7 +38,7 @@ export interface PageRoute {
   handler: (c: PageReq) => Response | Promise<Response>
 }
 
-export const panelOf = (c: PageReq) => c.ctx as PanelRequest
+export { panelOf } from '../respond'
 export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
 
 export function field(body: unknown, name: string): string | undefined {

@@ -6,6 +6,14 @@ import { UPLOAD_RETRY_AFTER_SEC } from './admission'
 import { ProductImage } from './model'
 import { deleteImage, moveImage, uploadImage } from './service'
 import { stageUpload } from './staging'
+import type { Config } from '../../../config'
+import type { UploadAdmission } from './admission'
+
+/** What the picture routes reach besides `ctx`: where media go, how big a file may be, and the per-store upload admission. */
+export interface ImageRoutesPort {
+  config: Pick<Config, 'dataDir' | 'mediaMaxBytes'>
+  uploads: UploadAdmission
+}
 
 const doc = routeDoc('Catalog')
 const write = { scope: 'products:write', owns: products } as const
@@ -17,14 +25,15 @@ const ImageParams = t.Object({ id: Id, imageId: Id })
  * file part streams to disk (staging.ts) instead of being parsed into memory; the gate lets
  * this one route past the 1 MiB body limit up to MEDIA_MAX_BYTES (limits.ts).
  */
-export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
+export const imageRoutes = (port: ImageRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/products/:id/images' })
     .use(access)
     .post(
       '',
-      async ({ app, ctx, params, request, set }) => {
+      async ({ ctx, params, request, set }) => {
         let release: () => void
         try {
-          release = app.uploads.admit(ctx.store.id)
+          release = port.uploads.admit(ctx.store.id)
         } catch (err) {
           set.headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
           // The body is never read: drop it and the connection, or the client goes on sending
@@ -34,7 +43,7 @@ export const imageRoutes = new Elysia({ prefix: '/api/v1/products/:id/images' })
           throw err
         }
         try {
-          const staged = await stageUpload(request, app.config.dataDir, app.config.mediaMaxBytes)
+          const staged = await stageUpload(request, port.config.dataDir, port.config.mediaMaxBytes)
           try {
             const image = await uploadImage({ ctx, input: { productId: params.id, file: staged?.file } })
             set.status = 201
