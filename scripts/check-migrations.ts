@@ -1,6 +1,6 @@
 /**
  * CI check: a committed migration is never edited (a data directory that ran it would no longer
- * boot), and every migration step has an upgrade fixture (tests/migrations-upgrade.test.ts).
+ * boot), and every migration step has an upgrade fixture (tests/db/migrations-upgrade.test.ts).
  *
  * From git history: no drizzle/*.sql file changes after the commit that added it, and no journal
  * entry changes its tag or `when`. The two edits of 0006 made before this check existed are

@@ -5,7 +5,7 @@
  * openapi-client/example.ts against them with TypeScript 5's tsc, strict. Exit 1 on any error.
  *
  * Run by .ci/run; by hand: `bun scripts/check-openapi-client.ts`. Takes a few seconds, so it is
- * not part of `bun test` (tests/openapi-client.test.ts runs the same example against the app).
+ * not part of `bun test` (tests/openapi/client.test.ts runs the same example against the app).
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtempSync } from 'node:fs'

@@ -1,7 +1,7 @@
 /**
  * `bun run db:generate [--name x] [--custom]`: drizzle-kit generate, then the new journal is recorded
  * as the next upgrade fixture (tests/fixtures/migration-history/<n>-<tag>/), which
- * tests/migrations-upgrade.test.ts upgrades from; scripts/check-migrations.ts fails CI without it.
+ * tests/db/migrations-upgrade.test.ts upgrades from; scripts/check-migrations.ts fails CI without it.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

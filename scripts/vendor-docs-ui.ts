@@ -5,7 +5,7 @@
  * the package's 260 runtime dependencies (the bundle is self-contained).
  *
  * Run after changing the pinned version: `bun scripts/vendor-docs-ui.ts`.
- * tests/openapi-docs-page.test.ts fails when the copy and the pinned package differ.
+ * tests/openapi/docs-page.test.ts fails when the copy and the pinned package differ.
  */
 import { createHash } from 'node:crypto'
 import path from 'node:path'

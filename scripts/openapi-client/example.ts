@@ -2,7 +2,7 @@
  * A client written against the types openapi-typescript generates from /docs/json (as
  * docs/openapi.md shows): list the products, place an order for the first one, confirm it.
  * scripts/check-openapi-client.ts typechecks it with TypeScript 5 against freshly generated
- * types; tests/openapi-client.test.ts runs it against the service.
+ * types; tests/openapi/client.test.ts runs it against the service.
  *
  * `./api` is generated (`openapi-typescript …/docs/json -o api.d.ts`), never committed.
  */

@@ -1,6 +1,6 @@
 /**
  * A separate process placing one order on a shared DATA_DIR, for the cross-connection race in
- * tests/orders-concurrency.test.ts: `bun tests/helpers/order-worker.ts <dataDir> <startAt> <bodyJson>`.
+ * tests/orders/concurrency.test.ts: `bun tests/helpers/order-worker.ts <dataDir> <startAt> <bodyJson>`.
  * Waits until `startAt` (epoch ms) so the processes collide, prints `{ status, code }`; given a
  * JSON array of bodies, places them one after another and prints an array of those.
  */

@@ -1,6 +1,6 @@
 /**
  * Every key-authenticated route, read from the routes' own `access` declarations (src/http/api-routes.ts).
- * tests/protected-routes.test.ts drives the 401, 402, 403 (scope, other store, plan) and 429
+ * tests/http/protected-routes.test.ts drives the 401, 402, 403 (scope, other store, plan) and 429
  * cases from this table, and fails if a registered /api/v1 route is missing from it.
  *
  * What a declaration can't say lives here, by route: a valid body (so the negative cases are
@@ -58,7 +58,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /api/v1/reviews/:id/moderate': { status: 'rejected' },
   'POST /api/v1/products': { name: 'Mug', price: 5 },
   'PUT /api/v1/products/:id': { name: 'Mug 2' },
-  // The upload's real body is multipart (tests/images.test.ts); every case here fails before it is read.
+  // The upload's real body is multipart (tests/products/images.test.ts); every case here fails before it is read.
   'POST /api/v1/products/:id/images': { file: 'x' },
   'PUT /api/v1/products/:id/images/:imageId': { position: 0 },
   'POST /api/v1/categories': { name: 'Cups' },

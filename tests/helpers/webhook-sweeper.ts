@@ -1,5 +1,5 @@
 /**
- * A second OS process sweeping the same outbox (tests/webhooks-delivery.test.ts): it claims rows
+ * A second OS process sweeping the same outbox (tests/webhooks/delivery.test.ts): it claims rows
  * through the same BEGIN IMMEDIATE path as the server, so the test can count double sends.
  * Prints how many attempts it made.
  */

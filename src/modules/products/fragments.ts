@@ -2,7 +2,7 @@
  * Product views as cached JSON fragments (db/fragments.ts): the product list and the public
  * store read read their ids from SQLite, then concatenate each product's serialized view,
  * building the missing ones in one query per table. The bodies are byte for byte what
- * `JSON.stringify` of the full build gives (tests/product-fragments.test.ts).
+ * `JSON.stringify` of the full build gives (tests/products/fragments.test.ts).
  */
 import type { Ctx } from '../../kernel/context'
 import type { Db } from '../../db/client'

@@ -1,0 +1,54 @@
+/** The dashboard (issue 20), over HTTP: figures from the rollups, the SVG chart and its table, top products, low stock, latest orders, the checklist; the free plan's upgrade box. */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { makeApp, type TestApp } from '../helpers/app'
+import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
+
+let t: TestApp
+beforeAll(() => {
+  t = makeApp()
+})
+afterAll(() => t.close())
+
+test('today / 7 / 30 days, chart with its table, top products, low stock, latest orders, checklist', async () => {
+  const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
+  const cat = makeCatalog(t.deps, shop.store.id)
+  t.deps.db.$client.run('UPDATE variants SET stock = 7 WHERE id = ?', [cat.large.id])
+  const a = placeOrder(t.deps, orderBody(shop.store.id, cat)).body // 2 x Large (24.00) + mug (10.00)
+  placeOrder(t.deps, orderBody(shop.store.id, cat, { items: [{ productId: cat.mug.id, quantity: 1 }] }))
+  const owner = new PanelClient((r) => t.app.handle(r))
+  await signIn(owner, shop.email)
+  const page = await owner.get('/admin')
+  expect(page.status).toBe(200)
+  expect(page.text).toContain('<h1>Dashboard</h1>')
+  expect(page.text).toContain('Today')
+  expect(page.text).toContain('Orders: <strong>2</strong>')
+  expect(page.text).toContain('Revenue: <strong>$44.00</strong>')
+  expect(page.text).toContain('Average order: $22.00')
+  expect(page.text).toMatch(/<svg class="chart"[^>]*role="img"/)
+  expect(page.text).toContain('<rect')
+  expect(page.text).toContain('Show the numbers as a table')
+  expect(page.text).toContain('Mug · 2 sold')
+  expect(page.text).toMatch(/Shirt \(Large\): <strong>5 left<\/strong>/)
+  expect(page.text).toContain(a.orderNumber)
+  expect(page.text).toContain('Getting started')
+  expect(page.text).not.toContain('<script>')
+  // A viewer sees it too.
+  const viewer = new PanelClient((r) => t.app.handle(r))
+  await signIn(viewer, (await makeMember(t.deps, shop.store.id, 'viewer')).email)
+  expect((await viewer.get('/admin')).status).toBe(200)
+})
+
+test('on the free plan the analytics part shows the upgrade link; the counts stay', async () => {
+  const shop = await makeOwnerShop(t.deps, { plan: 'free' })
+  const cat = makeCatalog(t.deps, shop.store.id)
+  placeOrder(t.deps, orderBody(shop.store.id, cat))
+  const owner = new PanelClient((r) => t.app.handle(r))
+  await signIn(owner, shop.email)
+  const page = await owner.get('/admin')
+  expect(page.text).toContain('Orders: <strong>1</strong>')
+  expect(page.text).not.toContain('Revenue:')
+  expect(page.text).not.toContain('<svg class="chart"')
+  expect(page.text).toContain('More with a paid plan')
+  expect(page.text).toContain(`href="${t.config.upgradeUrl}"`)
+})
