@@ -12,7 +12,7 @@ import { createKey } from '../src/modules/keys'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { check, close, open, startHarness, type Harness } from './panel-harness'
-import { makeReview } from '../tests/helpers/review-factories'
+import { makeReview } from '../tests/helpers/factories'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'

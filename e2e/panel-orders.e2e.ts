@@ -14,7 +14,7 @@ import { createStore } from '../src/modules/platform-stores/service'
 import { memberships } from '../src/db/schema'
 import { and, eq } from 'drizzle-orm'
 import { makeKey } from '../tests/helpers/factories'
-import { addProduct, addVariant } from '../tests/helpers/orders'
+import { addProduct, addVariant } from '../tests/helpers/factories'
 import { check, close, open, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 90_000

@@ -14,7 +14,7 @@ import { savepoint, transact, transaction, write } from '../../src/kernel/write'
 import { getStore } from '../../src/modules/platform-stores/service'
 import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { cycles, importGraph, layerOf, privateReaches, upwardImports } from '../helpers/import-graph'
 
 let t: TestApp

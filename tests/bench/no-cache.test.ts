@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../../src/config'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct } from '../helpers/orders'
+import { addProduct } from '../helpers/factories'
 
 describe('BENCH_NO_RESPONSE_CACHE', () => {
   let t: TestApp

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { Checkpointer } from '../../src/db/checkpointer'
 import { prepareOrder } from '../../src/modules/orders/checkout/prepare'
 import { createLogger } from '../../src/lib/log'

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
-import { makeDiscount, uniqCode } from '../helpers/store-factories'
+import { makeDiscount, uniqCode } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { orders } from '../../src/db/schema'
 
@@ -160,7 +160,7 @@ describe('PUT /api/v1/discounts/:id', () => {
 
   test('re-checks the value against the resulting type', async () => {
     const { store, key } = makeShop(t.deps)
-    const fixed = makeDiscount(t.deps, store.id, { type: 'fixed', value: 150 })
+    const fixed = makeDiscount(t.deps, store.id, { type: 'fixed', value: 15000 })
     const [r1, b1] = await t.api.put(`/api/v1/discounts/${fixed.id}`, { type: 'percentage' }, { key })
     expectStatus(r1, b1).toBe(400)
     expect(b1.details).toEqual({ field: 'value', reason: 'out_of_range' })
@@ -273,7 +273,7 @@ describe('GET /api/v1/discounts', () => {
 describe('DELETE /api/v1/discounts/:id', () => {
   test('hard-deletes; orders keep their discount snapshot', async () => {
     const { store, key } = makeShop(t.deps)
-    const d = makeDiscount(t.deps, store.id, { type: 'fixed', value: 3 })
+    const d = makeDiscount(t.deps, store.id, { type: 'fixed', value: 300 })
     const now = clock.now()
     const orderId = uniq('order')
     t.deps.db

@@ -8,7 +8,7 @@ import { testConfig } from '../../src/config'
 import { createDeps, closeDeps } from '../../src/deps'
 import { createLogger } from '../../src/lib/log'
 import { AppError } from '../../src/lib/errors'
-import { placeOrder } from './orders'
+import { placeOrder } from './factories'
 
 const [dataDir, startAt, json] = process.argv.slice(2)
 const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL' }), { log: createLogger('silent') })

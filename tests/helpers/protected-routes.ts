@@ -17,9 +17,9 @@ import { createWebhook } from '../../src/modules/webhooks/service'
 import { getTableName } from 'drizzle-orm'
 import { API_ACCESS } from '../../src/http/api-routes'
 import { uniq } from './factories'
-import { makeReview } from './review-factories'
-import { makeDiscount, makeShipping } from './store-factories'
-import { makeCustomer, makeOrder } from './orders'
+import { makeReview } from './factories'
+import { makeDiscount, makeShipping } from './factories'
+import { makeCustomer, makeOrder } from './factories'
 
 export interface ProtectedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { makeShop } from '../helpers/factories'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 const CHROMIUM = '/usr/bin/chromium'

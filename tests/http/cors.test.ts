@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { EXPOSE_HEADERS } from '../../src/plugins/cors'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { startTestServer, type TestServer } from '../helpers/server'
 
 const ORIGIN = 'https://shop.example'

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, makeCatalog, orderBody, uniqPhone } from '../helpers/orders'
+import { addProduct, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { ConfigError, loadConfig } from '../../src/config'
 import { ipBucket, peerIp, stripPort } from '../../src/lib/client-ip'

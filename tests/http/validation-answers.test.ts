@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, addShipping, uniqPhone } from '../helpers/orders'
-import { makeReview } from '../helpers/review-factories'
-import { makeDiscount, makeShipping } from '../helpers/store-factories'
+import { addProduct, addShipping, uniqPhone } from '../helpers/factories'
+import { makeReview } from '../helpers/factories'
+import { makeDiscount, makeShipping } from '../helpers/factories'
 
 let t: TestApp
 let key: string

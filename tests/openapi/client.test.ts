@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import path from 'node:path'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { makeCatalog } from '../helpers/orders'
+import { makeCatalog } from '../helpers/factories'
 
 let t: TestApp
 beforeAll(() => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody, uniqPhone, placeOrder } from '../helpers/orders'
+import { makeCatalog, orderBody, uniqPhone, placeOrder } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 
 let t: TestApp

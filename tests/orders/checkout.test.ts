@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from '../helpers/orders'
+import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 import { fixedClock } from '../../src/lib/time'
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
-import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { customerSearch } from '../../src/panel/pages/customers'
 
 let t: TestApp

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
-import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { searchOf } from '../../src/modules/orders'
 
 let t: TestApp

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
-import { makeReview } from '../helpers/review-factories'
+import { makeReview } from '../helpers/factories'
 
 let t: TestApp
 beforeAll(() => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
 import { makeKey, makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody } from '../helpers/orders'
+import { makeCatalog, orderBody } from '../helpers/factories'
 import { TOOLS_BY_NAME } from '../../src/mcp/tools'
 
 let t: TestApp

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp, windowStartClock } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
-import { makeShipping } from '../helpers/store-factories'
+import { makeShipping } from '../helpers/factories'
 import { suspendStore, reinstateStore } from '../../src/modules/platform-stores/service'
 import { reviews } from '../../src/db/schema'
 import { systemClock } from '../../src/lib/time'
@@ -76,9 +76,9 @@ describe('GET /api/v1/stores/:slug', () => {
     const [, hidden] = await t.api.post('/api/v1/products', { name: 'Hidden', price: 1, isActive: false }, { key })
     const [, gone] = await t.api.post('/api/v1/products', { name: 'Gone', price: 1 }, { key })
     await t.api.delete(`/api/v1/products/${gone.data.id}`, { key })
-    const cheap = makeShipping(t.deps, store.id, { name: 'Post', price: 3 })
-    const fast = makeShipping(t.deps, store.id, { name: 'Express', price: 9.99, estimatedDays: 1 })
-    makeShipping(t.deps, store.id, { name: 'Off', price: 1, isActive: false })
+    const cheap = makeShipping(t.deps, store.id, { name: 'Post', price: 300 })
+    const fast = makeShipping(t.deps, store.id, { name: 'Express', price: 999, estimatedDays: 1 })
+    makeShipping(t.deps, store.id, { name: 'Off', price: 100, isActive: false })
     addReview(store.id, mug.data.id, 5, 'approved')
     addReview(store.id, mug.data.id, 4, 'approved')
     addReview(store.id, mug.data.id, 4, 'approved')

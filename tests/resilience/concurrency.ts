@@ -4,7 +4,7 @@
  * order, and a discount at maxUses. Each case returns one line of the resilience table.
  */
 import { makeKey, makeStore } from '../helpers/factories'
-import { addDiscount, makeCatalog, orderBody, uniqPhone } from '../helpers/orders'
+import { addDiscount, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver'
 import { createWebhook } from '../../src/modules/webhooks/service'

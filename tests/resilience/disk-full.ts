@@ -18,7 +18,7 @@ import { closeDeps, createDeps } from '../../src/deps'
 import type { Logger } from '../../src/lib/log'
 import { Api } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { fail, newResult, timed, type CaseResult } from './lib'
 
 export const canMountTmpfs = () => process.platform === 'linux' && process.getuid?.() === 0

@@ -19,7 +19,7 @@ import { createKey } from '../../src/modules/keys/service'
 import { createStore } from '../../src/modules/platform-stores/service'
 import type { Deps } from '../../src/deps'
 import { tempDir } from '../helpers/app'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { freePort, ROOT, spawnServer } from '../helpers/server'
 import { fail, newResult, timed, type CaseResult } from './lib'
 

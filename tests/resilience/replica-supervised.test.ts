@@ -19,7 +19,7 @@ import { lagSeconds, restartDelayMs } from '../../src/replica/status'
 import { ReplicaSupervisor } from '../../src/replica/supervisor'
 import { tempDir } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import { startTestServer, type TestServer } from '../helpers/server'
 import { userTables } from './lib'
 

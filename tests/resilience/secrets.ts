@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeKey, makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody, placeOrder } from '../helpers/orders'
+import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { startReceiver } from '../helpers/webhook-receiver'
 import { fail, newResult, timed, type CaseResult } from './lib'
 

@@ -14,7 +14,7 @@ import { createStore } from '../../src/modules/platform-stores/service'
 import { createKey } from '../../src/modules/keys/service'
 import { enqueueEvent } from '../../src/modules/webhooks/outbox'
 import { systemClock } from '../../src/lib/time'
-import { addProduct, uniqPhone } from '../helpers/orders'
+import { addProduct, uniqPhone } from '../helpers/factories'
 import type { Deps } from '../../src/deps'
 
 const dataDir = tempDir('sf-crash-')

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
-import { makeShipping } from '../helpers/store-factories'
+import { makeShipping } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { orders } from '../../src/db/schema'
 
@@ -135,7 +135,7 @@ describe('GET /api/v1/shipping', () => {
 describe('DELETE /api/v1/shipping/:id', () => {
   test('hard-deletes; an order placed with it keeps its { name, price } snapshot', async () => {
     const { store, key } = makeShop(t.deps)
-    const s = makeShipping(t.deps, store.id, { name: 'Courier X', price: 6.5 })
+    const s = makeShipping(t.deps, store.id, { name: 'Courier X', price: 650 })
     const orderId = uniq('order')
     const now = clock.now()
     t.deps.db

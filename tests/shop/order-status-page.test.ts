@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody } from '../helpers/orders'
+import { makeCatalog, orderBody } from '../helpers/factories'
 
 let t: TestApp
 beforeAll(() => {

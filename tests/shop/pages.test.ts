@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
-import { makeShipping } from '../helpers/store-factories'
+import { makeShipping } from '../helpers/factories'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 import { systemClock } from '../../src/lib/time'
 import { stores } from '../../src/db/schema'
@@ -30,7 +30,7 @@ async function shop(input: Parameters<typeof makeShop>[1] = {}) {
   const [r1, mug] = await t.api.post('/api/v1/products', { name: 'Big Mug', price: 12.5, comparePrice: 15, description: 'Holds a lot', categoryId: cat.data.id, variants: [{ name: 'Red', price: 12.5 }, { name: 'Blue', price: 13 }] }, { key })
   expectStatus(r1, mug).toBe(201)
   const [, plate] = await t.api.post('/api/v1/products', { name: 'Plate', price: 8 }, { key })
-  makeShipping(t.deps, store.id, { name: 'Courier', price: 4.5 })
+  makeShipping(t.deps, store.id, { name: 'Courier', price: 450 })
   return { store, key, mug: mug.data, plate: plate.data, category: cat.data }
 }
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { makeCatalog, orderBody } from '../helpers/orders'
+import { makeCatalog, orderBody } from '../helpers/factories'
 import { TOOLS } from '../../src/mcp/tools'
 
 let t: TestApp

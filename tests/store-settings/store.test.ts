@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
-import { makeDiscount, makeShipping } from '../helpers/store-factories'
+import { makeDiscount, makeShipping } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 
 let t: TestApp
@@ -179,8 +179,8 @@ describe('PUT /api/v1/store', () => {
     const lockers: [string, (storeId: string, key: string) => Promise<void> | void][] = [
       ['a product', async (_id, key) => void (await t.api.post('/api/v1/products', { name: 'Mug', price: 10 }, { key }))],
       ['a shipping option', (id) => void makeShipping(t.deps, id)],
-      ['a fixed discount', (id) => void makeDiscount(t.deps, id, { type: 'fixed', value: 5 })],
-      ['a percentage discount with a minimum order', (id) => void makeDiscount(t.deps, id, { type: 'percentage', value: 5, minOrderAmount: 20 })],
+      ['a fixed discount', (id) => void makeDiscount(t.deps, id, { type: 'fixed', value: 500 })],
+      ['a percentage discount with a minimum order', (id) => void makeDiscount(t.deps, id, { type: 'percentage', value: 5, minOrderAmount: 2000 })],
       [
         'an order',
         (id) =>

@@ -129,7 +129,7 @@ describe('the probe on a real event loop', () => {
   }
 
   test('a saturated loop puts the dispatcher under pressure while orders are posted, not otherwise', async () => {
-    const { makeCatalog, orderBody } = await import('../helpers/orders')
+    const { makeCatalog, orderBody } = await import('../helpers/factories')
     const t = makeApp({ rateLimitOrders: 1000 })
     cleanup.push(() => t.close())
     const { store } = makeShop(t.deps)
