@@ -171,7 +171,8 @@ describe('checkpoints handed to Litestream', () => {
       const results = await Promise.all(Array.from({ length: 300 }, () => deps.checkout.submit(order())))
       expect(results.every((r) => r.status === 201)).toBe(true)
       maxWal = Math.max(maxWal, statSync(path.join(s.config.dataDir, 'storefront.db-wal')).size)
-      await until('the replica to catch up', () => replica.status().lagSeconds === 0)
+      // Generous: on a loaded machine Litestream's own process gets little CPU; what is checked is the result.
+      await until('the replica to catch up', () => replica.status().lagSeconds === 0, 60_000)
     }
     await s.running.stop()
 
@@ -200,7 +201,7 @@ describe('checkpoints handed to Litestream', () => {
       a.close()
       b.close()
     }
-  }, 30_000)
+  }, 180_000)
 })
 
 describe('admin restore --from-replica', () => {
