@@ -3,7 +3,7 @@
  * what none declares); a write's after-commit effects run once it committed, never after a
  * rollback; events emitted in a transaction commit or roll back with it.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { createId } from '@paralleldrive/cuid2'
 import { AccessTable, declaredRoutes } from '../../src/http/access'
@@ -12,16 +12,12 @@ import { API_ACCESS } from '../../src/http/api-routes'
 import { ctxFor } from '../../src/kernel/context'
 import { savepoint, transact, transaction, write } from '../../src/kernel/write'
 import { getStore } from '../../src/modules/platform-stores/service'
-import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus, type Json } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { cycles, importGraph, layerOf, privateReaches, upwardImports } from '../helpers/import-graph'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 describe('access declared on each route', () => {
   test('every /api and /mcp route of the app declares its access, and the key routes name a scope or any key', () => {

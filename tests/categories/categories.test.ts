@@ -3,8 +3,8 @@
  * suspension" caps): CRUD, ordering by position, filters, duplicate slugs, what deleting does
  * to products, the free plan's 3-category cap, and freshness after writes.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus, type Json } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { ctxFor } from '../../src/kernel/context'
@@ -14,11 +14,7 @@ import type { Plan, Store } from '../../src/db/schema'
 
 const T0 = Date.UTC(2026, 3, 1, 8, 0, 0, 0)
 const clock = fixedClock(T0)
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ rateLimitKey: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const shop = (plan: Plan = 'pro') => makeShop(t.deps, { plan })

@@ -1,17 +1,13 @@
 /** GET /api/v1/customers and GET /api/v1/customers/:id (with order history). */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 4, 1))
-beforeAll(() => {
-  t = makeApp({ rateLimitKey: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
 const KEYS = ['address', 'createdAt', 'firstOrderAt', 'id', 'lastOrderAt', 'name', 'ordersCount', 'phone', 'totalSpent', 'updatedAt']
 

@@ -1,17 +1,13 @@
 /** /api/v1/discounts: fields, value rules per type, unique codes ignoring case, list, hard delete. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { makeDiscount, uniqCode } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { orders } from '../../src/db/schema'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 3, 1, 9))
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const FIELDS = ['id', 'code', 'type', 'value', 'minOrderAmount', 'maxUses', 'usedCount', 'expiresAt', 'isActive', 'createdAt', 'updatedAt']
 const stored = (id: string) =>

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import { createApp } from '../../src/app'
 import { testConfig, type Config } from '../../src/config'
 import { createDeps, closeDeps } from '../../src/deps'
@@ -18,6 +18,12 @@ export function tempDir(prefix = 'sf-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix))
 }
 
+/** A temp directory removed when its scope ends: `using dir = tempDirectory()`. */
+export function tempDirectory(prefix = 'sf-test-'): { path: string } & Disposable {
+  const dir = tempDir(prefix)
+  return { path: dir, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
 export interface TestApp {
   app: ReturnType<typeof createApp>
   deps: Deps
@@ -27,6 +33,8 @@ export interface TestApp {
   /** A second connection, like the admin CLI's: its commits are seen through data_version. */
   adminDb(): Db
   close(): void
+  /** `using t = makeApp()`: closed (connections, timers, DATA_DIR) when the scope ends. */
+  [Symbol.dispose](): void
 }
 
 export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger } = {}): TestApp {
@@ -35,7 +43,7 @@ export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; 
   const deps = createDeps(config, { clock: opts.clock, log: opts.log ?? createLogger('silent') })
   const app = createApp(deps)
   let admin: Db | undefined
-  return {
+  const t: TestApp = {
     app,
     deps,
     config,
@@ -48,7 +56,28 @@ export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; 
       closeDeps(deps)
       rmSync(dataDir, { recursive: true, force: true })
     },
+    [Symbol.dispose]: () => t.close(),
   }
+  return t
+}
+
+/**
+ * The file's one app: made before its first test, closed after its last — the
+ * `beforeAll(makeApp)` / `afterAll(close)` pair, once. The arguments are read when the file is
+ * loaded; the app is made in `beforeAll`, so reading `t` at the file's top level is an error.
+ */
+export function appForFile(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger } = {}): TestApp {
+  let made: TestApp | undefined
+  beforeAll(() => {
+    made = makeApp(overrides, opts)
+  })
+  afterAll(() => made?.close())
+  return new Proxy({} as TestApp, {
+    get(_, name) {
+      if (!made) throw new Error('appForFile: the app is made in beforeAll; use it inside a test or hook')
+      return made[name as keyof TestApp]
+    },
+  })
 }
 
 export interface CallOptions {

@@ -3,8 +3,8 @@
  * 401 (missing, malformed, unknown, revoked, expired key; before body validation) → 402 → 429
  * → 403 scope → 403 another store's record → 403 PLAN_REQUIRED.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp, windowStartClock } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus, windowStartClock } from '../helpers/app'
 import { makeKey, makeShop, makeStore } from '../helpers/factories'
 import { PROTECTED_ROUTES, type ProtectedRoute } from '../helpers/protected-routes'
 import { policyFor } from '../helpers/access'
@@ -12,11 +12,7 @@ import { revokeKey } from '../../src/modules/keys/service'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 import { systemClock } from '../../src/lib/time'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ rateLimitKey: 3 }, { clock: windowStartClock() })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitKey: 3 }, { clock: windowStartClock() })
 
 const FAKE_ID = 'zzzzzzzzzzzzzzzzzzzzzzzz'
 const pathOf = (r: ProtectedRoute, id = FAKE_ID) => r.path.replace(':deliveryId', FAKE_ID).replace(':imageId', FAKE_ID).replace(':id', id)

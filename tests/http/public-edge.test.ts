@@ -2,8 +2,8 @@
  * The public edge, third wave (issue 22): abuse an anonymous caller can't do. Each test here
  * fails on the base commit 88d40c8.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { addProduct, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
@@ -11,12 +11,8 @@ import { ConfigError, loadConfig } from '../../src/config'
 import { ipBucket, peerIp, stripPort } from '../../src/lib/client-ip'
 import { expirePendingOrders } from '../../src/jobs/expire-orders'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 10, 1, 12))
-beforeAll(() => {
-  t = makeApp({ rateLimitOrders: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitOrders: 100_000 }, { clock })
 
 const post = (body: unknown) => t.api.post('/api/orders', body)
 const stockOf = (id: string) => t.deps.db.$client.query<{ stock: number | null }, [string]>('SELECT stock FROM products WHERE id = ?').get(id)!.stock

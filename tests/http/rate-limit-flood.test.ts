@@ -4,17 +4,13 @@
  * clients never block the event loop for more than 20 ms (flushes and sweeps run in slices);
  * once their windows end, memory and the rate_limits table return to where they were.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { ipBucket } from '../../src/lib/client-ip'
 import { runIpv6Flood } from '../resilience/flood'
 import { expectClean } from '../resilience/expect'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ trustProxy: true })
-})
-afterAll(() => t.close())
+const t = appForFile({ trustProxy: true })
 
 const hit = (ip: string) =>
   t.app.handle(new Request('http://localhost/api/nothing', { headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' } }))

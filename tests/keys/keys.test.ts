@@ -3,22 +3,18 @@
  * bytes; only the SHA-256 hash and a 12-character prefix are stored (the secret is nowhere in
  * the database file); lastUsedAt is written behind; scopes are enforced, `all` grants all.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { hasScope, parseScopes, SCOPES } from '../../src/lib/scopes'
 import { fixedClock } from '../../src/lib/time'
 import { createKey, KEY_RE, listKeys } from '../../src/modules/keys/service'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeStore } from '../helpers/factories'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12, 0, 0))
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 describe('format and randomness', () => {
   test('sfk_ + 33 base62 characters, and 62^33 covers the 192 bits of 24 random bytes', () => {

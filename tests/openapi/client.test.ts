@@ -3,17 +3,13 @@
  * types generated from /docs/json, runs against the service: what the document says a client
  * sends is what the service accepts. scripts/check-openapi-client.ts (CI) typechecks it.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import path from 'node:path'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 test('lists products, places an order and confirms it through openapi-fetch', async () => {
   const { store, key } = makeShop(t.deps)

@@ -4,17 +4,13 @@
  * copy of the pinned @scalar/api-reference bundle; the page's CSP admits this origin only.
  * e2e/docs-offline.e2e.ts renders it in a browser.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import meta from '../../src/openapi/vendor/scalar-api-reference.json'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 const get = (p: string, headers: Record<string, string> = {}) => t.app.handle(new Request(`http://localhost${p}`, { headers }))
 

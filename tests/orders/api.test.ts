@@ -1,17 +1,13 @@
 /** GET /api/v1/orders, GET /api/v1/orders/:id, PUT /api/v1/orders/:id[/status]. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody, uniqPhone, placeOrder } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 3, 1))
-beforeAll(() => {
-  t = makeApp({ rateLimitOrders: 100_000, rateLimitKey: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitOrders: 100_000, rateLimitKey: 100_000 }, { clock })
 
 /** A shop with `n` orders, one a minute; returns ids newest first. */
 function shopWithOrders(n: number) {

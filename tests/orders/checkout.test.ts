@@ -1,19 +1,15 @@
 /** POST /api/orders: order of checks, references, money from the database, customers, dedup, idempotency, outbox. */
 import { drainOutbox } from '../helpers/outbox'
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createId } from '@paralleldrive/cuid2'
-import { makeApp, expectStatus, type TestApp, windowStartClock } from '../helpers/app'
+import { appForFile, makeApp, expectStatus, windowStartClock } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
-import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
+import { addDiscount, addProduct, addShipping, addVariant, makeCatalog, orderBody } from '../helpers/factories'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 import { fixedClock } from '../../src/lib/time'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
-beforeAll(() => {
-  t = makeApp({ rateLimitOrders: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitOrders: 100_000 }, { clock })
 
 const post = (body: unknown, headers?: Record<string, string>) => t.api.post('/api/orders', body, { headers })
 const sqlOne = <T = number>(q: string, ...params: (string | number)[]) => Object.values(t.deps.db.$client.query(q).get(...params) as object)[0] as T

@@ -3,17 +3,13 @@
  * through app.handle, plus identical orders from separate processes on one database file
  * (BEGIN IMMEDIATE across connections).
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import path from 'node:path'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { addDiscount, makeCatalog, orderBody, uniqPhone } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ rateLimitOrders: 100_000 })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitOrders: 100_000 })
 
 const post = (body: unknown, headers?: Record<string, string>) => t.api.post('/api/orders', body, { headers })
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {})

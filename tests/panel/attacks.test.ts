@@ -3,11 +3,11 @@
  * nothing, and no session id, password, TOTP secret or link token appears in a log line, an
  * error body or a backup (its manifest, or the database copy) in clear.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
-import { makeApp, tempDir, type TestApp } from '../helpers/app'
+import { appForFile, tempDir } from '../helpers/app'
 import { makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { users } from '../../src/db/schema'
 import { createSnapshot } from '../../src/backup/snapshot'
@@ -18,14 +18,10 @@ const lines: string[] = []
 const capture = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push(JSON.stringify({ level, msg, ...fields }))
 const log: Logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error'), enabled: () => true }
 
-let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))
 const nameOf = (userId: string) => t.deps.db.select().from(users).where(eq(users.id, userId)).get()!.name
 
-beforeAll(() => {
-  t = makeApp({ logLevel: 'debug' }, { log })
-})
-afterAll(() => t.close())
+const t = appForFile({ logLevel: 'debug' }, { log })
 
 describe('CSRF', () => {
   test('a form posted from another origin (same site, another port) changes nothing: 403', async () => {

@@ -1,15 +1,11 @@
 /** Customers in the panel (issue 20), over HTTP: list, search by name or phone in any format, detail with orders, another store's customer. */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 import { customerSearch } from '../../src/panel/pages/customers'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 test('list, search by name or phone, detail with order history; a viewer reads; another store is 403', async () => {
   const shop = await makeOwnerShop(t.deps)

@@ -1,14 +1,10 @@
 /** The dashboard (issue 20), over HTTP: figures from the rollups, the SVG chart and its table, top products, low stock, latest orders, the checklist; the free plan's upgrade box. */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 test('today / 7 / 30 days, chart with its table, top products, low stock, latest orders, checklist', async () => {
   const shop = await makeOwnerShop(t.deps, { plan: 'pro' })

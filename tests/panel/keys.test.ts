@@ -4,20 +4,16 @@
  * the list, revoke (then 401 at once), the activity lines; staff and viewers refused, even by a
  * hand-made post; another store's key id refused.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { activity, apiKeys } from '../../src/db/schema'
 
-let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))
 
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function owner() {
   const shop = await makeOwnerShop(t.deps)

@@ -4,21 +4,17 @@
  * GET /api/v1/products/:id); errors at their field in the person's language (comparePrice must
  * be above price); the plan's cap with its upgrade link; roles and another store's product.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { ctxFor } from '../../src/kernel/context'
 import { createProduct } from '../../src/modules/products/service'
 import { getStore } from '../../src/modules/platform-stores/service'
 
-let t: TestApp
 const client = (headers: Record<string, string> = {}) => new PanelClient((r) => t.app.handle(r), undefined, headers)
 
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function owner(plan: 'free' | 'pro' = 'pro', headers: Record<string, string> = {}) {
   const shop = await makeOwnerShop(t.deps, { plan })

@@ -2,16 +2,12 @@
  * The panel's Reviews link carries the count of reviews waiting for approval (issue 25, item 4),
  * in words for screen readers, only for roles that read reviews and only for their own store.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeReview } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 const client = () => new PanelClient((r) => t.app.handle(r))
 const reviewsLink = (html: string) => /<a href="\/admin\/reviews"[^>]*>(.*?)<\/a>/.exec(html)?.[1]

@@ -3,16 +3,12 @@
  * reviews module's verbs (the same rules as the API), the free plan's upgrade link instead of
  * the controls, and the role and store limits.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeReview } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 const client = () => new PanelClient((r) => t.app.handle(r))
 const statusOf = (id: string) => t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(id)?.status
 

@@ -3,18 +3,14 @@
  * read back over GET /api/v1/store; the WhatsApp preview of a sample order in the store's
  * language; bad input at its field; staff has no Settings, a viewer reads but cannot post.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 
-let t: TestApp
 const client = (headers: Record<string, string> = {}) => new PanelClient((r) => t.app.handle(r), undefined, headers)
 
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function owner(headers: Record<string, string> = {}) {
   const shop = await makeOwnerShop(t.deps)

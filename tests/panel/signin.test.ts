@@ -4,9 +4,9 @@
  * sign-in with TOTP and recovery codes, passkeys (a software authenticator), and the rule that
  * a key never opens /admin and a session never opens /api/v1.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeOwnerShop, PanelClient, PASSWORD, signIn } from '../helpers/panel'
 import { SoftAuthenticator } from '../helpers/webauthn'
@@ -16,13 +16,9 @@ import { sessions, users } from '../../src/db/schema'
 import { hashToken, totpCodeAt, PER_EMAIL_TIERS } from '../../src/modules/people'
 
 const clock = fixedClock(Date.UTC(2026, 2, 2, 10, 0, 0))
-let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))
 
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 describe('password sign-in', () => {
   test('the login page has labelled Email and Password fields and a Sign in button; a good password opens the dashboard', async () => {

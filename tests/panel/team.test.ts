@@ -3,9 +3,9 @@
  * roles as the navigation and 403s see them, the team page, the store switcher, suspension,
  * first run, the demo's sign-in link, the CLI's user commands, and the activity log.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeApp, type Json, type TestApp } from '../helpers/app'
+import { appForFile, makeApp, type Json } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, PASSWORD, signIn } from '../helpers/panel'
 import { fixedClock } from '../../src/lib/time'
 import { activity, memberships, stores } from '../../src/db/schema'
@@ -17,13 +17,9 @@ import { ctxFor } from '../../src/kernel/context'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 
 const clock = fixedClock(Date.UTC(2026, 3, 1, 9, 0, 0))
-let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))
 
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const admin = (...argv: string[]) => adminJson(t.config.dataDir, clock, ...argv)
 

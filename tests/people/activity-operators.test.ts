@@ -3,19 +3,15 @@
  * commands write `cli` lines, and the billing sweep's suspensions `system` lines, each in the
  * writing transaction.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type Json, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { adminJson } from '../helpers/cli'
 import { runBillingSweep } from '../../src/jobs/billing'
 
 const clock = fixedClock(Date.UTC(2026, 4, 1, 9))
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const admin = (...argv: string[]) => adminJson(t.config.dataDir, clock, ...argv)
 const lines = (storeId: string) =>

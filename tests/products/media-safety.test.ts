@@ -3,22 +3,18 @@
  * findings 3 and 8): restore refuses links and special files, /media never follows a link, a
  * soft-deleted product's pictures stop being served and leave the disk after the retention.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
-import { expectStatus, makeApp, tempDir, type Json, type TestApp } from '../helpers/app'
+import { expectStatus, appForFile, makeApp, tempDir, type Json } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { BackupError, createSnapshot, restoreSnapshot } from '../../src/backup/snapshot'
 import { MEDIA_RETENTION_DAYS, pruneMedia } from '../../src/jobs/prune-media'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 10, 1))
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const jpeg = () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#c83c14' } }).jpeg().toBuffer()
 const media = (url: string) => t.app.handle(new Request(`http://localhost${url}`))

@@ -3,19 +3,15 @@
  * store (429 + Retry-After before a byte is read), a waiting upload's body sits on disk, not in
  * memory, and the resize slot is shared store by store in turn.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
-import { expectStatus, makeApp, type Json, type TestApp } from '../helpers/app'
+import { expectStatus, appForFile, type Json } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { inResizeSlot } from '../../src/modules/products/images/process'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ mediaUploadsPerStore: 2, mediaUploadsTotal: 8 })
-})
-afterAll(() => t.close())
+const t = appForFile({ mediaUploadsPerStore: 2, mediaUploadsTotal: 8 })
 
 const jpeg = () => sharp({ create: { width: 300, height: 200, channels: 3, background: '#2a7' } }).jpeg().toBuffer()
 const stagingDir = () => path.join(t.config.dataDir, 'media', 'staging')

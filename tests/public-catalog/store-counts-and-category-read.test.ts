@@ -3,17 +3,13 @@
  * orderCount on the store; the private_address refusal names WEBHOOK_ALLOW_PRIVATE; each in the
  * OpenAPI document and the MCP get_store tool.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus, type Json } from '../helpers/app'
 import { makeKey, makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody } from '../helpers/factories'
 import { TOOLS_BY_NAME } from '../../src/mcp/tools'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 describe('GET /api/v1/categories/:id', () => {
   test('the store own category, inactive ones too', async () => {

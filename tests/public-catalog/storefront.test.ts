@@ -1,17 +1,13 @@
 /** Public storefront reads: GET /api/v1/stores (directory) and GET /api/v1/stores/:slug (catalog). */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp, windowStartClock } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, makeApp, expectStatus, windowStartClock } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { makeShipping } from '../helpers/factories'
 import { suspendStore, reinstateStore } from '../../src/modules/platform-stores/service'
 import { reviews } from '../../src/db/schema'
 import { systemClock } from '../../src/lib/time'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 // Visits are written behind (storefront/visits.ts): flush them before counting rows.
 const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n

@@ -3,18 +3,14 @@
  * nothing; the counts are written behind in batches and reach stats within seconds; raw rows
  * older than VISIT_RAW_DAYS are pruned while the stats keep their counts.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { catalogVisits } from '../../src/db/schema'
 import { DAY_MS } from '../../src/lib/time'
 import { pruneVisits, VISIT_FLUSH_MS, VISIT_RAW_DAYS } from '../../src/modules/public-catalog/visits'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ rateLimitStoreReads: 100_000, rateLimitKey: 100_000 })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitStoreReads: 100_000, rateLimitKey: 100_000 })
 
 const rawVisits = (storeId: string) => t.deps.db.$client.query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
 const changes = () => t.deps.db.$client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n

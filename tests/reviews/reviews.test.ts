@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeKey, makeShop, makeStore, uniq } from '../helpers/factories'
 import { makeProduct, makeReview } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
@@ -10,13 +10,9 @@ import { deleteProduct } from '../../src/modules/products/service'
 import { ctxFor } from '../../src/kernel/context'
 
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
-let t: TestApp
 let ipN = 0
 const ip = () => `203.0.113.${++ipN % 250}`
-beforeAll(() => {
-  t = makeApp({ trustProxy: true, rateLimitKey: 10_000, rateLimitAnonymous: 10_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ trustProxy: true, rateLimitKey: 10_000, rateLimitAnonymous: 10_000 }, { clock })
 
 const post = (body: unknown, opts: { ip?: string; raw?: string } = {}) =>
   t.api.post('/api/reviews', body, { ip: opts.ip ?? ip(), raw: opts.raw, headers: { 'x-forwarded-proto': 'https' } })

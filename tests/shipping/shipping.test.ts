@@ -1,17 +1,13 @@
 /** /api/v1/shipping: fields, validation, list, hard delete with the order snapshot kept. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { makeShipping } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { orders } from '../../src/db/schema'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 4, 1, 9))
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const FIELDS = ['id', 'name', 'price', 'description', 'estimatedDays', 'isActive', 'createdAt', 'updatedAt']
 const storedPrice = (id: string) => t.deps.db.$client.query<{ price: number }, [string]>('SELECT price FROM shipping_options WHERE id = ?').get(id)!.price

@@ -4,16 +4,12 @@
  * the store's language, is noindex and uncached, follows the seller's moves; another token, or
  * the token under another store's slug, shows nothing.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody } from '../helpers/factories'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 const get = async (url: string) => {
   const res = await t.app.handle(new Request(url))

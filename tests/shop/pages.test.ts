@@ -1,6 +1,6 @@
 /** The storefront pages over HTTP: catalog, product, cart, directory, friendly errors, caching, assets, sitemap, robots. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, makeApp, expectStatus } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { makeShipping } from '../helpers/factories'
 import { suspendStore } from '../../src/modules/platform-stores/service'
@@ -9,11 +9,7 @@ import { stores } from '../../src/db/schema'
 import { eq } from 'drizzle-orm'
 import { ASSETS } from '../../src/shop/assets'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await t.app.handle(new Request(`http://localhost${path}`, { headers }))

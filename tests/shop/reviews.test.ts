@@ -4,10 +4,10 @@
  * "Write a review" form route (same verb, schema and per-IP limit as POST /api/reviews; same
  * origin only), the page cache dropped by moderation and deletion, and the WhatsApp share links.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { readFileSync } from 'node:fs'
-import { makeApp, expectStatus, type Json, type TestApp } from '../helpers/app'
+import { appForFile, makeApp, expectStatus, type Json } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeReview } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
@@ -20,14 +20,10 @@ import { ASSETS } from '../../src/shop/assets'
 const NOON = Date.UTC(2026, 2, 1, 12)
 const clock = fixedClock(NOON)
 const ORIGIN = 'https://shop.example'
-let t: TestApp
 let ipN = 0
 const newIp = () => `198.51.100.${++ipN}`
 
-beforeAll(() => {
-  t = makeApp({ trustProxy: true, publicUrl: ORIGIN, rateLimitKey: 100_000, rateLimitAnonymous: 100_000, rateLimitStoreReads: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ trustProxy: true, publicUrl: ORIGIN, rateLimitKey: 100_000, rateLimitAnonymous: 100_000, rateLimitStoreReads: 100_000 }, { clock })
 
 const PROXY = { 'x-forwarded-proto': 'https' }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop, makeStore, uniq } from '../helpers/factories'
 import { makeProduct } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
@@ -11,11 +11,7 @@ import { TOP_PRODUCTS } from '../../src/modules/stats/service'
 import { immediate } from '../../src/db/client'
 
 const clock = fixedClock(Date.UTC(2026, 5, 1))
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ rateLimitKey: 100_000 }, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
 let seq = 0
 /** An order with its items, inserted directly (minor units). Total = Σ subtotals + extra. */

@@ -1,15 +1,11 @@
 /** Store `language` (es | en | pt, default en): read, partial update, validation, default WhatsApp template per language. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody } from '../helpers/factories'
 import { TOOLS } from '../../src/mcp/tools'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 describe('store language', () => {
   test('defaults to en; PUT sets es or pt and leaves the other fields alone', async () => {

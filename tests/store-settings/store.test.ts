@@ -1,16 +1,12 @@
 /** GET / PUT /api/v1/store: fields, partial update, validation, 409s, plan independence. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
 import { makeDiscount, makeShipping } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 
-let t: TestApp
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
-beforeAll(() => {
-  t = makeApp({}, { clock })
-})
-afterAll(() => t.close())
+const t = appForFile({}, { clock })
 
 const STORE_FIELDS = ['id', 'name', 'slug', 'whatsappNumber', 'currency', 'whatsappTemplate', 'description', 'language', 'isPublished', 'isMaintenance', 'pendingOrderTtlHours', 'showStockCount', 'plan', 'status', 'productCount', 'categoryCount', 'orderCount', 'createdAt', 'updatedAt']
 
