@@ -34,7 +34,7 @@ const token = (v: PicturesView) => html`<input type="hidden" name="_csrf" value=
 
 /** A move form: one button that posts the picture's new position (the API's PUT body). */
 function moveForm(v: PicturesView, img: ImageView, to: number, text: string, label: string): Html {
-  return html`<form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/move" class="inline" data-move>${token(v)}<input type="hidden" name="position" value="${to}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`
+  return html`<form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/move" data-move>${token(v)}<input type="hidden" name="position" value="${to}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`
 }
 
 export function pictureItems(v: PicturesView): Html {
@@ -65,13 +65,13 @@ export function picturesSection(v: PicturesView): Html {
       ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${cw(v).upgradePlan}</a></p>` : ''}
       <p><button type="submit" class="secondary">${w.upload}</button></p>
     </form>
-    <ul id="upload-progress" class="list" hidden></ul>`
+    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.uploading('{name}')}" data-uploaded="${w.uploaded}" data-failed="${w.uploadFailed}"></ul>`
     : ''
   return html`<section id="pictures" aria-labelledby="pictures-title">
     <h2 id="pictures-title">${w.pictures}</h2>
     ${v.done ? html`<p class="notice" role="status">${v.done}</p>` : ''}
     ${v.images.length ? (v.writable ? html`<p class="hint" id="drag-hint" hidden>${w.dragHint}</p>` : '') : html`<p id="no-pictures">${w.noPictures}</p>`}
-    <ol id="picture-list" class="pictures">${pictureItems(v)}</ol>
+    <ol id="picture-list" class="pictures" data-base="${base(v)}">${pictureItems(v)}</ol>
     <p id="pictures-status" class="sr-only" role="status" aria-live="polite"></p>
     ${upload}
   </section>`

@@ -29,6 +29,7 @@ const en = {
   picturesAdded: (n: number) => (n === 1 ? 'Picture added.' : `${n} pictures added.`),
   uploading: (name: string) => `Uploading ${name}`,
   uploaded: 'Uploaded.',
+  uploadFailed: 'The upload did not finish. Try again.',
   dragHint: 'Drag a picture to reorder, or use its buttons.',
   // a picture's problem, by the API's answer
   fileRequired: 'Pick at least one picture.',
@@ -75,6 +76,7 @@ const es: ProductWords = {
   picturesAdded: (n) => (n === 1 ? 'Foto agregada.' : `${n} fotos agregadas.`),
   uploading: (name) => `Subiendo ${name}`,
   uploaded: 'Subida.',
+  uploadFailed: 'La subida no terminó. Vuelve a intentarlo.',
   dragHint: 'Arrastra una foto para cambiar el orden, o usa sus botones.',
   fileRequired: 'Elige al menos una foto.',
   notAnImage: 'Este archivo no es una foto JPEG, PNG o WebP.',
@@ -116,6 +118,7 @@ const pt: ProductWords = {
   picturesAdded: (n) => (n === 1 ? 'Foto adicionada.' : `${n} fotos adicionadas.`),
   uploading: (name) => `Enviando ${name}`,
   uploaded: 'Enviada.',
+  uploadFailed: 'O envio não terminou. Tente de novo.',
   dragHint: 'Arraste uma foto para mudar a ordem, ou use os botões dela.',
   fileRequired: 'Escolha pelo menos uma foto.',
   notAnImage: 'Este arquivo não é uma foto JPEG, PNG ou WebP.',
