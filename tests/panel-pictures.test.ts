@@ -67,6 +67,10 @@ describe('uploading pictures', () => {
     expect(page.text).toContain('Picture 1 of 2')
     expect(page.text).toContain('aria-label="Move later, picture 1"')
     expect(page.text).toContain('type="file" multiple accept="image/jpeg,image/png,image/webp"')
+    // Signed-in pages carry a description and no noindex (no crawler has a session); the sign-in page keeps noindex.
+    expect(page.text).toContain('<meta name="description" content="Edit Mug · ')
+    expect(page.text).not.toContain('noindex')
+    expect((await client().get('/admin/login')).text).toContain('<meta name="robots" content="noindex">')
     // The thumbnail is served by the media route.
     expect((await t.app.handle(new Request(`http://localhost${images[0].sizes[0].url}`))).status).toBe(200)
   })
