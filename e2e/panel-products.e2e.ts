@@ -10,11 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import sharp from 'sharp'
-import type { Page } from 'playwright-core'
 import { createKey } from '../src/modules/keys'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, signInAs, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -37,21 +36,13 @@ const api = (path: string, key: string) => h.server.fetch(path, { headers: { aut
 /** Two pictures told apart by their width (the API reports it). */
 const picture = (width: number, color: string) => sharp({ create: { width, height: 300, channels: 3, background: color } }).jpeg().toBuffer()
 
-async function signIn(page: Page) {
-  await page.goto(`${h.origin}/admin/login`)
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-}
-
 describe('the product editor on a phone', () => {
   test(
     'two variants with stock and two pictures; reorder the pictures by keyboard; the storefront and the API show the new order',
     async () => {
       const w = await open(h)
       const { page } = w
-      await signIn(page)
+      await signInAs(h, page, OWNER, PASSWORD)
       await page.getByRole('link', { name: 'Products', exact: true }).click()
       await page.getByRole('link', { name: 'New product' }).click()
       await page.getByRole('heading', { level: 1, name: 'New product' }).waitFor()

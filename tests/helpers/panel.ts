@@ -94,14 +94,7 @@ export class PanelClient {
       headers.accept = 'application/json'
       if (token) headers['x-form-token'] = token
     }
-    const page = await this.request('POST', path, { body: form, headers })
-    let json: unknown
-    try {
-      json = JSON.parse(page.text)
-    } catch {
-      json = undefined
-    }
-    return { ...page, json }
+    return withJson(await this.request('POST', path, { body: form, headers }))
   }
 
   /** A JSON POST as the panel script sends it (form token in `x-form-token`). */
@@ -109,14 +102,16 @@ export class PanelClient {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const headers: Record<string, string> = { 'content-type': 'application/json', origin: this.origin }
     if (token) headers['x-form-token'] = token
-    const page = await this.request('POST', path, { body: JSON.stringify(value), headers })
-    let json: unknown
-    try {
-      json = JSON.parse(page.text)
-    } catch {
-      json = undefined
-    }
-    return { ...page, json }
+    return withJson(await this.request('POST', path, { body: JSON.stringify(value), headers }))
+  }
+}
+
+/** The page with its body read as JSON (undefined when it is not JSON). */
+function withJson(page: Page): Page & { json: any } {
+  try {
+    return { ...page, json: JSON.parse(page.text) }
+  } catch {
+    return { ...page, json: undefined }
   }
 }
 
