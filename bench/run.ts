@@ -32,6 +32,7 @@ const BENCHES: string[] = [
   'stats',
   'webhooks',
   'storefront',
+  'panel-editor',
   'images',
   'upload-tenants',
   'reads',

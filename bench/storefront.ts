@@ -19,8 +19,8 @@ import { loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtP
 
 const TARGET_CPU_RATIO = 0.5
 const TARGET_P99_MS = 10
-const TARGET_LIGHTHOUSE = 95
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+export const TARGET_LIGHTHOUSE = 95
+export const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const load_ = await loadRounds(opts)
@@ -139,7 +139,7 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
   }
 }
 
-interface Lhr {
+export interface Lhr {
   categories: Record<string, { score: number | null }>
   audits: Record<string, { details?: { items?: { resourceType?: string; transferSize?: number }[] } }>
 }
@@ -196,8 +196,11 @@ async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: st
   }
 }
 
-/** One Lighthouse run (Node runs its CLI; it starts and stops its own Chromium). */
-async function lighthouse(url: string): Promise<Lhr> {
+/**
+ * One Lighthouse run (Node runs its CLI; it starts and stops its own Chromium). `extraHeaders`
+ * go with every request (bench/panel-editor.ts signs in with a session cookie this way).
+ */
+export async function lighthouse(url: string, extraHeaders?: Record<string, string>): Promise<Lhr> {
   const out = path.join(tempDir('sf-lh-'), 'report.json')
   const proc = Bun.spawn(
     [
@@ -208,6 +211,7 @@ async function lighthouse(url: string): Promise<Lhr> {
       `--output-path=${out}`,
       '--quiet',
       '--only-categories=performance,accessibility,best-practices,seo',
+      ...(extraHeaders ? [`--extra-headers=${JSON.stringify(extraHeaders)}`] : []),
       // The server's self-signed certificate; the page is still served over TLS.
       '--chrome-flags=--headless=new --no-sandbox --ignore-certificate-errors',
     ],

@@ -103,3 +103,12 @@ export async function close(w: Watched): Promise<void> {
   expect(w.outside).toEqual([])
   expect(w.problems).toEqual([])
 }
+
+/** Signs in with e-mail and password on the sign-in page, and waits for the dashboard. */
+export async function signInAs(h: Harness, page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${h.origin}/admin/login`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
+}

@@ -27,9 +27,10 @@ export type Access =
   | { public: Bucket }
   /**
    * A panel page or action (/admin): a session cookie, never a key; `panel` is what the person's
-   * role must grant (modules/people/roles.ts); `owns` as for keys.
+   * role must grant (modules/people/roles.ts); `owns` as for keys; `upload`: the body is the
+   * picture form's files, held to the panel's upload limit instead of 1 MiB.
    */
-  | { panel: PanelNeed; owns?: OwnedTable }
+  | { panel: PanelNeed; owns?: OwnedTable; upload?: true }
 
 export type Policy =
   | { kind: 'none' }
@@ -37,7 +38,7 @@ export type Policy =
   | { kind: 'key'; scope: Scope | null; feature?: PaidFeature; owns?: OwnedTable; upload?: true }
   | SessionPolicy
 
-export type SessionPolicy = { kind: 'session'; need: PanelNeed; owns?: OwnedTable }
+export type SessionPolicy = { kind: 'session'; need: PanelNeed; owns?: OwnedTable; upload?: true }
 
 /**
  * How the gate checks a panel request (panel/gate.ts): the request's panel context, or a page
@@ -61,7 +62,12 @@ export const DECLARED = 'accessDeclared'
 export const policyOf = (a: Access): Policy => {
   if ('public' in a) return { kind: 'public', bucket: a.public }
   if ('key' in a) return { kind: 'key', scope: null }
-  if ('panel' in a) return a.owns ? { kind: 'session', need: a.panel, owns: a.owns } : { kind: 'session', need: a.panel }
+  if ('panel' in a) {
+    const s: SessionPolicy = { kind: 'session', need: a.panel }
+    if (a.owns) s.owns = a.owns
+    if (a.upload) s.upload = true
+    return s
+  }
   const p: Policy = { kind: 'key', scope: a.scope }
   if (a.feature) p.feature = a.feature
   if (a.owns) p.owns = a.owns

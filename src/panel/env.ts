@@ -5,6 +5,7 @@ import type { StoreCache } from '../db/cache'
 import type { Db } from '../db/client'
 import type { RateLimiter } from '../db/rate-limiter'
 import type { Clock } from '../lib/time'
+import type { UploadAdmission } from '../modules/products'
 import type { PagesDeps } from './pages/plugin'
 import type { PanelRequest } from './gate'
 import type { Frame } from './views'
@@ -17,6 +18,8 @@ export interface PanelDeps extends PagesDeps {
   config: Config
   limiter: RateLimiter
   cache: StoreCache
+  /** Image uploads in flight (the picture form takes a place like the API's upload). */
+  uploads: UploadAdmission
 }
 
 export interface PanelOptions {

@@ -14,6 +14,7 @@ import { limitUndeclaredBody } from '../http/body-limit'
 import { activityNote } from '../http/gate'
 import { formTokenOf, resolveSession, roleHas, setSessionStore, storesOf, tokenFromCookie } from '../modules/people'
 import { getStore } from '../modules/platform-stores'
+import { uploadsBodyLimit } from '../modules/products'
 import { fromAcceptLanguage, isPanelLanguage, panelWords, type PanelLanguage, type PanelWords } from './i18n'
 
 export const PANEL_MAX_BODY = 1024 * 1024
@@ -49,6 +50,11 @@ export interface PanelRequest {
   pending?: { session: Session; user: User }
   person?: Person
   deny?: Denial
+  /**
+   * A streamed upload (the picture form): its body is not parsed before the handler, so the form
+   * token it carries is checked by the handler once the body is staged (or from `x-form-token`).
+   */
+  upload?: true
 }
 
 /** Same origin: `Origin` names this origin, or (no Origin) `Sec-Fetch-Site: same-origin`. */
@@ -90,9 +96,11 @@ export class PanelGate implements SessionGate {
     const p: PanelRequest = { panel: true, origin, path, ip: ip(), userAgent: request.headers.get('user-agent'), lang: 'en', w: panelWords('en') }
     const changing = request.method !== 'GET' && request.method !== 'HEAD'
     if (changing) {
+      const max = policy.upload ? uploadsBodyLimit(deps.config) : PANEL_MAX_BODY
       const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > PANEL_MAX_BODY) return new Response('Request body too large\n', { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-      if (length === 0) limitUndeclaredBody(request, PANEL_MAX_BODY)
+      if (length > max) return new Response('Request body too large\n', { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      if (length === 0) limitUndeclaredBody(request, max)
+      if (policy.upload) p.upload = true
     }
 
     deps.cache.syncExternal() // a suspension or reinstatement committed by the CLI's connection

@@ -74,7 +74,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         return render(p, set, 403, (f) => forbiddenPage(f, d.kind === 'crossSite' ? f.w.crossSiteText : undefined))
       }
       const method = c.request.method
-      if (method !== 'GET' && method !== 'HEAD' && p.formToken) {
+      // A streamed upload's token is in the body nobody has read yet: its handler checks it (pages/kit.ts `tokenOk`).
+      if (method !== 'GET' && method !== 'HEAD' && p.formToken && !p.upload) {
         const sent = field(c.body, '_csrf') ?? c.request.headers.get('x-form-token') ?? ''
         if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
       }
@@ -231,7 +232,9 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
 
   // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
-    app = app[r.method](r.path, r.handler as never, { access: r.owns ? { panel: r.need, owns: r.owns } : { panel: r.need }, ...hidden }) as unknown as typeof app
+    const declared = { panel: r.need, ...(r.owns ? { owns: r.owns } : {}), ...(r.upload ? { upload: true as const } : {}) }
+    // An upload's body streams to disk in its handler (products/images/staging.ts), never parsed whole.
+    app = app[r.method](r.path, r.handler as never, { access: declared, ...(r.upload ? { parse: 'none' as const } : {}), ...hidden }) as unknown as typeof app
   }
 
   app = app.use(panelPages(deps)) as unknown as typeof app

@@ -51,7 +51,7 @@ export class PanelClient {
     }
   }
 
-  async request(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(method: string, path: string, init: { body?: string | FormData; headers?: Record<string, string> } = {}): Promise<Page> {
     const headers: Record<string, string> = { ...this.headers, ...init.headers }
     const cookie = this.cookieHeader()
     if (cookie && !('cookie' in headers)) headers.cookie = cookie
@@ -79,19 +79,39 @@ export class PanelClient {
     return this.request('POST', path, { body, headers })
   }
 
+  /**
+   * A multipart POST as the picture form sends it: the page's form token first, then each file
+   * as a `file` part. `json`: as the editor's script sends one (Accept: application/json, token
+   * in `x-form-token` instead of the body).
+   */
+  async upload(path: string, files: { name: string; bytes: Uint8Array | string; type?: string }[], opts: { token?: string | null; json?: boolean } = {}): Promise<Page & { json: any }> {
+    const token = opts.token === undefined ? this.formToken() : opts.token
+    const form = new FormData()
+    if (token && !opts.json) form.append('_csrf', token)
+    for (const f of files) form.append('file', new File([f.bytes], f.name, { type: f.type ?? 'image/jpeg' }))
+    const headers: Record<string, string> = { origin: this.origin }
+    if (opts.json) {
+      headers.accept = 'application/json'
+      if (token) headers['x-form-token'] = token
+    }
+    return withJson(await this.request('POST', path, { body: form, headers }))
+  }
+
   /** A JSON POST as the panel script sends it (form token in `x-form-token`). */
   async postJson(path: string, value: unknown, opts: { token?: string | null } = {}): Promise<Page & { json: any }> {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const headers: Record<string, string> = { 'content-type': 'application/json', origin: this.origin }
     if (token) headers['x-form-token'] = token
-    const page = await this.request('POST', path, { body: JSON.stringify(value), headers })
-    let json: unknown
-    try {
-      json = JSON.parse(page.text)
-    } catch {
-      json = undefined
-    }
-    return { ...page, json }
+    return withJson(await this.request('POST', path, { body: JSON.stringify(value), headers }))
+  }
+}
+
+/** The page with its body read as JSON (undefined when it is not JSON). */
+function withJson(page: Page): Page & { json: any } {
+  try {
+    return { ...page, json: JSON.parse(page.text) }
+  } catch {
+    return { ...page, json: undefined }
   }
 }
 

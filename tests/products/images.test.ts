@@ -10,6 +10,7 @@ import sharp from 'sharp'
 import { expectStatus, makeApp, type Json, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { startTestServer, type TestServer } from '../helpers/server'
+import { bombPng, jpeg, noisyPng, png, solid } from '../helpers/image-fixtures'
 
 let t: TestApp
 beforeAll(() => {
@@ -19,10 +20,6 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 20 } } })
-const jpeg = (w = 800, h = 600) => solid(w, h).jpeg().toBuffer()
-const png = (w = 300, h = 200) => solid(w, h).png().toBuffer()
-const noisyPng = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()
 
 async function upload(key: string, productId: string, bytes: Uint8Array | string, name = 'photo.jpg', type = 'image/jpeg'): Promise<[Response, Json]> {
   const form = new FormData()
@@ -103,11 +100,7 @@ describe('upload', () => {
 
   test('a decompression bomb (a few hundred bytes declaring 30,000 × 30,000) → 400 too_many_pixels at once', async () => {
     const { key, id } = await product()
-    const bomb = Buffer.from(await png(1, 1))
-    // Rewrite the IHDR chunk's width and height, and its CRC, so the header declares 900 MP.
-    bomb.writeUInt32BE(30_000, 16)
-    bomb.writeUInt32BE(30_000, 20)
-    bomb.writeUInt32BE(Bun.hash.crc32(bomb.subarray(12, 29)) >>> 0, 29)
+    const bomb = await bombPng()
     expect(bomb.length).toBeLessThan(1000)
     const [res, body] = await upload(key, id, bomb, 'bomb.png', 'image/png')
     expectStatus(res, body).toBe(400)

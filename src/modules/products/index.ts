@@ -2,6 +2,7 @@
 export * from './fragments'
 export * from './images/admission'
 export * from './images/limits'
+export { ImageMove } from './images/model'
 export * from './images/service'
 export * from './images/staging'
 export * from './images/statements'

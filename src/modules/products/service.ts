@@ -140,11 +140,17 @@ export function createProduct({ ctx, input }: { ctx: Ctx; input: ProductCreate }
   }
 }
 
+/** The product changed since the editor read it (`ifUpdatedAt`): nothing of this save is applied. */
+export const editConflict = () => new Conflict('EDIT_CONFLICT', 'The product changed since it was read; read it again before saving', { field: 'updatedAt' })
+
 /**
  * Partial update. A `variants` array updates the variants that carry an `id`, creates those
- * without, and deactivates the rest — never deletes them, since orders reference them.
+ * without, and deactivates the rest — never deletes them, since orders reference them; their
+ * order in the array is their order (`position`). `ifUpdatedAt` (ms, the `updatedAt` the editor
+ * read): checked inside the write transaction, so a save based on an older read is refused
+ * whole (409 EDIT_CONFLICT) instead of dropping what another save added in between.
  */
-export function updateProduct({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & ProductUpdate }) {
+export function updateProduct({ ctx, input: { id, ifUpdatedAt, ...input } }: { ctx: Ctx; input: { id: string; ifUpdatedAt?: number } & ProductUpdate }) {
   const { variants: variantInput, ...fields } = input
   const set: Partial<typeof products.$inferInsert> = {}
   if (fields.name !== undefined) set.name = fields.name
@@ -161,11 +167,15 @@ export function updateProduct({ ctx, input: { id, ...input } }: { ctx: Ctx; inpu
   try {
     write(ctx, (tx, fx) => {
       const current = ownProduct(ctx, id, tx)
+      if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) throw editConflict()
       // Checked against the resulting values, only when this update touches either price.
       if (set.price !== undefined || set.comparePrice !== undefined) checkComparePrice(set.price ?? current.price, set.comparePrice === undefined ? current.comparePrice : set.comparePrice)
       checkCategory(ctx, tx, fields.categoryId)
-      tx.update(products).set({ ...set, updatedAt: now }).where(eq(products.id, id)).run()
-      if (wanted) syncVariants(ctx, tx, id, wanted, now)
+      // Strictly later than the version it replaces, even within one millisecond (or a fixed
+      // clock): two saves never leave the same updatedAt, so `ifUpdatedAt` tells them apart.
+      const at = Math.max(now, current.updatedAt + 1)
+      tx.update(products).set({ ...set, updatedAt: at }).where(eq(products.id, id)).run()
+      if (wanted) syncVariants(ctx, tx, id, wanted, at)
       fx.productsChanged([id])
     })
   } catch (err) {

@@ -1,10 +1,12 @@
 /**
  * The panel's one script (bundled with @simplewebauthn/browser by src/panel/assets.ts). Pages
- * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API).
+ * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API),
+ * the live orders inbox and the product editor's pictures.
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { startOrdersLive } from './orders-live'
+import { startProductPictures } from './product-pictures'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -83,6 +85,9 @@ if (addForm && supported) {
 
 // The live orders inbox (orders-live.ts).
 startOrdersLive()
+
+// The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
+startProductPictures()
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half
 // minute and when the tab comes back (GET /admin/badges), without a reload.

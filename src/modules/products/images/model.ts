@@ -12,3 +12,6 @@ export const ProductImage = t.Object(
   },
   { title: 'ProductImage' },
 )
+
+/** PUT /api/v1/products/:id/images/:imageId (and the panel's "Move earlier/later"). */
+export const ImageMove = t.Object({ position: t.Number({ multipleOf: 1, minimum: 0, maximum: 1000, description: 'New place, 0 = first; the others keep their order' }) })

@@ -3,7 +3,7 @@ import { products } from '../../../db/schema'
 import { access } from '../../../plugins/access'
 import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared'
 import { UPLOAD_RETRY_AFTER_SEC } from './admission'
-import { ProductImage } from './model'
+import { ImageMove, ProductImage } from './model'
 import { deleteImage, moveImage, uploadImage } from './service'
 import { stageUpload } from './staging'
 import type { Config } from '../../../config'
@@ -84,7 +84,7 @@ export const imageRoutes = (port: ImageRoutesPort) =>
     .put('/:imageId', ({ ctx, params, body }) => ({ data: moveImage({ ctx, input: { productId: params.id, imageId: params.imageId, position: body.position } }) }), {
       access: write,
       params: ImageParams,
-      body: t.Object({ position: t.Number({ multipleOf: 1, minimum: 0, maximum: 1000, description: 'New place, 0 = first; the others keep their order' }) }),
+      body: ImageMove,
       response: { 200: data(ProductImage), ...withNotFound },
       detail: doc('Move a product image to another position'),
     })

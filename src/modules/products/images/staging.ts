@@ -29,35 +29,54 @@ export function resetStaging(dataDir: string): void {
 
 const notMultipart = () => new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
 
+/** One file part on disk. `size` stops at the limit + 1: a larger file is cut there, and the service refuses it (413). */
+export interface StagedPart {
+  file: Blob
+  size: number
+  /** The name the browser gave the file (shown beside its error; never used for a path). */
+  filename: string
+}
+
+export interface StagedParts {
+  files: StagedPart[]
+  /** The small text fields of the body (at most 10, 1 KiB each), e.g. a form token. */
+  fields: Record<string, string>
+  remove(): Promise<void>
+}
+
 /**
- * Streams the multipart field `file` of `request` to disk; undefined when the body has no such
- * field. Past `maxFileBytes` → 413 (the partial file is removed).
+ * Streams up to `maxFiles` parts of the multipart field `file` of `request` to disk, each cut one
+ * byte past `maxFileBytes` (busboy's per-file limit), and keeps the small text fields.
  */
-export async function stageUpload(request: Request, dataDir: string, maxFileBytes: number): Promise<StagedFile | undefined> {
+export async function stageUploads(request: Request, dataDir: string, maxFileBytes: number, maxFiles: number): Promise<StagedParts> {
   const type = request.headers.get('content-type') ?? ''
   if (!request.body || !type.toLowerCase().startsWith('multipart/form-data')) throw notMultipart()
   let parser: busboy.Busboy
   try {
-    parser = busboy({ headers: { 'content-type': type }, limits: { files: 1, fileSize: maxFileBytes + 1, fields: 10, fieldSize: 1024, parts: 11 } })
+    parser = busboy({ headers: { 'content-type': type }, limits: { files: maxFiles, fileSize: maxFileBytes + 1, fields: 10, fieldSize: 1024, parts: maxFiles + 10 } })
   } catch {
     throw notMultipart()
   }
   mkdirSync(stagingDir(dataDir), { recursive: true, mode: 0o700 })
-  const target = path.join(stagingDir(dataDir), createId())
-  const remove = () => rm(target, { force: true })
-  let size = 0
-  let written: Promise<void> | undefined
-  let tooLarge = false
+  const parts: { target: string; size: number; filename: string }[] = []
+  const fields: Record<string, string> = {}
+  const writes: Promise<void>[] = []
+  const remove = async () => void (await Promise.all(parts.map((p) => rm(p.target, { force: true }))))
   const done = new Promise<void>((resolve, reject) => {
-    parser.on('file', (name, stream) => {
-      if (name !== 'file' || written) return void stream.resume()
+    parser.on('field', (name, value) => (fields[name] = value))
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file') return void stream.resume()
+      const target = path.join(stagingDir(dataDir), createId())
+      const part = { target, size: 0, filename: String(info.filename ?? '').slice(0, 200) }
+      parts.push(part)
       const out = createWriteStream(target, { mode: 0o600 })
-      stream.on('data', (chunk: Buffer) => (size += chunk.length))
-      stream.on('limit', () => (tooLarge = true))
-      written = new Promise<void>((ok, fail) => {
-        out.on('finish', ok)
-        out.on('error', fail)
-      })
+      stream.on('data', (chunk: Buffer) => (part.size += chunk.length))
+      writes.push(
+        new Promise<void>((ok, fail) => {
+          out.on('finish', ok)
+          out.on('error', fail)
+        }),
+      )
       stream.pipe(out)
     })
     parser.on('close', resolve)
@@ -66,17 +85,26 @@ export async function stageUpload(request: Request, dataDir: string, maxFileByte
   try {
     Readable.fromWeb(request.body as never).pipe(parser)
     await done
-    await written
-  } catch (err) {
+    await Promise.all(writes)
+  } catch {
     await remove()
-    if (err instanceof ValidationError) throw err
     throw new ValidationError('file', 'invalid_format', 'The multipart body could not be read')
   }
+  return { files: parts.map((p) => ({ file: Bun.file(p.target), size: p.size, filename: p.filename })), fields, remove }
+}
+
+/**
+ * Streams the multipart field `file` of `request` to disk; undefined when the body has no such
+ * field. Past `maxFileBytes` → 413 (the partial file is removed).
+ */
+export async function stageUpload(request: Request, dataDir: string, maxFileBytes: number): Promise<StagedFile | undefined> {
+  const staged = await stageUploads(request, dataDir, maxFileBytes, 1)
+  const part = staged.files[0]
+  if (!part) return undefined
   // busboy stops one byte past the limit, so exactly MEDIA_MAX_BYTES passes and one more doesn't.
-  if (tooLarge || size > maxFileBytes) {
-    await remove()
+  if (part.size > maxFileBytes) {
+    await staged.remove()
     throw new PayloadTooLarge(maxFileBytes)
   }
-  if (!written) return undefined
-  return { file: Bun.file(target), size, remove }
+  return { file: part.file, size: part.size, remove: staged.remove }
 }

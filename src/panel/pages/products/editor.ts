@@ -1,7 +1,9 @@
 /**
  * The product editor (new and existing): name, description, price, compare-at price, stock,
- * category, active, and the variants table (add and remove rows by submit buttons, so it works
- * without the script). Errors from the verbs sit next to their field.
+ * category, active, and the variants table (add, remove and move rows by submit buttons, so it
+ * works without the script); then the stored product's pictures (pictures-view.ts), whose forms
+ * can't nest in the product's. Errors from the verbs sit next to their field; a save refused
+ * because the product changed meanwhile says so and links the current version.
  */
 import { html, raw, type Html } from '../../../shop/html'
 import { can, form, layout, type Frame } from '../../views'
@@ -9,6 +11,8 @@ import { banner, checkbox, errorAt, input, notice, select } from '../controls'
 import type { Problem } from '../kit'
 import { cw } from '../kit'
 import type { ProductForm } from './form'
+import { picturesSection, type PicturesView } from './pictures-view'
+import { pw } from './words'
 
 export interface EditorData {
   id?: string
@@ -19,11 +23,18 @@ export interface EditorData {
   errors: Record<string, string>
   problem?: Problem
   done?: string
+  /** The stored product changed since the form was opened: this save was not applied. */
+  conflict?: boolean
+  /** An existing product's pictures. */
+  pictures?: PicturesView
 }
 
 function variantRows(f: Frame, d: EditorData): Html {
   const w = cw(f)
+  const m = pw(f)
   const e = d.errors
+  const writable = can(f, 'products:write')
+  const last = d.form.variants.length - 1
   return html`${d.form.variants.map((v, i) => {
     const n = i + 1
     return html`<fieldset class="variant"><legend>${w.variant(n)}${v.name ? html` · ${v.name}` : ''}</legend>
@@ -35,7 +46,9 @@ function variantRows(f: Frame, d: EditorData): Html {
       </div>
       ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.variantActive, v.active)}
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
-      <button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button>
+      ${writable
+        ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${m.moveUpLabel(n)}">${m.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${m.moveDownLabel(n)}">${m.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button></div>`
+        : ''}
     </fieldset>`
   })}`
 }
@@ -47,6 +60,7 @@ export function editorPage(f: Frame, d: EditorData): string {
   const action = d.id ? `/admin/products/${encodeURIComponent(d.id)}` : '/admin/products'
   // Enter in a field submits the form's first button: make that "save", not a row's "Remove".
   const fields = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
+  <input type="hidden" name="updatedAt" value="${d.form.updatedAt}">
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
     ${input({ id: 'name', label: w.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
     ${input({ id: 'description', label: w.description, value: d.form.description, errors: e, multiline: true, attrs: 'maxlength="10000"' })}
@@ -65,12 +79,17 @@ export function editorPage(f: Frame, d: EditorData): string {
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
   const fieldErrors = Object.keys(e).length > 0
+  const m = pw(f)
+  const conflict = d.conflict && d.id
+    ? html`<div class="alert" role="alert"><p><strong>${m.changedTitle}</strong></p><p>${m.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${m.reload}</a></p></div>`
+    : ''
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(w, d.problem, fieldErrors)}
+    html`${notice(d.done)}${conflict}${banner(w, d.problem, fieldErrors)}
     ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
     <section>${form(f, action, fields, 'novalidate')}</section>
+    ${d.pictures ? picturesSection(d.pictures) : html`<section><h2>${m.pictures}</h2><p class="hint">${m.picturesLater}</p></section>`}
     ${d.id && writable ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.deleteProduct}</a></p>` : ''}
     <p><a href="/admin/products">${w.backToProducts}</a></p>`,
   )

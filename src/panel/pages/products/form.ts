@@ -25,12 +25,14 @@ export interface ProductForm {
   categoryId: string
   active: boolean
   variants: VariantRow[]
+  /** The stored product's updatedAt (ms) when the form was opened: a save checks it (concurrent edits). */
+  updatedAt: string
 }
 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v))
 
 /** The editor's form for a stored product and its variants. */
-export function formOf(p: { name: string; description: string | null; price: number; comparePrice: number | null; stock: number | null; categoryId: string | null; isActive: boolean }, vs: { id: string; name: string; price: number; stock: number | null; isActive: boolean }[]): ProductForm {
+export function formOf(p: { name: string; description: string | null; price: number; comparePrice: number | null; stock: number | null; categoryId: string | null; isActive: boolean; updatedAt: string }, vs: { id: string; name: string; price: number; stock: number | null; isActive: boolean }[]): ProductForm {
   return {
     name: p.name,
     description: p.description ?? '',
@@ -40,10 +42,11 @@ export function formOf(p: { name: string; description: string | null; price: num
     categoryId: p.categoryId ?? '',
     active: p.isActive,
     variants: vs.map((v) => ({ id: v.id, name: v.name, price: str(v.price), stock: str(v.stock), active: v.isActive })),
+    updatedAt: String(Date.parse(p.updatedAt)),
   }
 }
 
-export const emptyForm = (): ProductForm => ({ name: '', description: '', price: '', comparePrice: '', stock: '', categoryId: '', active: true, variants: [] })
+export const emptyForm = (): ProductForm => ({ name: '', description: '', price: '', comparePrice: '', stock: '', categoryId: '', active: true, variants: [], updatedAt: '' })
 
 /** The posted form. Rows are `v<i>-name`, `v<i>-price`, … up to `variantCount`. */
 export function readForm(body: unknown): ProductForm {
@@ -68,7 +71,31 @@ export function readForm(body: unknown): ProductForm {
     categoryId: field(body, 'categoryId') ?? '',
     active: ticked(body, 'isActive'),
     variants,
+    updatedAt: field(body, 'updatedAt') ?? '',
   }
+}
+
+/** The version the form was opened on; absent (a hand-made post, an API-like client) means no check. */
+export const openedAt = (f: ProductForm): number | undefined => (/^\d{1,16}$/.test(f.updatedAt) ? Number(f.updatedAt) : undefined)
+
+/**
+ * The variant-row buttons, which re-show the form unsaved: "add", "remove-<i>", "up-<i>",
+ * "down-<i>". The rows' order is the variants' order once saved (`position`). True when it acted.
+ */
+export function applyRowAction(f: ProductForm, action: string): boolean {
+  if (action === 'add') {
+    if (f.variants.length < MAX_VARIANT_ROWS) f.variants.push({ name: '', price: f.price, stock: '', active: true })
+    return true
+  }
+  const m = /^(remove|up|down)-(\d{1,3})$/.exec(action)
+  if (!m) return false
+  const i = Number(m[2])
+  const rows = f.variants
+  if (i >= rows.length) return true
+  if (m[1] === 'remove') rows.splice(i, 1)
+  const j = m[1] === 'up' ? i - 1 : i + 1
+  if (m[1] !== 'remove' && j >= 0 && j < rows.length) [rows[i], rows[j]] = [rows[j]!, rows[i]!]
+  return true
 }
 
 const num = (s: string) => numberField({ v: s }, 'v')

@@ -1,22 +1,22 @@
 /**
- * The product pages' routes: list, new, create, edit, update, delete (with a confirmation page).
- * Every write is the API's verb (createProduct, updateProduct, deleteProduct) on the person's ctx,
- * with the body the API's schema checks; its errors come back at their field.
+ * The product pages' routes: list, new, create, edit, update, delete (with a confirmation page),
+ * and the pictures' (pictures.ts). Every write is the API's verb (createProduct, updateProduct,
+ * deleteProduct) on the person's ctx, with the body the API's schema checks; its errors come back
+ * at their field. A save carries the `updatedAt` its form was opened on, checked by
+ * updateProduct inside its write transaction (409 EDIT_CONFLICT: re-shown, nothing applied).
  */
 import { products } from '../../../db/schema'
 import { AppError } from '../../../lib/errors'
-import { createProduct, deleteProduct, getProduct, searchProducts, updateProduct, variantsForEditing } from '../../../modules/products'
-import { listCategories } from '../../../modules/categories'
+import { createProduct, deleteProduct, getProduct, searchProducts, updateProduct } from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
-import type { Ctx } from '../../../kernel/context'
-import { forbiddenPage, messagePage } from '../../views'
 import { controlId, cw, field, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
-import { deleteConfirmPage, editorPage, type EditorData } from './editor'
-import { createInput, emptyForm, formOf, MAX_VARIANT_ROWS, readForm, updateInput, type ProductForm } from './form'
+import { deleteConfirmPage } from './editor'
+import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
 import { listPage, PAGE_SIZE } from './list'
+import { picturePages, picturesDone } from './pictures'
+import { productRenderer } from './render'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
-const categoriesOf = (ctx: Ctx) => listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
 
 /** The problem's field, in the form's terms (a duplicate slug is the name's doing). */
 function errorsOf(problem: Problem | undefined): Record<string, string> {
@@ -26,42 +26,29 @@ function errorsOf(problem: Problem | undefined): Record<string, string> {
 }
 
 export function productPages(kit: PageKit): PageRoute[] {
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
-
-  function editor(c: PageReq, status: number, d: Omit<EditorData, 'categories' | 'currency' | 'errors'> & { errors?: Record<string, string> }) {
-    const ctx = ctxOf(c)
-    return kit.render(panelOf(c), c.set, status, (f) => editorPage(f, { ...d, errors: d.errors ?? {}, categories: categoriesOf(ctx), currency: ctx.store.currency }))
-  }
-
-  const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+  const r = productRenderer(kit)
+  const { ctxOf, editor } = r
 
   /** A verb's refusal, shown on the form that was sent; anything else is not the person's to fix. */
   function refused(c: PageReq, e: unknown, d: { id?: string; title: string; form: ProductForm }) {
-    if (e instanceof AppError && e.status === 404) return notFound(c)
-    if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED') return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
+    const page = r.missing(c, e)
+    if (page) return page
+    // Another save came between this form's read and its save: nothing was applied; say so, keep the person's values.
+    if (e instanceof AppError && e.code === 'EDIT_CONFLICT') return editor(c, 409, { ...d, conflict: true })
     const problem = problemOf(e, cw(panelOf(c)))
     if (!problem) throw e
     return editor(c, e instanceof AppError ? e.status : 400, { ...d, problem, errors: errorsOf(problem) })
   }
 
-  /** "Add variant" and "Remove" re-show the form (nothing saved); undefined for "Save". */
+  /** "Add variant", "Remove", "Move up/down" re-show the form (nothing saved); undefined for "Save". */
   function rowAction(c: PageReq, d: { id?: string; title: string; form: ProductForm }) {
-    const action = field(c.body, '_action') ?? 'save'
-    if (action === 'add' && d.form.variants.length < MAX_VARIANT_ROWS) {
-      d.form.variants.push({ name: '', price: d.form.price, stock: '', active: true })
-      return editor(c, 200, d)
-    }
-    const remove = /^remove-(\d+)$/.exec(action)
-    if (remove) {
-      d.form.variants.splice(Number(remove[1]), 1)
-      return editor(c, 200, d)
-    }
-    return undefined
+    return applyRowAction(d.form, field(c.body, '_action') ?? 'save') ? editor(c, 200, d) : undefined
   }
 
   const titleOf = (c: PageReq, name: string) => cw(panelOf(c)).editProduct(name)
 
   return [
+    ...picturePages(kit, r),
     {
       method: 'get',
       path: '/admin/products',
@@ -102,16 +89,8 @@ export function productPages(kit: PageKit): PageRoute[] {
       need: 'products:read',
       owns: products,
       handler: (c) => {
-        const ctx = ctxOf(c)
-        let d
-        try {
-          const product = getProduct({ ctx, input: { id: c.params.id! } })
-          d = { id: product.id, title: titleOf(c, product.name), form: formOf(product, variantsForEditing(ctx, product.id)) }
-        } catch (e) {
-          if (e instanceof AppError && e.status === 404) return notFound(c)
-          throw e
-        }
-        return editor(c, 200, { ...d, done: DONE[c.query.done ?? ''] === 'saved' ? cw(panelOf(c)).saved : undefined })
+        const pictures = { done: picturesDone(c) }
+        return r.stored(c, 200, c.params.id!, { done: DONE[c.query.done ?? ''] === 'saved' ? cw(panelOf(c)).saved : undefined, pictures })
       },
     },
     {
@@ -126,7 +105,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const shown = rowAction(c, d)
         if (shown) return shown
         try {
-          updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form) } })
+          updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } })
           return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(id)}?done=saved`)
         } catch (e) {
           return refused(c, e, d)
@@ -143,7 +122,8 @@ export function productPages(kit: PageKit): PageRoute[] {
           const product = getProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
           return kit.render(panelOf(c), c.set, 200, (f) => deleteConfirmPage(f, product))
         } catch (e) {
-          if (e instanceof AppError && e.status === 404) return notFound(c)
+          const page = r.missing(c, e)
+          if (page) return page
           throw e
         }
       },
@@ -157,7 +137,8 @@ export function productPages(kit: PageKit): PageRoute[] {
         try {
           deleteProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
         } catch (e) {
-          if (e instanceof AppError && e.status === 404) return notFound(c)
+          const page = r.missing(c, e)
+          if (page) return page
           throw e
         }
         return kit.seeOther(c.set, '/admin/products?done=deleted')

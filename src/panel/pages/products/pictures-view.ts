@@ -1,0 +1,88 @@
+/**
+ * The editor's pictures: the list in order (thumbnails from /media), each with "Move earlier",
+ * "Move later" (plain POST forms) and "Delete" (a confirmation page); the pick-several file input
+ * (a multipart POST that works without the script); a live region the script announces moves in.
+ * The list is also the fragment the script swaps in after an upload or a move, so it needs only
+ * the words, the form token and the images, not the whole frame.
+ */
+import { html, raw, type Html } from '../../../shop/html'
+import type { ImageView } from '../../../modules/products'
+import type { PanelLanguage } from '../../i18n'
+import { described } from '../controls'
+import { catalogWords } from '../words'
+import { pw } from './words'
+
+const cw = (v: { lang: PanelLanguage }) => catalogWords(v.lang)
+
+export interface PicturesView {
+  lang: PanelLanguage
+  token: string
+  writable: boolean
+  productId: string
+  productName: string
+  images: ImageView[]
+  /** MEDIA_MAX_BYTES in MB, for the hint. */
+  maxMb: number
+  /** Per-file problems of the last upload, in the person's words. */
+  errors?: string[]
+  upgradeUrl?: string
+  done?: string
+}
+
+const base = (v: PicturesView) => `/admin/products/${encodeURIComponent(v.productId)}/pictures`
+const token = (v: PicturesView) => html`<input type="hidden" name="_csrf" value="${v.token}">`
+
+/** A move form: one button that posts the picture's new position (the API's PUT body). */
+function moveForm(v: PicturesView, img: ImageView, to: number, text: string, label: string): Html {
+  return html`<form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/move" data-move>${token(v)}<input type="hidden" name="position" value="${to}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`
+}
+
+export function pictureItems(v: PicturesView): Html {
+  const w = pw(v)
+  const n = v.images.length
+  return html`${v.images.map((img, i) => {
+    const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
+    const height = Math.max(1, Math.round((img.height * thumb.width) / img.width))
+    return html`<li id="picture-${img.id}" class="picture" data-id="${img.id}" data-position="${i}"${raw(v.writable ? ' draggable="true"' : '')}>
+      <img src="${thumb.url}" width="${thumb.width}" height="${height}" alt="${w.pictureAlt(i + 1, v.productName)}" decoding="async">
+      <div><p class="picture-label">${w.picture(i + 1, n)}</p>
+      ${v.writable
+        ? html`<div class="actions">${i > 0 ? moveForm(v, img, i - 1, w.moveEarlier, w.moveEarlierLabel(i + 1)) : ''}${i < n - 1 ? moveForm(v, img, i + 1, w.moveLater, w.moveLaterLabel(i + 1)) : ''}<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.deletePictureLabel(i + 1)}">${w.deletePicture}</a></div>`
+        : ''}</div>
+    </li>`
+  })}`
+}
+
+export function picturesSection(v: PicturesView): Html {
+  const w = pw(v)
+  const errors = v.errors ?? []
+  const upload = v.writable
+    ? html`<form method="post" action="${base(v)}" enctype="multipart/form-data" id="picture-upload" class="dropzone">${token(v)}
+      <label for="file">${w.addPictures}</label>
+      <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp"${described('file', w.picturesHint(v.maxMb), errors.join(' ') || undefined)}>
+      <p id="file-hint" class="hint">${w.picturesHint(v.maxMb)} <span id="drop-hint" hidden>${w.dropHere}</span></p>
+      ${errors.length ? html`<ul id="file-error" class="error">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
+      ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${cw(v).upgradePlan}</a></p>` : ''}
+      <p><button type="submit" class="secondary">${w.upload}</button></p>
+    </form>
+    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.uploading('{name}')}" data-uploaded="${w.uploaded}" data-failed="${w.uploadFailed}"></ul>`
+    : ''
+  return html`<section id="pictures" aria-labelledby="pictures-title">
+    <h2 id="pictures-title">${w.pictures}</h2>
+    ${v.done ? html`<p class="notice" role="status">${v.done}</p>` : ''}
+    ${v.images.length ? (v.writable ? html`<p class="hint" id="drag-hint" hidden>${w.dragHint}</p>` : '') : html`<p id="no-pictures">${w.noPictures}</p>`}
+    <ol id="picture-list" class="pictures" data-base="${base(v)}">${pictureItems(v)}</ol>
+    <p id="pictures-status" class="sr-only" role="status" aria-live="polite"></p>
+    ${upload}
+  </section>`
+}
+
+/** "Delete picture 2?", with its thumbnail. */
+export function pictureDeleteBody(v: PicturesView, img: ImageView, n: number): Html {
+  const w = pw(v)
+  const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
+  return html`<section><p><img class="picture-big" src="${thumb.url}" width="${thumb.width}" height="${Math.max(1, Math.round((img.height * thumb.width) / img.width))}" alt="${w.pictureAlt(n, v.productName)}"></p>
+    <p>${w.deletePictureText}</p>
+    <form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/delete">${token(v)}<div class="actions"><button type="submit" class="danger">${w.deletePicture}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(v.productId)}#pictures">${cw(v).cancel}</a></div></form>
+  </section>`
+}

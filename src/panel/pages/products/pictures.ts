@@ -1,0 +1,167 @@
+/**
+ * The pictures' routes: upload (one or several files), move, delete (with a confirmation page).
+ * Each calls the verb `POST/PUT/DELETE /api/v1/products/:id/images…` calls (uploadImage,
+ * moveImage, deleteImage) on the person's ctx. An upload is admitted, staged and limited exactly
+ * like the API's: a place among the store's uploads in flight before a byte is read (429 past
+ * MEDIA_UPLOADS_PER_STORE), its files streamed to disk (staging.ts), each held to
+ * MEDIA_MAX_BYTES by the verb; without the script one body carries every picked file, each
+ * uploaded in turn. A form posts and redirects; the editor's script (assets/product-pictures.ts)
+ * asks for JSON (`Accept: application/json`) and gets the new list as a fragment.
+ */
+import { products } from '../../../db/schema'
+import { deleteImage, getProduct, ImageMove, moveImage, stageUploads, UPLOAD_RETRY_AFTER_SEC, uploadImage } from '../../../modules/products'
+import { checkBody } from '../../../plugins/validation-errors'
+import { json } from '../../respond'
+import { layout } from '../../views'
+import { cw, numberField, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { pictureProblem } from './picture-problems'
+import { pictureDeleteBody, pictureItems } from './pictures-view'
+import type { productRenderer } from './render'
+import { pw } from './words'
+
+type Renderer = ReturnType<typeof productRenderer>
+
+const wantsJson = (c: PageReq) => (c.request.headers.get('accept') ?? '').includes('application/json')
+const editorUrl = (id: string, query: string, hash: string) => `/admin/products/${encodeURIComponent(id)}?${query}#${hash}`
+
+/** What the editor's pictures section says after a redirect here (`?done=…`, `?added=n`). */
+export function picturesDone(c: PageReq): string | undefined {
+  const w = pw(panelOf(c))
+  const added = Number(c.query.added)
+  if (Number.isInteger(added) && added > 0 && added <= 1000) return w.picturesAdded(added)
+  if (c.query.done === 'moved') return w.pictureMoved(Number(c.query.to) || 1, Number(c.query.of) || 1)
+  if (c.query.done === 'picture-deleted') return w.pictureDeleted
+  return undefined
+}
+
+export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
+  const { config, uploads } = kit.deps
+
+  /** The list as it now stands, for the script: the fragment and a sentence for the live region. */
+  function fragment(c: PageReq, id: string, status: number, extra: { ok: boolean; announce?: string; error?: string; upgradeUrl?: string }) {
+    const product = getProduct({ ctx: r.ctxOf(c), input: { id } })
+    return json(c.set, status, { ...extra, html: pictureItems(r.picturesOf(panelOf(c), product)).value, count: product.images.length })
+  }
+
+  async function upload(c: PageReq): Promise<Response> {
+    const p = panelOf(c)
+    const ctx = r.ctxOf(c)
+    const id = c.params.id!
+    const w = pw(p)
+    let release: () => void
+    try {
+      release = uploads.admit(ctx.store.id)
+    } catch (e) {
+      // As the API: the body is never read; drop it and the connection.
+      c.request.body?.cancel().catch(() => {})
+      Object.assign(c.set.headers, { 'retry-after': String(UPLOAD_RETRY_AFTER_SEC), connection: 'close' })
+      const problem = pictureProblem(e, p.lang, config)!
+      return wantsJson(c) ? fragment(c, id, 429, { ok: false, error: problem.message }) : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
+    }
+    try {
+      let staged
+      try {
+        staged = await stageUploads(c.request, config.dataDir, config.mediaMaxBytes, config.maxProductImages)
+      } catch (e) {
+        const problem = pictureProblem(e, p.lang, config)
+        if (!problem) throw e
+        return wantsJson(c) ? fragment(c, id, problem.status, { ok: false, error: problem.message }) : r.stored(c, problem.status, id, { pictures: { errors: [problem.message] } })
+      }
+      try {
+        if (!tokenOk(c, staged.fields)) return r.forbidden(c)
+        // An empty file input still sends one nameless, empty part.
+        const parts = staged.files.filter((f) => f.size > 0 || f.filename !== '')
+        const errors: string[] = []
+        let status = 201
+        let upgradeUrl: string | undefined
+        let added = 0
+        for (const part of parts.length ? parts : [undefined]) {
+          try {
+            await uploadImage({ ctx, input: { productId: id, file: part?.file } })
+            added++
+          } catch (e) {
+            const page = r.missing(c, e)
+            if (page) return page
+            const problem = pictureProblem(e, p.lang, config)
+            if (!problem) throw e
+            errors.push(part?.filename ? w.fileProblem(part.filename, problem.message) : problem.message)
+            status = problem.status
+            upgradeUrl ??= problem.upgradeUrl
+          }
+        }
+        if (wantsJson(c)) return fragment(c, id, errors.length ? status : 201, { ok: errors.length === 0, error: errors[0], upgradeUrl, announce: added ? w.picturesAdded(added) : undefined })
+        if (errors.length) return r.stored(c, status, id, { pictures: { errors, upgradeUrl, done: added ? w.picturesAdded(added) : undefined } })
+        return kit.seeOther(c.set, editorUrl(id, `added=${added}`, 'pictures'))
+      } finally {
+        await staged.remove()
+      }
+    } finally {
+      release()
+    }
+  }
+
+  function move(c: PageReq): Response | Promise<Response> {
+    const id = c.params.id!
+    const imageId = c.params.imageId!
+    try {
+      const { position } = checkBody(ImageMove, { position: numberField(c.body, 'position') })
+      moveImage({ ctx: r.ctxOf(c), input: { productId: id, imageId, position } })
+      const count = getProduct({ ctx: r.ctxOf(c), input: { id } }).images.length
+      if (wantsJson(c)) return fragment(c, id, 200, { ok: true, announce: pw(panelOf(c)).pictureMoved(position + 1, count) })
+      return kit.seeOther(c.set, editorUrl(id, `done=moved&to=${position + 1}&of=${count}`, `picture-${imageId}`))
+    } catch (e) {
+      const page = r.missing(c, e)
+      if (page) return page
+      // A stale page (another tab deleted a picture): the position is out of range. Show the list as it is.
+      const problem = problemOf(e, cw(panelOf(c)))
+      if (!problem) throw e
+      if (wantsJson(c)) return fragment(c, id, 400, { ok: false, error: problem.message })
+      return r.stored(c, 400, id, { problem: { message: problem.message } })
+    }
+  }
+
+  /** The image and its place, or the 404/403 page. */
+  function found(c: PageReq) {
+    try {
+      const product = getProduct({ ctx: r.ctxOf(c), input: { id: c.params.id! } })
+      const n = product.images.findIndex((i) => i.id === c.params.imageId)
+      return n === -1 ? r.notFound(c) : { product, image: product.images[n]!, n: n + 1 }
+    } catch (e) {
+      const page = r.missing(c, e)
+      if (page) return page
+      throw e
+    }
+  }
+
+  const write = { need: 'products:write', owns: products } as const
+  return [
+    { method: 'post', path: '/admin/products/:id/pictures', ...write, upload: true, handler: upload },
+    { method: 'post', path: '/admin/products/:id/pictures/:imageId/move', ...write, handler: move },
+    {
+      method: 'get',
+      path: '/admin/products/:id/pictures/:imageId/delete',
+      ...write,
+      handler: (c) => {
+        const got = found(c)
+        if (got instanceof Response || got instanceof Promise) return got
+        return kit.render(panelOf(c), c.set, 200, (f) => layout(f, pw(f).deletePictureTitle(got.n), pictureDeleteBody(r.picturesOf(f, got.product), got.image, got.n), { narrow: true }))
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/products/:id/pictures/:imageId/delete',
+      ...write,
+      handler: async (c) => {
+        const id = c.params.id!
+        try {
+          await deleteImage({ ctx: r.ctxOf(c), input: { productId: id, imageId: c.params.imageId! } })
+        } catch (e) {
+          const page = r.missing(c, e)
+          if (page) return page
+          throw e
+        }
+        return kit.seeOther(c.set, editorUrl(id, 'done=picture-deleted', 'pictures'))
+      },
+    },
+  ]
+}
