@@ -45,9 +45,9 @@ describe('categories', () => {
     const [, list] = await t.api.get('/api/v1/categories', { key })
     const [coffee, tea, cups] = list.data as { id: string }[]
     const page = await b.get('/admin/categories')
-    expect(page.text).toContain('aria-label="Move Cups up"')
-    expect(page.text).not.toContain('aria-label="Move Coffee up"')
-    expect(page.text).not.toContain('aria-label="Move Cups down"')
+    expect(page.text).toContain('aria-label="Move up: Cups"')
+    expect(page.text).not.toContain('aria-label="Move up: Coffee"')
+    expect(page.text).not.toContain('aria-label="Move down: Cups"')
     expect((await b.submit(`/admin/categories/${cups!.id}/move`, { by: 'up' })).location).toBe('/admin/categories?done=moved')
     expect(await names(key)).toEqual(['Coffee', 'Cups', 'Tea'])
     await b.get('/admin/categories')
