@@ -99,6 +99,10 @@ export async function check(page: Page): Promise<void> {
   expect({ url: page.url(), sideways: sideways > 0 }).toEqual({ url: page.url(), sideways: false })
 }
 
+/** The clipboard's text, after a "Copy" button (the context needs clipboard-read). */
+export const clipboardText = async (page: Page): Promise<string> =>
+  (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
+
 export async function close(w: Watched): Promise<void> {
   await w.context.close()
   expect(w.outside).toEqual([])

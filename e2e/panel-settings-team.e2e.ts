@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver'
-import { check, close, open, startHarness, type Harness, type Watched } from './panel-harness'
+import { check, clipboardText, close, open, startHarness, type Harness, type Watched } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -77,7 +77,7 @@ describe('webhooks, store pages and the team on a phone', () => {
       await check(page)
       await page.getByRole('button', { name: 'Copy' }).click()
       await page.getByText('Copied.').waitFor()
-      const secret = (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
+      const secret = await clipboardText(page)
       expect(secret).toStartWith('whsec_')
       await page.getByRole('link', { name: 'Done' }).click()
       await page.getByRole('link', { name: `Delivery log of ${rx.url}` }).click()

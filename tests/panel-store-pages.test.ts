@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from './helpers/app'
 import { makeKey } from './helpers/factories'
-import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
+import { makeMember, PanelClient, signedInOwner, signIn } from './helpers/panel'
 
 let t: TestApp
 beforeAll(() => {
@@ -17,10 +17,8 @@ beforeAll(() => {
 afterAll(() => t.close())
 
 async function owner(plan: 'free' | 'pro' = 'pro') {
-  const shop = await makeOwnerShop(t.deps, { plan })
-  const b = new PanelClient((r) => t.app.handle(r))
-  await signIn(b, shop.email)
-  return { ...shop, b, key: makeKey(t.deps, shop.store.id) }
+  const o = await signedInOwner(t, { plan })
+  return { ...o, key: makeKey(t.deps, o.store.id) }
 }
 async function member(storeId: string, role: 'staff' | 'viewer') {
   const m = await makeMember(t.deps, storeId, role)
@@ -29,11 +27,7 @@ async function member(storeId: string, role: 'staff' | 'viewer') {
   return b
 }
 /** A form post from a freshly read page (its form token), as a person (or a hand-made form) sends it. */
-async function send(b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') {
-  await b.get(from)
-  expect(b.formToken()).toBeDefined()
-  return b.submit(path, fields)
-}
+const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') => b.submitFrom(from, path, fields)
 const names = async (key: string) => (await t.api.get('/api/v1/categories', { key }))[1].data.map((c: { name: string }) => c.name)
 
 describe('categories', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { memberships } from '../src/db/schema'
 import { makeApp, type TestApp } from './helpers/app'
-import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
+import { makeMember, PanelClient, signedInOwner, signIn } from './helpers/panel'
 
 let t: TestApp
 beforeAll(() => {
@@ -17,11 +17,8 @@ beforeAll(() => {
 afterAll(() => t.close())
 
 async function owner() {
-  const shop = await makeOwnerShop(t.deps)
-  const b = new PanelClient((r) => t.app.handle(r))
-  await signIn(b, shop.email)
-  const membership = t.deps.db.select().from(memberships).where(eq(memberships.userId, shop.user.id)).get()!
-  return { ...shop, b, membership }
+  const o = await signedInOwner(t)
+  return { ...o, membership: t.deps.db.select().from(memberships).where(eq(memberships.userId, o.user.id)).get()! }
 }
 const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"')
 

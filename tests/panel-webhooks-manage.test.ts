@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from './helpers/app'
 import { makeKey } from './helpers/factories'
-import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
+import { makeMember, PanelClient, signedInOwner, signIn } from './helpers/panel'
 import { startReceiver, verify, type Receiver } from './helpers/webhook-receiver'
 
 let t: TestApp
@@ -27,16 +27,11 @@ afterAll(() => {
 })
 
 async function owner(app = t) {
-  const shop = await makeOwnerShop(app.deps)
-  const b = new PanelClient((r) => app.app.handle(r))
-  await signIn(b, shop.email)
-  return { ...shop, b, key: makeKey(app.deps, shop.store.id) }
+  const o = await signedInOwner(app)
+  return { ...o, key: makeKey(app.deps, o.store.id) }
 }
-async function send(b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') {
-  await b.get(from)
-  expect(b.formToken()).toBeDefined()
-  return b.submit(path, fields)
-}
+/** A form post from a freshly read page (its form token), as a person (or a hand-made form) sends it. */
+const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') => b.submitFrom(from, path, fields)
 const secretOf = (text: string) => /<code id="webhook-secret" class="secret">(whsec_[^<]+)<\/code>/.exec(text)?.[1]
 const receiver = () => {
   const r = startReceiver()
