@@ -12,6 +12,7 @@ import path from 'node:path'
 import { expect } from 'bun:test'
 import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../tests/helpers/server'
+import type { Config } from '../src/config'
 import { launchChromium } from './harness'
 
 export { CHROMIUM } from './harness'
@@ -27,8 +28,8 @@ export interface Harness {
   close(): Promise<void>
 }
 
-export async function startHarness(): Promise<Harness> {
-  const server = await startTestServer()
+export async function startHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+  const server = await startTestServer(overrides)
   const origin = `https://localhost:${server.running.port}`
   // WebAuthn refuses IP-address origins: the panel is https://localhost, mapped to loopback.
   const { browser, stop: stopBrowser } = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1'])
@@ -97,6 +98,10 @@ export async function check(page: Page): Promise<void> {
   })
   expect({ url: page.url(), sideways: sideways > 0 }).toEqual({ url: page.url(), sideways: false })
 }
+
+/** The clipboard's text, after a "Copy" button (the context needs clipboard-read). */
+export const clipboardText = async (page: Page): Promise<string> =>
+  (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
 
 export async function close(w: Watched): Promise<void> {
   await w.context.close()

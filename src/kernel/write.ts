@@ -65,6 +65,8 @@ export interface Fx {
   productsChanged(productIds: readonly string[]): void
   /** A delivery of this endpoint is due now: wake it after the commit. */
   due(webhookId: string): void
+  /** The writer appended outbox rows itself (a test event to one endpoint): wake the dispatcher after the commit. */
+  queued(): void
 }
 
 /** The effects one transaction has collected so far. */
@@ -100,6 +102,7 @@ export class Effects {
       },
       productsChanged: (ids) => this.productsChanged(storeId, ids),
       due: (webhookId) => this.due(webhookId),
+      queued: () => this.emitted(storeId),
     }
   }
 

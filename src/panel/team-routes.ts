@@ -7,7 +7,7 @@ import { iso } from '../lib/time'
 import { access } from '../plugins/access'
 import { activityFacets, changeRole, inviteToStore, LastOwner, listActivity, listTeam, removeMember, revokeInvitation, rotateSession } from '../modules/people'
 import { type PanelRequest } from './gate'
-import { activityPage, inviteReadyPage, messagePage, teamPage } from './views'
+import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage } from './views'
 
 
 import { Req, panelOf, field, page, seeOther } from './respond'
@@ -52,6 +52,16 @@ export function teamRoutes(env: PanelEnv) {
           return team(p, set, 400, p.w.forbiddenText)
         }
         return seeOther(set, '/admin/team')
+      },
+      { access: { panel: 'team', owns: memberships }, ...hidden },
+    )
+    .get(
+      '/admin/team/:id/remove',
+      (c) => {
+        const p = panelOf(c)
+        const m = listTeam({ ctx: p.person!.ctx! }).members.find((x) => x.id === c.params.id)
+        if (!m) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+        return render(p, c.set as Req['set'], 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
       },
       { access: { panel: 'team', owns: memberships }, ...hidden },
     )

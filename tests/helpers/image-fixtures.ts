@@ -1,6 +1,6 @@
 /**
  * Image bytes for the upload tests (the API's, tests/images.test.ts, and the panel's,
- * tests/panel-pictures.test.ts): real pictures made by sharp, and the decompression bomb.
+ * tests/panel/pictures.test.ts): real pictures made by sharp, and the decompression bomb.
  */
 import sharp from 'sharp'
 

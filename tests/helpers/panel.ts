@@ -97,6 +97,13 @@ export class PanelClient {
     return withJson(await this.request('POST', path, { body: form, headers }))
   }
 
+  /** Reads `from` (for its form token), then posts the form: a person's step, or a hand-made post with a valid token. */
+  async submitFrom(from: string, path: string, fields: Record<string, string> = {}): Promise<Page> {
+    await this.get(from)
+    if (!this.formToken()) throw new Error(`no form token on ${from} (status ${this.last?.status})`)
+    return this.submit(path, fields)
+  }
+
   /** A JSON POST as the panel script sends it (form token in `x-form-token`). */
   async postJson(path: string, value: unknown, opts: { token?: string | null } = {}): Promise<Page & { json: any }> {
     const token = opts.token === undefined ? this.formToken() : opts.token
@@ -128,6 +135,14 @@ export async function makeOwnerShop(deps: Deps, opts: { name?: string; email?: s
   const email = opts.email ?? `${uniq('owner')}@example.com`
   const user = createOwner({ ctx: deps, input: { storeId: store.id, email, name: 'Olga Owner', passwordHash: await testPasswordHash() } })
   return { store, user, email }
+}
+
+/** A store and its owner, signed in on a fresh client of `app`. */
+export async function signedInOwner(app: { deps: Deps; app: { handle(req: Request): Promise<Response> } }, opts: { plan?: 'free' | 'pro' | 'lifetime' } = {}) {
+  const shop = await makeOwnerShop(app.deps, opts)
+  const b = new PanelClient((r) => app.app.handle(r))
+  await signIn(b, shop.email)
+  return { ...shop, b }
 }
 
 /** A person in `storeId` with `role` (password PASSWORD). */

@@ -1,3 +1,4 @@
 /** The categories module as other code sees it: everything outside the folder imports from here. */
 export * from './model'
 export * from './service'
+export * from './reorder'

@@ -1,2 +1,3 @@
 /** The discounts module as other code sees it: everything outside the folder imports from here. */
 export * from './model'
+export * from './service'

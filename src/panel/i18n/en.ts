@@ -115,6 +115,9 @@ export const en = {
   changeRole: 'Change role',
   changeRoleOf: (who: string) => `Role of ${who}`,
   removeMember: (who: string) => `Remove ${who}`,
+  removeConfirmTitle: (who: string) => `Remove ${who} from the team?`,
+  removeConfirmText: 'They lose access to this store at once and are signed out of it. Their past activity stays in the log.',
+  confirmRemove: 'Yes, remove',
   lastSignIn: 'Last sign-in',
   never: 'Never',
   invite: 'Invite',
@@ -130,7 +133,7 @@ export const en = {
   copyLink: 'Copy link',
   shareWhatsapp: 'Share on WhatsApp',
   whatsappInvite: (store: string, url: string) => `You're invited to ${store}'s seller panel: ${url}`,
-  lastOwner: 'A store keeps at least one owner.',
+  lastOwner: 'A store keeps at least one owner. Make someone else an owner first.',
   alreadyMember: 'This person is already in the team.',
   // activity
   activityTitle: 'Activity',

@@ -1,5 +1,6 @@
 /**
- * The catalog pages of the panel (issue 21): products, settings, API keys, webhooks. routes.ts
+ * The catalog pages of the panel (issue 21): products, categories, discounts, shipping, reviews,
+ * settings, API keys, webhooks. routes.ts
  * registers these definitions with their `access` beside the shell's own routes, and skips the
  * "coming soon" placeholder of every path built here.
  */
@@ -9,12 +10,15 @@ import { settingsPages } from './settings'
 import { keyPages } from './keys'
 import { webhookPages } from './webhooks'
 import { reviewPages } from './reviews'
+import { categoryPages } from './categories'
+import { discountPages } from './discounts/routes'
+import { shippingPages } from './shipping'
 
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit)]
+  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit), ...categoryPages(kit), ...discountPages(kit), ...shippingPages(kit)]
 }
 
 /** Navigation paths these pages fill (their placeholders are not registered). */
-export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks', '/admin/reviews'])
+export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks', '/admin/reviews', '/admin/categories', '/admin/discounts', '/admin/shipping'])

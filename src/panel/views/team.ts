@@ -29,7 +29,7 @@ export function teamPage(f: Frame, t: TeamData): string {
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
         <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.changeRole}</button></div>`)}</td>
         <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${m.lastSignInAt.slice(0, 10)}</time>` : w.never}</td>
-        <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/remove`, html`<button type="submit" class="danger" aria-label="${w.removeMember(who)}">${w.remove}</button>`)}</td></tr>`
+        <td><a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></td></tr>`
       })}</tbody>
     </table></div></section>
     ${t.pending.length
@@ -53,6 +53,18 @@ export function teamPage(f: Frame, t: TeamData): string {
         <button type="submit">${w.invite}</button>`,
       )}
     </section>`,
+  )
+}
+
+/** Removing a person asks first (POST from here; the last owner is refused by the verb). */
+export function removeMemberPage(f: Frame, m: { id: string; who: string }): string {
+  const w = f.w
+  return layout(
+    f,
+    w.removeConfirmTitle(m.who),
+    html`<section><p>${w.removeConfirmText}</p>
+    ${form(f, `/admin/team/${encodeURIComponent(m.id)}/remove`, html`<div class="actions"><button type="submit" class="danger">${w.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.cancel}</a></div>`)}</section>`,
+    { narrow: true },
   )
 }
 

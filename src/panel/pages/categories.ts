@@ -1,0 +1,159 @@
+/**
+ * Categories (issue 21): the list in the storefront's order with "Move up"/"Move down" (plain
+ * POST forms, so reordering works by keyboard and without script), add, rename (and show/hide),
+ * delete after a confirmation page. Writes are the categories module's verbs (createCategory,
+ * updateCategory, moveCategory, deleteCategory) with the body the API's schema checks, so the
+ * plan's category cap and the slug rule are the API's.
+ */
+import { categories } from '../../db/schema'
+import { CategoryCreate, CategoryUpdate, createCategory, deleteCategory, getCategory, listCategories, moveCategory, updateCategory } from '../../modules/categories'
+import { checkBody } from '../../plugins/validation-errors'
+import { html, raw } from '../../shop/html'
+import { can, form, layout, type Frame } from '../views'
+import { banner, checkbox, input, notice } from './controls'
+import { confirmPage, ctxOf, doneOf, guarded, refusal } from './crud'
+import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { categoryWords } from './words/categories'
+
+type Category = ReturnType<typeof getCategory>
+const at = (id: string) => `/admin/categories/${encodeURIComponent(id)}`
+
+function listPage(f: Frame, d: { rows: Category[]; name: string; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+  const w = categoryWords(f)
+  const writable = can(f, 'categories:write')
+  const move = (c: Category, by: 'up' | 'down', label: string, name: string) =>
+    form(f, `${at(c.id)}/move`, html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`)
+  const rows = d.rows.map(
+    (c, i) => html`<li><p><strong>${c.name}</strong>${c.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
+    ${writable
+      ? html`<div class="actions">${i > 0 ? move(c, 'up', w.moveUp, w.moveUpOf(c.name)) : ''}${i < d.rows.length - 1 ? move(c, 'down', w.moveDown, w.moveDownOf(c.name)) : ''}
+        <a class="button secondary" href="${at(c.id)}" aria-label="${w.renameOf(c.name)}">${w.rename}</a>
+        <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.removeOf(c.name)}">${w.remove}</a></div>`
+      : html`<p><a href="${at(c.id)}">${c.name}</a></p>`}</li>`,
+  )
+  return layout(
+    f,
+    w.title,
+    html`${notice(d.done)}<p class="hint">${w.intro}</p>
+    ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.none}</p>`}
+    ${writable
+      ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}
+      ${form(f, '/admin/categories', html`${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}<button type="submit">${w.add}</button>`, 'novalidate')}</section>`
+      : ''}`,
+  )
+}
+
+function editPage(f: Frame, d: { id: string; title: string; name: string; active: boolean; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+  const w = categoryWords(f)
+  const writable = can(f, 'categories:write')
+  return layout(
+    f,
+    d.title,
+    html`${notice(d.done)}${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    ${form(
+      f,
+      at(d.id),
+      html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
+      ${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}
+      ${checkbox('isActive', 'isActive', w.active, d.active)}</fieldset>
+      ${writable ? html`<p><button type="submit">${w.save}</button></p>` : ''}`,
+      'novalidate',
+    )}
+    <p><a href="/admin/categories">${w.back}</a></p>`,
+  )
+}
+
+/** A duplicate slug is the name's doing, in the category's words. */
+const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }) => (e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined)
+
+export function categoryPages(kit: PageKit): PageRoute[] {
+  const rowsOf = (c: PageReq) => listCategories({ ctx: ctxOf(c), input: { limit: 100 } }).data
+  const list = (c: PageReq, status: number, d: { name?: string; errors?: Record<string, string>; problem?: Problem; done?: string } = {}) =>
+    kit.render(panelOf(c), c.set, status, (f) => listPage(f, { rows: rowsOf(c), name: d.name ?? '', errors: d.errors ?? {}, problem: d.problem, done: d.done }))
+  const edit = (c: PageReq, status: number, d: { name: string; active: boolean; title: string; errors?: Record<string, string>; problem?: Problem; done?: string }) =>
+    kit.render(panelOf(c), c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
+  const w = (c: PageReq) => categoryWords(panelOf(c))
+
+  return [
+    { method: 'get', path: '/admin/categories', need: 'categories:read', handler: (c) => list(c, 200, { done: doneOf(c, w(c).done) }) },
+    {
+      method: 'post',
+      path: '/admin/categories',
+      need: 'categories:write',
+      handler: (c) => {
+        const name = (field(c.body, 'name') ?? '').trim()
+        try {
+          createCategory({ ctx: ctxOf(c), input: checkBody(CategoryCreate, { name }) })
+          return kit.seeOther(c.set, '/admin/categories?done=saved')
+        } catch (e) {
+          const r = refusal(c, e, special(panelOf(c)))
+          if (!r) throw e
+          return list(c, r.status, { name, ...r })
+        }
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/categories/:id',
+      need: 'categories:read',
+      owns: categories,
+      handler: (c) =>
+        guarded(kit, c, () => {
+          const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          return edit(c, 200, { name: cat.name, active: cat.isActive, title: w(c).editTitle(cat.name), done: doneOf(c, w(c).done) })
+        }),
+    },
+    {
+      method: 'post',
+      path: '/admin/categories/:id',
+      need: 'categories:write',
+      owns: categories,
+      handler: (c) =>
+        guarded(kit, c, () => {
+          const name = (field(c.body, 'name') ?? '').trim()
+          const active = ticked(c.body, 'isActive')
+          try {
+            updateCategory({ ctx: ctxOf(c), input: { id: c.params.id!, ...checkBody(CategoryUpdate, { name, isActive: active }) } })
+            return kit.seeOther(c.set, `${at(c.params.id!)}?done=saved`)
+          } catch (e) {
+            const r = refusal(c, e, special(panelOf(c)))
+            if (!r || r.status === 404 || r.status === 403) throw e
+            return edit(c, r.status, { name, active, title: w(c).editTitle(getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } }).name), ...r })
+          }
+        }),
+    },
+    {
+      method: 'post',
+      path: '/admin/categories/:id/move',
+      need: 'categories:write',
+      owns: categories,
+      handler: (c) =>
+        guarded(kit, c, () => {
+          moveCategory({ ctx: ctxOf(c), input: { id: c.params.id!, by: field(c.body, 'by') === 'up' ? -1 : 1 } })
+          return kit.seeOther(c.set, '/admin/categories?done=moved')
+        }),
+    },
+    {
+      method: 'get',
+      path: '/admin/categories/:id/delete',
+      need: 'categories:write',
+      owns: categories,
+      handler: (c) =>
+        guarded(kit, c, () => {
+          const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          return kit.render(panelOf(c), c.set, 200, (f) => confirmPage(f, { title: w(c).removeTitle(cat.name), text: w(c).removeText, action: `${at(cat.id)}/delete`, back: '/admin/categories' }))
+        }),
+    },
+    {
+      method: 'post',
+      path: '/admin/categories/:id/delete',
+      need: 'categories:write',
+      owns: categories,
+      handler: (c) =>
+        guarded(kit, c, () => {
+          deleteCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          return kit.seeOther(c.set, '/admin/categories?done=deleted')
+        }),
+    },
+  ]
+}

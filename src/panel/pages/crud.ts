@@ -1,0 +1,46 @@
+/**
+ * What the store pages (categories, discounts, shipping) share: the person's ctx, the answer to a
+ * verb's 404 or 403 (a page, as in the API), the problem of a refused form laid out per control,
+ * and the confirmation page a delete asks on.
+ */
+import { AppError } from '../../lib/errors'
+import { html } from '../../shop/html'
+import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
+import { controlId, cw, panelOf, problemOf, type PageKit, type PageReq, type Problem } from './kit'
+
+export const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
+
+/** Runs a handler; a verb's 404 becomes the not-found page, its 403 (not a plan's) the forbidden page. */
+export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Promise<Response>): Promise<Response> {
+  try {
+    return await run()
+  } catch (e) {
+    if (e instanceof AppError && e.status === 404) return kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED') return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
+    throw e
+  }
+}
+
+/** A refused form: its problem (undefined: not the person's to fix, so the error goes on) and the message per control id. */
+export function refusal(c: PageReq, e: unknown, special?: (e: AppError) => Problem | undefined): { problem: Problem; errors: Record<string, string>; status: number } | undefined {
+  const mine = e instanceof AppError ? special?.(e) : undefined
+  const problem = mine ?? problemOf(e, cw(panelOf(c)))
+  if (!problem) return undefined
+  const errors = problem.field ? { [controlId(problem.field)]: problem.message } : {}
+  return { problem, errors, status: e instanceof AppError ? e.status : 400 }
+}
+
+/** "Delete X?" with a danger button that POSTs to `action` and a way back. */
+export function confirmPage(f: Frame, o: { title: string; text: string; action: string; back: string }): string {
+  const w = cw(f)
+  return layout(
+    f,
+    o.title,
+    html`<section><p>${o.text}</p>
+    ${form(f, o.action, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.cancel}</a></div>`)}</section>`,
+    { narrow: true },
+  )
+}
+
+/** The `?done=` notice of a page after a POST redirected to it. */
+export const doneOf = (c: PageReq, words: Record<string, string>) => words[c.query.done ?? '']

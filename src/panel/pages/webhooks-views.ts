@@ -1,0 +1,123 @@
+/**
+ * The webhook pages' views: the list with the add form, the editor (URL, events, rotating the
+ * secret), a secret shown once (after adding or rotating), the delivery log with "Send test
+ * event" and "Retry", and the delete confirmation.
+ */
+import { WEBHOOK_EVENTS } from '../../db/schema'
+import { getWebhook, listDeliveries } from '../../modules/webhooks'
+import { html, raw } from '../../shop/html'
+import { can, form, layout, type Frame } from '../views'
+import { banner, input, notice } from './controls'
+import { cw, type Problem } from './kit'
+import type { CatalogWords } from './words'
+
+export type Hook = ReturnType<typeof getWebhook>
+type Delivery = ReturnType<typeof listDeliveries>['data'][number]
+const at = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '')
+export const eventId = (e: string) => `event-${e.replace('.', '-')}`
+export const hookPath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`
+
+export interface HookForm {
+  url: string
+  events: Set<string>
+  errors: Record<string, string>
+  problem?: Problem
+}
+
+/** The URL and the events, as the add form and the editor both show them. */
+function hookFields(w: CatalogWords, d: HookForm) {
+  const e = d.errors
+  return html`${input({ id: 'url', label: w.url, value: d.url, type: 'url', hint: w.urlHint, errors: e, attrs: 'required maxlength="2048" inputmode="url"' })}
+  <fieldset${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.events}</legend>
+  ${WEBHOOK_EVENTS.map((ev) => html`<div class="check"><input id="${eventId(ev)}" name="${eventId(ev)}" type="checkbox" value="1"${raw(d.events.has(ev) ? ' checked' : '')}><label for="${eventId(ev)}">${ev}</label></div>`)}
+  ${e.events ? html`<p id="events-error" class="error">${e.events}</p>` : ''}</fieldset>`
+}
+
+export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string }): string {
+  const w = cw(f)
+  const writable = can(f, 'webhooks:write')
+  const rows = d.hooks.map((h) => {
+    const toggle = form(
+      f,
+      `${hookPath(h.id)}/active`,
+      html`<input type="hidden" name="isActive" value="${h.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${(h.isActive ? w.disable : w.enable) + ': ' + h.url}">${h.isActive ? w.disable : w.enable}</button>`,
+    )
+    return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.disabled}</span>`}</p>
+      <p class="hint">${h.events.join(', ')}${h.disabledReason ? html` · ${h.disabledReason}` : ''}</p>
+      ${writable
+        ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.editWebhookOf(h.url)}">${w.editWebhook}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${w.deleteWebhook + ': ' + h.url}">${w.deleteWebhook}</a></div>`
+        : ''}</li>`
+  })
+  return layout(
+    f,
+    w.webhooksTitle,
+    html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.webhooksTitle}</h2>${d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.noWebhooks}</p>`}</section>
+    ${writable
+      ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
+      ${form(f, '/admin/webhooks', html`${hookFields(w, d)}<button type="submit">${w.addWebhook}</button>`, 'novalidate')}</section>`
+      : ''}`,
+  )
+}
+
+export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number; done?: string }): string {
+  const w = cw(f)
+  return layout(
+    f,
+    w.editWebhookTitle(h.url),
+    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.editWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
+    ${form(f, `${hookPath(h.id)}/edit`, html`${hookFields(w, d)}<button type="submit">${w.save}</button>`, 'novalidate')}</section>
+    <section aria-labelledby="secret-h"><h2 id="secret-h">${w.signingSecret}</h2><p>${w.rotateText(d.overlapHours)}</p>
+    ${form(f, `${hookPath(h.id)}/rotate`, html`<button type="submit" class="secondary">${w.rotateSecret}</button>`)}</section>
+    <p><a href="${hookPath(h.id)}">${w.viewLog}</a> · <a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
+  )
+}
+
+/** A signing secret, shown once: after adding an endpoint or rotating its secret. */
+export function secretPage(f: Frame, h: Hook & { secret: string }, rotated?: { overlapHours: number }): string {
+  const w = cw(f)
+  return layout(
+    f,
+    rotated ? w.secretRotated : w.webhookCreated,
+    html`<section><p>${h.url}</p><p>${w.secretOnce}</p>${rotated ? html`<p>${w.rotateText(rotated.overlapHours)}</p>` : ''}
+    <p><strong>${w.secret}</strong></p>
+    <p><code id="webhook-secret" class="secret">${h.secret}</code></p>
+    <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="webhook-secret-status" role="status"></span></p>
+    <p><a class="button" href="/admin/webhooks">${w.done}</a></p></section>`,
+  )
+}
+
+export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: string): string {
+  const w = cw(f)
+  const writable = can(f, 'webhooks:write')
+  return layout(
+    f,
+    w.deliveriesOf(h.url),
+    html`${notice(done)}${writable
+      ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
+      : ''}
+    ${rows.length === 0
+      ? html`<p>${w.noDeliveries}</p>`
+      : html`<ul class="list">${rows.map(
+          (d) => html`<li><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
+          <dl class="facts"><dt>${w.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
+          <dt>${w.attempts}</dt><dd>${d.attempts}</dd>
+          <dt>${w.response}</dt><dd>${d.lastResponseCode ?? '-'}${d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''}</dd>
+          ${d.lastError ? html`<dt>${w.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
+          ${writable && d.status !== 'sending'
+            ? form(f, `${hookPath(h.id)}/deliveries/${encodeURIComponent(d.id)}/retry`, html`<button type="submit" class="secondary" aria-label="${w.retryDelivery(d.id)}">${w.retry}</button>`)
+            : ''}</li>`,
+        )}</ul>`}
+    <p>${writable ? html`<a href="${hookPath(h.id)}/edit">${w.editWebhookOf(h.url)}</a> · ` : ''}<a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
+  )
+}
+
+export function deletePage(f: Frame, h: Hook): string {
+  const w = cw(f)
+  return layout(
+    f,
+    w.deleteWebhookTitle(h.url),
+    html`<section><p>${w.deleteWebhookText}</p>
+    ${form(f, `${hookPath(h.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.cancel}</a></div>`)}</section>`,
+    { narrow: true },
+  )
+}
