@@ -143,9 +143,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         .all(...p)
         .map((r) => r.detail)
         .join('; ')
-    const { selectList } = await import('../src/db/client')
+    const { columns } = await import('../src/db/sql')
     const { orders } = await import('../src/db/schema')
-    const ORDER_FIELDS = selectList(orders)
+    const ORDER_FIELDS = columns(orders)
     const page = (where: string) =>
       `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (SELECT rowid FROM orders WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT 50 OFFSET ?) ORDER BY created_at DESC, rowid DESC`
     plans.push(

@@ -68,7 +68,7 @@ for (const [name, e] of Object.entries(endpoints)) {
 app.gate.close()
 closeDeps(deps)
 if (args.includes('--sql')) {
-  const { pageOfOrders, itemsOf } = await import('../src/modules/orders/statements')
+  const { pageOfOrders, itemsOf } = await import('../src/modules/orders/sql')
   const t = (name: string, fn: () => unknown) => { for (let i = 0; i < 300; i++) fn(); const c0 = process.cpuUsage(); for (let i = 0; i < N; i++) fn(); const c = process.cpuUsage(c0); console.log(name.padEnd(16), ((c.user + c.system) / N).toFixed(1), 'µs') }
   const d2 = createDeps(config)
   const rows = pageOfOrders(d2.db, { storeId: seeded.storeId }, 50, 0)

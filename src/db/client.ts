@@ -101,31 +101,4 @@ export function immediate<T>(db: Db, fn: (tx: Tx) => T): T {
   return db.transaction(fn, { behavior: 'immediate' })
 }
 
-/** `col AS key, …` for every column of `table`: raw statements then return Drizzle's row type. */
-export const selectList = (table: Table): string =>
-  Object.entries(getTableColumns(table))
-    .map(([key, col]) => `${col.name} AS ${key}`)
-    .join(', ')
-
-/** `col AS key, …` for the named columns of `table` only: a narrower row (`Pick<Row, keys>`) is cheaper to build. */
-export const selectKeys = <T extends Table>(table: T, keys: readonly (keyof T['_']['columns'] & string)[]): string => {
-  const cols = getTableColumns(table) as Record<string, { name: string }>
-  return keys.map((k) => `${cols[k]!.name} AS ${k}`).join(', ')
-}
-
-/**
- * A raw row's 0/1 boolean columns turned into booleans in place, as Drizzle's mapping does
- * (`mode: 'boolean'` columns of `table`, found once): raw rows then equal Drizzle's.
- */
-export function boolFixer<T>(table: Table): (row: T) => T {
-  const keys = Object.entries(getTableColumns(table))
-    .filter(([, col]) => col.columnType === 'SQLiteBoolean')
-    .map(([key]) => key)
-  return (row) => {
-    const r = row as Record<string, unknown>
-    for (const k of keys) if (r[k] !== null) r[k] = r[k] === 1
-    return row
-  }
-}
-
 export { schema }

@@ -13,7 +13,7 @@ import { addShipping, uniqPhone } from '../helpers/factories'
 import { ctxFor } from '../../src/kernel/context'
 import { listProducts } from '../../src/modules/products/service'
 import { storefrontOf } from '../../src/modules/public-catalog/service'
-import { storeBySlug } from '../../src/modules/public-catalog/statements'
+import { storeBySlug } from '../../src/modules/public-catalog/sql'
 import type { ProductListQuery } from '../../src/modules/products/model'
 
 let t: TestApp

@@ -10,7 +10,7 @@ import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared'
 import { owned } from '../shared'
 import { pageOfOrders } from '../orders'
-import { customerById } from './statements'
+import { customerById } from './sql'
 import { listViews } from '../orders'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 

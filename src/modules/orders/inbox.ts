@@ -11,7 +11,7 @@ import type { Ctx } from '../../kernel/context'
 import { transaction } from '../../kernel/write'
 import type { OrderStatus } from '../../db/schema'
 import { toE164 } from '../../lib/phone'
-import { countOrders } from './statements'
+import { countOrders } from './sql'
 
 export interface InboxRow {
   id: string

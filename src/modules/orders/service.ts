@@ -10,7 +10,7 @@ import { write } from '../../kernel/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { restoreStock } from './stock'
-import { countMatching, countOrders, itemsOf, pageOfOrders, type OrderFilter } from './statements'
+import { countMatching, countOrders, itemsOf, pageOfOrders, type OrderFilter } from './sql'
 import { listViews, orderDetailView } from './views'
 
 export function listOrders({ ctx, input: q }: { ctx: Ctx; input: OrderListQuery }) {

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Order, OrderItem, OrderStatus, Store } from '../../db/schema'
-import { itemsOf, orderById } from './statements'
+import { itemsOf, orderById } from './sql'
 
 export interface PublicOrderStatus {
   order: Pick<Order, 'orderNumber' | 'status' | 'currency' | 'itemsSubtotal' | 'shippingName' | 'shippingPrice' | 'discountCode' | 'discountAmount' | 'total' | 'createdAt'>

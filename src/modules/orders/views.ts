@@ -1,6 +1,6 @@
 /** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
 import type { Database } from 'bun:sqlite'
-import { itemsOf, listItemsOf, orderById, type ListItem, type ListOrder } from './statements'
+import { itemsOf, listItemsOf, orderById, type ListItem, type ListOrder } from './sql'
 import type { Db } from '../../db/client'
 import type { Order, OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'

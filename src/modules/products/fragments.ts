@@ -13,7 +13,7 @@ import { imagesOf } from './images/views'
 import { page } from '../shared'
 import type { ProductListQuery } from './model'
 import { productFilter, productView } from './service'
-import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './statements'
+import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './sql'
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
 export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: ProductFragments): string[] {

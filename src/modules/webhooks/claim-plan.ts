@@ -9,7 +9,7 @@ import type { Config } from '../../config'
 import type { Clock } from '../../lib/time'
 import type { DeliveryGovernor } from './governor'
 import type { FairShare } from './scheduling'
-import type { SigningRow } from './statements'
+import type { SigningRow } from './sql'
 import type { Claim, DeliveryStore } from './store'
 
 /** A claimed row and its slot in the lanes. */

@@ -11,7 +11,7 @@ import { deliveryIdOf } from './delivery-id'
 import { moveAll, moveOutbox, type Moved } from './outbox'
 import { afterFailure, type RetryRules } from './retry-policy'
 import type { SendResult } from './sender'
-import { deliveryStatements, type ClaimedRow, type DeliveryRow, type DeliveryStatements, type SigningRow } from './statements'
+import { deliveryStatements, type ClaimedRow, type DeliveryRow, type DeliveryStatements, type SigningRow } from './sql'
 
 const ERROR_MAX = 500
 

@@ -9,7 +9,7 @@ import { Elysia } from 'elysia'
 import type { Config } from '../../../config'
 import type { Db } from '../../../db/client'
 import { NotFound } from '../../../lib/errors'
-import { liveImage } from './statements'
+import { liveImage } from './sql'
 import { realServedFile, servedFile } from './storage'
 
 const HEADERS = {

@@ -12,17 +12,16 @@ import { ownProduct } from '../service'
 import { write, type Fx } from '../../../kernel/write'
 import { inResizeSlot, renditions } from './process'
 import { removeImage, saveImage } from './storage'
-import { IMAGE_FIELDS, imageView, type ImageRow, type ImageView } from './views'
+import { imageView, type ImageRow, type ImageView } from './views'
+import { deleteImageRow, imageRowsOf as rowsOf, insertImage, renumberImages } from './sql'
 
 // ---------------------------------------------------------------------------------------------
 // Writes. Each check-then-write is one BEGIN IMMEDIATE transaction (kernel/write.ts): the count
 // against the cap and the position an upload takes can't interleave with another upload, and
 // the unique (product_id, position) index would refuse it if they did.
 
-// Drizzle's transaction object has no $client: raw statements go through ctx.db's connection,
-// which is the one holding the transaction.
-const rowsOf = (db: Database, productId: string) =>
-  db.query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id = ? ORDER BY position`).all(productId)
+// Drizzle's transaction object has no $client: raw statements (sql.ts) go through ctx.db's
+// connection, which is the one holding the transaction.
 
 /** Free plan: 403 PLAN_REQUIRED at its cap; at the ceiling every plan shares: 409 LIMIT_REACHED. */
 function checkCap(ctx: Ctx, current: number): void {
@@ -32,12 +31,10 @@ function checkCap(ctx: Ctx, current: number): void {
   throw new Conflict('LIMIT_REACHED', `A product has at most ${limit} images`, { limit })
 }
 
-/** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique index never sees a clash. */
+/** Rewrites positions to 0..n-1 in `ids` order (sql.ts). */
 function renumber(db: Database, fx: Fx, productId: string, ids: string[]): void {
   fx.productsChanged([productId])
-  db.query('UPDATE product_images SET position = -1 - position WHERE product_id = ?').run(productId)
-  const set = db.query('UPDATE product_images SET position = ? WHERE id = ?')
-  ids.forEach((id, i) => set.run(i, id))
+  renumberImages(db, productId, ids)
 }
 
 export async function uploadImage({ ctx, input: { productId, file } }: { ctx: Ctx; input: { productId: string; file: Blob | undefined } }): Promise<ImageView> {
@@ -62,9 +59,7 @@ export async function uploadImage({ ctx, input: { productId, file } }: { ctx: Ct
       const position = rowsOf(ctx.db.$client, productId).length
       checkCap(ctx, position)
       const r: ImageRow = { id, storeId: ctx.store.id, productId, position, width: largest.width, height: largest.height, widths: widths.join(',') }
-      ctx.db.$client
-        .query('INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, ctx.clock.now())
+      insertImage(ctx.db.$client, r, ctx.clock.now())
       fx.productsChanged([productId])
       return r
     })
@@ -99,7 +94,7 @@ export function moveImage({ ctx, input: { productId, imageId, position } }: { ct
 export async function deleteImage({ ctx, input: { productId, imageId } }: { ctx: Ctx; input: { productId: string; imageId: string } }) {
   const gone = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
-    ctx.db.$client.query('DELETE FROM product_images WHERE id = ?').run(imageId)
+    deleteImageRow(ctx.db.$client, imageId)
     renumber(ctx.db.$client, fx, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
     return rows.find((r) => r.id === imageId)!
   })

@@ -1,6 +1,9 @@
 /** Images as products show them: `images: [...]` by position, URLs under /media. */
 import type { Db } from '../../../db/client'
 import { mediaUrl } from './storage'
+import { imageRowsOfProducts, type ImageRow } from './sql'
+
+export type { ImageRow }
 
 export interface ImageView {
   id: string
@@ -11,18 +14,6 @@ export interface ImageView {
   sizes: { width: number; url: string }[]
 }
 
-export interface ImageRow {
-  id: string
-  storeId: string
-  productId: string
-  position: number
-  width: number
-  height: number
-  widths: string
-}
-
-export const IMAGE_FIELDS = 'id, store_id AS storeId, product_id AS productId, position, width, height, widths'
-
 export function imageView(r: ImageRow, publicUrl?: string): ImageView {
   const widths = r.widths.split(',').map(Number)
   const sizes = widths.map((w) => ({ width: w, url: mediaUrl(r.storeId, r.id, w, publicUrl) }))
@@ -30,16 +21,12 @@ export function imageView(r: ImageRow, publicUrl?: string): ImageView {
 }
 
 /**
- * The images of many products in one query, by position, grouped by product. The ids go in as
- * one JSON array, so the statement text never changes and stays compiled.
+ * The images of many products in one query, by position, grouped by product.
  */
 export function imagesOf(db: Db, productIds: string[], publicUrl?: string): Map<string, ImageView[]> {
   const out = new Map<string, ImageView[]>()
   if (productIds.length === 0) return out
-  const rows = db.$client
-    .query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`)
-    .all(JSON.stringify(productIds))
-  for (const r of rows) {
+  for (const r of imageRowsOfProducts(db.$client, productIds)) {
     const list = out.get(r.productId)
     if (list) list.push(imageView(r, publicUrl))
     else out.set(r.productId, [imageView(r, publicUrl)])

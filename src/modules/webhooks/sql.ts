@@ -2,21 +2,17 @@
  * The delivery side's hot SQL, prepared once per connection. Raw bun:sqlite rather than Drizzle
  * because each delivery runs several of these on the request path's connection, and a Drizzle
  * statement costs a few µs more per call; the column lists and row types still come from the
- * schema (`cols`), so a renamed column breaks the build, not a query.
+ * schema (`columns`, db/sql.ts), so a renamed column breaks the build, not a query.
  */
 import type { Database, Statement } from 'bun:sqlite'
-import { getTableColumns, getTableName, type Table } from 'drizzle-orm'
+import { getTableName, type Table } from 'drizzle-orm'
+import { columns, perConnection } from '../../db/sql'
 import { webhookDeliveries, webhookOutbox, webhooks } from '../../db/schema'
 
 type Row<T extends Table> = T['$inferSelect']
 export type DeliveryRow = Row<typeof webhookDeliveries>
 export type WebhookRow = Row<typeof webhooks>
 
-/** `snake_name AS camelKey, …` for the named columns: a raw statement then returns `Pick<Row, K>`. */
-function cols<T extends Table>(table: T, keys: readonly (keyof Row<T> & string)[]): string {
-  const all = getTableColumns(table) as Record<string, { name: string }>
-  return keys.map((k) => `${all[k]!.name} AS ${k}`).join(', ')
-}
 
 const D = getTableName(webhookDeliveries)
 const O = getTableName(webhookOutbox)
@@ -42,7 +38,7 @@ function prepare(c: Database) {
       `SELECT id FROM ${D} WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
     ),
     /** Whose events are next in the outbox: a read of the integer key's first pages. */
-    outboxHead: c.prepare<Pick<Row<typeof webhookOutbox>, 'webhookId'>, [number]>(`SELECT ${cols(webhookOutbox, ['webhookId'])} FROM ${O} ORDER BY seq LIMIT ?`),
+    outboxHead: c.prepare<Pick<Row<typeof webhookOutbox>, 'webhookId'>, [number]>(`SELECT ${columns(webhookOutbox, ['webhookId'])} FROM ${O} ORDER BY seq LIMIT ?`),
     /** Every active endpoint with something due: the sweep's starting point. */
     dueEndpoints: c.prepare<Pick<WebhookRow, 'id'>, [number]>(
       `SELECT w.id FROM ${W} w WHERE w.is_active = 1 AND (
@@ -55,12 +51,12 @@ function prepare(c: Database) {
        WHERE id = ?3
          AND ((status = 'pending' AND next_attempt_at <= ?2) OR (status = 'sending' AND locked_until < ?2))
          AND webhook_id IN (SELECT id FROM ${W} WHERE is_active = 1)
-       RETURNING ${cols(webhookDeliveries, CLAIMED)}`,
+       RETURNING ${columns(webhookDeliveries, CLAIMED)}`,
     ),
     /** An endpoint that may be sent to (active), with what signing needs. */
-    activeWebhook: c.prepare<SigningRow, [string]>(`SELECT ${cols(webhooks, SIGNING)} FROM ${W} WHERE id = ? AND is_active = 1`),
-    failingSince: c.prepare<Pick<WebhookRow, 'failingSince'>, [string]>(`SELECT ${cols(webhooks, ['failingSince'])} FROM ${W} WHERE id = ?`),
-    attemptState: c.prepare<AttemptState, [string]>(`SELECT ${cols(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`),
+    activeWebhook: c.prepare<SigningRow, [string]>(`SELECT ${columns(webhooks, SIGNING)} FROM ${W} WHERE id = ? AND is_active = 1`),
+    failingSince: c.prepare<Pick<WebhookRow, 'failingSince'>, [string]>(`SELECT ${columns(webhooks, ['failingSince'])} FROM ${W} WHERE id = ?`),
+    attemptState: c.prepare<AttemptState, [string]>(`SELECT ${columns(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`),
     succeeded: c.prepare<never, [number, number, number, number, string]>(
       `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, delivered_at = ?1, last_response_code = ?2,
          last_latency_ms = ?3, last_error = NULL, next_attempt_at = NULL, locked_until = NULL, updated_at = ?1
@@ -82,11 +78,5 @@ function prepare(c: Database) {
 
 export type DeliveryStatements = ReturnType<typeof prepare>
 
-const cache = new WeakMap<Database, DeliveryStatements>()
-
 /** The statements of `client`, compiled on first use (one set per connection). */
-export function deliveryStatements(client: Database): DeliveryStatements {
-  let s = cache.get(client)
-  if (!s) cache.set(client, (s = prepare(client)))
-  return s
-}
+export const deliveryStatements = perConnection(prepare)

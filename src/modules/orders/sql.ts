@@ -4,14 +4,15 @@
  * through (store_id, created_at) indexes with a covering rowid scan and read the full rows of
  * the page only, so a deep offset over a million orders skips index entries instead of table
  * rows; `total` comes from the `order_counts` counters (kept by triggers, drizzle/0009). Row
- * types are the schema's: `selectList` names every column by its key.
+ * types are the schema's: `columns` names every column by its key.
  */
 import type { Database } from 'bun:sqlite'
-import { selectKeys, selectList, type Db } from '../../db/client'
+import { columns } from '../../db/sql'
+import { type Db } from '../../db/client'
 import { orderItems, orders, type Order, type OrderItem, type OrderStatus } from '../../db/schema'
 
-const ORDER_FIELDS = selectList(orders)
-const ITEM_FIELDS = selectList(orderItems)
+const ORDER_FIELDS = columns(orders)
+const ITEM_FIELDS = columns(orderItems)
 
 /**
  * The list form's columns only (spec 2.3): bun:sqlite's cost is mostly building row objects,
@@ -21,8 +22,8 @@ const LIST_ORDER_KEYS = ['id', 'orderNumber', 'status', 'customerName', 'custome
 const LIST_ITEM_KEYS = ['orderId', 'productName', 'variantName', 'quantity', 'unitPrice', 'subtotal'] as const
 export type ListOrder = Pick<Order, (typeof LIST_ORDER_KEYS)[number]>
 export type ListItem = Pick<OrderItem, (typeof LIST_ITEM_KEYS)[number]>
-const LIST_ORDER_FIELDS = selectKeys(orders, LIST_ORDER_KEYS)
-const LIST_ITEM_FIELDS = selectKeys(orderItems, LIST_ITEM_KEYS)
+const LIST_ORDER_FIELDS = columns(orders, LIST_ORDER_KEYS)
+const LIST_ITEM_FIELDS = columns(orderItems, LIST_ITEM_KEYS)
 
 export interface OrderFilter {
   storeId?: string

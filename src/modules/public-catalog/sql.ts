@@ -1,21 +1,22 @@
 /**
  * The public store read's SQL as raw bun:sqlite statements: built with Drizzle, the six queries
  * of one catalog cost more CPU to build and map than to run (docs/decisions/001, 006). Row
- * types are the schema's (`selectList`/`selectKeys` name columns by key; `boolFixer` maps 0/1
+ * types are the schema's (`columns` names columns by key; `booleans` maps 0/1
  * to booleans as Drizzle does).
  */
 import type { Database } from 'bun:sqlite'
-import { boolFixer, selectKeys, selectList } from '../../db/client'
+import { booleans } from '../../db/sql'
+import { columns } from '../../db/sql'
 import { categories, products, shippingOptions, stores, type Category, type Product, type ShippingOption, type Store } from '../../db/schema'
 
-const STORE_FIELDS = selectList(stores)
-const PRODUCT_FIELDS = selectList(products)
+const STORE_FIELDS = columns(stores)
+const PRODUCT_FIELDS = columns(products)
 const CATEGORY_KEYS = ['id', 'name', 'slug', 'position'] as const
 const SHIPPING_KEYS = ['id', 'name', 'price', 'description', 'estimatedDays'] as const
-const CATEGORY_FIELDS = selectKeys(categories, CATEGORY_KEYS)
-const SHIPPING_FIELDS = selectKeys(shippingOptions, SHIPPING_KEYS)
-const storeRow = boolFixer<Store>(stores)
-const productRow = boolFixer<Product>(products)
+const CATEGORY_FIELDS = columns(categories, CATEGORY_KEYS)
+const SHIPPING_FIELDS = columns(shippingOptions, SHIPPING_KEYS)
+const storeRow = booleans<Store>(stores)
+const productRow = booleans<Product>(products)
 
 export const storeBySlug = (client: Database, slug: string): Store | undefined => {
   const s = client.query<Store, [string]>(`SELECT ${STORE_FIELDS} FROM stores WHERE slug = ?`).all(slug)[0]

@@ -2,21 +2,22 @@
  * The catalog's read SQL, as raw bun:sqlite statements: Drizzle's per-call query building
  * cost more than the queries (docs/decisions/001, 006): for a page of 50 products with 150
  * variants, ~560 µs of Drizzle select/count/variants against ~150 µs raw. Row types are the
- * schema's (`selectList` names every column by its key, `boolFixer` maps 0/1 to booleans as
+ * schema's (`columns` names every column by its key, `booleans` maps 0/1 to booleans as
  * Drizzle does). Texts depend only on which filters are present, so bun:sqlite keeps each
  * compiled; ids go in as one JSON array for the same reason.
  */
 import type { Database } from 'bun:sqlite'
-import { boolFixer, selectKeys, selectList } from '../../db/client'
+import { booleans } from '../../db/sql'
+import { columns } from '../../db/sql'
 import { products, variants, type Product, type Variant } from '../../db/schema'
 
-const PRODUCT_FIELDS = selectList(products)
+const PRODUCT_FIELDS = columns(products)
 /** What a product's view shows of a variant (plus its product, to group by): fewer columns, cheaper rows. */
 const VARIANT_KEYS = ['id', 'productId', 'name', 'price', 'isActive', 'stock'] as const
 export type VariantFields = Pick<Variant, (typeof VARIANT_KEYS)[number]>
-const VARIANT_FIELDS = selectKeys(variants, VARIANT_KEYS)
-const productRow = boolFixer<Product>(products)
-const variantRow = boolFixer<VariantFields>(variants)
+const VARIANT_FIELDS = columns(variants, VARIANT_KEYS)
+const productRow = booleans<Product>(products)
+const variantRow = booleans<VariantFields>(variants)
 
 /** A store's live (not deleted) products, optionally by active flag and time bounds. */
 export interface ProductFilter {
