@@ -14,7 +14,7 @@ import { ctxFor, type ActivityNote, type Ctx, type CtxBase } from '../kernel/con
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
 import { hasScope } from '../lib/scopes'
-import { hashKey, KEY_RE } from '../modules/keys'
+import { hashKey, KEY_RE, recordKeyUse } from '../modules/keys'
 import { PAID_FEATURES } from '../modules/plans'
 import { getStore } from '../modules/platform-stores'
 import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable, type PanelGated, type SessionGate } from './access'
@@ -181,11 +181,8 @@ export class Gate {
     if (this.usage.size === 0) return
     const entries = [...this.usage]
     this.usage.clear()
-    const stmt = this.deps.db.$client.prepare('UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2')
     try {
-      this.deps.db.$client.transaction(() => {
-        for (const [id, at] of entries) stmt.run(at, id)
-      })()
+      recordKeyUse(this.deps.db.$client, entries)
     } catch {
       for (const [id, at] of entries) if (!this.usage.has(id)) this.usage.set(id, at)
     }

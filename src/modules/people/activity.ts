@@ -8,6 +8,7 @@ import { activity } from '../../db/schema'
 import type { Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
 import type { Actor } from '../../kernel/context'
+import { activityFacetRows, deleteActivityBefore } from './sql'
 
 export const ACTIVITY_RETENTION_DAYS = 180
 
@@ -64,9 +65,7 @@ export function listActivity(db: Runner, q: ActivityQuery) {
 export function activityFacets(db: Runner, storeId: string): { actors: string[]; recordTypes: string[] } {
   const client = (db as unknown as { $client?: import('bun:sqlite').Database }).$client
   if (!client) return { actors: [], recordTypes: [] }
-  const actors = client.query<{ actor: string }, [string]>('SELECT DISTINCT actor FROM activity WHERE store_id = ? ORDER BY actor LIMIT 200').all(storeId).map((r) => r.actor)
-  const recordTypes = client.query<{ t: string }, [string]>('SELECT DISTINCT record_type AS t FROM activity WHERE store_id = ? ORDER BY t LIMIT 200').all(storeId).map((r) => r.t)
-  return { actors, recordTypes }
+  return activityFacetRows(client, storeId)
 }
 
 /** Lines older than 180 days leave (the prune job), in slices so the writer is never held long. */
@@ -74,7 +73,7 @@ export async function pruneActivity(client: import('bun:sqlite').Database, now: 
   const cutoff = now - ACTIVITY_RETENTION_DAYS * DAY_MS
   let total = 0
   for (;;) {
-    const n = client.run('DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at < ? LIMIT 2000)', [cutoff]).changes
+    const n = deleteActivityBefore(client, cutoff, 2000)
     total += n
     if (n < 2000) return total
     await new Promise((r) => setImmediate(r))

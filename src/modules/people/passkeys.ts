@@ -18,6 +18,7 @@ import {
 import { passkeys, type Passkey, type User } from '../../db/schema'
 import { NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import type { PeopleCtx } from './context'
+import { countPasskeys } from './sql'
 
 export const CHALLENGE_TTL_MS = 5 * 60_000
 const MAX_CHALLENGES = 10_000
@@ -47,7 +48,7 @@ export interface RelyingParty {
 }
 
 export const passkeysOf = (ctx: PeopleCtx, userId: string): Passkey[] => ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).all()
-export const passkeyCount = (ctx: PeopleCtx): number => ctx.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM passkeys').get()!.n
+export const passkeyCount = (ctx: PeopleCtx): number => countPasskeys(ctx.db.$client)
 
 export async function registrationOptions({ ctx, input, challenges }: { ctx: PeopleCtx; input: { user: User; rp: RelyingParty }; challenges: Challenges }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { user, rp } = input

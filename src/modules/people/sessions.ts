@@ -11,6 +11,8 @@ import type { Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
 import type { PeopleCtx } from './context'
 import { hashToken, randomToken, TOKEN_RE } from './tokens'
+import type { Database } from 'bun:sqlite'
+import { deleteExpiredSessions } from './sql'
 
 export const COOKIE = '__Host-sid'
 export const IDLE_MS = 14 * DAY_MS
@@ -152,6 +154,6 @@ export function endOtherSessions({ ctx, input }: { ctx: PeopleCtx; input: { user
 }
 
 /** Deletes sessions past their expiry (the prune job). */
-export function pruneSessions(db: { $client: { run(sql: string, params: unknown[]): unknown } }, now: number): void {
-  db.$client.run('DELETE FROM sessions WHERE (pending = 1 AND created_at < ?1) OR last_seen_at < ?2 OR created_at < ?3', [now - PENDING_MS, now - IDLE_MS, now - ABSOLUTE_MS])
+export function pruneSessions(db: { $client: Database }, now: number): void {
+  deleteExpiredSessions(db.$client, now - PENDING_MS, now - IDLE_MS, now - ABSOLUTE_MS)
 }

@@ -7,8 +7,7 @@
  * compiled; ids go in as one JSON array for the same reason.
  */
 import type { Database } from 'bun:sqlite'
-import { booleans } from '../../db/sql'
-import { columns } from '../../db/sql'
+import { booleans, columns } from '../../db/sql'
 import { products, variants, type Product, type Variant } from '../../db/schema'
 
 const PRODUCT_FIELDS = columns(products)

@@ -5,8 +5,7 @@
  * to booleans as Drizzle does).
  */
 import type { Database } from 'bun:sqlite'
-import { booleans } from '../../db/sql'
-import { columns } from '../../db/sql'
+import { booleans, columns } from '../../db/sql'
 import { categories, products, shippingOptions, stores, type Category, type Product, type ShippingOption, type Store } from '../../db/schema'
 
 const STORE_FIELDS = columns(stores)
@@ -46,3 +45,38 @@ export const reviewStatsRows = (client: Database, storeId: string) =>
 
 export const activeShipping = (client: Database, storeId: string): Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>[] =>
   client.query<Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>, [string]>(`SELECT ${SHIPPING_FIELDS} FROM shipping_options WHERE store_id = ? AND is_active = 1 ORDER BY price, created_at`).all(storeId)
+
+// ── Catalog visits (visits.ts): written behind in batches, raw rows pruned after the rollup keeps them.
+
+/** One batch of counted visits, in one IMMEDIATE transaction. */
+export function insertVisits(db: Database, items: readonly (readonly [storeId: string, at: number, count: number])[]): void {
+  const insert = db.query('INSERT INTO catalog_visits (store_id, created_at, count) VALUES (?1, ?2, ?3)')
+  db.transaction(() => {
+    for (const [storeId, at, count] of items) insert.run(storeId, at, count)
+  }).immediate()
+}
+
+/** The id that ends the next prune batch of `size` raw rows before the cutoff; undefined when none is left. */
+export function visitBatchEnd(db: Database, cutoff: number, size: number): number | undefined {
+  const last = db.query<{ id: number }, [number, number]>('SELECT id FROM catalog_visits WHERE created_at < ?1 ORDER BY id LIMIT 1 OFFSET ?2').get(cutoff, size - 1)?.id
+  return last ?? db.query<{ id: number | null }, [number]>('SELECT max(id) AS id FROM catalog_visits WHERE created_at < ?1').get(cutoff)?.id ?? undefined
+}
+
+/**
+ * Deletes raw visits up to `upTo` before the cutoff, keeping the rollup: the delete trigger takes
+ * each row off `visit_stats_daily`, so the same counts are added back first, in the same transaction.
+ */
+export function pruneVisitBatch(db: Database, upTo: number, cutoff: number): number {
+  const keep = db.query(
+    `UPDATE visit_stats_daily SET visits = visits + d.n
+     FROM (SELECT store_id, created_at / 86400000 AS day, SUM(count) AS n FROM catalog_visits WHERE id <= ?1 AND created_at < ?2 GROUP BY 1, 2) AS d
+     WHERE visit_stats_daily.store_id = d.store_id AND visit_stats_daily.day = d.day`,
+  )
+  const remove = db.query('DELETE FROM catalog_visits WHERE id <= ?1 AND created_at < ?2')
+  return db
+    .transaction(() => {
+      keep.run(upTo, cutoff)
+      return remove.run(upTo, cutoff).changes
+    })
+    .immediate()
+}

@@ -14,6 +14,7 @@ import type { Database } from 'bun:sqlite'
 import type { Logger } from '../../lib/log'
 import { DAY_MS, type Clock } from '../../lib/time'
 import { storageFailure, type WriteHealth } from '../../db/write-health'
+import { insertVisits, pruneVisitBatch, visitBatchEnd } from './sql'
 
 export const VISIT_FLUSH_MS = 5_000
 /** Raw visit rows kept this long; older partial days are prorated from the daily rollup. */
@@ -102,13 +103,8 @@ export class VisitCounter {
   private writeBatch(): boolean {
     const items = this.take(ROWS_PER_TX)
     if (items.length === 0) return false
-    const insert = this.db.query('INSERT INTO catalog_visits (store_id, created_at, count) VALUES (?1, ?2, ?3)')
     try {
-      this.db
-        .transaction(() => {
-          for (const [storeId, at, count] of items) insert.run(storeId, at, count)
-        })
-        .immediate()
+      insertVisits(this.db, items)
       return true
     } catch (err) {
       this.putBack(items)
@@ -147,24 +143,11 @@ export class VisitCounter {
  */
 export async function pruneVisits(db: Database, now: number, keepDays = VISIT_RAW_DAYS): Promise<number> {
   const cutoff = (Math.floor(now / DAY_MS) - keepDays) * DAY_MS
-  const lastOfBatch = db.query<{ id: number }, [number, number]>('SELECT id FROM catalog_visits WHERE created_at < ?1 ORDER BY id LIMIT 1 OFFSET ?2')
-  const anyLeft = db.query<{ id: number }, [number]>('SELECT max(id) AS id FROM catalog_visits WHERE created_at < ?1')
-  const keep = db.query(
-    `UPDATE visit_stats_daily SET visits = visits + d.n
-     FROM (SELECT store_id, created_at / 86400000 AS day, SUM(count) AS n FROM catalog_visits WHERE id <= ?1 AND created_at < ?2 GROUP BY 1, 2) AS d
-     WHERE visit_stats_daily.store_id = d.store_id AND visit_stats_daily.day = d.day`,
-  )
-  const remove = db.query('DELETE FROM catalog_visits WHERE id <= ?1 AND created_at < ?2')
   let removed = 0
   for (;;) {
-    const upTo = lastOfBatch.get(cutoff, PRUNE_BATCH - 1)?.id ?? anyLeft.get(cutoff)?.id
-    if (upTo === undefined || upTo === null) return removed
-    removed += db
-      .transaction(() => {
-        keep.run(upTo, cutoff)
-        return remove.run(upTo, cutoff).changes
-      })
-      .immediate()
+    const upTo = visitBatchEnd(db, cutoff, PRUNE_BATCH)
+    if (upTo === undefined) return removed
+    removed += pruneVisitBatch(db, upTo, cutoff)
     await new Promise<void>((r) => setImmediate(r))
   }
 }

@@ -10,6 +10,8 @@
 import type { Database } from 'bun:sqlite'
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema'
 import { DAY_MS } from '../../lib/time'
+import * as sql from './sql'
+import type { FigureRow } from './sql'
 
 
 export interface ProductFigure {
@@ -47,7 +49,7 @@ export function addFigures(into: Figures, more: Figures): Figures {
   return into
 }
 
-type Row = { k: string; a: number; b: number }
+type Row = FigureRow
 
 function collect(statusRows: Row[], productRows: Row[], visits: number): Figures {
   const f = emptyFigures()
@@ -57,22 +59,9 @@ function collect(statusRows: Row[], productRows: Row[], visits: number): Figures
   return f
 }
 
-/** Aggregates over the raw rows with created_at in [from, to) — indexed by (store_id, created_at). */
+/** Aggregates over the raw rows with created_at in [from, to). */
 export function plainFigures(db: Database, storeId: string, from: number, to: number): Figures {
-  const status = db
-    .query<Row, [string, number, number]>(
-      'SELECT status AS k, COUNT(*) AS a, COALESCE(SUM(total), 0) AS b FROM orders WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY status',
-    )
-    .all(storeId, from, to)
-  const products = db
-    .query<Row, [string, number, number]>(
-      `SELECT i.product_id AS k, SUM(i.quantity) AS a, SUM(i.subtotal) AS b
-       FROM orders o JOIN order_items i ON i.order_id = o.id
-       WHERE o.store_id = ?1 AND o.created_at >= ?2 AND o.created_at < ?3 AND o.status <> 'cancelled'
-       GROUP BY i.product_id`,
-    )
-    .all(storeId, from, to)
-  return collect(status, products, visitsIn(db, storeId, from, to))
+  return collect(sql.ordersByStatusIn(db, storeId, from, to), sql.productsIn(db, storeId, from, to), visitsIn(db, storeId, from, to))
 }
 
 /**
@@ -80,32 +69,17 @@ export function plainFigures(db: Database, storeId: string, from: number, to: nu
  * keeps VISIT_RAW_DAYS) has only its rollup left: its share is prorated by the time covered.
  */
 function visitsIn(db: Database, storeId: string, from: number, to: number): number {
-  const count = db.query<{ n: number }, [string, number, number]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3')
-  const raw = count.get(storeId, from, to)!.n
+  const raw = sql.rawVisitsIn(db, storeId, from, to)
   if (raw > 0) return raw
   const day = Math.floor(from / DAY_MS)
-  const rolled = db.query<{ n: number }, [string, number]>('SELECT visits AS n FROM visit_stats_daily WHERE store_id = ?1 AND day = ?2').get(storeId, day)?.n ?? 0
-  if (rolled === 0 || count.get(storeId, day * DAY_MS, (day + 1) * DAY_MS)!.n > 0) return 0
+  const rolled = sql.rolledVisitsOfDay(db, storeId, day)
+  if (rolled === 0 || sql.rawVisitsIn(db, storeId, day * DAY_MS, (day + 1) * DAY_MS) > 0) return 0
   return Math.round((rolled * (Math.min(to, (day + 1) * DAY_MS) - from)) / DAY_MS)
 }
 
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */
 export function rollupFigures(db: Database, storeId: string, fromDay: number, toDay: number): Figures {
-  const args = [storeId, fromDay, toDay] as [string, number, number]
-  const status = db
-    .query<Row, [string, number, number]>(
-      'SELECT status AS k, SUM(orders) AS a, SUM(revenue) AS b FROM order_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY status',
-    )
-    .all(...args)
-  const products = db
-    .query<Row, [string, number, number]>(
-      'SELECT product_id AS k, SUM(quantity) AS a, SUM(revenue) AS b FROM product_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY product_id',
-    )
-    .all(...args)
-  const visits = db
-    .query<{ n: number }, [string, number, number]>('SELECT COALESCE(SUM(visits), 0) AS n FROM visit_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3')
-    .get(...args)!.n
-  return collect(status, products, visits)
+  return collect(sql.ordersByStatusOnDays(db, storeId, fromDay, toDay), sql.productsOnDays(db, storeId, fromDay, toDay), sql.visitsOnDays(db, storeId, fromDay, toDay))
 }
 
 // Far enough to cover any epoch-ms timestamp, small enough to stay an exact integer.

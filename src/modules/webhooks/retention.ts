@@ -10,6 +10,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import { DAY_MS } from '../../lib/time'
+import { deleteFinishedDeliveries, endpointIds } from './sql'
 
 const BATCH = 500
 
@@ -17,22 +18,14 @@ const BATCH = 500
 export async function pruneDeliveryLog(client: Database, now: number, days: number): Promise<number> {
   if (days <= 0) return 0
   const cutoff = now - days * DAY_MS
-  const endpoints = client.query<{ id: string }, []>('SELECT id FROM webhooks').all()
-  const del = client.prepare<never, [string, string, number]>(
-    `DELETE FROM webhook_deliveries WHERE rowid IN (
-       SELECT rowid FROM webhook_deliveries WHERE webhook_id = ?1 AND status = ?2 AND created_at <= ?3 LIMIT ${BATCH})`,
-  )
-  // IMMEDIATE: a statement that reads before it writes, as a deferred transaction, fails at once
-  // with SQLITE_BUSY if another connection (the admin CLI) wrote in between; this one waits.
-  const batch = client.transaction((id: string, status: string) => del.run(id, status, cutoff).changes)
   let deleted = 0
-  for (const { id } of endpoints) {
-    for (const status of ['succeeded', 'failed']) {
+  for (const id of endpointIds(client)) {
+    for (const status of ['succeeded', 'failed'] as const) {
       for (;;) {
-        const n = batch.immediate(id, status)
+        const n = deleteFinishedDeliveries(client, id, status, cutoff, BATCH)
         deleted += n
         if (n < BATCH) break
-        await Bun.sleep(0)
+        await new Promise<void>((r) => setImmediate(r))
       }
     }
   }

@@ -80,3 +80,21 @@ export type DeliveryStatements = ReturnType<typeof prepare>
 
 /** The statements of `client`, compiled on first use (one set per connection). */
 export const deliveryStatements = perConnection(prepare)
+
+// ── The delivery log's retention (retention.ts).
+
+export const endpointIds = (client: Database): string[] => client.query<{ id: string }, []>('SELECT id FROM webhooks').all().map((r) => r.id)
+
+/**
+ * Deletes up to `batch` finished deliveries of one endpoint and status created at or before the
+ * cutoff, through the (webhook_id, status, created_at) index, in an IMMEDIATE transaction: one
+ * that reads before it writes, as a deferred transaction, fails at once with SQLITE_BUSY if
+ * another connection (the admin CLI) wrote in between; this one waits.
+ */
+export function deleteFinishedDeliveries(client: Database, webhookId: string, status: 'succeeded' | 'failed', cutoff: number, batch: number): number {
+  const del = client.query<never, [string, string, number, number]>(
+    `DELETE FROM webhook_deliveries WHERE rowid IN (
+       SELECT rowid FROM webhook_deliveries WHERE webhook_id = ?1 AND status = ?2 AND created_at <= ?3 LIMIT ?4)`,
+  )
+  return client.transaction(() => del.run(webhookId, status, cutoff, batch).changes).immediate()
+}
