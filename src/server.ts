@@ -96,9 +96,7 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
 /** Logs where it listens, then stops gracefully on SIGTERM/SIGINT (in-flight requests finish). */
 export function serveUntilSignal(running: RunningServer): void {
   const { log, config } = running.deps
-  log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
-  // On stdout, never in the log: the token opens the first owner account (valid until used or restart).
-  if (running.setupUrl) process.stdout.write(`First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`)
+  // The handlers come first: a supervisor that sees "listening" may signal at once.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, async () => {
       log.info('shutting down', { signal })
@@ -106,4 +104,7 @@ export function serveUntilSignal(running: RunningServer): void {
       process.exit(0)
     })
   }
+  log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  // On stdout, never in the log: the token opens the first owner account (valid until used or restart).
+  if (running.setupUrl) process.stdout.write(`First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`)
 }

@@ -5,6 +5,7 @@
  * a dead process does not block a restore; the settings are validated.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
+import { waitFor } from '../helpers/wait'
 import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs'
 import { hostname } from 'node:os'
@@ -79,10 +80,14 @@ describe('the scheduled backup', () => {
 
   test('BACKUP_KEEP=0 schedules nothing', async () => {
     const srv = await startTestServer({ backupCron: '* * * * * *', backupKeep: 0 })
+    // A control started after it, with the same schedule and BACKUP_KEEP=1: once the control has
+    // written its backup, a tick has passed for both.
+    const control = await startTestServer({ backupCron: '* * * * * *', backupKeep: 1 })
     try {
-      await Bun.sleep(1500)
+      await waitFor("the control's scheduled backup", () => listSnapshots(path.join(control.config.dataDir, 'backups')).length > 0)
       expect(existsSync(path.join(srv.config.dataDir, 'backups'))).toBe(false)
     } finally {
+      await control.stop()
       await srv.stop()
     }
   })

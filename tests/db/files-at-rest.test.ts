@@ -58,8 +58,7 @@ async function startAndWrite(key: string | undefined) {
   return server
 }
 async function stop(server: Awaited<ReturnType<typeof spawnServer>>) {
-  // "listening" is logged just before the signal handlers are installed.
-  await Bun.sleep(100)
+  // "listening" is logged once the signal handlers are installed (server.ts).
   server.proc.kill('SIGTERM')
   expect(await server.proc.exited).toBe(0)
 }

@@ -15,6 +15,8 @@ const db = openDb({ dataDir: config.dataDir, synchronous: 'NORMAL' })
 const d = new Dispatcher({ db, config, clock: systemClock, log: createLogger('silent'), secretBox: secretBoxFor(config) })
 const until = Date.now() + Number(process.env.SWEEP_FOR_MS ?? 1000)
 let attempted = 0
+// The test waits for this line before it sweeps too.
+process.stderr.write('sweeping\n')
 while (Date.now() < until) {
   attempted += (await d.sweep()).attempted
   await Bun.sleep(1)

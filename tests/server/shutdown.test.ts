@@ -4,6 +4,7 @@
  * database is closed cleanly (WAL checkpointed) and the process exits 0.
  */
 import { expect, test } from 'bun:test'
+import { waitFor } from '../helpers/wait'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -33,12 +34,15 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
 
     // Uploads whose bodies take UPLOAD_MS to arrive: in flight when the signal lands.
+    let uploading = 0
     const slowBody = (i: number) => {
       let step = 0
       return new ReadableStream<Uint8Array>({
         async pull(c) {
           if (step === 0) c.enqueue(new TextEncoder().encode(`{"name":"slow ${i}"`))
           else if (step === 1) {
+            // The first chunk is on the wire: this upload is in flight.
+            uploading++
             await Bun.sleep(UPLOAD_MS)
             c.enqueue(new TextEncoder().encode(',"price":2.5}'))
           } else c.close()
@@ -53,12 +57,13 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
       )
     const slow = Array.from({ length: SLOW }, (_, i) => call('/api/v1/products', { method: 'POST', headers: auth, body: slowBody(i), duplex: 'half' } as RequestInit))
     const quick = Array.from({ length: QUICK }, () => call('/api/v1/products', { headers: auth }))
-    await Bun.sleep(250)
+    await waitFor('every slow upload in flight', () => uploading === SLOW)
     proc.kill('SIGTERM')
 
-    // The listener is closed at once; the process is still there finishing the uploads.
-    await Bun.sleep(100)
-    const late = await call('/health', { keepalive: false })
+    // The listener is closed at once (a new connection is refused as soon as the signal is
+    // handled); the process is still there finishing the uploads.
+    let late = await call('/health', { keepalive: false })
+    while (late.status !== 0 && proc.exitCode === null) late = await call('/health', { keepalive: false })
     expect(late.status).toBe(0)
     expect(proc.exitCode).toBeNull()
 

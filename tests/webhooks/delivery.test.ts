@@ -347,7 +347,15 @@ describe('concurrency', () => {
       stderr: 'pipe',
     })
     cleanup.push(() => child.kill())
-    await Bun.sleep(150) // let the child open the db and start sweeping
+    // The child has opened the database and begun sweeping when it says so.
+    const childErr = child.stderr.getReader()
+    let said = ''
+    while (!said.includes('sweeping')) {
+      const { value, done } = await childErr.read()
+      if (done) throw new Error(`the sweeper exited before sweeping: ${said}`)
+      said += new TextDecoder().decode(value)
+    }
+    childErr.releaseLock()
     await Promise.all([...Array.from({ length: 5 }, () => sweepDeliveries(t.deps)), second.sweep(), (async () => t.deps.onOutbox('x'))()])
     await rx.waitFor(() => new Set(rx.received.map((r) => r.id)).size === N, 10_000)
     expect(await child.exited).toBe(0)

@@ -5,6 +5,7 @@
  * `storeId` in payloads, readable `lastError`s.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
+import { waitFor } from '../helpers/wait'
 import { makeApp, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { startReceiver, verify } from '../helpers/webhook-receiver'
@@ -106,7 +107,8 @@ describe('one store cannot stall another', () => {
   test("40 never-answering endpoints of store B: store A's delivery arrives within a few seconds", async () => {
     const t = makeApp({ webhookAllowPrivate: true, webhookMaxPerStore: 40 })
     cleanup.push(() => t.close())
-    const hanging = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Promise<Response>(() => {}) })
+    let hung = 0
+    const hanging = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => (hung++, new Promise<Response>(() => {})) })
     cleanup.push(() => hanging.stop(true))
     const rxA = startReceiver()
     cleanup.push(() => rxA.stop())
@@ -124,7 +126,8 @@ describe('one store cannot stall another', () => {
     }
     // B's backlog first: 5 events × 40 endpoints, all ahead of A's event in the outbox.
     for (let i = 0; i < 5; i++) emit(b.store.id, `b${i}`)
-    await Bun.sleep(100) // B's sends are out and hanging
+    // B's sends are out and hanging: every send slot of the dispatcher is taken by store B.
+    await waitFor("every send slot taken by store B's hanging endpoints", () => hung === t.config.webhookConcurrency)
     emit(a.store.id, 'a1')
     // A deadline, not a timing assertion: A's event arrives while B's 200 sends still hang.
     await rxA.waitFor(() => rxA.received.length === 1, 5000)
