@@ -43,9 +43,9 @@ export function groupRows(rows: CsvRow[], problems: CsvProblem[]): CsvGroup[] {
     const first = g.rows[0]!
     const differs = PRODUCT_COLUMNS.find((c) => !same(row.cells[c], first.cells[c]))
     const variant = row.cells.variant.trim()
-    if (differs) problems.push({ line: row.line, column: differs, error: new ValidationError(differs, 'duplicate', 'Another line of this slug says otherwise', { conflictsWith: first.line }) })
-    else if (!variant || g.variantRows.length < g.rows.length) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'A product without variants has one line', { conflictsWith: first.line }) })
-    else if (g.variantRows.some((r) => r.cells.variant.trim() === variant)) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'This variant is named twice', { conflictsWith: g.variantRows.find((r) => r.cells.variant.trim() === variant)!.line }) })
+    if (differs) problems.push({ line: row.line, column: differs, error: new ValidationError(differs, 'duplicate', 'Another line of this slug says otherwise', { conflictsWith: first.line, clash: 'product' }) })
+    else if (!variant || g.variantRows.length < g.rows.length) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'A product without variants has one line', { conflictsWith: first.line, clash: 'single' }) })
+    else if (g.variantRows.some((r) => r.cells.variant.trim() === variant)) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'This variant is named twice', { conflictsWith: g.variantRows.find((r) => r.cells.variant.trim() === variant)!.line, clash: 'variant' }) })
     g.rows.push(row)
     if (variant) g.variantRows.push(row)
   }
