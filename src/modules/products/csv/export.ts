@@ -1,5 +1,6 @@
 /**
- * The catalog as CSV (csv-stringify does the quoting): the contract's columns, one row per active
+ * The catalog as CSV (csv-stringify does the quoting; a cell holding a bare carriage return is
+ * quoted too, since some readers end a record there): the contract's columns, one row per active
  * variant and one row for a product without variants, oldest product first, money in major units,
  * every cell neutralised (format.ts). A category is written by name, or by slug when two of the
  * store's categories share that name, so the import finds the same one again.
@@ -28,7 +29,7 @@ interface Row {
   isActive: number
 }
 
-const line = (cells: (string | number | null)[]) => stringify([cells.map((c) => neutralise(c === null ? '' : String(c)))], { record_delimiter: '\r\n' })
+const line = (cells: (string | number | null)[]) => stringify([cells.map((c) => neutralise(c === null ? '' : String(c)))], { record_delimiter: '\r\n', quoted_match: /\r/ })
 
 /** The store's catalog as CSV text, in chunks (a byte-order mark first, so spreadsheets read it as UTF-8). */
 export async function* exportCatalogCsv(ctx: Ctx): AsyncGenerator<string> {
