@@ -1,6 +1,8 @@
 /** Las palabras de la edición masiva y del CSV en español. */
 import type { BulkWords } from './en'
 
+const fmt = (n: number) => n.toLocaleString('es')
+
 export const es: BulkWords = {
   bulkEdit: 'Edición masiva',
   exportCsv: 'Exportar CSV',
@@ -13,9 +15,9 @@ export const es: BulkWords = {
   priceOf: (row) => `Precio de ${row}`,
   stockOf: (row) => `Stock de ${row}`,
   saveChanges: 'Guardar cambios',
-  bulkSaved: (n) => (n === 1 ? 'Se guardaron los cambios de 1 producto.' : `Se guardaron los cambios de ${n} productos.`),
+  bulkSaved: (n) => (n === 1 ? 'Se guardaron los cambios de 1 producto.' : `Se guardaron los cambios de ${fmt(n)} productos.`),
   nothingChanged: 'No se cambió nada.',
-  rowsRefused: (n) => (n === 1 ? '1 fila necesita atención; no se guardó nada.' : `${n} filas necesitan atención; no se guardó nada.`),
+  rowsRefused: (n) => (n === 1 ? '1 fila necesita atención; no se guardó nada.' : `${fmt(n)} filas necesitan atención; no se guardó nada.`),
   noRows: 'Todavía no hay productos.',
   importTitle: 'Importar productos desde CSV',
   importIntro: 'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
@@ -26,20 +28,20 @@ export const es: BulkWords = {
   checkFile: 'Revisar el archivo',
   chooseFile: 'Elige un archivo CSV.',
   dryRunTitle: 'Revisar antes de importar',
-  fileName: (name, rows) => `${name}: ${rows} filas.`,
-  toCreate: (n) => (n === 1 ? '1 producto por crear' : `${n} productos por crear`),
-  toUpdate: (n) => (n === 1 ? '1 producto por actualizar' : `${n} productos por actualizar`),
-  unchanged: (n) => (n === 1 ? '1 producto sin cambios' : `${n} productos sin cambios`),
-  refused: (n) => (n === 1 ? '1 línea rechazada' : `${n} líneas rechazadas`),
+  fileName: (name, rows) => `${name}: ${fmt(rows)} filas.`,
+  toCreate: (n) => (n === 1 ? '1 producto por crear' : `${fmt(n)} productos por crear`),
+  toUpdate: (n) => (n === 1 ? '1 producto por actualizar' : `${fmt(n)} productos por actualizar`),
+  unchanged: (n) => (n === 1 ? '1 producto sin cambios' : `${fmt(n)} productos sin cambios`),
+  refused: (n) => (n === 1 ? '1 línea rechazada' : `${fmt(n)} líneas rechazadas`),
   lineOf: (line) => `línea ${line}`,
   changes: (cols) => `cambia ${cols}`,
   lineProblem: (line, column, message) => (column ? `Línea ${line}, columna ${column}: ${message}` : `Línea ${line}: ${message}`),
-  andMore: (n) => `…y ${n} más.`,
+  andMore: (n) => `…y ${fmt(n)} más.`,
   fixAndRetry: 'No se importará nada mientras haya una línea rechazada. Corrige el archivo y revísalo de nuevo.',
   applyImport: 'Aplicar la importación',
   applyHint: 'Todas las líneas se aplican juntas, o ninguna.',
   anotherFile: 'Revisar otro archivo',
-  imported: (created, updated) => `Importado: ${created} creados, ${updated} actualizados.`,
+  imported: (created, updated) => `Importado: ${fmt(created)} creados, ${fmt(updated)} actualizados.`,
   nothingToImport: 'Nada que cambiar: el archivo coincide con el catálogo.',
   expired: 'Esta revisión caducó o fue reemplazada por otra más nueva. Sube el archivo de nuevo.',
   fileHeader: (cols) => `La primera línea debe nombrar exactamente estas columnas: ${cols}.`,

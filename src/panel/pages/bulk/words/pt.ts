@@ -1,6 +1,8 @@
 /** As palavras da edição em massa e do CSV em português. */
 import type { BulkWords } from './en'
 
+const fmt = (n: number) => n.toLocaleString('pt-BR')
+
 export const pt: BulkWords = {
   bulkEdit: 'Edição em massa',
   exportCsv: 'Exportar CSV',
@@ -13,9 +15,9 @@ export const pt: BulkWords = {
   priceOf: (row) => `Preço de ${row}`,
   stockOf: (row) => `Estoque de ${row}`,
   saveChanges: 'Salvar alterações',
-  bulkSaved: (n) => (n === 1 ? 'Alterações de 1 produto salvas.' : `Alterações de ${n} produtos salvas.`),
+  bulkSaved: (n) => (n === 1 ? 'Alterações de 1 produto salvas.' : `Alterações de ${fmt(n)} produtos salvas.`),
   nothingChanged: 'Nada foi alterado.',
-  rowsRefused: (n) => (n === 1 ? '1 linha precisa de atenção; nada foi salvo.' : `${n} linhas precisam de atenção; nada foi salvo.`),
+  rowsRefused: (n) => (n === 1 ? '1 linha precisa de atenção; nada foi salvo.' : `${fmt(n)} linhas precisam de atenção; nada foi salvo.`),
   noRows: 'Ainda não há produtos.',
   importTitle: 'Importar produtos de um CSV',
   importIntro: 'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
@@ -26,20 +28,20 @@ export const pt: BulkWords = {
   checkFile: 'Verificar o arquivo',
   chooseFile: 'Escolha um arquivo CSV.',
   dryRunTitle: 'Verificar antes de importar',
-  fileName: (name, rows) => `${name}: ${rows} linhas.`,
-  toCreate: (n) => (n === 1 ? '1 produto a criar' : `${n} produtos a criar`),
-  toUpdate: (n) => (n === 1 ? '1 produto a atualizar' : `${n} produtos a atualizar`),
-  unchanged: (n) => (n === 1 ? '1 produto sem alterações' : `${n} produtos sem alterações`),
-  refused: (n) => (n === 1 ? '1 linha recusada' : `${n} linhas recusadas`),
+  fileName: (name, rows) => `${name}: ${fmt(rows)} linhas.`,
+  toCreate: (n) => (n === 1 ? '1 produto a criar' : `${fmt(n)} produtos a criar`),
+  toUpdate: (n) => (n === 1 ? '1 produto a atualizar' : `${fmt(n)} produtos a atualizar`),
+  unchanged: (n) => (n === 1 ? '1 produto sem alterações' : `${fmt(n)} produtos sem alterações`),
+  refused: (n) => (n === 1 ? '1 linha recusada' : `${fmt(n)} linhas recusadas`),
   lineOf: (line) => `linha ${line}`,
   changes: (cols) => `altera ${cols}`,
   lineProblem: (line, column, message) => (column ? `Linha ${line}, coluna ${column}: ${message}` : `Linha ${line}: ${message}`),
-  andMore: (n) => `…e mais ${n}.`,
+  andMore: (n) => `…e mais ${fmt(n)}.`,
   fixAndRetry: 'Nada será importado enquanto houver uma linha recusada. Corrija o arquivo e verifique de novo.',
   applyImport: 'Aplicar a importação',
   applyHint: 'Todas as linhas são aplicadas juntas, ou nenhuma.',
   anotherFile: 'Verificar outro arquivo',
-  imported: (created, updated) => `Importado: ${created} criados, ${updated} atualizados.`,
+  imported: (created, updated) => `Importado: ${fmt(created)} criados, ${fmt(updated)} atualizados.`,
   nothingToImport: 'Nada a alterar: o arquivo corresponde ao catálogo.',
   expired: 'Esta verificação expirou ou foi substituída por uma mais nova. Envie o arquivo de novo.',
   fileHeader: (cols) => `A primeira linha deve nomear exatamente estas colunas: ${cols}.`,
