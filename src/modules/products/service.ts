@@ -7,7 +7,7 @@ import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { iso } from '../../lib/time'
 import { imagesOf, type ImageView } from './images/views'
-import { enforceCap } from '../plans'
+import { capFor, enforceCap } from '../plans'
 import { activeFilter, isoParam, page } from '../shared'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './sql'
 import { owned } from '../shared'
@@ -124,8 +124,12 @@ export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate
   checkComparePrice(price, comparePrice)
   const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, stock: v.stock ?? null, position: i }))
   const now = ctx.clock.now()
-  const current = tx.select({ n: count() }).from(products).where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt))).get()!.n
-  enforceCap(ctx, 'productLimit', current + 1, current)
+  // The count reads every live product of the store (~70 ns each here: creating 3,000 in one CSV
+  // import spent ~0.4 s counting): only a finite cap needs it.
+  if (capFor(ctx.config, ctx.store.plan, 'productLimit') !== Infinity) {
+    const current = tx.select({ n: count() }).from(products).where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt))).get()!.n
+    enforceCap(ctx, 'productLimit', current + 1, current)
+  }
   if (variantRows.length > 0) enforceCap(ctx, 'variants', variantRows.length, 0)
   checkCategory(ctx, tx, input.categoryId)
   const p = slugTaken(slug, () =>
