@@ -13,7 +13,7 @@ import { createKey } from '../src/modules/keys'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createProduct } from '../src/modules/products'
 import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, signInAs, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -43,13 +43,7 @@ async function apiProducts(): Promise<ApiProduct[]> {
   return ((await res.json()) as { data: ApiProduct[] }).data
 }
 
-async function signIn(page: Page) {
-  await page.goto(`${h.origin}/admin/login`)
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-}
+const signIn = (page: Page) => signInAs(h, page, OWNER, PASSWORD)
 
 describe('bulk edit and CSV on a phone', () => {
   test(

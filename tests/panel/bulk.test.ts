@@ -4,21 +4,17 @@
  * -1 or 1.5, a negative price, a compare-at price at or under the new price), errors next to their
  * row in the person's language, roles (staff edits, viewer reads) and another store's products.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from './helpers/app'
-import { makeKey } from './helpers/factories'
-import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
-import { ctxFor } from '../src/kernel/context'
-import { createProduct } from '../src/modules/products/service'
-import { getStore } from '../src/modules/platform-stores/service'
+import { describe, expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
+import { makeKey } from '../helpers/factories'
+import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
+import { ctxFor } from '../../src/kernel/context'
+import { createProduct } from '../../src/modules/products/service'
+import { getStore } from '../../src/modules/platform-stores/service'
 
-let t: TestApp
 const client = (headers: Record<string, string> = {}) => new PanelClient((r) => t.app.handle(r), undefined, headers)
 
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input })
 

@@ -4,23 +4,19 @@
  * all rows in one transaction or none), the round trip that changes nothing, the file's bounds
  * (wrong header, a 50,000-row file, a body over 5 MB), roles and another store.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from './helpers/app'
-import { makeKey } from './helpers/factories'
-import { makeMember, makeOwnerShop, ORIGIN, PanelClient, signIn, type Page } from './helpers/panel'
-import { ctxFor } from '../src/kernel/context'
-import { createProduct } from '../src/modules/products/service'
-import { createCategory } from '../src/modules/categories'
-import { importCatalog, parseCatalogCsv } from '../src/modules/products'
-import { getStore } from '../src/modules/platform-stores/service'
+import { describe, expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
+import { makeKey } from '../helpers/factories'
+import { makeMember, makeOwnerShop, ORIGIN, PanelClient, signIn, type Page } from '../helpers/panel'
+import { ctxFor } from '../../src/kernel/context'
+import { createProduct } from '../../src/modules/products/service'
+import { createCategory } from '../../src/modules/categories'
+import { importCatalog, parseCatalogCsv } from '../../src/modules/products'
+import { getStore } from '../../src/modules/platform-stores/service'
 
-let t: TestApp
 const client = (headers: Record<string, string> = {}) => new PanelClient((r) => t.app.handle(r), undefined, headers)
 
-beforeAll(() => {
-  t = makeApp({ freeMaxProducts: 3 })
-})
-afterAll(() => t.close())
+const t = appForFile({ freeMaxProducts: 3 })
 
 const HEADER = 'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive'
 const ctxOf = (storeId: string) => ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' })
@@ -213,6 +209,24 @@ describe('CSV import', () => {
     expect(await productsOf(key)).toEqual([])
     const huge = await upload(b, new Blob([HEADER, '\n', 'x'.repeat(5 * 1024 * 1024 + 100 * 1024)]))
     expect(huge.status).toBe(413)
+    expect(huge.text).toContain('The file is larger than 5 MB. Split it into smaller files.')
+  })
+
+  test('the upload is streamed: its form token is checked from the body, and a post without it changes nothing', async () => {
+    const { b, key } = await shop()
+    await b.get('/admin/products/import')
+    const form = new FormData()
+    form.append('file', new File([[HEADER, 'Sneaky,sneaky,,5,,,,,1,true'].join('\n')], 'catalog.csv', { type: 'text/csv' }))
+    const res = await t.app.handle(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { origin: ORIGIN, cookie: cookie(b) } }))
+    expect(res.status).toBe(403)
+    expect(await res.text()).not.toContain('Check before importing')
+    // From another origin, even with the token: refused by the gate before the body is read.
+    const forged = new FormData()
+    forged.append('_csrf', b.formToken() ?? '')
+    forged.append('file', new File(['x'], 'catalog.csv'))
+    const cross = await t.app.handle(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: forged, headers: { origin: 'https://evil.example', cookie: cookie(b) } }))
+    expect(cross.status).toBe(403)
+    expect(await productsOf(key)).toEqual([])
   })
 
   test('semicolon files (a comma-decimal spreadsheet) and quoted multi-line cells are read', async () => {
