@@ -9,11 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { ctxFor } from '../src/kernel/context'
-import { createKey } from '../src/modules/keys'
-import { createOwner, hashPassword } from '../src/modules/people'
 import { createProduct } from '../src/modules/products'
-import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, signInAs, startHarness, type Harness } from './panel-harness'
+import { check, close, open, signInAs, ownerStore, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -23,11 +20,9 @@ let readKey = ''
 
 beforeAll(async () => {
   h = await startHarness()
-  const deps = h.server.running.deps
-  const store = createStore({ ctx: deps, input: { name: 'Bulk Coffee', slug: 'bulk-coffee', plan: 'pro' } })
-  createOwner({ ctx: deps, input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) } })
-  readKey = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key
-  const ctx = ctxFor(deps, store, { kind: 'cli' })
+  const made = await ownerStore(h, { name: 'Bulk Coffee', slug: 'bulk-coffee', email: OWNER, password: PASSWORD })
+  readKey = made.readKey
+  const ctx = ctxFor(h.server.running.deps, made.store, { kind: 'cli' })
   createProduct({ ctx, input: { name: 'Beans', slug: 'beans', price: 12, variants: [{ name: '250 g', price: 12, stock: 7 }, { name: '1 kg', price: 40, stock: 3 }] } })
   createProduct({ ctx, input: { name: 'Mug', slug: 'mug', price: 8, stock: 5 } })
   createProduct({ ctx, input: { name: 'Filter papers', slug: 'filters', price: 3 } })
