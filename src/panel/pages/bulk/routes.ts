@@ -6,7 +6,7 @@
 import { BatchRefused, editPricesAndStock, priceStockGrid, type GridRow, type PriceStockChange } from '../../../modules/products'
 import { AppError } from '../../../lib/errors'
 import { ctxFor, type Ctx } from '../../../kernel/context'
-import { cw, field, numberField, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
+import { cw, field, numberField, pageParam, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
 import { bulkPage, type BulkRow } from './view'
 import { bulkWords } from './words'
 
@@ -67,7 +67,7 @@ function changesOf(posted: Posted[]): { changes: PriceStockChange[]; keys: strin
 
 export function bulkPages(kit: PageKit): PageRoute[] {
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
-  const pageOf = (c: PageReq) => Math.min(1e6, Math.max(1, Math.floor(Number(c.query.page)) || 1))
+  const pageOf = (c: PageReq) => pageParam(c.query)
   const where = (page: number, done: string) => `/admin/products/bulk?${page > 1 ? `page=${page}&` : ''}done=${done}`
 
   return [

@@ -6,7 +6,7 @@
  */
 import { html, raw, type Html } from '../../../shop/html'
 import { can, form, layout, type Frame } from '../../views'
-import { banner, notice } from '../controls'
+import { banner, notice, pager } from '../controls'
 import { cw, type Problem } from '../kit'
 import { bulkWords } from './words'
 
@@ -67,11 +67,7 @@ export function bulkPage(f: Frame, d: BulkData): string {
       : writable
         ? form(f, href(d.page), html`${grid}<p><button type="submit">${b.saveChanges}</button></p>`, 'novalidate')
         : grid}
-    <nav class="pager" aria-label="${w.pageOf(d.page, d.pages)}">
-      ${d.page > 1 ? html`<a href="${href(d.page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
-      <span>${w.pageOf(d.page, d.pages)}</span>
-      ${d.page < d.pages ? html`<a href="${href(d.page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
-    </nav>
+    ${pager(w, d.page, d.pages, href)}
     <p><a href="/admin/products">${w.backToProducts}</a></p>`,
   )
 }

@@ -2,7 +2,7 @@
 import { html, raw } from '../../../shop/html'
 import { can, layout, type Frame } from '../../views'
 import { cw } from '../kit'
-import { notice } from '../controls'
+import { notice, pager } from '../controls'
 import { catalogLinks } from '../bulk/links'
 
 export const PAGE_SIZE = 20
@@ -50,10 +50,6 @@ export function listPage(f: Frame, d: ListData): string {
       <tbody>${d.rows.map(
         (r) => html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
       )}</tbody></table></div>`}
-    <nav class="pager" aria-label="${w.pageOf(d.page, pages)}">
-      ${d.page > 1 ? html`<a href="${href(d.page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
-      <span>${w.pageOf(d.page, pages)}</span>
-      ${d.page < pages ? html`<a href="${href(d.page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
-    </nav>`,
+    ${pager(w, d.page, pages, href)}`,
   )
 }
