@@ -35,7 +35,9 @@ async function seedCatalog(storeId: string, categoryId: string) {
   const tee = createProduct({ ctx, input: { name: 'Tee', slug: 'tee', price: 20, comparePrice: 25, description: 'Soft, "cotton"\nline two', categoryId, variants: [{ name: 'S', price: 20, stock: 5 }, { name: 'M', price: 21.5 }] } })
   const evil = createProduct({ ctx, input: { name: '=HYPERLINK("http://evil.example","click")', slug: 'evil', description: '+1 call', price: 3, stock: 0, isActive: false } })
   const more = createProduct({ ctx, input: { name: '@SUM(A1)', slug: 'at-sum', description: '-minus\tand\rcr', price: 4.5, stock: 7 } })
-  return { tee, evil, more }
+  // Outer spaces the API kept: the import reads names trimmed, and that is no change.
+  const spaced = createProduct({ ctx, input: { name: ' Spaced ', slug: 'spaced', price: 1, variants: [{ name: 'One ', price: 1 }] } })
+  return { tee, evil, more, spaced }
 }
 
 const cookie = (b: PanelClient) => [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
@@ -97,18 +99,18 @@ describe('CSV import', () => {
     expect(page.status).toBe(200)
     expect(page.text).toContain('0 products to create')
     expect(page.text).toContain('0 products to update')
-    expect(page.text).toContain('3 products unchanged')
+    expect(page.text).toContain('4 products unchanged')
     expect(page.text).toContain('Nothing to change: the file matches the catalog.')
     expect(page.text).not.toContain('Apply the import')
     // The apply itself (what the button would run) writes nothing either: not a row, not an activity line.
     const activity = () => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM activity WHERE store_id = ?').get(store.id)!.n
     const lines = activity()
     const report = importCatalog({ ctx: ctxOf(store.id), input: { rows: await parseCatalogCsv(new Blob([csv])), dryRun: false } })
-    expect(report).toMatchObject({ rows: 4, create: [], update: [], unchanged: 3 })
+    expect(report).toMatchObject({ rows: 5, create: [], update: [], unchanged: 4 })
     expect(await productsOf(key)).toEqual(before)
     expect(activity()).toBe(lines)
     // The formula-looking names came back exactly.
-    expect(before.map((p) => p.name).sort()).toEqual(['=HYPERLINK("http://evil.example","click")', '@SUM(A1)', 'Tee'])
+    expect(before.map((p) => p.name).sort()).toEqual([' Spaced ', '=HYPERLINK("http://evil.example","click")', '@SUM(A1)', 'Tee'])
   })
 
   test('change one price in the file → dry run shows 1 update, apply writes it, the API sees it', async () => {
@@ -188,6 +190,13 @@ describe('CSV import', () => {
     expect(page.text).toContain('Line 6: Your plan does not allow this.')
     expect(page.text).toContain('href="https://storefront.example/billing/upgrade"')
     expect(await productsOf(key)).toEqual([])
+  })
+
+  test('broken quoting → the file is refused with the line it breaks at', async () => {
+    const { b } = await shop()
+    const page = await upload(b, [HEADER, 'Good,good-one,,5,,,,,1,true', 'Bad,"bad,,5,,,,,1,true', 'More,more,,5,,,,,1,true'].join('\n'))
+    expect(page.status).toBe(400)
+    expect(page.text).toMatch(/The file is not valid CSV near line \d+ \(check its quotes\)\./)
   })
 
   test('wrong header → one clear error naming the expected columns', async () => {

@@ -113,7 +113,9 @@ function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { 
   const update: ProductUpdate = {}
   const columns = new Set<CsvColumn>()
   const minor = (n: number, field: string) => toMinor(n, cur, field)
-  if (body.name !== p.name) (update.name = body.name), columns.add('name')
+  // Names are compared as the file gives them: trimmed (a stored name with outer spaces is not a change).
+  const named = (v: { name: string }) => v.name.trim()
+  if (body.name !== named(p)) (update.name = body.name), columns.add('name')
   if ((body.description ?? '') !== (p.description ?? '')) (update.description = body.description ?? null), columns.add('description')
   if (minor(body.price, 'price') !== p.price) (update.price = body.price), columns.add('price')
   const compare = body.comparePrice == null ? null : minor(body.comparePrice, 'comparePrice')
@@ -124,18 +126,18 @@ function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { 
   const active = vs.filter((v) => v.isActive)
   if (wanted.length === 0 && (body.stock ?? null) !== p.stock) (update.stock = body.stock ?? null), columns.add('stock')
   const sameVariants =
-    wanted.length === active.length && wanted.every((w, i) => w.name === active[i]!.name && minor(w.price, `variants[${i}].price`) === active[i]!.price && (w.stock ?? null) === active[i]!.stock)
+    wanted.length === active.length && wanted.every((w, i) => w.name === named(active[i]!) && minor(w.price, `variants[${i}].price`) === active[i]!.price && (w.stock ?? null) === active[i]!.stock)
   if (!sameVariants) {
     // Matched by name (an inactive one named again comes back); the rest are deactivated, as a PUT's list does.
     const free = [...active, ...vs.filter((v) => !v.isActive)]
     update.variants = wanted.map((w) => {
-      const i = free.findIndex((v) => v.name === w.name)
+      const i = free.findIndex((v) => named(v) === w.name)
       const id = i === -1 ? undefined : free.splice(i, 1)[0]!.id
       return { ...(id ? { id } : {}), name: w.name, price: w.price, stock: w.stock ?? null, isActive: true }
     })
-    if (wanted.length !== active.length || wanted.some((w, i) => w.name !== active[i]!.name)) columns.add('variant')
-    if (wanted.some((w, i) => w.price !== undefined && minor(w.price, `variants[${i}].price`) !== active.find((v) => v.name === w.name)?.price)) columns.add('variantPrice')
-    if (wanted.some((w) => (w.stock ?? null) !== (active.find((v) => v.name === w.name)?.stock ?? null))) columns.add('stock')
+    if (wanted.length !== active.length || wanted.some((w, i) => w.name !== named(active[i]!))) columns.add('variant')
+    if (wanted.some((w, i) => w.price !== undefined && minor(w.price, `variants[${i}].price`) !== active.find((v) => named(v) === w.name)?.price)) columns.add('variantPrice')
+    if (wanted.some((w) => (w.stock ?? null) !== (active.find((v) => named(v) === w.name)?.stock ?? null))) columns.add('stock')
   }
   return { update, columns: [...columns] }
 }
