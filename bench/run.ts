@@ -37,6 +37,7 @@ const BENCHES: string[] = [
   'upload-tenants',
   'reads',
   'mixed',
+  'catalog-csv',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -8,10 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { createKey } from '../src/modules/keys'
-import { createOwner, hashPassword } from '../src/modules/people'
-import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, ownerStore, startHarness, type Harness } from './panel-harness'
 import { makeReview } from '../tests/helpers/factories'
 
 const TIMEOUT = 120_000
@@ -22,10 +19,8 @@ let readKey = ''
 
 beforeAll(async () => {
   h = await startHarness()
-  const deps = h.server.running.deps
-  const store = createStore({ ctx: deps, input: { name: 'Phone Coffee', slug: 'phone-coffee', plan: 'pro' } })
-  createOwner({ ctx: deps, input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) } })
-  readKey = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key
+  const made = await ownerStore(h, { name: 'Phone Coffee', slug: 'phone-coffee', email: OWNER, password: PASSWORD })
+  readKey = made.readKey
 })
 afterAll(async () => {
   await h?.close()

@@ -14,6 +14,9 @@ import { chromium, type Browser, type BrowserContext, type BrowserServer, type P
 import { startTestServer, type TestServer } from '../tests/helpers/server'
 import type { Config } from '../src/config'
 import { launchChromium } from './harness'
+import { createKey } from '../src/modules/keys'
+import { createOwner, hashPassword } from '../src/modules/people'
+import { createStore } from '../src/modules/platform-stores/service'
 
 export { CHROMIUM } from './harness'
 const AXE = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8')
@@ -116,4 +119,12 @@ export async function signInAs(h: Harness, page: Page, email: string, password: 
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
+}
+
+/** A pro store with an owner who signs in with `password`, and a key that reads its products (to check what the panel wrote over the API). */
+export async function ownerStore(h: Harness, input: { name: string; slug: string; email: string; password: string; whatsapp?: string }) {
+  const deps = h.server.running.deps
+  const store = createStore({ ctx: deps, input: { name: input.name, slug: input.slug, plan: 'pro', ...(input.whatsapp ? { whatsapp: input.whatsapp } : {}) } })
+  createOwner({ ctx: deps, input: { storeId: store.id, email: input.email, name: 'Owner', passwordHash: await hashPassword(input.password) } })
+  return { store, readKey: createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key }
 }

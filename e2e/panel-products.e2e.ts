@@ -10,10 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import sharp from 'sharp'
-import { createKey } from '../src/modules/keys'
-import { createOwner, hashPassword } from '../src/modules/people'
-import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, signInAs, startHarness, type Harness } from './panel-harness'
+import { check, close, open, signInAs, ownerStore, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -23,10 +20,8 @@ let readKey = ''
 
 beforeAll(async () => {
   h = await startHarness()
-  const deps = h.server.running.deps
-  const store = createStore({ ctx: deps, input: { name: 'Phone Pottery', slug: 'phone-pottery', plan: 'pro', whatsapp: '+14155550123' } })
-  createOwner({ ctx: deps, input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) } })
-  readKey = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key
+  const made = await ownerStore(h, { name: 'Phone Pottery', slug: 'phone-pottery', email: OWNER, password: PASSWORD, whatsapp: '+14155550123' })
+  readKey = made.readKey
 })
 afterAll(async () => {
   await h?.close()

@@ -41,9 +41,9 @@ let loading: Promise<PanelAssets> | undefined
 /** Built once per process (the sources don't change while it runs). */
 export function panelAssets(): Promise<PanelAssets> {
   return (loading ??= (async () => {
-    // The shell's rules, then the catalog pages' (products, settings, keys, webhooks) and the
-    // product editor's pictures: one file served.
-    const styles = ['panel.css', 'catalog.css', 'pictures.css'].map((f) => readFileSync(path.join(DIR, f), 'utf8')).join('\n')
+    // The shell's rules, then the catalog pages' (products, settings, keys, webhooks), the
+    // product editor's pictures and the bulk edit and CSV pages: one file served.
+    const styles = ['panel.css', 'catalog.css', 'pictures.css', 'bulk.css'].map((f) => readFileSync(path.join(DIR, f), 'utf8')).join('\n')
     const css = asset('panel', 'css', 'text/css; charset=utf-8', new TextEncoder().encode(styles) as Uint8Array<ArrayBuffer>)
     const icon = asset('icon', 'svg', 'image/svg+xml', new Uint8Array(readFileSync(path.join(DIR, 'icon.svg'))))
     const js = asset('panel', 'js', 'text/javascript; charset=utf-8', await bundle())

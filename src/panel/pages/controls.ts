@@ -57,3 +57,12 @@ export function banner(w: CatalogWords, p: Problem | undefined, fieldErrors = fa
 }
 
 export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')
+
+/** Previous / "Page n of m" / next, for a list read a page at a time; `href` names a page's address. */
+export function pager(w: CatalogWords, page: number, pages: number, href: (page: number) => string): Html {
+  return html`<nav class="pager" aria-label="${w.pageOf(page, pages)}">
+      ${page > 1 ? html`<a href="${href(page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
+      <span>${w.pageOf(page, pages)}</span>
+      ${page < pages ? html`<a href="${href(page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
+    </nav>`
+}

@@ -13,11 +13,13 @@ import { reviewPages } from './reviews'
 import { categoryPages } from './categories'
 import { discountPages } from './discounts/routes'
 import { shippingPages } from './shipping'
+import { bulkPages } from './bulk/routes'
+import { csvPages } from './csv/routes'
 
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit), ...categoryPages(kit), ...discountPages(kit), ...shippingPages(kit)]
+  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit), ...categoryPages(kit), ...discountPages(kit), ...shippingPages(kit), ...bulkPages(kit), ...csvPages(kit)]
 }
 
 /** Navigation paths these pages fill (their placeholders are not registered). */

@@ -56,6 +56,9 @@ export function field(body: unknown, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined
 }
 
+/** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
+export const pageParam = (query: Record<string, string | undefined>) => Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))
+
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (body: unknown, name: string) => field(body, name) !== undefined
 

@@ -2,7 +2,8 @@
 import { html, raw } from '../../../shop/html'
 import { can, layout, type Frame } from '../../views'
 import { cw } from '../kit'
-import { notice } from '../controls'
+import { notice, pager } from '../controls'
+import { catalogLinks } from '../bulk/links'
 
 export const PAGE_SIZE = 20
 
@@ -36,6 +37,7 @@ export function listPage(f: Frame, d: ListData): string {
     w.productsTitle,
     html`${notice(d.done)}
     ${can(f, 'products:write') ? html`<p><a class="button" href="/admin/products/new">${w.newProduct}</a></p>` : ''}
+    ${catalogLinks(f)}
     <form method="get" action="/admin/products" role="search" class="filters">
       <div><label for="q">${w.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
       <div><label for="status">${w.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
@@ -48,10 +50,6 @@ export function listPage(f: Frame, d: ListData): string {
       <tbody>${d.rows.map(
         (r) => html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
       )}</tbody></table></div>`}
-    <nav class="pager" aria-label="${w.pageOf(d.page, pages)}">
-      ${d.page > 1 ? html`<a href="${href(d.page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
-      <span>${w.pageOf(d.page, pages)}</span>
-      ${d.page < pages ? html`<a href="${href(d.page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
-    </nav>`,
+    ${pager(w, d.page, pages, href)}`,
   )
 }

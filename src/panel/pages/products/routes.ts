@@ -9,7 +9,7 @@ import { products } from '../../../db/schema'
 import { AppError } from '../../../lib/errors'
 import { createProduct, deleteProduct, getProduct, searchProducts, updateProduct } from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
-import { controlId, cw, field, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
+import { controlId, cw, field, pageParam, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
 import { listPage, PAGE_SIZE } from './list'
@@ -58,7 +58,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const ctx = ctxOf(c)
         const q = (c.query.q ?? '').slice(0, 200)
         const status = c.query.status === 'active' || c.query.status === 'inactive' ? c.query.status : 'all'
-        const page = Math.min(1e6, Math.max(1, Math.floor(Number(c.query.page)) || 1))
+        const page = pageParam(c.query)
         const r = searchProducts(ctx, { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
         const done = c.query.done === 'deleted' ? cw(p).deleted : undefined
         return kit.render(p, c.set, 200, (f) =>

@@ -1,0 +1,13 @@
+/** The product list's links to the bulk edit and the CSV pages (import only for those who write products). */
+import { html } from '../../../shop/html'
+import { can, type Frame } from '../../views'
+import { bulkWords } from './words'
+
+export function catalogLinks(f: Frame) {
+  const b = bulkWords(f.lang)
+  return html`<ul class="actions-list">
+    <li><a href="/admin/products/bulk">${b.bulkEdit}</a></li>
+    <li><a href="/admin/products/export.csv" download>${b.exportCsv}</a></li>
+    ${can(f, 'products:write') ? html`<li><a href="/admin/products/import">${b.importCsv}</a></li>` : ''}
+  </ul>`
+}

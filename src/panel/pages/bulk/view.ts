@@ -1,0 +1,73 @@
+/**
+ * The bulk edit grid: one row per active variant (and per product without variants), a labelled
+ * price and stock input in each, the value shown kept beside it (`-was`) so a save sends only the
+ * cells the person changed. At 390 px the table scrolls inside its own labelled region; the page
+ * never scrolls sideways. A refused row's message sits in the row under it, tied to its inputs.
+ */
+import { html, raw, type Html } from '../../../shop/html'
+import { can, form, layout, type Frame } from '../../views'
+import { banner, notice, pager } from '../controls'
+import { cw, type Problem } from '../kit'
+import { bulkWords } from './words'
+
+export interface BulkRow {
+  /** `productId` or `productId:variantId`. */
+  key: string
+  label: string
+  price: string
+  stock: string
+  /** What the page showed (the stored values), when the person's values are shown back. */
+  wasPrice?: string
+  wasStock?: string
+  error?: string
+}
+
+export interface BulkData {
+  page: number
+  pages: number
+  pageSize: number
+  currency: string
+  rows: BulkRow[]
+  done?: string
+  problem?: Problem
+  /** Rows refused, counting any no longer on the page. */
+  refused?: number
+}
+
+function row(f: Frame, r: BulkRow, i: number, writable: boolean): Html {
+  const b = bulkWords(f.lang)
+  const err = r.error ? raw(` aria-describedby="r${i}-error" aria-invalid="true"`) : ''
+  const off = raw(writable ? '' : ' disabled')
+  return html`<tr><th scope="row">${r.label}<input type="hidden" name="r${i}-key" value="${r.key}"></th>
+    <td><label class="sr-only" for="r${i}-price">${b.priceOf(r.label)}</label><input id="r${i}-price" name="r${i}-price" value="${r.price}" inputmode="decimal"${err}${off}><input type="hidden" name="r${i}-price-was" value="${r.wasPrice ?? r.price}"></td>
+    <td><label class="sr-only" for="r${i}-stock">${b.stockOf(r.label)}</label><input id="r${i}-stock" name="r${i}-stock" value="${r.stock}" inputmode="numeric"${err}${off}><input type="hidden" name="r${i}-stock-was" value="${r.wasStock ?? r.stock}"></td></tr>
+    ${r.error ? html`<tr class="row-error"><td colspan="3"><p id="r${i}-error" class="error">${r.error}</p></td></tr>` : ''}`
+}
+
+export function bulkPage(f: Frame, d: BulkData): string {
+  const w = cw(f)
+  const b = bulkWords(f.lang)
+  const writable = can(f, 'products:write')
+  const href = (page: number) => `/admin/products/bulk${page > 1 ? `?page=${page}` : ''}`
+  const grid = html`<div class="table grid" role="region" aria-labelledby="grid-caption" tabindex="0"><table>
+    <caption id="grid-caption">${b.gridCaption}</caption>
+    <thead><tr><th scope="col">${b.product}</th><th scope="col">${w.price} (${d.currency})</th><th scope="col">${w.stock}</th></tr></thead>
+    <tbody>${d.rows.map((r, i) => row(f, r, i, writable))}</tbody></table></div>
+    <input type="hidden" name="rowCount" value="${d.rows.length}">`
+  const errors = d.refused ?? d.rows.filter((r) => r.error).length
+  return layout(
+    f,
+    b.bulkEdit,
+    html`${notice(d.done)}${errors ? html`<div class="alert" role="alert"><p>${b.rowsRefused(errors)}</p>${d.problem?.upgradeUrl ? html`<p><a class="button" href="${d.problem.upgradeUrl}">${w.upgradePlan}</a></p>` : ''}</div>` : banner(w, d.problem)}
+    <p>${b.bulkIntro}</p>
+    <p class="hint">${b.bulkBound(d.pageSize)} ${b.stockEmpty}</p>
+    ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    ${d.rows.length === 0
+      ? html`<p>${b.noRows}</p>`
+      : writable
+        ? form(f, href(d.page), html`${grid}<p><button type="submit">${b.saveChanges}</button></p>`, 'novalidate')
+        : grid}
+    ${pager(w, d.page, d.pages, href)}
+    <p><a href="/admin/products">${w.backToProducts}</a></p>`,
+  )
+}

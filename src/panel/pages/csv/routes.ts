@@ -1,0 +1,160 @@
+/**
+ * The catalog CSV pages: export (/admin/products/export.csv, streamed), import
+ * (/admin/products/import: upload → dry run → apply). The dry run and the apply are the products
+ * module's importCatalog; between them the checked file waits in StagedImports (staging.ts).
+ */
+import { BatchRefused, stageUploads, CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, CsvFileRefused, exportCatalogCsv, importCatalog, parseCatalogCsv, type CsvRow, type ImportPlace, type ImportReport } from '../../../modules/products'
+import { ValidationError } from '../../../lib/errors'
+import { finish } from '../../respond'
+import { forbiddenPage } from '../../views'
+import { cw, field, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { noted } from '../bulk/routes'
+import { bulkWords, type BulkWords } from '../bulk/words'
+import type { CatalogWords } from '../words'
+import { sha256, StagedImports } from './staging'
+import { dryRunPage, importPage, type LineMessage } from './view'
+
+function fileMessage(e: CsvFileRefused, b: BulkWords, locale: string): string {
+  if (e.problem === 'header') return b.fileHeader(CSV_COLUMNS.join(', '))
+  if (e.problem === 'rows') return b.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
+  if (e.problem === 'bytes') return b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
+  return b.fileMalformed(e.line)
+}
+
+/** A refused line's reason in the person's words: the file's own checks, else the API's error as the editor shows it. */
+function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkWords): LineMessage {
+  const at = { line: key.line, ...(key.column ? { column: key.column } : {}) }
+  if (error instanceof ValidationError) {
+    const d = (error.details ?? {}) as { field?: string; reason?: string; conflictsWith?: number; clash?: string }
+    if (d.clash === 'product') return { ...at, message: b.conflicts(d.conflictsWith!) }
+    if (d.clash === 'variant') return { ...at, message: b.variantTwice(d.conflictsWith!) }
+    if (d.clash === 'single') return { ...at, message: b.mixedRows(d.conflictsWith!) }
+    if (d.field === 'row') return { ...at, message: b.wrongWidth }
+    if (d.field === 'categoryId') return { ...at, message: d.reason === 'duplicate' ? b.categoryAmbiguous : b.categoryUnknown }
+  }
+  const p = problemOf(error, w)
+  return { ...at, message: p?.message ?? w.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
+}
+
+export function csvPages(kit: PageKit): PageRoute[] {
+  const staged = new StagedImports(() => kit.deps.clock.now())
+  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
+  const ownerOf = (c: PageReq) => ({ sessionId: panelOf(c).person!.session.id, storeId: ctxOf(c).store.id })
+  const form = (c: PageReq, status: number, d: { error?: string; done?: string } = {}) =>
+    kit.render(panelOf(c), c.set, status, (f) => importPage(f, { currency: ctxOf(c).store.currency, ...d }))
+
+  /** The import's outcome: its report, or the lines it refused in the person's words. */
+  function run(c: PageReq, rows: CsvRow[], dryRun: boolean): { report?: ImportReport; problems: LineMessage[] } {
+    try {
+      return { report: importCatalog({ ctx: noted(ctxOf(c), 'import'), input: { rows, dryRun } }), problems: [] }
+    } catch (e) {
+      if (!(e instanceof BatchRefused)) throw e
+      const p = panelOf(c)
+      const problems = (e.problems as { key: ImportPlace; error: unknown }[]).map(({ key, error }) => lineMessage(key, error, cw(p), bulkWords(p.lang)))
+      return { problems: problems.sort((a, b) => a.line - b.line) }
+    }
+  }
+
+  async function parsed(c: PageReq, file: Blob): Promise<CsvRow[] | Response> {
+    try {
+      return await parseCatalogCsv(file)
+    } catch (e) {
+      if (!(e instanceof CsvFileRefused)) throw e
+      const p = panelOf(c)
+      return form(c, e.problem === 'bytes' ? 413 : 400, { error: fileMessage(e, bulkWords(p.lang), p.w.locale) })
+    }
+  }
+
+  return [
+    {
+      method: 'get',
+      path: '/admin/products/export.csv',
+      need: 'products:read',
+      handler: (c) => {
+        const ctx = ctxOf(c)
+        const chunks = exportCatalogCsv(ctx)
+        const encoder = new TextEncoder()
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const next = await chunks.next()
+            if (next.done) controller.close()
+            else controller.enqueue(encoder.encode(next.value))
+          },
+          async cancel() {
+            await chunks.return(undefined)
+          },
+        })
+        return finish(c.set as Parameters<typeof finish>[0], 200, body, {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="${ctx.store.slug}-products.csv"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        })
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/products/import',
+      need: 'products:write',
+      handler: (c) => {
+        const b = bulkWords(panelOf(c).lang)
+        const created = Math.max(0, Math.floor(Number(c.query.c)) || 0)
+        const updated = Math.max(0, Math.floor(Number(c.query.u)) || 0)
+        return form(c, 200, { done: c.query.done === 'imported' ? b.imported(created, updated) : undefined })
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/products/import',
+      need: 'products:write',
+      // Streamed to disk by busboy and cut one byte past CSV_MAX_BYTES, never parsed whole by Elysia.
+      upload: true,
+      handler: async (c) => {
+        const b = bulkWords(panelOf(c).lang)
+        let parts
+        try {
+          parts = await stageUploads(c.request, kit.deps.config.dataDir, CSV_MAX_BYTES, 1)
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e
+          return form(c, 400, { error: b.chooseFile })
+        }
+        let file: Blob
+        let name: string
+        try {
+          if (!tokenOk(c, parts.fields)) return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+          const part = parts.files[0]
+          if (!part || part.size === 0) return form(c, 400, { error: b.chooseFile })
+          if (part.size > CSV_MAX_BYTES) return form(c, 413, { error: b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
+          // Held in memory (≤ 5 MiB) for the apply; the staged part on disk goes now.
+          file = new Blob([await part.file.arrayBuffer()])
+          name = part.filename || 'file.csv'
+        } finally {
+          await parts.remove()
+        }
+        const rows = await parsed(c, file)
+        if (rows instanceof Response) return rows
+        const outcome = run(c, rows, true)
+        const keep = outcome.report && outcome.problems.length === 0 && outcome.report.create.length + outcome.report.update.length > 0
+        const s = keep ? staged.put(ownerOf(c), { name, file, hash: await sha256(file) }) : undefined
+        return kit.render(panelOf(c), c.set, 200, (f) => dryRunPage(f, { name, rows: rows.length, ...outcome, ...(s ? { staged: { id: s.id, hash: s.hash } } : {}) }))
+      },
+    },
+    {
+      method: 'post',
+      path: '/admin/products/import/apply',
+      need: 'products:write',
+      handler: async (c) => {
+        const s = staged.get(field(c.body, 'id') ?? '', ownerOf(c), field(c.body, 'hash') ?? '')
+        if (!s) return form(c, 409, { error: bulkWords(panelOf(c).lang).expired })
+        const rows = await parsed(c, s.file)
+        if (rows instanceof Response) return rows
+        // Planned and checked again inside the apply's transaction: the catalog may have moved since the dry run.
+        const outcome = run(c, rows, false)
+        if (!outcome.report) return kit.render(panelOf(c), c.set, 409, (f) => dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }))
+        staged.drop(s.id)
+        const { create, update } = outcome.report
+        return kit.seeOther(c.set, `/admin/products/import?done=imported&c=${create.length}&u=${update.length}`)
+      },
+    },
+  ]
+}

@@ -1,0 +1,75 @@
+/** The CSV import's pages: the upload form (with the export link) and the dry run's report. */
+import { CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportReport } from '../../../modules/products'
+import { html, type Html } from '../../../shop/html'
+import { form, layout, type Frame } from '../../views'
+import { notice } from '../controls'
+import { cw } from '../kit'
+import { bulkWords } from '../bulk/words'
+
+/** A refused line, in the person's words. */
+export interface LineMessage {
+  line: number
+  column?: string
+  message: string
+  upgradeUrl?: string
+}
+
+const SHOWN = 100
+const fmt = (f: Frame, n: number) => n.toLocaleString(f.w.locale)
+
+export function importPage(f: Frame, d: { currency: string; error?: string; done?: string }): string {
+  const b = bulkWords(f.lang)
+  return layout(
+    f,
+    b.importTitle,
+    html`${notice(d.done)}${d.error ? html`<div class="alert" role="alert"><p id="file-error">${d.error}</p></div>` : ''}
+    <p>${b.importIntro}</p>
+    <p class="hint">${b.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${b.importLimits(fmt(f, CSV_MAX_ROWS), fmt(f, CSV_MAX_BYTES / 1024 / 1024))}</p>
+    ${form(
+      f,
+      '/admin/products/import',
+      html`<label for="file">${b.file}</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${d.error ? html` aria-describedby="file-error" aria-invalid="true"` : ''}>
+      <p><button type="submit">${b.checkFile}</button></p>`,
+      'enctype="multipart/form-data"',
+    )}
+    <h2>${b.exportCsv}</h2>
+    <p>${b.exportHint}</p>
+    <p><a class="button secondary" href="/admin/products/export.csv" download>${b.exportCsv}</a></p>
+    <p><a href="/admin/products">${cw(f).backToProducts}</a></p>`,
+  )
+}
+
+const more = (f: Frame, n: number): Html | '' => (n > SHOWN ? html`<p>${bulkWords(f.lang).andMore(n - SHOWN)}</p>` : '')
+
+export function dryRunPage(f: Frame, d: { name: string; report?: ImportReport; rows: number; problems: LineMessage[]; staged?: { id: string; hash: string } }): string {
+  const b = bulkWords(f.lang)
+  const w = cw(f)
+  const r = d.report
+  const upgrade = d.problems.find((p) => p.upgradeUrl)?.upgradeUrl
+  const changes = r ? r.create.length + r.update.length : 0
+  return layout(
+    f,
+    b.dryRunTitle,
+    html`<p>${b.fileName(d.name, d.rows)}</p>
+    ${d.problems.length
+      ? html`<div class="alert" role="alert"><p>${b.refused(d.problems.length)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
+        <h2>${b.refused(d.problems.length)}</h2>
+        <ul class="list">${d.problems.slice(0, SHOWN).map((p) => html`<li>${b.lineProblem(p.line, p.column ?? '', p.message)}</li>`)}</ul>${more(f, d.problems.length)}`
+      : ''}
+    ${r
+      ? html`<ul>
+        <li>${b.toCreate(r.create.length)}</li>
+        <li>${b.toUpdate(r.update.length)}</li>
+        <li>${b.unchanged(r.unchanged)}</li>
+      </ul>
+      ${r.create.length ? html`<h2>${b.toCreate(r.create.length)}</h2><ul class="list">${r.create.slice(0, SHOWN).map((c) => html`<li>${c.name} (${b.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}` : ''}
+      ${r.update.length ? html`<h2>${b.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${b.lineOf(u.line)}): ${b.changes(u.columns.join(', '))}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
+      : ''}
+    ${d.staged && changes > 0
+      ? form(f, '/admin/products/import/apply', html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${b.applyHint}</p><p><button type="submit">${b.applyImport}</button></p>`)
+      : r && !d.problems.length
+        ? html`<p class="notice" role="status">${b.nothingToImport}</p>`
+        : ''}
+    <p><a href="/admin/products/import">${b.anotherFile}</a></p>`,
+  )
+}
