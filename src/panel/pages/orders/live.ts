@@ -14,14 +14,22 @@
  * Resume: each event carries its id; a reconnecting EventSource sends `Last-Event-ID` (the page
  * hands a first connection `?after=`, the log's head when it was read), and the stream replays
  * the store's events after it before going live. A stream never sends an id twice.
+ *
+ * Fan-out: a store's events are read with their rows once, and each variant of the message (the
+ * person's language, and which of the orders are new to them — the marker is per person) is
+ * serialised and encoded once; every stream of that variant gets the same bytes.
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
-import { inboxRows, lastOrderEventId, orderEventsAfter, storeOrderEventsAfter, type OrderEventRow } from '../../../modules/orders'
+import { inboxRows, lastOrderEventId, memberSince, NEW_FOR_MS, openedBy, orderEventsAfter, storeOrderEventsAfter, type InboxRow, type OrderEventRow } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
 import { inboxRow } from './views'
 
 const encoder = new TextEncoder()
+const PING = encoder.encode(': ping\n\n')
+/** A small number per words object (one per language), for the fan-out's variant keys. */
+const wordsIds = new Map<OrdersWords, number>()
+const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
@@ -36,11 +44,14 @@ interface Client {
   ctx: Ctx
   o: OrdersWords
   locale: string
+  /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
+  userId: string | undefined
+  joined: number | undefined
   /** The last event id this stream sent (or was told it has). */
   sent: number
   /** When the stream ends by itself (STREAM_MAX_MS after it opened). */
   until: number
-  push(chunk: string): boolean
+  push(chunk: Uint8Array): boolean
   end(): void
 }
 
@@ -74,15 +85,18 @@ export class OrderFeed {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
+        const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
           ctx,
           o,
           locale,
+          userId,
+          joined: userId === undefined ? undefined : memberSince(ctx, userId),
           sent: after,
           until: Date.now() + STREAM_MAX_MS,
           push: (chunk) => {
             try {
-              controller.enqueue(encoder.encode(chunk))
+              controller.enqueue(chunk)
               return true
             } catch {
               this.drop(c)
@@ -99,10 +113,10 @@ export class OrderFeed {
           },
         }
         client = c
-        c.push('retry: 1000\n\n')
+        c.push(encoder.encode('retry: 1000\n\n'))
         if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
         // The store's events the stream has not seen, then live.
-        if (after < this.cursor) this.send(c, storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
+        if (after < this.cursor) this.send([c], storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c)
         signal?.addEventListener('abort', () => this.drop(c))
@@ -160,20 +174,46 @@ export class OrderFeed {
         if (list) list.push(e)
         else perStore.set(e.storeId, [e])
       }
-      for (const [storeId, list] of perStore) for (const c of [...(this.byStore.get(storeId) ?? [])]) this.send(c, list)
+      for (const [storeId, list] of perStore) this.send([...(this.byStore.get(storeId) ?? [])], list)
       if (events.length < 1000) return
     }
   }
 
-  /** Sends `events` the stream has not sent yet, each with its row as it stands now, in the stream's language. */
-  private send(c: Client, events: OrderEventRow[]): void {
-    const fresh = events.filter((e) => e.id > c.sent)
-    if (fresh.length === 0) return
-    const rows = new Map(inboxRows(c.ctx, [...new Set(fresh.map((e) => e.orderId))]).map((r) => [r.id, r]))
+  /**
+   * Sends each of `clients` (streams of one store) the `events` it has not sent yet, each with
+   * its row as it stands now, in the stream's language, marked new as it is to that person.
+   */
+  private send(clients: Client[], events: OrderEventRow[]): void {
+    const first = clients[0]
+    if (!first || events.length === 0) return
+    const ids = [...new Set(events.map((e) => e.orderId))]
+    const rows = new Map(inboxRows(first.ctx, ids).map((r) => [r.id, r]))
+    const opened = openedBy(first.ctx, ids)
+    const now = first.ctx.clock.now()
+    const variants = new Map<string, Uint8Array>()
+    for (const c of clients) {
+      const from = events.findIndex((e) => e.id > c.sent)
+      if (from < 0) continue
+      const since = c.joined === undefined ? Number.MAX_SAFE_INTEGER : Math.max(c.joined, now - NEW_FOR_MS)
+      const fresh = events.slice(from)
+      const marks = fresh.map((e) => {
+        const row = rows.get(e.orderId)
+        return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
+      })
+      const key = `${wordsId(c.o)}|${c.locale}|${from}|${marks.join('')}`
+      let bytes = variants.get(key)
+      if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, fresh, rows, marks))))
+      c.sent = fresh[fresh.length - 1]!.id
+      if (bytes.length > 0) c.push(bytes)
+    }
+  }
+
+  private serialise(c: Client, events: OrderEventRow[], rows: Map<string, InboxRow>, marks: string[]): string {
     let out = ''
-    for (const e of fresh) {
-      const row = rows.get(e.orderId)
-      if (!row) continue
+    for (const [i, e] of events.entries()) {
+      const found = rows.get(e.orderId)
+      if (!found) continue
+      const row = { ...found, isNew: marks[i] === '1' }
       const data = {
         id: row.id,
         created: e.previous === null,
@@ -184,13 +224,12 @@ export class OrderFeed {
       }
       out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`
     }
-    c.sent = fresh[fresh.length - 1]!.id
-    if (out) c.push(out)
+    return out
   }
 
   private heartbeat(): void {
     const now = Date.now()
-    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(': ping\n\n'))
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(PING))
   }
 
   /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */
