@@ -43,6 +43,18 @@ export function startOrdersLive(): void {
   }
 
   const source = new EventSource(url)
+  // A burst of more orders than the first page holds: the older ones are counted, not sent.
+  source.addEventListener('burst', (event) => {
+    try {
+      const d = JSON.parse((event as MessageEvent<string>).data) as { created: number; announce: string }
+      offPage += d.created
+      status.textContent = d.announce
+      showCount()
+      chime()
+    } catch {
+      /* not ours */
+    }
+  })
   source.addEventListener('order', (event) => {
     let d: { id: string; created: boolean; isNew: boolean; html: string; announce: string }
     try {

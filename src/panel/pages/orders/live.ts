@@ -17,7 +17,12 @@
  *
  * Fan-out: a store's events are read with their rows once, and each variant of the message (the
  * person's language, and which of the orders are new to them — the marker is per person) is
- * serialised and encoded once; every stream of that variant gets the same bytes.
+ * serialised and encoded once; every stream of that variant gets the same bytes. Under a burst
+ * the log is read at most every MIN_DRAIN_GAP_MS (the first event after a quiet spell goes out
+ * at once), each order is sent once per read with its row as it now stands, and at most MAX_ROWS
+ * orders per read (the inbox's first page): older arrivals of the burst are counted in a `burst`
+ * event instead (the title counts them, the page says to reload). So a stream costs one write per
+ * read however many orders a second a store takes (bench/panel-streams.ts).
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
@@ -31,6 +36,8 @@ const PING = encoder.encode(': ping\n\n')
 const wordsIds = new Map<OrdersWords, number>()
 const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
+const MIN_DRAIN_GAP_MS = 200
+const MAX_ROWS = 25
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
 /**
@@ -65,6 +72,7 @@ export class OrderFeed {
   private byStore = new Map<string, Set<Client>>()
   private cursor = -1
   private scheduled = false
+  private lastDrain = 0
   private sweep: ReturnType<typeof setInterval> | undefined
   private beat: ReturnType<typeof setInterval> | undefined
   private open = 0
@@ -154,10 +162,14 @@ export class OrderFeed {
   private schedule(): void {
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false
+      this.lastDrain = Date.now()
       this.drain()
-    })
+    }
+    const wait = this.lastDrain + MIN_DRAIN_GAP_MS - Date.now()
+    if (wait > 0) setTimeout(run, wait)
+    else setImmediate(run)
   }
 
   /** Reads the log after the cursor and sends each store's events to its streams. */
@@ -180,8 +192,9 @@ export class OrderFeed {
   }
 
   /**
-   * Sends each of `clients` (streams of one store) the `events` it has not sent yet, each with
-   * its row as it stands now, in the stream's language, marked new as it is to that person.
+   * Sends each of `clients` (streams of one store) the `events` it has not sent yet: each order
+   * once, with its row as it stands now, in the stream's language, marked new as it is to that
+   * person; at most MAX_ROWS orders, the newest, and a count of the other new ones.
    */
   private send(clients: Client[], events: OrderEventRow[]): void {
     const first = clients[0]
@@ -195,35 +208,39 @@ export class OrderFeed {
       const from = events.findIndex((e) => e.id > c.sent)
       if (from < 0) continue
       const since = c.joined === undefined ? Number.MAX_SAFE_INTEGER : Math.max(c.joined, now - NEW_FOR_MS)
-      const fresh = events.slice(from)
-      const marks = fresh.map((e) => {
-        const row = rows.get(e.orderId)
+      const batch = latestPerOrder(events.slice(from))
+      const marks = batch.sent.map(({ event }) => {
+        const row = rows.get(event.orderId)
         return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
       })
       const key = `${wordsId(c.o)}|${c.locale}|${from}|${marks.join('')}`
       let bytes = variants.get(key)
-      if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, fresh, rows, marks))))
-      c.sent = fresh[fresh.length - 1]!.id
+      if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, batch, rows, marks))))
+      c.sent = batch.last
       if (bytes.length > 0) c.push(bytes)
     }
   }
 
-  private serialise(c: Client, events: OrderEventRow[], rows: Map<string, InboxRow>, marks: string[]): string {
-    let out = ''
-    for (const [i, e] of events.entries()) {
+  private serialise(c: Client, batch: Batch, rows: Map<string, InboxRow>, marks: string[]): string {
+    let out = batch.skipped > 0 ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.o.moreArrived(batch.skipped) })}\n\n` : ''
+    let lastId = 0
+    for (const [i, { event: e, created }] of batch.sent.entries()) {
       const found = rows.get(e.orderId)
       if (!found) continue
       const row = { ...found, isNew: marks[i] === '1' }
       const data = {
         id: row.id,
-        created: e.previous === null,
-        status: e.status,
+        created,
+        status: row.status,
         isNew: row.isNew,
         html: inboxRow(c.o, c.locale, row).value.replace(/\n\s*/g, ' '),
-        announce: e.previous === null ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[e.status]}`,
+        announce: created ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[row.status]}`,
       }
       out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`
+      lastId = e.id
     }
+    // The resume point is the batch's last event even when its order was not sent (an id-only block sets it).
+    if (lastId !== batch.last) out += `id: ${batch.last}\n\n`
     return out
   }
 
@@ -236,4 +253,27 @@ export class OrderFeed {
   close(): void {
     for (const set of [...this.byStore.values()]) for (const c of [...set]) c.end()
   }
+}
+
+interface Batch {
+  /** One entry per order, in event order: its latest event, and whether the batch created it. */
+  sent: { event: OrderEventRow; created: boolean }[]
+  /** New orders of the batch left out (beyond MAX_ROWS). */
+  skipped: number
+  /** The batch's last event id. */
+  last: number
+}
+
+/** Each order's latest event of `events` (which created it, if one did); the MAX_ROWS newest orders. */
+function latestPerOrder(events: OrderEventRow[]): Batch {
+  const byOrder = new Map<string, { event: OrderEventRow; created: boolean }>()
+  for (const e of events) {
+    const seen = byOrder.get(e.orderId)
+    byOrder.delete(e.orderId) // re-inserted last: the map keeps the orders in the order of their latest event
+    byOrder.set(e.orderId, { event: e, created: (seen?.created ?? false) || e.previous === null })
+  }
+  const all = [...byOrder.values()]
+  const sent = all.slice(-MAX_ROWS)
+  const skipped = all.slice(0, all.length - sent.length).filter((x) => x.created).length
+  return { sent, skipped, last: events[events.length - 1]!.id }
 }
