@@ -89,6 +89,7 @@ export function layout(f: Frame, title: string, body: Html, opts: { narrow?: boo
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<meta name="description" content="${title} · ${f.w.panel}">
 <title>${title} · ${f.w.panel}</title>
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
