@@ -129,10 +129,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         { measure: 'memory per open stream', value: `${kbPerStream.toFixed(1)} KB`, target: `≤ ${TARGET_KB_PER_STREAM} KB` },
         { measure: 'checkout orders/s: without, with streams, without', value: `${fmtInt(withoutA.rps)}, ${fmtInt(withStreams.rps)}, ${fmtInt(withoutB.rps)}`, target: '' },
         { measure: 'with streams / without (mean of the two)', value: fmtPct(ratio), target: `≥ ${fmtPct(TARGET_THROUGHPUT_RATIO)}` },
+        { measure: 'server CPU per order: without (mean) / with', value: `${fmtPct(((withoutA.cpuUsPerReq + withoutB.cpuUsPerReq) / 2) / withStreams.cpuUsPerReq)}`, target: '' },
       ],
       notes: [
         ...([['checkout, no streams (A)', withoutA], [`checkout, ${streams} streams open`, withStreams], ['checkout, no streams (A again)', withoutB]] as const).map(
-          ([name, r]) => `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, non-2xx ${r.non2xx}, errors ${r.errors}`,
+          ([name, r]) => `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
         ),
         `server RSS after the loaded round with streams: ${fmtInt(rssAfterLoad / 1024)} MB`,
         `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk`,

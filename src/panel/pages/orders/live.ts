@@ -20,8 +20,7 @@
  * serialised and encoded once; every stream of that variant gets the same bytes. Under a burst
  * the log is read at most every MIN_DRAIN_GAP_MS (the first event after a quiet spell goes out
  * at once), each order is sent once per read with its row as it now stands, and at most MAX_ROWS
- * orders per read (the inbox's first page): older arrivals of the burst are counted in a `burst`
- * event instead (the title counts them, the page says to reload). So a stream costs one write per
+ * orders per read: older arrivals of the burst are counted in a `burst` event instead (the title counts them, the page says to reload). So a stream costs one write per
  * read however many orders a second a store takes (bench/panel-streams.ts).
  */
 import type { Database } from 'bun:sqlite'
@@ -36,8 +35,8 @@ const PING = encoder.encode(': ping\n\n')
 const wordsIds = new Map<OrdersWords, number>()
 const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
-const MIN_DRAIN_GAP_MS = 200
-const MAX_ROWS = 25
+const MIN_DRAIN_GAP_MS = 500
+const MAX_ROWS = 10
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
 /**
@@ -48,7 +47,8 @@ const HEARTBEAT_MS = 5000
 export const STREAM_MAX_MS = 60_000
 
 interface Client {
-  ctx: Ctx
+  /** The store's id; the store's ctx is kept once per store (`ctxs`), not per stream. */
+  storeId: string
   o: OrdersWords
   locale: string
   /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
@@ -70,6 +70,8 @@ export interface FeedDeps {
 
 export class OrderFeed {
   private byStore = new Map<string, Set<Client>>()
+  /** The ctx of each store with open streams (its latest stream's): the reads of its rows use it. */
+  private ctxs = new Map<string, Ctx>()
   private cursor = -1
   private scheduled = false
   private lastDrain = 0
@@ -95,7 +97,7 @@ export class OrderFeed {
       start: (controller) => {
         const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
-          ctx,
+          storeId: ctx.store.id,
           o,
           locale,
           userId,
@@ -124,9 +126,9 @@ export class OrderFeed {
         c.push(encoder.encode('retry: 1000\n\n'))
         if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
         // The store's events the stream has not seen, then live.
-        if (after < this.cursor) this.send([c], storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
+        if (after < this.cursor) this.send(ctx, [c], storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
         c.sent = Math.max(c.sent, this.cursor)
-        this.add(c)
+        this.add(c, ctx)
         signal?.addEventListener('abort', () => this.drop(c))
       },
       cancel: () => {
@@ -135,8 +137,9 @@ export class OrderFeed {
     })
   }
 
-  private add(c: Client): void {
-    const id = c.ctx.store.id
+  private add(c: Client, ctx: Ctx): void {
+    const id = c.storeId
+    this.ctxs.set(id, ctx)
     let set = this.byStore.get(id)
     if (!set) this.byStore.set(id, (set = new Set()))
     set.add(c)
@@ -148,10 +151,10 @@ export class OrderFeed {
   }
 
   private drop(c: Client): void {
-    const set = this.byStore.get(c.ctx.store.id)
+    const set = this.byStore.get(c.storeId)
     if (!set?.delete(c)) return
     this.open--
-    if (set.size === 0) this.byStore.delete(c.ctx.store.id)
+    if (set.size === 0) this.byStore.delete(c.storeId), this.ctxs.delete(c.storeId)
     if (this.open === 0) {
       clearInterval(this.sweep)
       clearInterval(this.beat)
@@ -186,7 +189,7 @@ export class OrderFeed {
         if (list) list.push(e)
         else perStore.set(e.storeId, [e])
       }
-      for (const [storeId, list] of perStore) this.send([...(this.byStore.get(storeId) ?? [])], list)
+      for (const [storeId, list] of perStore) this.send(this.ctxs.get(storeId)!, [...(this.byStore.get(storeId) ?? [])], list)
       if (events.length < 1000) return
     }
   }
@@ -196,19 +199,26 @@ export class OrderFeed {
    * once, with its row as it stands now, in the stream's language, marked new as it is to that
    * person; at most MAX_ROWS orders, the newest, and a count of the other new ones.
    */
-  private send(clients: Client[], events: OrderEventRow[]): void {
-    const first = clients[0]
-    if (!first || events.length === 0) return
-    const ids = [...new Set(events.map((e) => e.orderId))]
-    const rows = new Map(inboxRows(first.ctx, ids).map((r) => [r.id, r]))
-    const opened = openedBy(first.ctx, ids)
-    const now = first.ctx.clock.now()
-    const variants = new Map<string, Uint8Array>()
+  private send(ctx: Ctx, clients: Client[], events: OrderEventRow[]): void {
+    if (clients.length === 0 || events.length === 0) return
+    // Streams that were sent the same events so far share a batch (nearly always all of them).
+    const batches = new Map<number, Batch>()
+    const todo: [Client, Batch, number][] = []
     for (const c of clients) {
       const from = events.findIndex((e) => e.id > c.sent)
       if (from < 0) continue
+      let batch = batches.get(from)
+      if (!batch) batches.set(from, (batch = latestPerOrder(events.slice(from))))
+      todo.push([c, batch, from])
+    }
+    // Only the rows that will be sent are read (a burst's skipped orders are only counted).
+    const ids = [...new Set([...batches.values()].flatMap((b) => b.sent.map((x) => x.event.orderId)))]
+    const rows = new Map(inboxRows(ctx, ids).map((r) => [r.id, r]))
+    const opened = openedBy(ctx, ids)
+    const now = ctx.clock.now()
+    const variants = new Map<string, Uint8Array>()
+    for (const [c, batch, from] of todo) {
       const since = c.joined === undefined ? Number.MAX_SAFE_INTEGER : Math.max(c.joined, now - NEW_FOR_MS)
-      const batch = latestPerOrder(events.slice(from))
       const marks = batch.sent.map(({ event }) => {
         const row = rows.get(event.orderId)
         return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
