@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, load, panelCookie, seed, seedOwner, sleep, spawnTracked, startServer, tempDir, ROOT, type BenchOpts, type BenchResult } from './lib'
+import { cpuPlan, cpuTimeMs, fetchOnce, fmtInt, fmtMs, fmtPct, load, panelCookie, seed, seedOwner, sleep, spawnTracked, startServer, tempDir, ROOT, type BenchOpts, type BenchResult } from './lib'
 
 const TARGET_P99_MS = 1000
 const TARGET_KB_PER_STREAM = 20
@@ -105,7 +105,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       await sleep(300)
     }
 
+    const clientCpu0 = cpuTimeMs(client.pid!)
+    const loaded0 = performance.now()
     const withStreams = await checkout(opts.duration)
+    const clientShare = (cpuTimeMs(client.pid!) - clientCpu0) / (performance.now() - loaded0)
     const rssAfterLoad = rssKb(server.pid)
     client.kill('SIGTERM')
     await sleep(1500)
@@ -136,7 +139,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           ([name, r]) => `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
         ),
         `server RSS after the loaded round with streams: ${fmtInt(rssAfterLoad / 1024)} MB`,
-        `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk`,
+        `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk: it used ${fmtPct(clientShare)} of a CPU during the loaded round with streams`,
       ],
       pass,
       summary: `p99 ${fmtMs(p99)} to ${fmtInt(streams)} streams, ${kbPerStream.toFixed(1)} KB/stream, checkout with streams ${fmtPct(ratio)} of without`,
