@@ -13,12 +13,11 @@
  *   column the same score without that one audit (docs/benchmarks.md).
  */
 import { Database } from 'bun:sqlite'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { bestRound, cpuPlan, fetchOnce, fillOrders, fmtInt, fmtPct, fmtUs, load, loadRow, panelCookie, printTable, seed, seedOwner, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import { CHROME, runLighthouse, bestRound, cpuPlan, fetchOnce, fillOrders, fmtInt, fmtPct, fmtUs, load, loadRow, panelCookie, printTable, seed, seedOwner, startBareTwin, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
 
 const TARGET_LIGHTHOUSE = 95
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const PAGES = [
   ['orders inbox', '/admin/orders'],
   ['dashboard', '/admin'],
@@ -98,7 +97,7 @@ async function lighthouseRows(base: string, cookie: string): Promise<{ rows: Row
   const rows: Row[] = []
   let pass = true
   for (const [name, p] of PAGES) {
-    const lhr = await lighthouse(base + p, cookie)
+    const lhr = await runLighthouse<Lhr>(base + p, { Cookie: cookie })
     const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
     const seo = lhr.categories.seo!
     const refs = seo.auditRefs.filter((a) => a.weight > 0 && a.id !== 'is-crawlable' && lhr.audits[a.id]?.score !== null)
@@ -110,30 +109,4 @@ async function lighthouseRows(base: string, cookie: string): Promise<{ rows: Row
     rows.push({ page: `${name} (${p})`, perf: scores[0]!, a11y: scores[1]!, best: scores[2]!, seo: score('seo'), 'seo w/o crawlable': seoWithout, 'audits not passed': [...new Set(failing)].join(', ') || '—' })
   }
   return { rows, pass }
-}
-
-async function lighthouse(url: string, cookie: string): Promise<Lhr> {
-  const dir = tempDir('sf-lh-')
-  const out = path.join(dir, 'report.json')
-  const extra = path.join(dir, 'headers.json')
-  writeFileSync(extra, JSON.stringify({ Cookie: cookie }))
-  const proc = Bun.spawn(
-    [
-      'node',
-      path.join(ROOT, 'node_modules/lighthouse/cli/index.js'),
-      url,
-      '--output=json',
-      `--output-path=${out}`,
-      '--quiet',
-      `--extra-headers=${extra}`,
-      '--only-categories=performance,accessibility,best-practices,seo',
-      '--chrome-flags=--headless=new --no-sandbox --ignore-certificate-errors',
-    ],
-    { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROME }, stdout: 'ignore', stderr: 'pipe' },
-  )
-  const timer = setTimeout(() => proc.kill(), 120_000)
-  const code = await proc.exited
-  clearTimeout(timer)
-  if (code !== 0) throw new Error(`lighthouse failed (${code}): ${(await new Response(proc.stderr).text()).slice(-2000)}`)
-  return JSON.parse(readFileSync(out, 'utf8')) as Lhr
 }

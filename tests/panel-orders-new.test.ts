@@ -9,6 +9,7 @@ import { makeApp, type TestApp } from './helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from './helpers/orders'
 import { NEW_FOR_MS } from '../src/modules/orders'
+import { readUntil } from './helpers/stream'
 
 let t: TestApp
 let shop: Awaited<ReturnType<typeof makeOwnerShop>>
@@ -97,16 +98,3 @@ test('bounded: orders from before a person joined or older than the window are n
   expect(marks()).toBe(0)
 })
 
-async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, want: (text: string) => boolean, ms = 2000): Promise<string> {
-  const dec = new TextDecoder()
-  let text = ''
-  const deadline = Date.now() + ms
-  while (!want(text)) {
-    const left = deadline - Date.now()
-    if (left <= 0) throw new Error(`stream did not say it in time:\n${text}`)
-    const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => ({ done: true, value: undefined }))])
-    if (chunk.done) throw new Error(`stream ended:\n${text}`)
-    text += dec.decode(chunk.value)
-  }
-  return text
-}

@@ -9,6 +9,7 @@ import { makeApp, type TestApp } from './helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from './helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from './helpers/orders'
 import { searchOf } from '../src/modules/orders'
+import { readUntil } from './helpers/stream'
 
 let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))
@@ -194,20 +195,6 @@ describe('the order page and its moves', () => {
 })
 
 describe('the live stream', () => {
-  async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, want: (text: string) => boolean, ms = 2000): Promise<string> {
-    const dec = new TextDecoder()
-    let text = ''
-    const deadline = Date.now() + ms
-    while (!want(text)) {
-      const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`stream did not say it in time:\n${text}`)
-      const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => ({ done: true, value: undefined }))])
-      if (chunk.done) throw new Error(`stream ended:\n${text}`)
-      text += dec.decode(chunk.value)
-    }
-    return text
-  }
-
   const open = (c: PanelClient, headers: Record<string, string> = {}) =>
     t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}`, ...headers } }))
 
