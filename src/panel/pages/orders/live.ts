@@ -20,6 +20,7 @@
  * serialised and encoded once; every stream of that variant gets the same bytes. Under a burst
  * the log is read at most every MIN_DRAIN_GAP_MS (the first event after a quiet spell goes out
  * at once), each order is sent once per read with its row as it now stands, and at most MAX_ROWS
+ * (live-batch.ts)
  * orders per read: older arrivals of the burst are counted in a `burst` event instead (the title counts them, the page says to reload). So a stream costs one write per
  * read however many orders a second a store takes (bench/panel-streams.ts).
  */
@@ -27,6 +28,7 @@ import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
 import { inboxRows, lastOrderEventId, memberSince, NEW_FOR_MS, openedBy, orderEventsAfter, storeOrderEventsAfter, type InboxRow, type OrderEventRow } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
+import { latestPerOrder, type Batch } from './live-batch'
 import { inboxRow } from './views'
 
 const encoder = new TextEncoder()
@@ -36,7 +38,6 @@ const wordsIds = new Map<OrdersWords, number>()
 const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
 const MIN_DRAIN_GAP_MS = 500
-const MAX_ROWS = 10
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
 /**
@@ -263,27 +264,4 @@ export class OrderFeed {
   close(): void {
     for (const set of [...this.byStore.values()]) for (const c of [...set]) c.end()
   }
-}
-
-interface Batch {
-  /** One entry per order, in event order: its latest event, and whether the batch created it. */
-  sent: { event: OrderEventRow; created: boolean }[]
-  /** New orders of the batch left out (beyond MAX_ROWS). */
-  skipped: number
-  /** The batch's last event id. */
-  last: number
-}
-
-/** Each order's latest event of `events` (which created it, if one did); the MAX_ROWS newest orders. */
-function latestPerOrder(events: OrderEventRow[]): Batch {
-  const byOrder = new Map<string, { event: OrderEventRow; created: boolean }>()
-  for (const e of events) {
-    const seen = byOrder.get(e.orderId)
-    byOrder.delete(e.orderId) // re-inserted last: the map keeps the orders in the order of their latest event
-    byOrder.set(e.orderId, { event: e, created: (seen?.created ?? false) || e.previous === null })
-  }
-  const all = [...byOrder.values()]
-  const sent = all.slice(-MAX_ROWS)
-  const skipped = all.slice(0, all.length - sent.length).filter((x) => x.created).length
-  return { sent, skipped, last: events[events.length - 1]!.id }
 }
