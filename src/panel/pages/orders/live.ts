@@ -19,10 +19,10 @@
  * person's language, and which of the orders are new to them — the marker is per person) is
  * serialised and encoded once; every stream of that variant gets the same bytes. Under a burst
  * the log is read at most every MIN_DRAIN_GAP_MS (the first event after a quiet spell goes out
- * at once), each order is sent once per read with its row as it now stands, and at most MAX_ROWS
- * (live-batch.ts)
- * orders per read: older arrivals of the burst are counted in a `burst` event instead (the title counts them, the page says to reload). So a stream costs one write per
- * read however many orders a second a store takes (bench/panel-streams.ts).
+ * at once), each order is sent once per read with its row as it now stands, and at most
+ * MAX_ROWS orders per read (live-batch.ts): older arrivals of the burst are counted in a `burst`
+ * event instead (the title counts them, the page says to reload). So a stream costs one write
+ * per read however many orders a second a store takes (bench/panel-streams.ts).
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
