@@ -16,9 +16,8 @@
 import { Database } from 'bun:sqlite'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, seed, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
+import { cpuPlan, fetchOnce, fmtInt, fmtMs, seed, startServer, tempDir, writeOrders, type BenchOpts, type BenchResult, type Row } from './lib'
 
-const STATUSES = ['delivered', 'delivered', 'delivered', 'delivered', 'pending', 'pending', 'confirmed', 'confirmed', 'shipped', 'cancelled'] as const
 
 async function fill(dataDir: string, storeId: string, variants: { id: string; productId: string; price: number }[], total: number) {
   const { createId } = await import('../src/lib/cuid')
@@ -42,40 +41,10 @@ async function fill(dataDir: string, storeId: string, variants: { id: string; pr
       insCustomer.run(id, storeId, `Buyer ${i}`, `+1415${2_000_000 + i}`, `${i} Main St`, 10, 50_000, end - span, end, end - span, end)
     }
   })()
-  const insOrder = db.prepare(
-    `INSERT INTO orders (id, store_id, customer_id, order_number, status, customer_name, customer_phone, customer_address, notes, currency,
-       items_subtotal, shipping_option_id, shipping_name, shipping_price, discount_id, discount_code, discount_amount, total, dedup_hash, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'USD', ?, NULL, 'Courier', 499, NULL, NULL, 0, ?, ?, ?, ?)`,
-  )
-  const insItem = db.prepare('INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-  const counts: Record<string, number> = {}
-  const BATCH = 10_000
-  for (let start = 0; start < total; start += BATCH) {
-    db.transaction(() => {
-      for (let i = start; i < Math.min(total, start + BATCH); i++) {
-        const id = createId()
-        const status = STATUSES[i % STATUSES.length]!
-        counts[status] = (counts[status] ?? 0) + 1
-        const isVip = i % Math.floor(total / 1000) === 0
-        const customer = isVip ? vip : customers[i % customers.length]!
-        const createdAt = end - span + Math.floor((i * span) / total)
-        const a = variants[i % variants.length]!
-        const b = variants[(i * 7 + 3) % variants.length]!
-        const subtotal = a.price + 2 * b.price
-        insOrder.run(id, storeId, customer, `ORD-${String(i + 1).padStart(6, '0')}`, status, isVip ? 'VIP Buyer' : 'Buyer', '+14155550000', '1 Main St', subtotal, subtotal + 499, `h${i}`, createdAt, createdAt + (status === 'pending' ? 0 : 3_600_000))
-        insItem.run(`${id}-0`, id, a.productId, a.id, 'Product', 'Small', 1, a.price, a.price, 0)
-        insItem.run(`${id}-1`, id, b.productId, b.id, 'Product', 'Large', 2, b.price, 2 * b.price, 1)
-      }
-    })()
-  }
-  db.transaction(() => {
-    for (const [status, n] of Object.entries(counts)) {
-      db.run('INSERT INTO order_counts (store_id, status, count) VALUES (?, ?, ?) ON CONFLICT (store_id, status) DO UPDATE SET count = excluded.count', [storeId, status, n])
-    }
-    db.run('UPDATE stores SET order_seq = ? WHERE id = ?', [total, storeId])
-  })()
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-  db.exec('ANALYZE')
+  writeOrders(db, storeId, variants, total, (i) => {
+    const isVip = i % Math.floor(total / 1000) === 0
+    return { customerId: isVip ? vip : customers[i % customers.length]!, name: isVip ? 'VIP Buyer' : 'Buyer', phone: '+14155550000', address: '1 Main St' }
+  })
   db.close()
   return { vip }
 }

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import sharp from 'sharp'
 import { printTable, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
-import { CHROME, lighthouse, TARGET_LIGHTHOUSE } from './storefront'
+import { CHROME, runLighthouse, TARGET_LIGHTHOUSE, type Lhr } from './lib'
 
 /** The store, its owner's session and the product, written through the service's own verbs. */
 async function seedEditor(dataDir: string): Promise<{ cookie: string; productId: string }> {
@@ -44,13 +44,13 @@ export async function run(_opts?: BenchOpts): Promise<BenchResult> {
   let pass = true
   try {
     const p = `/admin/products/${productId}`
-    const lhr = await lighthouse(server.url + p, { Cookie: cookie })
+    const lhr = await runLighthouse<Lhr>(server.url + p, { Cookie: cookie })
     const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
     const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map(score)
     if (scores.some((s) => s < TARGET_LIGHTHOUSE)) pass = false
     const bytes = (lhr.audits['network-requests']?.details?.items ?? []).reduce((a, it) => a + (it.transferSize ?? 0), 0)
     // What keeps a category under the target, by audit id (so the fix can be found).
-    const full = lhr as unknown as { categories: Record<string, { score: number | null; auditRefs?: { id: string; weight: number }[] }>; audits: Record<string, { score: number | null; title?: string }> }
+    const full = lhr
     for (const [k, cat] of Object.entries(full.categories)) {
       if ((cat.score ?? 0) * 100 >= TARGET_LIGHTHOUSE) continue
       const failing = (cat.auditRefs ?? []).filter((a) => a.weight > 0 && (full.audits[a.id]?.score ?? 1) < 1).map((a) => `${a.id} (${full.audits[a.id]?.title ?? ''})`)

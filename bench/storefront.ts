@@ -14,13 +14,11 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { existsSync, readFileSync } from 'node:fs'
-import { loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import { existsSync } from 'node:fs'
+import { CHROME, runLighthouse, TARGET_LIGHTHOUSE, type Lhr, loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
 
 const TARGET_CPU_RATIO = 0.5
 const TARGET_P99_MS = 10
-export const TARGET_LIGHTHOUSE = 95
-export const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const load_ = await loadRounds(opts)
@@ -139,10 +137,6 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
   }
 }
 
-export interface Lhr {
-  categories: Record<string, { score: number | null }>
-  audits: Record<string, { details?: { items?: { resourceType?: string; transferSize?: number }[] } }>
-}
 
 /** The demo store (seeded by the demo's own code) on a real server; Lighthouse on two pages. */
 async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: string[] }> {
@@ -163,7 +157,7 @@ async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: st
   let pass = true
   try {
     for (const [name, p] of [['catalog', '/s/demo'], ['product page', `/s/demo/p/${productSlug}`]] as const) {
-      const lhr = await lighthouse(server.url + p)
+      const lhr = await runLighthouse<Lhr>(server.url + p)
       const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
       const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map(score)
       if (scores.some((s) => s < TARGET_LIGHTHOUSE)) pass = false
@@ -194,32 +188,4 @@ async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: st
       `Lighthouse (demo store): performance, accessibility, best practices, SEO (target ≥ ${TARGET_LIGHTHOUSE} each) and bytes transferred on first view by kind (total includes the icon); mobile form factor, simulated throttling, Chromium ${CHROME}`,
     ],
   }
-}
-
-/**
- * One Lighthouse run (Node runs its CLI; it starts and stops its own Chromium). `extraHeaders`
- * go with every request (bench/panel-editor.ts signs in with a session cookie this way).
- */
-export async function lighthouse(url: string, extraHeaders?: Record<string, string>): Promise<Lhr> {
-  const out = path.join(tempDir('sf-lh-'), 'report.json')
-  const proc = Bun.spawn(
-    [
-      'node',
-      path.join(ROOT, 'node_modules/lighthouse/cli/index.js'),
-      url,
-      '--output=json',
-      `--output-path=${out}`,
-      '--quiet',
-      '--only-categories=performance,accessibility,best-practices,seo',
-      ...(extraHeaders ? [`--extra-headers=${JSON.stringify(extraHeaders)}`] : []),
-      // The server's self-signed certificate; the page is still served over TLS.
-      '--chrome-flags=--headless=new --no-sandbox --ignore-certificate-errors',
-    ],
-    { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROME }, stdout: 'ignore', stderr: 'pipe' },
-  )
-  const timer = setTimeout(() => proc.kill(), 120_000)
-  const code = await proc.exited
-  clearTimeout(timer)
-  if (code !== 0) throw new Error(`lighthouse failed (${code}): ${(await new Response(proc.stderr).text()).slice(-2000)}`)
-  return JSON.parse(readFileSync(out, 'utf8')) as Lhr
 }

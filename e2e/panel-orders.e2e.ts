@@ -154,6 +154,11 @@ describe('the orders inbox in Chromium', () => {
       await page.getByRole('link', { name: 'Dashboard' }).click()
       await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
       await page.getByRole('img', { name: 'Orders and revenue per day, last 30 days' }).waitFor()
+      // The share step's QR code: inline SVG drawn on the server, named, inside the phone's width.
+      const qr = page.getByRole('img', { name: "QR code of your store's link" })
+      const box = (await qr.boundingBox())!
+      expect(box.width).toBeGreaterThan(100)
+      expect(box.x + box.width).toBeLessThanOrEqual(390)
       await page.getByText('Show the numbers as a table').click()
       await check(page)
       await page.getByRole('link', { name: 'Customers' }).click()

@@ -19,9 +19,9 @@ export interface ServerHandle {
   stop(): Promise<void>
 }
 
-export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
   hookSignals()
-  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] })
   children.add(child)
   child.on('exit', () => children.delete(child))
   return child

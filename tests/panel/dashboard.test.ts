@@ -3,6 +3,7 @@ import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
+import { qrSvgOf } from '../../src/panel/pages/dashboard-qr'
 
 const t = appForFile()
 
@@ -47,4 +48,23 @@ test('on the free plan the analytics part shows the upgrade link; the counts sta
   expect(page.text).not.toContain('<svg class="chart"')
   expect(page.text).toContain('More with a paid plan')
   expect(page.text).toContain(`href="${t.config.upgradeUrl}"`)
+})
+
+test("the checklist's share step: the store's link and its QR code, drawn on the server as inline SVG with a name", async () => {
+  const shop = await makeOwnerShop(t.deps, { plan: 'free' })
+  const owner = new PanelClient((r) => t.app.handle(r))
+  await signIn(owner, shop.email)
+  const page = await owner.get('/admin')
+  const url = `${owner.origin}/s/${shop.store.slug}`
+  expect(page.text).toContain(`<a href="${url}">${url}</a>`)
+  const svg = /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*class="qr"[\s\S]*?<\/svg>/.exec(page.text)?.[0]
+  expect(svg).toBeDefined()
+  expect(svg).toContain('role="img" aria-labelledby="qr-title"><title id="qr-title">QR code of your store&#39;s link</title>')
+  // The modules drawn are uqr's for exactly this URL.
+  const expected = qrSvgOf(url)
+  const modules = /<path[^>]* d="([^"]+)"/.exec(expected)![1]!
+  expect(modules.length).toBeGreaterThan(100)
+  expect(svg).toContain(expected.slice(expected.indexOf('><rect') + 1))
+  expect(qrSvgOf(`${url}x`)).not.toContain(modules)
+  expect(page.text).not.toContain('<script>')
 })

@@ -6,7 +6,7 @@
  * another store refused, a save based on an older read refused whole, variant order persisted.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type Json, type TestApp } from '../helpers/app'
+import { appForFile, makeApp, type Json, type TestApp } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { bombPng, jpeg, noisyPng, png } from '../helpers/image-fixtures'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
@@ -14,13 +14,9 @@ import { ctxFor } from '../../src/kernel/context'
 import { createProduct } from '../../src/modules/products/service'
 import { getStore } from '../../src/modules/platform-stores/service'
 
-let t: TestApp
 const client = (headers: Record<string, string> = {}) => new PanelClient((r) => t.app.handle(r), undefined, headers)
 
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function owner(headers: Record<string, string> = {}) {
   const shop = await makeOwnerShop(t.deps, { plan: 'pro' })

@@ -6,15 +6,11 @@
  * store's :id is a 403 page.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile, makeApp, type TestApp } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeMember, PanelClient, signedInOwner, signIn } from '../helpers/panel'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp({ freeMaxCategories: 2 })
-})
-afterAll(() => t.close())
+const t = appForFile({ freeMaxCategories: 2 })
 
 async function owner(plan: 'free' | 'pro' = 'pro') {
   const o = await signedInOwner(t, { plan })

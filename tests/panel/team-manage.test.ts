@@ -7,14 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { memberships } from '../../src/db/schema'
-import { makeApp, type TestApp } from '../helpers/app'
+import { appForFile, makeApp, type TestApp } from '../helpers/app'
 import { makeMember, PanelClient, signedInOwner, signIn } from '../helpers/panel'
 
-let t: TestApp
-beforeAll(() => {
-  t = makeApp()
-})
-afterAll(() => t.close())
+const t = appForFile()
 
 async function owner() {
   const o = await signedInOwner(t)

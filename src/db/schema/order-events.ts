@@ -4,12 +4,14 @@
  * (drizzle/0014) in the writer's own transaction, so every write path (checkout, API, MCP, the
  * CLI, the expiry job, another process) lands in it without remembering to. Its AUTOINCREMENT id
  * is the live inbox's cursor (`Last-Event-ID`) and the order page's status history.
- * `order_seen` marks an order opened by someone of its store (the inbox's "new" marker);
+ * `order_opened` marks an order opened by one person (the inbox's "new" marker is per person,
+ * drizzle/0018);
  * `order_notes` are the team's internal notes on an order (drizzle/0015).
  */
-import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { ORDER_STATUSES, orders } from './commerce'
 import { stores } from './stores'
+import { users } from './people'
 
 export const orderEvents = sqliteTable(
   'order_events',
@@ -26,13 +28,27 @@ export const orderEvents = sqliteTable(
   (e) => [index('order_events_store_id_idx').on(e.storeId, e.id), index('order_events_order_idx').on(e.orderId, e.id)],
 )
 
-export const orderSeen = sqliteTable('order_seen', {
-  orderId: text('order_id')
-    .primaryKey()
-    .references(() => orders.id, { onDelete: 'cascade' }),
-  storeId: text('store_id').notNull(),
-  seenAt: integer('seen_at').notNull(),
-})
+/**
+ * Who opened which order. An order is new to a person from when they are a member of its store
+ * until they open it, and for at most NEW_FOR_MS after it was placed (modules/orders/seen.ts):
+ * a row is only needed inside that window, so rows of older orders are pruned and the table
+ * holds at most (people × orders of the window) rows. `order_created_at` is the order's own
+ * creation time, copied so pruning reads this table's index alone.
+ */
+export const orderOpened = sqliteTable(
+  'order_opened',
+  {
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storeId: text('store_id').notNull(),
+    orderCreatedAt: integer('order_created_at').notNull(),
+  },
+  (o) => [primaryKey({ columns: [o.orderId, o.userId] }), index('order_opened_user_created_idx').on(o.userId, o.orderCreatedAt)],
+)
 
 /** Internal notes on an order: only the store's team reads them (the panel; not in the API's order). */
 export const orderNotes = sqliteTable(

@@ -1,17 +1,17 @@
 /**
  * The seller's orders inbox (issue 20): a page of orders newest first, filtered by status and
  * searched by order number, phone (any format, matched as E.164 through the customer's
- * (store, phone) index) or name; the "new" marker (an order nobody of the store has opened);
+ * (store, phone) index) or name, each row with the "new" marker of the person reading (seen.ts);
  * the commit-ordered event log the live inbox follows (`order_events`, kept by triggers,
  * drizzle/0014) and an order's status history with who moved it (the activity line written in
  * the same transaction, same store and time).
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../kernel/context'
-import { transaction } from '../../kernel/write'
 import type { OrderStatus } from '../../db/schema'
 import { toE164 } from '../../lib/phone'
 import { countOrders } from './sql'
+import { IS_NEW, isNewParams, viewerOf, type Viewer } from './seen'
 
 export interface InboxRow {
   id: string
@@ -33,7 +33,7 @@ export interface InboxQuery {
   offset: number
 }
 
-const ROW = 'o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, (s.order_id IS NULL) AS isNew'
+const ROW = `o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, ${IS_NEW}`
 
 /** What a search text means: an order number, a phone (E.164) or part of a name. */
 export function searchOf(raw: string | undefined): { number?: string; phone?: string; name?: string } | undefined {
@@ -103,9 +103,9 @@ export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; tota
   const limit = search ? query.limit + 1 : query.limit
   const rows = client
     .query<InboxRow & { isNew: number | boolean }, (string | number)[]>(
-      `SELECT ${ROW} FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
+      `SELECT ${ROW} FROM orders o WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
     )
-    .all(...params, limit, query.offset)
+    .all(...isNewParams(viewerOf(ctx)), ...params, limit, query.offset)
     .map((r) => ({ ...r, isNew: !!r.isNew }))
   if (!search) {
     const total = countOrders(ctx.db, ctx.store.id, query.status)
@@ -116,23 +116,16 @@ export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; tota
   return { rows, total: query.offset + rows.length + (more ? 1 : 0), more }
 }
 
-/** The inbox rows of these orders of the ctx's store (for the live stream). */
-export function inboxRows(ctx: Ctx, ids: readonly string[]): InboxRow[] {
+/** The inbox rows of these orders of the ctx's store, with `viewer`'s "new" marks (none without one). */
+export function inboxRows(ctx: Ctx, ids: readonly string[], viewer?: Viewer): InboxRow[] {
   if (ids.length === 0) return []
   return ctx.db.$client
-    .query<InboxRow & { isNew: number | boolean }, [string, string]>(
-      `SELECT ${ROW} FROM orders o LEFT JOIN order_seen s ON s.order_id = o.id WHERE o.store_id = ? AND o.id IN (SELECT value FROM json_each(?))`,
+    .query<InboxRow & { isNew: number | boolean }, [number, string, string, string]>(
+      // `+` keeps the planner on the ids' primary key: without it SQLite walks the store's orders (store_id index) and filters.
+      `SELECT ${ROW} FROM orders o WHERE +o.store_id = ? AND o.id IN (SELECT value FROM json_each(?))`,
     )
-    .all(ctx.store.id, JSON.stringify(ids))
+    .all(...isNewParams(viewer), ctx.store.id, JSON.stringify(ids))
     .map((r) => ({ ...r, isNew: !!r.isNew }))
-}
-
-/**
- * Marks the store's order as opened. Not a change of the order (no event, no cached read
- * drops): a read receipt, like a session's last-seen time.
- */
-export function markOrderSeen(ctx: Ctx, orderId: string): void {
-  transaction(ctx.db, () => ctx.db.$client.run('INSERT OR IGNORE INTO order_seen (order_id, store_id, seen_at) SELECT id, store_id, ? FROM orders WHERE id = ? AND store_id = ?', [ctx.clock.now(), orderId, ctx.store.id]))
 }
 
 export interface OrderEventRow {

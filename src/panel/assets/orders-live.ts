@@ -2,9 +2,11 @@
  * The live orders inbox (issue 20): an EventSource on the inbox's stream (`data-stream` on
  * #live-status). Each event carries the order's row as the server rendered it, in the person's
  * language: a row already on the page is replaced in place (a status move made elsewhere), a new
- * order goes on top when the page shows the newest orders unfiltered. New orders count in the
- * tab's title, are announced in the status line, and chime once the page has had a click
- * (browsers allow sound only after one). EventSource reconnects by itself with Last-Event-ID.
+ * order goes on top when the page shows the newest orders unfiltered. The tab's title counts the
+ * orders new to this person (the server marks each row for the person reading: `is-new`) plus
+ * the new orders that arrived while this page shows another filter or page. Arrivals are
+ * announced in the status line and chime once the page has had a click (browsers allow sound
+ * only after one). EventSource reconnects by itself with Last-Event-ID.
  */
 export function startOrdersLive(): void {
   const status = document.getElementById('live-status')
@@ -13,8 +15,9 @@ export function startOrdersLive(): void {
   if (!status || !list || !url || typeof EventSource === 'undefined') return
   const live = status.dataset.live === '1'
   const baseTitle = document.title
-  let unseen = list.querySelectorAll('li.is-new').length
+  let offPage = 0
   const showCount = () => {
+    const unseen = list.querySelectorAll('li.is-new').length + offPage
     document.title = unseen > 0 ? `(${unseen}) ${baseTitle}` : baseTitle
   }
   showCount()
@@ -40,8 +43,20 @@ export function startOrdersLive(): void {
   }
 
   const source = new EventSource(url)
+  // A burst of more orders than the first page holds: the older ones are counted, not sent.
+  source.addEventListener('burst', (event) => {
+    try {
+      const d = JSON.parse((event as MessageEvent<string>).data) as { created: number; announce: string }
+      offPage += d.created
+      status.textContent = d.announce
+      showCount()
+      chime()
+    } catch {
+      /* not ours */
+    }
+  })
   source.addEventListener('order', (event) => {
-    let d: { id: string; created: boolean; html: string; announce: string }
+    let d: { id: string; created: boolean; isNew: boolean; html: string; announce: string }
     try {
       d = JSON.parse((event as MessageEvent<string>).data)
     } catch {
@@ -59,10 +74,10 @@ export function startOrdersLive(): void {
       document.getElementById('orders-empty')?.remove()
     }
     if (d.created && !existing) {
-      unseen++
-      showCount()
+      if (!live && d.isNew) offPage++
       chime()
     }
+    showCount()
     status.textContent = d.announce
   })
 }

@@ -14,6 +14,7 @@ import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
 import { can, layout, type Frame } from '../views'
 import { ordersChart } from './chart'
+import { storeQr } from './dashboard-qr'
 import { panelOf, render, type Handler } from './plugin-kit'
 import { inboxRow, money } from './orders/views'
 
@@ -74,7 +75,8 @@ function checklist(d: DashboardWords, data: Data): Html | '' {
   if (steps.every(([, done]) => done)) return ''
   return html`<section aria-labelledby="start-h"><h2 id="start-h">${d.gettingStarted}</h2><ol class="steps">
     ${steps.map(([label, done, href]) => html`<li>${done ? html`<span>${label}</span> <span class="badge status-delivered">${d.done}</span>` : html`<a href="${href}">${label}</a> <span class="badge status-pending">${d.todo}</span>`}</li>`)}
-    <li><span>${d.stepShare}</span>: <a href="${data.shopUrl}">${data.shopUrl}</a></li>
+    <li><span>${d.stepShare}</span>: <a href="${data.shopUrl}">${data.shopUrl}</a>
+      <figure>${storeQr(data.shopUrl, d.qrLabel)}<figcaption>${d.qrHint}</figcaption></figure></li>
   </ol></section>`
 }
 

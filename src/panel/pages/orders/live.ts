@@ -14,15 +14,30 @@
  * Resume: each event carries its id; a reconnecting EventSource sends `Last-Event-ID` (the page
  * hands a first connection `?after=`, the log's head when it was read), and the stream replays
  * the store's events after it before going live. A stream never sends an id twice.
+ *
+ * Fan-out: a store's events are read with their rows once, and each variant of the message (the
+ * person's language, and which of the orders are new to them — the marker is per person) is
+ * serialised and encoded once; every stream of that variant gets the same bytes. Under a burst
+ * the log is read at most every MIN_DRAIN_GAP_MS (the first event after a quiet spell goes out
+ * at once), each order is sent once per read with its row as it now stands, and at most
+ * MAX_ROWS orders per read (live-batch.ts): older arrivals of the burst are counted in a `burst`
+ * event instead (the title counts them, the page says to reload). So a stream costs one write
+ * per read however many orders a second a store takes (bench/panel-streams.ts).
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
-import { inboxRows, lastOrderEventId, orderEventsAfter, storeOrderEventsAfter, type OrderEventRow } from '../../../modules/orders'
+import { inboxRows, lastOrderEventId, memberSince, NEW_FOR_MS, openedBy, orderEventsAfter, storeOrderEventsAfter, type InboxRow, type OrderEventRow } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
+import { latestPerOrder, type Batch } from './live-batch'
 import { inboxRow } from './views'
 
 const encoder = new TextEncoder()
+const PING = encoder.encode(': ping\n\n')
+/** A small number per words object (one per language), for the fan-out's variant keys. */
+const wordsIds = new Map<OrdersWords, number>()
+const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
+const MIN_DRAIN_GAP_MS = 500
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
 const HEARTBEAT_MS = 5000
 /**
@@ -33,14 +48,18 @@ const HEARTBEAT_MS = 5000
 export const STREAM_MAX_MS = 60_000
 
 interface Client {
-  ctx: Ctx
+  /** The store's id; the store's ctx is kept once per store (`ctxs`), not per stream. */
+  storeId: string
   o: OrdersWords
   locale: string
+  /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
+  userId: string | undefined
+  joined: number | undefined
   /** The last event id this stream sent (or was told it has). */
   sent: number
   /** When the stream ends by itself (STREAM_MAX_MS after it opened). */
   until: number
-  push(chunk: string): boolean
+  push(chunk: Uint8Array): boolean
   end(): void
 }
 
@@ -52,8 +71,11 @@ export interface FeedDeps {
 
 export class OrderFeed {
   private byStore = new Map<string, Set<Client>>()
+  /** The ctx of each store with open streams (its latest stream's): the reads of its rows use it. */
+  private ctxs = new Map<string, Ctx>()
   private cursor = -1
   private scheduled = false
+  private lastDrain = 0
   private sweep: ReturnType<typeof setInterval> | undefined
   private beat: ReturnType<typeof setInterval> | undefined
   private open = 0
@@ -74,15 +96,18 @@ export class OrderFeed {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
+        const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
-          ctx,
+          storeId: ctx.store.id,
           o,
           locale,
+          userId,
+          joined: userId === undefined ? undefined : memberSince(ctx, userId),
           sent: after,
           until: Date.now() + STREAM_MAX_MS,
           push: (chunk) => {
             try {
-              controller.enqueue(encoder.encode(chunk))
+              controller.enqueue(chunk)
               return true
             } catch {
               this.drop(c)
@@ -99,12 +124,12 @@ export class OrderFeed {
           },
         }
         client = c
-        c.push('retry: 1000\n\n')
+        c.push(encoder.encode('retry: 1000\n\n'))
         if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
         // The store's events the stream has not seen, then live.
-        if (after < this.cursor) this.send(c, storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
+        if (after < this.cursor) this.send(ctx, [c], storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
         c.sent = Math.max(c.sent, this.cursor)
-        this.add(c)
+        this.add(c, ctx)
         signal?.addEventListener('abort', () => this.drop(c))
       },
       cancel: () => {
@@ -113,8 +138,9 @@ export class OrderFeed {
     })
   }
 
-  private add(c: Client): void {
-    const id = c.ctx.store.id
+  private add(c: Client, ctx: Ctx): void {
+    const id = c.storeId
+    this.ctxs.set(id, ctx)
     let set = this.byStore.get(id)
     if (!set) this.byStore.set(id, (set = new Set()))
     set.add(c)
@@ -126,10 +152,10 @@ export class OrderFeed {
   }
 
   private drop(c: Client): void {
-    const set = this.byStore.get(c.ctx.store.id)
+    const set = this.byStore.get(c.storeId)
     if (!set?.delete(c)) return
     this.open--
-    if (set.size === 0) this.byStore.delete(c.ctx.store.id)
+    if (set.size === 0) this.byStore.delete(c.storeId), this.ctxs.delete(c.storeId)
     if (this.open === 0) {
       clearInterval(this.sweep)
       clearInterval(this.beat)
@@ -140,10 +166,14 @@ export class OrderFeed {
   private schedule(): void {
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false
+      this.lastDrain = Date.now()
       this.drain()
-    })
+    }
+    const wait = this.lastDrain + MIN_DRAIN_GAP_MS - Date.now()
+    if (wait > 0) setTimeout(run, wait)
+    else setImmediate(run)
   }
 
   /** Reads the log after the cursor and sends each store's events to its streams. */
@@ -160,37 +190,74 @@ export class OrderFeed {
         if (list) list.push(e)
         else perStore.set(e.storeId, [e])
       }
-      for (const [storeId, list] of perStore) for (const c of [...(this.byStore.get(storeId) ?? [])]) this.send(c, list)
+      for (const [storeId, list] of perStore) this.send(this.ctxs.get(storeId)!, [...(this.byStore.get(storeId) ?? [])], list)
       if (events.length < 1000) return
     }
   }
 
-  /** Sends `events` the stream has not sent yet, each with its row as it stands now, in the stream's language. */
-  private send(c: Client, events: OrderEventRow[]): void {
-    const fresh = events.filter((e) => e.id > c.sent)
-    if (fresh.length === 0) return
-    const rows = new Map(inboxRows(c.ctx, [...new Set(fresh.map((e) => e.orderId))]).map((r) => [r.id, r]))
-    let out = ''
-    for (const e of fresh) {
-      const row = rows.get(e.orderId)
-      if (!row) continue
+  /**
+   * Sends each of `clients` (streams of one store) the `events` it has not sent yet: each order
+   * once, with its row as it stands now, in the stream's language, marked new as it is to that
+   * person; at most MAX_ROWS orders, the newest, and a count of the other new ones.
+   */
+  private send(ctx: Ctx, clients: Client[], events: OrderEventRow[]): void {
+    if (clients.length === 0 || events.length === 0) return
+    // Streams that were sent the same events so far share a batch (nearly always all of them).
+    const batches = new Map<number, Batch>()
+    const todo: [Client, Batch, number][] = []
+    for (const c of clients) {
+      const from = events.findIndex((e) => e.id > c.sent)
+      if (from < 0) continue
+      let batch = batches.get(from)
+      if (!batch) batches.set(from, (batch = latestPerOrder(events.slice(from))))
+      todo.push([c, batch, from])
+    }
+    // Only the rows that will be sent are read (a burst's skipped orders are only counted).
+    const ids = [...new Set([...batches.values()].flatMap((b) => b.sent.map((x) => x.event.orderId)))]
+    const rows = new Map(inboxRows(ctx, ids).map((r) => [r.id, r]))
+    const opened = openedBy(ctx, ids)
+    const now = ctx.clock.now()
+    const variants = new Map<string, Uint8Array>()
+    for (const [c, batch, from] of todo) {
+      const since = c.joined === undefined ? Number.MAX_SAFE_INTEGER : Math.max(c.joined, now - NEW_FOR_MS)
+      const marks = batch.sent.map(({ event }) => {
+        const row = rows.get(event.orderId)
+        return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
+      })
+      const key = `${wordsId(c.o)}|${c.locale}|${from}|${marks.join('')}`
+      let bytes = variants.get(key)
+      if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, batch, rows, marks))))
+      c.sent = batch.last
+      if (bytes.length > 0) c.push(bytes)
+    }
+  }
+
+  private serialise(c: Client, batch: Batch, rows: Map<string, InboxRow>, marks: string[]): string {
+    let out = batch.skipped > 0 ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.o.moreArrived(batch.skipped) })}\n\n` : ''
+    let lastId = 0
+    for (const [i, { event: e, created }] of batch.sent.entries()) {
+      const found = rows.get(e.orderId)
+      if (!found) continue
+      const row = { ...found, isNew: marks[i] === '1' }
       const data = {
         id: row.id,
-        created: e.previous === null,
-        status: e.status,
+        created,
+        status: row.status,
         isNew: row.isNew,
         html: inboxRow(c.o, c.locale, row).value.replace(/\n\s*/g, ' '),
-        announce: e.previous === null ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[e.status]}`,
+        announce: created ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[row.status]}`,
       }
       out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`
+      lastId = e.id
     }
-    c.sent = fresh[fresh.length - 1]!.id
-    if (out) c.push(out)
+    // The resume point is the batch's last event even when its order was not sent (an id-only block sets it).
+    if (lastId !== batch.last) out += `id: ${batch.last}\n\n`
+    return out
   }
 
   private heartbeat(): void {
     const now = Date.now()
-    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(': ping\n\n'))
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(PING))
   }
 
   /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */

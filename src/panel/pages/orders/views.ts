@@ -14,11 +14,19 @@ import { layout, type Frame } from '../../views'
 export const money = (minor: number, currency: string, locale: string) => formatMoney(toMajor(minor, currency), currency, locale)
 
 const stamps = new Map<string, Intl.DateTimeFormat>()
+/** Formatted minutes, per locale: the inbox shows the same recent orders request after request, and Intl's format is its row's costliest part. */
+const formatted = new Map<string, string>()
 /** A date and time in the person's locale (UTC: the store keeps no time zone yet). */
 export function when(ms: number, locale: string): string {
+  const key = `${locale}|${Math.floor(ms / 60_000)}`
+  const known = formatted.get(key)
+  if (known !== undefined) return known
   let f = stamps.get(locale)
   if (!f) stamps.set(locale, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })))
-  return `${f.format(ms)} UTC`
+  if (formatted.size >= 5000) formatted.clear()
+  const text = `${f.format(ms)} UTC`
+  formatted.set(key, text)
+  return text
 }
 
 export const statusBadge = (o: OrdersWords, s: OrderStatus) => html`<span class="badge status-${s}">${o.status[s]}</span>`
