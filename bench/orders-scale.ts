@@ -89,7 +89,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const inProcess: number[] = []
   const plans: string[] = []
   try {
-    const ctx = ctxFor(deps, getStore(deps.db, seeded.storeId)!)
+    const ctx = ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: seeded.storeId } })!)
     const fns = [
       () => listOrders({ ctx, input: {} }),
       () => listOrders({ ctx, input: { offset: Math.min(100_000, total - 50) } }),

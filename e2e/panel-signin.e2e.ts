@@ -34,7 +34,7 @@ afterAll(async () => {
 /** An invitation link, as the Team page or the CLI would hand it out. */
 function invitation(address: string, role: 'owner' | 'staff' | 'viewer'): string {
   const deps = h.server.running.deps
-  const store = getStore(deps.db, storeId)!
+  const store = getStore({ ctx: { db: deps.db }, input: { id: storeId } })!
   const issued = inviteToStore({ ctx: ctxFor(deps, store, { kind: 'cli' }), input: { email: address, role } })
   return `${h.origin}/admin/join?token=${issued.token}`
 }

@@ -161,33 +161,33 @@ export const COMMANDS: Record<string, Command> = {
       const rawDue = str(f, 'due-at')
       const dueAt = rawDue === undefined ? undefined : parseIso(rawDue)
       if (rawDue !== undefined && dueAt === undefined) throw new UsageError('--due-at must be an ISO 8601 date-time')
-      return resultView(openInvoice({ ...env, actor: 'cli' }, { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt }))
+      return resultView(openInvoice({ ctx: { ...env, actor: 'cli' }, input: { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt } }))
     },
   },
   'invoice:fail': {
     summary: 'record a failed card charge (schedules the next retry)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordFailedCharge({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordFailedCharge({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:pay': {
     summary: 'record payment (reinstates a store suspended for billing)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordPayment({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordPayment({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:refund': {
     summary: 'full refund (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordRefund({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordRefund({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:chargeback': {
     summary: 'record a chargeback (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordChargeback({ ...env, actor: 'cli' }, need(id, '<invoiceId>'))),
+    run: (env, [id]) => resultView(recordChargeback({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:list': {
     summary: "list a store's invoices",
     options: STORE_FLAG,
-    run: ({ db }, _p, f) => ({ data: listInvoices(db, findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id).map(invoiceView) }),
+    run: ({ db }, _p, f) => ({ data: listInvoices({ ctx: { db }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id } }).map(invoiceView) }),
   },
   ...BACKUP_COMMANDS,
   ...USER_COMMANDS,

@@ -170,7 +170,7 @@ export class Gate {
     const { cache } = this.deps
     let store = cache.stores.get(id)
     if (!store) {
-      store = getStore(this.deps.db, id)
+      store = getStore({ ctx: { db: this.deps.db }, input: { id } })
       if (store) cache.stores.set(id, store)
     }
     return store

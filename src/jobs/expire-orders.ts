@@ -31,7 +31,7 @@ function expiredOrders(deps: CtxBase, now: number): Expired[] {
 export function expirePendingOrders(deps: CtxBase): number {
   let cancelled = 0
   for (const { storeId, ids } of expiredOrders(deps, deps.clock.now())) {
-    const store = getStore(deps.db, storeId)
+    const store = getStore({ ctx: { db: deps.db }, input: { id: storeId } })
     if (!store) continue
     for (const id of ids) {
       // The system is the actor; its activity line is written in the cancelling transaction.

@@ -166,7 +166,7 @@ export class PanelGate implements SessionGate {
     const { cache, db } = this.deps
     let store = cache.stores.get(id)
     if (!store) {
-      store = getStore(db, id)
+      store = getStore({ ctx: { db }, input: { id } })
       if (store) cache.stores.set(id, store)
     }
     return store

@@ -64,7 +64,7 @@ export const orderStatusRoutes = (deps: OrderStatusDeps) => {
       const language = store?.language ?? 'en'
       const c: PageCtx = { words: wordsFor(language), language, origin: originOf(request) }
       const w = orderStatusWords(language)
-      const found = store && orderStatusByToken(db.$client, getStore(db, store.id) ?? store, params.token)
+      const found = store && orderStatusByToken({ ctx: { db, store: getStore({ ctx: { db }, input: { id: store.id } }) ?? store }, input: { token: params.token } })
       const extra = { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }
       if (!store || !found) {
         const text = layout(c, { title: w.notFoundTitle, description: w.notFoundText, path: '/', noindex: true, main: html`<h1>${w.notFoundTitle}</h1><p>${w.notFoundText}</p>` })

@@ -62,7 +62,7 @@ export const shopRoutes = (deps: ShopDeps) => {
   function storeBySlug(slug: string): Store | undefined {
     const id = slugIds.get(slug)
     if (id) {
-      const s = cache.stores.get(id) ?? getStore(db, id)
+      const s = cache.stores.get(id) ?? getStore({ ctx: { db }, input: { id } })
       if (s && s.slug === slug) {
         cache.stores.set(id, s)
         return s
@@ -91,7 +91,7 @@ export const shopRoutes = (deps: ShopDeps) => {
 
   /** A page of a product's approved reviews; undefined past the last page (the first always exists). */
   function reviewsPage(storeId: string, productId: string, page: number): ReviewsPage | undefined {
-    const r = approvedReviews(db, storeId, productId, { limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE })
+    const r = approvedReviews({ ctx: { db }, input: { storeId, productId, ...{ limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE } } })
     const pages = Math.max(1, Math.ceil(r.total / REVIEWS_PER_PAGE))
     return page > pages ? undefined : { ...r, page, pages }
   }
@@ -133,7 +133,7 @@ export const shopRoutes = (deps: ShopDeps) => {
     let r = blob && meta.get(blob)
     if (!r) {
       const c = ctxOf(request, store.language)
-      const out = build(storefrontOf(db, store), c, store)
+      const out = build(storefrontOf({ ctx: { db, store } }), c, store)
       if (out === undefined) return respond(request, set, rendered(404, messagePage('notFound', c, store).value), 'no-store')
       r = rendered(200, typeof out === 'string' ? out : out.value, opts.type)
       if (!opts.personal) {
@@ -230,7 +230,7 @@ export const shopRoutes = (deps: ShopDeps) => {
     .get(
       '/',
       ({ request, set }) => {
-        const dir = listDirectory(db, { limit: 100, offset: 0 })
+        const dir = listDirectory({ ctx: { db }, input: { limit: 100, offset: 0 } })
         if (dir.total === 1) {
           const headers = set.headers as Record<string, string>
           set.headers = {}
@@ -244,7 +244,7 @@ export const shopRoutes = (deps: ShopDeps) => {
       '/robots.txt',
       ({ request, set }) => {
         const origin = originOf(request)
-        const dir = listDirectory(db, { limit: 1000, offset: 0 })
+        const dir = listDirectory({ ctx: { db }, input: { limit: 1000, offset: 0 } })
         const lines = ['User-agent: *', 'Disallow: /api/', 'Disallow: /mcp', '', ...dir.data.map((d) => `Sitemap: ${origin}/s/${encodeURIComponent(d.slug)}/sitemap.xml`)]
         return respond(request, set, rendered(200, lines.join('\n') + '\n', 'text/plain; charset=utf-8'), 'public, max-age=3600')
       },

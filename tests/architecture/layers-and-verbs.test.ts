@@ -160,7 +160,7 @@ describe('one write helper: a transaction, then its effects', () => {
   })
 
   test('there is no emit outside a write: events are written only through the effects object a write hands out', () => {
-    const ctx = ctxFor(t.deps, getStore(t.deps.db, makeShop(t.deps).store.id)!)
+    const ctx = ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: makeShop(t.deps).store.id } })!)
     const review = { id: 'r1', productId: 'p1', productName: 'Mug', customerName: 'Ana', rating: 5, comment: null, status: 'pending' as const, createdAt: '', updatedAt: '' }
     // @ts-expect-error Ctx has no emit (kernel/write.ts): a call outside a transaction is a type error.
     const outside = () => ctx.emit('review.created', review)

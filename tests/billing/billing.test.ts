@@ -41,19 +41,19 @@ function admin(...argv: string[]): [number, Record<string, any>] {
 describe('billing service and sweep job', () => {
   test('failed charges schedule retries; the sweep suspends only after the last retry; payment reinstates', () => {
     const { store } = makeShop(t.deps)
-    const inv = openInvoice(env(), { storeId: store.id, amount: 29.99, maxAttempts: 3 }).invoice
+    const inv = openInvoice({ ctx: env(), input: { storeId: store.id, amount: 29.99, maxAttempts: 3 } }).invoice
     expect(inv).toMatchObject({ status: 'open', attempts: 0, maxAttempts: 3, amount: 2999, currency: 'USD', nextRetryAt: null, dueAt: clock.now() })
 
-    let r = recordFailedCharge(env(), inv.id)
+    let r = recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })
     expect(r.invoice).toMatchObject({ attempts: 1, nextRetryAt: clock.now() + RETRY_DELAYS_MS[0]! })
     expect(runBillingSweep(t.deps)).toEqual([])
     clock.advance(RETRY_DELAYS_MS[0]!)
-    r = recordFailedCharge(env(), inv.id)
+    r = recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })
     expect(r.invoice).toMatchObject({ attempts: 2, nextRetryAt: clock.now() + RETRY_DELAYS_MS[1]! })
     clock.advance(RETRY_DELAYS_MS[1]! + DAY) // the retry is overdue but not yet reported: attempts < max
     expect(runBillingSweep(t.deps)).toEqual([])
     expect(storeRow(store.id).status).toBe('active')
-    r = recordFailedCharge(env(), inv.id) // the last attempt
+    r = recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } }) // the last attempt
     expect(r.invoice).toMatchObject({ attempts: 3, nextRetryAt: null, status: 'open' })
     expect(r.store.status).toBe('active')
 
@@ -61,7 +61,7 @@ describe('billing service and sweep job', () => {
     expect(storeRow(store.id)).toMatchObject({ status: 'suspended', suspendedReason: 'unpaid', suspendedAt: clock.now() })
     expect(runBillingSweep(t.deps)).toEqual([]) // already suspended
 
-    r = recordPayment(env(), inv.id)
+    r = recordPayment({ ctx: env(), input: { invoiceId: inv.id } })
     expect(r.invoice).toMatchObject({ status: 'paid', paidAt: clock.now(), nextRetryAt: null })
     expect(r.storeChange).toBe('reinstated')
     expect(storeRow(store.id)).toMatchObject({ status: 'active', suspendedReason: null, suspendedAt: null })
@@ -72,14 +72,14 @@ describe('billing service and sweep job', () => {
     const a = makeStore(t.deps)
     const b = makeStore(t.deps)
     const c = makeStore(t.deps)
-    const ia = openInvoice(env(), { storeId: a.id, amount: 10 }).invoice
+    const ia = openInvoice({ ctx: env(), input: { storeId: a.id, amount: 10 } }).invoice
     // attempts ≥ max, but the last retry is still ahead (e.g. the billing system lowered maxAttempts).
     t.deps.db.update(invoices).set({ attempts: 4, nextRetryAt: clock.now() + 1000 }).where(eq(invoices.id, ia.id)).run()
-    const ib = openInvoice(env(), { storeId: b.id, amount: 10, maxAttempts: 1 }).invoice
-    recordFailedCharge(env(), ib.id)
-    recordPayment(env(), ib.id)
-    const ic = openInvoice(env(), { storeId: c.id, amount: 10, maxAttempts: 1 }).invoice
-    recordFailedCharge(env(), ic.id)
+    const ib = openInvoice({ ctx: env(), input: { storeId: b.id, amount: 10, maxAttempts: 1 } }).invoice
+    recordFailedCharge({ ctx: env(), input: { invoiceId: ib.id } })
+    recordPayment({ ctx: env(), input: { invoiceId: ib.id } })
+    const ic = openInvoice({ ctx: env(), input: { storeId: c.id, amount: 10, maxAttempts: 1 } }).invoice
+    recordFailedCharge({ ctx: env(), input: { invoiceId: ic.id } })
     suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: c.id, reason: 'manual' } })
 
     const swept = runBillingSweep(t.deps)
@@ -90,31 +90,31 @@ describe('billing service and sweep job', () => {
     clock.advance(1000)
     expect(runBillingSweep(t.deps)).toContain(a.id)
     // A payment does not lift an operator's manual suspension.
-    expect(recordPayment(env(), ic.id).store).toMatchObject({ status: 'suspended', suspendedReason: 'manual' })
+    expect(recordPayment({ ctx: env(), input: { invoiceId: ic.id } }).store).toMatchObject({ status: 'suspended', suspendedReason: 'manual' })
   })
 
   test('a payment does not reinstate while another invoice of the store is still overdue', () => {
     const s = makeStore(t.deps)
-    const one = openInvoice(env(), { storeId: s.id, amount: 5, maxAttempts: 1 }).invoice
-    const two = openInvoice(env(), { storeId: s.id, amount: 7, maxAttempts: 1 }).invoice
-    recordFailedCharge(env(), one.id)
-    recordFailedCharge(env(), two.id)
+    const one = openInvoice({ ctx: env(), input: { storeId: s.id, amount: 5, maxAttempts: 1 } }).invoice
+    const two = openInvoice({ ctx: env(), input: { storeId: s.id, amount: 7, maxAttempts: 1 } }).invoice
+    recordFailedCharge({ ctx: env(), input: { invoiceId: one.id } })
+    recordFailedCharge({ ctx: env(), input: { invoiceId: two.id } })
     expect(runBillingSweep(t.deps)).toContain(s.id)
-    expect(recordPayment(env(), one.id).store.status).toBe('suspended')
-    expect(recordPayment(env(), two.id)).toMatchObject({ storeChange: 'reinstated', store: { status: 'active' } })
+    expect(recordPayment({ ctx: env(), input: { invoiceId: one.id } }).store.status).toBe('suspended')
+    expect(recordPayment({ ctx: env(), input: { invoiceId: two.id } })).toMatchObject({ storeChange: 'reinstated', store: { status: 'active' } })
   })
 
   test('refund and chargeback suspend at once; state rules give 409 INVALID_INVOICE_STATE', () => {
     const s = makeStore(t.deps)
-    const inv = openInvoice(env(), { storeId: s.id, amount: 12 }).invoice
-    expect(() => recordRefund(env(), inv.id)).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE', status: 409 }))
-    recordPayment(env(), inv.id)
-    expect(() => recordPayment(env(), inv.id)).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(() => recordFailedCharge(env(), inv.id)).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(recordRefund(env(), inv.id)).toMatchObject({ storeChange: 'suspended', invoice: { status: 'refunded' }, store: { status: 'suspended', suspendedReason: 'refund' } })
-    expect(recordChargeback(env(), inv.id)).toMatchObject({ invoice: { status: 'charged_back' }, store: { status: 'suspended', suspendedReason: 'chargeback' } })
-    expect(() => recordChargeback(env(), inv.id)).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(() => recordPayment(env(), 'nosuchinvoice')).toThrow(expect.objectContaining({ status: 404 }))
+    const inv = openInvoice({ ctx: env(), input: { storeId: s.id, amount: 12 } }).invoice
+    expect(() => recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE', status: 409 }))
+    recordPayment({ ctx: env(), input: { invoiceId: inv.id } })
+    expect(() => recordPayment({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
+    expect(() => recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
+    expect(recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({ storeChange: 'suspended', invoice: { status: 'refunded' }, store: { status: 'suspended', suspendedReason: 'refund' } })
+    expect(recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({ invoice: { status: 'charged_back' }, store: { status: 'suspended', suspendedReason: 'chargeback' } })
+    expect(() => recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
+    expect(() => recordPayment({ ctx: env(), input: { invoiceId: 'nosuchinvoice' } })).toThrow(expect.objectContaining({ status: 404 }))
   })
 })
 

@@ -28,7 +28,7 @@ export const uniq = (p = 'x') => `${p}-${Date.now().toString(36)}-${(++n).toStri
 export const uniqCode = () => uniq('CODE').replace(/[^A-Za-z0-9_-]/g, '').slice(-30)
 /** Minor units to the API's major units (2 decimals: the factories' stores are USD). */
 const major = (minor: number) => minor / 100
-const storeCtx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, storeId)!)
+const storeCtx = (deps: Deps, storeId: string) => ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
 
 // ── Stores and keys ───────────────────────────────────────────────────────────────
 export function makeStore(deps: Deps, input: Partial<CreateStoreInput> & { plan?: Plan } = {}) {

@@ -33,7 +33,7 @@ export interface ProtectedRoute {
 }
 
 type Own = NonNullable<ProtectedRoute['own']>
-const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore(deps.db, storeId)!)
+const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
 const product: Own = (deps, storeId) => createProduct({ ctx: ctx(deps, storeId), input: { name: uniq('Product'), price: 10 } }).id
 const category: Own = (deps, storeId) => createCategory({ ctx: ctx(deps, storeId), input: { name: uniq('Category') } }).id
 const webhook: Own = async (deps, storeId) => (await createWebhook({ ctx: ctx(deps, storeId), input: { url: 'https://93.184.216.34/hook', events: ['order.created'] } })).id

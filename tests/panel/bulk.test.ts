@@ -16,7 +16,7 @@ const client = (headers: Record<string, string> = {}) => new PanelClient((r) => 
 
 const t = appForFile()
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input })
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input })
 
 async function shop(headers: Record<string, string> = {}) {
   const s = await makeOwnerShop(t.deps)

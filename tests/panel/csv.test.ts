@@ -19,7 +19,7 @@ const client = (headers: Record<string, string> = {}) => new PanelClient((r) => 
 const t = appForFile({ freeMaxProducts: 3 })
 
 const HEADER = 'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive'
-const ctxOf = (storeId: string) => ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' })
+const ctxOf = (storeId: string) => ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' })
 
 async function shop(opts: { plan?: 'free' | 'pro'; headers?: Record<string, string> } = {}) {
   const s = await makeOwnerShop(t.deps, { plan: opts.plan ?? 'pro' })

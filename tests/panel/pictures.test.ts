@@ -25,7 +25,7 @@ async function owner(headers: Record<string, string> = {}) {
   return { ...shop, b, key: makeKey(t.deps, shop.store.id) }
 }
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input })
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input })
 const apiProduct = async (id: string, key: string): Promise<Json> => (await t.api.get(`/api/v1/products/${id}`, { key }))[1].data
 const pictures = (id: string) => `/admin/products/${id}/pictures`
 
@@ -278,7 +278,7 @@ describe('variant order and concurrent edits', () => {
   test('two saves in the same millisecond still get different updatedAt values (a fixed clock)', async () => {
     const { store } = await owner()
     const p = productOf(store.id, { name: 'Pen', price: 2 })
-    const ctx = ctxFor(t.deps, getStore(t.deps.db, store.id)!, { kind: 'cli' })
+    const ctx = ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: store.id } })!, { kind: 'cli' })
     const { updateProduct } = await import('../../src/modules/products/service')
     const first = updateProduct({ ctx: { ...ctx, clock: { now: () => Date.parse(p.updatedAt) } }, input: { id: p.id, name: 'Pen 2', ifUpdatedAt: Date.parse(p.updatedAt) } })
     expect(Date.parse(first.updatedAt)).toBeGreaterThan(Date.parse(p.updatedAt))

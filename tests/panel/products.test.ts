@@ -24,7 +24,7 @@ async function owner(plan: 'free' | 'pro' = 'pro', headers: Record<string, strin
 }
 
 const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]["input"]) =>
-  createProduct({ ctx: ctxFor(t.deps, getStore(t.deps.db, storeId)!, { kind: 'cli' }), input: input })
+  createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input: input })
 
 const idFrom = (location: string | null) => /\/admin\/products\/([^/?]+)\?done=saved$/.exec(location ?? '')![1]!
 

@@ -45,7 +45,7 @@ async function expectFresh(label: string): Promise<void> {
   const res = await t.app.handle(new Request(`http://localhost/api/v1/stores/${shop.store.slug}`))
   const served = await res.text()
   expect(res.status).toBe(200)
-  const fresh = JSON.stringify({ data: storefrontOf(t.deps.db, store, t.config.publicUrl) })
+  const fresh = JSON.stringify({ data: storefrontOf({ ctx: { db: t.deps.db, store, config: t.config } }) })
   expect(`${label} store: ${served}`).toBe(`${label} store: ${fresh}`)
 }
 

@@ -131,7 +131,7 @@ export function statusRaces(h: Harness, racers: number): Promise<CaseResult> {
     let key = shop.key
     const deps = h.srv.running.deps
     const sql = deps.db.$client
-    await createWebhook({ ctx: ctxFor(deps, getStore(deps.db, storeId)!), input: { url: h.receiver.url, events: ['order.updated'] } })
+    await createWebhook({ ctx: ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!), input: { url: h.receiver.url, events: ['order.updated'] } })
     const before = h.receiver.received.length
     const place = async () => {
       const [res, body] = await h.call('POST', '/api/orders', orderBody(storeId, cat, { phone: uniqPhone() }))

@@ -75,7 +75,7 @@ export async function runIsolation(): Promise<CaseResult> {
     const deps = t.deps
     // Both stores get the same kinds of data (names made unique per call by the factories).
     const fill = async (storeId: string) => {
-      const ctx = ctxFor(deps, getStore(deps.db, storeId)!)
+      const ctx = ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
       const cat = makeCatalog(deps, storeId)
       const category = createCategory({ ctx, input: { name: `Category ${storeId}` } })
       const discount = addDiscount(deps, storeId)

@@ -108,15 +108,15 @@ export function parseEvent(rawBody: string): BillingEvent {
 function apply(tx: Runner, now: number, e: BillingEvent): BillingResult {
   switch (e.type) {
     case 'invoice.created':
-      return openInvoiceTx(tx, now, { storeId: e.storeId, id: e.invoiceId, amount: e.amount!, currency: e.currency, maxAttempts: e.maxAttempts })
+      return openInvoiceTx({ ctx: { db: tx, now }, input: { storeId: e.storeId, id: e.invoiceId, amount: e.amount!, currency: e.currency, maxAttempts: e.maxAttempts } })
     case 'invoice.payment_failed':
-      return recordFailedChargeTx(tx, now, e.invoiceId!, e.storeId)
+      return recordFailedChargeTx({ ctx: { db: tx, now }, input: { invoiceId: e.invoiceId!, storeId: e.storeId } })
     case 'invoice.paid':
-      return recordPaymentTx(tx, now, e.invoiceId!, e.storeId)
+      return recordPaymentTx({ ctx: { db: tx, now }, input: { invoiceId: e.invoiceId!, storeId: e.storeId } })
     case 'invoice.refunded':
-      return recordRefundTx(tx, now, e.invoiceId!, e.storeId)
+      return recordRefundTx({ ctx: { db: tx, now }, input: { invoiceId: e.invoiceId!, storeId: e.storeId } })
     case 'invoice.charged_back':
-      return recordChargebackTx(tx, now, e.invoiceId!, e.storeId)
+      return recordChargebackTx({ ctx: { db: tx, now }, input: { invoiceId: e.invoiceId!, storeId: e.storeId } })
   }
 }
 

@@ -93,7 +93,12 @@ function setStore(tx: Runner, storeId: string, now: number, suspend: SuspendReas
   return tx.update(stores).set(set).where(eq(stores.id, storeId)).returning().get()!
 }
 
-export function openInvoiceTx(tx: Runner, now: number, input: OpenInvoiceInput): BillingResult {
+/** A step inside the caller's transaction: its runner and its time. */
+export type TxStep = { db: Runner; now: number }
+/** Which invoice: its id, and the store it must belong to when the caller knows it. */
+export type InvoiceRef = { invoiceId: string; storeId?: string }
+
+export function openInvoiceTx({ ctx: { db: tx, now }, input }: { ctx: TxStep; input: OpenInvoiceInput }): BillingResult {
   const store = storeRow(tx, input.storeId)
   const currency = (input.currency ?? 'USD').toUpperCase()
   if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'currency must be an ISO 4217 code')
@@ -127,7 +132,7 @@ export function openInvoiceTx(tx: Runner, now: number, input: OpenInvoiceInput):
  * A failed card charge: attempts + 1. Before the last attempt the next retry is scheduled; after
  * it `nextRetryAt` is null and the invoice is overdue: the billing sweep suspends the store.
  */
-export function recordFailedChargeTx(tx: Runner, now: number, invoiceId: string, storeId?: string): BillingResult {
+export function recordFailedChargeTx({ ctx: { db: tx, now }, input: { invoiceId, storeId } }: { ctx: TxStep; input: InvoiceRef }): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'failed')
   const attempts = i.attempts + 1
@@ -140,13 +145,13 @@ export function recordFailedChargeTx(tx: Runner, now: number, invoiceId: string,
  * The invoice is paid. A store suspended for billing (unpaid, refund, chargeback) is active
  * again unless another of its invoices is still overdue; a `manual` suspension stays.
  */
-export function recordPaymentTx(tx: Runner, now: number, invoiceId: string, storeId?: string): BillingResult {
+export function recordPaymentTx({ ctx: { db: tx, now }, input: { invoiceId, storeId } }: { ctx: TxStep; input: InvoiceRef }): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'paid')
   const invoice = tx.update(invoices).set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
   let store = storeRow(tx, i.storeId)
   let storeChange: BillingResult['storeChange'] = null
-  if (store.status === 'suspended' && BILLING_REASONS.has(store.suspendedReason ?? '') && overdue(tx, now, store.id).length === 0) {
+  if (store.status === 'suspended' && BILLING_REASONS.has(store.suspendedReason ?? '') && overdue({ ctx: { db: tx, now }, input: { storeId: store.id } }).length === 0) {
     store = setStore(tx, store.id, now, null)
     storeChange = 'reinstated'
   }
@@ -170,12 +175,12 @@ function reverseTx(tx: Runner, now: number, invoiceId: string, to: 'refunded' | 
 }
 
 /** A full refund suspends the store at once (spec 7.3). */
-export const recordRefundTx = (tx: Runner, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'refunded', storeId)
+export const recordRefundTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) => reverseTx(ctx.db, ctx.now, input.invoiceId, 'refunded', input.storeId)
 /** A chargeback suspends the store at once (spec 7.3). */
-export const recordChargebackTx = (tx: Runner, now: number, invoiceId: string, storeId?: string) => reverseTx(tx, now, invoiceId, 'charged_back', storeId)
+export const recordChargebackTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) => reverseTx(ctx.db, ctx.now, input.invoiceId, 'charged_back', input.storeId)
 
 /** Open invoices of a store (or of all stores) still unpaid after their last retry. */
-export function overdue(tx: Runner, now: number, storeId?: string): Invoice[] {
+export function overdue({ ctx: { db: tx, now }, input: { storeId } = {} }: { ctx: TxStep; input?: { storeId?: string } }): Invoice[] {
   return tx
     .select()
     .from(invoices)
@@ -191,8 +196,8 @@ export function overdue(tx: Runner, now: number, storeId?: string): Invoice[] {
 }
 
 /** Suspends (reason `unpaid`) every active store with an overdue invoice. Returns their ids. */
-export function suspendOverdueTx(tx: Runner, now: number): string[] {
-  const storeIds = [...new Set(overdue(tx, now).map((i) => i.storeId))]
+export function suspendOverdueTx({ ctx: { db: tx, now } }: { ctx: TxStep }): string[] {
+  const storeIds = [...new Set(overdue({ ctx: { db: tx, now } }).map((i) => i.storeId))]
   const suspended: string[] = []
   for (const id of storeIds) {
     const s = storeRow(tx, id)
@@ -207,13 +212,13 @@ export function suspendOverdueTx(tx: Runner, now: number): string[] {
  * A `…Tx` operation in its own write transaction; with an operator actor (the CLI) its activity
  * line is written in that transaction.
  */
-function run<A extends unknown[]>(verb: string, fn: (tx: Runner, now: number, ...args: A) => BillingResult) {
-  return (ctx: OperatorCtx, ...args: A): BillingResult =>
+function run<I>(verb: string, fn: (step: { ctx: TxStep; input: I }) => BillingResult) {
+  return ({ ctx, input }: { ctx: OperatorCtx; input: I }): BillingResult =>
     transaction(
       ctx.db,
       (tx) => {
         const now = ctx.clock.now()
-        const r = fn(tx, now, ...args)
+        const r = fn({ ctx: { db: tx, now }, input })
         if (ctx.actor) recordActivity(tx, now, { storeId: r.store.id, actor: ctx.actor, verb, recordType: 'invoice', recordId: r.invoice.id })
         return r
       },
@@ -227,6 +232,6 @@ export const recordPayment = run('record payment', recordPaymentTx)
 export const recordRefund = run('refund', recordRefundTx)
 export const recordChargeback = run('record chargeback', recordChargebackTx)
 
-export function listInvoices(db: Runner, storeId: string): Invoice[] {
+export function listInvoices({ ctx: { db }, input: { storeId } }: { ctx: { db: Runner }; input: { storeId: string } }): Invoice[] {
   return db.select().from(invoices).where(eq(invoices.storeId, storeId)).orderBy(desc(invoices.createdAt), asc(invoices.id)).all()
 }

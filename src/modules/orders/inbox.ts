@@ -76,7 +76,7 @@ function namedOrders(client: Database, storeId: string, name: string): number[] 
  * A phone finds its customer first (the (store, phone) index), then walks that customer's orders
  * newest first (orders_customer_created_idx) — not the store's whole history.
  */
-export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; total: number; more: boolean } {
+export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }): { rows: InboxRow[]; total: number; more: boolean } {
   const client = ctx.db.$client
   const search = searchOf(query.q)
   const where: string[] = []
@@ -117,7 +117,7 @@ export function inboxPage(ctx: Ctx, query: InboxQuery): { rows: InboxRow[]; tota
 }
 
 /** The inbox rows of these orders of the ctx's store, with `viewer`'s "new" marks (none without one). */
-export function inboxRows(ctx: Ctx, ids: readonly string[], viewer?: Viewer): InboxRow[] {
+export function inboxRows({ ctx, input: { ids, viewer } }: { ctx: Ctx; input: { ids: readonly string[]; viewer?: Viewer } }): InboxRow[] {
   if (ids.length === 0) return []
   return ctx.db.$client
     .query<InboxRow & { isNew: number | boolean }, [number, string, string, string]>(
@@ -164,7 +164,7 @@ export interface HistoryLine {
  * naming the order written in the move's transaction (write() records it there, a moment after
  * the move's own clock reading, hence the window).
  */
-export function orderHistory(ctx: Ctx, orderId: string): HistoryLine[] {
+export function orderHistory({ ctx, input: { orderId } }: { ctx: Ctx; input: { orderId: string } }): HistoryLine[] {
   return ctx.db.$client
     .query<HistoryLine, [string, string]>(
       `SELECT e.status, e.previous, e.at, a.actor, coalesce(nullif(u.name, ''), u.email) AS person

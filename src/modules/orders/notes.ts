@@ -17,7 +17,7 @@ const authorOf = (ctx: Ctx): string => {
 }
 
 /** Adds a note to the ctx's store's order (404 / 403 as the order's other verbs). */
-export function addOrderNote(ctx: Ctx, input: { orderId: string; body: unknown }): OrderNote {
+export function addOrderNote({ ctx, input }: { ctx: Ctx; input: { orderId: string; body: unknown } }): OrderNote {
   const body = typeof input.body === 'string' ? input.body.trim() : ''
   if (!body) throw new ValidationError('body', 'required', 'A note needs some text')
   if (body.length > MAX_NOTE_LENGTH) throw new ValidationError('body', 'too_long', `A note is at most ${MAX_NOTE_LENGTH} characters`)
@@ -36,7 +36,7 @@ export interface NoteLine {
 }
 
 /** The order's notes, oldest first. */
-export function notesOf(ctx: Ctx, orderId: string): NoteLine[] {
+export function notesOf({ ctx, input: { orderId } }: { ctx: Ctx; input: { orderId: string } }): NoteLine[] {
   return ctx.db.$client
     .query<NoteLine, [string, string]>(
       `SELECT n.body, n.created_at AS createdAt, coalesce(nullif(u.name, ''), u.email) AS person

@@ -57,7 +57,7 @@ export function openedBy(ctx: Ctx, orderIds: readonly string[]): Map<string, Set
  * Marks the store's order opened by the ctx's person, and prunes that person's marks of orders
  * past the window. Not a change of the order (no event, no cached read drops): a read receipt.
  */
-export function markOrderSeen(ctx: Ctx, orderId: string): void {
+export function markOrderSeen({ ctx, input: { orderId } }: { ctx: Ctx; input: { orderId: string } }): void {
   if (ctx.actor.kind !== 'user') return
   const userId = ctx.actor.userId
   const now = ctx.clock.now()

@@ -16,7 +16,8 @@ export interface PublicOrderStatus {
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/
 
-export function orderStatusByToken(client: Database, store: Pick<Store, 'id' | 'status'>, token: string): PublicOrderStatus | undefined {
+export function orderStatusByToken({ ctx: { db, store }, input: { token } }: { ctx: { db: { $client: Database }; store: Pick<Store, 'id' | 'status'> }; input: { token: string } }): PublicOrderStatus | undefined {
+  const client = db.$client
   if (!TOKEN.test(token) || store.status === 'suspended') return undefined
   const link = client.query<{ orderId: string }, [string, string]>('SELECT order_id AS orderId FROM order_links WHERE token = ? AND store_id = ?').get(token, store.id)
   const o = link && orderById(client, link.orderId)

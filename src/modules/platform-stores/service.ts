@@ -84,7 +84,7 @@ export function findStore({ ctx: { db }, input: { ref } }: { ctx: { db: Db }; in
 const storeById = new WeakMap<Db, { get(p: { id: string }): Store | undefined }>()
 
 /** Prepared once per connection: every public order and storefront read starts here. */
-export function getStore(db: Db, id: string): Store | undefined {
+export function getStore({ ctx: { db }, input: { id } }: { ctx: { db: Db }; input: { id: string } }): Store | undefined {
   let stmt = storeById.get(db)
   if (!stmt) storeById.set(db, (stmt = db.select().from(stores).where(eq(stores.id, sql.placeholder('id'))).prepare()))
   return stmt.get({ id })
@@ -162,4 +162,4 @@ export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
   return s
 }
 
-export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store => publicStore(getStore(db, storeId), upgradeUrl)
+export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store => publicStore(getStore({ ctx: { db }, input: { id: storeId } }), upgradeUrl)

@@ -18,7 +18,7 @@ export interface ProductSearch {
   offset: number
 }
 
-export function searchProducts(ctx: Ctx, s: ProductSearch) {
+export function searchProducts({ ctx, input: s }: { ctx: Ctx; input: ProductSearch }) {
   const conds: SQL[] = [eq(products.storeId, ctx.store.id), isNull(products.deletedAt)]
   const q = s.q?.trim()
   // instr, not LIKE: the person's text has no wildcards. lower() folds ASCII only.
@@ -36,7 +36,7 @@ export function searchProducts(ctx: Ctx, s: ProductSearch) {
 }
 
 /** Every variant of the store's product (active or not), by position. 404/403 like the API. */
-export function variantsForEditing(ctx: Ctx, productId: string) {
+export function variantsForEditing({ ctx, input: { productId } }: { ctx: Ctx; input: { productId: string } }) {
   ownProduct(ctx, productId)
   const currency = ctx.store.currency
   return ctx.db

@@ -19,7 +19,7 @@ export type PublicCatalogPort = CtxBase & { cache: StoreCache; visits: Pick<Visi
 export const publicCatalogRoutes = (port: PublicCatalogPort) =>
   new Elysia({ name: 'storefront-public' })
   .use(access)
-  .get('/api/v1/stores', ({ query }) => listDirectory(port.db, query), {
+  .get('/api/v1/stores', ({ query }) => listDirectory({ ctx: { db: port.db }, input: query }), {
     access: { public: 'storeReads' },
     query: DirectoryQuery,
     response: { 200: list(DirectoryEntry), 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
@@ -35,7 +35,7 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
       const { params, set } = c
       // The store row is read every time (status and publication are checked fresh); the
       // catalog body is cached per store until a write to that store drops it.
-      const store = publicStoreBySlug(port.db, port.config.upgradeUrl, params.slug)
+      const store = publicStoreBySlug({ ctx: port, input: { slug: params.slug } })
       const body = storefrontBody({ ctx: ctxFor(port, store, PUBLIC), cache: port.cache })
       // Counted in memory and written behind: a read never writes (visits.ts).
       port.visits.record(store.id, clientBucketOf(c))
@@ -52,7 +52,7 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
       },
     },
   )
-  .get('/api/check-slug', ({ query }) => checkSlug(port.db, query.slug), {
+  .get('/api/check-slug', ({ query }) => checkSlug({ ctx: { db: port.db }, input: { slug: query.slug } }), {
     access: { public: 'checkSlug' },
     query: CheckSlugQuery,
     response: { 200: CheckSlugResult, 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },

@@ -20,9 +20,10 @@ import { activeCategories, activeProductIds, activeProducts, activeShipping, rev
 import { containsPattern, page } from '../shared'
 import { publicStore } from '../platform-stores'
 import type { DirectoryQuery } from './model'
+import type { Config } from '../../config'
 
 /** Published, not in maintenance, not suspended; `q` matches name or slug ignoring case. */
-export function listDirectory(db: Db, q: DirectoryQuery) {
+export function listDirectory({ ctx: { db }, input: q }: { ctx: { db: Db }; input: DirectoryQuery }) {
   const { limit, offset } = page(q)
   const conds = [eq(stores.isPublished, true), eq(stores.isMaintenance, false), eq(stores.status, 'active')]
   const term = q.q?.trim()
@@ -44,7 +45,8 @@ export function listDirectory(db: Db, q: DirectoryQuery) {
 }
 
 /** The store behind a public slug, checked as every public request's store is (read fresh each time). */
-export const publicStoreBySlug = (db: Db, upgradeUrl: string, slug: string): Store => publicStore(storeBySlug(db.$client, slug), upgradeUrl)
+export const publicStoreBySlug = ({ ctx: { db, config }, input: { slug } }: { ctx: { db: Db; config: Pick<Config, 'upgradeUrl'> }; input: { slug: string } }): Store =>
+  publicStore(storeBySlug(db.$client, slug), config.upgradeUrl)
 
 /** Approved-review count and mean per product of the store, in one grouped query. */
 function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
@@ -52,7 +54,9 @@ function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number
 }
 
 /** The catalog a storefront renders: store info, active categories, products and shipping options. */
-export function storefrontOf(db: Db, s: Store, publicUrl?: string) {
+/** `ctx.config.publicUrl` makes picture URLs absolute (the API); the storefront's own pages leave it out. */
+export function storefrontOf({ ctx: { db, store: s, config } }: { ctx: { db: Db; store: Store; config?: { publicUrl?: string } } }) {
+  const publicUrl = config?.publicUrl
   const client = db.$client
   const cats = activeCategories(client, s.id)
   const prods = activeProducts(client, s.id)
@@ -88,7 +92,7 @@ const shippingViews = (client: Db['$client'], s: Store) =>
   activeShipping(client, s.id).map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays }))
 
 /**
- * `JSON.stringify({ data: storefrontOf(db, s, publicUrl) })`, with each product's view from its
+ * `JSON.stringify({ data: storefrontOf({ ctx }) })`, with each product's view from its
  * cached fragment (products/fragments.ts) and its review figures appended (reviews are not in
  * the fragment: they change without touching the product).
  */
@@ -133,7 +137,7 @@ export function storefrontBody({ ctx, cache }: { ctx: Ctx; cache: StoreCache }):
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */
-export function checkSlug(db: Db, slug: string) {
+export function checkSlug({ ctx: { db }, input: { slug } }: { ctx: { db: Db }; input: { slug: string } }) {
   if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
   const taken = db.select({ id: stores.id }).from(stores).where(eq(stores.slug, slug)).get()
   return { slug, available: !taken }

@@ -131,7 +131,7 @@ export interface PublicReview {
  * One page of a product's approved reviews, newest first, and how many there are: what the
  * product page lists. Pending and rejected reviews are never read here.
  */
-export function approvedReviews(db: Runner, storeId: string, productId: string, q: { limit: number; offset: number }): { data: PublicReview[]; total: number } {
+export function approvedReviews({ ctx: { db }, input: { storeId, productId, ...q } }: { ctx: { db: Runner }; input: { storeId: string; productId: string; limit: number; offset: number } }): { data: PublicReview[]; total: number } {
   const cond = and(eq(reviews.storeId, storeId), eq(reviews.productId, productId), eq(reviews.status, 'approved'))
   const rows = db
     .select({ id: reviews.id, customerName: reviews.customerName, rating: reviews.rating, comment: reviews.comment, createdAt: reviews.createdAt })

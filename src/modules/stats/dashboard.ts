@@ -30,7 +30,7 @@ export interface PeriodFigure {
 
 export const LOW_STOCK = 5
 
-export function dashboardNumbers(ctx: Ctx, days = 30) {
+export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx; input?: { days?: number } }) {
   const client = ctx.db.$client
   const storeId = ctx.store.id
   const today = Math.floor(ctx.clock.now() / DAY_MS)
@@ -78,7 +78,7 @@ export function dashboardNumbers(ctx: Ctx, days = 30) {
 }
 
 /** The getting-started steps: which are done. */
-export function readiness(ctx: Ctx) {
+export function readiness({ ctx }: { ctx: Ctx }) {
   const client = ctx.db.$client
   const id = ctx.store.id
   const one = (sql: string) => client.query<{ n: number }, [string]>(sql).get(id)!.n > 0

@@ -14,7 +14,7 @@ import type { StoreUpdate } from './model'
 
 export function getStoreSettings({ ctx }: { ctx: Ctx }) {
   // Read fresh: the gate's cached row is fine for auth, but this is the record itself.
-  const s = storeRow(ctx.db, ctx.store.id)
+  const s = storeRow({ ctx, input: { id: ctx.store.id } })
   if (!s) throw new NotFound('Store')
   return settingsView(ctx, s)
 }
@@ -102,7 +102,7 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
 
   try {
     const row = write(ctx, (tx) => {
-      const current = storeRow(ctx.db, ctx.store.id) // read inside the transaction: it runs on the same connection
+      const current = storeRow({ ctx, input: { id: ctx.store.id } }) // read inside the transaction: it runs on the same connection
       if (!current) throw new NotFound('Store')
       if (currency !== undefined && currency !== current.currency) {
         if (hasPricedRecords(tx, ctx.store.id)) {

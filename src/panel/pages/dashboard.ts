@@ -113,9 +113,9 @@ export function dashboardPages() {
       const ctx = p.person!.ctx!
       const store = ctx.store
       const data: Data = {
-        numbers: dashboardNumbers(ctx),
-        steps: readiness(ctx),
-        latest: readInbox(ctx, { limit: 5, offset: 0 }).rows,
+        numbers: dashboardNumbers({ ctx, input: {  } }),
+        steps: readiness({ ctx }),
+        latest: readInbox({ ctx, input: { limit: 5, offset: 0 } }).rows,
         currency: store.currency,
         paid: store.plan !== 'free',
         upgradeUrl: ctx.config.upgradeUrl,

@@ -103,8 +103,8 @@ export function keyPages(kit: PageKit): PageRoute[] {
   const { db, clock, cache } = kit.deps
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
-    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys({ ctx: { db: db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }))
-  const keyOf = (c: PageReq) => listKeys({ ctx: { db: db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
+    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }))
+  const keyOf = (c: PageReq) => listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
   const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
   return [

@@ -214,7 +214,7 @@ export class OrderFeed {
     }
     // Only the rows that will be sent are read (a burst's skipped orders are only counted).
     const ids = [...new Set([...batches.values()].flatMap((b) => b.sent.map((x) => x.event.orderId)))]
-    const rows = new Map(inboxRows(ctx, ids).map((r) => [r.id, r]))
+    const rows = new Map(inboxRows({ ctx, input: { ids } }).map((r) => [r.id, r]))
     const opened = openedBy(ctx, ids)
     const now = ctx.clock.now()
     const variants = new Map<string, Uint8Array>()

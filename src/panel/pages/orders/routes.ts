@@ -69,7 +69,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const ctx = ctxOf(p)
     const o = orderOf(c)
     if (!o) return notFound(c)
-    if (c.request.method === 'GET' && opened(c.request)) markOrderSeen(ctx, o.id)
+    if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
     const w = ordersWords(p.lang)
     const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
     const store = ctx.store
@@ -78,7 +78,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total)
     // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
     const whatsapp = whatsappUrl(o.customerPhone, token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message)
-    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory(ctx, o.id), notes: notesOf(ctx, o.id), whatsapp, ...extra }))
+    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory({ ctx, input: { orderId: o.id } }), notes: notesOf({ ctx, input: { orderId: o.id } }), whatsapp, ...extra }))
   }
 
   return new Elysia()
@@ -93,7 +93,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
         const page = intParam(c.query.page, 1)
         const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
-        const { rows, total, more } = readInbox(ctx, { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE })
+        const { rows, total, more } = readInbox({ ctx, input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE } })
         // A search knows whether another page follows, not how many (it counts no matches).
         const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
         return render(c, 200, (f) => inboxPage(f, ordersWords(p.lang), { rows, total, page, pages, status, q, after, live: page === 1 && !status && !q }))
@@ -150,7 +150,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const p = panelOf(c)
         const body = field(c.body, 'body') ?? ''
         try {
-          addOrderNote(ctxOf(p), { orderId: c.params.id!, body })
+          addOrderNote({ ctx: ctxOf(p), input: { orderId: c.params.id!, body } })
         } catch (e) {
           if (e instanceof ValidationError) return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
           if (e instanceof AppError && e.status === 404) return notFound(c)

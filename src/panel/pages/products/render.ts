@@ -64,7 +64,7 @@ export function productRenderer(kit: PageKit) {
     const ctx = ctxOf(c)
     try {
       const product = getProduct({ ctx, input: { id } })
-      return editor(c, status, { id, title: cw(panelOf(c)).editProduct(product.name), form: formOf(product, variantsForEditing(ctx, id)), ...extra })
+      return editor(c, status, { id, title: cw(panelOf(c)).editProduct(product.name), form: formOf(product, variantsForEditing({ ctx, input: { productId: id } })), ...extra })
     } catch (e) {
       const page = missing(c, e)
       if (page) return page

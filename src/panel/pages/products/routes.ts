@@ -59,7 +59,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const q = (c.query.q ?? '').slice(0, 200)
         const status = c.query.status === 'active' || c.query.status === 'inactive' ? c.query.status : 'all'
         const page = pageParam(c.query)
-        const r = searchProducts(ctx, { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+        const r = searchProducts({ ctx, input: { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } })
         const done = c.query.done === 'deleted' ? cw(p).deleted : undefined
         return kit.render(p, c.set, 200, (f) =>
           listPage(f, { q, status, page, total: r.total, done, rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.locale) })) }),
