@@ -1,7 +1,7 @@
 import type { Config } from '../config'
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
-import { IDEMPOTENCY_TTL_MS } from '../modules/orders'
+import { pruneIdempotencyKeys } from '../modules/orders'
 import { pruneDeliveryLog } from '../modules/webhooks'
 import { pruneVisits } from '../modules/public-catalog'
 import { pruneMedia } from './prune-media'
@@ -20,7 +20,7 @@ export interface PruneDeps {
 
 export async function pruneExpired(deps: PruneDeps): Promise<void> {
   deps.limiter.prune()
-  deps.db.$client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [deps.clock.now() - IDEMPOTENCY_TTL_MS])
+  pruneIdempotencyKeys({ ctx: deps })
   await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
   await pruneVisits(deps.db.$client, deps.clock.now())
   await pruneMedia(deps.db.$client, deps.config.dataDir, deps.clock.now())

@@ -8,6 +8,9 @@ import { write } from '../../kernel/write'
 import { orderNotes, type OrderNote } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { ownOrder } from './service'
+import { notesOfOrder, type NoteLine } from './sql'
+
+export type { NoteLine }
 
 export const MAX_NOTE_LENGTH = 2000
 
@@ -28,20 +31,7 @@ export function addOrderNote({ ctx, input }: { ctx: Ctx; input: { orderId: strin
   })
 }
 
-export interface NoteLine {
-  body: string
-  createdAt: number
-  /** The author's name or e-mail when a person of the panel wrote it. */
-  person: string | null
-}
-
 /** The order's notes, oldest first. */
 export function notesOf({ ctx, input: { orderId } }: { ctx: Ctx; input: { orderId: string } }): NoteLine[] {
-  return ctx.db.$client
-    .query<NoteLine, [string, string]>(
-      `SELECT n.body, n.created_at AS createdAt, coalesce(nullif(u.name, ''), u.email) AS person
-         FROM order_notes n LEFT JOIN users u ON n.author = 'user:' || u.id
-        WHERE n.order_id = ? AND n.store_id = ? ORDER BY n.id`,
-    )
-    .all(orderId, ctx.store.id)
+  return notesOfOrder(ctx.db.$client, ctx.store.id, orderId)
 }

@@ -10,6 +10,7 @@
 import type { Ctx } from '../../kernel/context'
 import { transaction } from '../../kernel/write'
 import { DAY_MS } from '../../lib/time'
+import { markOpened, memberSinceOf, openedPairs, type NewParams } from './sql'
 
 export const NEW_FOR_MS = 30 * DAY_MS
 
@@ -22,7 +23,7 @@ export interface Viewer {
 
 /** Member-since of a person in a store (ms), or undefined when they are not a member. */
 export function memberSince(ctx: Ctx, userId: string): number | undefined {
-  return ctx.db.$client.query<{ at: number }, [string, string]>('SELECT created_at AS at FROM memberships WHERE store_id = ? AND user_id = ?').get(ctx.store.id, userId)?.at
+  return memberSinceOf(ctx.db.$client, ctx.store.id, userId)
 }
 
 /** The viewer the ctx acts for: a person of the panel; an API key or the system sees no "new" marks. */
@@ -31,21 +32,14 @@ export function viewerOf(ctx: Ctx, joined = ctx.actor.kind === 'user' ? memberSi
   return { userId: ctx.actor.userId, since: Math.max(joined, ctx.clock.now() - NEW_FOR_MS) }
 }
 
-/**
- * The SQL of an inbox row's `isNew` for `o` (an orders alias) and its two parameters, in order:
- * since, user id. With no viewer no row is new (a `since` no order reaches).
- */
-export const IS_NEW = '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?)) AS isNew'
-export const isNewParams = (v: Viewer | undefined): [number, string] => (v ? [v.since, v.userId] : [Number.MAX_SAFE_INTEGER, ''])
+/** The "new" test's parameters for a viewer (sql/inbox.ts): with none, no row is new (a `since` no order reaches). */
+export const isNewParams = (v: Viewer | undefined): NewParams => (v ? [v.since, v.userId] : [Number.MAX_SAFE_INTEGER, ''])
 
 /** Which of `orderIds` each person has opened: order id → user ids (the live stream's per-person rows). */
 export function openedBy(ctx: Ctx, orderIds: readonly string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()
   if (orderIds.length === 0) return out
-  const rows = ctx.db.$client
-    .query<{ o: string; u: string }, [string]>('SELECT order_id AS o, user_id AS u FROM order_opened WHERE order_id IN (SELECT value FROM json_each(?))')
-    .all(JSON.stringify(orderIds))
-  for (const r of rows) {
+  for (const r of openedPairs(ctx.db.$client, orderIds)) {
     const set = out.get(r.o)
     if (set) set.add(r.u)
     else out.set(r.o, new Set([r.u]))
@@ -61,12 +55,5 @@ export function markOrderSeen({ ctx, input: { orderId } }: { ctx: Ctx; input: { 
   if (ctx.actor.kind !== 'user') return
   const userId = ctx.actor.userId
   const now = ctx.clock.now()
-  transaction(ctx.db, () => {
-    const client = ctx.db.$client
-    client.run(
-      'INSERT OR IGNORE INTO order_opened (order_id, user_id, store_id, order_created_at) SELECT id, ?, store_id, created_at FROM orders WHERE id = ? AND store_id = ? AND created_at >= ?',
-      [userId, orderId, ctx.store.id, now - NEW_FOR_MS],
-    )
-    client.run('DELETE FROM order_opened WHERE user_id = ? AND order_created_at < ?', [userId, now - NEW_FOR_MS])
-  })
+  transaction(ctx.db, () => markOpened(ctx.db.$client, ctx.store.id, orderId, userId, now - NEW_FOR_MS))
 }

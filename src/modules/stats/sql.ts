@@ -42,3 +42,49 @@ export const rolledVisitsOfDay = (db: Database, storeId: string, day: number) =>
 export const ordersByStatusOnDays = (db: Database, ...r: Range) => statements(db).statusDays.all(...r)
 export const productsOnDays = (db: Database, ...r: Range) => statements(db).productsDays.all(...r)
 export const visitsOnDays = (db: Database, ...r: Range) => statements(db).visitsDays.get(...r)!.n
+
+// ── The panel dashboard (dashboard.ts): 30 days from the rollups, top products, low stock, readiness.
+
+/** Orders, revenue and paid orders per UTC day since `firstDay` (cancelled left out of revenue and paid). */
+export const ordersPerDaySince = (db: Database, storeId: string, firstDay: number) =>
+  db
+    .query<{ day: number; orders: number; revenue: number; paid: number }, [string, number]>(
+      `SELECT day, sum(orders) AS orders, sum(CASE WHEN status <> 'cancelled' THEN revenue ELSE 0 END) AS revenue,
+              sum(CASE WHEN status <> 'cancelled' THEN orders ELSE 0 END) AS paid
+         FROM order_stats_daily WHERE store_id = ? AND day >= ? GROUP BY day`,
+    )
+    .all(storeId, firstDay)
+
+export const visitsPerDaySince = (db: Database, storeId: string, firstDay: number) =>
+  db.query<{ day: number; visits: number }, [string, number]>('SELECT day, visits FROM visit_stats_daily WHERE store_id = ? AND day >= ?').all(storeId, firstDay)
+
+/** The five products sold most since `firstDay`, by quantity then revenue. */
+export const topProductsSince = (db: Database, storeId: string, firstDay: number) =>
+  db
+    .query<{ productId: string; name: string | null; quantity: number; revenue: number }, [string, number]>(
+      `SELECT s.product_id AS productId, p.name, sum(s.quantity) AS quantity, sum(s.revenue) AS revenue
+         FROM product_stats_daily s LEFT JOIN products p ON p.id = s.product_id
+        WHERE s.store_id = ? AND s.day >= ? GROUP BY s.product_id HAVING sum(s.quantity) > 0 ORDER BY quantity DESC, revenue DESC LIMIT 5`,
+    )
+    .all(storeId, firstDay)
+
+/** Up to ten tracked products or active variants with `atMost` units or fewer, fewest first. */
+export const lowStockOf = (db: Database, storeId: string, atMost: number) =>
+  db
+    .query<{ productId: string; name: string; variant: string | null; stock: number }, [string, number, string, number]>(
+      `SELECT id AS productId, name, NULL AS variant, stock FROM products WHERE store_id = ? AND deleted_at IS NULL AND stock IS NOT NULL AND stock <= ?
+       UNION ALL
+       SELECT p.id, p.name, v.name, v.stock FROM variants v JOIN products p ON p.id = v.product_id
+        WHERE p.store_id = ? AND p.deleted_at IS NULL AND v.is_active = 1 AND v.stock IS NOT NULL AND v.stock <= ?
+       ORDER BY stock, name LIMIT 10`,
+    )
+    .all(storeId, atMost, storeId, atMost)
+
+const STEP_SQL = {
+  product: 'SELECT count(*) AS n FROM (SELECT 1 FROM products WHERE store_id = ? AND deleted_at IS NULL AND is_active = 1 LIMIT 1)',
+  picture: 'SELECT count(*) AS n FROM (SELECT 1 FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = ? AND p.deleted_at IS NULL LIMIT 1)',
+  shipping: 'SELECT count(*) AS n FROM (SELECT 1 FROM shipping_options WHERE store_id = ? AND is_active = 1 LIMIT 1)',
+} as const
+
+/** Whether the store has an active product, a picture, an active shipping option. */
+export const hasStep = (db: Database, storeId: string, step: keyof typeof STEP_SQL): boolean => db.query<{ n: number }, [string]>(STEP_SQL[step]).get(storeId)!.n > 0

@@ -7,9 +7,9 @@
  * types are the schema's: `columns` names every column by its key.
  */
 import type { Database } from 'bun:sqlite'
-import { columns } from '../../db/sql'
-import { type Db } from '../../db/client'
-import { orderItems, orders, type Order, type OrderItem, type OrderStatus } from '../../db/schema'
+import { columns } from '../../../db/sql'
+import { type Db } from '../../../db/client'
+import { orderItems, orders, type Order, type OrderItem, type OrderStatus } from '../../../db/schema'
 
 const ORDER_FIELDS = columns(orders)
 const ITEM_FIELDS = columns(orderItems)

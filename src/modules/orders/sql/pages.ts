@@ -1,0 +1,37 @@
+/** The customer's status page, the team's notes, and idempotency keys' retention: their SQL. */
+import type { Database } from 'bun:sqlite'
+import type { OrderStatus } from '../../../db/schema'
+
+/** The order a status token names within a store. */
+export const orderIdByToken = (client: Database, storeId: string, token: string): string | undefined =>
+  client.query<{ orderId: string }, [string, string]>('SELECT order_id AS orderId FROM order_links WHERE token = ? AND store_id = ?').get(token, storeId)?.orderId
+
+/** The order's status token (the panel puts the page's link in its WhatsApp message). */
+export const statusTokenOf = (client: Database, orderId: string): string | undefined =>
+  client.query<{ token: string }, [string]>('SELECT token FROM order_links WHERE order_id = ?').get(orderId)?.token
+
+/** The order's status moves, oldest first. */
+export const timelineOf = (client: Database, orderId: string): { status: OrderStatus; at: number }[] =>
+  client.query<{ status: OrderStatus; at: number }, [string]>('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY id').all(orderId)
+
+export interface NoteLine {
+  body: string
+  createdAt: number
+  /** The author's name or e-mail when a person of the panel wrote it. */
+  person: string | null
+}
+
+/** The order's notes, oldest first. */
+export const notesOfOrder = (client: Database, storeId: string, orderId: string): NoteLine[] =>
+  client
+    .query<NoteLine, [string, string]>(
+      `SELECT n.body, n.created_at AS createdAt, coalesce(nullif(u.name, ''), u.email) AS person
+         FROM order_notes n LEFT JOIN users u ON n.author = 'user:' || u.id
+        WHERE n.order_id = ? AND n.store_id = ? ORDER BY n.id`,
+    )
+    .all(orderId, storeId)
+
+/** Forgets idempotency keys created before `before`. */
+export const deleteIdempotencyKeysBefore = (client: Database, before: number): void => {
+  client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before])
+}
