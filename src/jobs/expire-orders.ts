@@ -6,7 +6,7 @@
  */
 import { ctxFor, type CtxBase } from '../kernel/context'
 import { InvalidTransition } from '../modules/orders'
-import { updateOrderStatus } from '../modules/orders'
+import { pendingOrdersBefore, storesExpiringOrders, updateOrderStatus } from '../modules/orders'
 import { getStore } from '../modules/platform-stores'
 
 const HOUR_MS = 3_600_000
@@ -20,11 +20,9 @@ interface Expired {
 
 function expiredOrders(deps: CtxBase, now: number): Expired[] {
   const db = deps.db.$client
-  const stores = db.query<{ id: string; ttl: number }, []>('SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0').all()
-  const due = db.query<{ id: string }, [string, number, number]>(
-    "SELECT id FROM orders WHERE store_id = ? AND status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?",
-  )
-  return stores.map((s) => ({ storeId: s.id, ids: due.all(s.id, now - s.ttl * HOUR_MS, BATCH).map((r) => r.id) })).filter((e) => e.ids.length > 0)
+  return storesExpiringOrders(db)
+    .map((s) => ({ storeId: s.id, ids: pendingOrdersBefore(db, s.id, now - s.ttl * HOUR_MS, BATCH) }))
+    .filter((e) => e.ids.length > 0)
 }
 
 /** Cancels every expired pending order; returns how many it cancelled. */

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client'
 import type { Clock } from '../lib/time'
-import { pruneActivity, pruneSessions } from '../modules/people'
+import { pruneActivity, pruneInvitations, pruneSessions } from '../modules/people'
 
 /**
  * The people module's retention: activity lines past 180 days (contract), sessions past their
@@ -9,6 +9,6 @@ import { pruneActivity, pruneSessions } from '../modules/people'
 export async function prunePeople(deps: { db: Db; clock: Clock }): Promise<void> {
   const now = deps.clock.now()
   pruneSessions(deps.db, now)
-  deps.db.$client.run('DELETE FROM invitations WHERE expires_at < ?1 OR used_at < ?1', [now - 7 * 86_400_000])
+  pruneInvitations(deps.db, now)
   await pruneActivity(deps.db.$client, now)
 }

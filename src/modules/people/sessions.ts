@@ -12,7 +12,7 @@ import { DAY_MS } from '../../lib/time'
 import type { PeopleCtx } from './context'
 import { hashToken, randomToken, TOKEN_RE } from './tokens'
 import type { Database } from 'bun:sqlite'
-import { deleteExpiredSessions } from './sql'
+import { deleteExpiredSessions, deleteInvitationsBefore } from './sql'
 
 export const COOKIE = '__Host-sid'
 export const IDLE_MS = 14 * DAY_MS
@@ -156,4 +156,9 @@ export function endOtherSessions({ ctx, input }: { ctx: PeopleCtx; input: { user
 /** Deletes sessions past their expiry (the prune job). */
 export function pruneSessions(db: { $client: Database }, now: number): void {
   deleteExpiredSessions(db.$client, now - PENDING_MS, now - IDLE_MS, now - ABSOLUTE_MS)
+}
+
+/** Deletes one-time links a week past their expiry or use (the prune job). */
+export function pruneInvitations(db: { $client: Database }, now: number): void {
+  deleteInvitationsBefore(db.$client, now - 7 * DAY_MS)
 }

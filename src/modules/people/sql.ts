@@ -21,3 +21,8 @@ export function deleteExpiredSessions(client: Database, pendingBefore: number, i
 }
 
 export const countPasskeys = (client: Database): number => client.query<{ n: number }, []>('SELECT count(*) AS n FROM passkeys').get()!.n
+
+/** Deletes one-time links that expired, or were used, before `before`. */
+export const deleteInvitationsBefore = (client: Database, before: number): void => {
+  client.run('DELETE FROM invitations WHERE expires_at < ?1 OR used_at < ?1', [before])
+}

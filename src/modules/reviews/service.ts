@@ -1,4 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { pendingReviewCount } from './sql'
 import { ctxFor, type Ctx, type CtxBase } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { products, reviews, type Review, type ReviewStatus } from '../../db/schema'
@@ -147,5 +148,5 @@ export function approvedReviews({ ctx: { db }, input: { storeId, productId, ...q
 
 /** Reviews of the store waiting for moderation (the panel's Reviews link shows the count); one indexed count. */
 export function countPendingReviews({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): number {
-  return ctx.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM reviews WHERE store_id = ? AND status = 'pending'").get(ctx.store.id)!.n
+  return pendingReviewCount(ctx.db.$client, ctx.store.id)
 }

@@ -1,4 +1,4 @@
-/** The customer's status page, the team's notes, and idempotency keys' retention: their SQL. */
+/** The customer's status page, the team's notes, and what the jobs forget or expire: their SQL. */
 import type { Database } from 'bun:sqlite'
 import type { OrderStatus } from '../../../db/schema'
 
@@ -35,3 +35,14 @@ export const notesOfOrder = (client: Database, storeId: string, orderId: string)
 export const deleteIdempotencyKeysBefore = (client: Database, before: number): void => {
   client.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before])
 }
+
+/** Stores that expire pending orders, with their time to live in hours. */
+export const storesExpiringOrders = (client: Database): { id: string; ttl: number }[] =>
+  client.query<{ id: string; ttl: number }, []>('SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0').all()
+
+/** Up to `limit` of the store's pending orders created at or before `before`, oldest first. */
+export const pendingOrdersBefore = (client: Database, storeId: string, before: number, limit: number): string[] =>
+  client
+    .query<{ id: string }, [string, number, number]>("SELECT id FROM orders WHERE store_id = ? AND status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?")
+    .all(storeId, before, limit)
+    .map((r) => r.id)

@@ -8,6 +8,7 @@
  * Streamed a page of products at a time (keyset on rowid), so a large catalog is never one string.
  * Each page is read whole in one go, so each product's rows agree with each other.
  */
+import { categoriesOfStore, productsAfter } from './sql'
 import { stringify } from 'csv-stringify/sync'
 import type { Ctx } from '../../../kernel/context'
 import { toMajor } from '../../../lib/money'
@@ -16,18 +17,6 @@ import { CSV_COLUMNS, neutralise } from './format'
 
 export const EXPORT_PAGE = 500
 
-interface Row {
-  rid: number
-  id: string
-  name: string
-  slug: string
-  description: string | null
-  price: number
-  comparePrice: number | null
-  categoryId: string | null
-  stock: number | null
-  isActive: number
-}
 
 const line = (cells: (string | number | null)[]) => stringify([cells.map((c) => neutralise(c === null ? '' : String(c)))], { record_delimiter: '\r\n', quoted_match: /\r/ })
 
@@ -36,17 +25,14 @@ export async function* exportCatalogCsv(ctx: Ctx): AsyncGenerator<string> {
   const client = ctx.db.$client
   const storeId = ctx.store.id
   const currency = ctx.store.currency
-  const cats = client.query<{ id: string; name: string; slug: string }, [string]>('SELECT id, name, slug FROM categories WHERE store_id = ?').all(storeId)
+  const cats = categoriesOfStore(client, storeId)
   const named = new Map<string, number>()
   for (const c of cats) named.set(c.name.trim().toLowerCase(), (named.get(c.name.trim().toLowerCase()) ?? 0) + 1)
   const categoryCell = new Map(cats.map((c) => [c.id, (named.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? c.slug : c.name]))
-  const page = client.query<Row, [string, number, number]>(
-    'SELECT rowid AS rid, id, name, slug, description, price, compare_price AS comparePrice, category_id AS categoryId, stock, is_active AS isActive FROM products WHERE store_id = ? AND deleted_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
-  )
   yield '\uFEFF' + line([...CSV_COLUMNS])
   let after = 0
   for (;;) {
-    const rows = page.all(storeId, after, EXPORT_PAGE)
+    const rows = productsAfter(client, storeId, after, EXPORT_PAGE)
     if (rows.length === 0) return
     const vs = activeVariantsOf(client, rows.map((r) => r.id))
     let out = ''
