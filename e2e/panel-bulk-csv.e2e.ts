@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { ctxFor } from '../src/kernel/context'
 import { createProduct } from '../src/modules/products'
-import { check, close, open, signInAs, ownerStore, startHarness, type Harness } from './panel-harness'
+import { check, close, open, signInAs, ownerStore, startHarness, type Harness, goTo } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -47,9 +47,7 @@ describe('bulk edit and CSV on a phone', () => {
       const w = await open(h)
       const { page } = w
       await signIn(page)
-      await page.getByRole('link', { name: 'Products', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor()
-      await check(page)
+      await goTo(page, 'Products')
       await page.getByRole('link', { name: 'Bulk edit' }).click()
       await page.getByRole('heading', { level: 1, name: 'Bulk edit' }).waitFor()
       await page.getByRole('region', { name: 'Prices and stock' }).waitFor()

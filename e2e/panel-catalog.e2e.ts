@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { check, close, open, ownerStore, startHarness, type Harness } from './panel-harness'
+import { check, close, open, ownerStore, startHarness, type Harness, goTo } from './panel-harness'
 import { makeReview } from '../tests/helpers/factories'
 
 const TIMEOUT = 120_000
@@ -43,9 +43,7 @@ describe('the catalog pages on a phone', () => {
       const w = await open(h)
       const { page } = w
       await signIn(page)
-      await page.getByRole('link', { name: 'Products', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor()
-      await check(page)
+      await goTo(page, 'Products')
       await page.getByRole('link', { name: 'New product' }).click()
       await page.getByRole('heading', { level: 1, name: 'New product' }).waitFor()
       await check(page)
@@ -102,9 +100,7 @@ describe('the catalog pages on a phone', () => {
       const { page, context } = w
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin })
       await signIn(page)
-      await page.getByRole('link', { name: 'API keys', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor()
-      await check(page)
+      await goTo(page, 'API keys')
       await page.getByLabel('Key name').fill('Spreadsheet')
       await page.getByLabel('Products: Read').check()
       await page.getByRole('button', { name: 'Create key' }).click()
@@ -138,9 +134,7 @@ describe('the catalog pages on a phone', () => {
       const w = await open(h)
       const { page } = w
       await signIn(page)
-      await page.getByRole('link', { name: 'Settings', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
-      await check(page)
+      await goTo(page, 'Settings')
       await page.getByLabel('WhatsApp number').fill('+14155550100')
       await page.getByLabel('WhatsApp message template').fill('Hi {tienda}, I am {nombre}: {productos} = {total}')
       await page.getByRole('button', { name: 'Preview' }).click()
@@ -149,9 +143,7 @@ describe('the catalog pages on a phone', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click()
       await page.getByText('Saved.').waitFor()
       await check(page)
-      await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
-      await check(page)
+      await goTo(page, 'Webhooks')
       // A private address is refused at the field, as over the API.
       await page.getByLabel('URL').fill('https://10.0.0.1/hook')
       await page.getByRole('button', { name: 'Add webhook' }).click()

@@ -103,6 +103,13 @@ export async function check(page: Page): Promise<void> {
 }
 
 /** The clipboard's text, after a "Copy" button (the context needs clipboard-read). */
+/** Follows a navigation link to its page, waits for the page's heading, and checks the page (check). */
+export async function goTo(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name, exact: true }).click()
+  await page.getByRole('heading', { level: 1, name }).waitFor()
+  await check(page)
+}
+
 export const clipboardText = async (page: Page): Promise<string> =>
   (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
 

@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver'
-import { check, clipboardText, close, open, startHarness, type Harness, type Watched } from './panel-harness'
+import { check, clipboardText, close, open, startHarness, type Harness, type Watched, goTo } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -68,9 +68,7 @@ describe('webhooks, store pages and the team on a phone', () => {
       const { page, context } = w
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin })
       await signIn(page)
-      await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
-      await check(page)
+      await goTo(page, 'Webhooks')
       await page.getByLabel('URL').fill(rx.url)
       await page.getByRole('button', { name: 'Add webhook' }).click()
       await page.getByRole('heading', { level: 1, name: 'Webhook added' }).waitFor()
@@ -126,9 +124,7 @@ describe('webhooks, store pages and the team on a phone', () => {
       const w = await open(h)
       const { page } = w
       await signIn(page)
-      await page.getByRole('link', { name: 'Categories', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Categories' }).waitFor()
-      await check(page)
+      await goTo(page, 'Categories')
       for (const name of ['Green tea', 'Black tea']) {
         await page.getByLabel('Category name').fill(name)
         await page.getByRole('button', { name: 'Add category' }).click()
@@ -179,9 +175,7 @@ describe('webhooks, store pages and the team on a phone', () => {
       const w = await open(h)
       const { page } = w
       await signIn(page)
-      await page.getByRole('link', { name: 'Team', exact: true }).click()
-      await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor()
-      await check(page)
+      await goTo(page, 'Team')
       await page.getByLabel('Email').fill('new-staff@example.com')
       await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Staff' })
       await page.getByRole('button', { name: 'Invite', exact: true }).click()
