@@ -1,0 +1,89 @@
+/**
+ * Server CPU per request over TLS for ONE endpoint, the real server against its bare twin (and
+ * the base checkout's server when BENCH_BASE_DIR is set), in alternating rounds: the tool for
+ * finding the fixed cost of the request path. Not a registered bench.
+ *
+ *   bun bench/profile-http.ts products [--rounds 3] [--seconds 5]
+ *   bun bench/profile-http.ts order --profile /tmp/prof     # + the server's --cpu-prof-md
+ *
+ * Endpoints: `products` (cached `GET /api/v1/products?limit=50`, 60 products × 3 variants),
+ * `order` (`POST /api/orders`, 2 lines + shipping, fresh phone per request, FULL, stock tracked).
+ * CPU is the server process's user + system time from /proc, divided by completed requests.
+ */
+import { Database } from 'bun:sqlite'
+import path from 'node:path'
+import { cleanupAll, fetchOnce, fmtInt, fmtMs, fmtUs, load, printTable, seed, startBareTwin, startServer, tempDir, type LoadResult, type Row, type ServerHandle } from './lib'
+
+const args = process.argv.slice(2)
+const which = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? 'products'
+const opt = (name: string, dflt: number) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt)
+const rounds = opt('rounds', 3)
+const seconds = opt('seconds', 5)
+const profileDir = args.includes('--profile') ? args[args.indexOf('--profile') + 1]! : undefined
+const baseDir = process.env.BENCH_BASE_DIR
+
+const dataDir = tempDir()
+const seeded = await seed(dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
+const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info' }
+
+let target: { path: string; headers: Record<string, string>; lua?: (n: number) => string }
+if (which === 'order') {
+  const db = new Database(path.join(dataDir, 'storefront.db'))
+  const now = Date.now()
+  db.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)", [seeded.storeId, now, now])
+  const variants = [seeded.variantIds[0]!, seeded.variantIds[3]!]
+  for (const v of variants) db.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
+  db.close()
+  const head = `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"`
+  const tail = `","items":[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}],"shippingOptionId":"shipbench","notes":"leave at the door"}`
+  target = {
+    path: '/api/orders',
+    headers: { 'content-type': 'application/json' },
+    lua: (base) => `local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("POST", "/api/orders", { ["content-type"] = "application/json" }, '${head}' .. string.format("+1415%07d", ${base} + n) .. '${tail}')
+end
+`,
+  }
+} else target = { path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
+
+async function start(cwd?: string): Promise<ServerHandle> {
+  if (profileDir && !cwd) process.env.BENCH_SERVER_PROFILE = profileDir
+  const s = await startServer({ dataDir, env, cwd })
+  delete process.env.BENCH_SERVER_PROFILE
+  return s
+}
+
+const servers: { name: string; s: ServerHandle; runs: LoadResult[] }[] = []
+try {
+  const ours = await start()
+  servers.push({ name: 'ours', s: ours, runs: [] })
+  if (baseDir) servers.push({ name: `base (${path.basename(baseDir)})`, s: await start(baseDir), runs: [] })
+  if (!target.lua) {
+    const first = await fetchOnce(ours.url + target.path, { headers: target.headers })
+    if (first.status !== 200) throw new Error(`${first.status} ${first.text.slice(0, 200)}`)
+    servers.push({ name: 'bare twin', s: await startBareTwin(dataDir, first, target.path), runs: [] })
+  }
+  let phones = 2_000_000
+  const run = (s: ServerHandle, durationSec: number, pid?: number) =>
+    load({ url: s.url + target.path, headers: target.headers, connections: 50, durationSec, serverPid: pid, luaScript: target.lua?.((phones += 1_000_000)) })
+  for (const x of servers) await run(x.s, 2)
+  for (let i = 0; i < rounds; i++) for (const x of servers) x.runs.push(await run(x.s, seconds, x.s.pid))
+  const rows: Row[] = servers.map((x) => {
+    const cpu = x.runs.map((r) => r.cpuUsPerReq).sort((a, b) => a - b)
+    return {
+      server: x.name,
+      'CPU/req (median)': fmtUs(cpu[Math.floor(cpu.length / 2)]!),
+      'CPU/req rounds': cpu.map((c) => c.toFixed(1)).join(' '),
+      'req/s (best)': fmtInt(Math.max(...x.runs.map((r) => r.rps))),
+      'p99 (worst)': fmtMs(Math.max(...x.runs.map((r) => r.p99))),
+      'non-2xx': x.runs.reduce((n, r) => n + r.non2xx + r.errors, 0),
+    }
+  })
+  console.log(`${which}: ${target.path}, 50 connections, ${rounds} × ${seconds} s alternating`)
+  printTable(rows)
+} finally {
+  for (const x of servers) await x.s.stop()
+  cleanupAll()
+}
