@@ -4,7 +4,8 @@
  * finding the fixed cost of the request path. Not a registered bench.
  *
  *   bun bench/profile-http.ts products [--rounds 3] [--seconds 5]
- *   bun bench/profile-http.ts order --profile /tmp/prof     # + the server's --cpu-prof-md
+ *   bun bench/profile-http.ts order --profile /tmp/prof     # + the server's --cpu-prof(-md)
+ *   BENCH_BASE_DIR=/tmp/base PROFILE_ENV="LOG_LEVEL=warn" bun bench/profile-http.ts products
  *
  * Endpoints: `products` (cached `GET /api/v1/products?limit=50`, 60 products × 3 variants),
  * `order` (`POST /api/orders`, 2 lines + shipping, fresh phone per request, FULL, stock tracked).
@@ -24,7 +25,9 @@ const baseDir = process.env.BENCH_BASE_DIR
 
 const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
-const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info' }
+// PROFILE_ENV="LOG_LEVEL=warn X=1": extra environment for the servers (ours and the base), to weigh one piece.
+const extra = Object.fromEntries((process.env.PROFILE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string]))
+const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info', ...extra }
 
 let target: { path: string; headers: Record<string, string>; lua?: (n: number) => string }
 if (which === 'order') {
@@ -68,7 +71,8 @@ try {
   let phones = 2_000_000
   const run = (s: ServerHandle, durationSec: number, pid?: number) =>
     load({ url: s.url + target.path, headers: target.headers, connections: 50, durationSec, serverPid: pid, luaScript: target.lua?.((phones += 1_000_000)) })
-  for (const x of servers) await run(x.s, 2)
+  const served = new Map<ServerHandle, number>()
+  for (const x of servers) served.set(x.s, (await run(x.s, 2)).requests)
   for (let i = 0; i < rounds; i++) for (const x of servers) x.runs.push(await run(x.s, seconds, x.s.pid))
   const rows: Row[] = servers.map((x) => {
     const cpu = x.runs.map((r) => r.cpuUsPerReq).sort((a, b) => a - b)
@@ -79,6 +83,8 @@ try {
       'req/s (best)': fmtInt(Math.max(...x.runs.map((r) => r.rps))),
       'p99 (worst)': fmtMs(Math.max(...x.runs.map((r) => r.p99))),
       'non-2xx': x.runs.reduce((n, r) => n + r.non2xx + r.errors, 0),
+      // For bench/profile-split.ts: every request the server answered, warm-up included.
+      'requests in all': x.runs.reduce((n, r) => n + r.requests, served.get(x.s)!),
     }
   })
   console.log(`${which}: ${target.path}, 50 connections, ${rounds} × ${seconds} s alternating`)

@@ -82,7 +82,7 @@ export interface StartServerOpts {
 export async function startServer(opts: StartServerOpts = {}): Promise<ServerHandle> {
   const dataDir = opts.dataDir ?? tempDir()
   const prefix = opts.pin === false ? [] : cpuPlan().server
-  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : []
+  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : []
   const child = spawnTracked([...prefix, process.execPath, ...profile, 'src/index.ts'], {
     DATA_DIR: dataDir,
     PORT: '0',

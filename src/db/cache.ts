@@ -2,9 +2,11 @@
  * Per-store cache of serialized GET responses, and of the store and key rows the auth gate
  * needs. Writes through the API call `invalidate(storeId)` after commit; writes made by another
  * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
- * any other connection commits — checked once per request, it costs a microsecond.
+ * any other connection commits — looked at once per request, and only run when the WAL index
+ * shows a commit since the last look (commit-watch.ts).
  */
 import type { Db } from './client'
+import { CommitWatch } from './commit-watch'
 import type { ApiKey, Store } from './schema'
 import { ProductFragments } from './fragments'
 
@@ -13,28 +15,33 @@ const MAX_ENTRIES_PER_STORE = 256
 /** A serialized body. A Blob is best: a Response shares its bytes instead of copying them. */
 export type CachedBody = string | Uint8Array | Blob
 
+/**
+ * The key of a key route's whole JSON answer: the request's path and query as sent (keys that
+ * start with `/`). The pipeline looks a GET up under it after the gate and, on a hit, answers
+ * before routing (plugins/pipeline.ts, docs/decisions/008); so only a route without path
+ * parameters whose 200 body depends on nothing but the store and its path and query may cache
+ * under it.
+ */
+export function routeKey(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2))
+}
+
 export class StoreCache {
   private responses = new Map<string, Map<string, CachedBody>>()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
   readonly fragments = new ProductFragments()
-  private lastDataVersion: number
-  private dataVersion
+  private commits: CommitWatch
 
   /** `responses: false` (BENCH_NO_RESPONSE_CACHE, benchmarks only) keeps no bodies: every GET is built. */
   constructor(db: Db, private readonly opts: { responses: boolean } = { responses: true }) {
-    this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
-    this.lastDataVersion = this.dataVersion.get()!.data_version
+    this.commits = new CommitWatch(db.$client)
   }
 
   /** Clears everything when another process has committed since the last look. */
   syncExternal(): void {
-    const v = this.dataVersion.get()!.data_version
-    if (v !== this.lastDataVersion) {
-      this.lastDataVersion = v
-      this.clear()
-    }
+    if (this.commits.changed()) this.clear()
   }
 
   clear(): void {
