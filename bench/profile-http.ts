@@ -5,7 +5,7 @@
  *
  *   bun bench/profile-http.ts products [--rounds 3] [--seconds 5]
  *   bun bench/profile-http.ts order --profile /tmp/prof     # + the server's --cpu-prof(-md)
- *   BENCH_BASE_DIR=/tmp/base PROFILE_ENV="LOG_LEVEL=warn" bun bench/profile-http.ts products
+ *   BENCH_BASE_DIR=/tmp/base PROFILE_ENV="BENCH_NO_RESPONSE_CACHE=1" bun bench/profile-http.ts products
  *
  * Endpoints: `products` (cached `GET /api/v1/products?limit=50`, 60 products × 3 variants),
  * `order` (`POST /api/orders`, 2 lines + shipping, fresh phone per request, FULL, stock tracked).
@@ -13,7 +13,7 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cleanupAll, fetchOnce, fmtInt, fmtMs, fmtUs, load, printTable, seed, startBareTwin, startServer, tempDir, type LoadResult, type Row, type ServerHandle } from './lib'
+import { cleanupAll, fetchOnce, fmtInt, fmtMs, fmtUs, load, printTable, seedWith, startBareTwin, startServer, tempDir, type LoadResult, type Row, type ServerHandle } from './lib'
 
 const args = process.argv.slice(2)
 const which = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? 'products'
@@ -23,14 +23,17 @@ const seconds = opt('seconds', 5)
 const profileDir = args.includes('--profile') ? args[args.indexOf('--profile') + 1]! : undefined
 const baseDir = process.env.BENCH_BASE_DIR
 
-const dataDir = tempDir()
-const seeded = await seed(dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
-// PROFILE_ENV="LOG_LEVEL=warn X=1": extra environment for the servers (ours and the base), to weigh one piece.
+// PROFILE_ENV="X=1 Y=2": extra environment for the servers (ours and the base), to weigh one piece.
 const extra = Object.fromEntries((process.env.PROFILE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string]))
 const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info', ...extra }
 
-let target: { path: string; headers: Record<string, string>; lua?: (n: number) => string }
-if (which === 'order') {
+interface Target { dataDir: string; path: string; headers: Record<string, string>; lua?: (n: number) => string }
+
+/** A DATA_DIR seeded by `cwd`'s code (this checkout's when absent) and what to send it. */
+async function setup(cwd?: string): Promise<Target> {
+  const dataDir = tempDir()
+  const seeded = await seedWith(cwd, dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
+  if (which !== 'order') return { dataDir, path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const now = Date.now()
   db.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)", [seeded.storeId, now, now])
@@ -39,7 +42,8 @@ if (which === 'order') {
   db.close()
   const head = `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"`
   const tail = `","items":[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}],"shippingOptionId":"shipbench","notes":"leave at the door"}`
-  target = {
+  return {
+    dataDir,
     path: '/api/orders',
     headers: { 'content-type': 'application/json' },
     lua: (base) => `local n = 0
@@ -49,31 +53,34 @@ request = function()
 end
 `,
   }
-} else target = { path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
+}
 
-async function start(cwd?: string): Promise<ServerHandle> {
+async function start(t: Target, cwd?: string): Promise<ServerHandle> {
   if (profileDir && !cwd) process.env.BENCH_SERVER_PROFILE = profileDir
-  const s = await startServer({ dataDir, env, cwd })
+  const s = await startServer({ dataDir: t.dataDir, env, cwd })
   delete process.env.BENCH_SERVER_PROFILE
   return s
 }
 
-const servers: { name: string; s: ServerHandle; runs: LoadResult[] }[] = []
+// Orders write: the base gets its own DATA_DIR, seeded by its own code. Reads share one.
+const target = await setup()
+const baseTarget = baseDir ? (which === 'order' ? await setup(baseDir) : target) : undefined
+const servers: { name: string; s: ServerHandle; t: Target; runs: LoadResult[] }[] = []
 try {
-  const ours = await start()
-  servers.push({ name: 'ours', s: ours, runs: [] })
-  if (baseDir) servers.push({ name: `base (${path.basename(baseDir)})`, s: await start(baseDir), runs: [] })
+  const ours = await start(target)
+  servers.push({ name: 'ours', s: ours, t: target, runs: [] })
+  if (baseTarget) servers.push({ name: `base (${path.basename(baseDir!)})`, s: await start(baseTarget, baseDir), t: baseTarget, runs: [] })
   if (!target.lua) {
     const first = await fetchOnce(ours.url + target.path, { headers: target.headers })
     if (first.status !== 200) throw new Error(`${first.status} ${first.text.slice(0, 200)}`)
-    servers.push({ name: 'bare twin', s: await startBareTwin(dataDir, first, target.path), runs: [] })
+    servers.push({ name: 'bare twin', s: await startBareTwin(target.dataDir, first, target.path), t: target, runs: [] })
   }
   let phones = 2_000_000
-  const run = (s: ServerHandle, durationSec: number, pid?: number) =>
-    load({ url: s.url + target.path, headers: target.headers, connections: 50, durationSec, serverPid: pid, luaScript: target.lua?.((phones += 1_000_000)) })
+  const run = (s: ServerHandle, t: Target, durationSec: number, pid?: number) =>
+    load({ url: s.url + t.path, headers: t.headers, connections: 50, durationSec, serverPid: pid, luaScript: t.lua?.((phones += 200_000)) }) // ≤ 200,000 orders a run; 7 digits up to 39 runs
   const served = new Map<ServerHandle, number>()
-  for (const x of servers) served.set(x.s, (await run(x.s, 2)).requests)
-  for (let i = 0; i < rounds; i++) for (const x of servers) x.runs.push(await run(x.s, seconds, x.s.pid))
+  for (const x of servers) served.set(x.s, (await run(x.s, x.t, 2)).requests)
+  for (let i = 0; i < rounds; i++) for (const x of servers) x.runs.push(await run(x.s, x.t, seconds, x.s.pid))
   const rows: Row[] = servers.map((x) => {
     const cpu = x.runs.map((r) => r.cpuUsPerReq).sort((a, b) => a - b)
     return {
