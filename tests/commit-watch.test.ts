@@ -56,12 +56,14 @@ describe('CommitWatch', () => {
     let seed = 7
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
     for (let i = 0; i < 400; i++) {
-      const step = Math.floor(rnd() * 6)
+      const step = Math.floor(rnd() * 8)
       if (step === 0) db.run('INSERT INTO t VALUES (?)', [i])
       else if (step === 1) other.run('INSERT INTO t VALUES (?)', [i])
       else if (step === 2) other.run('PRAGMA wal_checkpoint(TRUNCATE)')
       else if (step === 3) db.run('PRAGMA wal_checkpoint(PASSIVE)')
       else if (step === 4) other.query('SELECT count(*) FROM t').get()
+      else if (step === 5) other.run('PRAGMA wal_checkpoint(PASSIVE)')
+      else if (step === 6) other.run('PRAGMA wal_checkpoint(RESTART)')
       const v = version.get()!.data_version
       expect(watch.changed()).toBe(v !== last)
       last = v
