@@ -2,11 +2,10 @@
  * Per-store cache of serialized GET responses, and of the store and key rows the auth gate
  * needs. Writes through the API call `invalidate(storeId)` after commit; writes made by another
  * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
- * any other connection commits — looked at once per request, and only run when the WAL index
- * shows a commit since the last look (commit-watch.ts).
+ * any other connection commits — checked once per request (~2 µs in a loop, more under load:
+ * a read lock on the WAL index; docs/decisions/008 says why it is not read from the -shm).
  */
 import type { Db } from './client'
-import { CommitWatch } from './commit-watch'
 import type { ApiKey, Store } from './schema'
 import { ProductFragments } from './fragments'
 
@@ -32,16 +31,22 @@ export class StoreCache {
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
   readonly fragments = new ProductFragments()
-  private commits: CommitWatch
+  private lastDataVersion: number
+  private dataVersion
 
   /** `responses: false` (BENCH_NO_RESPONSE_CACHE, benchmarks only) keeps no bodies: every GET is built. */
   constructor(db: Db, private readonly opts: { responses: boolean } = { responses: true }) {
-    this.commits = new CommitWatch(db.$client)
+    this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
+    this.lastDataVersion = this.dataVersion.get()!.data_version
   }
 
   /** Clears everything when another process has committed since the last look. */
   syncExternal(): void {
-    if (this.commits.changed()) this.clear()
+    const v = this.dataVersion.get()!.data_version
+    if (v !== this.lastDataVersion) {
+      this.lastDataVersion = v
+      this.clear()
+    }
   }
 
   clear(): void {
