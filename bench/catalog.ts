@@ -7,8 +7,13 @@
  * every request still goes through the gate and is counted; the bench checks the count the
  * server reports in its `RateLimit` header moved by at least the requests wrk completed.
  *
+ * BENCH_BASE_DIR=<a checkout of another revision> adds that revision's server on the same data,
+ * in the same alternating rounds (this, base, bare): its row, and its CPU per request against
+ * this one's.
+ *
  * Target: real server ≥ 50 % of bare req/s, and p99 ≤ 10 ms at 50 connections.
  */
+import path from 'node:path'
 import { bestRound, loadRow, cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
 
 const TARGET_RATIO = 0.5
@@ -19,6 +24,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: opts.quick ? 50 : 60, variantsPerProduct: opts.quick ? 2 : 3, categories: 3, scopes: ['products:read'] })
   const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' } })
+  const baseDir = process.env.BENCH_BASE_DIR
+  const baseServer = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' } }) : undefined
+  const baseUrl = baseServer && `${baseServer.url}/api/v1/products?limit=50`
   const url = `${server.url}/api/v1/products?limit=50`
   const headers = { authorization: `Bearer ${seeded.key}` }
   try {
@@ -34,11 +42,13 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       const warm = Math.min(2, opts.duration)
       await load({ ...common, url, durationSec: warm })
       await load({ ...common, url: bare.url + '/api/v1/products?limit=50', durationSec: warm })
+      if (baseUrl) await load({ ...common, url: baseUrl, durationSec: warm })
       // Alternate rounds (real, bare, real, bare…) so a burst of outside load hits both, and
       // keep each server's best round: on a shared machine the best round is the least disturbed.
       const rounds = opts.quick ? 1 : 3
       const reals: LoadResult[] = []
       const bares: LoadResult[] = []
+      const bases: LoadResult[] = []
       // "Every request counted": the key's fixed 60 s window must move by at least the requests
       // completed. Checked on rounds that start and end inside one window (the count resets at
       // a window boundary, so a round across one says nothing).
@@ -56,10 +66,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           checkedRounds++
         }
         reals.push(r)
+        if (baseServer) bases.push(await load({ ...common, url: baseUrl!, serverPid: baseServer.pid }))
         bares.push(await load({ ...common, url: bare.url + '/api/v1/products?limit=50', serverPid: bare.pid }))
       }
       const real = bestRound(reals)
       const base = bestRound(bares)
+      const prev = bases.length ? bestRound(bases) : undefined
       const failures = reals.reduce((n, r) => n + r.non2xx + r.errors, 0)
       const ratio = real.rps / base.rps
       const pass = ratio >= TARGET_RATIO && real.p99 <= TARGET_P99_MS && failures === 0
@@ -67,8 +79,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       return {
         name: 'catalog',
         title: `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B body, ${opts.connections} connections, ${opts.duration} s per round, load: ${real.tool}`,
-        rows: [loadRow('storefront (Elysia, full gate)', real), loadRow('bare Bun.serve (same cert, same bytes)', base)],
+        rows: [loadRow('storefront (Elysia, full gate)', real), ...(prev ? [loadRow(`base (${path.basename(baseDir!)})`, prev)] : []), loadRow('bare Bun.serve (same cert, same bytes)', base)],
         notes: [
+          `CPU per request over bare: ${(real.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x (target ≤ 1.6x)${prev ? `; base ${(prev.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x, base/this ${(prev.cpuUsPerReq / real.cpuUsPerReq).toFixed(2)}x` : ''}`,
           `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
           `CPU cost ratio bare/storefront: ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)} — the throughput ratio to expect when the server has its core to itself`,
           checkedRounds > 0
@@ -77,7 +90,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           ...(real.serverCpuShare < 0.9 || base.serverCpuShare < 0.9
             ? [`a server used < 90 % of its core: the load generator (one core) or outside load was the limit, so req/s understates the gap; the CPU cost ratio is the better guide`]
             : []),
-          `best of ${rounds} alternating round${rounds > 1 ? 's' : ''} per server (rounds' req/s — storefront: ${reals.map((r) => fmtInt(r.rps)).join(', ')}; bare: ${bares.map((r) => fmtInt(r.rps)).join(', ')})`,
+          `best of ${rounds} alternating round${rounds > 1 ? 's' : ''} per server (rounds' req/s — storefront: ${reals.map((r) => fmtInt(r.rps)).join(', ')}; ${prev ? `base: ${bases.map((r) => fmtInt(r.rps)).join(', ')}; ` : ''}bare: ${bares.map((r) => fmtInt(r.rps)).join(', ')})`,
           `cpu: ${cpuPlan().description}`,
         ],
         pass: pass && counted >= checkedCompleted,
@@ -88,6 +101,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     }
   } finally {
     await server.stop()
+    await baseServer?.stop()
   }
 }
 

@@ -11,13 +11,17 @@
  * UPDATE per line inside the order's savepoint) alternately on one server, A B B A; each tracked
  * phase checks that the stock went down by exactly the units ordered.
  *
+ * BENCH_BASE_DIR=<a checkout of another revision> runs that revision's server too, on its own
+ * DATA_DIR seeded by its own code, through the same phases in turn (A/B within each phase):
+ * rows per server, and the base/this ratios of CPU per order and orders/s.
+ *
  * Targets: ≥ 2,000 orders/s with DB_SYNCHRONOUS=FULL at 50 connections, no non-2xx answers;
  * tracked stock costs ≤ 10 % of orders/s; each tracked phase at FULL ≥ 2,500 orders/s with
  * p99 ≤ 50 ms.
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, sleep, fmtInt, fmtMs, fmtPct, fmtUs, hasWrk, load, seed, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import { cpuPlan, fetchOnce, sleep, fmtInt, fmtMs, fmtPct, fmtUs, hasWrk, load, seedWith, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row, type Seeded, type ServerHandle } from './lib'
 
 const TARGET_RPS = 2000
 /** Tracked stock at FULL, 50 connections (docs/decisions/006): each tracked phase. */
@@ -90,41 +94,68 @@ interface Phase {
   ordered: number
 }
 
-async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL'): Promise<{ phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }> {
+/** One server under test: its own DATA_DIR seeded by its own checkout's code. */
+interface Shop {
+  name: string
+  dataDir: string
+  seeded: Seeded
+  shippingId: string
+  variants: [string, string]
+  server: ServerHandle
+  phases: Phase[]
+}
+
+async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: string): Promise<Shop> {
   const dataDir = tempDir()
-  const seeded = await seed(dataDir, { products: 10, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
+  const seeded = await seedWith(cwd, dataDir, { products: 10, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
   const shippingId = addShipping(dataDir, seeded.storeId)
   const variants: [string, string] = [seeded.variantIds[0]!, seeded.variantIds[3]!]
-  const server = await startServer({ dataDir, env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: synchronous, LOG_LEVEL: 'info' } })
+  const server = await startServer({ dataDir, cwd, env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: synchronous, LOG_LEVEL: 'info' } })
+  const probe = await fetchOnce(`${server.url}/api/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ storeId: seeded.storeId, name: 'Probe', phone: '+14155550000', items: [{ variantId: variants[0], quantity: 1 }], shippingOptionId: shippingId }),
+  })
+  if (probe.status !== 201) throw new Error(`POST /api/orders (${name}): ${probe.status} ${probe.text.slice(0, 300)}`)
+  return { name, dataDir, seeded, shippingId, variants, server, phases: [] }
+}
+
+/**
+ * This revision (and the base's server when BENCH_BASE_DIR is set, on its own DATA_DIR seeded
+ * by its own code) through the same phases; the servers take turns in each phase, the first
+ * one alternating, so a burst of outside load hits both.
+ */
+async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL', baseDir: string | undefined): Promise<{ name: string; phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }[]> {
+  const shops: Shop[] = []
   try {
-    const url = `${server.url}/api/orders`
-    const probe = await fetchOnce(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ storeId: seeded.storeId, name: 'Probe', phone: '+14155550000', items: [{ variantId: variants[0], quantity: 1 }], shippingOptionId: shippingId }),
-    })
-    if (probe.status !== 201) throw new Error(`POST /api/orders: ${probe.status} ${probe.text.slice(0, 300)}`)
-    const common = { url, connections: opts.connections, serverPid: server.pid }
+    shops.push(await openShop('this', synchronous))
+    if (baseDir) shops.push(await openShop('base', synchronous, baseDir))
+    const common = (s: Shop) => ({ url: `${s.server.url}/api/orders`, connections: opts.connections, serverPid: s.server.pid })
     // Warm-up with its own phone range, then the measured phases, each with its own range.
-    await load({ ...common, durationSec: Math.min(2, opts.duration), luaScript: script(seeded.storeId, variants, shippingId, 0) })
-    const phases: Phase[] = []
+    for (const s of shops) await load({ ...common(s), durationSec: Math.min(2, opts.duration), luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 0) })
     for (const [i, tracked] of PHASES.entries()) {
-      setStock(dataDir, variants, tracked ? STOCK : null)
-      const before = verify(dataDir, seeded.storeId, variants).trackedUnits
-      const r = await load({ ...common, durationSec: opts.duration, luaScript: script(seeded.storeId, variants, shippingId, 1_000_000 * (i + 1)) })
-      // wrk stops with up to one post per connection still being placed: let those land in this phase.
-      await sleep(1000)
-      const after = verify(dataDir, seeded.storeId, variants)
-      phases.push({ tracked, r, taken: tracked ? STOCK * variants.length - after.stockLeft! : 0, ordered: after.trackedUnits - before })
+      for (const s of i % 2 === 0 ? shops : [...shops].reverse()) {
+        setStock(s.dataDir, s.variants, tracked ? STOCK : null)
+        const before = verify(s.dataDir, s.seeded.storeId, s.variants).trackedUnits
+        const r = await load({ ...common(s), durationSec: opts.duration, luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 1_000_000 * (i + 1)) })
+        // wrk stops with up to one post per connection still being placed: let those land in this phase.
+        await sleep(1000)
+        const after = verify(s.dataDir, s.seeded.storeId, s.variants)
+        s.phases.push({ tracked, r, taken: tracked ? STOCK * s.variants.length - after.stockLeft! : 0, ordered: after.trackedUnits - before })
+      }
     }
-    // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
-    const walMb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1e6
-    await server.stop()
-    const cp = server.logs.map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((j) => j.msg === 'wal checkpoints')
-    const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}` : 'no checkpointer report'
-    return { phases, check: verify(dataDir, seeded.storeId, variants), walMb, checkpoints }
+    const out = []
+    for (const s of shops) {
+      // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
+      const walMb = Bun.file(path.join(s.dataDir, 'storefront.db-wal')).size / 1e6
+      await s.server.stop()
+      const cp = s.server.logs.map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((j) => j.msg === 'wal checkpoints')
+      const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}` : 'no checkpointer report'
+      out.push({ name: s.name, phases: s.phases, check: verify(s.dataDir, s.seeded.storeId, s.variants), walMb, checkpoints })
+    }
+    return out
   } finally {
-    await server.stop()
+    for (const s of shops) await s.server.stop()
   }
 }
 
@@ -137,53 +168,60 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   let full: LoadResult | undefined
   let ok = true
   let trackedOk = true
+  const baseDir = process.env.BENCH_BASE_DIR
   for (const sync of ['FULL', 'NORMAL'] as const) {
-    const { phases, check, walMb, checkpoints } = await measure(opts, sync)
-    notes.push(`${sync}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
-    // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
-    const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1 // the probe has one line
-    if (!consistent) notes.push(`${sync}: database check failed: ${JSON.stringify(check)}`)
-    ok &&= consistent
-    for (const tracked of [false, true]) {
-      const mine = phases.filter((p) => p.tracked === tracked)
-      const mean = (f: (r: LoadResult) => number) => mine.reduce((s, p) => s + f(p.r), 0) / mine.length
-      rps[`${sync} ${tracked}`] = mean((r) => r.rps)
-      cpu[`${sync} ${tracked}`] = mean((r) => r.cpuUsPerReq)
+    for (const { name, phases, check, walMb, checkpoints } of await measure(opts, sync, baseDir)) {
+      const mine = name === 'this'
+      notes.push(`${sync}${mine ? '' : ' (base)'}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
+      // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
+      const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1 // the probe has one line
+      if (!consistent) notes.push(`${sync} (${name}): database check failed: ${JSON.stringify(check)}`)
+      ok &&= consistent
+      for (const tracked of [false, true]) {
+        const these = phases.filter((p) => p.tracked === tracked)
+        const mean = (f: (r: LoadResult) => number) => these.reduce((s, p) => s + f(p.r), 0) / these.length
+        rps[`${name} ${sync} ${tracked}`] = mean((r) => r.rps)
+        cpu[`${name} ${sync} ${tracked}`] = mean((r) => r.cpuUsPerReq)
+      }
+      if (mine) full ??= phases[0]!.r
+      for (const p of phases) {
+        const r = p.r
+        if (mine && sync === 'FULL' && p.tracked) trackedOk &&= r.rps >= TARGET_TRACKED_RPS && r.p99 <= TARGET_TRACKED_P99_MS
+        // Stock taken must equal the units of tracked lines ordered, and only while tracked.
+        const exact = p.tracked ? p.taken === p.ordered && p.ordered > 0 : p.ordered === 0
+        if (!exact) notes.push(`${sync} (${name}): stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`)
+        ok &&= exact && r.non2xx === 0 && r.errors === 0
+        rows.push({
+          ...(baseDir ? { server: name } : {}),
+          DB_SYNCHRONOUS: sync,
+          stock: p.tracked ? 'tracked' : 'untracked',
+          'orders/s': fmtInt(r.rps),
+          p50: fmtMs(r.p50),
+          p90: fmtMs(r.p90),
+          p99: fmtMs(r.p99),
+          'server CPU/order': fmtUs(r.cpuUsPerReq),
+          'server CPU use': fmtPct(r.serverCpuShare),
+          requests: fmtInt(r.requests),
+          'non-2xx': r.non2xx,
+          errors: r.errors,
+          'units taken': fmtInt(p.taken),
+        })
+      }
+      rows.push({ ...(baseDir ? { server: name } : {}), DB_SYNCHRONOUS: sync, stock: 'orders in DB', 'orders/s': fmtInt(check.orders), p50: `${fmtInt(check.distinctNumbers)} distinct numbers` })
     }
-    full ??= phases[0]!.r
-    for (const p of phases) {
-      const r = p.r
-      if (sync === 'FULL' && p.tracked) trackedOk &&= r.rps >= TARGET_TRACKED_RPS && r.p99 <= TARGET_TRACKED_P99_MS
-      // Stock taken must equal the units of tracked lines ordered, and only while tracked.
-      const exact = p.tracked ? p.taken === p.ordered && p.ordered > 0 : p.ordered === 0
-      if (!exact) notes.push(`${sync}: stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`)
-      ok &&= exact && r.non2xx === 0 && r.errors === 0
-      rows.push({
-        DB_SYNCHRONOUS: sync,
-        stock: p.tracked ? 'tracked' : 'untracked',
-        'orders/s': fmtInt(r.rps),
-        p50: fmtMs(r.p50),
-        p90: fmtMs(r.p90),
-        p99: fmtMs(r.p99),
-        'server CPU/order': fmtUs(r.cpuUsPerReq),
-        'server CPU use': fmtPct(r.serverCpuShare),
-        requests: fmtInt(r.requests),
-        'non-2xx': r.non2xx,
-        errors: r.errors,
-        'units taken': fmtInt(p.taken),
-      })
-    }
-    rows.push({ DB_SYNCHRONOUS: sync, stock: 'orders in DB', 'orders/s': fmtInt(check.orders), p50: `${fmtInt(check.distinctNumbers)} distinct numbers` })
   }
-  const trackedFull = rows.filter((r) => r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked')
+  const trackedFull = rows.filter((r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked')
   notes.push(
     `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ${trackedOk ? 'met' : 'MISSED'}`,
   )
-  const cost = (sync: string) => 1 - rps[`${sync} true`]! / rps[`${sync} false`]!
-  const cpuCost = (sync: string) => cpu[`${sync} true`]! / cpu[`${sync} false`]! - 1
-  const pass = ok && trackedOk && rps['FULL false']! >= TARGET_RPS && cost('FULL') <= MAX_STOCK_COST
+  const cost = (sync: string) => 1 - rps[`this ${sync} true`]! / rps[`this ${sync} false`]!
+  const cpuCost = (sync: string) => cpu[`this ${sync} true`]! / cpu[`this ${sync} false`]! - 1
+  const pass = ok && trackedOk && rps['this FULL false']! >= TARGET_RPS && cost('FULL') <= MAX_STOCK_COST
   notes.push(
-    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, no non-2xx (got ${fmtInt(rps['FULL false']!)} untracked)`,
+    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
+    ...(baseDir
+      ? (['FULL', 'NORMAL'] as const).map((sync) => `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: CPU/order ${fmtUs(cpu[`base ${sync} true`]!)} vs ${fmtUs(cpu[`this ${sync} true`]!)} (${(cpu[`base ${sync} true`]! / cpu[`this ${sync} true`]!).toFixed(2)}x), orders/s ${fmtInt(rps[`base ${sync} true`]!)} vs ${fmtInt(rps[`this ${sync} true`]!)} (${(rps[`this ${sync} true`]! / rps[`base ${sync} true`]!).toFixed(2)}x)`)
+      : []),
     `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
     'orders are group-committed: posts that arrive while a commit waits on its fsync share the next transaction (one savepoint each)',
     `cpu: ${cpuPlan().description}`,
@@ -194,6 +232,6 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     rows,
     notes,
     pass,
-    summary: `${fmtInt(rps['FULL false']!)} orders/s (FULL), tracked stock ${fmtInt(rps['FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
+    summary: `${fmtInt(rps['this FULL false']!)} orders/s (FULL), tracked stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
   }
 }

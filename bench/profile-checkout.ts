@@ -7,7 +7,10 @@
  * Flags: --hook / --nohook (one mode only), --rounds N (alternating rounds), --nosend (events
  * are written but the dispatcher is never woken: the outbox write alone), --normal
  * (DB_SYNCHRONOUS=NORMAL), --ddl "SQL; SQL" (applied to the seeded database first, to compare
- * schema variants). Also prints the outbox/log row counts and the WAL file size after each round.
+ * schema variants), --tracked (stock tracked on both variants, as the orders bench's tracked
+ * phases). Also prints the outbox/log row counts, the WAL file size after each round, and the
+ * WAL frames (pages) written per order: SQLite's own checkpoints are off here (no server, no
+ * checkpointer), so the WAL only grows and its growth over a round is what the orders wrote.
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
@@ -32,6 +35,7 @@ const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categor
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 const shippingId = 'shipbench'
 for (const stmt of ddl.split(";").filter((x) => x.trim())) sdb.run(stmt)
+if (args.includes('--tracked')) for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
 sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)", [shippingId, seeded.storeId])
 sdb.close()
 
@@ -44,6 +48,9 @@ const port = Number(new TextDecoder().decode((await reader.read()).value).trim()
 const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: sync, webhookAllowPrivate: true, rateLimitOrders: 1e9, rateLimitKeyPerMin: 1e9 } as never)
 const deps = createDeps(config)
 const app = createApp(deps)
+deps.db.$client.run('PRAGMA wal_autocheckpoint = 0') // the WAL only grows: its growth is the orders' pages
+const pageSize = deps.db.$client.query<{ page_size: number }, []>('PRAGMA page_size').get()!.page_size
+const walFile = path.join(dataDir, 'storefront.db-wal')
 const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }
 const res = await app.handle(new Request('http://localhost/api/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }) }))
 if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
@@ -75,6 +82,7 @@ await round(2000) // warm-up
 for (const hook of modes) {
   setActive(hook)
   await deps.dispatcher.idle()
+  const wal0 = Bun.file(walFile).size
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   await round(N)
@@ -84,9 +92,11 @@ for (const hook of modes) {
   const outboxLeft = deps.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM webhook_outbox').get()!.n
   const logRows = deps.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM webhook_deliveries').get()!.n
   console.log(`  outbox ${outboxLeft}, log ${logRows}`)
-  const walKb = Bun.file(path.join(dataDir, 'storefront.db-wal')).size / 1024
+  const walBytes = Bun.file(walFile).size
+  const walKb = walBytes / 1024
+  const frames = (walBytes - wal0) / (pageSize + 24) / N
   const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
-  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB`)
+  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB, ${frames.toFixed(2)} WAL pages/order (${((frames * pageSize) / 1024).toFixed(1)} KB)`)
 }
 app.gate.close()
 closeDeps(deps)

@@ -27,6 +27,8 @@ interface Endpoint {
   auth: boolean
   /** Target server CPU per request uncached, µs. */
   target?: number
+  /** Target uncached CPU per request over the bare twin's (issue 23). */
+  bareRatio?: number
 }
 
 /** Seeds the catalog and the customer's orders; returns the endpoints to measure. */
@@ -67,18 +69,21 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     await placeOrders(server, seeded.storeId, seeded.variantIds)
     const customerId = (JSON.parse((await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }).data[0]!.id
     endpoints = [
-      { name: 'product list', path: '/api/v1/products?limit=50', auth: true, target: 250 },
-      { name: 'order list', path: '/api/v1/orders?limit=50', auth: true, target: 300 },
-      { name: 'customer detail', path: `/api/v1/customers/${customerId}`, auth: true, target: 300 },
-      { name: 'store read (public)', path: `/api/v1/stores/${seeded.slug}`, auth: false, target: 150 },
-      { name: 'product by id', path: `/api/v1/products/${seeded.productIds[7]}`, auth: true },
+      { name: 'product list', path: '/api/v1/products?limit=50', auth: true, target: 250, bareRatio: 5 },
+      { name: 'order list', path: '/api/v1/orders?limit=50', auth: true, target: 300, bareRatio: 8 },
+      { name: 'customer detail', path: `/api/v1/customers/${customerId}`, auth: true, target: 300, bareRatio: 8 },
+      { name: 'store read (public)', path: `/api/v1/stores/${seeded.slug}`, auth: false, target: 150, bareRatio: 5 },
+      { name: 'product by id', path: `/api/v1/products/${seeded.productIds[7]}`, auth: true, bareRatio: 5 },
     ]
   } catch (err) {
     await server.stop()
     throw err
   }
 
-  const results = new Map<string, { cached?: LoadResult; uncached?: LoadResult; base?: LoadResult; bare?: LoadResult; bytes: number }>()
+  const results = new Map<string, { cached?: LoadResult; uncached?: LoadResult; base?: LoadResult; baseCached?: LoadResult; bare?: LoadResult; bytes: number }>()
+  const baseDir = process.env.BENCH_BASE_DIR
+  // The base's cached server runs beside this one's, each endpoint measured on both in turn.
+  const baseCached = baseDir ? await startServer({ dataDir, cwd: baseDir, env: LIMITS }) : undefined
   const measure = async (s: ServerHandle, e: Endpoint) => {
     const h = e.auth ? headers : {}
     const first = await fetchOnce(s.url + e.path, { headers: h })
@@ -91,6 +96,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     for (const e of endpoints) {
       const { r, body } = await measure(server, e)
       results.set(e.name, { cached: r, bytes: Buffer.byteLength(body.text) })
+      if (baseCached) results.get(e.name)!.baseCached = (await measure(baseCached, e)).r
       const bare = await startBareServer({ certFile: path.join(dataDir, 'tls/cert.pem'), keyFile: path.join(dataDir, 'tls/key.pem'), body: body.text })
       try {
         results.get(e.name)!.bare = (await measure(bare, { ...e, auth: false })).r
@@ -100,8 +106,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     }
   } finally {
     await server.stop()
+    await baseCached?.stop()
   }
-  const baseDir = process.env.BENCH_BASE_DIR
   // Uncached, this revision and the base alternately per endpoint (a burst of outside load hits both).
   server = await startServer({ dataDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } })
   const base = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } }) : undefined
@@ -125,7 +131,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       bytes: fmtInt(x.bytes),
       'bare CPU/req': fmtUs(x.bare!.cpuUsPerReq),
       'cached CPU/req': fmtUs(x.cached!.cpuUsPerReq),
+      'cached/bare': `${(x.cached!.cpuUsPerReq / x.bare!.cpuUsPerReq).toFixed(1)}x`,
+      ...(x.baseCached ? { 'base cached CPU/req': fmtUs(x.baseCached.cpuUsPerReq) } : {}),
       'uncached CPU/req': fmtUs(u.cpuUsPerReq),
+      'uncached/bare': `${(u.cpuUsPerReq / x.bare!.cpuUsPerReq).toFixed(1)}x${e.bareRatio ? ` (≤ ${e.bareRatio}x)` : ''}`,
       ...(x.base ? { 'base uncached CPU/req': fmtUs(x.base.cpuUsPerReq), 'base/this': `${(x.base.cpuUsPerReq / u.cpuUsPerReq).toFixed(2)}x` } : {}),
       target: e.target === undefined ? '—' : `≤ ${e.target} µs ${met ? 'met' : 'MISSED'}`,
       'uncached req/s': fmtInt(u.rps),
@@ -139,7 +148,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     'order list and customer detail are never cached (the route builds them every time): their cached and uncached columns measure the same path twice',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
     "uncached keeps the per-product fragments (docs/decisions/007): no write runs during the bench, so it is the read after a write that changed other products; an order rebuilds only the products whose stock it took",
-    ...(baseDir ? [`base: the server from ${baseDir} on the same data, uncached, run right after this revision's for each endpoint`] : []),
+    ...(baseDir ? [`base: the server from ${baseDir} on the same data, cached and uncached, each run right after this revision's for each endpoint`] : []),
     `${opts.connections} connections, ${duration} s per run after 1 s warm-up; cpu: ${cpuPlan().description}`,
   )
   const pl = results.get('product list')!

@@ -67,3 +67,15 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
     closeDeps(deps)
   }
 }
+
+/**
+ * `seed` as another checkout's code does it (`cwd`, e.g. BENCH_BASE_DIR), in a child process, so
+ * a base revision's server opens a database its own migrations made; this checkout's when absent.
+ */
+export async function seedWith(cwd: string | undefined, dataDir: string, opts: SeedOpts = {}): Promise<Seeded> {
+  if (cwd === undefined) return seed(dataDir, opts)
+  const code = `const { seed } = await import(${JSON.stringify(`${cwd}/bench/lib/seed.ts`)}); process.stdout.write(JSON.stringify(await seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
+  const r = Bun.spawnSync([process.execPath, '-e', code], { cwd, stderr: 'pipe' })
+  if (r.exitCode !== 0) throw new Error(`seeding with ${cwd} failed: ${r.stderr.toString()}`)
+  return JSON.parse(r.stdout.toString()) as Seeded
+}

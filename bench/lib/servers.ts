@@ -29,16 +29,21 @@ export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = R
 
 /** Waits for a JSON line on stderr with `msg` = wanted and a `url`; keeps draining after. */
 export function waitForListening(child: ChildProcess, logs: string[], wanted: string, timeoutMs = 20_000): Promise<string> {
+  let tail = 0
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not log '${wanted}' within ${timeoutMs} ms:\n${logs.join('\n')}`)), timeoutMs)
     const rl = createInterface({ input: child.stderr! })
+    let found = false
     rl.on('line', (line) => {
-      // The first lines (start-up) and the latest ones (e.g. what it logs when stopping).
-      logs.push(line)
-      if (logs.length > 1000) logs.splice(250, 1)
+      // The first lines (start-up) and the latest ones (e.g. what it logs when stopping), kept
+      // cheaply: a slow reader fills the pipe and the server's log writes then wait on it.
+      if (logs.length < 1000) logs.push(line)
+      else logs[250 + (tail++ % 750)] = line
+      if (found || !line.includes(wanted)) return
       try {
         const j = JSON.parse(line)
         if (j.msg === wanted && typeof j.url === 'string') {
+          found = true
           clearTimeout(timer)
           resolve(j.url)
         }
@@ -82,7 +87,7 @@ export interface StartServerOpts {
 export async function startServer(opts: StartServerOpts = {}): Promise<ServerHandle> {
   const dataDir = opts.dataDir ?? tempDir()
   const prefix = opts.pin === false ? [] : cpuPlan().server
-  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : []
+  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : []
   const child = spawnTracked([...prefix, process.execPath, ...profile, 'src/index.ts'], {
     DATA_DIR: dataDir,
     PORT: '0',

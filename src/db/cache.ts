@@ -2,7 +2,8 @@
  * Per-store cache of serialized GET responses, and of the store and key rows the auth gate
  * needs. Writes through the API call `invalidate(storeId)` after commit; writes made by another
  * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
- * any other connection commits — checked once per request, it costs a microsecond.
+ * any other connection commits — checked once per request (~2 µs in a loop, more under load:
+ * a read lock on the WAL index; docs/decisions/008 says why it is not read from the -shm).
  */
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
@@ -12,6 +13,17 @@ const MAX_ENTRIES_PER_STORE = 256
 
 /** A serialized body. A Blob is best: a Response shares its bytes instead of copying them. */
 export type CachedBody = string | Uint8Array | Blob
+
+/**
+ * The key of a key route's whole JSON answer: the request's path and query as sent (keys that
+ * start with `/`). The pipeline looks a GET up under it after the gate and, on a hit, answers
+ * before routing (plugins/pipeline.ts, docs/decisions/008); so only a route without path
+ * parameters whose 200 body depends on nothing but the store and its path and query may cache
+ * under it.
+ */
+export function routeKey(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2))
+}
 
 export class StoreCache {
   private responses = new Map<string, Map<string, CachedBody>>()

@@ -136,6 +136,12 @@ export class AccessTable {
     }
   }
 
+  /** The declared route a parameterless path is (its pattern is the path), for the request log. */
+  fixedRoute(method: string, rawPath: string): string | undefined {
+    const path = normalize(rawPath)
+    return this.fixed.has(`${method} ${path}`) ? path : undefined
+  }
+
   /** The checks a request gets, from its method and path alone. */
   match(method: string, rawPath: string): Match {
     const m = method === 'HEAD' ? 'GET' : method

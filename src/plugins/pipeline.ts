@@ -4,10 +4,14 @@
  * redirect to https behind a proxy, the public edge (plugins/edge.ts: doubled slashes, CORS,
  * /mcp's Origin), and the gate (http/gate.ts), whose decision it keeps on the request's own
  * context (plugins/request-state.ts): the access macro resolves a key route's `ctx` from it.
- * Nothing per request is kept elsewhere.
+ * Nothing per request is kept elsewhere. A key GET whose whole answer is cached under its path
+ * and query (`routeKey`, db/cache.ts) is answered right after the gate, before routing: Elysia's
+ * per-route work (headers copied, cookies and query parsed, the query validated and decoded,
+ * the response mapped) was most of a cached read's cost (docs/decisions/008).
  */
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
+import type { StoreCache } from '../db/cache'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
@@ -15,7 +19,7 @@ import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 import { keepState } from './request-state'
 
-export function pipeline(deps: { config: Config }, gate: Gate, edge: Edge, requests: RequestLog) {
+export function pipeline(deps: { config: Config; cache: StoreCache }, gate: Gate, edge: Edge, requests: RequestLog) {
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
     // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
@@ -42,6 +46,16 @@ export function pipeline(deps: { config: Config }, gate: Gate, edge: Edge, reque
     const gated = gate.check(request, path, clientBucket, headers, entry)
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
+    if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
+      const hit = deps.cache.getResponse(gated.store.id, url.slice(pathStart))
+      const route = hit && gate.table.fixedRoute('GET', path)
+      if (route) {
+        ;(c as { route?: string }).route = route // the request's log line
+        headers['content-type'] = 'application/json'
+        c.set.headers = {} // as shared/query.ts sendJson: Elysia hands the Response out as it is
+        return new Response(hit, { headers })
+      }
+    }
     keepState(c, { gated, clientBucket })
   })
 }

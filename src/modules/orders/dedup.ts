@@ -1,8 +1,8 @@
 /**
  * Duplicate detection (spec 4.3): same store, same E.164 phone and the same multiset of
  * (variant or product, quantity) within 5 minutes. Lines are sorted into a canonical form so
- * their order in the body doesn't matter; the hash goes into `orders.dedup_hash`, which is
- * indexed with (store_id, dedup_hash, created_at).
+ * their order in the body doesn't matter; the hash goes into `orders.dedup_hash`, compared
+ * among the customer's (store, phone) orders of the window (checkout/statements.ts).
  */
 import { createHash } from 'node:crypto'
 

@@ -43,10 +43,11 @@ export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, 
 /**
  * The product list's body for the verb shape `{ ctx, input }`: served from the store's cache
  * until a write to the store drops it; built again, it reuses the views of the products the
- * write did not change (the fragments). `input.search` is the request's query string, the key.
+ * write did not change (the fragments). `input.route` is the request's `routeKey` (db/cache.ts):
+ * a hit is served by the pipeline before routing.
  */
-export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; search: string }; cache: StoreCache }): CachedBody {
-  return cache.body(ctx.store.id, `products${input.search}`, () => listProductsJson(ctx, input.query, cache.fragments))
+export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; route: string }; cache: StoreCache }): CachedBody {
+  return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache.fragments))
 }
 
 /** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */

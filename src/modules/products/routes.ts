@@ -5,7 +5,7 @@ import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, 
 import { sendJson } from '../shared'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
 import { productListBody } from './fragments'
-import type { StoreCache } from '../../db/cache'
+import { routeKey, type StoreCache } from '../../db/cache'
 import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
@@ -21,7 +21,7 @@ export const productRoutes = (port: ProductRoutesPort) =>
   .get(
     '',
     ({ ctx, query, request, set }) =>
-      sendJson(set, productListBody({ ctx, input: { query, search: request.url.slice(request.url.indexOf('?') >>> 0) }, cache: port.cache })),
+      sendJson(set, productListBody({ ctx, input: { query, route: routeKey(request.url) }, cache: port.cache })),
     {
       access: read,
       query: ProductListQuery,

@@ -36,8 +36,12 @@ interface OutboxRow {
   subjectId: string | null
   createdAt: number
 }
-/** The active endpoints of store ?1 subscribed to event ?2. */
-const SUBSCRIBED = 'store_id = ?1 AND is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = ?2)'
+/**
+ * The active endpoints of store ?1 subscribed to event ?2. `?2 IN (SELECT … json_each)`, not
+ * `EXISTS (… WHERE value = ?2)`: the same rows, but the EXISTS form cost ~10 µs a run even with
+ * no endpoint at all, the IN form ~2 µs, and checkout runs it for every order (decision 010).
+ */
+const SUBSCRIBED = 'store_id = ?1 AND is_active = 1 AND ?2 IN (SELECT value FROM json_each(events))'
 
 /** Compiled once per connection: the checkout calls this for every order. */
 const rawStmts = new WeakMap<Database, RawStatements>()

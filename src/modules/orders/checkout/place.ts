@@ -149,7 +149,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
   if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
-  if (sql.recentDuplicate(db, store.id, hash, now - DEDUP_WINDOW_MS)) {
+  if (sql.recentDuplicate(db, store.id, phone, hash, now - DEDUP_WINDOW_MS)) {
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
   const fx = effects.fxFor(ctx)

@@ -1,0 +1,1 @@
+DROP INDEX `orders_store_dedup_idx`;
