@@ -248,6 +248,29 @@ test('handlers get what is resolved or bound, never a placeholder decorated onto
   expect(/\.decorate\([^)]*undefined as unknown/.test(".decorate('ctx', undefined as unknown as Ctx)")).toBe(true)
 })
 
+/** Where raw SQL may be written: a module's sql.ts or sql/ folder, db/ (the toolkit, schema, limiter), the kernel's savepoints, and backup/ (file-level VACUUM INTO and integrity checks). */
+const RAW_SQL_HOMES = /(^|\/)sql(\.ts$|\/)|^src\/db\/|^src\/kernel\/|^src\/backup\//
+/** A raw statement's text handed to bun:sqlite: `.query(`, `.prepare(`, `.run(` or `.exec(` with an SQL keyword in a string right after. */
+const RAW_SQL = /\.(query|prepare|run|exec)(<[^>]*>)?\(\s*['"`]\s*(SELECT|INSERT|UPDATE|DELETE|WITH|PRAGMA|CREATE|DROP|VACUUM)\b/i
+
+test('raw SQL lives in its module\'s sql.ts (or sql/), built with db/sql.ts; nowhere else in src/', async () => {
+  const { Glob } = await import('bun')
+  const path = await import('node:path')
+  const root = path.join(import.meta.dir, '../..')
+  const stray: string[] = []
+  for await (const f of new Glob('src/**/*.ts').scan(root)) {
+    if (RAW_SQL_HOMES.test(f)) continue
+    const text = await Bun.file(path.join(root, f)).text()
+    for (const m of text.matchAll(new RegExp(RAW_SQL.source, 'gi'))) stray.push(`${f}:${text.slice(0, m.index).split('\n').length}`)
+  }
+  expect(stray).toEqual([])
+  // The check can fail: a statement written inline in a service is found.
+  expect(RAW_SQL.test("  db.query('DELETE FROM sessions WHERE id = ?').run(id)")).toBe(true)
+  expect(RAW_SQL.test('  client.query<{ n: number }, []>(`SELECT count(*) AS n FROM passkeys`)')).toBe(true)
+  expect(RAW_SQL.test("  client\n    .query<{ r: number }, [string]>(\n      'SELECT rowid AS r FROM order_names')")).toBe(true)
+  expect(RAW_SQL_HOMES.test('src/modules/orders/sql/inbox.ts') && RAW_SQL_HOMES.test('src/modules/stats/sql.ts') && !RAW_SQL_HOMES.test('src/modules/stats/dashboard.ts')).toBe(true)
+})
+
 test('files of one idea: no file in src/ is over 300 lines', async () => {
   const { Glob } = await import('bun')
   const path = await import('node:path')

@@ -102,7 +102,7 @@ export const orders = sqliteTable(
     index('orders_store_created_idx').on(o.storeId, o.createdAt),
     index('orders_store_status_created_idx').on(o.storeId, o.status, o.createdAt),
     index('orders_store_updated_idx').on(o.storeId, o.updatedAt),
-    // Also the duplicate-order check's (checkout/statements.ts recentDuplicate): a dedup index
+    // Also the duplicate-order check's (orders/sql/checkout.ts recentDuplicate): a dedup index
     // of its own was a random page of the WAL per order (drizzle/0018, decision 010).
     index('orders_customer_created_idx').on(o.customerId, o.createdAt),
   ],

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from 'bun:sqlite'
 import { Conflict, ValidationError } from '../../lib/errors'
-import * as sql from './checkout/statements'
+import * as sql from './sql/checkout'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 export const IDEMPOTENCY_HEADER = 'idempotency-key'

@@ -9,67 +9,16 @@
  * delivery rows later, in the dispatcher's own transaction (exactly once: the move deletes what
  * it copies), before their first attempt.
  */
-import type { Database, Statement } from 'bun:sqlite'
+import type { Database } from 'bun:sqlite'
 import type { WebhookEvent } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { deliveryIdOf } from './delivery-id'
 import { EVENTS, type EventData } from './catalogue'
+import { outboxStatements, type OutboxRow } from './sql'
 
 /** Standard Webhooks payload: `{ type, event, timestamp, storeId, data }` (`event` repeats `type`). */
 export function eventPayload(type: WebhookEvent, data: unknown, at: number, storeId: string): string {
   return JSON.stringify({ type, event: type, timestamp: iso(at), storeId, data })
-}
-
-interface RawStatements {
-  anySubscriber: Statement<{ id: string }, [string, WebhookEvent]>
-  append: Statement<never, [string, WebhookEvent, string | null, string | null, number]>
-  oldest: Statement<OutboxRow, [number]>
-  insertDelivery: Statement<never, [string, string, string, string, string, number, string, number | null]>
-  deleteUpTo: Statement<never, [number]>
-}
-interface OutboxRow {
-  seq: number
-  webhookId: string
-  storeId: string
-  eventType: WebhookEvent
-  payload: string | null
-  subjectId: string | null
-  createdAt: number
-}
-/**
- * The active endpoints of store ?1 subscribed to event ?2. `?2 IN (SELECT … json_each)`, not
- * `EXISTS (… WHERE value = ?2)`: the same rows, but the EXISTS form cost ~10 µs a run even with
- * no endpoint at all, the IN form ~2 µs, and checkout runs it for every order (decision 010).
- */
-const SUBSCRIBED = 'store_id = ?1 AND is_active = 1 AND ?2 IN (SELECT value FROM json_each(events))'
-
-/** Compiled once per connection: the checkout calls this for every order. */
-const rawStmts = new WeakMap<Database, RawStatements>()
-function rawStatements(client: Database): RawStatements {
-  let s = rawStmts.get(client)
-  if (!s) {
-    s = {
-      anySubscriber: client.prepare(`SELECT id FROM webhooks WHERE ${SUBSCRIBED} LIMIT 1`),
-      // Picks the subscribed endpoints and appends their rows in one statement: checkout runs it
-      // for every order, with or without endpoints.
-      append: client.prepare(
-        `INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at)
-         SELECT id, store_id, ?2, ?3, ?4, ?5 FROM webhooks WHERE ${SUBSCRIBED}`,
-      ),
-      oldest: client.prepare(
-        `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, subject_id AS subjectId, created_at AS createdAt
-         FROM webhook_outbox ORDER BY seq LIMIT ?`,
-      ),
-      // The event's time is the delivery's creation time and its first attempt's due time.
-      insertDelivery: client.prepare(
-        `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, locked_until, next_attempt_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?6, ?6, ?6)`,
-      ),
-      deleteUpTo: client.prepare('DELETE FROM webhook_outbox WHERE seq <= ?'),
-    }
-    rawStmts.set(client, s)
-  }
-  return s
 }
 
 /**
@@ -79,13 +28,13 @@ function rawStatements(client: Database): RawStatements {
  */
 export function appendEvent<E extends WebhookEvent>(client: Database, storeId: string, type: E, data: EventData<E>, now: number): number {
   const deferred = EVENTS[type].deferred as { subject: (d: EventData<E>) => string } | undefined
-  if (deferred) return rawStatements(client).append.run(storeId, type, null, deferred.subject(data), now).changes
+  if (deferred) return outboxStatements(client).append.run(storeId, type, null, deferred.subject(data), now).changes
   return enqueueEvent(client, storeId, type, data, now)
 }
 
 /** Appends rows whose body is `data`, rendered now. The body is only serialized when some endpoint wants the event. */
 export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown, now: number): number {
-  const s = rawStatements(client)
+  const s = outboxStatements(client)
   if (s.anySubscriber.all(storeId, type).length === 0) return 0
   return s.append.run(storeId, type, eventPayload(type, data, now, storeId), null, now).changes
 }
@@ -114,7 +63,7 @@ export interface Moved {
  * others are inserted `pending`.
  */
 export function moveOutbox(client: Database, limit: number, claim?: (webhookId: string) => number | null): Moved[] {
-  const s = rawStatements(client)
+  const s = outboxStatements(client)
   const rows = s.oldest.all(limit)
   if (rows.length === 0) return []
   const out = rows.map((r): Moved => {

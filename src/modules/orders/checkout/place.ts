@@ -20,7 +20,7 @@ import { takeStock, type StockLine } from '../stock'
 import { whatsappFor } from '../whatsapp'
 import type { Effects } from '../../../kernel/write'
 import type { PendingOrder } from './prepare'
-import * as sql from './statements'
+import * as sql from '../sql/checkout'
 
 export interface OrderCreatedBody {
   id: string
@@ -187,7 +187,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   sql.insertItems(db, lines)
   // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
   const token = randomBytes(32).toString('base64url')
-  db.query('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)').run(order.id, store.id, token)
+  sql.insertOrderLink(db, order.id, store.id, token)
   const statusUrl = `${o.origin ?? base.config.publicUrl?.replace(/\/$/, '') ?? ''}/s/${encodeURIComponent(store.slug)}/orders/${token}`
   fx.emit('order.created', { orderId: order.id })
 

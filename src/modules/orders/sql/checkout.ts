@@ -7,6 +7,7 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { getTableColumns, type Table } from 'drizzle-orm'
 import { idempotencyKeys, orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
+import { perCount, placeholders } from '../../../db/sql'
 
 /** A row as raw SQL returns it: booleans are 0/1. */
 type Raw<T> = { [K in keyof T]: T[K] extends boolean ? number : T[K] }
@@ -23,16 +24,7 @@ export type ProductRow = Raw<Pick<Product, 'id' | 'name' | 'price' | 'storeId' |
 export type ShippingRow = Raw<Pick<ShippingOption, 'id' | 'storeId' | 'name' | 'price' | 'isActive'>>
 export type DiscountRow = Raw<Pick<Discount, 'id' | 'code' | 'type' | 'value' | 'minOrderAmount' | 'maxUses' | 'usedCount' | 'expiresAt' | 'isActive'>>
 
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ')
-
-/**
- * SQL text per number of parameters, built once: orders have 1–100 lines, and building the
- * text per order (then hashing it for bun:sqlite's statement cache) cost more than the lookup.
- */
-function perCount(build: (n: number) => string): (n: number) => string {
-  const texts: string[] = []
-  return (n) => (texts[n] ??= build(n))
-}
+// Orders have 1–100 lines: the lookups' and the items insert's texts are built once per count (db/sql.ts perCount).
 const variantLookup = perCount(
   (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
                  p.is_active AS productActive, p.deleted_at AS deletedAt, v.stock
@@ -144,4 +136,9 @@ export function saveReplay(db: Database, r: IdempotencyRow): void {
      ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash, response_status = excluded.response_status,
        response_body = excluded.response_body, created_at = excluded.created_at`,
   ).run(r.storeId, r.key, r.requestHash, r.responseStatus, r.responseBody, r.createdAt)
+}
+
+/** The order's status-page token (contract "The customer's order page"). */
+export function insertOrderLink(db: Database, orderId: string, storeId: string, token: string): void {
+  db.query('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)').run(orderId, storeId, token)
 }
