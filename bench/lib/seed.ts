@@ -1,4 +1,5 @@
 /** Seeding: a store, a key and products written with the services themselves, before the server opens the DATA_DIR. */
+import { existsSync } from 'node:fs'
 
 export interface SeedOpts {
   slug?: string
@@ -74,7 +75,9 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
  */
 export async function seedWith(cwd: string | undefined, dataDir: string, opts: SeedOpts = {}): Promise<Seeded> {
   if (cwd === undefined) return seed(dataDir, opts)
-  const code = `const { seed } = await import(${JSON.stringify(`${cwd}/bench/lib/seed.ts`)}); process.stdout.write(JSON.stringify(await seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
+  // bench/lib/ since the core's reshaping; one bench/lib.ts before it (88d40c8 and earlier).
+  const lib = existsSync(`${cwd}/bench/lib/seed.ts`) ? `${cwd}/bench/lib/seed.ts` : `${cwd}/bench/lib.ts`
+  const code = `const { seed } = await import(${JSON.stringify(lib)}); process.stdout.write(JSON.stringify(await seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
   const r = Bun.spawnSync([process.execPath, '-e', code], { cwd, stderr: 'pipe' })
   if (r.exitCode !== 0) throw new Error(`seeding with ${cwd} failed: ${r.stderr.toString()}`)
   return JSON.parse(r.stdout.toString()) as Seeded

@@ -4,10 +4,10 @@
  * privilege change (rotate). A `pending` session proved the password but still owes the second
  * step: it opens nothing but the two-step page, for 10 minutes.
  */
-import { and, asc, eq, ne } from 'drizzle-orm'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { sessions, users, type Session, type User } from '../../db/schema'
 import { transaction } from '../../kernel/write'
-import type { Runner } from '../../db/client'
+import type { Db, Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
 import type { PeopleCtx } from './context'
 import { hashToken, randomToken, TOKEN_RE } from './tokens'
@@ -108,9 +108,19 @@ export interface Resolved {
 }
 
 /** The live session behind a cookie's id, with its person; expired ones are deleted on sight. */
+// Every panel request resolves its session: prepared once per connection (see lookups.ts storesOf).
+const sessionStatements = new WeakMap<Db, ReturnType<typeof prepareSessionByHash>>()
+const prepareSessionByHash = (db: Db) =>
+  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, sql.placeholder('hash'))).prepare()
+function sessionByHash(db: Db, hash: string) {
+  let stmt = sessionStatements.get(db)
+  if (!stmt) sessionStatements.set(db, (stmt = prepareSessionByHash(db)))
+  return stmt.get({ hash })
+}
+
 export function resolveSession({ ctx, input }: { ctx: PeopleCtx; input: { token: string } }): Resolved | undefined {
   const { db, clock } = ctx
-  const row = db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, hashToken(input.token))).get()
+  const row = sessionByHash(db, hashToken(input.token))
   if (!row) return undefined
   const now = clock.now()
   const { session } = row
