@@ -35,6 +35,22 @@ export class UploadAdmission {
     }
   }
 
+  /**
+   * `admit` for an HTTP upload whose body is still unread (the API's route and the panel's): a
+   * refusal drops the body and the connection — the client would go on sending megabytes nobody
+   * wants, and a graceful stop would wait for them — and says when to retry; then it throws.
+   */
+  admitRequest(storeId: string, request: Request, headers: Record<string, string | number>): () => void {
+    try {
+      return this.admit(storeId)
+    } catch (err) {
+      headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
+      headers['connection'] = 'close'
+      request.body?.cancel().catch(() => {})
+      throw err
+    }
+  }
+
   /** In flight now, for tests and /health-style reporting. */
   inFlight(storeId?: string): number {
     return storeId === undefined ? this.total : (this.perStore.get(storeId) ?? 0)

@@ -2,7 +2,6 @@ import { Elysia, t } from 'elysia'
 import { products } from '../../../db/schema'
 import { access } from '../../../plugins/access'
 import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared'
-import { UPLOAD_RETRY_AFTER_SEC } from './admission'
 import { ImageMove, ProductImage } from './model'
 import { deleteImage, moveImage, uploadImage } from './service'
 import { stageUpload } from './staging'
@@ -31,17 +30,7 @@ export const imageRoutes = (port: ImageRoutesPort) =>
     .post(
       '',
       async ({ ctx, params, request, set }) => {
-        let release: () => void
-        try {
-          release = port.uploads.admit(ctx.store.id)
-        } catch (err) {
-          set.headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
-          // The body is never read: drop it and the connection, or the client goes on sending
-          // megabytes nobody wants (and a graceful stop waits for it).
-          set.headers['connection'] = 'close'
-          request.body?.cancel().catch(() => {})
-          throw err
-        }
+        const release = port.uploads.admitRequest(ctx.store.id, request, set.headers)
         try {
           const staged = await stageUpload(request, port.config.dataDir, port.config.mediaMaxBytes)
           try {

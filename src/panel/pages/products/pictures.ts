@@ -9,7 +9,7 @@
  * asks for JSON (`Accept: application/json`) and gets the new list as a fragment.
  */
 import { products } from '../../../db/schema'
-import { deleteImage, getProduct, ImageMove, moveImage, stageUploads, UPLOAD_RETRY_AFTER_SEC, uploadImage } from '../../../modules/products'
+import { deleteImage, getProduct, ImageMove, moveImage, stageUploads, uploadImage } from '../../../modules/products'
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
@@ -50,11 +50,8 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
     const w = pw(p)
     let release: () => void
     try {
-      release = uploads.admit(ctx.store.id)
+      release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
-      // As the API: the body is never read; drop it and the connection.
-      c.request.body?.cancel().catch(() => {})
-      Object.assign(c.set.headers, { 'retry-after': String(UPLOAD_RETRY_AFTER_SEC), connection: 'close' })
       const problem = pictureProblem(e, p.lang, config)!
       return wantsJson(c) ? fragment(c, id, 429, { ok: false, error: problem.message }) : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
     }
