@@ -16,14 +16,9 @@ import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
 
-export type SetLike = { headers: Record<string, string | number>; status?: number | string }
-export interface PageReq {
-  request: Request
-  set: SetLike
-  body: unknown
-  query: Record<string, string | undefined>
-  params: Record<string, string>
-}
+/** A page handler's request: the panel's one shape (respond.ts). */
+export type PageReq = Req
+export type SetLike = Req['set']
 
 export interface PageKit {
   deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
@@ -41,8 +36,8 @@ export interface PageRoute {
   handler: (c: PageReq) => Response | Promise<Response>
 }
 
-import { panelOf } from '../respond'
-export { panelOf }
+import { field, panelOf, type Req } from '../respond'
+export { field, panelOf }
 
 /** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
 export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
@@ -50,11 +45,6 @@ export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
   return !!p.formToken && sameSecret(fields._csrf ?? c.request.headers.get('x-form-token') ?? '', p.formToken)
 }
 export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
-
-export function field(body: unknown, name: string): string | undefined {
-  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
-  return typeof v === 'string' ? v : undefined
-}
 
 /** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
 export const pageParam = (query: Record<string, string | undefined>) => Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))

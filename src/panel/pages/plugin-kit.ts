@@ -8,9 +8,9 @@ import type { Frame } from '../views'
 import { roleHas } from '../../modules/people'
 import { countPendingReviews } from '../../modules/reviews'
 
-import { field, finish, panelOf, PANEL_CSP, type Req } from '../respond'
+import { field, finish, page, panelOf, PANEL_CSP, seeOther, type Req } from '../respond'
 
-export { field, finish, panelOf, PANEL_CSP }
+export { field, finish, panelOf, PANEL_CSP, seeOther }
 
 export type Set = Req['set']
 export type Handler = Req
@@ -47,14 +47,13 @@ function badgesOf(p: PanelRequest): Frame['badges'] {
   return { reviews: countPendingReviews({ ctx: person.ctx }) }
 }
 
-export const htmlPage = (set: Set, status: number, text: string) =>
-  finish(set, status, text, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PANEL_CSP, 'referrer-policy': 'same-origin' })
+/** A panel page with the panel's headers (respond.ts `page`). */
+export const htmlPage = (set: Set, status: number, text: string) => page(set, status, text)
 
 export async function render(c: Handler, status: number, build: (f: Frame) => string): Promise<Response> {
   return htmlPage(c.set, status, build(await frameOf(panelOf(c))))
 }
 
-export const seeOther = (set: Set, location: string) => finish(set, 303, null, { location, 'cache-control': 'no-store' })
 
 /** Positive integer from a query value, else `fallback`. */
 export const intParam = (v: string | undefined, fallback: number, max = 1_000_000) => {
