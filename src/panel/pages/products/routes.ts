@@ -45,6 +45,17 @@ export function productPages(kit: PageKit): PageRoute[] {
     return applyRowAction(d.form, field(c.body, '_action') ?? 'save') ? editor(c, 200, d) : undefined
   }
 
+  /** A row button re-shows the form; "Save" runs `save` (the saved product's id) and redirects to it, or shows the refusal on the form. */
+  function submit(c: PageReq, d: { id?: string; title: string; form: ProductForm }, save: () => string) {
+    const shown = rowAction(c, d)
+    if (shown) return shown
+    try {
+      return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(save())}?done=saved`)
+    } catch (e) {
+      return refused(c, e, d)
+    }
+  }
+
   const titleOf = (c: PageReq, name: string) => cw(panelOf(c)).editProduct(name)
 
   return [
@@ -73,14 +84,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       need: 'products:write',
       handler: (c) => {
         const d = { title: cw(panelOf(c)).newProduct, form: readForm(c.body) }
-        const shown = rowAction(c, d)
-        if (shown) return shown
-        try {
-          const created = createProduct({ ctx: ctxOf(c), input: createInput(d.form) })
-          return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(created.id)}?done=saved`)
-        } catch (e) {
-          return refused(c, e, d)
-        }
+        return submit(c, d, () => createProduct({ ctx: ctxOf(c), input: createInput(d.form) }).id)
       },
     },
     {
@@ -102,14 +106,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const id = c.params.id!
         const form = readForm(c.body)
         const d = { id, title: titleOf(c, form.name), form }
-        const shown = rowAction(c, d)
-        if (shown) return shown
-        try {
-          updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } })
-          return kit.seeOther(c.set, `/admin/products/${encodeURIComponent(id)}?done=saved`)
-        } catch (e) {
-          return refused(c, e, d)
-        }
+        return submit(c, d, () => updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } }).id)
       },
     },
     {
