@@ -29,5 +29,3 @@ export const NAV: readonly NavItem[] = [
   { key: 'activity', path: '/admin/activity', need: 'activity' },
 ]
 
-/** Pages other issues build: until then each answers "coming soon", with its access already declared. */
-export const PLACEHOLDERS = NAV.filter((n) => !['dashboard', 'team', 'activity', 'orders', 'customers'].includes(n.key))

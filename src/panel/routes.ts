@@ -1,7 +1,7 @@
 /**
  * The seller panel under /admin (contract "The panel", "People, roles and sign-in"): sign-in
  * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
- * account, team, activity, and "coming soon" pages for what other issues build), sign out and
+ * account, team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
  * (panel/gate.ts) decides before the body is read and the hook below renders its decision, then
  * checks the session's form token on every state-changing request. Forms POST and redirect;
@@ -13,9 +13,8 @@ import { access } from '../plugins/access'
 import { authenticationOptions, Challenges, checkSecondStep, clearedCookie, countFailure, endSession, openSession, passkeyCount, sameSecret, sessionCookie, SignInFailed, signInWithPassword, storesOf, verifyPasskey, waitBeforeAttempt, PasskeyRefused, type Opened, type PeopleCtx, type RelyingParty } from '../modules/people'
 import { panelAssets, type PanelAssets } from './assets'
 import { safeNext, type PanelRequest } from './gate'
-import { PLACEHOLDERS } from './nav'
-import { BUILT_PATHS, catalogPages } from './pages'
-import { comingSoonPage, forbiddenPage, loginPage, messagePage, suspendedPage, twoStepPage, type Frame } from './views'
+import { catalogPages } from './pages'
+import { forbiddenPage, loginPage, messagePage, suspendedPage, twoStepPage, type Frame } from './views'
 
 import { frameOf } from './pages/plugin-kit'
 import { PANEL_CSP } from './respond'
@@ -238,10 +237,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   }
 
   app = app.use(panelPages(deps)) as unknown as typeof app
-  // Pages other issues fill: the access is declared now, so the navigation and 403s are right.
-  for (const item of PLACEHOLDERS.filter((i) => !BUILT_PATHS.has(i.path))) {
-    app = app.get(item.path, (c) => render(panelOf(c), c.set as Req['set'], 200, (f) => comingSoonPage(f, f.w[item.key])), { access: { panel: item.need }, ...hidden }) as unknown as typeof app
-  }
   return app.get('/admin/*', (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)), { access: { panel: 'anonymous' }, ...hidden })
 
   // ---------------------------------------------------------------- helpers of the routes above

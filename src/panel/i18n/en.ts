@@ -23,7 +23,6 @@ export const en = {
   signOut: 'Sign out',
   store: 'Store',
   switchStore: 'Switch store',
-  comingSoon: 'This page is coming soon.',
   // sign-in
   signInTitle: 'Sign in',
   email: 'Email',

@@ -26,7 +26,6 @@ export const es: PanelWords = {
   signOut: 'Cerrar sesión',
   store: 'Tienda',
   switchStore: 'Cambiar de tienda',
-  comingSoon: 'Esta página llegará pronto.',
   signInTitle: 'Iniciar sesión',
   email: 'Correo electrónico',
   password: 'Contraseña',

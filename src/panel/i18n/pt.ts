@@ -26,7 +26,6 @@ export const pt: PanelWords = {
   signOut: 'Sair',
   store: 'Loja',
   switchStore: 'Trocar de loja',
-  comingSoon: 'Esta página chega em breve.',
   signInTitle: 'Entrar',
   email: 'E-mail',
   password: 'Senha',

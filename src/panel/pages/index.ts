@@ -1,8 +1,7 @@
 /**
  * The catalog pages of the panel (issue 21): products, categories, discounts, shipping, reviews,
  * settings, API keys, webhooks. routes.ts
- * registers these definitions with their `access` beside the shell's own routes, and skips the
- * "coming soon" placeholder of every path built here.
+ * registers these definitions with their `access` beside the shell's own routes.
  */
 import type { PageKit, PageRoute } from './kit'
 import { productPages } from './products/routes'
@@ -22,5 +21,3 @@ export function catalogPages(kit: PageKit): PageRoute[] {
   return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit), ...categoryPages(kit), ...discountPages(kit), ...shippingPages(kit), ...bulkPages(kit), ...csvPages(kit)]
 }
 
-/** Navigation paths these pages fill (their placeholders are not registered). */
-export const BUILT_PATHS: ReadonlySet<string> = new Set(['/admin/products', '/admin/settings', '/admin/keys', '/admin/webhooks', '/admin/reviews', '/admin/categories', '/admin/discounts', '/admin/shipping'])

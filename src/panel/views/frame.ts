@@ -136,8 +136,4 @@ export function suspendedPage(f: Frame, store: { name: string; suspendedReason: 
   )
 }
 
-// ---------------------------------------------------------------- dashboard and placeholders
-
-export const comingSoonPage = (f: Frame, title: string) => layout(f, title, html`<p>${f.w.comingSoon}</p>`)
-
 // ---------------------------------------------------------------- account
