@@ -5,6 +5,7 @@
  * an unknown token, or one of another store, is a 404 that says nothing more.
  */
 import { Elysia } from 'elysia'
+import { dateTimeFormat } from '../lib/intl'
 import type { Db } from '../db/client'
 import type { Config } from '../config'
 import { getStore } from '../modules/platform-stores'
@@ -26,7 +27,7 @@ export interface OrderStatusDeps {
 function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatus, path: string) {
   const o = s.order
   const m = (minor: number) => formatMoney(toMajor(minor, o.currency), o.currency, c.words.locale)
-  const stamp = new Intl.DateTimeFormat(c.words.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+  const stamp = dateTimeFormat(c.words.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
   const when = (ms: number) => `${stamp.format(ms)} UTC`
   const title = w.title(o.orderNumber)
   return layout(c, {

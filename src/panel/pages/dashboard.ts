@@ -10,6 +10,7 @@ import { html, raw, type Html } from '../../shop/html'
 import { inboxPage as readInbox } from '../../modules/orders'
 import { dashboardNumbers, readiness, type PeriodFigure } from '../../modules/stats'
 import { DAY_MS } from '../../lib/time'
+import { dateTimeFormat, numberFormat } from '../../lib/intl'
 import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
 import { can, layout, type Frame } from '../views'
@@ -29,7 +30,7 @@ interface Data {
   shopUrl: string
 }
 
-const pct = (x: number | null, locale: string) => (x === null ? '—' : new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x))
+const pct = (x: number | null, locale: string) => (x === null ? '—' : numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x))
 
 function period(d: DashboardWords, p: PeriodFigure, data: Data, locale: string): Html {
   const c = data.currency
@@ -45,7 +46,7 @@ function period(d: DashboardWords, p: PeriodFigure, data: Data, locale: string):
 
 function analytics(f: Frame, d: DashboardWords, data: Data): Html {
   const locale = f.w.locale
-  const day = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' })
+  const day = dateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' })
   const series = data.numbers.series
   const days = series.map((s) => ({ label: day.format(s.day * DAY_MS), orders: s.orders, revenue: s.revenue }))
   const month = data.numbers.periods[2]!

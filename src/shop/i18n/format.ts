@@ -1,14 +1,10 @@
 /** Money, dates and waiting times in the store's language. */
+import { dateTimeFormat, numberFormat } from '../../lib/intl'
 import type { ReviewWords } from './words'
-
-const formats = new Map<string, Intl.NumberFormat>()
 
 /** Money in the store's currency and language; `amount` is in major units, as the services return it. */
 export function formatMoney(amount: number, currency: string, locale: string): string {
-  const key = `${locale}|${currency}`
-  let f = formats.get(key)
-  if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })))
-  return f.format(amount)
+  return numberFormat(locale, { style: 'currency', currency }).format(amount)
 }
 
 /**
@@ -23,11 +19,7 @@ export function retryText(w: ReviewWords, seconds: number): string {
   return minutes === 1 ? w.limitMinute : w.limitMinutes.replace('{n}', String(minutes))
 }
 
-const dates = new Map<string, Intl.DateTimeFormat>()
-
 /** A day in the store's language ("March 1, 2026", "1 de marzo de 2026"), in UTC: the page is the same for everyone. */
 export function formatDate(isoDate: string, locale: string): string {
-  let f = dates.get(locale)
-  if (!f) dates.set(locale, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' })))
-  return f.format(new Date(isoDate))
+  return dateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(isoDate))
 }

@@ -1,5 +1,6 @@
 /** The product page and its JSON-LD. */
 import { type Html, html, raw } from '../html'
+import { numberFormat } from '../../lib/intl'
 import { NO_REVIEWS_PAGE, type ReviewOutcome, type ReviewsPage, reviewForm, reviewScriptData, reviewsJsonLd, reviewsSection } from '../review-views'
 import { type PageCtx, type ViewCatalog, type ViewProduct, type ViewStore } from './types'
 import { galleryImg, img, isAvailable, layout, money, pictureOf, picturesOf, priceOf, priceText, productPath, shareLink, storePath, summary, whatsappLink } from './parts'
@@ -43,7 +44,7 @@ export function productPage(cat: ViewCatalog, p: ViewProduct, c: PageCtx, opts: 
   const picture = pictureOf(p, c.origin)
   const rating =
     p.reviewCount > 0 && p.averageRating !== null
-      ? html`<p class="rating"><span aria-hidden="true">★ </span>${words.rating(p.averageRating.toLocaleString(words.locale, { maximumFractionDigits: 1 }))} · ${words.reviews(p.reviewCount)}</p>`
+      ? html`<p class="rating"><span aria-hidden="true">★ </span>${words.rating(numberFormat(words.locale, { maximumFractionDigits: 1 }).format(p.averageRating))} · ${words.reviews(p.reviewCount)}</p>`
       : html`<p class="rating muted">${words.noReviews}</p>`
   const variantPicker = p.variants.length
     ? html`<fieldset class="variants">

@@ -5,6 +5,7 @@
 import type { OrderStatus } from '../../../db/schema'
 import { ORDER_STATUSES } from '../../../db/schema'
 import { toMajor } from '../../../lib/money'
+import { dateTimeFormat } from '../../../lib/intl'
 import { formatMoney } from '../../../shop/i18n'
 import { html, raw, type Html } from '../../../shop/html'
 import type { InboxRow } from '../../../modules/orders'
@@ -13,7 +14,6 @@ import { layout, type Frame } from '../../views'
 
 export const money = (minor: number, currency: string, locale: string) => formatMoney(toMajor(minor, currency), currency, locale)
 
-const stamps = new Map<string, Intl.DateTimeFormat>()
 /** Formatted minutes, per locale: the inbox shows the same recent orders request after request, and Intl's format is its row's costliest part. */
 const formatted = new Map<string, string>()
 /** A date and time in the person's locale (UTC: the store keeps no time zone yet). */
@@ -21,8 +21,7 @@ export function when(ms: number, locale: string): string {
   const key = `${locale}|${Math.floor(ms / 60_000)}`
   const known = formatted.get(key)
   if (known !== undefined) return known
-  let f = stamps.get(locale)
-  if (!f) stamps.set(locale, (f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })))
+  const f = dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
   if (formatted.size >= 5000) formatted.clear()
   const text = `${f.format(ms)} UTC`
   formatted.set(key, text)
