@@ -2,7 +2,7 @@
 import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
-import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
+import { addProduct, addShipping, makeCatalog, orderBody, placeOrder, uniqPhone } from '../helpers/factories'
 import { qrSvgOf } from '../../src/panel/pages/dashboard-qr'
 
 const t = appForFile()
@@ -34,6 +34,23 @@ test('today / 7 / 30 days, chart with its table, top products, low stock, latest
   const viewer = new PanelClient((r) => t.app.handle(r))
   await signIn(viewer, (await makeMember(t.deps, shop.store.id, 'viewer')).email)
   expect((await viewer.get('/admin')).status).toBe(200)
+})
+
+test('top products: the five sold most by quantity (revenue breaks a tie), named, the sixth left out', async () => {
+  const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
+  const courier = addShipping(t.deps, shop.store.id, { price: 500 })
+  // Quantities 1…6 of six products; "Tied" sells as many as "Top 3" but at a higher price.
+  const sold: [string, number, number][] = [['Least', 1, 100], ['Top 5', 2, 100], ['Top 4', 3, 100], ['Top 3', 4, 100], ['Tied', 4, 900], ['Top 1', 6, 100]]
+  for (const [name, quantity, price] of sold) {
+    const product = addProduct(t.deps, shop.store.id, { name, price })
+    placeOrder(t.deps, { storeId: shop.store.id, name: 'Ana Pérez', phone: uniqPhone(), address: 'Calle 1, Lima', items: [{ productId: product.id, quantity }], shippingOptionId: courier.id })
+  }
+  const owner = new PanelClient((r) => t.app.handle(r))
+  await signIn(owner, shop.email)
+  const page = await owner.get('/admin')
+  const list = /<h2 id="top-h">[^<]*<\/h2>\s*<ol>([\s\S]*?)<\/ol>/.exec(page.text)?.[1] ?? ''
+  const names = [...list.matchAll(/<li>([^·<]+) ·/g)].map((m) => m[1]!.trim())
+  expect(names).toEqual(['Top 1', 'Tied', 'Top 3', 'Top 4', 'Top 5'])
 })
 
 test('on the free plan the analytics part shows the upgrade link; the counts stay', async () => {

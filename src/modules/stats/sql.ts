@@ -62,9 +62,13 @@ export const visitsPerDaySince = (db: Database, storeId: string, firstDay: numbe
 export const topProductsSince = (db: Database, storeId: string, firstDay: number) =>
   db
     .query<{ productId: string; name: string | null; quantity: number; revenue: number }, [string, number]>(
-      `SELECT s.product_id AS productId, p.name, sum(s.quantity) AS quantity, sum(s.revenue) AS revenue
-         FROM product_stats_daily s LEFT JOIN products p ON p.id = s.product_id
-        WHERE s.store_id = ? AND s.day >= ? GROUP BY s.product_id HAVING sum(s.quantity) > 0 ORDER BY quantity DESC, revenue DESC LIMIT 5`,
+      // Ranked first, named after: the name is looked up for the five kept, not for every day's row.
+      `SELECT t.productId, p.name, t.quantity, t.revenue
+         FROM (SELECT product_id AS productId, sum(quantity) AS quantity, sum(revenue) AS revenue
+                 FROM product_stats_daily WHERE store_id = ? AND day >= ? GROUP BY product_id HAVING sum(quantity) > 0
+                ORDER BY quantity DESC, revenue DESC LIMIT 5) t
+         LEFT JOIN products p ON p.id = t.productId
+        ORDER BY t.quantity DESC, t.revenue DESC`,
     )
     .all(storeId, firstDay)
 
