@@ -31,16 +31,22 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   db.close()
   await fillOrders(dataDir, seeded.storeId, variants, 2000)
   const server = await startServer({ dataDir, env: { LOG_LEVEL: 'info' } })
+  // BENCH_BASE_DIR=<another revision's checkout>: its server on the same data, signed in on its own, measured in the same rounds.
+  const baseDir = process.env.BENCH_BASE_DIR
+  const baseServer = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { LOG_LEVEL: 'info' } }) : undefined
   const rows: Row[] = []
   const notes: string[] = []
   let lh: { rows: Row[]; pass: boolean } = { rows: [], pass: false }
   try {
     const cookie = await panelCookie(server.url, email)
+    const base = baseServer ? { server: baseServer, cookie: await panelCookie(baseServer.url, email) } : undefined
     const ratios: string[] = []
     for (const [name, p] of PAGES) {
-      const r = await pair(opts, server, dataDir, p, cookie)
+      const r = await pair(opts, server, dataDir, p, cookie, base)
       rows.push(loadRow(`${name} (${fmtInt(r.bytes)} B)`, r.real), loadRow('bare Bun.serve (same cert, same bytes)', r.base))
-      ratios.push(`${name}: ${fmtUs(r.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} (bare/panel ${fmtPct(r.base.cpuUsPerReq / r.real.cpuUsPerReq)}); req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}`)
+      if (r.previous) rows.push(loadRow(`base: ${baseDir}`, r.previous))
+      const versus = r.previous ? `; base ${fmtUs(r.previous.cpuUsPerReq)} (base/this ${(r.previous.cpuUsPerReq / r.real.cpuUsPerReq).toFixed(2)}x)` : ''
+      ratios.push(`${name}: ${fmtUs(r.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} (bare/panel ${fmtPct(r.base.cpuUsPerReq / r.real.cpuUsPerReq)}); req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}${versus}`)
     }
     notes.push(...ratios, `cpu: ${cpuPlan().description}`, '')
     if (existsSync(CHROME)) {
@@ -50,6 +56,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     } else notes.push(`Lighthouse skipped: no Chromium at ${CHROME}`)
   } finally {
     await server.stop()
+    await baseServer?.stop()
   }
   return {
     name: 'panel-pages',
@@ -61,7 +68,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
 }
 
-async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataDir: string, pagePath: string, cookie: string) {
+type Served = { url: string; pid: number }
+
+async function pair(opts: BenchOpts, server: Served, dataDir: string, pagePath: string, cookie: string, previous?: { server: Served; cookie: string }) {
   const url = server.url + pagePath
   const headers = { cookie }
   const first = await fetchOnce(url, { headers })
@@ -75,13 +84,17 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
     await load({ ...common, url: bare.url + pagePath, durationSec: warm })
     const reals: LoadResult[] = []
     const bares: LoadResult[] = []
+    const olds: LoadResult[] = []
+    const old = previous && { ...common, url: previous.server.url + pagePath, headers: { cookie: previous.cookie }, serverPid: previous.server.pid }
+    if (old) await load({ ...old, durationSec: warm })
     for (let i = 0; i < (opts.quick ? 1 : 3); i++) {
       reals.push(await load({ ...common, url, serverPid: server.pid }))
       bares.push(await load({ ...common, url: bare.url + pagePath, serverPid: bare.pid }))
+      if (old) olds.push(await load(old))
     }
     const real = bestRound(reals)
     if (reals.some((r) => r.non2xx + r.errors > 0)) throw new Error(`GET ${pagePath}: non-2xx answers or errors under load`)
-    return { real, base: bestRound(bares), bytes: Buffer.byteLength(first.text) }
+    return { real, base: bestRound(bares), previous: olds.length ? bestRound(olds) : undefined, bytes: Buffer.byteLength(first.text) }
   } finally {
     await bare.stop()
   }
