@@ -10,9 +10,13 @@ export const orderIdByToken = (client: Database, storeId: string, token: string)
 export const statusTokenOf = (client: Database, orderId: string): string | undefined =>
   client.query<{ token: string }, [string]>('SELECT token FROM order_links WHERE order_id = ?').get(orderId)?.token
 
-/** The order's status moves, oldest first. */
+/** The order's status moves, oldest first (found by the order's rowid, schema/order-events.ts). */
 export const timelineOf = (client: Database, orderId: string): { status: OrderStatus; at: number }[] =>
-  client.query<{ status: OrderStatus; at: number }, [string]>('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY id').all(orderId)
+  client
+    .query<{ status: OrderStatus; at: number }, [string]>(
+      'SELECT status, at FROM order_events WHERE order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND order_id = ?1 ORDER BY id',
+    )
+    .all(orderId)
 
 export interface NoteLine {
   body: string
