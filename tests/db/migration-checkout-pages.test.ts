@@ -1,5 +1,5 @@
 /**
- * drizzle/0021 on (decision 012): checkout's tables written the way they were before it. Orders
+ * drizzle/0021–0022 (decision 012): checkout's tables written the way they were before it. Orders
  * are placed, moved and opened over HTTP on a current database; its rows are then written into a
  * database of the schema before 0021 (each column both schemas have, the triggers held off so
  * nothing is derived twice, and what an older schema keeps elsewhere put where it kept it); that
@@ -134,6 +134,17 @@ async function upgradeKeepsOrders(step: string, older: (from: Database, to: Data
   }
 }
 
+/** Before 0022 the status page's token had a table of its own. */
+const linksTable = (from: Database, to: Database) => {
+  const insert = to.prepare('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)')
+  for (const o of from.query('SELECT id, store_id AS storeId, status_token AS token FROM orders WHERE status_token IS NOT NULL').all() as { id: string; storeId: string; token: string }[])
+    insert.run(o.id, o.storeId, o.token)
+}
+
 test('orders written before 0021 (events found by order id) read back the same and go on', async () => {
-  await upgradeKeepsOrders('20-0020_drop-order-dedup-index', () => {})
+  await upgradeKeepsOrders('20-0020_drop-order-dedup-index', linksTable)
+})
+
+test('orders written before 0022 (status tokens in order_links) read back the same and go on', async () => {
+  await upgradeKeepsOrders('21-0021_order-events-by-rowid', linksTable)
 })

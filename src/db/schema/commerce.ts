@@ -95,9 +95,16 @@ export const orders = sqliteTable(
     total: integer('total').notNull(),
     /** Hash of (E.164 phone, sorted lines): equal hashes within 5 minutes are duplicates. */
     dedupHash: text('dedup_hash').notNull(),
+    /**
+     * The customer's status page (`/s/:slug/orders/<token>`): 256 random bits, not the id, made by
+     * the checkout (contract "The customer's order page"). Null for orders placed before status
+     * pages existed (drizzle/0016). A column, not a table of its own (decision 012).
+     */
+    statusToken: text('status_token'),
     ...timestamps,
   },
   (o) => [
+    uniqueIndex('orders_status_token_uq').on(o.statusToken),
     uniqueIndex('orders_store_number_uq').on(o.storeId, o.orderNumber),
     index('orders_store_created_idx').on(o.storeId, o.createdAt),
     index('orders_store_status_created_idx').on(o.storeId, o.status, o.createdAt),

@@ -8,7 +8,7 @@
  * drizzle/0018);
  * `order_notes` are the team's internal notes on an order (drizzle/0015).
  */
-import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core'
 import { ORDER_STATUSES, orders } from './commerce'
 import { stores } from './stores'
 import { users } from './people'
@@ -73,22 +73,6 @@ export const orderNotes = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (n) => [index('order_notes_order_idx').on(n.orderId, n.id)],
-)
-
-/**
- * The customer's order status page (`/s/:slug/orders/<token>`): a token of 256 random bits per
- * order, not its id, made by the checkout in the order's transaction (drizzle/0016).
- */
-export const orderLinks = sqliteTable(
-  'order_links',
-  {
-    orderId: text('order_id')
-      .primaryKey()
-      .references(() => orders.id, { onDelete: 'cascade' }),
-    storeId: text('store_id').notNull(),
-    token: text('token').notNull(),
-  },
-  (l) => [uniqueIndex('order_links_token_uq').on(l.token)],
 )
 
 export type OrderEvent = typeof orderEvents.$inferSelect
