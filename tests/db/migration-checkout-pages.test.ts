@@ -1,5 +1,5 @@
 /**
- * drizzle/0021–0022 (decision 012): checkout's tables written the way they were before it. Orders
+ * drizzle/0021–0023 (decision 012): checkout's tables written the way they were before it. Orders
  * are placed, moved and opened over HTTP on a current database; its rows are then written into a
  * database of the schema before 0021 (each column both schemas have, the triggers held off so
  * nothing is derived twice, and what an older schema keeps elsewhere put where it kept it); that
@@ -147,4 +147,8 @@ test('orders written before 0021 (events found by order id) read back the same a
 
 test('orders written before 0022 (status tokens in order_links) read back the same and go on', async () => {
   await upgradeKeepsOrders('21-0021_order-events-by-rowid', linksTable)
+})
+
+test('orders written before 0023 (order_items with a unique id) read back the same and go on', async () => {
+  await upgradeKeepsOrders('22-0022_order-status-token', () => {})
 })
