@@ -1,5 +1,6 @@
 import { sqliteTable, text, integer, uniqueIndex, index, primaryKey } from 'drizzle-orm/sqlite-core'
 import { id, timestamps, bool } from './columns'
+import { createId } from '../../lib/cuid'
 import { stores } from './stores'
 import { products, variants } from './catalog'
 
@@ -95,9 +96,16 @@ export const orders = sqliteTable(
     total: integer('total').notNull(),
     /** Hash of (E.164 phone, sorted lines): equal hashes within 5 minutes are duplicates. */
     dedupHash: text('dedup_hash').notNull(),
+    /**
+     * The customer's status page (`/s/:slug/orders/<token>`): 256 random bits, not the id, made by
+     * the checkout (contract "The customer's order page"). Null for orders placed before status
+     * pages existed (drizzle/0016). A column, not a table of its own (decision 012).
+     */
+    statusToken: text('status_token'),
     ...timestamps,
   },
   (o) => [
+    uniqueIndex('orders_status_token_uq').on(o.statusToken),
     uniqueIndex('orders_store_number_uq').on(o.storeId, o.orderNumber),
     index('orders_store_created_idx').on(o.storeId, o.createdAt),
     index('orders_store_status_created_idx').on(o.storeId, o.status, o.createdAt),
@@ -122,10 +130,17 @@ export const orderCounts = sqliteTable(
   (c) => [primaryKey({ columns: [c.storeId, c.status] })],
 )
 
+/**
+ * An order's lines. Rows are read by order (order_items_order_idx) and by product, never by id:
+ * the id is not indexed. Checkout makes it `<order id>-<position>`, unique because the order id
+ * is; a unique index on it cost each order a WAL page at a random place (decision 012).
+ */
 export const orderItems = sqliteTable(
   'order_items',
   {
-    id: id(),
+    id: text('id')
+      .notNull()
+      .$defaultFn(() => createId()),
     orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
     productId: text('product_id').notNull().references(() => products.id),
     variantId: text('variant_id').references(() => variants.id),

@@ -160,6 +160,8 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const address = input.address?.trim() || null
   const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, now })
 
+  // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
+  const token = randomBytes(32).toString('base64url')
   const order: Order = {
     id: orderId,
     storeId: store.id,
@@ -180,14 +182,12 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     discountAmount: disc?.amount ?? 0,
     total,
     dedupHash: hash,
+    statusToken: token,
     createdAt: now,
     updatedAt: now,
   }
   sql.insertOrder(db, order)
   sql.insertItems(db, lines)
-  // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
-  const token = randomBytes(32).toString('base64url')
-  sql.insertOrderLink(db, order.id, store.id, token)
   const statusUrl = `${o.origin ?? base.config.publicUrl?.replace(/\/$/, '') ?? ''}/s/${encodeURIComponent(store.slug)}/orders/${token}`
   fx.emit('order.created', { orderId: order.id })
 

@@ -137,8 +137,3 @@ export function saveReplay(db: Database, r: IdempotencyRow): void {
        response_body = excluded.response_body, created_at = excluded.created_at`,
   ).run(r.storeId, r.key, r.requestHash, r.responseStatus, r.responseBody, r.createdAt)
 }
-
-/** The order's status-page token (contract "The customer's order page"). */
-export function insertOrderLink(db: Database, orderId: string, storeId: string, token: string): void {
-  db.query('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)').run(orderId, storeId, token)
-}

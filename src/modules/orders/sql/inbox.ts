@@ -117,7 +117,7 @@ export interface HistoryLine {
 }
 
 /**
- * The order's status history, oldest first, with who made each move: the first activity line
+ * The order's status history, oldest first (found by the order's rowid, schema/order-events.ts), with who made each move: the first activity line
  * naming the order written in the move's transaction (write() records it there, a moment after
  * the move's own clock reading, hence the window).
  */
@@ -128,7 +128,7 @@ export const historyOf = (client: Database, storeId: string, orderId: string): H
          FROM order_events e
          LEFT JOIN activity a ON a.seq = (SELECT seq FROM activity WHERE store_id = e.store_id AND at BETWEEN e.at AND e.at + 1000 AND record_id = e.order_id ORDER BY at, seq LIMIT 1)
          LEFT JOIN users u ON a.actor = 'user:' || u.id
-        WHERE e.order_id = ? AND e.store_id = ? ORDER BY e.id`,
+        WHERE e.order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND e.order_id = ?1 AND e.store_id = ?2 ORDER BY e.id`,
     )
     .all(orderId, storeId)
 

@@ -4,15 +4,19 @@ import type { OrderStatus } from '../../../db/schema'
 
 /** The order a status token names within a store. */
 export const orderIdByToken = (client: Database, storeId: string, token: string): string | undefined =>
-  client.query<{ orderId: string }, [string, string]>('SELECT order_id AS orderId FROM order_links WHERE token = ? AND store_id = ?').get(token, storeId)?.orderId
+  client.query<{ orderId: string }, [string, string]>('SELECT id AS orderId FROM orders WHERE status_token = ? AND store_id = ?').get(token, storeId)?.orderId
 
 /** The order's status token (the panel puts the page's link in its WhatsApp message). */
 export const statusTokenOf = (client: Database, orderId: string): string | undefined =>
-  client.query<{ token: string }, [string]>('SELECT token FROM order_links WHERE order_id = ?').get(orderId)?.token
+  client.query<{ token: string | null }, [string]>('SELECT status_token AS token FROM orders WHERE id = ?').get(orderId)?.token ?? undefined
 
-/** The order's status moves, oldest first. */
+/** The order's status moves, oldest first (found by the order's rowid, schema/order-events.ts). */
 export const timelineOf = (client: Database, orderId: string): { status: OrderStatus; at: number }[] =>
-  client.query<{ status: OrderStatus; at: number }, [string]>('SELECT status, at FROM order_events WHERE order_id = ? ORDER BY id').all(orderId)
+  client
+    .query<{ status: OrderStatus; at: number }, [string]>(
+      'SELECT status, at FROM order_events WHERE order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND order_id = ?1 ORDER BY id',
+    )
+    .all(orderId)
 
 export interface NoteLine {
   body: string
