@@ -34,7 +34,7 @@ const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 const shippingId = 'shipbench'
-for (const stmt of ddl.split(";").filter((x) => x.trim())) sdb.run(stmt)
+if (ddl.trim()) sdb.run(ddl) // several statements, trigger bodies included
 if (args.includes('--tracked')) for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
 sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)", [shippingId, seeded.storeId])
 sdb.close()
