@@ -1,16 +1,28 @@
 /**
- * What each trigger or index costs an order: bench/profile-order-sql.ts run once as is and once
- * per schema variant (`--ddl`), in alternating rounds (as is, variant 1, variant 2, …, again), each
- * in its own process on a fresh database. Prints the medians per variant and the difference to
- * the unchanged schema: µs of process CPU per order over the timed batches (what a busy neighbour does not inflate), wall µs in the transaction, the orders and lines inserts' share, and
- * WAL pages per order (exact). Not a registered bench.
+ * What each trigger or index of the order path costs an order, by leaving it out: one database
+ * per schema variant (`--ddl` of bench/profile-order-sql.ts: the unchanged schema, then one
+ * DROP each), all in this process, and the batches of 50 orders (2 tracked lines + shipping,
+ * distinct phones, the batcher's own `commitOrders`) placed in turn on each database, batch by
+ * batch. Interleaving at that grain lets a busy neighbour slow every variant alike, which
+ * separate runs on this shared machine do not (their medians swung ±20 µs). Prints per variant
+ * the process CPU per order (user + sys) and the WAL pages per order (exact: each database's
+ * WAL only grows, checkpoints off), and the difference to the unchanged schema. Not a
+ * registered bench.
  *
- *   bun bench/weigh-ddl.ts [orders] [--rounds N] [--only name,name]
+ *   bun bench/weigh-ddl.ts [orders per variant] [--only name,name]
  */
+import { Database } from 'bun:sqlite'
+import path from 'node:path'
+import { seed, tempDir } from './lib'
+import { testConfig } from '../src/config'
+import { createDeps, closeDeps } from '../src/deps'
+import { commitOrders } from '../src/checkout-batcher'
+import { prepareOrder } from '../src/modules/orders'
+
 const args = process.argv.slice(2)
-const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 5000)
-const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 3
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000)
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : null
+const BATCH = 50
 
 const countsOnly = `DROP TRIGGER orders_counts_ai; CREATE TRIGGER orders_counts_ai AFTER INSERT ON orders BEGIN
   INSERT INTO order_counts (store_id, status, count) VALUES (NEW.store_id, NEW.status, 1)
@@ -19,58 +31,83 @@ const customerOnly = `DROP TRIGGER orders_counts_ai; CREATE TRIGGER orders_count
   UPDATE customers SET orders_count = orders_count + 1, total_spent = total_spent + NEW.total,
     first_order_at = coalesce(first_order_at, NEW.created_at), last_order_at = NEW.created_at
   WHERE id = NEW.customer_id; END`
+const dropIndex = (name: string): [string, string] => [name, `DROP INDEX ${name}`]
 
 /** name → DDL applied to the seeded database; '' is the schema as it is. */
 const variants: [string, string][] = [
   ['(as is)', ''],
   ['orders_stats_ai', 'DROP TRIGGER orders_stats_ai'],
   ['orders_counts_ai', 'DROP TRIGGER orders_counts_ai'],
-  ['  its customer update', countsOnly],
-  ['  its order_counts upsert', customerOnly],
+  ['orders_counts_ai: its customer update', countsOnly],
+  ['orders_counts_ai: its order_counts upsert', customerOnly],
   ['order_names_ai', 'DROP TRIGGER order_names_ai'],
   ['order_events_ai', 'DROP TRIGGER order_events_ai'],
   ['order_items_stats_ai', 'DROP TRIGGER order_items_stats_ai'],
   ['all five triggers', 'DROP TRIGGER orders_stats_ai; DROP TRIGGER orders_counts_ai; DROP TRIGGER order_names_ai; DROP TRIGGER order_events_ai; DROP TRIGGER order_items_stats_ai'],
-  ['orders_store_number_uq', 'DROP INDEX orders_store_number_uq'],
-  ['orders_store_created_idx', 'DROP INDEX orders_store_created_idx'],
-  ['orders_store_status_created_idx', 'DROP INDEX orders_store_status_created_idx'],
-  ['orders_store_updated_idx', 'DROP INDEX orders_store_updated_idx'],
-  ['orders_customer_created_idx', 'DROP INDEX orders_customer_created_idx'],
-  ['orders_status_token_uq', 'DROP INDEX orders_status_token_uq'],
-  ['order_items_order_idx', 'DROP INDEX order_items_order_idx'],
-  ['order_items_product_idx', 'DROP INDEX order_items_product_idx'],
-  ['customers_store_created_idx', 'DROP INDEX customers_store_created_idx'],
-  ['customers_store_updated_idx', 'DROP INDEX customers_store_updated_idx'],
-  ['order_events_store_id_idx', 'DROP INDEX order_events_store_id_idx'],
-  ['order_events_order_rowid_idx', 'DROP INDEX order_events_order_rowid_idx'],
+  ...[
+    'orders_store_number_uq',
+    'orders_store_created_idx',
+    'orders_store_status_created_idx',
+    'orders_store_updated_idx',
+    'orders_customer_created_idx',
+    'orders_status_token_uq',
+    'order_items_order_idx',
+    'order_items_product_idx',
+    'customers_store_created_idx',
+    'customers_store_updated_idx',
+    'order_events_store_id_idx',
+    'order_events_order_rowid_idx',
+  ].map(dropIndex),
+  // The same schema again, last in each turn: how far two identical databases differ here.
+  ['(as is, again: the noise)', ''],
 ]
-const picked = variants.filter(([name], i) => i === 0 || !only || only.includes(name.trim()))
+const picked = variants.filter(([name, ddl]) => !ddl || !only || only.includes(name))
 
-type Run = { us: number; cpu: number; pages: number; orders: number; items: number }
-const runs = new Map<string, Run[]>()
-const script = new URL('./profile-order-sql.ts', import.meta.url).pathname
-const stmt = (out: string, table: string) => Number(out.match(new RegExp(`([\\d.]+) µs  INSERT INTO ${table} `))?.[1] ?? NaN)
-for (let r = 0; r < rounds; r++) {
-  for (const [name, ddl] of picked) {
-    const p = Bun.spawnSync(['bun', script, String(N), ...(ddl ? ['--ddl', ddl] : [])], { stderr: 'inherit' })
-    const out = p.stdout.toString()
-    const head = out.match(/([\d.]+) µs per order in the transaction.*?, ([\d.]+) WAL pages per order/)
-    if (!head) throw new Error(`${name}: ${out}`)
-    const run = { us: Number(head[1]), cpu: Number(out.match(/([\d.]+) µs CPU per order/)![1]), pages: Number(head[2]), orders: stmt(out, 'orders'), items: stmt(out, 'order_items') }
-    runs.set(name, [...(runs.get(name) ?? []), run])
-    console.error(`round ${r + 1} ${name}: ${run.cpu} µs CPU, ${run.us} µs wall, ${run.pages} pages`)
+let phone = 2_000_000
+const setups = []
+for (const [name, ddl] of picked) {
+  const dataDir = tempDir()
+  const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
+  const sdb = new Database(path.join(dataDir, 'storefront.db'))
+  if (ddl) sdb.run(ddl)
+  sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)", [seeded.storeId])
+  for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
+  sdb.close()
+  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never))
+  deps.db.$client.run('PRAGMA wal_autocheckpoint = 0')
+  const [v1, v2] = seeded.variantIds
+  const order = () =>
+    prepareOrder(
+      { storeId: seeded.storeId, name: 'Bench Buyer', address: '1 Main St, Springfield', phone: `+1415${++phone}`, items: [{ variantId: v1!, quantity: 1 }, { variantId: v2!, quantity: 2 }], shippingOptionId: 'shipbench', notes: 'leave at the door' } as never,
+      undefined,
+      1000,
+    )
+  const batch = () => {
+    const r = commitOrders(deps, Array.from({ length: BATCH }, order))
+    r.effects.committed()
+    if (r.outcomes.some((o) => !o.ok)) throw new Error(String((r.outcomes.find((o) => !o.ok) as { error: unknown }).error))
+  }
+  setups.push({ name, deps, batch, wal: path.join(dataDir, 'storefront.db-wal'), cpu: 0, wal0: 0 })
+}
+
+for (let i = 0; i < 2000 / BATCH; i++) for (const s of setups) s.batch() // warm-up
+for (const s of setups) s.wal0 = Bun.file(s.wal).size
+for (let i = 0; i < N / BATCH; i++) {
+  for (const s of setups) {
+    const c0 = process.cpuUsage()
+    s.batch()
+    const c = process.cpuUsage(c0)
+    s.cpu += c.user + c.system
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const med = (name: string, k: keyof Run) => median(runs.get(name)!.map((x) => x[k]))
-const base = picked[0]![0]
-console.log(`${N} orders a run, ${rounds} alternating rounds, medians; Δ = the schema as is minus the variant (what the left-out piece costs)`)
-console.log('| left out | µs CPU/order | Δ µs CPU | µs wall/order | INSERT orders µs | INSERT order_items µs | WAL pages/order | Δ pages |')
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
-for (const [name] of picked) {
-  const us = med(name, 'cpu')
-  const pages = med(name, 'pages')
-  const d = name === base ? '' : (med(base, 'cpu') - us).toFixed(1)
-  const dp = name === base ? '' : (med(base, 'pages') - pages).toFixed(2)
-  console.log(`| ${name} | ${us.toFixed(1)} | ${d} | ${med(name, 'us').toFixed(1)} | ${med(name, 'orders').toFixed(1)} | ${med(name, 'items').toFixed(1)} | ${pages.toFixed(2)} | ${dp} |`)
+
+const rows = setups.map((s) => ({ name: s.name, us: s.cpu / N, pages: (Bun.file(s.wal).size - s.wal0) / (4096 + 24) / N }))
+const base = rows[0]!
+console.log(`${N} orders per variant after 2,000 of warm-up, ${BATCH} a transaction, batches interleaved across the variants`)
+console.log('| left out | µs CPU/order | costs µs | WAL pages/order | costs pages |')
+console.log('|---|---:|---:|---:|---:|')
+for (const r of rows) {
+  const same = r === base
+  console.log(`| ${r.name} | ${r.us.toFixed(1)} | ${same ? '' : (base.us - r.us).toFixed(1)} | ${r.pages.toFixed(2)} | ${same ? '' : (base.pages - r.pages).toFixed(2)} |`)
 }
+for (const s of setups) closeDeps(s.deps)
