@@ -149,7 +149,9 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
   if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
-  if (sql.recentDuplicate(db, store.id, phone, hash, now - DEDUP_WINDOW_MS)) {
+  // Looked up once: a new customer has no orders to compare, and only a new one needs an id made.
+  const knownCustomer = sql.customerIdByPhone(db, store.id, phone)
+  if (knownCustomer !== null && sql.recentDuplicate(db, knownCustomer, hash, now - DEDUP_WINDOW_MS)) {
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
   const fx = effects.fxFor(ctx)
@@ -158,7 +160,9 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const seq = sql.nextOrderSeq(db, store.id)
   const name = input.name.trim()
   const address = input.address?.trim() || null
-  const customerId = sql.upsertCustomer(db, { id: createId(), storeId: store.id, name, phone, address, now })
+  let customerId = knownCustomer
+  if (customerId === null) sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
+  else sql.touchCustomer(db, customerId, address, now)
 
   // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
   const token = randomBytes(32).toString('base64url')

@@ -53,18 +53,6 @@ const INSERT_ORDER = `INSERT INTO orders (${ORDER.names.join(', ')}) VALUES (${p
 const ITEM_ROW = `(${placeholders(ITEM.names.length)})`
 const insertItemsSql = perCount((n) => `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`)
 
-// The customer's order figures (orders_count, total_spent, first/last order) follow its
-// orders by trigger (drizzle/0009), like order_counts. A later order never overwrites the
-// name or address (anyone who knows a phone number could otherwise rewrite a customer; each
-// order keeps its own): the record keeps the first and an address only fills a blank one.
-// updated_at still moves: the order figures changed, and updatedSince syncs them.
-const UPSERT_CUSTOMER = `
-  INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (store_id, phone) DO UPDATE SET
-    address = coalesce(customers.address, excluded.address),
-    updated_at = excluded.updated_at
-  RETURNING id`
-
 export const variantsByIds = (db: Database, ids: string[]): VariantRow[] => (ids.length ? db.query<VariantRow, string[]>(variantLookup(ids.length)).all(...ids) : [])
 
 export const productsByIds = (db: Database, ids: string[]): ProductRow[] => (ids.length ? db.query<ProductRow, string[]>(productLookup(ids.length)).all(...ids) : [])
@@ -81,19 +69,18 @@ export const discountByCode = (db: Database, storeId: string, codeKey: string): 
     )
     .get(storeId, codeKey)
 
+/** The customer behind (store, phone), when the store has one: the duplicate check and the customer write start from it. */
+export const customerIdByPhone = (db: Database, storeId: string, phone: string): string | null =>
+  db.query<{ id: string }, [string, string]>('SELECT id FROM customers WHERE store_id = ? AND phone = ?').get(storeId, phone)?.id ?? null
+
 /**
- * An order of the store with this dedup hash created after `since`. The hash includes the phone,
- * so such an order is one of the customer's (store, phone), found through the customer's
+ * An order of this customer with this dedup hash created after `since`. The hash includes the
+ * phone, so such an order is one of the customer's (store, phone), found through the customer's
  * orders by time (`orders_customer_created_idx`): a dedup index of its own cost every order a
  * page of the WAL at a random place (decision 010).
  */
-export const recentDuplicate = (db: Database, storeId: string, phone: string, hash: string, since: number): boolean =>
-  db
-    .query(
-      `SELECT 1 FROM orders WHERE customer_id = (SELECT id FROM customers WHERE store_id = ?1 AND phone = ?2)
-         AND created_at > ?4 AND dedup_hash = ?3 LIMIT 1`,
-    )
-    .get(storeId, phone, hash, since) !== null
+export const recentDuplicate = (db: Database, customerId: string, hash: string, since: number): boolean =>
+  db.query('SELECT 1 FROM orders WHERE customer_id = ? AND created_at > ? AND dedup_hash = ? LIMIT 1').get(customerId, since, hash) !== null
 
 /** Guarded increment: usedCount can never pass maxUses, whoever else is checking out. False when exhausted. */
 export const useDiscount = (db: Database, id: string): boolean =>
@@ -103,12 +90,20 @@ export const useDiscount = (db: Database, id: string): boolean =>
 export const nextOrderSeq = (db: Database, storeId: string): number =>
   db.query<{ seq: number }, [string]>('UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq AS seq').all(storeId)[0]!.seq
 
-/**
- * The customer behind (store, phone), created or brought up to date: the latest order's name
- * wins, an order without an address keeps the known one. Returns its id.
- */
-export function upsertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; now: number }): string {
-  return db.query<{ id: string }, (string | number | null)[]>(UPSERT_CUSTOMER).all(c.id, c.storeId, c.name, c.phone, c.address, c.now, c.now)[0]!.id
+// The customer's order figures (orders_count, total_spent, first/last order) follow its
+// orders by trigger (drizzle/0009), like order_counts. A later order never overwrites the
+// name or address (anyone who knows a phone number could otherwise rewrite a customer; each
+// order keeps its own): the record keeps the first and an address only fills a blank one.
+// updated_at still moves: the order figures changed, and updatedSince syncs them.
+
+/** A customer's first order: its record. */
+export function insertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; now: number }): void {
+  db.query('INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(c.id, c.storeId, c.name, c.phone, c.address, c.now, c.now)
+}
+
+/** A returning customer's order: an address fills a blank one, and the record is updated now. */
+export function touchCustomer(db: Database, id: string, address: string | null, now: number): void {
+  db.query('UPDATE customers SET address = coalesce(address, ?), updated_at = ? WHERE id = ?').run(address, now, id)
 }
 
 export function insertOrder(db: Database, order: Order): void {
