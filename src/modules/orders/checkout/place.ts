@@ -21,6 +21,7 @@ import { whatsappFor } from '../whatsapp'
 import type { Effects } from '../../../kernel/write'
 import type { PendingOrder } from './prepare'
 import * as sql from '../sql/checkout'
+import { customerIdByPhone } from '../sql/inbox'
 
 export interface OrderCreatedBody {
   id: string
@@ -150,8 +151,8 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
   // Looked up once: a new customer has no orders to compare, and only a new one needs an id made.
-  const knownCustomer = sql.customerIdByPhone(db, store.id, phone)
-  if (knownCustomer !== null && sql.recentDuplicate(db, knownCustomer, hash, now - DEDUP_WINDOW_MS)) {
+  const knownCustomer = customerIdByPhone(db, store.id, phone)
+  if (knownCustomer !== undefined && sql.recentDuplicate(db, knownCustomer, hash, now - DEDUP_WINDOW_MS)) {
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
   const fx = effects.fxFor(ctx)
@@ -161,7 +162,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const name = input.name.trim()
   const address = input.address?.trim() || null
   let customerId = knownCustomer
-  if (customerId === null) sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
+  if (customerId === undefined) sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
   else sql.touchCustomer(db, customerId, address, now)
 
   // The status page's token: 256 random bits, not the order id (contract "The customer's order page").

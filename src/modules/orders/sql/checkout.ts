@@ -69,10 +69,6 @@ export const discountByCode = (db: Database, storeId: string, codeKey: string): 
     )
     .get(storeId, codeKey)
 
-/** The customer behind (store, phone), when the store has one: the duplicate check and the customer write start from it. */
-export const customerIdByPhone = (db: Database, storeId: string, phone: string): string | null =>
-  db.query<{ id: string }, [string, string]>('SELECT id FROM customers WHERE store_id = ? AND phone = ?').get(storeId, phone)?.id ?? null
-
 /**
  * An order of this customer with this dedup hash created after `since`. The hash includes the
  * phone, so such an order is one of the customer's (store, phone), found through the customer's
