@@ -10,7 +10,7 @@ import type { Ctx, CtxBase } from './kernel/context'
 import type { Logger } from './lib/log'
 import type { WalSync } from './db/wal-sync'
 import { savepoint, transact, type Effects } from './kernel/write'
-import { placeOrder, type CheckoutResult, type PendingOrder } from './modules/orders'
+import { placeOrder, withNamesIndexedOnce, type CheckoutResult, type PendingOrder } from './modules/orders'
 
 export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: unknown }
 
@@ -24,13 +24,15 @@ export function commitOrders(base: CtxBase, batch: PendingOrder[]): { outcomes: 
     base.db,
     (_tx, effects) => {
       const stores = new Map<string, Ctx>()
-      return batch.map(
-        (o): Outcome =>
-          savepoint(base.db, effects, () => {
-            const p = placeOrder({ ctx: base, input: o, tx: { effects, stores } })
-            if (!p.result.replayed) effects.touched(p.storeId)
-            return p.result
-          }),
+      return withNamesIndexedOnce(base.db.$client, () =>
+        batch.map(
+          (o): Outcome =>
+            savepoint(base.db, effects, () => {
+              const p = placeOrder({ ctx: base, input: o, tx: { effects, stores } })
+              if (!p.result.replayed) effects.touched(p.storeId)
+              return p.result
+            }),
+        ),
       )
     },
   )

@@ -1,5 +1,5 @@
 /**
- * drizzle/0021–0023 (decision 012): checkout's tables written the way they were before it. Orders
+ * drizzle/0021–0024 (decisions 012, 013): checkout's tables written the way they were before it. Orders
  * are placed, moved and opened over HTTP on a current database; its rows are then written into a
  * database of the schema before 0021 (each column both schemas have, the triggers held off so
  * nothing is derived twice, and what an older schema keeps elsewhere put where it kept it); that
@@ -129,6 +129,9 @@ async function upgradeKeepsOrders(step: string, older: (from: Database, to: Data
     expect((await upgraded.app.handle(new Request(next.statusUrl))).status).toBe(200)
     const [, got] = await upgraded.api.get(`/api/v1/orders/${next.id}`, { key })
     expect(JSON.stringify(got)).toContain('Dora New')
+    // The name search finds an order of the old schema and the new one.
+    const found = async (q: string) => ((await panelAfter.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.match(/<li class="order/g) ?? []).length
+    expect({ old: await found('carla old'), new: await found('dora new') }).toEqual({ old: 1, new: 1 })
   } finally {
     upgraded.close()
   }
@@ -151,4 +154,8 @@ test('orders written before 0022 (status tokens in order_links) read back the sa
 
 test('orders written before 0023 (order_items with a unique id) read back the same and go on', async () => {
   await upgradeKeepsOrders('22-0022_order-status-token', () => {})
+})
+
+test('orders written before 0024 (names indexed per order by the trigger) read back the same and go on', async () => {
+  await upgradeKeepsOrders('23-0023_order-items-unindexed-id', () => {})
 })

@@ -122,6 +122,20 @@ export interface CheckoutTx {
 }
 
 /**
+ * Runs a checkout transaction's orders (`place`, each in its savepoint) and indexes their names
+ * for the inbox's search once, after the last (drizzle/0024, decision 013). FTS5 turns its
+ * pending terms into a segment at every savepoint, so a name indexed per order by the trigger
+ * was a segment, and the merges it brings, per order (~25 µs); one statement for the batch is
+ * one segment. A rolled-back order left no row, so it is not indexed.
+ */
+export function withNamesIndexedOnce<T>(db: Database, place: () => T): T {
+  const after = sql.deferNames(db)
+  const placed = place()
+  sql.indexNamesAfter(db, after)
+  return placed
+}
+
+/**
  * The "place an order" verb: one public order inside the caller's checkout transaction (the
  * group-commit batcher in the composition root, src/checkout-batcher.ts, holds it). The public
  * caller is one more actor: each store's ctx is built with `{ kind: 'public' }`.

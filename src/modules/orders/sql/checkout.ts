@@ -128,3 +128,20 @@ export function saveReplay(db: Database, r: IdempotencyRow): void {
        response_body = excluded.response_body, created_at = excluded.created_at`,
   ).run(r.storeId, r.key, r.requestHash, r.responseStatus, r.responseBody, r.createdAt)
 }
+
+/**
+ * From here to `indexNamesAfter`, the name index's trigger leaves new orders alone (drizzle/0024:
+ * while `order_names_batch` has its row). Returns the newest order's rowid so far: the batch's
+ * orders are the ones after it (orders' rowids are handed out past the largest).
+ */
+export function deferNames(db: Database): number {
+  const after = db.query<{ r: number }, []>('SELECT coalesce(max(rowid), 0) AS r FROM orders').get()!.r
+  db.query('INSERT INTO order_names_batch (open) VALUES (1)').run()
+  return after
+}
+
+/** The names of the orders after `after` into the index, in one statement, and the trigger back on. */
+export function indexNamesAfter(db: Database, after: number): void {
+  db.query('INSERT INTO order_names (rowid, name, store_id) SELECT rowid, customer_name, store_id FROM orders WHERE rowid > ?').run(after)
+  db.query('DELETE FROM order_names_batch').run()
+}
