@@ -7,7 +7,7 @@
  */
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
-import { ProductFragments } from './fragments'
+import { Fragments } from './fragments'
 
 const MAX_ENTRIES_PER_STORE = 256
 
@@ -30,7 +30,9 @@ export class StoreCache {
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
-  readonly fragments = new ProductFragments()
+  readonly fragments = new Fragments()
+  /** Each order's serialized list form, dropped per order (fragments.ts). */
+  readonly orderFragments = new Fragments()
   private lastDataVersion: number
   private dataVersion
 
@@ -54,16 +56,19 @@ export class StoreCache {
     this.keys.clear()
     this.stores.clear()
     this.fragments.clear()
+    this.orderFragments.clear()
   }
 
   /**
-   * Called after a committed write that touches the store's data. `products` names the only
-   * products it changed (their fragments drop); without it every fragment of the store drops.
+   * Called after a committed write that touches the store's data. `products` and `orders` name
+   * the only products and orders it changed (their fragments drop); without one, every fragment
+   * of that kind of the store drops.
    */
-  invalidate(storeId: string, products?: Iterable<string>): void {
+  invalidate(storeId: string, products?: Iterable<string>, orders?: Iterable<string>): void {
     this.responses.delete(storeId)
     this.stores.delete(storeId)
     this.fragments.drop(storeId, products)
+    this.orderFragments.drop(storeId, orders)
   }
 
   /** Key rows may change (revocation) through the CLI in-process too (tests, demo). */

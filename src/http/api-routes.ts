@@ -6,10 +6,10 @@
 import { declaredRoutes } from './access'
 import { billingRoutes, type BillingPort } from '../modules/billing/routes'
 import { categoryRoutes } from '../modules/categories/routes'
-import { customerRoutes } from '../modules/customers/routes'
+import { customerRoutes, type CustomerRoutesPort } from '../modules/customers/routes'
 import { discountRoutes } from '../modules/discounts/routes'
 import { imageRoutes, type ImageRoutesPort } from '../modules/products/images/routes'
-import { orderRoutes } from '../modules/orders/routes'
+import { orderRoutes, type OrderRoutesPort } from '../modules/orders/routes'
 import { publicOrderRoutes, type CheckoutPort } from '../modules/orders/public-routes'
 import { productRoutes, type ProductRoutesPort } from '../modules/products/routes'
 import { publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
@@ -21,7 +21,7 @@ import { webhookRoutes } from '../modules/webhooks/routes'
 import type { CtxBase } from '../kernel/context'
 
 /** The ports the API's route factories take; the composition root's Deps satisfies all of them. */
-export type ApiPorts = ProductRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
+export type ApiPorts = ProductRoutesPort & OrderRoutesPort & CustomerRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
 
 export function apiRoutes(ports: ApiPorts) {
   return [
@@ -38,8 +38,8 @@ export function apiRoutes(ports: ApiPorts) {
     shippingRoutes,
     publicCatalogRoutes(ports),
     publicOrderRoutes(ports),
-    orderRoutes,
-    customerRoutes,
+    orderRoutes(ports),
+    customerRoutes(ports),
   ]
 }
 

@@ -198,8 +198,8 @@ describe('a randomized sequence of writes', () => {
 
 describe('bounded memory', () => {
   test('per store the oldest fragment goes first; in all, the least recently read store’s', async () => {
-    const { ProductFragments } = await import('../../src/db/fragments')
-    const f = new ProductFragments(3, 5)
+    const { Fragments } = await import('../../src/db/fragments')
+    const f = new Fragments(3, 5)
     for (const id of ['a', 'b', 'c', 'd']) f.set('s1', id, id)
     expect([...f.of('s1').keys()]).toEqual(['b', 'c', 'd'])
     f.set('s2', 'x', 'x')

@@ -4,11 +4,16 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
-import { getCustomer, listCustomers } from './service'
+import { customerJson, listCustomers } from './service'
+import type { StoreCache } from '../../db/cache'
 
 const doc = routeDoc('Orders')
 
-export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
+/** What the customer routes reach besides `ctx`: the cache of the orders' list forms. */
+export type CustomerRoutesPort = { cache: StoreCache }
+
+export const customerRoutes = (port: CustomerRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/customers' })
   .use(access)
   .get('', ({ ctx, query }) => listCustomers({ ctx, input: query }), {
     access: { scope: 'customers:read' },
@@ -16,7 +21,7 @@ export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
     response: { 200: list(Customer), ...authErrors },
     detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
   })
-  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, JSON.stringify({ data: getCustomer({ ctx, input: { ...query, id: params.id } }) })), {
+  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })), {
     access: { scope: 'customers:read', owns: customers },
     params: IdParams,
     query: CustomerGetQuery,

@@ -4,7 +4,8 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
-import { getOrder, listOrders, updateOrderStatus } from './service'
+import { getOrder, listOrdersJson, updateOrderStatus } from './service'
+import type { StoreCache } from '../../db/cache'
 
 const doc = routeDoc('Orders')
 const write = { scope: 'orders:write', owns: orders } as const
@@ -14,9 +15,13 @@ const STATUS_TEXT =
   'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
-export const orderRoutes = new Elysia({ prefix: '/api/v1/orders' })
+/** What the order routes reach besides `ctx`: the cache of the orders' list forms. */
+export type OrderRoutesPort = { cache: StoreCache }
+
+export const orderRoutes = (port: OrderRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/orders' })
     .use(access)
-    .get('', ({ ctx, query, set }) => sendJson(set, JSON.stringify(listOrders({ ctx, input: query }))), {
+    .get('', ({ ctx, query, set }) => sendJson(set, listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })), {
       access: { scope: 'orders:read' },
       query: OrderListQuery,
       response: { 200: list(OrderListForm), ...authErrors },

@@ -7,7 +7,7 @@
 import type { Ctx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import type { Store } from '../../db/schema'
-import type { ProductFragments } from '../../db/fragments'
+import type { Fragments } from '../../db/fragments'
 import type { CachedBody, StoreCache } from '../../db/cache'
 import { imagesOf } from './images/views'
 import { page } from '../shared'
@@ -16,7 +16,7 @@ import { productFilter, productView } from './service'
 import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './sql'
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
-export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: ProductFragments): string[] {
+export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: Fragments): string[] {
   const cached = cache.of(store.id)
   const out: string[] = new Array(ids.length)
   const missing: string[] = []
@@ -51,7 +51,7 @@ export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { quer
 }
 
 /** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */
-export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: ProductFragments): string {
+export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Fragments): string {
   const { limit, offset } = page(q)
   const f = productFilter(ctx, q)
   const client = ctx.db.$client

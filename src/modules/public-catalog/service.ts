@@ -15,7 +15,7 @@ import { imagesOf } from '../products'
 import { productView } from '../products'
 import { activeVariantsOf } from '../products'
 import { productFragments } from '../products'
-import type { ProductFragments } from '../../db/fragments'
+import type { Fragments } from '../../db/fragments'
 import { activeCategories, activeProductIds, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './sql'
 import { containsPattern, page } from '../shared'
 import { publicStore } from '../platform-stores'
@@ -96,7 +96,7 @@ const shippingViews = (client: Db['$client'], s: Store) =>
  * cached fragment (products/fragments.ts) and its review figures appended (reviews are not in
  * the fragment: they change without touching the product).
  */
-export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: ProductFragments): string {
+export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: Fragments): string {
   const client = db.$client
   const ids = activeProductIds(client, s.id)
   const stats = reviewStats(db, s.id)
