@@ -11,7 +11,7 @@ import { expectStatus, makeApp, type Json, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { addShipping, uniqPhone } from '../helpers/factories'
 import { ctxFor } from '../../src/kernel/context'
-import { listProducts } from '../../src/modules/products/service'
+import { getProduct, listProducts } from '../../src/modules/products/service'
 import { storefrontOf } from '../../src/modules/public-catalog/service'
 import { storeBySlug } from '../../src/modules/public-catalog/sql'
 import type { ProductListQuery } from '../../src/modules/products/model'
@@ -41,6 +41,21 @@ async function expectFresh(label: string): Promise<void> {
     expect(res.status).toBe(200)
     const fresh = JSON.stringify(listProducts({ ctx: ctxFor(t.deps, store), input: queryOf(path) }))
     expect(`${label} ${path}: ${served}`).toBe(`${label} ${path}: ${fresh}`)
+  }
+  // Each product by id (deleted ones included: 404 from both), and another store's key: 403.
+  const all = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ?').all(shop.store.id)
+  for (const { id } of all) {
+    const byId = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${shop.key}` } }))
+    let fresh: string
+    try {
+      fresh = `200 application/json;charset=utf-8 ${JSON.stringify({ data: getProduct({ ctx: ctxFor(t.deps, store), input: { id } }) })}`
+    } catch (e) {
+      fresh = `${(e as { status: number }).status}`
+    }
+    const served = byId.status === 200 ? `200 ${byId.headers.get('content-type')} ${await byId.text()}` : `${byId.status}`
+    expect(`${label} product ${id}: ${served}`).toBe(`${label} product ${id}: ${fresh}`)
+    const theirs = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${other.key}` } }))
+    expect(`${label} product ${id} with another store's key: ${theirs.status}`).toBe(`${label} product ${id} with another store's key: ${fresh === '404' ? 404 : 403}`)
   }
   const res = await t.app.handle(new Request(`http://localhost/api/v1/stores/${shop.store.slug}`))
   const served = await res.text()

@@ -12,7 +12,7 @@ import type { CachedBody, StoreCache } from '../../db/cache'
 import { imagesOf } from './images/views'
 import { page } from '../shared'
 import type { ProductListQuery } from './model'
-import { productFilter, productView } from './service'
+import { ownProduct, productFilter, productView } from './service'
 import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './sql'
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
@@ -59,4 +59,19 @@ export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Fragments
   const total = countProducts(client, f)
   const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache)
   return `{"data":[${data.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
+}
+
+/**
+ * `JSON.stringify({ data: getProduct(…) })` from the product's fragment. A fragment under the
+ * ctx's store is one of its products, built when the product was live, and any later change to
+ * it (a deletion included) has dropped it, so a hit needs no read; a miss checks the product as
+ * `getProduct` does (403 / 404) and builds the fragment.
+ */
+export function productJson({ ctx, input: { id }, cache }: { ctx: Ctx; input: { id: string }; cache: Fragments }): string {
+  let json = cache.of(ctx.store.id).get(id)
+  if (json === undefined) {
+    ownProduct(ctx, id)
+    json = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, [id], cache)[0]!
+  }
+  return `{"data":${json}}`
 }

@@ -4,11 +4,13 @@ import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
-import { productListBody } from './fragments'
+import { productJson, productListBody } from './fragments'
 import { routeKey, type StoreCache } from '../../db/cache'
-import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
+import { createProduct, deleteProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
+/** The content type Elysia gives a returned object: a spliced body keeps it, so the answer is unchanged. */
+const OBJECT_JSON = 'application/json;charset=utf-8'
 const read = { scope: 'products:read' } as const
 const write = { scope: 'products:write', owns: products } as const
 
@@ -29,7 +31,7 @@ export const productRoutes = (port: ProductRoutesPort) =>
       detail: doc('List products, newest first', ' Active products only, unless `isActive=false` or `isActive=all`.'),
     },
   )
-  .get('/:id', ({ ctx, params }) => ({ data: getProduct({ ctx, input: { id: params.id } }) }), {
+  .get('/:id', ({ ctx, params, set }) => sendJson(set, productJson({ ctx, input: { id: params.id }, cache: port.cache.fragments }), OBJECT_JSON), {
     access: { ...read, owns: products },
     params: IdParams,
     response: { 200: data(Product), ...withNotFound },
