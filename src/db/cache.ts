@@ -31,6 +31,8 @@ export class StoreCache {
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
   readonly fragments = new Fragments()
+  /** The same views without their stock counts, as a store that hides them shows them publicly; dropped with them. */
+  readonly publicFragments = new Fragments()
   /** Each order's serialized list form, dropped per order (fragments.ts). */
   readonly orderFragments = new Fragments()
   private lastDataVersion: number
@@ -56,6 +58,7 @@ export class StoreCache {
     this.keys.clear()
     this.stores.clear()
     this.fragments.clear()
+    this.publicFragments.clear()
     this.orderFragments.clear()
   }
 
@@ -68,6 +71,7 @@ export class StoreCache {
     this.responses.delete(storeId)
     this.stores.delete(storeId)
     this.fragments.drop(storeId, products)
+    this.publicFragments.drop(storeId, products)
     this.orderFragments.drop(storeId, orders)
   }
 

@@ -141,6 +141,18 @@ describe('fragments equal the full build after each kind of write', () => {
       expectStatus(rd, d).toBe(200)
     }],
     ['store currency change', () => api().put('/api/v1/store', { currency: 'EUR' }, key())],
+    [
+      'store shows its stock counts, then hides them again (settings)',
+      async () => {
+        const [r1, b1] = await api().put('/api/v1/store', { showStockCount: true }, key())
+        expectStatus(r1, b1).toBe(200)
+        await expectFresh('counts shown')
+        await order([{ variantId: variantIds[3]!, quantity: 1 }])
+        await expectFresh('counts shown, after an order')
+        const [r2, b2] = await api().put('/api/v1/store', { showStockCount: false }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
     ['product delete', () => api().delete(`/api/v1/products/${ids[0]}`, key())],
     [
       'another connection (the admin CLI) changes stock and a name',
