@@ -8,6 +8,7 @@
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
 import { Fragments } from './fragments'
+import type { Changed } from '../kernel/write'
 
 const MAX_ENTRIES_PER_STORE = 256
 
@@ -35,6 +36,8 @@ export class StoreCache {
   readonly publicFragments = new Fragments()
   /** Each order's serialized list form, dropped per order (fragments.ts). */
   readonly orderFragments = new Fragments()
+  /** What a store lists, per key (`listing`): kept through writes that changed only stock. */
+  private listings = new Map<string, Map<string, unknown>>()
   private lastDataVersion: number
   private dataVersion
 
@@ -60,19 +63,38 @@ export class StoreCache {
     this.fragments.clear()
     this.publicFragments.clear()
     this.orderFragments.clear()
+    this.listings.clear()
   }
 
   /**
    * Called after a committed write that touches the store's data. `products` and `orders` name
    * the only products and orders it changed (their fragments drop); without one, every fragment
-   * of that kind of the store drops.
+   * of that kind of the store drops. The store's listings stay only when the write changed
+   * nothing of its catalog but stock (`stockOnly`).
    */
-  invalidate(storeId: string, products?: Iterable<string>, orders?: Iterable<string>): void {
+  invalidate(storeId: string, changed: Changed = {}): void {
     this.responses.delete(storeId)
     this.stores.delete(storeId)
-    this.fragments.drop(storeId, products)
-    this.publicFragments.drop(storeId, products)
-    this.orderFragments.drop(storeId, orders)
+    this.fragments.drop(storeId, changed.products)
+    this.publicFragments.drop(storeId, changed.products)
+    this.orderFragments.drop(storeId, changed.orders)
+    if (!changed.stockOnly) this.listings.delete(storeId)
+  }
+
+  /**
+   * What the store lists under `key` (a page's product ids and total, the public read's ids,
+   * categories and shipping options), or `build()`'s, kept until a write changes more of the
+   * store's catalog than stock: after a checkout the lists are read from here while the
+   * products whose stock it took are rebuilt from their fragments.
+   */
+  listing<T>(storeId: string, key: string, build: () => T): T {
+    let m = this.listings.get(storeId)
+    if (!m) this.listings.set(storeId, (m = new Map()))
+    if (m.has(key)) return m.get(key) as T
+    const value = build()
+    if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)
+    m.set(key, value)
+    return value
   }
 
   /** Key rows may change (revocation) through the CLI in-process too (tests, demo). */

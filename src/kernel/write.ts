@@ -29,7 +29,7 @@ import { activity } from '../db/schema'
 /** What runs after a commit. */
 export interface AfterCommit {
   /** The store's cached reads are stale; of its products and orders, only those given, else all. */
-  invalidate(storeId: string, products?: Iterable<string>, orders?: Iterable<string>): void
+  invalidate(storeId: string, changed?: Changed): void
   /** The store has new outbox rows: start delivering them. */
   wake(storeId: string): void
   /** A delivery of this endpoint is due now. */
@@ -38,9 +38,21 @@ export interface AfterCommit {
   settled?(storeId: string): void
 }
 
+/**
+ * What a committed transaction changed in one store, as far as its writers said: `products` /
+ * `orders`, the only ones whose views changed (absent: any may have); `stockOnly`, of the
+ * catalog (products, categories, shipping options, reviews, store settings) nothing but the
+ * named products' stock changed, so what the store lists stays as it was.
+ */
+export interface Changed {
+  products?: Iterable<string>
+  orders?: Iterable<string>
+  stockOnly?: boolean
+}
+
 /** The pieces the after-commit effects reach (deps.ts has them). */
 export interface AfterCommitTargets {
-  cache: { invalidate(storeId: string, products?: Iterable<string>, orders?: Iterable<string>): void }
+  cache: { invalidate(storeId: string, changed?: Changed): void }
   onOutbox(storeId: string): void
   dispatcher: { wake(webhookId: string): void }
   /** Stores whose writes became durable, for whoever listens (deps.ts: `settled`). */
@@ -52,7 +64,7 @@ export interface AfterCommitTargets {
  * replaces `deps.onOutbox` sees the wake-ups.
  */
 export const afterCommitOf = (deps: AfterCommitTargets): AfterCommit => ({
-  invalidate: (storeId, products, orders) => deps.cache.invalidate(storeId, products, orders),
+  invalidate: (storeId, changed) => deps.cache.invalidate(storeId, changed),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
   settled: (storeId) => deps.settled?.emit(storeId),
@@ -66,6 +78,13 @@ export interface Fx {
   productsChanged(productIds: readonly string[]): void
   /** The store's existing orders whose API views this transaction changed are these (none: it changed none). */
   ordersChanged(orderIds: readonly string[]): void
+  /**
+   * Of the store's catalog this writer changed at most the stock of the products it named
+   * (a checkout, a status move): which products are listed, in what order, with which
+   * categories, shipping options and reviews stays as it was. Undeclared, a write may have
+   * changed any of it.
+   */
+  catalogStockOnly(): void
   /** A delivery of this endpoint is due now: wake it after the commit. */
   due(webhookId: string): void
   /** The writer appended outbox rows itself (a test event to one endpoint): wake the dispatcher after the commit. */
@@ -81,6 +100,8 @@ export class Effects {
   private products: [string, readonly string[]][] = []
   /** [store, order ids] a writer named: that store's only changed orders in this transaction. */
   private orders: [string, readonly string[]][] = []
+  /** One per writer (`fxFor`): its store and whether it declared `catalogStockOnly`. */
+  private writers: { storeId: string; stockOnly: boolean }[] = []
 
   constructor(private sink: AfterCommit | undefined) {}
 
@@ -105,12 +126,15 @@ export class Effects {
   /** The effects object a writer acting for `ctx`'s store gets. */
   fxFor(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'>): Fx {
     const storeId = ctx.store.id
+    const writer = { storeId, stockOnly: false }
+    this.writers.push(writer)
     return {
       emit: (type, data) => {
         if (ctx.appendEvent(ctx.db.$client, storeId, type, data, ctx.clock.now()) > 0) this.emitted(storeId)
       },
       productsChanged: (ids) => this.productsChanged(storeId, ids),
       ordersChanged: (ids) => this.ordersChanged(storeId, ids),
+      catalogStockOnly: () => void (writer.stockOnly = true),
       due: (webhookId) => this.due(webhookId),
       queued: () => this.emitted(storeId),
     }
@@ -118,9 +142,10 @@ export class Effects {
 
   /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
   mark(): Mark {
-    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length, this.orders.length]
+    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length, this.orders.length, this.writers.length]
   }
-  rollbackTo([s, w, e, p, o]: Mark): void {
+  rollbackTo([s, w, e, p, o, f]: Mark): void {
+    this.writers.length = f
     this.stores.length = s
     this.woken.length = w
     this.endpoints.length = e
@@ -128,12 +153,28 @@ export class Effects {
     this.orders.length = o
   }
 
-  /** After commit: drop cached reads (of a store's products and orders, only those named when any were). */
+  /**
+   * After commit: drop cached reads (of a store's products and orders, only those named when any
+   * were). A store's catalog changed only in stock when each of its touches came with a writer
+   * that declared so (every touch of `write` and of the checkout has its writer; `transaction`'s
+   * have none) and none of its writers left it undeclared.
+   */
   committed(): void {
     if (!this.sink) return
     const products = namedPerStore(this.products)
     const orders = namedPerStore(this.orders)
-    for (const id of new Set([...this.stores, ...products.keys(), ...orders.keys()])) this.sink.invalidate(id, products.get(id), orders.get(id))
+    // Per store: how many writers declared stock only, or -1 once one did not.
+    const declared = new Map<string, number>()
+    for (const w of this.writers) {
+      const n = declared.get(w.storeId) ?? 0
+      declared.set(w.storeId, n < 0 || !w.stockOnly ? -1 : n + 1)
+    }
+    const touches = new Map<string, number>()
+    for (const id of this.stores) touches.set(id, (touches.get(id) ?? 0) + 1)
+    for (const id of new Set([...this.stores, ...products.keys(), ...orders.keys()])) {
+      const n = declared.get(id) ?? 0
+      this.sink.invalidate(id, { products: products.get(id), orders: orders.get(id), stockOnly: n > 0 && n >= (touches.get(id) ?? 0) })
+    }
   }
 
   /** Once the commit is durable: wake the dispatcher, then tell the stores' listeners. */
@@ -145,7 +186,7 @@ export class Effects {
   }
 }
 
-type Mark = [number, number, number, number, number]
+type Mark = [number, number, number, number, number, number]
 
 /** The ids named per store (an empty set: the store was named with none). */
 function namedPerStore(named: [string, readonly string[]][]): Map<string, Set<string>> {

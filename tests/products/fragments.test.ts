@@ -142,6 +142,40 @@ describe('fragments equal the full build after each kind of write', () => {
     }],
     ['store currency change', () => api().put('/api/v1/store', { currency: 'EUR' }, key())],
     [
+      'shipping option added, then repriced and deactivated',
+      async () => {
+        const [r1, b1] = await api().post('/api/v1/shipping', { name: 'Moto', price: 2.5 }, key())
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('shipping added')
+        const [r2, b2] = await api().put(`/api/v1/shipping/${b1.data.id}`, { price: 3.75 }, key())
+        expectStatus(r2, b2).toBe(200)
+        await expectFresh('shipping repriced')
+        const [r3, b3] = await api().put(`/api/v1/shipping/${b1.data.id}`, { isActive: false }, key())
+        expectStatus(r3, b3).toBe(200)
+      },
+    ],
+    [
+      'category created, then renamed',
+      async () => {
+        const [r1, b1] = await api().post('/api/v1/categories', { name: 'Fresh' }, key())
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('category created')
+        const [r2, b2] = await api().put(`/api/v1/categories/${b1.data.id}`, { name: 'Renamed' }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
+    [
+      'a review submitted, then approved',
+      async () => {
+        const [r1, b1] = await api().post('/api/reviews', { storeId: shop.store.id, productId: ids[5], customerName: 'Rita', rating: 4 })
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('review pending')
+        const [r2, b2] = await api().put(`/api/v1/reviews/${b1.id}`, { status: 'approved' }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
+    ['store renamed (settings)', () => api().put('/api/v1/store', { name: 'Renamed shop', description: 'New words' }, key())],
+    [
       'store shows its stock counts, then hides them again (settings)',
       async () => {
         const [r1, b1] = await api().put('/api/v1/store', { showStockCount: true }, key())
@@ -184,6 +218,29 @@ describe('what a write drops', () => {
     expect([...before.keys()].filter((id) => !after.has(id))).toEqual([ids[3]!])
     await order([{ productId: ids[4]!, quantity: 1 }])
     expect(frags.of(shop.store.id).size).toBe(after.size)
+  })
+
+  test('an order and a status move keep what the store lists (ids, totals, categories, shipping); other writes drop it', async () => {
+    const cache = t.deps.cache
+    const listing = cache.listing.bind(cache)
+    let builds = 0
+    cache.listing = (storeId, k, build) => listing(storeId, k, () => (builds++, build()))
+    try {
+      await expectFresh('warm')
+      builds = 0
+      const id = await order([{ productId: ids[4]!, quantity: 2 }])
+      await expectFresh('after an order')
+      const [res, body] = await api().put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, key())
+      expectStatus(res, body).toBe(200)
+      await expectFresh('after a cancellation')
+      expect(builds).toBe(0)
+      const [rp, bp] = await api().put(`/api/v1/products/${ids[4]}`, { price: 3 }, key())
+      expectStatus(rp, bp).toBe(200)
+      await expectFresh('after a product update')
+      expect(builds).toBe(LISTS.length + 1)
+    } finally {
+      cache.listing = listing
+    }
   })
 
   test('a write that names no product drops all of its store’s fragments, not another store’s', async () => {

@@ -29,6 +29,7 @@ export function addOrderNote({ ctx, input }: { ctx: Ctx; input: { orderId: strin
     // Internal notes are not in the API's order: a note changes no product and no order's view.
     fx.productsChanged([])
     fx.ordersChanged([])
+    fx.catalogStockOnly()
     return tx.insert(orderNotes).values({ storeId: ctx.store.id, orderId: order.id, author: authorOf(ctx), body, createdAt: ctx.clock.now() }).returning().get()
   })
 }

@@ -69,6 +69,7 @@ export function updateOrderStatus({ ctx, input: { id, status: to } }: { ctx: Ctx
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
     fx.ordersChanged([id])
+    fx.catalogStockOnly() // a cancellation's stock is all it changes of the catalog
     // A status move changes no product; a cancellation puts stock back (restoreStock names them).
     if (to === 'cancelled') restoreStock(ctx.db.$client, fx, id)
     else fx.productsChanged([])

@@ -47,17 +47,22 @@ export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, 
  * a hit is served by the pipeline before routing.
  */
 export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; route: string }; cache: StoreCache }): CachedBody {
-  return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache.fragments))
+  return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache))
 }
 
-/** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */
-export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Fragments): string {
+/**
+ * `JSON.stringify(listProducts(ctx, q))`, from the page's ids and the count (kept as the store's
+ * listing through stock-only writes: no filter reads stock) and the fragments.
+ */
+export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Pick<StoreCache, 'fragments' | 'listing'>): string {
   const { limit, offset } = page(q)
   const f = productFilter(ctx, q)
   const client = ctx.db.$client
-  const ids = pageOfProductIds(client, f, limit, offset)
-  const total = countProducts(client, f)
-  const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache)
+  const { ids, total } = cache.listing(ctx.store.id, `products ${f.isActive} ${f.createdSince} ${f.updatedSince} ${limit} ${offset}`, () => ({
+    ids: pageOfProductIds(client, f, limit, offset),
+    total: countProducts(client, f),
+  }))
+  const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache.fragments)
   return `{"data":[${data.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
 }
 

@@ -97,17 +97,22 @@ const shippingViews = (client: Db['$client'], s: Store) =>
  * store hides them — and its review figures appended (reviews are not in the fragment: they
  * change without touching the product).
  */
-export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: Pick<StoreCache, 'fragments' | 'publicFragments'>): string {
+export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: Pick<StoreCache, 'fragments' | 'publicFragments' | 'listing'>): string {
   const client = db.$client
-  const ids = activeProductIds(client, s.id)
-  const stats = reviewStats(db, s.id)
+  // What the store lists besides the products' views: kept through stock-only writes (a checkout).
+  const { ids, stats, categories, shipping } = cache.listing(s.id, STOREFRONT_KEY, () => ({
+    ids: activeProductIds(client, s.id),
+    stats: reviewStats(db, s.id),
+    categories: JSON.stringify(activeCategories(client, s.id)),
+    shipping: JSON.stringify(shippingViews(client, s)),
+  }))
   let fragments = productFragments(db, s, publicUrl, ids, cache.fragments)
   if (!s.showStockCount) fragments = publicFragments(s.id, ids, fragments, cache.publicFragments)
   const views = fragments.map((json, i) => {
     const r = stats.get(ids[i]!) ?? NO_REVIEWS
     return `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
   })
-  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${JSON.stringify(activeCategories(client, s.id))},"products":[${views.join(',')}],"shippingOptions":${JSON.stringify(shippingViews(client, s))}}}`
+  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${categories},"products":[${views.join(',')}],"shippingOptions":${shipping}}}`
 }
 
 /** `fragments` (of `ids`) without their stock counts, each kept until its product's fragment drops (db/cache.ts). */
