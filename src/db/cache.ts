@@ -8,7 +8,6 @@
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
 import { Fragments } from './fragments'
-import type { Changed } from '../kernel/write'
 
 const MAX_ENTRIES_PER_STORE = 256
 
@@ -24,6 +23,18 @@ export type CachedBody = string | Uint8Array | Blob
  */
 export function routeKey(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2))
+}
+
+/**
+ * What a committed transaction changed in one store, as far as its writers said: `products` /
+ * `orders`, the only ones whose views changed (absent: any may have); `stockOnly`, of the
+ * catalog (products, categories, shipping options, reviews, store settings) nothing but the
+ * named products' stock changed, so what the store lists stays as it was.
+ */
+export interface Changed {
+  products?: Iterable<string>
+  orders?: Iterable<string>
+  stockOnly?: boolean
 }
 
 export class StoreCache {

@@ -25,6 +25,7 @@ import type { Ctx } from './context'
 import type { Emit } from './events'
 import { immediate, type Db, type Tx } from '../db/client'
 import { activity } from '../db/schema'
+import type { Changed } from '../db/cache'
 
 /** What runs after a commit. */
 export interface AfterCommit {
@@ -36,18 +37,6 @@ export interface AfterCommit {
   wakeEndpoint(webhookId: string): void
   /** The store's writes of this transaction are durable (the panel's live inbox follows them). */
   settled?(storeId: string): void
-}
-
-/**
- * What a committed transaction changed in one store, as far as its writers said: `products` /
- * `orders`, the only ones whose views changed (absent: any may have); `stockOnly`, of the
- * catalog (products, categories, shipping options, reviews, store settings) nothing but the
- * named products' stock changed, so what the store lists stays as it was.
- */
-export interface Changed {
-  products?: Iterable<string>
-  orders?: Iterable<string>
-  stockOnly?: boolean
 }
 
 /** The pieces the after-commit effects reach (deps.ts has them). */
