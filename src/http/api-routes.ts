@@ -6,12 +6,12 @@
 import { declaredRoutes } from './access'
 import { billingRoutes, type BillingPort } from '../modules/billing/routes'
 import { categoryRoutes } from '../modules/categories/routes'
-import { customerRoutes, type CustomerRoutesPort } from '../modules/customers/routes'
+import { customerReads, customerRoutes, type CustomerRoutesPort } from '../modules/customers/routes'
 import { discountRoutes } from '../modules/discounts/routes'
 import { imageRoutes, type ImageRoutesPort } from '../modules/products/images/routes'
-import { orderRoutes, type OrderRoutesPort } from '../modules/orders/routes'
+import { orderReads, orderRoutes, type OrderRoutesPort } from '../modules/orders/routes'
 import { publicOrderRoutes, type CheckoutPort } from '../modules/orders/public-routes'
-import { productRoutes, type ProductRoutesPort } from '../modules/products/routes'
+import { productReads, productRoutes, type ProductRoutesPort } from '../modules/products/routes'
 import { publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
 import { publicReviewRoutes, reviewRoutes } from '../modules/reviews/routes'
 import { shippingRoutes } from '../modules/shipping/routes'
@@ -19,6 +19,7 @@ import { statsRoutes } from '../modules/stats/routes'
 import { storeRoutes } from '../modules/store-settings/routes'
 import { webhookRoutes } from '../modules/webhooks/routes'
 import type { CtxBase } from '../kernel/context'
+import { PreRouted } from './pre-routed'
 
 /** The ports the API's route factories take; the composition root's Deps satisfies all of them. */
 export type ApiPorts = ProductRoutesPort & OrderRoutesPort & CustomerRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
@@ -42,6 +43,9 @@ export function apiRoutes(ports: ApiPorts) {
     customerRoutes(ports),
   ]
 }
+
+/** The key GETs the pipeline answers before routing when it can (http/pre-routed.ts). */
+export const PRE_ROUTED = new PreRouted([...productReads, ...orderReads, ...customerReads])
 
 /**
  * Routes built only to read their declarations: a port is reached in handlers, never while the

@@ -6,11 +6,22 @@ import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
 import { customerJson, listCustomers } from './service'
 import type { StoreCache } from '../../db/cache'
+import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
 
-/** What the customer routes reach besides `ctx`: the cache of the orders' list forms. */
-export type CustomerRoutesPort = { cache: StoreCache }
+/** What the customer routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
+export type CustomerRoutesPort = { cache: StoreCache; queries: ValidQueries }
+
+const DETAIL = '/api/v1/customers/:id'
+
+/**
+ * The detail, answered before routing for a query string the route has validated
+ * (http/pre-routed.ts); a missing or another store's customer throws, and the route answers it.
+ */
+export const customerReads: PreRoutedRead[] = [
+  { route: DETAIL, contentType: 'application/json', query: true, answer: ({ ctx, id, query, cache }) => customerJson({ ctx, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }) },
+]
 
 export const customerRoutes = (port: CustomerRoutesPort) =>
   new Elysia({ prefix: '/api/v1/customers' })
@@ -21,7 +32,11 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
     response: { 200: list(Customer), ...authErrors },
     detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
   })
-  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })), {
+  .get('/:id', ({ ctx, params, query, set, request }) => {
+    const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
+    port.queries.remember(DETAIL, request.url, query)
+    return sendJson(set, body)
+  }, {
     access: { scope: 'customers:read', owns: customers },
     params: IdParams,
     query: CustomerGetQuery,

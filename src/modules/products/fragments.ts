@@ -73,10 +73,14 @@ export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Pick<Stor
  * `getProduct` does (403 / 404) and builds the fragment.
  */
 export function productJson({ ctx, input: { id }, cache }: { ctx: Ctx; input: { id: string }; cache: Fragments }): string {
-  let json = cache.of(ctx.store.id).get(id)
-  if (json === undefined) {
-    ownProduct(ctx, id)
-    json = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, [id], cache)[0]!
-  }
-  return `{"data":${json}}`
+  const hit = cachedProductJson(ctx, id, cache)
+  if (hit !== undefined) return hit
+  ownProduct(ctx, id)
+  return `{"data":${productFragments(ctx.db, ctx.store, ctx.config.publicUrl, [id], cache)[0]!}}`
+}
+
+/** productJson's answer when the product's fragment is cached; undefined otherwise. */
+export function cachedProductJson(ctx: Ctx, id: string, cache: Fragments): string | undefined {
+  const json = cache.of(ctx.store.id).get(id)
+  return json === undefined ? undefined : `{"data":${json}}`
 }
