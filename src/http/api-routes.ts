@@ -12,7 +12,7 @@ import { imageRoutes, type ImageRoutesPort } from '../modules/products/images/ro
 import { orderReads, orderRoutes, type OrderRoutesPort } from '../modules/orders/routes'
 import { publicOrderRoutes, type CheckoutPort } from '../modules/orders/public-routes'
 import { productReads, productRoutes, type ProductRoutesPort } from '../modules/products/routes'
-import { publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
+import { publicCatalogReads, publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
 import { publicReviewRoutes, reviewRoutes } from '../modules/reviews/routes'
 import { shippingRoutes } from '../modules/shipping/routes'
 import { statsRoutes } from '../modules/stats/routes'
@@ -44,8 +44,8 @@ export function apiRoutes(ports: ApiPorts) {
   ]
 }
 
-/** The key GETs the pipeline answers before routing when it can (http/pre-routed.ts). */
-export const PRE_ROUTED = new PreRouted([...productReads, ...orderReads, ...customerReads])
+/** The GETs the pipeline answers before routing when it can (http/pre-routed.ts). */
+export const preRouted = (ports: ApiPorts) => new PreRouted([...productReads, ...orderReads, ...customerReads, ...publicCatalogReads(ports)])
 
 /**
  * Routes built only to read their declarations: a port is reached in handlers, never while the

@@ -11,9 +11,11 @@
  * - its answer declines (undefined) or throws: then the request goes on to the router, which
  *   answers as always (a 404 or 403 is built there, not here).
  *
- * The gate has already passed the request (key, store, rate limit, scope, plan); a route whose
- * `owns` check the gate leaves to the handler (a GET without a query) makes that check in its
- * answer, as the handler does.
+ * The gate has already passed the request (key, store, rate limit, scope, plan; a public read's
+ * per-IP limit); a route whose `owns` check the gate leaves to the handler (a GET without a
+ * query) makes that check in its answer, as the handler does. A parameter needs no checking
+ * here: an answer finds its record by it or declines, and every stored id or slug was
+ * validated when it was written.
  */
 import type { CachedBody, StoreCache } from '../db/cache'
 import type { Ctx } from '../kernel/context'
@@ -25,8 +27,10 @@ export interface PreRoutedRead {
   contentType: string
   /** The route takes a query (then only remembered query strings are answered here). */
   query: boolean
+  /** A public route (no key, so no `ctx`); otherwise a key route. */
+  public?: true
   /** The body the route would send, or undefined to leave the request to the router. */
-  answer(x: { ctx: Ctx; id: string | undefined; query: unknown; cache: StoreCache; routeKey: string }): CachedBody | undefined
+  answer(x: { ctx: Ctx | undefined; id: string | undefined; query: unknown; cache: StoreCache; routeKey: string; clientBucket: () => string }): CachedBody | undefined
 }
 
 /** The query string of a URL, without its `?` ('' when none). */
@@ -36,8 +40,6 @@ export function queryString(url: string): string {
 }
 
 const MAX_PER_ROUTE = 1_000
-/** How every record id looks (cuid2). */
-const ID = /^[a-z0-9]{20,32}$/
 
 /**
  * Query strings a route has validated and answered 200, with the query Elysia decoded from them
@@ -64,27 +66,30 @@ export class PreRouted {
   private byRoute = new Map<string, PreRoutedRead>()
 
   constructor(reads: readonly PreRoutedRead[]) {
-    for (const r of reads) this.byRoute.set(r.route, r)
+    // A parameter (last) is keyed as `/:`, whatever its name.
+    for (const r of reads) this.byRoute.set(r.route.replace(/\/:[^/]+$/, '/:'), r)
   }
 
   /**
    * The read a GET of `path` is, with its parameter; undefined when none. A pattern's parameter
-   * is its last segment, so `/api/v1/customers/x` is tried as `/api/v1/customers/:id`.
+   * is its last segment, so `/api/v1/customers/x` is tried as `/api/v1/customers/:id` — unless
+   * `path` is a route of its own (`isFixed`: a parameterless route beside the pattern).
    */
-  match(path: string): { read: PreRoutedRead; id: string | undefined } | undefined {
+  match(path: string, isFixed: (path: string) => boolean): { read: PreRoutedRead; id: string | undefined } | undefined {
     const fixed = this.byRoute.get(path)
     if (fixed) return { read: fixed, id: undefined }
     const slash = path.lastIndexOf('/')
     const id = path.slice(slash + 1)
-    if (!ID.test(id)) return undefined // a fixed route beside the pattern (`/customers/export`), or no record's id
-    const read = this.byRoute.get(`${path.slice(0, slash)}/:id`)
-    return read && { read, id }
+    if (!id) return undefined
+    const read = this.byRoute.get(`${path.slice(0, slash)}/:`)
+    return read && !isFixed(path) ? { read, id } : undefined
   }
 
-  /** The answer's body for a gated key GET, or undefined to route it. */
-  answer(ctx: Ctx, path: string, url: string, cache: StoreCache, queries: ValidQueries): { body: CachedBody; read: PreRoutedRead } | undefined {
-    const m = this.match(path)
-    if (!m) return undefined
+  /** The answer's body for a GET the gate passed (`ctx`: a key request's), or undefined to route it. */
+  answer(ctx: Ctx | undefined, path: string, url: string, x: { cache: StoreCache; queries: ValidQueries; clientBucket: () => string; isFixed: (path: string) => boolean }): { body: CachedBody; read: PreRoutedRead } | undefined {
+    const { cache, queries, clientBucket } = x
+    const m = this.match(path, x.isFixed)
+    if (!m || (m.read.public === true) !== (ctx === undefined)) return undefined
     const qs = queryString(url)
     let query: unknown
     if (m.read.query) {
@@ -92,7 +97,7 @@ export class PreRouted {
       if (query === undefined) return undefined
     } else if (qs !== '' || url.endsWith('?')) return undefined
     try {
-      const body = m.read.answer({ ctx, id: m.id, query, cache, routeKey: url.slice(url.indexOf('/', url.indexOf('//') + 2)) })
+      const body = m.read.answer({ ctx, id: m.id, query, cache, routeKey: url.slice(url.indexOf('/', url.indexOf('//') + 2)), clientBucket })
       return body === undefined ? undefined : { body, read: m.read }
     } catch {
       return undefined // the router answers it, errors included

@@ -13,8 +13,8 @@
  */
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
-import type { StoreCache } from '../db/cache'
-import type { PreRouted, ValidQueries } from '../http/pre-routed'
+import type { CachedBody, StoreCache } from '../db/cache'
+import type { PreRouted, PreRoutedRead, ValidQueries } from '../http/pre-routed'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
@@ -22,7 +22,16 @@ import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 import { keepState } from './request-state'
 
+/** A pre-routed read's answer, as the route's `sendJson` gives it; the log line names the route. */
+function preRoutedResponse(c: { set: { headers: Record<string, unknown> } }, headers: Record<string, string>, pre: { body: CachedBody; read: PreRoutedRead }): Response {
+  ;(c as { route?: string }).route = pre.read.route
+  headers['content-type'] = pre.read.contentType
+  c.set.headers = {}
+  return new Response(pre.body, { headers })
+}
+
 export function pipeline(deps: { config: Config; cache: StoreCache; queries: ValidQueries }, gate: Gate, edge: Edge, requests: RequestLog, preRouted: PreRouted) {
+  const isFixed = (path: string) => gate.table.fixedRoute('GET', path) !== undefined
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
     // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
@@ -49,6 +58,10 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
     const gated = gate.check(request, path, clientBucket, headers, entry)
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
+    if (gated === undefined && request.method === 'GET') {
+      const pre = preRouted.answer(undefined, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      if (pre) return preRoutedResponse(c, headers, pre)
+    }
     if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
       const hit = deps.cache.getResponse(gated.store.id, url.slice(pathStart))
       const route = hit && gate.table.fixedRoute('GET', path)
@@ -59,13 +72,8 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
         return new Response(hit, { headers })
       }
       // A read that can be answered without the router's per-route work (http/pre-routed.ts).
-      const pre = preRouted.answer(gated, path, url, deps.cache, deps.queries)
-      if (pre) {
-        ;(c as { route?: string }).route = pre.read.route
-        headers['content-type'] = pre.read.contentType
-        c.set.headers = {}
-        return new Response(pre.body, { headers })
-      }
+      const pre = preRouted.answer(gated, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      if (pre) return preRoutedResponse(c, headers, pre)
     }
     keepState(c, { gated, clientBucket })
   })

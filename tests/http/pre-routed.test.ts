@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeCatalog, makeKey, makeShop, orderBody, placeOrder } from '../helpers/factories'
 import type { Logger } from '../../src/lib/log'
-import { PRE_ROUTED } from '../../src/http/api-routes'
+import { PreRouted } from '../../src/http/pre-routed'
 
 const cleanup: (() => void)[] = []
 afterEach(() => {
@@ -23,15 +23,17 @@ function app(overrides = {}) {
   const at = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields })
   const log: Logger = { debug: at, info: at, warn: at, error: at, enabled: () => true }
   const t = makeApp({ benchNoResponseCache: true, ...overrides }, { log })
-  const answer = PRE_ROUTED.answer.bind(PRE_ROUTED)
-  const answered = { n: 0 }
-  PRE_ROUTED.answer = (...args) => {
-    const out = answer(...args)
+  const answer = PreRouted.prototype.answer
+  // `off`: the router answers everything, as if nothing were pre-routed.
+  const answered = { n: 0, off: false }
+  PreRouted.prototype.answer = function (...args) {
+    if (answered.off) return undefined
+    const out = answer.apply(this, args)
     if (out) answered.n++
     return out
   }
   cleanup.push(() => {
-    PRE_ROUTED.answer = answer
+    PreRouted.prototype.answer = answer
     t.close()
   })
   return { t, answered, requests: () => lines.filter((l) => l.msg === 'request') }
@@ -39,8 +41,8 @@ function app(overrides = {}) {
 
 const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining', 'ratelimit'].includes(k)))
 
-async function get(t: TestApp, path: string, key: string) {
-  const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } }))
+async function get(t: TestApp, path: string, key?: string) {
+  const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }))
   return { res, status: res.status, headers: headersOf(res), text: await res.text() }
 }
 
@@ -67,14 +69,18 @@ describe('reads answered before routing', () => {
       [`/api/v1/products/${s.cat.shirt.id}`, '/api/v1/products/:id'],
       ['/api/v1/products?limit=50', '/api/v1/products'],
       ['/api/v1/products?isActive=all', '/api/v1/products'],
+      [`/api/v1/stores/${s.store.slug}`, '/api/v1/stores/:slug'],
     ]
     for (const [path, route] of paths) {
-      const before = answered.n
-      const routed = await get(t, path, s.key)
+      const key = path.startsWith('/api/v1/stores/') ? undefined : s.key
+      answered.off = true
+      const routed = await get(t, path, key)
+      answered.off = false
       expect(`${path} ${routed.status}`).toBe(`${path} 200`)
-      expect(answered.n).toBe(before)
-      const pre = await get(t, path, s.key)
+      const before = answered.n
+      const pre = await get(t, path, key)
       expect(answered.n).toBe(before + 1)
+
       expect({ path, status: pre.status, headers: pre.headers, text: pre.text }).toEqual({ path, status: 200, headers: routed.headers, text: routed.text })
       expect(requests().slice(-2).map((l) => [l.route, l.status])).toEqual([
         [route, 200],
@@ -110,6 +116,11 @@ describe('reads answered before routing', () => {
     const [del, delBody] = await t.api.delete(`/api/v1/products/${s.cat.mug.id}`, { key: s.key })
     expectStatus(del, delBody).toBe(200)
     expect((await get(t, `/api/v1/products/${s.cat.mug.id}`, s.key)).status).toBe(404)
+    // The public store read: an unknown slug and a suspended store are the route's answers, and a visit is counted per read.
+    expect((await get(t, '/api/v1/stores/no-such-shop')).status).toBe(404)
+    t.deps.db.$client.run("UPDATE stores SET status = 'suspended' WHERE id = ?", [other.store.id])
+    t.deps.cache.invalidate(other.store.id)
+    expect((await get(t, `/api/v1/stores/${other.store.slug}`)).status).toBe(402)
   })
 
   test('the gate still comes first: a missing scope, another store’s key', async () => {

@@ -20,7 +20,7 @@ const DETAIL = '/api/v1/customers/:id'
  * (http/pre-routed.ts); a missing or another store's customer throws, and the route answers it.
  */
 export const customerReads: PreRoutedRead[] = [
-  { route: DETAIL, contentType: 'application/json', query: true, answer: ({ ctx, id, query, cache }) => customerJson({ ctx, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }) },
+  { route: DETAIL, contentType: 'application/json', query: true, answer: ({ ctx, id, query, cache }) => customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }) },
 ]
 
 export const customerRoutes = (port: CustomerRoutesPort) =>

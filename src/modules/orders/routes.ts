@@ -23,7 +23,7 @@ const LIST = '/api/v1/orders'
 
 /** The list, answered before routing for a query string the route has validated (http/pre-routed.ts). */
 export const orderReads: PreRoutedRead[] = [
-  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache }) => listOrdersJson({ ctx, input: query as OrderListQuery, cache: cache.orderFragments }) },
+  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache }) => listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }) },
 ]
 
 export const orderRoutes = (port: OrderRoutesPort) =>

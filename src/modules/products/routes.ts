@@ -26,8 +26,8 @@ const LIST = '/api/v1/products'
  * checks 403 / 404 and builds it).
  */
 export const productReads: PreRoutedRead[] = [
-  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache, routeKey }) => productListBody({ ctx, input: { query: query as ProductListQuery, route: routeKey }, cache }) },
-  { route: `${LIST}/:id`, contentType: OBJECT_JSON, query: false, answer: ({ ctx, id, cache }) => cachedProductJson(ctx, id!, cache.fragments) },
+  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache, routeKey }) => productListBody({ ctx: ctx!, input: { query: query as ProductListQuery, route: routeKey }, cache }) },
+  { route: `${LIST}/:id`, contentType: OBJECT_JSON, query: false, answer: ({ ctx, id, cache }) => cachedProductJson(ctx!, id!, cache.fragments) },
 ]
 
 export const productRoutes = (port: ProductRoutesPort) =>
