@@ -8,8 +8,8 @@
  * and query (`routeKey`, db/cache.ts) is answered right after the gate, before routing: Elysia's
  * per-route work (headers copied, cookies and query parsed, the query validated and decoded,
  * the response mapped) was most of a cached read's cost (docs/decisions/008). The reads of
- * http/pre-routed.ts (lists, a customer, a product by id) are answered there too when they can
- * be (docs/decisions/016).
+ * http/pre-routed.ts (lists, a customer, a product by id, the public store read) are answered
+ * there too when they can be (docs/decisions/016).
  */
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
