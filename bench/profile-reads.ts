@@ -5,7 +5,10 @@
  * `bun --cpu-prof-md bench/profile-reads.ts 5000 products`.
  *
  * Data: 60 products × 3 variants (two images on a few, stock on some), 60 orders of 2 lines from
- * one customer. Args: a count, endpoint names to run (default all), `--cached` to keep the cache.
+ * one customer. Args: a count, endpoint names to run (default all), `--cached` to keep the cache,
+ * `--after-order` / `--after-write` to run before each request the after-commit effects of a
+ * checkout that took one product's stock (stock only: the listings stay) or of an update of that
+ * product (the listings are read again): the read right after such a write (docs/decisions/016).
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
@@ -60,10 +63,15 @@ for (const [name, e] of Object.entries(endpoints)) {
     if (r.status !== 200) throw new Error(`${name}: ${r.status} ${await r.text()}`)
     bytes = (await r.arrayBuffer()).byteLength
   }
+  const write = args.includes('--after-order') ? { stockOnly: true } : args.includes('--after-write') ? { stockOnly: false } : undefined
+  const before = write ? () => deps.cache.invalidate(seeded.storeId, { products: [seeded.productIds[7]!], orders: [], stockOnly: write.stockOnly }) : () => {}
   const c0 = process.cpuUsage()
-  for (let i = 0; i < N; i++) await (await app.handle(req())).arrayBuffer()
+  for (let i = 0; i < N; i++) {
+    before()
+    await (await app.handle(req())).arrayBuffer()
+  }
   const c = process.cpuUsage(c0)
-  console.log(`${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  (${bytes} B, ${cached ? 'cached' : 'uncached'})`)
+  console.log(`${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  (${bytes} B, ${cached ? 'cached' : 'uncached'}${write ? (write.stockOnly ? ', after an order' : ', after a product write') : ''})`)
 }
 app.gate.close()
 closeDeps(deps)

@@ -145,9 +145,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     })
   }
   notes.push(
-    'order list and customer detail are never cached (the route builds them every time): their cached and uncached columns measure the same path twice',
+    'order list and customer detail keep no body (each is spliced from the orders’ cached list forms every time): their cached and uncached columns measure the same path twice',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
-    "uncached keeps the per-product fragments (docs/decisions/007): no write runs during the bench, so it is the read after a write that changed other products; an order rebuilds only the products whose stock it took",
+    "uncached keeps the per-product and per-order fragments and the store's listings (docs/decisions/007, 016): no write runs during the bench, so it is the read after a checkout (it rebuilds only the products whose stock it took and the new order's list form; a product or settings write also re-reads the listings)",
     ...(baseDir ? [`base: the server from ${baseDir} on the same data, cached and uncached, each run right after this revision's for each endpoint`] : []),
     `${opts.connections} connections, ${duration} s per run after 1 s warm-up; cpu: ${cpuPlan().description}`,
   )

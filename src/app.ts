@@ -16,7 +16,7 @@ import { Edge } from './plugins/edge'
 import { toErrorResult } from './plugins/errors'
 import { pipeline } from './plugins/pipeline'
 import { mcpRoutes } from './mcp/http'
-import { apiRoutes } from './http/api-routes'
+import { apiRoutes, preRouted } from './http/api-routes'
 import { shopRoutes } from './shop/routes'
 import { mediaRoutes } from './modules/products/images/media'
 import { FirstRun } from './modules/people'
@@ -70,7 +70,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .use(pipeline(deps, gate, edge, requests))
+    .use(pipeline(deps, gate, edge, requests, preRouted(deps)))
     .onError(({ code, error, set, query, request }) => {
       const result = toErrorResult(code, error, {
         query: query as Record<string, string | undefined>,

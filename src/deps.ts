@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
 import { Signal } from './lib/signal'
 import { StoreCache } from './db/cache'
+import { ValidQueries } from './http/pre-routed'
 import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
@@ -31,6 +32,8 @@ export interface Deps {
   log: Logger
   limiter: RateLimiter
   cache: StoreCache
+  /** Query strings the pre-routed reads' routes have validated (http/pre-routed.ts). */
+  queries: ValidQueries
   /** After a commit that wrote outbox rows, so delivery starts at once (kernel/write.ts calls it). */
   onOutbox: (storeId: string) => void
   /** Encrypts secrets that must be readable again (webhook signing secrets) at rest. */
@@ -78,6 +81,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     log,
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db, { responses: !config.benchNoResponseCache }),
+    queries: new ValidQueries(),
     onOutbox: () => dispatcher.notify(),
     secretBox,
     dispatcher,

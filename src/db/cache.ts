@@ -7,7 +7,7 @@
  */
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
-import { ProductFragments } from './fragments'
+import { Fragments } from './fragments'
 
 const MAX_ENTRIES_PER_STORE = 256
 
@@ -25,12 +25,30 @@ export function routeKey(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2))
 }
 
+/**
+ * What a committed transaction changed in one store, as far as its writers said: `products` /
+ * `orders`, the only ones whose views changed (absent: any may have); `stockOnly`, of the
+ * catalog (products, categories, shipping options, reviews, store settings) nothing but the
+ * named products' stock changed, so what the store lists stays as it was.
+ */
+export interface Changed {
+  products?: Iterable<string>
+  orders?: Iterable<string>
+  stockOnly?: boolean
+}
+
 export class StoreCache {
   private responses = new Map<string, Map<string, CachedBody>>()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
-  readonly fragments = new ProductFragments()
+  readonly fragments = new Fragments()
+  /** The same views without their stock counts, as a store that hides them shows them publicly; dropped with them. */
+  readonly publicFragments = new Fragments()
+  /** Each order's serialized list form, dropped per order (fragments.ts). */
+  readonly orderFragments = new Fragments()
+  /** What a store lists, per key (`listing`): kept through writes that changed only stock. */
+  private listings = new Map<string, Map<string, unknown>>()
   private lastDataVersion: number
   private dataVersion
 
@@ -54,16 +72,40 @@ export class StoreCache {
     this.keys.clear()
     this.stores.clear()
     this.fragments.clear()
+    this.publicFragments.clear()
+    this.orderFragments.clear()
+    this.listings.clear()
   }
 
   /**
-   * Called after a committed write that touches the store's data. `products` names the only
-   * products it changed (their fragments drop); without it every fragment of the store drops.
+   * Called after a committed write that touches the store's data. `products` and `orders` name
+   * the only products and orders it changed (their fragments drop); without one, every fragment
+   * of that kind of the store drops. The store's listings stay only when the write changed
+   * nothing of its catalog but stock (`stockOnly`).
    */
-  invalidate(storeId: string, products?: Iterable<string>): void {
+  invalidate(storeId: string, changed: Changed = {}): void {
     this.responses.delete(storeId)
     this.stores.delete(storeId)
-    this.fragments.drop(storeId, products)
+    this.fragments.drop(storeId, changed.products)
+    this.publicFragments.drop(storeId, changed.products)
+    this.orderFragments.drop(storeId, changed.orders)
+    if (!changed.stockOnly) this.listings.delete(storeId)
+  }
+
+  /**
+   * What the store lists under `key` (a page's product ids and total, the public read's ids,
+   * categories and shipping options), or `build()`'s, kept until a write changes more of the
+   * store's catalog than stock: after a checkout the lists are read from here while the
+   * products whose stock it took are rebuilt from their fragments.
+   */
+  listing<T>(storeId: string, key: string, build: () => T): T {
+    let m = this.listings.get(storeId)
+    if (!m) this.listings.set(storeId, (m = new Map()))
+    if (m.has(key)) return m.get(key) as T
+    const value = build()
+    if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)
+    m.set(key, value)
+    return value
   }
 
   /** Key rows may change (revocation) through the CLI in-process too (tests, demo). */

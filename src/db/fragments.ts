@@ -1,19 +1,20 @@
 /**
- * Each product's serialized view (`productView` as JSON, variants, images and stock included),
- * kept per store so the product list and the public store read concatenate them instead of
- * rebuilding every product after each write (docs/decisions/007). A write drops only what it
- * changed: the after-commit effects (kernel/write.ts) name the products a transaction touched, and
- * a write that names none drops its store's fragments; another process's commit drops them all
- * (StoreCache.syncExternal).
+ * Serialized views of one kind of record, kept per store and record id, so a list concatenates
+ * them instead of rebuilding every record after each write: each product's view (`productView`,
+ * variants, images and stock included; docs/decisions/007) and each order's list form
+ * (docs/decisions/016). A write drops only what it changed: the after-commit effects
+ * (kernel/write.ts) name the products and orders a transaction touched, and a write that names
+ * none of a kind drops its store's fragments of that kind; another process's commit drops them
+ * all (StoreCache.syncExternal).
  *
  * Bounded: at most MAX_PER_STORE fragments per store (oldest first out) and MAX_TOTAL in all
  * (the least recently read store's go first). A product's fragment is ~0.9 KB with three
- * variants, so the whole map stays in the tens of MB.
+ * variants, an order's ~0.4 KB with two lines, so each map stays in the tens of MB.
  */
 const MAX_PER_STORE = 5_000
 const MAX_TOTAL = 20_000
 
-export class ProductFragments {
+export class Fragments {
   private byStore = new Map<string, Map<string, string>>()
   private total = 0
 

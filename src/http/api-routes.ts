@@ -6,22 +6,23 @@
 import { declaredRoutes } from './access'
 import { billingRoutes, type BillingPort } from '../modules/billing/routes'
 import { categoryRoutes } from '../modules/categories/routes'
-import { customerRoutes } from '../modules/customers/routes'
+import { customerReads, customerRoutes, type CustomerRoutesPort } from '../modules/customers/routes'
 import { discountRoutes } from '../modules/discounts/routes'
 import { imageRoutes, type ImageRoutesPort } from '../modules/products/images/routes'
-import { orderRoutes } from '../modules/orders/routes'
+import { orderReads, orderRoutes, type OrderRoutesPort } from '../modules/orders/routes'
 import { publicOrderRoutes, type CheckoutPort } from '../modules/orders/public-routes'
-import { productRoutes, type ProductRoutesPort } from '../modules/products/routes'
-import { publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
+import { productReads, productRoutes, type ProductRoutesPort } from '../modules/products/routes'
+import { publicCatalogReads, publicCatalogRoutes, type PublicCatalogPort } from '../modules/public-catalog/routes'
 import { publicReviewRoutes, reviewRoutes } from '../modules/reviews/routes'
 import { shippingRoutes } from '../modules/shipping/routes'
 import { statsRoutes } from '../modules/stats/routes'
 import { storeRoutes } from '../modules/store-settings/routes'
 import { webhookRoutes } from '../modules/webhooks/routes'
 import type { CtxBase } from '../kernel/context'
+import { PreRouted } from './pre-routed'
 
 /** The ports the API's route factories take; the composition root's Deps satisfies all of them. */
-export type ApiPorts = ProductRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
+export type ApiPorts = ProductRoutesPort & OrderRoutesPort & CustomerRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
 
 export function apiRoutes(ports: ApiPorts) {
   return [
@@ -38,10 +39,13 @@ export function apiRoutes(ports: ApiPorts) {
     shippingRoutes,
     publicCatalogRoutes(ports),
     publicOrderRoutes(ports),
-    orderRoutes,
-    customerRoutes,
+    orderRoutes(ports),
+    customerRoutes(ports),
   ]
 }
+
+/** The GETs the pipeline answers before routing when it can (http/pre-routed.ts). */
+export const preRouted = (ports: ApiPorts) => new PreRouted([...productReads, ...orderReads, ...customerReads, ...publicCatalogReads(ports)])
 
 /**
  * Routes built only to read their declarations: a port is reached in handlers, never while the

@@ -2,9 +2,10 @@
  * The one way to write: a BEGIN IMMEDIATE transaction (a check-then-write can't interleave with
  * another writer), then the effects it collected, run once it has committed and never when it
  * rolled back:
- * - the cached reads of every store it touched are dropped (StoreCache), and its products'
- *   cached fragments: only those it named through `fx.productsChanged` when it named any for
- *   that store, all of the store's otherwise (so a writer that names none can't leave one stale);
+ * - the cached reads of every store it touched are dropped (StoreCache), and its products' and
+ *   orders' cached fragments: only those it named through `fx.productsChanged` /
+ *   `fx.ordersChanged` when it named any of that kind for that store, all of the store's
+ *   otherwise (so a writer that names none can't leave one stale);
  * - stores that got outbox rows (`fx.emit`) wake the webhook dispatcher;
  * - endpoints with a delivery due now (a replay) are woken.
  *
@@ -24,11 +25,12 @@ import type { Ctx } from './context'
 import type { Emit } from './events'
 import { immediate, type Db, type Tx } from '../db/client'
 import { activity } from '../db/schema'
+import type { Changed } from '../db/cache'
 
 /** What runs after a commit. */
 export interface AfterCommit {
-  /** The store's cached reads are stale; of its products, only `products` when given, else all. */
-  invalidate(storeId: string, products?: Iterable<string>): void
+  /** The store's cached reads are stale; of its products and orders, only those given, else all. */
+  invalidate(storeId: string, changed?: Changed): void
   /** The store has new outbox rows: start delivering them. */
   wake(storeId: string): void
   /** A delivery of this endpoint is due now. */
@@ -39,7 +41,7 @@ export interface AfterCommit {
 
 /** The pieces the after-commit effects reach (deps.ts has them). */
 export interface AfterCommitTargets {
-  cache: { invalidate(storeId: string, products?: Iterable<string>): void }
+  cache: { invalidate(storeId: string, changed?: Changed): void }
   onOutbox(storeId: string): void
   dispatcher: { wake(webhookId: string): void }
   /** Stores whose writes became durable, for whoever listens (deps.ts: `settled`). */
@@ -51,7 +53,7 @@ export interface AfterCommitTargets {
  * replaces `deps.onOutbox` sees the wake-ups.
  */
 export const afterCommitOf = (deps: AfterCommitTargets): AfterCommit => ({
-  invalidate: (storeId, products) => deps.cache.invalidate(storeId, products),
+  invalidate: (storeId, changed) => deps.cache.invalidate(storeId, changed),
   wake: (storeId) => deps.onOutbox(storeId),
   wakeEndpoint: (webhookId) => deps.dispatcher.wake(webhookId),
   settled: (storeId) => deps.settled?.emit(storeId),
@@ -63,6 +65,15 @@ export interface Fx {
   readonly emit: Emit
   /** The store's products this transaction changed are these (none: it changed no product). */
   productsChanged(productIds: readonly string[]): void
+  /** The store's existing orders whose API views this transaction changed are these (none: it changed none). */
+  ordersChanged(orderIds: readonly string[]): void
+  /**
+   * Of the store's catalog this writer changed at most the stock of the products it named
+   * (a checkout, a status move): which products are listed, in what order, with which
+   * categories, shipping options and reviews stays as it was. Undeclared, a write may have
+   * changed any of it.
+   */
+  catalogStockOnly(): void
   /** A delivery of this endpoint is due now: wake it after the commit. */
   due(webhookId: string): void
   /** The writer appended outbox rows itself (a test event to one endpoint): wake the dispatcher after the commit. */
@@ -76,6 +87,10 @@ export class Effects {
   private endpoints: string[] = []
   /** [store, product ids] a writer named: that store's only product changes in this transaction. */
   private products: [string, readonly string[]][] = []
+  /** [store, order ids] a writer named: that store's only changed orders in this transaction. */
+  private orders: [string, readonly string[]][] = []
+  /** One per writer (`fxFor`): its store and whether it declared `catalogStockOnly`. */
+  private writers: { storeId: string; stockOnly: boolean }[] = []
 
   constructor(private sink: AfterCommit | undefined) {}
 
@@ -92,15 +107,23 @@ export class Effects {
   productsChanged(storeId: string, productIds: readonly string[]): void {
     this.products.push([storeId, productIds])
   }
+  /** The store's existing orders this transaction changed are these (none: it changed none). */
+  ordersChanged(storeId: string, orderIds: readonly string[]): void {
+    this.orders.push([storeId, orderIds])
+  }
 
   /** The effects object a writer acting for `ctx`'s store gets. */
   fxFor(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'>): Fx {
     const storeId = ctx.store.id
+    const writer = { storeId, stockOnly: false }
+    this.writers.push(writer)
     return {
       emit: (type, data) => {
         if (ctx.appendEvent(ctx.db.$client, storeId, type, data, ctx.clock.now()) > 0) this.emitted(storeId)
       },
       productsChanged: (ids) => this.productsChanged(storeId, ids),
+      ordersChanged: (ids) => this.ordersChanged(storeId, ids),
+      catalogStockOnly: () => void (writer.stockOnly = true),
       due: (webhookId) => this.due(webhookId),
       queued: () => this.emitted(storeId),
     }
@@ -108,26 +131,39 @@ export class Effects {
 
   /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
   mark(): Mark {
-    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length]
+    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length, this.orders.length, this.writers.length]
   }
-  rollbackTo([s, w, e, p]: Mark): void {
+  rollbackTo([s, w, e, p, o, f]: Mark): void {
+    this.writers.length = f
     this.stores.length = s
     this.woken.length = w
     this.endpoints.length = e
     this.products.length = p
+    this.orders.length = o
   }
 
-  /** After commit: drop cached reads (of a store's products, only those named when any were). */
+  /**
+   * After commit: drop cached reads (of a store's products and orders, only those named when any
+   * were). A store's catalog changed only in stock when each of its touches came with a writer
+   * that declared so (every touch of `write` and of the checkout has its writer; `transaction`'s
+   * have none) and none of its writers left it undeclared.
+   */
   committed(): void {
     if (!this.sink) return
-    const named = new Map<string, Set<string>>()
-    for (const [storeId, ids] of this.products) {
-      let set = named.get(storeId)
-      if (!set) named.set(storeId, (set = new Set()))
-      for (const id of ids) set.add(id)
+    const products = namedPerStore(this.products)
+    const orders = namedPerStore(this.orders)
+    // Per store: how many writers declared stock only, or -1 once one did not.
+    const declared = new Map<string, number>()
+    for (const w of this.writers) {
+      const n = declared.get(w.storeId) ?? 0
+      declared.set(w.storeId, n < 0 || !w.stockOnly ? -1 : n + 1)
     }
-    for (const id of new Set(this.stores)) if (!named.has(id)) this.sink.invalidate(id)
-    for (const [id, products] of named) this.sink.invalidate(id, products)
+    const touches = new Map<string, number>()
+    for (const id of this.stores) touches.set(id, (touches.get(id) ?? 0) + 1)
+    for (const id of new Set([...this.stores, ...products.keys(), ...orders.keys()])) {
+      const n = declared.get(id) ?? 0
+      this.sink.invalidate(id, { products: products.get(id), orders: orders.get(id), stockOnly: n > 0 && n >= (touches.get(id) ?? 0) })
+    }
   }
 
   /** Once the commit is durable: wake the dispatcher, then tell the stores' listeners. */
@@ -139,7 +175,18 @@ export class Effects {
   }
 }
 
-type Mark = [number, number, number, number]
+type Mark = [number, number, number, number, number, number]
+
+/** The ids named per store (an empty set: the store was named with none). */
+function namedPerStore(named: [string, readonly string[]][]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  for (const [storeId, ids] of named) {
+    let set = out.get(storeId)
+    if (!set) out.set(storeId, (set = new Set()))
+    for (const id of ids) set.add(id)
+  }
+  return out
+}
 
 /** Where each connection's after-commit effects go: wiring, registered once per connection. */
 const sinks = new WeakMap<Database, AfterCommit>()

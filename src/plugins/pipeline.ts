@@ -7,11 +7,14 @@
  * Nothing per request is kept elsewhere. A key GET whose whole answer is cached under its path
  * and query (`routeKey`, db/cache.ts) is answered right after the gate, before routing: Elysia's
  * per-route work (headers copied, cookies and query parsed, the query validated and decoded,
- * the response mapped) was most of a cached read's cost (docs/decisions/008).
+ * the response mapped) was most of a cached read's cost (docs/decisions/008). The reads of
+ * http/pre-routed.ts (lists, a customer, a product by id, the public store read) are answered
+ * there too when they can be (docs/decisions/016).
  */
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
-import type { StoreCache } from '../db/cache'
+import type { CachedBody, StoreCache } from '../db/cache'
+import type { PreRouted, PreRoutedRead, ValidQueries } from '../http/pre-routed'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
@@ -19,7 +22,16 @@ import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 import { keepState } from './request-state'
 
-export function pipeline(deps: { config: Config; cache: StoreCache }, gate: Gate, edge: Edge, requests: RequestLog) {
+/** A pre-routed read's answer, as the route's `sendJson` gives it; the log line names the route. */
+function preRoutedResponse(c: { set: { headers: Record<string, unknown> } }, headers: Record<string, string>, pre: { body: CachedBody; read: PreRoutedRead }): Response {
+  ;(c as { route?: string }).route = pre.read.route
+  headers['content-type'] = pre.read.contentType
+  c.set.headers = {}
+  return new Response(pre.body, { headers })
+}
+
+export function pipeline(deps: { config: Config; cache: StoreCache; queries: ValidQueries }, gate: Gate, edge: Edge, requests: RequestLog, preRouted: PreRouted) {
+  const isFixed = (path: string) => gate.table.fixedRoute('GET', path) !== undefined
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
     // The request's log line (http/request-log.ts) reads the matched `route` from `c` later.
@@ -46,6 +58,10 @@ export function pipeline(deps: { config: Config; cache: StoreCache }, gate: Gate
     const gated = gate.check(request, path, clientBucket, headers, entry)
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
+    if (gated === undefined && request.method === 'GET') {
+      const pre = preRouted.answer(undefined, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      if (pre) return preRoutedResponse(c, headers, pre)
+    }
     if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
       const hit = deps.cache.getResponse(gated.store.id, url.slice(pathStart))
       const route = hit && gate.table.fixedRoute('GET', path)
@@ -55,6 +71,9 @@ export function pipeline(deps: { config: Config; cache: StoreCache }, gate: Gate
         c.set.headers = {} // as shared/query.ts sendJson: Elysia hands the Response out as it is
         return new Response(hit, { headers })
       }
+      // A read that can be answered without the router's per-route work (http/pre-routed.ts).
+      const pre = preRouted.answer(gated, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      if (pre) return preRoutedResponse(c, headers, pre)
     }
     keepState(c, { gated, clientBucket })
   })

@@ -150,6 +150,38 @@ describe('one write helper: a transaction, then its effects', () => {
     })
   })
 
+  test("a store's listings stay through a commit only when every writer that touched it declared it changed only stock", () => {
+    const { store } = makeShop(t.deps)
+    const seen: (boolean | undefined)[] = []
+    const { cache } = t.deps
+    const invalidate = cache.invalidate
+    cache.invalidate = (id, changed) => (id === store.id && seen.push(changed?.stockOnly), invalidate.call(cache, id, changed))
+    // Each writer touches the store in its own savepoint; 'rolled back' is a silent one whose savepoint fails.
+    const commit = (writers: ('declares' | 'silent' | 'rolled back')[], plainTouch = false) => {
+      const { effects } = transact(t.deps.db, (_tx, effects) => {
+        for (const w of writers)
+          savepoint(t.deps.db, effects, () => {
+            effects.touched(store.id)
+            const fx = effects.fxFor(ctxFor(t.deps, store))
+            if (w === 'declares') fx.catalogStockOnly()
+            if (w === 'rolled back') throw new Error('refused')
+          })
+        if (plainTouch) effects.touched(store.id) // as transaction(…, stores) touches: no writer
+      })
+      effects.committed()
+    }
+    try {
+      commit(['declares', 'declares'])
+      commit(['declares', 'silent'])
+      commit(['declares', 'rolled back'])
+      commit(['declares'], true)
+      commit([], true)
+      expect(seen).toEqual([true, false, true, false, false])
+    } finally {
+      cache.invalidate = invalidate
+    }
+  })
+
   test('a transaction names the stores it touched; one open at a time per connection', () => {
     const { store } = makeShop(t.deps)
     watch((_woken, dropped) => {

@@ -11,7 +11,7 @@ import { expectStatus, makeApp, type Json, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { addShipping, uniqPhone } from '../helpers/factories'
 import { ctxFor } from '../../src/kernel/context'
-import { listProducts } from '../../src/modules/products/service'
+import { getProduct, listProducts } from '../../src/modules/products/service'
 import { storefrontOf } from '../../src/modules/public-catalog/service'
 import { storeBySlug } from '../../src/modules/public-catalog/sql'
 import type { ProductListQuery } from '../../src/modules/products/model'
@@ -41,6 +41,21 @@ async function expectFresh(label: string): Promise<void> {
     expect(res.status).toBe(200)
     const fresh = JSON.stringify(listProducts({ ctx: ctxFor(t.deps, store), input: queryOf(path) }))
     expect(`${label} ${path}: ${served}`).toBe(`${label} ${path}: ${fresh}`)
+  }
+  // Each product by id (deleted ones included: 404 from both), and another store's key: 403.
+  const all = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ?').all(shop.store.id)
+  for (const { id } of all) {
+    const byId = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${shop.key}` } }))
+    let fresh: string
+    try {
+      fresh = `200 application/json;charset=utf-8 ${JSON.stringify({ data: getProduct({ ctx: ctxFor(t.deps, store), input: { id } }) })}`
+    } catch (e) {
+      fresh = `${(e as { status: number }).status}`
+    }
+    const served = byId.status === 200 ? `200 ${byId.headers.get('content-type')} ${await byId.text()}` : `${byId.status}`
+    expect(`${label} product ${id}: ${served}`).toBe(`${label} product ${id}: ${fresh}`)
+    const theirs = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${other.key}` } }))
+    expect(`${label} product ${id} with another store's key: ${theirs.status}`).toBe(`${label} product ${id} with another store's key: ${fresh === '404' ? 404 : 403}`)
   }
   const res = await t.app.handle(new Request(`http://localhost/api/v1/stores/${shop.store.slug}`))
   const served = await res.text()
@@ -126,6 +141,52 @@ describe('fragments equal the full build after each kind of write', () => {
       expectStatus(rd, d).toBe(200)
     }],
     ['store currency change', () => api().put('/api/v1/store', { currency: 'EUR' }, key())],
+    [
+      'shipping option added, then repriced and deactivated',
+      async () => {
+        const [r1, b1] = await api().post('/api/v1/shipping', { name: 'Moto', price: 2.5 }, key())
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('shipping added')
+        const [r2, b2] = await api().put(`/api/v1/shipping/${b1.data.id}`, { price: 3.75 }, key())
+        expectStatus(r2, b2).toBe(200)
+        await expectFresh('shipping repriced')
+        const [r3, b3] = await api().put(`/api/v1/shipping/${b1.data.id}`, { isActive: false }, key())
+        expectStatus(r3, b3).toBe(200)
+      },
+    ],
+    [
+      'category created, then renamed',
+      async () => {
+        const [r1, b1] = await api().post('/api/v1/categories', { name: 'Fresh' }, key())
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('category created')
+        const [r2, b2] = await api().put(`/api/v1/categories/${b1.data.id}`, { name: 'Renamed' }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
+    [
+      'a review submitted, then approved',
+      async () => {
+        const [r1, b1] = await api().post('/api/reviews', { storeId: shop.store.id, productId: ids[5], customerName: 'Rita', rating: 4 })
+        expectStatus(r1, b1).toBe(201)
+        await expectFresh('review pending')
+        const [r2, b2] = await api().put(`/api/v1/reviews/${b1.id}`, { status: 'approved' }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
+    ['store renamed (settings)', () => api().put('/api/v1/store', { name: 'Renamed shop', description: 'New words' }, key())],
+    [
+      'store shows its stock counts, then hides them again (settings)',
+      async () => {
+        const [r1, b1] = await api().put('/api/v1/store', { showStockCount: true }, key())
+        expectStatus(r1, b1).toBe(200)
+        await expectFresh('counts shown')
+        await order([{ variantId: variantIds[3]!, quantity: 1 }])
+        await expectFresh('counts shown, after an order')
+        const [r2, b2] = await api().put('/api/v1/store', { showStockCount: false }, key())
+        expectStatus(r2, b2).toBe(200)
+      },
+    ],
     ['product delete', () => api().delete(`/api/v1/products/${ids[0]}`, key())],
     [
       'another connection (the admin CLI) changes stock and a name',
@@ -157,6 +218,29 @@ describe('what a write drops', () => {
     expect([...before.keys()].filter((id) => !after.has(id))).toEqual([ids[3]!])
     await order([{ productId: ids[4]!, quantity: 1 }])
     expect(frags.of(shop.store.id).size).toBe(after.size)
+  })
+
+  test('an order and a status move keep what the store lists (ids, totals, categories, shipping); other writes drop it', async () => {
+    const cache = t.deps.cache
+    const listing = cache.listing.bind(cache)
+    let builds = 0
+    cache.listing = (storeId, k, build) => listing(storeId, k, () => (builds++, build()))
+    try {
+      await expectFresh('warm')
+      builds = 0
+      const id = await order([{ productId: ids[4]!, quantity: 2 }])
+      await expectFresh('after an order')
+      const [res, body] = await api().put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, key())
+      expectStatus(res, body).toBe(200)
+      await expectFresh('after a cancellation')
+      expect(builds).toBe(0)
+      const [rp, bp] = await api().put(`/api/v1/products/${ids[4]}`, { price: 3 }, key())
+      expectStatus(rp, bp).toBe(200)
+      await expectFresh('after a product update')
+      expect(builds).toBe(LISTS.length + 1)
+    } finally {
+      cache.listing = listing
+    }
   })
 
   test('a write that names no product drops all of its store’s fragments, not another store’s', async () => {
@@ -198,8 +282,8 @@ describe('a randomized sequence of writes', () => {
 
 describe('bounded memory', () => {
   test('per store the oldest fragment goes first; in all, the least recently read store’s', async () => {
-    const { ProductFragments } = await import('../../src/db/fragments')
-    const f = new ProductFragments(3, 5)
+    const { Fragments } = await import('../../src/db/fragments')
+    const f = new Fragments(3, 5)
     for (const id of ['a', 'b', 'c', 'd']) f.set('s1', id, id)
     expect([...f.of('s1').keys()]).toEqual(['b', 'c', 'd'])
     f.set('s2', 'x', 'x')

@@ -4,11 +4,27 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
-import { getCustomer, listCustomers } from './service'
+import { customerJson, listCustomers } from './service'
+import type { StoreCache } from '../../db/cache'
+import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
 
-export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
+/** What the customer routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
+export type CustomerRoutesPort = { cache: StoreCache; queries: ValidQueries }
+
+const DETAIL = '/api/v1/customers/:id'
+
+/**
+ * The detail, answered before routing for a query string the route has validated
+ * (http/pre-routed.ts); a missing or another store's customer throws, and the route answers it.
+ */
+export const customerReads: PreRoutedRead[] = [
+  { route: DETAIL, contentType: 'application/json', query: true, answer: ({ ctx, id, query, cache }) => customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }) },
+]
+
+export const customerRoutes = (port: CustomerRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/customers' })
   .use(access)
   .get('', ({ ctx, query }) => listCustomers({ ctx, input: query }), {
     access: { scope: 'customers:read' },
@@ -16,7 +32,11 @@ export const customerRoutes = new Elysia({ prefix: '/api/v1/customers' })
     response: { 200: list(Customer), ...authErrors },
     detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
   })
-  .get('/:id', ({ ctx, params, query, set }) => sendJson(set, JSON.stringify({ data: getCustomer({ ctx, input: { ...query, id: params.id } }) })), {
+  .get('/:id', ({ ctx, params, query, set, request }) => {
+    const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
+    port.queries.remember(DETAIL, request.url, query)
+    return sendJson(set, body)
+  }, {
     access: { scope: 'customers:read', owns: customers },
     params: IdParams,
     query: CustomerGetQuery,

@@ -9,7 +9,8 @@ import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared'
 import { owned } from '../shared'
-import { pageOfOrders } from '../orders'
+import { orderFragments, pageOfOrderIds, pageOfOrders } from '../orders'
+import type { Fragments } from '../../db/fragments'
 import { customerById } from './sql'
 import { listViews } from '../orders'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
@@ -58,4 +59,15 @@ export function getCustomer({ ctx, input: { id, ...q } }: { ctx: Ctx; input: { i
   const c = ownCustomer(ctx, id)
   const rows = pageOfOrders(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
   return { ...customerView(c, ctx.store.currency), orders: listViews(ctx.db, rows) }
+}
+
+/**
+ * `JSON.stringify({ data: getCustomer(…) })`, the orders from their cached list forms
+ * (orders/fragments.ts): the customer row and the page's ids are read, the orders' views reused.
+ */
+export function customerJson({ ctx, input: { id, ...q }, cache }: { ctx: Ctx; input: { id: string } & CustomerGetQuery; cache: Fragments }): string {
+  const c = ownCustomer(ctx, id)
+  const ids = pageOfOrderIds(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
+  const head = JSON.stringify(customerView(c, ctx.store.currency))
+  return `{"data":${head.slice(0, -1)},"orders":[${orderFragments(ctx.db.$client, ctx.store.id, ids, cache).join(',')}]}}`
 }

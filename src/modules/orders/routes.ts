@@ -4,7 +4,9 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
-import { getOrder, listOrders, updateOrderStatus } from './service'
+import { getOrder, listOrdersJson, updateOrderStatus } from './service'
+import type { StoreCache } from '../../db/cache'
+import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
 const write = { scope: 'orders:write', owns: orders } as const
@@ -14,9 +16,24 @@ const STATUS_TEXT =
   'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
-export const orderRoutes = new Elysia({ prefix: '/api/v1/orders' })
+/** What the order routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
+export type OrderRoutesPort = { cache: StoreCache; queries: ValidQueries }
+
+const LIST = '/api/v1/orders'
+
+/** The list, answered before routing for a query string the route has validated (http/pre-routed.ts). */
+export const orderReads: PreRoutedRead[] = [
+  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache }) => listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }) },
+]
+
+export const orderRoutes = (port: OrderRoutesPort) =>
+  new Elysia({ prefix: '/api/v1/orders' })
     .use(access)
-    .get('', ({ ctx, query, set }) => sendJson(set, JSON.stringify(listOrders({ ctx, input: query }))), {
+    .get('', ({ ctx, query, set, request }) => {
+      const body = listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })
+      port.queries.remember(LIST, request.url, query)
+      return sendJson(set, body)
+    }, {
       access: { scope: 'orders:read' },
       query: OrderListQuery,
       response: { 200: list(OrderListForm), ...authErrors },

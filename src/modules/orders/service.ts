@@ -10,24 +10,38 @@ import { write } from '../../kernel/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { restoreStock } from './stock'
-import { countMatching, countOrders, itemsOf, pageOfOrders, type OrderFilter } from './sql'
+import { countMatching, countOrders, itemsOf, pageOfOrderIds, pageOfOrders, type OrderFilter } from './sql'
+import type { Fragments } from '../../db/fragments'
+import { orderFragments } from './fragments'
 import { listViews, orderDetailView } from './views'
 
 export function listOrders({ ctx, input: q }: { ctx: Ctx; input: OrderListQuery }) {
   const { limit, offset } = page(q)
-  const f: OrderFilter = {
-    storeId: ctx.store.id,
-    status: q.status,
-    createdSince: isoParam(q.createdSince, 'createdSince'),
-    updatedSince: isoParam(q.updatedSince, 'updatedSince'),
-  }
-  const rows = pageOfOrders(ctx.db, f, limit, offset)
-  // Time filters can't use the counters; they narrow an indexed range, so counting it is bounded by the answer.
-  let total: number
-  if (f.createdSince === undefined && f.updatedSince === undefined) total = countOrders(ctx.db, ctx.store.id, q.status)
-  else total = countMatching(ctx.db, f)
-  return { data: listViews(ctx.db, rows), total, limit, offset }
+  const f = orderFilter(ctx, q)
+  return { data: listViews(ctx.db, pageOfOrders(ctx.db, f, limit, offset)), total: totalOf(ctx, f), limit, offset }
 }
+
+/**
+ * `JSON.stringify(listOrders(…))`, from the page's ids, the count and the orders' cached list
+ * forms (fragments.ts): after a checkout only the new order's form is built.
+ */
+export function listOrdersJson({ ctx, input: q, cache }: { ctx: Ctx; input: OrderListQuery; cache: Fragments }): string {
+  const { limit, offset } = page(q)
+  const f = orderFilter(ctx, q)
+  const data = orderFragments(ctx.db.$client, ctx.store.id, pageOfOrderIds(ctx.db, f, limit, offset), cache)
+  return `{"data":[${data.join(',')}],"total":${totalOf(ctx, f)},"limit":${limit},"offset":${offset}}`
+}
+
+const orderFilter = (ctx: Ctx, q: OrderListQuery): OrderFilter => ({
+  storeId: ctx.store.id,
+  status: q.status,
+  createdSince: isoParam(q.createdSince, 'createdSince'),
+  updatedSince: isoParam(q.updatedSince, 'updatedSince'),
+})
+
+// Time filters can't use the counters; they narrow an indexed range, so counting it is bounded by the answer.
+const totalOf = (ctx: Ctx, f: OrderFilter): number =>
+  f.createdSince === undefined && f.updatedSince === undefined ? countOrders(ctx.db, ctx.store.id, f.status) : countMatching(ctx.db, f)
 
 /** The store's order: 404 when missing, 403 when another store's. */
 export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
@@ -54,6 +68,8 @@ export function updateOrderStatus({ ctx, input: { id, status: to } }: { ctx: Ctx
       .returning({ id: orders.id })
       .all()
     if (res.length !== 1) throw new InvalidTransition(o.status, to)
+    fx.ordersChanged([id])
+    fx.catalogStockOnly() // a cancellation's stock is all it changes of the catalog
     // A status move changes no product; a cancellation puts stock back (restoreStock names them).
     if (to === 'cancelled') restoreStock(ctx.db.$client, fx, id)
     else fx.productsChanged([])

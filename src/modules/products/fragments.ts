@@ -7,16 +7,16 @@
 import type { Ctx } from '../../kernel/context'
 import type { Db } from '../../db/client'
 import type { Store } from '../../db/schema'
-import type { ProductFragments } from '../../db/fragments'
+import type { Fragments } from '../../db/fragments'
 import type { CachedBody, StoreCache } from '../../db/cache'
 import { imagesOf } from './images/views'
 import { page } from '../shared'
 import type { ProductListQuery } from './model'
-import { productFilter, productView } from './service'
+import { ownProduct, productFilter, productView } from './service'
 import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './sql'
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
-export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: ProductFragments): string[] {
+export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: Fragments): string[] {
   const cached = cache.of(store.id)
   const out: string[] = new Array(ids.length)
   const missing: string[] = []
@@ -47,16 +47,40 @@ export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, 
  * a hit is served by the pipeline before routing.
  */
 export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; route: string }; cache: StoreCache }): CachedBody {
-  return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache.fragments))
+  return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache))
 }
 
-/** `JSON.stringify(listProducts(ctx, q))`, from the page's ids, the count and the fragments. */
-export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: ProductFragments): string {
+/**
+ * `JSON.stringify(listProducts(ctx, q))`, from the page's ids and the count (kept as the store's
+ * listing through stock-only writes: no filter reads stock) and the fragments.
+ */
+export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Pick<StoreCache, 'fragments' | 'listing'>): string {
   const { limit, offset } = page(q)
   const f = productFilter(ctx, q)
   const client = ctx.db.$client
-  const ids = pageOfProductIds(client, f, limit, offset)
-  const total = countProducts(client, f)
-  const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache)
+  const { ids, total } = cache.listing(ctx.store.id, `products ${f.isActive} ${f.createdSince} ${f.updatedSince} ${limit} ${offset}`, () => ({
+    ids: pageOfProductIds(client, f, limit, offset),
+    total: countProducts(client, f),
+  }))
+  const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache.fragments)
   return `{"data":[${data.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
+}
+
+/**
+ * `JSON.stringify({ data: getProduct(…) })` from the product's fragment. A fragment under the
+ * ctx's store is one of its products, built when the product was live, and any later change to
+ * it (a deletion included) has dropped it, so a hit needs no read; a miss checks the product as
+ * `getProduct` does (403 / 404) and builds the fragment.
+ */
+export function productJson({ ctx, input: { id }, cache }: { ctx: Ctx; input: { id: string }; cache: Fragments }): string {
+  const hit = cachedProductJson(ctx, id, cache)
+  if (hit !== undefined) return hit
+  ownProduct(ctx, id)
+  return `{"data":${productFragments(ctx.db, ctx.store, ctx.config.publicUrl, [id], cache)[0]!}}`
+}
+
+/** productJson's answer when the product's fragment is cached; undefined otherwise. */
+export function cachedProductJson(ctx: Ctx, id: string, cache: Fragments): string | undefined {
+  const json = cache.of(ctx.store.id).get(id)
+  return json === undefined ? undefined : `{"data":${json}}`
 }

@@ -4,24 +4,42 @@ import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Product, ProductCreate, ProductListQuery, ProductUpdate } from './model'
-import { productListBody } from './fragments'
+import { cachedProductJson, productJson, productListBody } from './fragments'
 import { routeKey, type StoreCache } from '../../db/cache'
-import { createProduct, deleteProduct, getProduct, updateProduct } from './service'
+import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
+import { createProduct, deleteProduct, updateProduct } from './service'
 
 const doc = routeDoc('Catalog')
+/** The content type Elysia gives a returned object: a spliced body keeps it, so the answer is unchanged. */
+const OBJECT_JSON = 'application/json;charset=utf-8'
 const read = { scope: 'products:read' } as const
 const write = { scope: 'products:write', owns: products } as const
 
-/** What the product routes reach besides `ctx`: the cache the list's body comes from. */
-export type ProductRoutesPort = { cache: StoreCache }
+/** What the product routes reach besides `ctx`: the cache the list's body comes from, the queries seen valid. */
+export type ProductRoutesPort = { cache: StoreCache; queries: ValidQueries }
+
+const LIST = '/api/v1/products'
+
+/**
+ * Answered before routing (http/pre-routed.ts): the list for a query string the route has
+ * validated; a product by id when its fragment is cached (a miss is left to the route, which
+ * checks 403 / 404 and builds it).
+ */
+export const productReads: PreRoutedRead[] = [
+  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache, routeKey }) => productListBody({ ctx: ctx!, input: { query: query as ProductListQuery, route: routeKey }, cache }) },
+  { route: `${LIST}/:id`, contentType: OBJECT_JSON, query: false, answer: ({ ctx, id, cache }) => cachedProductJson(ctx!, id!, cache.fragments) },
+]
 
 export const productRoutes = (port: ProductRoutesPort) =>
   new Elysia({ prefix: '/api/v1/products' })
   .use(access)
   .get(
     '',
-    ({ ctx, query, request, set }) =>
-      sendJson(set, productListBody({ ctx, input: { query, route: routeKey(request.url) }, cache: port.cache })),
+    ({ ctx, query, request, set }) => {
+      const body = productListBody({ ctx, input: { query, route: routeKey(request.url) }, cache: port.cache })
+      port.queries.remember(LIST, request.url, query)
+      return sendJson(set, body)
+    },
     {
       access: read,
       query: ProductListQuery,
@@ -29,7 +47,7 @@ export const productRoutes = (port: ProductRoutesPort) =>
       detail: doc('List products, newest first', ' Active products only, unless `isActive=false` or `isActive=all`.'),
     },
   )
-  .get('/:id', ({ ctx, params }) => ({ data: getProduct({ ctx, input: { id: params.id } }) }), {
+  .get('/:id', ({ ctx, params, set }) => sendJson(set, productJson({ ctx, input: { id: params.id }, cache: port.cache.fragments }), OBJECT_JSON), {
     access: { ...read, owns: products },
     params: IdParams,
     response: { 200: data(Product), ...withNotFound },

@@ -5,7 +5,8 @@ import { sendJson } from '../shared'
 import { CheckSlugQuery, CheckSlugResult, DirectoryEntry, DirectoryQuery, Storefront, StorefrontParams } from './model'
 import { checkSlug, listDirectory, publicStoreBySlug, storefrontBody } from './service'
 import { ctxFor, type Actor, type CtxBase } from '../../kernel/context'
-import type { StoreCache } from '../../db/cache'
+import type { CachedBody, StoreCache } from '../../db/cache'
+import type { PreRoutedRead } from '../../http/pre-routed'
 import { clientBucketOf } from '../../plugins/request-state'
 import type { VisitCounter } from './visits'
 
@@ -14,6 +15,25 @@ const STORE_READS = 'Limited per client IP (`RATE_LIMIT_STORE_READS_PER_MIN`, 12
 
 /** What the public reads reach: a public actor's ctx base, the store cache and the visit counter. */
 export type PublicCatalogPort = CtxBase & { cache: StoreCache; visits: Pick<VisitCounter, 'record'> }
+
+/**
+ * The store read, answered before routing (http/pre-routed.ts) as its route answers it: a
+ * missing, unpublished or suspended store throws, and the route answers that.
+ */
+export const publicCatalogReads = (port: PublicCatalogPort): PreRoutedRead[] => [
+  { route: '/api/v1/stores/:slug', contentType: 'application/json', query: false, public: true, answer: ({ id, clientBucket }) => storeRead(port, id!, clientBucket) },
+]
+
+/** The store's public catalog body; counts the visit. */
+function storeRead(port: PublicCatalogPort, slug: string, clientBucket: () => string): CachedBody {
+  // The store row is read every time (status and publication are checked fresh); the
+  // catalog body is cached per store until a write to that store drops it.
+  const store = publicStoreBySlug({ ctx: port, input: { slug } })
+  const body = storefrontBody({ ctx: ctxFor(port, store, PUBLIC), cache: port.cache })
+  // Counted in memory and written behind: a read never writes (visits.ts).
+  port.visits.record(store.id, clientBucket())
+  return body
+}
 
 /** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
 export const publicCatalogRoutes = (port: PublicCatalogPort) =>
@@ -31,16 +51,7 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
   })
   .get(
     '/api/v1/stores/:slug',
-    (c) => {
-      const { params, set } = c
-      // The store row is read every time (status and publication are checked fresh); the
-      // catalog body is cached per store until a write to that store drops it.
-      const store = publicStoreBySlug({ ctx: port, input: { slug: params.slug } })
-      const body = storefrontBody({ ctx: ctxFor(port, store, PUBLIC), cache: port.cache })
-      // Counted in memory and written behind: a read never writes (visits.ts).
-      port.visits.record(store.id, clientBucketOf(c))
-      return sendJson(set, body)
-    },
+    (c) => sendJson(c.set, storeRead(port, c.params.slug, () => clientBucketOf(c))),
     {
       access: { public: 'storeReads' },
       params: StorefrontParams,

@@ -15,7 +15,7 @@ import { imagesOf } from '../products'
 import { productView } from '../products'
 import { activeVariantsOf } from '../products'
 import { productFragments } from '../products'
-import type { ProductFragments } from '../../db/fragments'
+import type { Fragments } from '../../db/fragments'
 import { activeCategories, activeProductIds, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './sql'
 import { containsPattern, page } from '../shared'
 import { publicStore } from '../platform-stores'
@@ -93,19 +93,36 @@ const shippingViews = (client: Db['$client'], s: Store) =>
 
 /**
  * `JSON.stringify({ data: storefrontOf({ ctx }) })`, with each product's view from its
- * cached fragment (products/fragments.ts) and its review figures appended (reviews are not in
- * the fragment: they change without touching the product).
+ * cached fragment (products/fragments.ts) — without its stock counts, also cached, when the
+ * store hides them — and its review figures appended (reviews are not in the fragment: they
+ * change without touching the product).
  */
-export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: ProductFragments): string {
+export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: Pick<StoreCache, 'fragments' | 'publicFragments' | 'listing'>): string {
   const client = db.$client
-  const ids = activeProductIds(client, s.id)
-  const stats = reviewStats(db, s.id)
-  const views = productFragments(db, s, publicUrl, ids, cache).map((json, i) => {
+  // What the store lists besides the products' views: kept through stock-only writes (a checkout).
+  const { ids, stats, categories, shipping } = cache.listing(s.id, STOREFRONT_KEY, () => ({
+    ids: activeProductIds(client, s.id),
+    stats: reviewStats(db, s.id),
+    categories: JSON.stringify(activeCategories(client, s.id)),
+    shipping: JSON.stringify(shippingViews(client, s)),
+  }))
+  let fragments = productFragments(db, s, publicUrl, ids, cache.fragments)
+  if (!s.showStockCount) fragments = publicFragments(s.id, ids, fragments, cache.publicFragments)
+  const views = fragments.map((json, i) => {
     const r = stats.get(ids[i]!) ?? NO_REVIEWS
-    if (!s.showStockCount) json = withoutStockCounts(json)
     return `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
   })
-  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${JSON.stringify(activeCategories(client, s.id))},"products":[${views.join(',')}],"shippingOptions":${JSON.stringify(shippingViews(client, s))}}}`
+  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${categories},"products":[${views.join(',')}],"shippingOptions":${shipping}}}`
+}
+
+/** `fragments` (of `ids`) without their stock counts, each kept until its product's fragment drops (db/cache.ts). */
+function publicFragments(storeId: string, ids: string[], fragments: string[], cache: Fragments): string[] {
+  const cached = cache.of(storeId)
+  return fragments.map((json, i) => {
+    let out = cached.get(ids[i]!)
+    if (out === undefined) cache.set(storeId, ids[i]!, (out = withoutStockCounts(json)))
+    return out
+  })
 }
 
 /**
@@ -133,7 +150,7 @@ const STOREFRONT_KEY = 'storefront'
  * the caller (status and publication).
  */
 export function storefrontBody({ ctx, cache }: { ctx: Ctx; cache: StoreCache }): CachedBody {
-  return cache.body(ctx.store.id, STOREFRONT_KEY, () => storefrontJson(ctx.db, ctx.store, ctx.config.publicUrl, cache.fragments))
+  return cache.body(ctx.store.id, STOREFRONT_KEY, () => storefrontJson(ctx.db, ctx.store, ctx.config.publicUrl, cache))
 }
 
 /** Whether a store slug is free. An ill-formed slug is a 400, not "unavailable". */

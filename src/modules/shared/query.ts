@@ -38,11 +38,12 @@ export function activeFilter(value: string | undefined, fallback: 'true' | 'all'
  * A pre-serialized JSON reply for cached bodies (no re-validation, no re-serialization), best
  * given as a Blob (a Response shares a Blob's bytes). The Response takes the headers the gate
  * already set (request id, rate limits), and `set.headers` is emptied so Elysia hands it out
- * as-is instead of re-wrapping it to merge them (docs/decisions/005).
+ * as-is instead of re-wrapping it to merge them (docs/decisions/005). `contentType`: a route
+ * that used to answer with an object keeps the header Elysia gave it (`…;charset=utf-8`).
  */
-export function sendJson(set: { headers: Record<string, string | number> }, body: CachedBody): Response {
+export function sendJson(set: { headers: Record<string, string | number> }, body: CachedBody, contentType = 'application/json'): Response {
   const headers = set.headers as Record<string, string>
-  headers['content-type'] = 'application/json'
+  headers['content-type'] = contentType
   set.headers = {}
   return new Response(body, { headers })
 }

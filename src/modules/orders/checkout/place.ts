@@ -170,6 +170,8 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
   }
   const fx = effects.fxFor(ctx)
+  fx.ordersChanged([]) // a new order changes no existing order's view
+  fx.catalogStockOnly() // of the catalog, only the stock it takes (takeStock names the products)
   takeStock(db, fx, stock)
   if (disc && !sql.useDiscount(db, disc.discount.id)) throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
   const seq = sql.nextOrderSeq(db, store.id)

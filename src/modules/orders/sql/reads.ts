@@ -62,6 +62,25 @@ export function pageOfOrders(db: Db, f: OrderFilter, limit: number, offset: numb
          ) ORDER BY created_at DESC, rowid DESC`
   return db.$client.query<ListOrder, (string | number)[]>(sql).all(...w.params, limit, offset)
 }
+/**
+ * The ids of one page of orders (pageOfOrders' order and paging): the list's cached fragments
+ * (orders/fragments.ts) need only these, read as arrays, not row objects.
+ */
+export function pageOfOrderIds(db: Db, f: OrderFilter, limit: number, offset: number): string[] {
+  const w = whereOf(f)
+  const sql =
+    offset <= SHALLOW_OFFSET
+      ? `SELECT id FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`
+      : `SELECT id FROM orders WHERE rowid IN (
+           SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
+         ) ORDER BY created_at DESC, rowid DESC`
+  return db.$client.query<[string], (string | number)[]>(sql).values(...w.params, limit, offset).map((r) => r[0] as string)
+}
+
+/** The list form's rows of these orders, in no particular order. The ids go in as one JSON array (a fixed statement text). */
+export const listOrdersByIds = (client: Database, ids: string[]): ListOrder[] =>
+  ids.length === 0 ? [] : client.query<ListOrder, [string]>(`SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids))
+
 /** Up to this offset, reading the skipped rows costs less than the covering subquery. */
 const SHALLOW_OFFSET = 100
 
