@@ -32,6 +32,30 @@ export class Fragments {
     return m
   }
 
+  /**
+   * Each id's fragment, in `ids` order: the cached ones as they are, the rest from one call of
+   * `build(missing)` (id → JSON; every missing id must be in it), which are kept.
+   */
+  many(storeId: string, ids: readonly string[], build: (missing: string[]) => Map<string, string>): string[] {
+    const cached = this.of(storeId)
+    const out: string[] = new Array(ids.length)
+    const missing: string[] = []
+    ids.forEach((id, i) => {
+      const json = cached.get(id)
+      if (json === undefined) missing.push(id)
+      else out[i] = json
+    })
+    if (missing.length === 0) return out
+    const built = build(missing)
+    ids.forEach((id, i) => {
+      if (out[i] !== undefined) return
+      const json = built.get(id)!
+      out[i] = json
+      this.set(storeId, id, json)
+    })
+    return out
+  }
+
   set(storeId: string, productId: string, json: string): void {
     const m = this.of(storeId)
     if (!m.has(productId)) {

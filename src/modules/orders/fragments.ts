@@ -13,23 +13,10 @@ import { orderListView } from './views'
 
 /** Each id's `orderListView` as JSON, in `ids` order (ids of the store's orders only). */
 export function orderFragments(client: Database, storeId: string, ids: string[], cache: Fragments): string[] {
-  const cached = cache.of(storeId)
-  const out: string[] = new Array(ids.length)
-  const missing: string[] = []
-  ids.forEach((id, i) => {
-    const json = cached.get(id)
-    if (json === undefined) missing.push(id)
-    else out[i] = json
+  return cache.many(storeId, ids, (missing) => {
+    const items = listItemsOf(client, missing)
+    const built = new Map<string, string>()
+    for (const o of listOrdersByIds(client, missing)) built.set(o.id, JSON.stringify(orderListView(o, items.get(o.id) ?? [])))
+    return built
   })
-  if (missing.length === 0) return out
-  const items = listItemsOf(client, missing)
-  const built = new Map<string, string>()
-  for (const o of listOrdersByIds(client, missing)) built.set(o.id, JSON.stringify(orderListView(o, items.get(o.id) ?? [])))
-  ids.forEach((id, i) => {
-    if (out[i] !== undefined) return
-    const json = built.get(id)!
-    out[i] = json
-    cache.set(storeId, id, json)
-  })
-  return out
 }

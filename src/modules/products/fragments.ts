@@ -17,27 +17,13 @@ import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
 export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: Fragments): string[] {
-  const cached = cache.of(store.id)
-  const out: string[] = new Array(ids.length)
-  const missing: string[] = []
-  ids.forEach((id, i) => {
-    const json = cached.get(id)
-    if (json === undefined) missing.push(id)
-    else out[i] = json
+  return cache.many(store.id, ids, (missing) => {
+    const vs = activeVariantsOf(db.$client, missing)
+    const imgs = imagesOf(db, missing, publicUrl)
+    const built = new Map<string, string>()
+    for (const p of productsByIds(db.$client, missing)) built.set(p.id, JSON.stringify(productView(p, vs.get(p.id) ?? [], store.currency, imgs.get(p.id))))
+    return built
   })
-  if (missing.length === 0) return out
-  const client = db.$client
-  const vs = activeVariantsOf(client, missing)
-  const imgs = imagesOf(db, missing, publicUrl)
-  const built = new Map<string, string>()
-  for (const p of productsByIds(client, missing)) built.set(p.id, JSON.stringify(productView(p, vs.get(p.id) ?? [], store.currency, imgs.get(p.id))))
-  ids.forEach((id, i) => {
-    if (out[i] !== undefined) return
-    const json = built.get(id)!
-    out[i] = json
-    cache.set(store.id, id, json)
-  })
-  return out
 }
 
 /**
