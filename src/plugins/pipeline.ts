@@ -14,7 +14,7 @@
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import type { CachedBody, StoreCache } from '../db/cache'
-import type { PreRouted, PreRoutedRead, ValidQueries } from '../http/pre-routed'
+import type { PreRouted, ValidQueries } from '../http/pre-routed'
 import type { Gate } from '../http/gate'
 import type { RequestLog } from '../http/request-log'
 import { clientIp, ipBucket } from '../lib/client-ip'
@@ -22,12 +22,16 @@ import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 import { keepState } from './request-state'
 
-/** A pre-routed read's answer, as the route's `sendJson` gives it; the log line names the route. */
-function preRoutedResponse(c: { set: { headers: Record<string, unknown> } }, headers: Record<string, string>, pre: { body: CachedBody; read: PreRoutedRead }): Response {
-  ;(c as { route?: string }).route = pre.read.route
-  headers['content-type'] = pre.read.contentType
+/**
+ * An answer made before routing (a cached body, a pre-routed read), as the route's `sendJson`
+ * gives it: the headers the pipeline and gate set, the route's content type, and the route's
+ * pattern on the request's log line. Elysia hands a returned Response out as it is.
+ */
+function answerEarly(c: { set: { headers: Record<string, unknown> } }, headers: Record<string, string>, route: string, contentType: string, body: CachedBody): Response {
+  ;(c as { route?: string }).route = route
+  headers['content-type'] = contentType
   c.set.headers = {}
-  return new Response(pre.body, { headers })
+  return new Response(body, { headers })
 }
 
 export function pipeline(deps: { config: Config; cache: StoreCache; queries: ValidQueries }, gate: Gate, edge: Edge, requests: RequestLog, preRouted: PreRouted) {
@@ -60,20 +64,15 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
     if (gated instanceof Response) return gated
     if (gated === undefined && request.method === 'GET') {
       const pre = preRouted.answer(undefined, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
-      if (pre) return preRoutedResponse(c, headers, pre)
+      if (pre) return answerEarly(c, headers, pre.read.route, pre.read.contentType, pre.body)
     }
     if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
       const hit = deps.cache.getResponse(gated.store.id, url.slice(pathStart))
       const route = hit && gate.table.fixedRoute('GET', path)
-      if (route) {
-        ;(c as { route?: string }).route = route // the request's log line
-        headers['content-type'] = 'application/json'
-        c.set.headers = {} // as shared/query.ts sendJson: Elysia hands the Response out as it is
-        return new Response(hit, { headers })
-      }
+      if (route) return answerEarly(c, headers, route, 'application/json', hit)
       // A read that can be answered without the router's per-route work (http/pre-routed.ts).
       const pre = preRouted.answer(gated, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
-      if (pre) return preRoutedResponse(c, headers, pre)
+      if (pre) return answerEarly(c, headers, pre.read.route, pre.read.contentType, pre.body)
     }
     keepState(c, { gated, clientBucket })
   })
