@@ -15,8 +15,7 @@ import path from 'node:path'
 import { seed, tempDir } from './lib'
 import { testConfig } from '../src/config'
 import { createDeps, closeDeps } from '../src/deps'
-import { commitOrders } from '../src/checkout-batcher'
-import { prepareOrder } from '../src/modules/orders'
+import { checkoutBatch } from './lib/checkout-batch'
 
 const args = process.argv.slice(2)
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000)
@@ -64,19 +63,7 @@ for (const m of ['query', 'prepare'] as const) {
   }
 }
 
-const [v1, v2] = seeded.variantIds
-let phone = 2_000_000
-const order = () =>
-  prepareOrder(
-    { storeId: seeded.storeId, name: 'Bench Buyer', address: '1 Main St, Springfield', phone: `+1415${++phone}`, items: [{ variantId: v1!, quantity: 1 }, { variantId: v2!, quantity: 2 }], shippingOptionId: 'shipbench', notes: 'leave at the door' } as never,
-    undefined,
-    1000,
-  )
-const batch = () => {
-  const r = commitOrders(deps, Array.from({ length: BATCH }, order))
-  r.effects.committed()
-  if (r.outcomes.some((o) => !o.ok)) throw new Error(String((r.outcomes.find((o) => !o.ok) as { error: unknown }).error))
-}
+const batch = checkoutBatch(deps, seeded.storeId, seeded.variantIds, BATCH)
 for (let i = 0; i < 2000 / BATCH; i++) batch() // warm-up
 
 const walFile = path.join(dataDir, 'storefront.db-wal')

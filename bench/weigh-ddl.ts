@@ -16,8 +16,7 @@ import path from 'node:path'
 import { seed, tempDir } from './lib'
 import { testConfig } from '../src/config'
 import { createDeps, closeDeps } from '../src/deps'
-import { commitOrders } from '../src/checkout-batcher'
-import { prepareOrder } from '../src/modules/orders'
+import { checkoutBatch } from './lib/checkout-batch'
 
 const args = process.argv.slice(2)
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000)
@@ -63,7 +62,6 @@ const variants: [string, string][] = [
 ]
 const picked = variants.filter(([name, ddl]) => !ddl || !only || only.includes(name))
 
-let phone = 2_000_000
 const setups = []
 for (const [name, ddl] of picked) {
   const dataDir = tempDir()
@@ -75,18 +73,7 @@ for (const [name, ddl] of picked) {
   sdb.close()
   const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never))
   deps.db.$client.run('PRAGMA wal_autocheckpoint = 0')
-  const [v1, v2] = seeded.variantIds
-  const order = () =>
-    prepareOrder(
-      { storeId: seeded.storeId, name: 'Bench Buyer', address: '1 Main St, Springfield', phone: `+1415${++phone}`, items: [{ variantId: v1!, quantity: 1 }, { variantId: v2!, quantity: 2 }], shippingOptionId: 'shipbench', notes: 'leave at the door' } as never,
-      undefined,
-      1000,
-    )
-  const batch = () => {
-    const r = commitOrders(deps, Array.from({ length: BATCH }, order))
-    r.effects.committed()
-    if (r.outcomes.some((o) => !o.ok)) throw new Error(String((r.outcomes.find((o) => !o.ok) as { error: unknown }).error))
-  }
+  const batch = checkoutBatch(deps, seeded.storeId, seeded.variantIds, BATCH)
   setups.push({ name, deps, batch, wal: path.join(dataDir, 'storefront.db-wal'), cpu: 0, wal0: 0 })
 }
 
