@@ -4,7 +4,7 @@
  * Plus regression tests for what the fuzzer found.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { runFuzz } from './fuzz'
+import { runFuzz, setAt } from './fuzz'
 import { expectClean } from './expect'
 import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
@@ -13,6 +13,13 @@ import { MAX_BODY_DEPTH, nestsDeeperThan } from '../../src/plugins/body-depth'
 test('fuzz: arbitrary bodies and query strings on every /api route', async () => {
   expectClean(await runFuzz({ runsPerRoute: 40 }))
 }, 60_000)
+
+// The generator itself once threw in CI: a key named "length" added to an array set an invalid length.
+test('the fuzzer adds a named key to an array as an element, whatever the name', () => {
+  expect(setAt({ items: [1] }, ['items', 'length'], -1, false)).toEqual({ items: [1, -1] })
+  expect(setAt({ items: [1, 2] }, ['items', 0], 'x', true)).toEqual({ items: [2] })
+  expect(setAt({ a: 1 }, ['length'], -1, false)).toEqual({ a: 1, length: -1 })
+})
 
 describe('deep nesting (found by the fuzzer)', () => {
   let t: TestApp

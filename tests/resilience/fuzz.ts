@@ -121,12 +121,14 @@ function pathsOf(v: unknown, prefix: (string | number)[] = []): (string | number
   return [prefix]
 }
 
-function setAt(root: unknown, path: (string | number)[], value: unknown, remove: boolean): unknown {
+export function setAt(root: unknown, path: (string | number)[], value: unknown, remove: boolean): unknown {
   if (path.length === 0) return remove ? undefined : value
   const copy: any = Array.isArray(root) ? [...root] : { ...(root as object) }
   const [head, ...rest] = path
   if (rest.length === 0) {
     if (remove) Array.isArray(copy) ? copy.splice(head as number, 1) : delete copy[head as string]
+    // A named key on an array never reaches JSON (and "length" would throw): append the value instead.
+    else if (Array.isArray(copy) && typeof head !== 'number') copy.push(value)
     else copy[head as string] = value
     return copy
   }
