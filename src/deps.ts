@@ -6,7 +6,7 @@ import { afterCommitOf, afterCommitOn } from './kernel/write'
 import { createLogger, type Logger } from './lib/log'
 import { systemClock, type Clock } from './lib/time'
 import { Signal } from './lib/signal'
-import { StoreCache } from './db/cache'
+import { StoreCache, type StoreCacheOptions } from './db/cache'
 import { ValidQueries } from './http/pre-routed'
 import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
@@ -61,7 +61,7 @@ export interface Deps {
 }
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
-export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger } = {}): Deps {
+export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {}): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.logLevel)
@@ -80,7 +80,7 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger }
     clock,
     log,
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
-    cache: new StoreCache(db, { responses: !config.benchNoResponseCache }),
+    cache: new StoreCache(db, { responses: !config.benchNoResponseCache, ...opts.externalWrites }),
     queries: new ValidQueries(),
     onOutbox: () => dispatcher.notify(),
     secretBox,

@@ -2,14 +2,29 @@
  * Per-store cache of serialized GET responses, and of the store and key rows the auth gate
  * needs. Writes through the API call `invalidate(storeId)` after commit; writes made by another
  * process (the admin CLI) are seen through SQLite's `PRAGMA data_version`, which changes when
- * any other connection commits — checked once per request (~2 µs in a loop, more under load:
- * a read lock on the WAL index; docs/decisions/008 says why it is not read from the -shm).
+ * any other connection commits. It is read at most once per EXTERNAL_WRITE_LAG_MS: each read
+ * takes and drops a read lock on the WAL index (two fcntl calls, ~2 µs in a loop and ~3.6 µs a
+ * request under load, a tenth of a cached read), so a commit of another process is seen by every
+ * request that arrives at least that long after it (docs/decisions/021; 008 says why it is not
+ * read from the -shm).
  */
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
 import { Fragments } from './fragments'
 
 const MAX_ENTRIES_PER_STORE = 256
+
+/** How long a commit by another process may go unseen: a process's start and exit alone take longer. */
+export const EXTERNAL_WRITE_LAG_MS = 1
+
+export interface StoreCacheOptions {
+  /** false (BENCH_NO_RESPONSE_CACHE, benchmarks only) keeps no bodies: every GET is built. */
+  responses: boolean
+  /** Milliseconds between two reads of `data_version` at most (0: every request). */
+  externalLagMs?: number
+  /** A monotonic clock in milliseconds (tests step one). */
+  now?: () => number
+}
 
 /** A serialized body. A Blob is best: a Response shares its bytes instead of copying them. */
 export type CachedBody = string | Uint8Array | Blob
@@ -51,15 +66,29 @@ export class StoreCache {
   private listings = new Map<string, Map<string, unknown>>()
   private lastDataVersion: number
   private dataVersion
+  private readonly lagMs: number
+  private readonly now: () => number
+  private lastLook: number
 
-  /** `responses: false` (BENCH_NO_RESPONSE_CACHE, benchmarks only) keeps no bodies: every GET is built. */
-  constructor(db: Db, private readonly opts: { responses: boolean } = { responses: true }) {
+  constructor(db: Db, private readonly opts: StoreCacheOptions = { responses: true }) {
     this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
     this.lastDataVersion = this.dataVersion.get()!.data_version
+    this.lagMs = opts.externalLagMs ?? EXTERNAL_WRITE_LAG_MS
+    this.now = opts.now ?? (() => performance.now())
+    this.lastLook = this.now()
   }
 
-  /** Clears everything when another process has committed since the last look. */
+  /**
+   * Clears everything when another process has committed since the last look. Looks when
+   * EXTERNAL_WRITE_LAG_MS have passed since the last one: a commit made before the previous look
+   * was seen by it, and one made after is seen by the first request at least the lag later.
+   */
   syncExternal(): void {
+    if (this.lagMs > 0) {
+      const now = this.now()
+      if (now - this.lastLook < this.lagMs) return
+      this.lastLook = now
+    }
     const v = this.dataVersion.get()!.data_version
     if (v !== this.lastDataVersion) {
       this.lastDataVersion = v

@@ -37,10 +37,13 @@ export interface TestApp {
   [Symbol.dispose](): void
 }
 
-export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger } = {}): TestApp {
+export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger; externalWrites?: { externalLagMs?: number; now?: () => number } } = {}): TestApp {
   const dataDir = tempDir()
   const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
-  const deps = createDeps(config, { clock: opts.clock, log: opts.log ?? createLogger('silent') })
+  // `adminDb()` stands in for another process (the CLI), whose start and exit alone outlast the
+  // production lag (EXTERNAL_WRITE_LAG_MS); here its commits and the next request are microseconds
+  // apart, so every request looks, unless a test steps a clock through the lag itself.
+  const deps = createDeps(config, { clock: opts.clock, log: opts.log ?? createLogger('silent'), externalWrites: opts.externalWrites ?? { externalLagMs: 0 } })
   const app = createApp(deps)
   let admin: Db | undefined
   const t: TestApp = {
