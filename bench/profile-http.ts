@@ -8,11 +8,15 @@
  *   BENCH_BASE_DIR=/tmp/base PROFILE_ENV="BENCH_NO_RESPONSE_CACHE=1" bun bench/profile-http.ts products
  *
  * Endpoints: `products` (cached `GET /api/v1/products?limit=50`, 60 products × 3 variants),
+ * `orders` (`GET /api/v1/orders?limit=50`) and `customer` (`GET /api/v1/customers/:id`), on the
+ * reads bench's data (bench/reads.ts: 60 orders of 2 lines from one customer, placed by this
+ * checkout's server),
  * `order` (`POST /api/orders`, 2 lines + shipping, fresh phone per request, FULL, stock tracked).
  * CPU is the server process's user + system time from /proc, divided by completed requests.
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
+import { placeOrders, seedReads } from './reads'
 import { cleanupAll, fetchOnce, fmtInt, fmtMs, fmtUs, load, printTable, seedWith, startBareTwin, startServer, tempDir, type LoadResult, type Row, type ServerHandle } from './lib'
 
 const args = process.argv.slice(2)
@@ -32,6 +36,7 @@ interface Target { dataDir: string; path: string; headers: Record<string, string
 /** A DATA_DIR seeded by `cwd`'s code (this checkout's when absent) and what to send it. */
 async function setup(cwd?: string): Promise<Target> {
   const dataDir = tempDir()
+  if (which === 'orders' || which === 'customer') return setupOrderReads(dataDir)
   const seeded = await seedWith(cwd, dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
   if (which !== 'order') return { dataDir, path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
   const db = new Database(path.join(dataDir, 'storefront.db'))
@@ -52,6 +57,21 @@ request = function()
   return wrk.format("POST", "/api/orders", { ["content-type"] = "application/json" }, '${head}' .. string.format("+1415%07d", ${base} + n) .. '${tail}')
 end
 `,
+  }
+}
+
+/** The reads bench's data; the order list or a customer's detail with its 60 orders. */
+async function setupOrderReads(dataDir: string): Promise<Target> {
+  const seeded = await seedReads(dataDir)
+  const headers = { authorization: `Bearer ${seeded.key}` }
+  const s = await startServer({ dataDir, env })
+  try {
+    await placeOrders(s, seeded.storeId, seeded.variantIds)
+    if (which === 'orders') return { dataDir, path: '/api/v1/orders?limit=50', headers }
+    const customerId = (JSON.parse((await fetchOnce(`${s.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }).data[0]!.id
+    return { dataDir, path: `/api/v1/customers/${customerId}`, headers }
+  } finally {
+    await s.stop()
   }
 }
 
