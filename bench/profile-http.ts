@@ -8,7 +8,9 @@
  *   BENCH_BASE_DIR=/tmp/base PROFILE_ENV="BENCH_NO_RESPONSE_CACHE=1" bun bench/profile-http.ts products
  *
  * Endpoints: `products` (cached `GET /api/v1/products?limit=50`, 60 products × 3 variants),
- * `orders` (`GET /api/v1/orders?limit=50`) and `customer` (`GET /api/v1/customers/:id`), on the
+ * `orders` (`GET /api/v1/orders?limit=50`), `customer` (`GET /api/v1/customers/:id`) and `store`
+ * (the public `GET /api/v1/stores/:slug`; add PROFILE_ENV="BENCH_NO_RESPONSE_CACHE=1" for its
+ * uncached read), on the
  * reads bench's data (bench/reads.ts: 60 orders of 2 lines from one customer, placed by this
  * checkout's server),
  * `order` (`POST /api/orders`, 2 lines + shipping, fresh phone per request, FULL, stock tracked).
@@ -29,14 +31,14 @@ const baseDir = process.env.BENCH_BASE_DIR
 
 // PROFILE_ENV="X=1 Y=2": extra environment for the servers (ours and the base), to weigh one piece.
 const extra = Object.fromEntries((process.env.PROFILE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string]))
-const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info', ...extra }
+const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', RATE_LIMIT_STORE_READS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info', ...extra }
 
 interface Target { dataDir: string; path: string; headers: Record<string, string>; lua?: (n: number) => string }
 
 /** A DATA_DIR seeded by `cwd`'s code (this checkout's when absent) and what to send it. */
 async function setup(cwd?: string): Promise<Target> {
   const dataDir = tempDir()
-  if (which === 'orders' || which === 'customer') return setupOrderReads(dataDir)
+  if (which === 'orders' || which === 'customer' || which === 'store') return setupOrderReads(dataDir)
   const seeded = await seedWith(cwd, dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
   if (which !== 'order') return { dataDir, path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
   const db = new Database(path.join(dataDir, 'storefront.db'))
@@ -68,6 +70,7 @@ async function setupOrderReads(dataDir: string): Promise<Target> {
   try {
     await placeOrders(s, seeded.storeId, seeded.variantIds)
     if (which === 'orders') return { dataDir, path: '/api/v1/orders?limit=50', headers }
+    if (which === 'store') return { dataDir, path: `/api/v1/stores/${seeded.slug}`, headers: {} }
     const customerId = (JSON.parse((await fetchOnce(`${s.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }).data[0]!.id
     return { dataDir, path: `/api/v1/customers/${customerId}`, headers }
   } finally {
