@@ -108,9 +108,17 @@ export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, 
   }))
   let fragments = productFragments(db, s, publicUrl, ids, cache.fragments)
   if (!s.showStockCount) fragments = publicFragments(s.id, ids, fragments, cache.publicFragments)
+  // Each product's view with its review figures, kept with the listing (so a review, which is not
+  // a stock-only write, drops it with the figures) and reused while its fragment is the same.
+  const withReviews = cache.listing(s.id, STOREFRONT_VIEWS_KEY, () => new Map<string, { fragment: string; view: string }>())
   const views = fragments.map((json, i) => {
-    const r = stats.get(ids[i]!) ?? NO_REVIEWS
-    return `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
+    const id = ids[i]!
+    const kept = withReviews.get(id)
+    if (kept !== undefined && kept.fragment === json) return kept.view
+    const r = stats.get(id) ?? NO_REVIEWS
+    const view = `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
+    withReviews.set(id, { fragment: json, view })
+    return view
   })
   return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${categories},"products":[${views.join(',')}],"shippingOptions":${shipping}}}`
 }
@@ -143,6 +151,8 @@ function withoutStock(view: ReturnType<typeof productView>) {
 
 /** The key of the public read's body in the store's cache. */
 const STOREFRONT_KEY = 'storefront'
+/** The key of its products' views with review figures among the store's listings. */
+const STOREFRONT_VIEWS_KEY = 'storefront:views'
 
 /**
  * The public store read's body, in the verb shape (the public caller is just another actor):
