@@ -17,7 +17,7 @@
  * here: an answer finds its record by it or declines, and every stored id or slug was
  * validated when it was written.
  */
-import type { CachedBody, StoreCache } from '../db/cache'
+import { routeKey, type CachedBody, type StoreCache } from '../db/cache'
 import type { Ctx } from '../kernel/context'
 
 export interface PreRoutedRead {
@@ -97,7 +97,7 @@ export class PreRouted {
       if (query === undefined) return undefined
     } else if (qs !== '' || url.endsWith('?')) return undefined
     try {
-      const body = m.read.answer({ ctx, id: m.id, query, cache, routeKey: url.slice(url.indexOf('/', url.indexOf('//') + 2)), clientBucket })
+      const body = m.read.answer({ ctx, id: m.id, query, cache, routeKey: routeKey(url), clientBucket })
       return body === undefined ? undefined : { body, read: m.read }
     } catch {
       return undefined // the router answers it, errors included

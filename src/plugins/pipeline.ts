@@ -21,17 +21,16 @@ import { clientIp, ipBucket } from '../lib/client-ip'
 import type { Edge } from './edge'
 import { setSecurityHeaders } from './security-headers'
 import { keepState } from './request-state'
+import { sendJson } from '../modules/shared'
 
 /**
- * An answer made before routing (a cached body, a pre-routed read), as the route's `sendJson`
- * gives it: the headers the pipeline and gate set, the route's content type, and the route's
- * pattern on the request's log line. Elysia hands a returned Response out as it is.
+ * An answer made before routing (a cached body, a pre-routed read): the route's own `sendJson`
+ * (the headers the pipeline and gate set, the route's content type), with the route's pattern on
+ * the request's log line.
  */
-function answerEarly(c: { set: { headers: Record<string, unknown> } }, headers: Record<string, string>, route: string, contentType: string, body: CachedBody): Response {
+function answerEarly(c: { set: { headers: Record<string, string | number> } }, route: string, contentType: string, body: CachedBody): Response {
   ;(c as { route?: string }).route = route
-  headers['content-type'] = contentType
-  c.set.headers = {}
-  return new Response(body, { headers })
+  return sendJson(c.set, body, contentType)
 }
 
 export function pipeline(deps: { config: Config; cache: StoreCache; queries: ValidQueries }, gate: Gate, edge: Edge, requests: RequestLog, preRouted: PreRouted) {
@@ -64,15 +63,15 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
     if (gated instanceof Response) return gated
     if (gated === undefined && request.method === 'GET') {
       const pre = preRouted.answer(undefined, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
-      if (pre) return answerEarly(c, headers, pre.read.route, pre.read.contentType, pre.body)
+      if (pre) return answerEarly(c, pre.read.route, pre.read.contentType, pre.body)
     }
     if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
       const hit = deps.cache.getResponse(gated.store.id, url.slice(pathStart))
       const route = hit && gate.table.fixedRoute('GET', path)
-      if (route) return answerEarly(c, headers, route, 'application/json', hit)
+      if (route) return answerEarly(c, route, 'application/json', hit)
       // A read that can be answered without the router's per-route work (http/pre-routed.ts).
       const pre = preRouted.answer(gated, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
-      if (pre) return answerEarly(c, headers, pre.read.route, pre.read.contentType, pre.body)
+      if (pre) return answerEarly(c, pre.read.route, pre.read.contentType, pre.body)
     }
     keepState(c, { gated, clientBucket })
   })

@@ -13,6 +13,7 @@ import { openDb, type Db } from '../../src/db/client'
 import { createLogger, type Logger } from '../../src/lib/log'
 import { fixedClock, type Clock } from '../../src/lib/time'
 import type { Deps } from '../../src/deps'
+import type { StoreCacheOptions } from '../../src/db/cache'
 
 export function tempDir(prefix = 'sf-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix))
@@ -37,7 +38,14 @@ export interface TestApp {
   [Symbol.dispose](): void
 }
 
-export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger; externalWrites?: { externalLagMs?: number; now?: () => number } } = {}): TestApp {
+/** A Logger that keeps every line it is given (`msg` and fields), every level on. */
+export function capturingLog(): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = []
+  const at = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields })
+  return { log: { debug: at, info: at, warn: at, error: at, enabled: () => true }, lines }
+}
+
+export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {}): TestApp {
   const dataDir = tempDir()
   const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
   // `adminDb()` stands in for another process (the CLI), whose start and exit alone outlast the

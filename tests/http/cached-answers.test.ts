@@ -5,9 +5,8 @@
  * revoked key, a missing scope, a suspended store and the rate limit all win over the cache.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { capturingLog, makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeKey, makeShop } from '../helpers/factories'
-import type { Logger } from '../../src/lib/log'
 
 const cleanup: (() => void)[] = []
 afterEach(() => {
@@ -15,9 +14,7 @@ afterEach(() => {
 })
 
 function app(overrides = {}) {
-  const lines: Record<string, unknown>[] = []
-  const at = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields })
-  const log: Logger = { debug: at, info: at, warn: at, error: at, enabled: () => true }
+  const { log, lines } = capturingLog()
   const t = makeApp(overrides, { log })
   cleanup.push(() => t.close())
   return { t, requests: () => lines.filter((l) => l.msg === 'request') }

@@ -7,9 +7,8 @@
  * response cache is off, so every answer is built.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
-import { makeApp, expectStatus, type TestApp } from '../helpers/app'
+import { capturingLog, makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeCatalog, makeKey, makeShop, orderBody, placeOrder } from '../helpers/factories'
-import type { Logger } from '../../src/lib/log'
 import { PreRouted } from '../../src/http/pre-routed'
 
 const cleanup: (() => void)[] = []
@@ -19,9 +18,7 @@ afterEach(() => {
 
 /** An app whose pre-routed answers are counted, with its request log lines. */
 function app(overrides = {}) {
-  const lines: Record<string, unknown>[] = []
-  const at = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields })
-  const log: Logger = { debug: at, info: at, warn: at, error: at, enabled: () => true }
+  const { log, lines } = capturingLog()
   const t = makeApp({ benchNoResponseCache: true, ...overrides }, { log })
   const answer = PreRouted.prototype.answer
   // `off`: the router answers everything, as if nothing were pre-routed.
