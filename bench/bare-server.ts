@@ -15,5 +15,5 @@ const server = Bun.serve({
   tls: { cert: readFileSync(process.env.BARE_CERT!, 'utf8'), key: readFileSync(process.env.BARE_KEY!, 'utf8') },
   fetch: () => new Response(body, { headers: { 'content-type': contentType } }),
 })
-process.stderr.write(JSON.stringify({ msg: 'listening', url: `https://localhost:${server.port}` }) + '\n')
+process.stderr.write(`${JSON.stringify({ msg: 'listening', url: `https://localhost:${server.port}` })}\n`)
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => (server.stop(true), process.exit(0)))

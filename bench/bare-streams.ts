@@ -18,7 +18,14 @@ let eventId = 0
 function broadcast(orderId: string, name: string): void {
   const cell = `<td>${name}</td>`
   const html = `<tr id="o-${orderId}">${cell}${'x'.repeat(Math.max(0, rowBytes - cell.length - 30))}</tr>`
-  const data = JSON.stringify({ id: orderId, created: true, status: 'pending', isNew: true, html, announce: `New order from ${name}` })
+  const data = JSON.stringify({
+    id: orderId,
+    created: true,
+    status: 'pending',
+    isNew: true,
+    html,
+    announce: `New order from ${name}`,
+  })
   const bytes = encoder.encode(`id: ${++eventId}\nevent: order\ndata: ${data}\n\n`)
   for (const s of streams) {
     s.write(bytes)
@@ -50,7 +57,9 @@ const server = Bun.serve({
           if (held) streams.delete(held)
         },
       })
-      return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } })
+      return new Response(body, {
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' },
+      })
     }
     if (req.method === 'POST' && path === '/api/orders') {
       const order = (await req.json()) as { name?: string }
@@ -62,5 +71,5 @@ const server = Bun.serve({
     return new Response('not found', { status: 404 })
   },
 })
-process.stderr.write(JSON.stringify({ msg: 'listening', url: `https://localhost:${server.port}` }) + '\n')
+process.stderr.write(`${JSON.stringify({ msg: 'listening', url: `https://localhost:${server.port}` })}\n`)
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => (server.stop(true), process.exit(0)))

@@ -27,9 +27,14 @@ const mib = (n: number) => `${n.toFixed(0)} MiB`
 function catalog(plain: number, withVariants: number, price = (i: number) => 5 + (i % 50)): string {
   const lines = [HEADER]
   const desc = 'A fine product, described in a sentence or two so the file looks real.'
-  for (let i = 0; i < plain; i++) lines.push(`Plain ${i},plain-${i},"${desc}",${price(i)},,Category ${(i % 3) + 1},,,${i % 20},true`)
-  for (let i = 0; i < withVariants; i++) for (const [j, v] of ['Small', 'Medium', 'Large'].entries()) lines.push(`Shirt ${i},shirt-${i},"${desc} Cotton, soft.",${price(i)},,Category ${(i % 3) + 1},${v},${price(i) + j},${j ? '' : 5},true`)
-  return lines.join('\r\n') + '\r\n'
+  for (let i = 0; i < plain; i++)
+    lines.push(`Plain ${i},plain-${i},"${desc}",${price(i)},,Category ${(i % 3) + 1},,,${i % 20},true`)
+  for (let i = 0; i < withVariants; i++)
+    for (const [j, v] of ['Small', 'Medium', 'Large'].entries())
+      lines.push(
+        `Shirt ${i},shirt-${i},"${desc} Cotton, soft.",${price(i)},,Category ${(i % 3) + 1},${v},${price(i) + j},${j ? '' : 5},true`,
+      )
+  return `${lines.join('\r\n')}\r\n`
 }
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
@@ -41,7 +46,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const { createOwner, hashPassword } = await import('../src/modules/people')
     const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
     const storeId = deps.db.$client.query<{ id: string }, []>('SELECT id FROM stores').get()!.id
-    createOwner({ ctx: deps, input: { storeId, email: EMAIL, name: 'Bench', passwordHash: await hashPassword(PASSWORD) } })
+    createOwner({
+      ctx: deps,
+      input: { storeId, email: EMAIL, name: 'Bench', passwordHash: await hashPassword(PASSWORD) },
+    })
     closeDeps(deps)
   }
   const server = await startServer({ dataDir })
@@ -49,20 +57,36 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const tls = { rejectUnauthorized: false }
   let cookie = ''
   const call = async (path: string, init: RequestInit = {}) => {
-    const res = await fetch(origin + path, { ...init, redirect: 'manual', headers: { origin, cookie, ...(init.headers as Record<string, string>) }, tls } as RequestInit)
+    const res = await fetch(origin + path, {
+      ...init,
+      redirect: 'manual',
+      headers: { origin, cookie, ...(init.headers as Record<string, string>) },
+      tls,
+    } as RequestInit)
     const sid = res.headers.getSetCookie().find((c) => c.startsWith('__Host-sid='))
     if (sid) cookie = sid.split(';')[0]!
     return { res, text: await res.text() }
   }
   const token = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1]!
   const rows: Row[] = []
-  const step = async (name: string, lines: number, fn: () => Promise<{ res: Response; text: string }>, want: number) => {
+  const step = async (
+    name: string,
+    lines: number,
+    fn: () => Promise<{ res: Response; text: string }>,
+    want: number,
+  ) => {
     const t0 = performance.now()
     const r = await fn()
     const ms = performance.now() - t0
     if (r.res.status !== want) throw new Error(`${name}: ${r.res.status}\n${r.text.slice(0, 2000)}`)
     const m = memory(server.pid)
-    rows.push({ step: name, rows: lines.toLocaleString('en-US'), time: fmtMs(ms), 'peak RSS': mib(m.peak), 'RSS now': mib(m.now) })
+    rows.push({
+      step: name,
+      rows: lines.toLocaleString('en-US'),
+      time: fmtMs(ms),
+      'peak RSS': mib(m.peak),
+      'RSS now': mib(m.now),
+    })
     return r
   }
   const upload = async (csv: string) => {
@@ -76,17 +100,28 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     call('/admin/products/import/apply', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: token(text), id: /name="id" value="([^"]+)"/.exec(text)![1]!, hash: /name="hash" value="([^"]+)"/.exec(text)![1]! }).toString(),
+      body: new URLSearchParams({
+        _csrf: token(text),
+        id: /name="id" value="([^"]+)"/.exec(text)![1]!,
+        hash: /name="hash" value="([^"]+)"/.exec(text)![1]!,
+      }).toString(),
     })
   try {
-    await call('/admin/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: EMAIL, password: PASSWORD }).toString() })
+    await call('/admin/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: EMAIL, password: PASSWORD }).toString(),
+    })
     const idle = memory(server.pid)
     rows.push({ step: 'signed in, idle', rows: '—', time: '—', 'peak RSS': mib(idle.peak), 'RSS now': mib(idle.now) })
     const fresh = catalog(2000, 1000)
     // The first upload also pays the server's warm-up (code paths compiled, statements prepared, the file grown): run it twice.
     await step('dry run: 3,000 to create (first, cold)', 5000, () => upload(fresh), 200)
     const dry = await step('dry run: 3,000 products to create', 5000, () => upload(fresh), 200)
-    if (!/3,000 products to create/.test(dry.text)) throw new Error(`dry run did not plan 3,000 creates: ${dry.text.slice(dry.text.indexOf('<main'), dry.text.indexOf('<main') + 1500)}`)
+    if (!/3,000 products to create/.test(dry.text))
+      throw new Error(
+        `dry run did not plan 3,000 creates: ${dry.text.slice(dry.text.indexOf('<main'), dry.text.indexOf('<main') + 1500)}`,
+      )
     await step('apply: create them (one transaction)', 5000, () => apply(dry.text), 303)
     const exported = await step('export the catalog', 5000, () => call('/admin/products/export.csv'), 200)
     const same = await step('dry run of the export: nothing to change', 5000, () => upload(exported.text), 200)
@@ -103,7 +138,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     name: 'catalog-csv',
     title: `Catalog CSV import over HTTPS as the panel does it (5,000-row file: ${(catalog(2000, 1000).length / 1024).toFixed(0)} KiB; limits 10,000 rows, 5 MiB)${opts.quick ? ' — quick changes nothing here' : ''}`,
     rows,
-    notes: ['peak RSS is the server process\'s VmHWM after the step (it never goes down); RSS now is VmRSS.', 'A dry run is the apply rolled back: the same rules against the same state, holding the write lock as long.'],
+    notes: [
+      "peak RSS is the server process's VmHWM after the step (it never goes down); RSS now is VmRSS.",
+      'A dry run is the apply rolled back: the same rules against the same state, holding the write lock as long.',
+    ],
     summary: `5,000 rows: dry run ${rows[2]?.time}, apply ${applyRow?.time}, peak RSS ${rows.at(-1)?.['peak RSS']}`,
   }
 }

@@ -14,7 +14,23 @@
  * Target: real server ≥ 50 % of bare req/s, and p99 ≤ 10 ms at 50 connections.
  */
 import path from 'node:path'
-import { bestRound, loadRow, cpuPlan, fetchOnce, fmtInt, fmtMs, fmtPct, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type LoadResult, type BenchResult } from './lib'
+import {
+  bestRound,
+  loadRow,
+  cpuPlan,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  load,
+  seed,
+  startBareTwin,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type LoadResult,
+  type BenchResult,
+} from './lib'
 
 const TARGET_RATIO = 0.5
 const TARGET_P99_MS = 10
@@ -22,10 +38,21 @@ const KEY_LIMIT = 100_000_000
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
-  const seeded = await seed(dataDir, { products: opts.quick ? 50 : 60, variantsPerProduct: opts.quick ? 2 : 3, categories: 3, scopes: ['products:read'] })
+  const seeded = await seed(dataDir, {
+    products: opts.quick ? 50 : 60,
+    variantsPerProduct: opts.quick ? 2 : 3,
+    categories: 3,
+    scopes: ['products:read'],
+  })
   const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' } })
   const baseDir = process.env.BENCH_BASE_DIR
-  const baseServer = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' } }) : undefined
+  const baseServer = baseDir
+    ? await startServer({
+        dataDir,
+        cwd: baseDir,
+        env: { RATE_LIMIT_KEY_PER_MIN: String(KEY_LIMIT), LOG_LEVEL: 'info' },
+      })
+    : undefined
   const baseUrl = baseServer && `${baseServer.url}/api/v1/products?limit=50`
   const url = `${server.url}/api/v1/products?limit=50`
   const headers = { authorization: `Bearer ${seeded.key}` }
@@ -41,7 +68,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       // Warm both (JIT, TLS session setup), then measure; alternate so neither gets a cold CPU.
       const warm = Math.min(2, opts.duration)
       await load({ ...common, url, durationSec: warm })
-      await load({ ...common, url: bare.url + '/api/v1/products?limit=50', durationSec: warm })
+      await load({ ...common, url: `${bare.url}/api/v1/products?limit=50`, durationSec: warm })
       if (baseUrl) await load({ ...common, url: baseUrl, durationSec: warm })
       // Alternate rounds (real, bare, real, bare…) so a burst of outside load hits both, and
       // keep each server's best round: on a shared machine the best round is the least disturbed.
@@ -67,7 +94,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         }
         reals.push(r)
         if (baseServer) bases.push(await load({ ...common, url: baseUrl!, serverPid: baseServer.pid }))
-        bares.push(await load({ ...common, url: bare.url + '/api/v1/products?limit=50', serverPid: bare.pid }))
+        bares.push(await load({ ...common, url: `${bare.url}/api/v1/products?limit=50`, serverPid: bare.pid }))
       }
       const real = bestRound(reals)
       const base = bestRound(bares)
@@ -79,7 +106,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       return {
         name: 'catalog',
         title: `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B body, ${opts.connections} connections, ${opts.duration} s per round, load: ${real.tool}`,
-        rows: [loadRow('storefront (Elysia, full gate)', real), ...(prev ? [loadRow(`base (${path.basename(baseDir!)})`, prev)] : []), loadRow('bare Bun.serve (same cert, same bytes)', base)],
+        rows: [
+          loadRow('storefront (Elysia, full gate)', real),
+          ...(prev ? [loadRow(`base (${path.basename(baseDir!)})`, prev)] : []),
+          loadRow('bare Bun.serve (same cert, same bytes)', base),
+        ],
         notes: [
           `CPU per request over bare: ${(real.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x (target ≤ 1.6x)${prev ? `; base ${(prev.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x, base/this ${(prev.cpuUsPerReq / real.cpuUsPerReq).toFixed(2)}x` : ''}`,
           `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
@@ -88,7 +119,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
             ? `every request counted: in the ${checkedRounds} round${checkedRounds > 1 ? 's' : ''} inside one rate-limit window the key's counter moved by ${fmtInt(counted)}; ${real.tool} completed ${fmtInt(checkedCompleted)} (requests in flight at the end are counted, not completed)`
             : 'every request counted: not checked (each round crossed a rate-limit window boundary)',
           ...(real.serverCpuShare < 0.9 || base.serverCpuShare < 0.9
-            ? [`a server used < 90 % of its core: the load generator (one core) or outside load was the limit, so req/s understates the gap; the CPU cost ratio is the better guide`]
+            ? [
+                `a server used < 90 % of its core: the load generator (one core) or outside load was the limit, so req/s understates the gap; the CPU cost ratio is the better guide`,
+              ]
             : []),
           `best of ${rounds} alternating round${rounds > 1 ? 's' : ''} per server (rounds' req/s — storefront: ${reals.map((r) => fmtInt(r.rps)).join(', ')}; ${prev ? `base: ${bases.map((r) => fmtInt(r.rps)).join(', ')}; ` : ''}bare: ${bares.map((r) => fmtInt(r.rps)).join(', ')})`,
           `cpu: ${cpuPlan().description}`,

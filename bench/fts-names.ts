@@ -13,7 +13,8 @@ import { tempDir } from './lib'
 
 const batches = Number(process.argv[2] ?? 200)
 const FTS = "CREATE VIRTUAL TABLE n USING fts5(name, store_id UNINDEXED, tokenize = 'trigram remove_diacritics 1')"
-const TRIGGER = 'CREATE TRIGGER t AFTER INSERT ON o BEGIN INSERT INTO n (rowid, name, store_id) VALUES (NEW.rowid, NEW.customer_name, NEW.store_id); END'
+const TRIGGER =
+  'CREATE TRIGGER t AFTER INSERT ON o BEGIN INSERT INTO n (rowid, name, store_id) VALUES (NEW.rowid, NEW.customer_name, NEW.store_id); END'
 const variants = [
   { name: 'no name index', ddl: [] as string[], batch: false },
   { name: 'trigger per row', ddl: [FTS, TRIGGER], batch: false },
@@ -31,7 +32,9 @@ const dbs = variants.map((v) => {
   const insert = db.prepare('INSERT INTO o VALUES (?, ?, ?)')
   const [sp, release] = [db.prepare('SAVEPOINT unit'), db.prepare('RELEASE unit')]
   const last = db.prepare<{ m: number }, []>('SELECT coalesce(max(rowid), 0) AS m FROM o')
-  const index = v.batch ? db.prepare('INSERT INTO n (rowid, name, store_id) SELECT rowid, customer_name, store_id FROM o WHERE rowid > ?') : null
+  const index = v.batch
+    ? db.prepare('INSERT INTO n (rowid, name, store_id) SELECT rowid, customer_name, store_id FROM o WHERE rowid > ?')
+    : null
   const batch = () => {
     db.run('BEGIN IMMEDIATE')
     const from = last.get()!.m
@@ -56,4 +59,7 @@ for (let r = 0; r < batches; r++)
     d.cpu += c.user + c.system
   }
 const rows = batches * 50
-for (const d of dbs) console.log(`${d.v.name.padEnd(32)} ${(d.cpu / rows).toFixed(1).padStart(6)} µs CPU/row  ${((Bun.file(d.wal).size - d.wal0) / 4120 / rows).toFixed(3)} WAL pages/row`)
+for (const d of dbs)
+  console.log(
+    `${d.v.name.padEnd(32)} ${(d.cpu / rows).toFixed(1).padStart(6)} µs CPU/row  ${((Bun.file(d.wal).size - d.wal0) / 4120 / rows).toFixed(3)} WAL pages/row`,
+  )

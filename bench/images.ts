@@ -12,7 +12,19 @@
  */
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
-import { cpuPlan, fmtInt, fmtMs, load, seed, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import {
+  cpuPlan,
+  fmtInt,
+  fmtMs,
+  load,
+  seed,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+  type Row,
+} from './lib'
 
 const TARGET_P99_MS = 50
 const PARALLEL = 20
@@ -33,14 +45,36 @@ const pct = (xs: number[], p: number) => {
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   // A photo-like 4000 × 3000 JPEG of about 3 MB (noise keeps the encoder from shrinking it to nothing).
-  const jpeg = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#8a6', noise: { type: 'gaussian', mean: 120, sigma: 13 } } })
+  const jpeg = await sharp({
+    create: {
+      width: 4000,
+      height: 3000,
+      channels: 3,
+      background: '#8a6',
+      noise: { type: 'gaussian', mean: 120, sigma: 13 },
+    },
+  })
     .jpeg({ quality: 85 })
     .toBuffer()
   const dataDir = tempDir()
-  const seeded = await seed(dataDir, { products: PARALLEL + 1, variantsPerProduct: 1, categories: 1, scopes: ['products:read', 'products:write'] })
+  const seeded = await seed(dataDir, {
+    products: PARALLEL + 1,
+    variantsPerProduct: 1,
+    categories: 1,
+    scopes: ['products:read', 'products:write'],
+  })
   // The per-product cap would stop the sustained uploads; the bench is about cost, not caps.
   // So would the bound on uploads in flight per store (bench/upload-tenants.ts measures that).
-  const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: '100000000', MAX_PRODUCT_IMAGES: '1000000', MEDIA_UPLOADS_PER_STORE: '1000', MEDIA_UPLOADS_TOTAL: '1000', LOG_LEVEL: 'info' } })
+  const server = await startServer({
+    dataDir,
+    env: {
+      RATE_LIMIT_KEY_PER_MIN: '100000000',
+      MAX_PRODUCT_IMAGES: '1000000',
+      MEDIA_UPLOADS_PER_STORE: '1000',
+      MEDIA_UPLOADS_TOTAL: '1000',
+      LOG_LEVEL: 'info',
+    },
+  })
   const auth = { authorization: `Bearer ${seeded.key}` }
   const tls = { rejectUnauthorized: false }
 
@@ -48,7 +82,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const form = new FormData()
     form.append('file', new File([jpeg], 'photo.jpg', { type: 'image/jpeg' }))
     const t0 = performance.now()
-    const res = await fetch(`${server.url}/api/v1/products/${productId}/images`, { method: 'POST', headers: auth, body: form, tls } as RequestInit)
+    const res = await fetch(`${server.url}/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+      tls,
+    } as RequestInit)
     await res.arrayBuffer()
     return { status: res.status, ms: performance.now() - t0 }
   }
@@ -92,10 +131,46 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
 
     const failed = statuses.filter((s) => s !== 201).length
     const rows: Row[] = [
-      { condition: 'GET /api/v1/products, no uploads', 'req/s': fmtInt(base1.rps), p50: fmtMs(base1.p50), p99: fmtMs(base1.p99), uploads: '—', 'upload p50': '—', 'upload max': '—', 'server peak RSS': fmtMiB(memBefore.peak) },
-      { condition: `GET /api/v1/products, ${PARALLEL} uploads in flight`, 'req/s': fmtInt(busy.rps), p50: fmtMs(busy.p50), p99: fmtMs(busy.p99), uploads: during.length, 'upload p50': fmtMs(pct(during, 0.5)), 'upload max': fmtMs(Math.max(...during)), 'server peak RSS': fmtMiB(memParallel.peak) },
-      { condition: 'GET /api/v1/products, no uploads (again)', 'req/s': fmtInt(base2.rps), p50: fmtMs(base2.p50), p99: fmtMs(base2.p99), uploads: '—', 'upload p50': '—', 'upload max': '—', 'server peak RSS': fmtMiB(memory(server.pid).peak) },
-      { condition: 'one upload at a time (time to 201)', 'req/s': '—', p50: fmtMs(pct(single, 0.5)), p99: '—', uploads: single.length, 'upload p50': fmtMs(pct(single, 0.5)), 'upload max': fmtMs(Math.max(...single)), 'server peak RSS': fmtMiB(memSingle.peak) },
+      {
+        condition: 'GET /api/v1/products, no uploads',
+        'req/s': fmtInt(base1.rps),
+        p50: fmtMs(base1.p50),
+        p99: fmtMs(base1.p99),
+        uploads: '—',
+        'upload p50': '—',
+        'upload max': '—',
+        'server peak RSS': fmtMiB(memBefore.peak),
+      },
+      {
+        condition: `GET /api/v1/products, ${PARALLEL} uploads in flight`,
+        'req/s': fmtInt(busy.rps),
+        p50: fmtMs(busy.p50),
+        p99: fmtMs(busy.p99),
+        uploads: during.length,
+        'upload p50': fmtMs(pct(during, 0.5)),
+        'upload max': fmtMs(Math.max(...during)),
+        'server peak RSS': fmtMiB(memParallel.peak),
+      },
+      {
+        condition: 'GET /api/v1/products, no uploads (again)',
+        'req/s': fmtInt(base2.rps),
+        p50: fmtMs(base2.p50),
+        p99: fmtMs(base2.p99),
+        uploads: '—',
+        'upload p50': '—',
+        'upload max': '—',
+        'server peak RSS': fmtMiB(memory(server.pid).peak),
+      },
+      {
+        condition: 'one upload at a time (time to 201)',
+        'req/s': '—',
+        p50: fmtMs(pct(single, 0.5)),
+        p99: '—',
+        uploads: single.length,
+        'upload p50': fmtMs(pct(single, 0.5)),
+        'upload max': fmtMs(Math.max(...single)),
+        'server peak RSS': fmtMiB(memSingle.peak),
+      },
     ]
     const pass = failed === 0 && busy.p99 <= TARGET_P99_MS && base1.non2xx + busy.non2xx + base2.non2xx === 0
     return {

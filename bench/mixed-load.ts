@@ -4,8 +4,22 @@
  * the weighted endpoints over several stores; prints per-endpoint latency percentiles (ms,
  * as the client sees them) and statuses as one JSON object on stdout.
  */
-interface StoreSpec { storeId: string; slug: string; key: string; productIds: string[]; variantIds: string[]; shippingId: string; customerId: string }
-interface Spec { base: string; connections: number; durationSec: number; stores: StoreSpec[]; weights: Record<string, number> }
+interface StoreSpec {
+  storeId: string
+  slug: string
+  key: string
+  productIds: string[]
+  variantIds: string[]
+  shippingId: string
+  customerId: string
+}
+interface Spec {
+  base: string
+  connections: number
+  durationSec: number
+  stores: StoreSpec[]
+  weights: Record<string, number>
+}
 const spec = JSON.parse(process.env.MIXED_SPEC!) as Spec
 
 type Req = { url: string; init: RequestInit }
@@ -25,10 +39,24 @@ const make: Record<string, (s: StoreSpec) => Req> = {
     init: {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ storeId: s.storeId, name: 'Mixed Buyer', address: '1 Main St', phone: `+1415${phone++ % 8_000_000 + 2_000_000}`, items: [{ variantId: pick(s.variantIds), quantity: 1 }], shippingOptionId: s.shippingId }),
+      body: JSON.stringify({
+        storeId: s.storeId,
+        name: 'Mixed Buyer',
+        address: '1 Main St',
+        phone: `+1415${(phone++ % 8_000_000) + 2_000_000}`,
+        items: [{ variantId: pick(s.variantIds), quantity: 1 }],
+        shippingOptionId: s.shippingId,
+      }),
     },
   }),
-  'PUT products/:id': (s) => ({ url: `/api/v1/products/${pick(s.productIds)}`, init: { method: 'PUT', headers: auth(s, { 'content-type': 'application/json' }), body: JSON.stringify({ price: 10 + Math.floor(Math.random() * 9000) / 100 }) } }),
+  'PUT products/:id': (s) => ({
+    url: `/api/v1/products/${pick(s.productIds)}`,
+    init: {
+      method: 'PUT',
+      headers: auth(s, { 'content-type': 'application/json' }),
+      body: JSON.stringify({ price: 10 + Math.floor(Math.random() * 9000) / 100 }),
+    },
+  }),
 }
 const names = Object.keys(spec.weights)
 const cum: number[] = []
@@ -49,7 +77,11 @@ async function loop() {
     const req = make[name]!(pick(spec.stores))
     const t0 = performance.now()
     try {
-      const res = await fetch(spec.base + req.url, { ...req.init, keepalive: true, tls: { rejectUnauthorized: false } } as RequestInit)
+      const res = await fetch(spec.base + req.url, {
+        ...req.init,
+        keepalive: true,
+        tls: { rejectUnauthorized: false },
+      } as RequestInit)
       await res.arrayBuffer()
       lat.get(name)!.push(performance.now() - t0)
       const st = statuses.get(name)!
@@ -66,7 +98,12 @@ const out: Record<string, unknown> = { elapsed, errors, endpoints: {} }
 for (const n of names) {
   const a = lat.get(n)!.sort((x, y) => x - y)
   const pct = (p: number) => (a.length ? a[Math.min(a.length - 1, Math.floor((p / 100) * a.length))]! : NaN)
-  ;(out.endpoints as Record<string, unknown>)[n] = { n: a.length, p50: pct(50), p99: pct(99), statuses: statuses.get(n) }
+  ;(out.endpoints as Record<string, unknown>)[n] = {
+    n: a.length,
+    p50: pct(50),
+    p99: pct(99),
+    statuses: statuses.get(n),
+  }
 }
 process.stdout.write(JSON.stringify(out))
 export {}

@@ -14,7 +14,23 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cpuPlan, cpuTimeMs, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, seed, spawnTracked, startServer, tempDir, ROOT, type BenchOpts, type BenchResult, type Row } from './lib'
+import {
+  cpuPlan,
+  cpuTimeMs,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtUs,
+  seed,
+  spawnTracked,
+  startServer,
+  tempDir,
+  ROOT,
+  type BenchOpts,
+  type BenchResult,
+  type Row,
+} from './lib'
 
 const WEIGHTS: Record<string, number> = {
   'GET products?limit=50': 25,
@@ -32,34 +48,82 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
   const seeded = []
   for (let i = 1; i <= STORES; i++) {
-    const s = await seed(dataDir, { slug: `mixed-${i}`, products: opts.quick ? 30 : 60, variantsPerProduct: 3, categories: 3, scopes: 'all' })
+    const s = await seed(dataDir, {
+      slug: `mixed-${i}`,
+      products: opts.quick ? 30 : 60,
+      variantsPerProduct: 3,
+      categories: 3,
+      scopes: 'all',
+    })
     seeded.push(s)
   }
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const now = Date.now()
   for (const [i, s] of seeded.entries()) {
-    db.run('INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, 499, 1, ?, ?)', [`ship${i}`, s.storeId, 'Courier', now, now])
+    db.run(
+      'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, 499, 1, ?, ?)',
+      [`ship${i}`, s.storeId, 'Courier', now, now],
+    )
     // Every variant tracked (checkout takes stock on every line); images on every fifth product.
-    db.run(`UPDATE variants SET stock = 1000000000 WHERE product_id IN (SELECT id FROM products WHERE store_id = ?)`, [s.storeId])
+    db.run(`UPDATE variants SET stock = 1000000000 WHERE product_id IN (SELECT id FROM products WHERE store_id = ?)`, [
+      s.storeId,
+    ])
     s.productIds.forEach((pid, j) => {
-      if (j % 5 === 0) db.run("INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 1280, 960, '320,640,1280', ?)", [`img${i}x${j}`, s.storeId, pid, now])
+      if (j % 5 === 0)
+        db.run(
+          "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 1280, 960, '320,640,1280', ?)",
+          [`img${i}x${j}`, s.storeId, pid, now],
+        )
     })
   }
   db.close()
-  const server = await startServer({ dataDir, env: { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_STORE_READS_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' } })
+  const server = await startServer({
+    dataDir,
+    env: {
+      RATE_LIMIT_KEY_PER_MIN: '100000000',
+      RATE_LIMIT_STORE_READS_PER_MIN: '100000000',
+      RATE_LIMIT_ORDERS_PER_MIN: '100000000',
+      LOG_LEVEL: 'info',
+    },
+  })
   try {
-    const stores: { storeId: string; slug: string; key: string; productIds: string[]; variantIds: string[]; shippingId: string; customerId: string }[] = []
+    const stores: {
+      storeId: string
+      slug: string
+      key: string
+      productIds: string[]
+      variantIds: string[]
+      shippingId: string
+      customerId: string
+    }[] = []
     for (const [i, s] of seeded.entries()) {
       // placeOrders uses the `shipbench` option id: give each store its own orders and customer.
       await placeOrdersFor(server.url, s.storeId, s.variantIds, `ship${i}`)
-      const c = JSON.parse((await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers: { authorization: `Bearer ${s.key}` } })).text) as { data: { id: string }[] }
-      stores.push({ storeId: s.storeId, slug: s.slug, key: s.key, productIds: s.productIds, variantIds: s.variantIds, shippingId: `ship${i}`, customerId: c.data[0]!.id })
+      const c = JSON.parse(
+        (await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers: { authorization: `Bearer ${s.key}` } }))
+          .text,
+      ) as { data: { id: string }[] }
+      stores.push({
+        storeId: s.storeId,
+        slug: s.slug,
+        key: s.key,
+        productIds: s.productIds,
+        variantIds: s.variantIds,
+        shippingId: `ship${i}`,
+        customerId: c.data[0]!.id,
+      })
     }
     const runOnce = async (durationSec: number) => {
       const cpu0 = cpuTimeMs(server.pid)
       const t0 = performance.now()
       const child = spawnTracked([...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/mixed-load.ts')], {
-        MIXED_SPEC: JSON.stringify({ base: server.url, connections: opts.connections, durationSec, stores, weights: WEIGHTS }),
+        MIXED_SPEC: JSON.stringify({
+          base: server.url,
+          connections: opts.connections,
+          durationSec,
+          stores,
+          weights: WEIGHTS,
+        }),
       })
       let out = ''
       let err = ''
@@ -69,7 +133,15 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       if (code !== 0) throw new Error(`mixed load failed (${code}): ${err}`)
       const cpuMs = cpuTimeMs(server.pid) - cpu0
       const wallMs = performance.now() - t0
-      return { ...(JSON.parse(out) as { elapsed: number; errors: number; endpoints: Record<string, { n: number; p50: number; p99: number; statuses: Record<string, number> }> }), cpuMs, wallMs }
+      return {
+        ...(JSON.parse(out) as {
+          elapsed: number
+          errors: number
+          endpoints: Record<string, { n: number; p50: number; p99: number; statuses: Record<string, number> }>
+        }),
+        cpuMs,
+        wallMs,
+      }
     }
     await runOnce(Math.min(2, opts.duration)) // warm-up
     const r = await runOnce(opts.duration)
@@ -81,10 +153,27 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       'req/s': fmtInt(e.n / r.elapsed),
       p50: fmtMs(e.p50),
       p99: fmtMs(e.p99),
-      statuses: Object.entries(e.statuses).map(([k, v]) => `${k}×${v}`).join(' '),
+      statuses: Object.entries(e.statuses)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' '),
     }))
-    const bad = Object.values(r.endpoints).reduce((a, e) => a + Object.entries(e.statuses).filter(([k]) => Number(k) >= 400).reduce((x, [, v]) => x + v, 0), 0)
-    rows.push({ endpoint: 'all', share: '100 %', requests: fmtInt(total), 'req/s': fmtInt(total / r.elapsed), p50: '', p99: '', statuses: `${bad} non-2xx, ${r.errors} errors` })
+    const bad = Object.values(r.endpoints).reduce(
+      (a, e) =>
+        a +
+        Object.entries(e.statuses)
+          .filter(([k]) => Number(k) >= 400)
+          .reduce((x, [, v]) => x + v, 0),
+      0,
+    )
+    rows.push({
+      endpoint: 'all',
+      share: '100 %',
+      requests: fmtInt(total),
+      'req/s': fmtInt(total / r.elapsed),
+      p50: '',
+      p99: '',
+      statuses: `${bad} non-2xx, ${r.errors} errors`,
+    })
     return {
       name: 'mixed',
       title: `mixed workload over ${STORES} stores (90 % reads, 10 % writes, stock tracked), ${opts.connections} connections, ${opts.duration} s, load: bun (per-endpoint latency)`,
@@ -105,8 +194,22 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
 /** 20 orders from one phone per store, so order lists and the customer have rows. */
 async function placeOrdersFor(url: string, storeId: string, variantIds: string[], shippingId: string): Promise<void> {
   for (let i = 0; i < 20; i++) {
-    const body = JSON.stringify({ storeId, name: 'Repeat Buyer', address: '1 Main St', phone: '+14155552000', items: [{ variantId: variantIds[0], quantity: 1 + i }, { variantId: variantIds[3], quantity: 2 }], shippingOptionId: shippingId })
-    const r = await fetchOnce(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const body = JSON.stringify({
+      storeId,
+      name: 'Repeat Buyer',
+      address: '1 Main St',
+      phone: '+14155552000',
+      items: [
+        { variantId: variantIds[0], quantity: 1 + i },
+        { variantId: variantIds[3], quantity: 2 },
+      ],
+      shippingOptionId: shippingId,
+    })
+    const r = await fetchOnce(`${url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
     if (r.status !== 201) throw new Error(`POST /api/orders: ${r.status} ${r.text.slice(0, 200)}`)
   }
 }

@@ -16,10 +16,26 @@
 import { Database } from 'bun:sqlite'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, seed, startServer, tempDir, writeOrders, type BenchOpts, type BenchResult, type Row } from './lib'
+import {
+  cpuPlan,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  seed,
+  startServer,
+  tempDir,
+  writeOrders,
+  type BenchOpts,
+  type BenchResult,
+  type Row,
+} from './lib'
 
-
-async function fill(dataDir: string, storeId: string, variants: { id: string; productId: string; price: number }[], total: number) {
+async function fill(
+  dataDir: string,
+  storeId: string,
+  variants: { id: string; productId: string; price: number }[],
+  total: number,
+) {
   const { createId } = await import('../src/lib/cuid')
   const db = new Database(path.join(dataDir, 'storefront.db'))
   db.exec('PRAGMA journal_mode = WAL')
@@ -34,16 +50,45 @@ async function fill(dataDir: string, storeId: string, variants: { id: string; pr
     'INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   )
   db.transaction(() => {
-    insCustomer.run(vip, storeId, 'VIP Buyer', '+14155550999', '1 VIP Way', 1000, 1000 * 5000, end - span, end, end - span, end)
+    insCustomer.run(
+      vip,
+      storeId,
+      'VIP Buyer',
+      '+14155550999',
+      '1 VIP Way',
+      1000,
+      1000 * 5000,
+      end - span,
+      end,
+      end - span,
+      end,
+    )
     for (let i = 0; i < nCustomers; i++) {
       const id = createId()
       customers.push(id)
-      insCustomer.run(id, storeId, `Buyer ${i}`, `+1415${2_000_000 + i}`, `${i} Main St`, 10, 50_000, end - span, end, end - span, end)
+      insCustomer.run(
+        id,
+        storeId,
+        `Buyer ${i}`,
+        `+1415${2_000_000 + i}`,
+        `${i} Main St`,
+        10,
+        50_000,
+        end - span,
+        end,
+        end - span,
+        end,
+      )
     }
   })()
   writeOrders(db, storeId, variants, total, (i) => {
     const isVip = i % Math.floor(total / 1000) === 0
-    return { customerId: isVip ? vip : customers[i % customers.length]!, name: isVip ? 'VIP Buyer' : 'Buyer', phone: '+14155550000', address: '1 Main St' }
+    return {
+      customerId: isVip ? vip : customers[i % customers.length]!,
+      name: isVip ? 'VIP Buyer' : 'Buyer',
+      phone: '+14155550000',
+      address: '1 Main St',
+    }
   })
   db.close()
   return { vip }
@@ -62,9 +107,18 @@ function rssMb(pid: number): number {
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const total = opts.quick ? 100_000 : 1_000_000
   const dataDir = tempDir()
-  const seeded = await seed(dataDir, { products: 20, variantsPerProduct: 2, categories: 1, scopes: ['orders:read', 'customers:read'] })
+  const seeded = await seed(dataDir, {
+    products: 20,
+    variantsPerProduct: 2,
+    categories: 1,
+    scopes: ['orders:read', 'customers:read'],
+  })
   const vdb = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
-  const variants = vdb.query<{ id: string; productId: string; price: number }, []>('SELECT id, product_id AS productId, price FROM variants').all()
+  const variants = vdb
+    .query<{ id: string; productId: string; price: number }, []>(
+      'SELECT id, product_id AS productId, price FROM variants',
+    )
+    .all()
   vdb.close()
 
   const t0 = performance.now()
@@ -142,7 +196,13 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       }
       const ok = inProcess[i]! <= r.target
       pass &&= ok
-      rows.push({ read: r.name, 'in-process (median)': fmtMs(inProcess[i]!), 'over TLS (median)': fmtMs(median(times.slice(1))), target: `≤ ${r.target} ms`, met: ok ? 'yes' : 'NO' })
+      rows.push({
+        read: r.name,
+        'in-process (median)': fmtMs(inProcess[i]!),
+        'over TLS (median)': fmtMs(median(times.slice(1))),
+        target: `≤ ${r.target} ms`,
+        met: ok ? 'yes' : 'NO',
+      })
     }
     const rss = rssMb(server.pid)
     return {
@@ -151,7 +211,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       rows,
       notes: [...plans, `cpu: ${cpuPlan().description}`],
       pass,
-      summary: rows.map((r) => `${r.read}: ${r['in-process (median)']}`).join('; ') + `; RSS ${rss.toFixed(0)} MB`,
+      summary: `${rows.map((r) => `${r.read}: ${r['in-process (median)']}`).join('; ')}; RSS ${rss.toFixed(0)} MB`,
     }
   } finally {
     await server.stop()

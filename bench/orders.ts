@@ -21,7 +21,26 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, sleep, fmtInt, fmtMs, fmtPct, fmtUs, hasWrk, load, seedWith, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row, type Seeded, type ServerHandle } from './lib'
+import {
+  cpuPlan,
+  fetchOnce,
+  sleep,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtUs,
+  hasWrk,
+  load,
+  seedWith,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+  type Row,
+  type Seeded,
+  type ServerHandle,
+} from './lib'
 
 const TARGET_RPS = 2000
 /** Tracked stock at FULL, 50 connections (docs/decisions/006): each tracked phase. */
@@ -51,7 +70,10 @@ function addShipping(dataDir: string, storeId: string): string {
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const id = `ship${Date.now().toString(36)}`
   const now = Date.now()
-  db.run('INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)', [id, storeId, 'Courier', 499, now, now])
+  db.run(
+    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
+    [id, storeId, 'Courier', 499, now, now],
+  )
   db.close()
   return id
 }
@@ -64,7 +86,11 @@ function setStock(dataDir: string, variantIds: string[], stock: number | null): 
   db.close()
 }
 
-function verify(dataDir: string, storeId: string, variantIds: string[]): { orders: number; distinctNumbers: number; items: number; trackedUnits: number; stockLeft: number | null } {
+function verify(
+  dataDir: string,
+  storeId: string,
+  variantIds: string[],
+): { orders: number; distinctNumbers: number; items: number; trackedUnits: number; stockLeft: number | null } {
   const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
   try {
     const q = (sql: string) => (db.query(sql).get(storeId) as { n: number }).n
@@ -72,8 +98,14 @@ function verify(dataDir: string, storeId: string, variantIds: string[]): { order
       orders: q('SELECT count(*) AS n FROM orders WHERE store_id = ?'),
       distinctNumbers: q('SELECT count(DISTINCT order_number) AS n FROM orders WHERE store_id = ?'),
       items: q('SELECT count(*) AS n FROM order_items WHERE order_id IN (SELECT id FROM orders WHERE store_id = ?)'),
-      trackedUnits: q('SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 AND order_id IN (SELECT id FROM orders WHERE store_id = ?)'),
-      stockLeft: db.query<{ n: number | null }, [string]>('SELECT sum(stock) AS n FROM variants WHERE id IN (SELECT value FROM json_each(?))').get(JSON.stringify(variantIds))!.n,
+      trackedUnits: q(
+        'SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 AND order_id IN (SELECT id FROM orders WHERE store_id = ?)',
+      ),
+      stockLeft: db
+        .query<{ n: number | null }, [string]>(
+          'SELECT sum(stock) AS n FROM variants WHERE id IN (SELECT value FROM json_each(?))',
+        )
+        .get(JSON.stringify(variantIds))!.n,
     }
   } finally {
     db.close()
@@ -107,14 +139,29 @@ interface Shop {
 
 async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: string): Promise<Shop> {
   const dataDir = tempDir()
-  const seeded = await seedWith(cwd, dataDir, { products: 10, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
+  const seeded = await seedWith(cwd, dataDir, {
+    products: 10,
+    variantsPerProduct: 2,
+    categories: 1,
+    scopes: ['orders:read'],
+  })
   const shippingId = addShipping(dataDir, seeded.storeId)
   const variants: [string, string] = [seeded.variantIds[0]!, seeded.variantIds[3]!]
-  const server = await startServer({ dataDir, cwd, env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: synchronous, LOG_LEVEL: 'info' } })
+  const server = await startServer({
+    dataDir,
+    cwd,
+    env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', DB_SYNCHRONOUS: synchronous, LOG_LEVEL: 'info' },
+  })
   const probe = await fetchOnce(`${server.url}/api/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ storeId: seeded.storeId, name: 'Probe', phone: '+14155550000', items: [{ variantId: variants[0], quantity: 1 }], shippingOptionId: shippingId }),
+    body: JSON.stringify({
+      storeId: seeded.storeId,
+      name: 'Probe',
+      phone: '+14155550000',
+      items: [{ variantId: variants[0], quantity: 1 }],
+      shippingOptionId: shippingId,
+    }),
   })
   if (probe.status !== 201) throw new Error(`POST /api/orders (${name}): ${probe.status} ${probe.text.slice(0, 300)}`)
   return { name, dataDir, seeded, shippingId, variants, server, phases: [] }
@@ -125,23 +172,45 @@ async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: stri
  * by its own code) through the same phases; the servers take turns in each phase, the first
  * one alternating, so a burst of outside load hits both.
  */
-async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL', baseDir: string | undefined): Promise<{ name: string; phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }[]> {
+async function measure(
+  opts: BenchOpts,
+  synchronous: 'FULL' | 'NORMAL',
+  baseDir: string | undefined,
+): Promise<{ name: string; phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }[]> {
   const shops: Shop[] = []
   try {
     shops.push(await openShop('this', synchronous))
     if (baseDir) shops.push(await openShop('base', synchronous, baseDir))
-    const common = (s: Shop) => ({ url: `${s.server.url}/api/orders`, connections: opts.connections, serverPid: s.server.pid })
+    const common = (s: Shop) => ({
+      url: `${s.server.url}/api/orders`,
+      connections: opts.connections,
+      serverPid: s.server.pid,
+    })
     // Warm-up with its own phone range, then the measured phases, each with its own range.
-    for (const s of shops) await load({ ...common(s), durationSec: Math.min(2, opts.duration), luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 0) })
+    for (const s of shops)
+      await load({
+        ...common(s),
+        durationSec: Math.min(2, opts.duration),
+        luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 0),
+      })
     for (const [i, tracked] of PHASES.entries()) {
       for (const s of i % 2 === 0 ? shops : [...shops].reverse()) {
         setStock(s.dataDir, s.variants, tracked ? STOCK : null)
         const before = verify(s.dataDir, s.seeded.storeId, s.variants).trackedUnits
-        const r = await load({ ...common(s), durationSec: opts.duration, luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 1_000_000 * (i + 1)) })
+        const r = await load({
+          ...common(s),
+          durationSec: opts.duration,
+          luaScript: script(s.seeded.storeId, s.variants, s.shippingId, 1_000_000 * (i + 1)),
+        })
         // wrk stops with up to one post per connection still being placed: let those land in this phase.
         await sleep(1000)
         const after = verify(s.dataDir, s.seeded.storeId, s.variants)
-        s.phases.push({ tracked, r, taken: tracked ? STOCK * s.variants.length - after.stockLeft! : 0, ordered: after.trackedUnits - before })
+        s.phases.push({
+          tracked,
+          r,
+          taken: tracked ? STOCK * s.variants.length - after.stockLeft! : 0,
+          ordered: after.trackedUnits - before,
+        })
       }
     }
     const out = []
@@ -149,9 +218,25 @@ async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL', baseDir:
       // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
       const walMb = Bun.file(path.join(s.dataDir, 'storefront.db-wal')).size / 1e6
       await s.server.stop()
-      const cp = s.server.logs.map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((j) => j.msg === 'wal checkpoints')
-      const checkpoints = cp ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}` : 'no checkpointer report'
-      out.push({ name: s.name, phases: s.phases, check: verify(s.dataDir, s.seeded.storeId, s.variants), walMb, checkpoints })
+      const cp = s.server.logs
+        .map((l) => {
+          try {
+            return JSON.parse(l)
+          } catch {
+            return {}
+          }
+        })
+        .find((j) => j.msg === 'wal checkpoints')
+      const checkpoints = cp
+        ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}`
+        : 'no checkpointer report'
+      out.push({
+        name: s.name,
+        phases: s.phases,
+        check: verify(s.dataDir, s.seeded.storeId, s.variants),
+        walMb,
+        checkpoints,
+      })
     }
     return out
   } finally {
@@ -160,7 +245,8 @@ async function measure(opts: BenchOpts, synchronous: 'FULL' | 'NORMAL', baseDir:
 }
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
-  if (!hasWrk() || opts.bunLoad) throw new Error('the orders bench needs wrk (each request carries a different body): apt-get install -y wrk')
+  if (!hasWrk() || opts.bunLoad)
+    throw new Error('the orders bench needs wrk (each request carries a different body): apt-get install -y wrk')
   const rows: Row[] = []
   const notes: string[] = []
   const rps: Record<string, number> = {}
@@ -186,10 +272,14 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       if (mine) full ??= phases[0]!.r
       for (const p of phases) {
         const r = p.r
-        if (mine && sync === 'FULL' && p.tracked) trackedOk &&= r.rps >= TARGET_TRACKED_RPS && r.p99 <= TARGET_TRACKED_P99_MS
+        if (mine && sync === 'FULL' && p.tracked)
+          trackedOk &&= r.rps >= TARGET_TRACKED_RPS && r.p99 <= TARGET_TRACKED_P99_MS
         // Stock taken must equal the units of tracked lines ordered, and only while tracked.
         const exact = p.tracked ? p.taken === p.ordered && p.ordered > 0 : p.ordered === 0
-        if (!exact) notes.push(`${sync} (${name}): stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`)
+        if (!exact)
+          notes.push(
+            `${sync} (${name}): stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`,
+          )
         ok &&= exact && r.non2xx === 0 && r.errors === 0
         rows.push({
           ...(baseDir ? { server: name } : {}),
@@ -207,10 +297,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           'units taken': fmtInt(p.taken),
         })
       }
-      rows.push({ ...(baseDir ? { server: name } : {}), DB_SYNCHRONOUS: sync, stock: 'orders in DB', 'orders/s': fmtInt(check.orders), p50: `${fmtInt(check.distinctNumbers)} distinct numbers` })
+      rows.push({
+        ...(baseDir ? { server: name } : {}),
+        DB_SYNCHRONOUS: sync,
+        stock: 'orders in DB',
+        'orders/s': fmtInt(check.orders),
+        p50: `${fmtInt(check.distinctNumbers)} distinct numbers`,
+      })
     }
   }
-  const trackedFull = rows.filter((r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked')
+  const trackedFull = rows.filter(
+    (r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked',
+  )
   notes.push(
     `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ${trackedOk ? 'met' : 'MISSED'}`,
   )
@@ -220,7 +318,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   notes.push(
     `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
     ...(baseDir
-      ? (['FULL', 'NORMAL'] as const).map((sync) => `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: CPU/order ${fmtUs(cpu[`base ${sync} true`]!)} vs ${fmtUs(cpu[`this ${sync} true`]!)} (${(cpu[`base ${sync} true`]! / cpu[`this ${sync} true`]!).toFixed(2)}x), orders/s ${fmtInt(rps[`base ${sync} true`]!)} vs ${fmtInt(rps[`this ${sync} true`]!)} (${(rps[`this ${sync} true`]! / rps[`base ${sync} true`]!).toFixed(2)}x)`)
+      ? (['FULL', 'NORMAL'] as const).map(
+          (sync) =>
+            `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: CPU/order ${fmtUs(cpu[`base ${sync} true`]!)} vs ${fmtUs(cpu[`this ${sync} true`]!)} (${(cpu[`base ${sync} true`]! / cpu[`this ${sync} true`]!).toFixed(2)}x), orders/s ${fmtInt(rps[`base ${sync} true`]!)} vs ${fmtInt(rps[`this ${sync} true`]!)} (${(rps[`this ${sync} true`]! / rps[`base ${sync} true`]!).toFixed(2)}x)`,
+        )
       : []),
     `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
     'orders are group-committed: posts that arrive while a commit waits on its fsync share the next transaction (one savepoint each)',

@@ -15,7 +15,32 @@
 import { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { CHROME, runLighthouse, TARGET_LIGHTHOUSE, type Lhr, bestRound, cpuPlan, fetchOnce, fillOrders, fmtInt, fmtPct, fmtUs, load, loadRow, panelCookie, printTable, seed, seedOwner, startBareTwin, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import {
+  CHROME,
+  runLighthouse,
+  TARGET_LIGHTHOUSE,
+  type Lhr,
+  bestRound,
+  cpuPlan,
+  fetchOnce,
+  fillOrders,
+  fmtInt,
+  fmtPct,
+  fmtUs,
+  load,
+  loadRow,
+  panelCookie,
+  printTable,
+  seed,
+  seedOwner,
+  startBareTwin,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+  type Row,
+} from './lib'
 
 const PAGES = [
   ['orders inbox', '/admin/orders'],
@@ -27,7 +52,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const seeded = await seed(dataDir, { products: 20, variantsPerProduct: 2, categories: 2, scopes: ['orders:read'] })
   const email = await seedOwner(dataDir, seeded.storeId)
   const db = new Database(path.join(dataDir, 'storefront.db'))
-  const variants = db.query<{ id: string; productId: string; price: number }, []>('SELECT id, product_id AS productId, price FROM variants').all()
+  const variants = db
+    .query<{ id: string; productId: string; price: number }, []>(
+      'SELECT id, product_id AS productId, price FROM variants',
+    )
+    .all()
   db.close()
   await fillOrders(dataDir, seeded.storeId, variants, 2000)
   const server = await startServer({ dataDir, env: { LOG_LEVEL: 'info' } })
@@ -43,16 +72,25 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const ratios: string[] = []
     for (const [name, p] of PAGES) {
       const r = await pair(opts, server, dataDir, p, cookie, base)
-      rows.push(loadRow(`${name} (${fmtInt(r.bytes)} B)`, r.real), loadRow('bare Bun.serve (same cert, same bytes)', r.base))
+      rows.push(
+        loadRow(`${name} (${fmtInt(r.bytes)} B)`, r.real),
+        loadRow('bare Bun.serve (same cert, same bytes)', r.base),
+      )
       if (r.previous) rows.push(loadRow(`base: ${baseDir}`, r.previous))
-      const versus = r.previous ? `; base ${fmtUs(r.previous.cpuUsPerReq)} (base/this ${(r.previous.cpuUsPerReq / r.real.cpuUsPerReq).toFixed(2)}x)` : ''
-      ratios.push(`${name}: ${fmtUs(r.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} (bare/panel ${fmtPct(r.base.cpuUsPerReq / r.real.cpuUsPerReq)}); req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}${versus}`)
+      const versus = r.previous
+        ? `; base ${fmtUs(r.previous.cpuUsPerReq)} (base/this ${(r.previous.cpuUsPerReq / r.real.cpuUsPerReq).toFixed(2)}x)`
+        : ''
+      ratios.push(
+        `${name}: ${fmtUs(r.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} (bare/panel ${fmtPct(r.base.cpuUsPerReq / r.real.cpuUsPerReq)}); req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}${versus}`,
+      )
     }
     notes.push(...ratios, `cpu: ${cpuPlan().description}`, '')
     if (existsSync(CHROME)) {
       lh = await lighthouseRows(server.url, cookie)
       printTable(lh.rows, (line) => notes.push(line))
-      notes.push(`Lighthouse: mobile preset (its default form factor, simulated throttling), Chromium ${CHROME}, session cookie in extraHeaders; target ≥ ${TARGET_LIGHTHOUSE} each; "seo w/o crawlable": SEO without the is-crawlable audit (the panel is noindex by design)`)
+      notes.push(
+        `Lighthouse: mobile preset (its default form factor, simulated throttling), Chromium ${CHROME}, session cookie in extraHeaders; target ≥ ${TARGET_LIGHTHOUSE} each; "seo w/o crawlable": SEO without the is-crawlable audit (the panel is noindex by design)`,
+      )
     } else notes.push(`Lighthouse skipped: no Chromium at ${CHROME}`)
   } finally {
     await server.stop()
@@ -64,18 +102,30 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     rows,
     notes,
     pass: lh.pass,
-    summary: notes.slice(0, PAGES.length).join('; ') + (lh.rows.length ? `; Lighthouse ${lh.rows.map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo} (${r['seo w/o crawlable']})`).join(', ')}` : ''),
+    summary:
+      notes.slice(0, PAGES.length).join('; ') +
+      (lh.rows.length
+        ? `; Lighthouse ${lh.rows.map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo} (${r['seo w/o crawlable']})`).join(', ')}`
+        : ''),
   }
 }
 
 type Served = { url: string; pid: number }
 
-async function pair(opts: BenchOpts, server: Served, dataDir: string, pagePath: string, cookie: string, previous?: { server: Served; cookie: string }) {
+async function pair(
+  opts: BenchOpts,
+  server: Served,
+  dataDir: string,
+  pagePath: string,
+  cookie: string,
+  previous?: { server: Served; cookie: string },
+) {
   const url = server.url + pagePath
   const headers = { cookie }
   const first = await fetchOnce(url, { headers })
   if (first.status !== 200) throw new Error(`GET ${pagePath}: ${first.status} ${first.text.slice(0, 200)}`)
-  if ((await fetchOnce(url, { headers })).text !== first.text) throw new Error(`GET ${pagePath} does not answer the same bytes twice`)
+  if ((await fetchOnce(url, { headers })).text !== first.text)
+    throw new Error(`GET ${pagePath} does not answer the same bytes twice`)
   const bare = await startBareTwin(dataDir, first, pagePath)
   try {
     const common = { connections: opts.connections, durationSec: opts.duration, bunLoad: opts.bunLoad, headers }
@@ -85,7 +135,12 @@ async function pair(opts: BenchOpts, server: Served, dataDir: string, pagePath: 
     const reals: LoadResult[] = []
     const bares: LoadResult[] = []
     const olds: LoadResult[] = []
-    const old = previous && { ...common, url: previous.server.url + pagePath, headers: { cookie: previous.cookie }, serverPid: previous.server.pid }
+    const old = previous && {
+      ...common,
+      url: previous.server.url + pagePath,
+      headers: { cookie: previous.cookie },
+      serverPid: previous.server.pid,
+    }
     if (old) await load({ ...old, durationSec: warm })
     for (let i = 0; i < (opts.quick ? 1 : 3); i++) {
       reals.push(await load({ ...common, url, serverPid: server.pid }))
@@ -93,13 +148,18 @@ async function pair(opts: BenchOpts, server: Served, dataDir: string, pagePath: 
       if (old) olds.push(await load(old))
     }
     const real = bestRound(reals)
-    if (reals.some((r) => r.non2xx + r.errors > 0)) throw new Error(`GET ${pagePath}: non-2xx answers or errors under load`)
-    return { real, base: bestRound(bares), previous: olds.length ? bestRound(olds) : undefined, bytes: Buffer.byteLength(first.text) }
+    if (reals.some((r) => r.non2xx + r.errors > 0))
+      throw new Error(`GET ${pagePath}: non-2xx answers or errors under load`)
+    return {
+      real,
+      base: bestRound(bares),
+      previous: olds.length ? bestRound(olds) : undefined,
+      bytes: Buffer.byteLength(first.text),
+    }
   } finally {
     await bare.stop()
   }
 }
-
 
 async function lighthouseRows(base: string, cookie: string): Promise<{ rows: Row[]; pass: boolean }> {
   const rows: Row[] = []
@@ -108,13 +168,27 @@ async function lighthouseRows(base: string, cookie: string): Promise<{ rows: Row
     const lhr = await runLighthouse<Lhr>(base + p, { Cookie: cookie })
     const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
     const seo = lhr.categories.seo!
-    const refs = (seo.auditRefs ?? []).filter((a) => a.weight > 0 && a.id !== 'is-crawlable' && lhr.audits[a.id]?.score !== null)
-    const seoWithout = Math.round((100 * refs.reduce((n, a) => n + a.weight * (lhr.audits[a.id]!.score ?? 0), 0)) / refs.reduce((n, a) => n + a.weight, 0))
+    const refs = (seo.auditRefs ?? []).filter(
+      (a) => a.weight > 0 && a.id !== 'is-crawlable' && lhr.audits[a.id]?.score !== null,
+    )
+    const seoWithout = Math.round(
+      (100 * refs.reduce((n, a) => n + a.weight * (lhr.audits[a.id]!.score ?? 0), 0)) /
+        refs.reduce((n, a) => n + a.weight, 0),
+    )
     const scores = [score('performance'), score('accessibility'), score('best-practices'), seoWithout]
     if (scores.some((s) => s < TARGET_LIGHTHOUSE)) pass = false
-    const failing = Object.entries(lhr.categories)
-      .flatMap(([, c]) => (c.auditRefs ?? []).filter((a) => a.weight > 0 && (lhr.audits[a.id]?.score ?? 1) < 1).map((a) => a.id))
-    rows.push({ page: `${name} (${p})`, perf: scores[0]!, a11y: scores[1]!, best: scores[2]!, seo: score('seo'), 'seo w/o crawlable': seoWithout, 'audits not passed': [...new Set(failing)].join(', ') || '—' })
+    const failing = Object.entries(lhr.categories).flatMap(([, c]) =>
+      (c.auditRefs ?? []).filter((a) => a.weight > 0 && (lhr.audits[a.id]?.score ?? 1) < 1).map((a) => a.id),
+    )
+    rows.push({
+      page: `${name} (${p})`,
+      perf: scores[0]!,
+      a11y: scores[1]!,
+      best: scores[2]!,
+      seo: score('seo'),
+      'seo w/o crawlable': seoWithout,
+      'audits not passed': [...new Set(failing)].join(', ') || '—',
+    })
   }
   return { rows, pass }
 }

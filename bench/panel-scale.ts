@@ -17,34 +17,101 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, fillOrders, fmtInt, fmtMs, panelCookie, plansOf, recordStatements, RARE_NAME, seed, seedOwner, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
+import {
+  cpuPlan,
+  fetchOnce,
+  fillOrders,
+  fmtInt,
+  fmtMs,
+  panelCookie,
+  plansOf,
+  recordStatements,
+  RARE_NAME,
+  seed,
+  seedOwner,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type Row,
+} from './lib'
 
 const PAGE_TARGET_MS = 20
 const DASHBOARD_TARGET_MS = 50
 const ROUNDS = 31
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
 
 export async function run(opts: BenchOpts, total = opts.quick ? 100_000 : 1_000_000): Promise<BenchResult> {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: 20, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
   const email = await seedOwner(dataDir, seeded.storeId)
   const vdb = new Database(path.join(dataDir, 'storefront.db'))
-  const variants = vdb.query<{ id: string; productId: string; price: number }, []>('SELECT id, product_id AS productId, price FROM variants').all()
+  const variants = vdb
+    .query<{ id: string; productId: string; price: number }, []>(
+      'SELECT id, product_id AS productId, price FROM variants',
+    )
+    .all()
   // A member since the beginning: every order of the last 30 days is a candidate "new" row (the marker's worst case).
   vdb.run('UPDATE memberships SET created_at = 0')
   vdb.close()
   const filled = await fillOrders(dataDir, seeded.storeId, variants, total)
   const pages: { name: string; path: string; target: number; expect: string }[] = [
-    { name: 'inbox, first page', path: '/admin/orders', target: PAGE_TARGET_MS, expect: `ORD-${String(total).padStart(6, '0')}` },
-    { name: 'inbox, status=pending', path: '/admin/orders?status=pending', target: PAGE_TARGET_MS, expect: 'class="order' },
-    { name: 'search: phone "1 415 200 0042"', path: `/admin/orders?q=${encodeURIComponent('1 415 200 0042')}`, target: PAGE_TARGET_MS, expect: 'class="order' },
-    { name: 'search: number', path: `/admin/orders?q=${Math.floor(total / 2)}`, target: PAGE_TARGET_MS, expect: `ORD-${String(Math.floor(total / 2)).padStart(6, '0')}` },
-    { name: 'search: name "maría" (1 in 40)', path: '/admin/orders?q=mar%C3%ADa', target: PAGE_TARGET_MS, expect: 'class="order' },
-    { name: 'search: name "Sofía Díaz Vargas"', path: `/admin/orders?q=${encodeURIComponent('Sofía Díaz Vargas')}`, target: PAGE_TARGET_MS, expect: 'class="order' },
-    { name: `search: name "${RARE_NAME}" (3 orders)`, path: `/admin/orders?q=${encodeURIComponent(RARE_NAME)}`, target: PAGE_TARGET_MS, expect: RARE_NAME },
-    { name: 'search: name "xyzzy" (no match)', path: '/admin/orders?q=xyzzy', target: PAGE_TARGET_MS, expect: 'orders-empty' },
-    { name: 'order page (marks it opened)', path: `/admin/orders/${filled.newest}`, target: PAGE_TARGET_MS, expect: '<title>Order ORD-' },
+    {
+      name: 'inbox, first page',
+      path: '/admin/orders',
+      target: PAGE_TARGET_MS,
+      expect: `ORD-${String(total).padStart(6, '0')}`,
+    },
+    {
+      name: 'inbox, status=pending',
+      path: '/admin/orders?status=pending',
+      target: PAGE_TARGET_MS,
+      expect: 'class="order',
+    },
+    {
+      name: 'search: phone "1 415 200 0042"',
+      path: `/admin/orders?q=${encodeURIComponent('1 415 200 0042')}`,
+      target: PAGE_TARGET_MS,
+      expect: 'class="order',
+    },
+    {
+      name: 'search: number',
+      path: `/admin/orders?q=${Math.floor(total / 2)}`,
+      target: PAGE_TARGET_MS,
+      expect: `ORD-${String(Math.floor(total / 2)).padStart(6, '0')}`,
+    },
+    {
+      name: 'search: name "maría" (1 in 40)',
+      path: '/admin/orders?q=mar%C3%ADa',
+      target: PAGE_TARGET_MS,
+      expect: 'class="order',
+    },
+    {
+      name: 'search: name "Sofía Díaz Vargas"',
+      path: `/admin/orders?q=${encodeURIComponent('Sofía Díaz Vargas')}`,
+      target: PAGE_TARGET_MS,
+      expect: 'class="order',
+    },
+    {
+      name: `search: name "${RARE_NAME}" (3 orders)`,
+      path: `/admin/orders?q=${encodeURIComponent(RARE_NAME)}`,
+      target: PAGE_TARGET_MS,
+      expect: RARE_NAME,
+    },
+    {
+      name: 'search: name "xyzzy" (no match)',
+      path: '/admin/orders?q=xyzzy',
+      target: PAGE_TARGET_MS,
+      expect: 'orders-empty',
+    },
+    {
+      name: 'order page (marks it opened)',
+      path: `/admin/orders/${filled.newest}`,
+      target: PAGE_TARGET_MS,
+      expect: '<title>Order ORD-',
+    },
     { name: 'dashboard', path: '/admin', target: DASHBOARD_TARGET_MS, expect: 'Latest orders' },
   ]
 
@@ -61,14 +128,22 @@ export async function run(opts: BenchOpts, total = opts.quick ? 100_000 : 1_000_
         const s = performance.now()
         const res = await fetchOnce(server.url + p.path, { headers: { cookie } })
         times.push(performance.now() - s)
-        if (res.status !== 200 || !res.text.includes(p.expect)) throw new Error(`${p.path}: ${res.status}, expected "${p.expect}" in ${res.text.slice(0, 300)}`)
+        if (res.status !== 200 || !res.text.includes(p.expect))
+          throw new Error(`${p.path}: ${res.status}, expected "${p.expect}" in ${res.text.slice(0, 300)}`)
         bytes = res.text.length
       }
       const median = quantile(times.slice(1), 0.5)
       const p95 = quantile(times.slice(1), 0.95)
       const ok = median <= p.target
       pass &&= ok
-      rows.push({ page: p.name, median: fmtMs(median), p95: fmtMs(p95), bytes: fmtInt(bytes), target: `≤ ${p.target} ms`, met: ok ? 'yes' : 'NO' })
+      rows.push({
+        page: p.name,
+        median: fmtMs(median),
+        p95: fmtMs(p95),
+        bytes: fmtInt(bytes),
+        target: `≤ ${p.target} ms`,
+        met: ok ? 'yes' : 'NO',
+      })
     }
   } finally {
     await server.stop()

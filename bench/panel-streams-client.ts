@@ -14,7 +14,7 @@ const n = Number(process.env.STREAMS_N ?? 1000)
 const now = () => performance.timeOrigin + performance.now()
 /** The customer name of the orders whose arrival is timed. */
 export const PROBE = 'Latency Probe'
-const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n')
+const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`)
 
 /** order id → receive time per stream (index). */
 const received = new Map<string, number[]>()
@@ -81,13 +81,15 @@ async function stream(i: number): Promise<void> {
       for (const block of whole.toString('utf8').split('\n\n')) {
         const data = /^data: (.*)$/m.exec(block)?.[1]
         // Only the parent's probe orders are timed (the load's thousands are not kept).
-        if (data && /^event: order$/m.test(block) && data.includes(PROBE)) seen((JSON.parse(data) as { id: string }).id, i)
+        if (data && /^event: order$/m.test(block) && data.includes(PROBE))
+          seen((JSON.parse(data) as { id: string }).id, i)
       }
     }
   }
 }
 
-for (let i = 0; i < n; i++) void stream(i).catch((e) => (process.stderr.write(`${(e as Error).message}\n`), process.exit(1)))
+for (let i = 0; i < n; i++)
+  void stream(i).catch((e) => (process.stderr.write(`${(e as Error).message}\n`), process.exit(1)))
 
 let input = ''
 process.stdin.on('data', (d) => {

@@ -21,7 +21,29 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { ChildProcess } from 'node:child_process'
-import { cpuPlan, cpuTimeMs, fetchOnce, fmtInt, fmtMs, fmtPct, load, panelCookie, seed, seedOwner, sleep, spawnTracked, startServer, stopper, tempDir, waitForListening, ROOT, type BenchOpts, type BenchResult, type Row, type ServerHandle } from './lib'
+import {
+  cpuPlan,
+  cpuTimeMs,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  load,
+  panelCookie,
+  seed,
+  seedOwner,
+  sleep,
+  spawnTracked,
+  startServer,
+  stopper,
+  tempDir,
+  waitForListening,
+  ROOT,
+  type BenchOpts,
+  type BenchResult,
+  type Row,
+  type ServerHandle,
+} from './lib'
 
 const TARGET_P99_MS = 1000
 const TARGET_KB_PER_STREAM = 20
@@ -48,7 +70,8 @@ end
 `
 }
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
 
 /** What one server's streams measured: open time, 201 → event latencies, memory per stream. */
 interface FanOut {
@@ -69,15 +92,26 @@ interface FanOut {
 /** Each fan-out's probes get phones of their own: a repeated order within 5 minutes is a 409. */
 let probePhones = 0
 
-async function fanOut(server: { url: string; pid: number }, cookie: string, streams: number, storeId: string, variantId: string): Promise<FanOut> {
+async function fanOut(
+  server: { url: string; pid: number },
+  cookie: string,
+  streams: number,
+  storeId: string,
+  variantId: string,
+): Promise<FanOut> {
   const rssBefore = rssKb(server.pid)
-  const client = spawnTracked([...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/panel-streams-client.ts')], {
-    STREAMS_URL: server.url,
-    STREAMS_COOKIE: cookie,
-    STREAMS_N: String(streams),
-    // Bun's fetch holds 256 connections at once by default (docs/stack-notes "Third wave").
-    BUN_CONFIG_MAX_HTTP_REQUESTS: String(streams + 64),
-  }, ROOT, 'pipe')
+  const client = spawnTracked(
+    [...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/panel-streams-client.ts')],
+    {
+      STREAMS_URL: server.url,
+      STREAMS_COOKIE: cookie,
+      STREAMS_N: String(streams),
+      // Bun's fetch holds 256 connections at once by default (docs/stack-notes "Third wave").
+      BUN_CONFIG_MAX_HTTP_REQUESTS: String(streams + 64),
+    },
+    ROOT,
+    'pipe',
+  )
   const lines: string[] = []
   const waiters: ((line: string) => void)[] = []
   createInterface({ input: client.stdout! }).on('line', (l) => (waiters.length ? waiters.shift()!(l) : lines.push(l)))
@@ -86,7 +120,10 @@ async function fanOut(server: { url: string; pid: number }, cookie: string, stre
   const nextLine = (ms: number) =>
     new Promise<string>((resolve, reject) => {
       if (lines.length) return resolve(lines.shift()!)
-      const timer = setTimeout(() => reject(new Error(`stream client said nothing in ${ms} ms: ${clientErr.slice(-1000)}`)), ms)
+      const timer = setTimeout(
+        () => reject(new Error(`stream client said nothing in ${ms} ms: ${clientErr.slice(-1000)}`)),
+        ms,
+      )
       waiters.push((l) => (clearTimeout(timer), resolve(l)))
     })
   try {
@@ -102,7 +139,13 @@ async function fanOut(server: { url: string; pid: number }, cookie: string, stre
       const res = await fetchOnce(`${server.url}/api/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ storeId, name: PROBE, phone: `+1415555${String(1000 + probePhones++)}`, address: '1 Probe St', items: [{ variantId, quantity: 1 }] }),
+        body: JSON.stringify({
+          storeId,
+          name: PROBE,
+          phone: `+1415555${String(1000 + probePhones++)}`,
+          address: '1 Probe St',
+          items: [{ variantId, quantity: 1 }],
+        }),
       })
       const at201 = performance.timeOrigin + performance.now()
       if (res.status !== 201) throw new Error(`probe order: ${res.status} ${res.text.slice(0, 200)}`)
@@ -133,11 +176,22 @@ async function startBareStreams(dataDir: string): Promise<ServerHandle> {
 }
 
 /** A fan-out's rows for another server (the bare twin, the base revision). */
-async function otherRows(name: string, server: ServerHandle, cookie: string, streams: number, storeId: string, variantId: string): Promise<Row[]> {
+async function otherRows(
+  name: string,
+  server: ServerHandle,
+  cookie: string,
+  streams: number,
+  storeId: string,
+  variantId: string,
+): Promise<Row[]> {
   const f = await fanOut(server, cookie, streams, storeId, variantId)
   f.client.kill('SIGTERM')
   return [
-    { measure: `${name}: 201 → event on all streams, p50 / p99`, value: `${fmtMs(quantile(f.latencies, 0.5))} / ${fmtMs(quantile(f.latencies, 0.99))}`, target: '' },
+    {
+      measure: `${name}: 201 → event on all streams, p50 / p99`,
+      value: `${fmtMs(quantile(f.latencies, 0.5))} / ${fmtMs(quantile(f.latencies, 0.99))}`,
+      target: '',
+    },
     { measure: `${name}: memory per open stream`, value: `${(f.kbPerStream).toFixed(1)} KB`, target: '' },
   ]
 }
@@ -155,7 +209,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const orderUrl = `${server.url}/api/orders`
     const common = { url: orderUrl, connections: opts.connections, serverPid: server.pid, bunLoad: opts.bunLoad }
     let round = 0
-    const checkout = (sec: number) => load({ ...common, durationSec: sec, luaScript: checkoutScript(seeded.storeId, variantId, 1_000_000 * round++) })
+    const checkout = (sec: number) =>
+      load({ ...common, durationSec: sec, luaScript: checkoutScript(seeded.storeId, variantId, 1_000_000 * round++) })
     await checkout(Math.min(2, opts.duration))
     const withoutA = await checkout(opts.duration)
     await sleep(1500)
@@ -179,21 +234,56 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     ours = {
       p99,
       kbPerStream,
-      pass: p99 <= TARGET_P99_MS && kbPerStream <= TARGET_KB_PER_STREAM && ratio >= TARGET_THROUGHPUT_RATIO && failures === 0,
+      pass:
+        p99 <= TARGET_P99_MS &&
+        kbPerStream <= TARGET_KB_PER_STREAM &&
+        ratio >= TARGET_THROUGHPUT_RATIO &&
+        failures === 0,
       summary: `p99 ${fmtMs(p99)} to ${fmtInt(streams)} streams, ${kbPerStream.toFixed(1)} KB/stream, checkout with streams ${fmtPct(ratio)} of without`,
       rows: [
-        { measure: `201 → event on all ${fmtInt(streams)} streams, p50 (${fmtInt(latencies.length)} samples; opened in ${openSec.toFixed(1)} s)`, value: fmtMs(p50), target: '' },
+        {
+          measure: `201 → event on all ${fmtInt(streams)} streams, p50 (${fmtInt(latencies.length)} samples; opened in ${openSec.toFixed(1)} s)`,
+          value: fmtMs(p50),
+          target: '',
+        },
         { measure: '201 → event on all streams, p99', value: fmtMs(p99), target: `≤ ${TARGET_P99_MS} ms` },
         { measure: '201 → event, slowest', value: fmtMs(Math.max(...latencies)), target: '' },
-        { measure: 'server RSS before / with streams open', value: `${fmtInt(rssBefore / 1024)} / ${fmtInt(rssOpen / 1024)} MB`, target: '' },
-        { measure: 'memory per open stream', value: `${kbPerStream.toFixed(1)} KB`, target: `≤ ${TARGET_KB_PER_STREAM} KB` },
-        { measure: 'checkout orders/s: without, with streams, without', value: `${fmtInt(withoutA.rps)}, ${fmtInt(withStreams.rps)}, ${fmtInt(withoutB.rps)}`, target: '' },
-        { measure: 'with streams / without (mean of the two)', value: fmtPct(ratio), target: `≥ ${fmtPct(TARGET_THROUGHPUT_RATIO)}` },
-        { measure: 'server CPU per order: without (mean) / with', value: `${fmtPct(((withoutA.cpuUsPerReq + withoutB.cpuUsPerReq) / 2) / withStreams.cpuUsPerReq)}`, target: '' },
+        {
+          measure: 'server RSS before / with streams open',
+          value: `${fmtInt(rssBefore / 1024)} / ${fmtInt(rssOpen / 1024)} MB`,
+          target: '',
+        },
+        {
+          measure: 'memory per open stream',
+          value: `${kbPerStream.toFixed(1)} KB`,
+          target: `≤ ${TARGET_KB_PER_STREAM} KB`,
+        },
+        {
+          measure: 'checkout orders/s: without, with streams, without',
+          value: `${fmtInt(withoutA.rps)}, ${fmtInt(withStreams.rps)}, ${fmtInt(withoutB.rps)}`,
+          target: '',
+        },
+        {
+          measure: 'with streams / without (mean of the two)',
+          value: fmtPct(ratio),
+          target: `≥ ${fmtPct(TARGET_THROUGHPUT_RATIO)}`,
+        },
+        {
+          measure: 'server CPU per order: without (mean) / with',
+          value: `${fmtPct((withoutA.cpuUsPerReq + withoutB.cpuUsPerReq) / 2 / withStreams.cpuUsPerReq)}`,
+          target: '',
+        },
       ],
       notes: [
-        ...([['checkout, no streams (A)', withoutA], [`checkout, ${streams} streams open`, withStreams], ['checkout, no streams (A again)', withoutB]] as const).map(
-          ([name, r]) => `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
+        ...(
+          [
+            ['checkout, no streams (A)', withoutA],
+            [`checkout, ${streams} streams open`, withStreams],
+            ['checkout, no streams (A again)', withoutB],
+          ] as const
+        ).map(
+          ([name, r]) =>
+            `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
         ),
         `server RSS after the loaded round with streams: ${fmtInt(rssAfterLoad / 1024)} MB`,
         `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk: it used ${fmtPct(clientShare)} of a CPU during the loaded round with streams`,
@@ -212,9 +302,22 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
   const baseDir = process.env.BENCH_BASE_DIR
   if (baseDir) {
-    const base = await startServer({ dataDir, cwd: baseDir, env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' } })
+    const base = await startServer({
+      dataDir,
+      cwd: baseDir,
+      env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' },
+    })
     try {
-      ours.rows.push(...(await otherRows(`base (${baseDir})`, base, await panelCookie(base.url, email), streams, seeded.storeId, variantId)))
+      ours.rows.push(
+        ...(await otherRows(
+          `base (${baseDir})`,
+          base,
+          await panelCookie(base.url, email),
+          streams,
+          seeded.storeId,
+          variantId,
+        )),
+      )
     } finally {
       await base.stop()
     }

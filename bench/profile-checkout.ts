@@ -35,28 +35,49 @@ const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categor
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 const shippingId = 'shipbench'
 if (ddl.trim()) sdb.run(ddl) // several statements, trigger bodies included
-if (args.includes('--tracked')) for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
-sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)", [shippingId, seeded.storeId])
+if (args.includes('--tracked'))
+  for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
+sdb.run(
+  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)",
+  [shippingId, seeded.storeId],
+)
 sdb.close()
 
 const receiverSrc = path.join(dataDir, 'receiver.ts')
-await Bun.write(receiverSrc, "const s = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); return new Response(null, { status: 204 }) } }); console.log(s.port)\n")
+await Bun.write(
+  receiverSrc,
+  "const s = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); return new Response(null, { status: 204 }) } }); console.log(s.port)\n",
+)
 const recv = Bun.spawn(['bun', receiverSrc], { stdout: 'pipe' })
 const reader = recv.stdout.getReader()
 const port = Number(new TextDecoder().decode((await reader.read()).value).trim())
 
-const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: sync, webhookAllowPrivate: true, rateLimitOrders: 1e9, rateLimitKeyPerMin: 1e9 } as never)
+const config = testConfig({
+  dataDir,
+  logLevel: 'silent',
+  dbSynchronous: sync,
+  webhookAllowPrivate: true,
+  rateLimitOrders: 1e9,
+  rateLimitKeyPerMin: 1e9,
+} as never)
 const deps = createDeps(config)
 const app = createApp(deps)
 deps.db.$client.run('PRAGMA wal_autocheckpoint = 0') // the WAL only grows: its growth is the orders' pages
 const pageSize = deps.db.$client.query<{ page_size: number }, []>('PRAGMA page_size').get()!.page_size
 const walFile = path.join(dataDir, 'storefront.db-wal')
 const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }
-const res = await app.handle(new Request('http://localhost/api/v1/webhooks', { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }) }))
+const res = await app.handle(
+  new Request('http://localhost/api/v1/webhooks', {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }),
+  }),
+)
 if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
 const hookId = ((await res.json()) as { data: { id: string } }).data.id
 if (args.includes('--nosend')) deps.dispatcher.notify = () => {} // events are written, never sent
-const setActive = (on: boolean) => deps.db.$client.run('UPDATE webhooks SET is_active = ? WHERE id = ?', [on ? 1 : 0, hookId])
+const setActive = (on: boolean) =>
+  deps.db.$client.run('UPDATE webhooks SET is_active = ? WHERE id = ?', [on ? 1 : 0, hookId])
 
 const [v1, v2] = seeded.variantIds
 let phone = 2_000_000
@@ -69,7 +90,13 @@ async function round(n: number): Promise<void> {
   const worker = async () => {
     while (next < n) {
       next++
-      const r = await app.handle(new Request('http://localhost/api/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1' }, body: body() }))
+      const r = await app.handle(
+        new Request('http://localhost/api/orders', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1' },
+          body: body(),
+        }),
+      )
       if (r.status !== 201) bad++
       await r.arrayBuffer()
     }
@@ -95,8 +122,12 @@ for (const hook of modes) {
   const walBytes = Bun.file(walFile).size
   const walKb = walBytes / 1024
   const frames = (walBytes - wal0) / (pageSize + 24) / N
-  const sent = deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get()!.n
-  console.log(`${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB, ${frames.toFixed(2)} WAL pages/order (${((frames * pageSize) / 1024).toFixed(1)} KB)`)
+  const sent = deps.db.$client
+    .query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'")
+    .get()!.n
+  console.log(
+    `${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB, ${frames.toFixed(2)} WAL pages/order (${((frames * pageSize) / 1024).toFixed(1)} KB)`,
+  )
 }
 app.gate.close()
 closeDeps(deps)

@@ -19,31 +19,73 @@
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
 import { placeOrders, seedReads } from './reads'
-import { cleanupAll, fetchOnce, fmtInt, fmtMs, fmtUs, load, printTable, seedWith, startBareTwin, startServer, tempDir, type LoadResult, type Row, type ServerHandle } from './lib'
+import {
+  cleanupAll,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtUs,
+  load,
+  printTable,
+  seedWith,
+  startBareTwin,
+  startServer,
+  tempDir,
+  type LoadResult,
+  type Row,
+  type ServerHandle,
+} from './lib'
 
 const args = process.argv.slice(2)
 const which = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? 'products'
-const opt = (name: string, dflt: number) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt)
+const opt = (name: string, dflt: number) =>
+  args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt
 const rounds = opt('rounds', 3)
 const seconds = opt('seconds', 5)
 const profileDir = args.includes('--profile') ? args[args.indexOf('--profile') + 1]! : undefined
 const baseDir = process.env.BENCH_BASE_DIR
 
 // PROFILE_ENV="X=1 Y=2": extra environment for the servers (ours and the base), to weigh one piece.
-const extra = Object.fromEntries((process.env.PROFILE_ENV ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=') as [string, string]))
-const env = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', RATE_LIMIT_STORE_READS_PER_MIN: '100000000', DB_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'info', ...extra }
+const extra = Object.fromEntries(
+  (process.env.PROFILE_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]),
+)
+const env = {
+  RATE_LIMIT_KEY_PER_MIN: '100000000',
+  RATE_LIMIT_ORDERS_PER_MIN: '100000000',
+  RATE_LIMIT_STORE_READS_PER_MIN: '100000000',
+  DB_SYNCHRONOUS: 'FULL',
+  LOG_LEVEL: 'info',
+  ...extra,
+}
 
-interface Target { dataDir: string; path: string; headers: Record<string, string>; lua?: (n: number) => string }
+interface Target {
+  dataDir: string
+  path: string
+  headers: Record<string, string>
+  lua?: (n: number) => string
+}
 
 /** A DATA_DIR seeded by `cwd`'s code (this checkout's when absent) and what to send it. */
 async function setup(cwd?: string): Promise<Target> {
   const dataDir = tempDir()
   if (which === 'orders' || which === 'customer' || which === 'store') return setupOrderReads(dataDir)
-  const seeded = await seedWith(cwd, dataDir, { products: which === 'order' ? 10 : 60, variantsPerProduct: which === 'order' ? 2 : 3, categories: 3, scopes: ['products:read'] })
-  if (which !== 'order') return { dataDir, path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
+  const seeded = await seedWith(cwd, dataDir, {
+    products: which === 'order' ? 10 : 60,
+    variantsPerProduct: which === 'order' ? 2 : 3,
+    categories: 3,
+    scopes: ['products:read'],
+  })
+  if (which !== 'order')
+    return { dataDir, path: '/api/v1/products?limit=50', headers: { authorization: `Bearer ${seeded.key}` } }
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const now = Date.now()
-  db.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)", [seeded.storeId, now, now])
+  db.run(
+    "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)",
+    [seeded.storeId, now, now],
+  )
   const variants = [seeded.variantIds[0]!, seeded.variantIds[3]!]
   for (const v of variants) db.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
   db.close()
@@ -71,7 +113,9 @@ async function setupOrderReads(dataDir: string): Promise<Target> {
     await placeOrders(s, seeded.storeId, seeded.variantIds)
     if (which === 'orders') return { dataDir, path: '/api/v1/orders?limit=50', headers }
     if (which === 'store') return { dataDir, path: `/api/v1/stores/${seeded.slug}`, headers: {} }
-    const customerId = (JSON.parse((await fetchOnce(`${s.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }).data[0]!.id
+    const customerId = (
+      JSON.parse((await fetchOnce(`${s.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }
+    ).data[0]!.id
     return { dataDir, path: `/api/v1/customers/${customerId}`, headers }
   } finally {
     await s.stop()
@@ -92,7 +136,13 @@ const servers: { name: string; s: ServerHandle; t: Target; runs: LoadResult[] }[
 try {
   const ours = await start(target)
   servers.push({ name: 'ours', s: ours, t: target, runs: [] })
-  if (baseTarget) servers.push({ name: `base (${path.basename(baseDir!)})`, s: await start(baseTarget, baseDir), t: baseTarget, runs: [] })
+  if (baseTarget)
+    servers.push({
+      name: `base (${path.basename(baseDir!)})`,
+      s: await start(baseTarget, baseDir),
+      t: baseTarget,
+      runs: [],
+    })
   if (!target.lua) {
     const first = await fetchOnce(ours.url + target.path, { headers: target.headers })
     if (first.status !== 200) throw new Error(`${first.status} ${first.text.slice(0, 200)}`)
@@ -100,7 +150,14 @@ try {
   }
   let phones = 2_000_000
   const run = (s: ServerHandle, t: Target, durationSec: number, pid?: number) =>
-    load({ url: s.url + t.path, headers: t.headers, connections: 50, durationSec, serverPid: pid, luaScript: t.lua?.((phones += 200_000)) }) // ≤ 200,000 orders a run; 7 digits up to 39 runs
+    load({
+      url: s.url + t.path,
+      headers: t.headers,
+      connections: 50,
+      durationSec,
+      serverPid: pid,
+      luaScript: t.lua?.((phones += 200_000)),
+    }) // ≤ 200,000 orders a run; 7 digits up to 39 runs
   const served = new Map<ServerHandle, number>()
   for (const x of servers) served.set(x.s, (await run(x.s, x.t, 2)).requests)
   for (let i = 0; i < rounds; i++) for (const x of servers) x.runs.push(await run(x.s, x.t, seconds, x.s.pid))

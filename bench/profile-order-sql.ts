@@ -26,11 +26,16 @@ const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 if (ddl.trim()) sdb.run(ddl) // several statements, trigger bodies included
-sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)", [seeded.storeId])
+sdb.run(
+  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+  [seeded.storeId],
+)
 for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
 sdb.close()
 
-const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never))
+const deps = createDeps(
+  testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never),
+)
 const client = deps.db.$client
 client.run('PRAGMA wal_autocheckpoint = 0')
 
@@ -58,7 +63,7 @@ for (const m of ['query', 'prepare'] as const) {
   const orig = (client[m] as (sql: string) => Statement).bind(client)
   ;(client as unknown as Record<string, unknown>)[m] = (sql: string) => {
     const st = orig(sql)
-    if (!wrapped.has(st)) (wrapped.add(st), wrap(st, sql))
+    if (!wrapped.has(st)) wrapped.add(st), wrap(st, sql)
     return st
   }
 }
@@ -80,10 +85,17 @@ timing = false
 const cpu = process.cpuUsage(cpu0)
 const frames = (Bun.file(walFile).size - wal0) / (4096 + 24) / N
 const inStatements = [...spent.values()].reduce((a, b) => a + b, 0)
-console.log(`${N} orders, ${BATCH} a transaction: ${((total * 1000) / N).toFixed(1)} µs per order in the transaction (wall, CPU-bound), ${frames.toFixed(2)} WAL pages per order`)
+console.log(
+  `${N} orders, ${BATCH} a transaction: ${((total * 1000) / N).toFixed(1)} µs per order in the transaction (wall, CPU-bound), ${frames.toFixed(2)} WAL pages per order`,
+)
 // Process CPU is what a busy neighbour does not inflate: the figure to compare between runs.
-console.log(`${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU per order (user ${(cpu.user / N).toFixed(1)}, sys ${(cpu.system / N).toFixed(1)})`)
+console.log(
+  `${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU per order (user ${(cpu.user / N).toFixed(1)}, sys ${(cpu.system / N).toFixed(1)})`,
+)
 console.log(`${((inStatements * 1000) / N).toFixed(1).padStart(7)} µs  in the statements below`)
-console.log(`${(((total - inStatements) * 1000) / N).toFixed(1).padStart(7)} µs  the rest: JS between statements, SAVEPOINT/RELEASE, BEGIN, COMMIT (the WAL writes)`)
-for (const [sql, ms] of [...spent].sort((a, b) => b[1] - a[1])) console.log(`${((ms * 1000) / N).toFixed(1).padStart(7)} µs  ${sql}`)
+console.log(
+  `${(((total - inStatements) * 1000) / N).toFixed(1).padStart(7)} µs  the rest: JS between statements, SAVEPOINT/RELEASE, BEGIN, COMMIT (the WAL writes)`,
+)
+for (const [sql, ms] of [...spent].sort((a, b) => b[1] - a[1]))
+  console.log(`${((ms * 1000) / N).toFixed(1).padStart(7)} µs  ${sql}`)
 closeDeps(deps)

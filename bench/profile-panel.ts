@@ -22,7 +22,11 @@ const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 20, variantsPerProduct: 2, categories: 2, scopes: ['orders:read'] })
 const email = await seedOwner(dataDir, seeded.storeId)
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
-const variants = sdb.query<{ id: string; productId: string; price: number }, []>('SELECT id, product_id AS productId, price FROM variants').all()
+const variants = sdb
+  .query<{ id: string; productId: string; price: number }, []>(
+    'SELECT id, product_id AS productId, price FROM variants',
+  )
+  .all()
 sdb.close()
 await fillOrders(dataDir, seeded.storeId, variants, 2000)
 
@@ -63,6 +67,8 @@ for (const [name, p] of Object.entries(pages)) {
   const before = process.cpuUsage()
   for (let i = 0; i < N; i++) await (await app.handle(req())).arrayBuffer()
   const used = process.cpuUsage(before)
-  console.log(`${name.padEnd(10)} ${((used.user + used.system) / N).toFixed(1).padStart(8)} µs CPU/request  (${bytes} B)`)
+  console.log(
+    `${name.padEnd(10)} ${((used.user + used.system) / N).toFixed(1).padStart(8)} µs CPU/request  (${bytes} B)`,
+  )
 }
 closeDeps(deps)

@@ -25,22 +25,53 @@ const only = args.filter((a) => !/^\d+$/.test(a) && !a.startsWith('--'))
 const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 60, variantsPerProduct: 3, categories: 3 })
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
-sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)", [seeded.storeId])
+sdb.run(
+  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+  [seeded.storeId],
+)
 // Images on every fifth product, stock on every third variant: the views' other branches.
 seeded.productIds.forEach((pid, i) => {
-  if (i % 5 === 0) for (const pos of [0, 1]) sdb.run("INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', 0)", [`img${i}x${pos}`, seeded.storeId, pid, pos])
+  if (i % 5 === 0)
+    for (const pos of [0, 1])
+      sdb.run(
+        "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', 0)",
+        [`img${i}x${pos}`, seeded.storeId, pid, pos],
+      )
 })
 seeded.variantIds.forEach((vid, i) => i % 3 === 0 && sdb.run('UPDATE variants SET stock = 100000 WHERE id = ?', [vid]))
 sdb.close()
 
-const config = testConfig({ dataDir, logLevel: 'silent', rateLimitOrders: 1e9, rateLimitKey: 1e9, rateLimitStoreReads: 1e9, benchNoResponseCache: !cached })
+const config = testConfig({
+  dataDir,
+  logLevel: 'silent',
+  rateLimitOrders: 1e9,
+  rateLimitKey: 1e9,
+  rateLimitStoreReads: 1e9,
+  benchNoResponseCache: !cached,
+})
 const deps = createDeps(config)
 const app = createApp(deps)
 const auth = { authorization: `Bearer ${seeded.key}` }
 const [v1, v2] = seeded.variantIds
 for (let i = 0; i < 60; i++) {
-  const body = JSON.stringify({ storeId: seeded.storeId, name: 'Bench Buyer', address: '1 Main St', phone: '+14155552000', items: [{ variantId: v1, quantity: 1 + i }, { variantId: v2, quantity: 2 }], shippingOptionId: 'shipbench' })
-  const r = await app.handle(new Request('http://localhost/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+  const body = JSON.stringify({
+    storeId: seeded.storeId,
+    name: 'Bench Buyer',
+    address: '1 Main St',
+    phone: '+14155552000',
+    items: [
+      { variantId: v1, quantity: 1 + i },
+      { variantId: v2, quantity: 2 },
+    ],
+    shippingOptionId: 'shipbench',
+  })
+  const r = await app.handle(
+    new Request('http://localhost/api/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
+  )
   if (r.status !== 201) throw new Error(`order: ${r.status} ${await r.text()}`)
 }
 const customerId = deps.db.$client.query<{ id: string }, []>('SELECT id FROM customers').get()!.id
@@ -63,26 +94,56 @@ for (const [name, e] of Object.entries(endpoints)) {
     if (r.status !== 200) throw new Error(`${name}: ${r.status} ${await r.text()}`)
     bytes = (await r.arrayBuffer()).byteLength
   }
-  const write = args.includes('--after-order') ? { stockOnly: true } : args.includes('--after-write') ? { stockOnly: false } : undefined
-  const before = write ? () => deps.cache.invalidate(seeded.storeId, { products: [seeded.productIds[7]!], orders: [], stockOnly: write.stockOnly }) : () => {}
+  const write = args.includes('--after-order')
+    ? { stockOnly: true }
+    : args.includes('--after-write')
+      ? { stockOnly: false }
+      : undefined
+  const before = write
+    ? () =>
+        deps.cache.invalidate(seeded.storeId, {
+          products: [seeded.productIds[7]!],
+          orders: [],
+          stockOnly: write.stockOnly,
+        })
+    : () => {}
   const c0 = process.cpuUsage()
   for (let i = 0; i < N; i++) {
     before()
     await (await app.handle(req())).arrayBuffer()
   }
   const c = process.cpuUsage(c0)
-  console.log(`${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  (${bytes} B, ${cached ? 'cached' : 'uncached'}${write ? (write.stockOnly ? ', after an order' : ', after a product write') : ''})`)
+  console.log(
+    `${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  (${bytes} B, ${cached ? 'cached' : 'uncached'}${write ? (write.stockOnly ? ', after an order' : ', after a product write') : ''})`,
+  )
 }
 app.gate.close()
 closeDeps(deps)
 if (args.includes('--sql')) {
   const { pageOfOrders, itemsOf } = await import('../src/modules/orders/sql')
-  const t = (name: string, fn: () => unknown) => { for (let i = 0; i < 300; i++) fn(); const c0 = process.cpuUsage(); for (let i = 0; i < N; i++) fn(); const c = process.cpuUsage(c0); console.log(name.padEnd(16), ((c.user + c.system) / N).toFixed(1), 'µs') }
+  const t = (name: string, fn: () => unknown) => {
+    for (let i = 0; i < 300; i++) fn()
+    const c0 = process.cpuUsage()
+    for (let i = 0; i < N; i++) fn()
+    const c = process.cpuUsage(c0)
+    console.log(name.padEnd(16), ((c.user + c.system) / N).toFixed(1), 'µs')
+  }
   const d2 = createDeps(config)
   const rows = pageOfOrders(d2.db, { storeId: seeded.storeId }, 50, 0)
   t('pageOfOrders', () => pageOfOrders(d2.db, { storeId: seeded.storeId }, 50, 0))
-  t('itemsOf', () => itemsOf(d2.db.$client, rows.map((r) => r.id)))
+  t('itemsOf', () =>
+    itemsOf(
+      d2.db.$client,
+      rows.map((r) => r.id),
+    ),
+  )
   t('byCustomer', () => pageOfOrders(d2.db, { customerId }, 50, 0))
-  console.log(d2.db.$client.query(`EXPLAIN QUERY PLAN SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`).all('[]'))
+  console.log(
+    d2.db.$client
+      .query(
+        `EXPLAIN QUERY PLAN SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`,
+      )
+      .all('[]'),
+  )
   closeDeps(d2)
 }

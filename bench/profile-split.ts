@@ -15,12 +15,23 @@ const requests = Number(args.find((a, i) => i > 0 && /^\d+$/.test(a) && !args[i 
 const top = args.includes('--top') ? Number(args[args.indexOf('--top') + 1]) : 40
 const match = args.includes('--match') ? args[args.indexOf('--match') + 1]! : undefined
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-const prof = (await Bun.file(file).json()) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface Node {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
+const prof = (await Bun.file(file).json()) as {
+  nodes: Node[]
+  samples: number[]
+  timeDeltas: number[]
+  startTime: number
+  endTime: number
+}
 const byId = new Map(prof.nodes.map((n) => [n.id, n]))
 const parent = new Map<number, number>()
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-const name = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`
+const name = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`
 const IDLE = new Set(['(idle)', '(program)', '(garbage collector)', '(root)'])
 const self = new Map<string, number>()
 const incl = new Map<string, number>()
@@ -42,11 +53,18 @@ for (const s of prof.samples) {
 }
 const wallUs = prof.endTime - prof.startTime
 const perSample = prof.samples.length ? wallUs / prof.samples.length : 0
-console.log(`${prof.samples.length} samples, ${busy} busy (~${(perSample).toFixed(0)} µs each)${requests ? `, ${requests} requests: ${((busy * perSample) / requests).toFixed(1)} µs busy per request` : ''}`)
+console.log(
+  `${prof.samples.length} samples, ${busy} busy (~${(perSample).toFixed(0)} µs each)${requests ? `, ${requests} requests: ${((busy * perSample) / requests).toFixed(1)} µs busy per request` : ''}`,
+)
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n## ${title}`)
-  for (const [k, v] of [...m].filter(([k]) => !match || k.includes(match)).sort((a, b) => b[1] - a[1]).slice(0, top))
-    console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${requests ? `${((v * perSample) / requests).toFixed(2).padStart(7)} µs/req  ` : ''}${k}`)
+  for (const [k, v] of [...m]
+    .filter(([k]) => !match || k.includes(match))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    console.log(
+      `${((100 * v) / busy).toFixed(1).padStart(5)} %  ${requests ? `${((v * perSample) / requests).toFixed(2).padStart(7)} µs/req  ` : ''}${k}`,
+    )
 }
 show('self', self)
 show('inclusive', incl)

@@ -17,9 +17,30 @@
  */
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
-import { cpuPlan, fetchOnce, fmtInt, fmtMs, fmtUs, load, seed, startBareServer, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row, type ServerHandle } from './lib'
+import {
+  cpuPlan,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtUs,
+  load,
+  seed,
+  startBareServer,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+  type Row,
+  type ServerHandle,
+} from './lib'
 
-const LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_STORE_READS_PER_MIN: '100000000', RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' }
+const LIMITS = {
+  RATE_LIMIT_KEY_PER_MIN: '100000000',
+  RATE_LIMIT_STORE_READS_PER_MIN: '100000000',
+  RATE_LIMIT_ORDERS_PER_MIN: '100000000',
+  LOG_LEVEL: 'info',
+}
 
 interface Endpoint {
   name: string
@@ -36,20 +57,50 @@ export async function seedReads(dataDir: string) {
   const seeded = await seed(dataDir, { products: 60, variantsPerProduct: 3, categories: 3, scopes: 'all' })
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const now = Date.now()
-  db.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)", [seeded.storeId, now, now])
+  db.run(
+    "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)",
+    [seeded.storeId, now, now],
+  )
   seeded.productIds.forEach((pid, i) => {
-    if (i % 5 === 0) for (const pos of [0, 1]) db.run("INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', ?)", [`img${i}x${pos}`, seeded.storeId, pid, pos, now])
+    if (i % 5 === 0)
+      for (const pos of [0, 1])
+        db.run(
+          "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', ?)",
+          [`img${i}x${pos}`, seeded.storeId, pid, pos, now],
+        )
   })
-  seeded.variantIds.forEach((vid, i) => i % 3 === 0 && db.run('UPDATE variants SET stock = 1000000 WHERE id = ?', [vid]))
+  seeded.variantIds.forEach(
+    (vid, i) => i % 3 === 0 && db.run('UPDATE variants SET stock = 1000000 WHERE id = ?', [vid]),
+  )
   db.close()
   return seeded
 }
 
 /** 60 orders of 2 lines from one phone (quantities differ, so none is a duplicate). */
-export async function placeOrders(server: ServerHandle, storeId: string, variantIds: string[], n = 60, phone = '+14155552000'): Promise<void> {
+export async function placeOrders(
+  server: ServerHandle,
+  storeId: string,
+  variantIds: string[],
+  n = 60,
+  phone = '+14155552000',
+): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const body = JSON.stringify({ storeId, name: 'Bench Buyer', address: '1 Main St, Springfield', phone, items: [{ variantId: variantIds[0], quantity: 1 + i }, { variantId: variantIds[3], quantity: 2 }], shippingOptionId: 'shipbench' })
-    const r = await fetchOnce(`${server.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const body = JSON.stringify({
+      storeId,
+      name: 'Bench Buyer',
+      address: '1 Main St, Springfield',
+      phone,
+      items: [
+        { variantId: variantIds[0], quantity: 1 + i },
+        { variantId: variantIds[3], quantity: 2 },
+      ],
+      shippingOptionId: 'shipbench',
+    })
+    const r = await fetchOnce(`${server.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
     if (r.status !== 201) throw new Error(`POST /api/orders: ${r.status} ${r.text.slice(0, 200)}`)
   }
 }
@@ -67,7 +118,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   let endpoints: Endpoint[]
   try {
     await placeOrders(server, seeded.storeId, seeded.variantIds)
-    const customerId = (JSON.parse((await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers })).text) as { data: { id: string }[] }).data[0]!.id
+    const customerId = (
+      JSON.parse((await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers })).text) as {
+        data: { id: string }[]
+      }
+    ).data[0]!.id
     endpoints = [
       { name: 'product list', path: '/api/v1/products?limit=50', auth: true, target: 250, bareRatio: 5 },
       { name: 'order list', path: '/api/v1/orders?limit=50', auth: true, target: 300, bareRatio: 8 },
@@ -80,7 +135,17 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     throw err
   }
 
-  const results = new Map<string, { cached?: LoadResult; uncached?: LoadResult; base?: LoadResult; baseCached?: LoadResult; bare?: LoadResult; bytes: number }>()
+  const results = new Map<
+    string,
+    {
+      cached?: LoadResult
+      uncached?: LoadResult
+      base?: LoadResult
+      baseCached?: LoadResult
+      bare?: LoadResult
+      bytes: number
+    }
+  >()
   const baseDir = process.env.BENCH_BASE_DIR
   // The base's cached server runs beside this one's, each endpoint measured on both in turn.
   const baseCached = baseDir ? await startServer({ dataDir, cwd: baseDir, env: LIMITS }) : undefined
@@ -97,7 +162,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       const { r, body } = await measure(server, e)
       results.set(e.name, { cached: r, bytes: Buffer.byteLength(body.text) })
       if (baseCached) results.get(e.name)!.baseCached = (await measure(baseCached, e)).r
-      const bare = await startBareServer({ certFile: path.join(dataDir, 'tls/cert.pem'), keyFile: path.join(dataDir, 'tls/key.pem'), body: body.text })
+      const bare = await startBareServer({
+        certFile: path.join(dataDir, 'tls/cert.pem'),
+        keyFile: path.join(dataDir, 'tls/key.pem'),
+        body: body.text,
+      })
       try {
         results.get(e.name)!.bare = (await measure(bare, { ...e, auth: false })).r
       } finally {
@@ -110,7 +179,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
   // Uncached, this revision and the base alternately per endpoint (a burst of outside load hits both).
   server = await startServer({ dataDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } })
-  const base = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } }) : undefined
+  const base = baseDir
+    ? await startServer({ dataDir, cwd: baseDir, env: { ...LIMITS, BENCH_NO_RESPONSE_CACHE: '1' } })
+    : undefined
   try {
     for (const e of endpoints) {
       results.get(e.name)!.uncached = (await measure(server, e)).r
@@ -135,7 +206,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       ...(x.baseCached ? { 'base cached CPU/req': fmtUs(x.baseCached.cpuUsPerReq) } : {}),
       'uncached CPU/req': fmtUs(u.cpuUsPerReq),
       'uncached/bare': `${(u.cpuUsPerReq / x.bare!.cpuUsPerReq).toFixed(1)}x${e.bareRatio ? ` (≤ ${e.bareRatio}x)` : ''}`,
-      ...(x.base ? { 'base uncached CPU/req': fmtUs(x.base.cpuUsPerReq), 'base/this': `${(x.base.cpuUsPerReq / u.cpuUsPerReq).toFixed(2)}x` } : {}),
+      ...(x.base
+        ? {
+            'base uncached CPU/req': fmtUs(x.base.cpuUsPerReq),
+            'base/this': `${(x.base.cpuUsPerReq / u.cpuUsPerReq).toFixed(2)}x`,
+          }
+        : {}),
       target: e.target === undefined ? '—' : `≤ ${e.target} µs ${met ? 'met' : 'MISSED'}`,
       'uncached req/s': fmtInt(u.rps),
       'uncached p99': fmtMs(u.p99),
@@ -148,7 +224,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     'order list and customer detail keep no body (each is spliced from the orders’ cached list forms every time): their cached and uncached columns measure the same path twice',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
     "uncached keeps the per-product and per-order fragments and the store's listings (docs/decisions/007, 016): no write runs during the bench, so it is the read after a checkout (it rebuilds only the products whose stock it took and the new order's list form; a product or settings write also re-reads the listings)",
-    ...(baseDir ? [`base: the server from ${baseDir} on the same data, cached and uncached, each run right after this revision's for each endpoint`] : []),
+    ...(baseDir
+      ? [
+          `base: the server from ${baseDir} on the same data, cached and uncached, each run right after this revision's for each endpoint`,
+        ]
+      : []),
     `${opts.connections} connections, ${duration} s per run after 1 s warm-up; cpu: ${cpuPlan().description}`,
   )
   const pl = results.get('product list')!

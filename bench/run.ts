@@ -22,7 +22,16 @@
  */
 import path from 'node:path'
 import { existsSync } from 'node:fs'
-import { cleanupAll, cpuPlan, hasWrk, printTable, setPriority, WRK_MISSING, type BenchOpts, type BenchResult } from './lib'
+import {
+  cleanupAll,
+  cpuPlan,
+  hasWrk,
+  printTable,
+  setPriority,
+  WRK_MISSING,
+  type BenchOpts,
+  type BenchResult,
+} from './lib'
 
 /** Registered benches, run in this order by default. Add yours with one line. */
 const BENCHES: string[] = [
@@ -69,7 +78,13 @@ async function main(): Promise<number> {
   const explicit = names.length > 0
   const wanted = explicit ? names : BENCHES
   console.log(`Storefront API benchmarks — ${cpuPlan().description}`)
-  console.log(hasWrk() && !opts.bunLoad ? 'load generator: wrk (--latency, 1 thread)' : opts.bunLoad ? 'load generator: bun (--bun-load)' : WRK_MISSING)
+  console.log(
+    hasWrk() && !opts.bunLoad
+      ? 'load generator: wrk (--latency, 1 thread)'
+      : opts.bunLoad
+        ? 'load generator: bun (--bun-load)'
+        : WRK_MISSING,
+  )
   console.log(`${opts.connections} connections, ${opts.duration} s per run${opts.quick ? ' (quick)' : ''}\n`)
 
   const results: BenchResult[] = []
@@ -105,7 +120,13 @@ async function main(): Promise<number> {
 
   if (results.length > 0) {
     console.log('## summary')
-    printTable(results.map((r) => ({ bench: r.name, target: r.pass === undefined ? '—' : r.pass ? 'met' : 'MISSED', result: r.summary ?? '' })))
+    printTable(
+      results.map((r) => ({
+        bench: r.name,
+        target: r.pass === undefined ? '—' : r.pass ? 'met' : 'MISSED',
+        result: r.summary ?? '',
+      })),
+    )
   }
   if (json) console.log(JSON.stringify({ cpu: cpuPlan().description, opts, results }))
   return failed ? 1 : 0

@@ -25,19 +25,27 @@ const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!
 
 const hashMs = await time(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
 const verifyMs = await time(() => Bun.password.verify(password, hash, 'argon2id'))
-const pairMs = await time(() => Promise.all(Array.from({ length: PASSWORD_WORK_PARALLEL }, () => Bun.password.verify(password, hash, 'argon2id'))))
+const pairMs = await time(() =>
+  Promise.all(Array.from({ length: PASSWORD_WORK_PARALLEL }, () => Bun.password.verify(password, hash, 'argon2id'))),
+)
 const rssBefore = process.memoryUsage().rss
 
 const perEmailDay = PER_EMAIL_TIERS.at(-1)!.limit
 const perEmailHour = Math.min(PER_EMAIL_TIERS[1].limit, PER_EMAIL_TIERS[0].limit * 4)
 const rows: [string, string][] = [
   ['argon2id parameters', `m=${params[1]} KiB, t=${params[2]}, p=${params[3]}`],
-  ['hash, median of ' + rounds, `${median(hashMs).toFixed(1)} ms (min ${hashMs[0]!.toFixed(1)}, max ${hashMs.at(-1)!.toFixed(1)})`],
+  [
+    `hash, median of ${rounds}`,
+    `${median(hashMs).toFixed(1)} ms (min ${hashMs[0]!.toFixed(1)}, max ${hashMs.at(-1)!.toFixed(1)})`,
+  ],
   ['verify, median', `${median(verifyMs).toFixed(1)} ms`],
   [`${PASSWORD_WORK_PARALLEL} verifies at once, median`, `${median(pairMs).toFixed(1)} ms`],
   ['sign-ins per second per core (verify bound)', `${(1000 / median(verifyMs)).toFixed(1)}`],
   ['RSS after', `${(rssBefore / 1048576).toFixed(0)} MiB`],
-  ['guesses per e-mail from one IP', `≤ ${PER_EMAIL_TIERS[0].limit} / 15 min, ≤ ${perEmailHour} / hour, ≤ ${perEmailDay} / day`],
+  [
+    'guesses per e-mail from one IP',
+    `≤ ${PER_EMAIL_TIERS[0].limit} / 15 min, ≤ ${perEmailHour} / hour, ≤ ${perEmailDay} / day`,
+  ],
   ['guesses per IP over all e-mails', `≤ ${PER_IP.limit} / hour`],
 ]
 const width = Math.max(...rows.map(([k]) => k.length))

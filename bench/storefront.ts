@@ -15,14 +15,43 @@
 import { Database } from 'bun:sqlite'
 import path from 'node:path'
 import { existsSync } from 'node:fs'
-import { CHROME, runLighthouse, TARGET_LIGHTHOUSE, type Lhr, loadRow, bestRound, cpuPlan, printTable, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, startBareTwin, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult, type Row } from './lib'
+import {
+  CHROME,
+  runLighthouse,
+  TARGET_LIGHTHOUSE,
+  type Lhr,
+  loadRow,
+  bestRound,
+  cpuPlan,
+  printTable,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtUs,
+  load,
+  seed,
+  startBareTwin,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+  type Row,
+} from './lib'
 
 const TARGET_CPU_RATIO = 0.5
 const TARGET_P99_MS = 10
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const load_ = await loadRounds(opts)
-  const lh = existsSync(CHROME) ? await lighthouseRows() : { rows: [] as Row[], pass: false, notes: [`Lighthouse skipped: no Chromium at ${CHROME} (apt-get install -y chromium, or set CHROME_PATH)`] }
+  const lh = existsSync(CHROME)
+    ? await lighthouseRows()
+    : {
+        rows: [] as Row[],
+        pass: false,
+        notes: [`Lighthouse skipped: no Chromium at ${CHROME} (apt-get install -y chromium, or set CHROME_PATH)`],
+      }
   const table: string[] = []
   if (lh.rows.length) printTable(lh.rows, (line) => table.push(line))
   return {
@@ -31,7 +60,11 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     rows: load_.rows,
     notes: [...load_.notes, '', ...table, ...lh.notes],
     pass: load_.pass && lh.pass,
-    summary: load_.summary + (lh.rows.length ? `; Lighthouse ${lh.rows.map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo}`).join(', ')}` : ''),
+    summary:
+      load_.summary +
+      (lh.rows.length
+        ? `; Lighthouse ${lh.rows.map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo}`).join(', ')}`
+        : ''),
   }
 }
 
@@ -60,7 +93,13 @@ async function loadRounds(opts: BenchOpts) {
     }
     // The same path (store check, page cache, ETag, gzip choice) without the visit count: the
     // cart page records no visit. It shows what the page costs apart from the visit recorder.
-    const cart = await pair(opts, server, dataDir, `${catalog}/cart`, 'storefront cart page (same path, no visit count)')
+    const cart = await pair(
+      opts,
+      server,
+      dataDir,
+      `${catalog}/cart`,
+      'storefront cart page (same path, no visit count)',
+    )
     const cpuRatio = main.base.cpuUsPerReq / main.real.cpuUsPerReq
     // On a shared machine another tenant's burst lands in some round and sets that round's p99
     // (bare Bun.serve's own p99 then jumps too): the target is judged on the calmest round of
@@ -92,14 +131,22 @@ async function loadRounds(opts: BenchOpts) {
 function productSlugOf(dataDir: string): string {
   const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
   try {
-    return db.query<{ slug: string }, []>('SELECT slug FROM products WHERE deleted_at IS NULL ORDER BY created_at LIMIT 1').get()!.slug
+    return db
+      .query<{ slug: string }, []>('SELECT slug FROM products WHERE deleted_at IS NULL ORDER BY created_at LIMIT 1')
+      .get()!.slug
   } finally {
     db.close()
   }
 }
 
 /** One page of the real server against a bare server returning its bytes: alternating rounds. */
-async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataDir: string, pagePath: string, label: string) {
+async function pair(
+  opts: BenchOpts,
+  server: { url: string; pid: number },
+  dataDir: string,
+  pagePath: string,
+  label: string,
+) {
   const url = server.url + pagePath
   const first = await fetchOnce(url)
   if (first.status !== 200) throw new Error(`GET ${pagePath}: ${first.status} ${first.text.slice(0, 200)}`)
@@ -137,7 +184,6 @@ async function pair(opts: BenchOpts, server: { url: string; pid: number }, dataD
   }
 }
 
-
 /** The demo store (seeded by the demo's own code) on a real server; Lighthouse on two pages. */
 async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: string[] }> {
   const dataDir = tempDir()
@@ -156,13 +202,17 @@ async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: st
   const rows: Row[] = []
   let pass = true
   try {
-    for (const [name, p] of [['catalog', '/s/demo'], ['product page', `/s/demo/p/${productSlug}`]] as const) {
+    for (const [name, p] of [
+      ['catalog', '/s/demo'],
+      ['product page', `/s/demo/p/${productSlug}`],
+    ] as const) {
       const lhr = await runLighthouse<Lhr>(server.url + p)
       const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
       const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map(score)
       if (scores.some((s) => s < TARGET_LIGHTHOUSE)) pass = false
       const weight = new Map<string, number>()
-      for (const it of lhr.audits['network-requests']?.details?.items ?? []) weight.set(it.resourceType ?? 'Other', (weight.get(it.resourceType ?? 'Other') ?? 0) + (it.transferSize ?? 0))
+      for (const it of lhr.audits['network-requests']?.details?.items ?? [])
+        weight.set(it.resourceType ?? 'Other', (weight.get(it.resourceType ?? 'Other') ?? 0) + (it.transferSize ?? 0))
       const kb = (k: string) => `${((weight.get(k) ?? 0) / 1024).toFixed(1)} KB`
       const total = [...weight.values()].reduce((a, b) => a + b, 0)
       rows.push({

@@ -17,12 +17,21 @@ const TARGET_A_MS = 1000
 const TARGET_RSS_MB = 300
 const ENV = { RATE_LIMIT_KEY_PER_MIN: '100000000', MAX_PRODUCT_IMAGES: '1000000', LOG_LEVEL: 'info' }
 
-const peakRss = (pid: number) => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+const peakRss = (pid: number) =>
+  Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 
 /** A noisy JPEG just under 8 MiB (the default MEDIA_MAX_BYTES), so it is accepted and costs a full decode. */
 async function bigJpeg(): Promise<Uint8Array> {
   for (let side = 3600; side > 1000; side -= 200) {
-    const img = await sharp({ create: { width: side, height: side, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    const img = await sharp({
+      create: {
+        width: side,
+        height: side,
+        channels: 3,
+        background: '#777',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
       .jpeg({ quality: 95 })
       .toBuffer()
     if (img.length <= 8 * 1024 * 1024 - 1024) return img
@@ -48,7 +57,12 @@ async function scenario(big: Uint8Array, tiny: Uint8Array, cwd?: string): Promis
     const form = new FormData()
     form.append('file', new File([bytes], name, { type }))
     const t0 = performance.now()
-    const res = await fetch(`${server.url}/api/v1/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form, tls } as RequestInit)
+    const res = await fetch(`${server.url}/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+      tls,
+    } as RequestInit)
     await res.arrayBuffer()
     return { status: res.status, ms: performance.now() - t0 }
   }
@@ -59,7 +73,13 @@ async function scenario(big: Uint8Array, tiny: Uint8Array, cwd?: string): Promis
     const bs = await Promise.all(flood)
     const bStatuses = new Map<number, number>()
     for (const r of bs) bStatuses.set(r.status, (bStatuses.get(r.status) ?? 0) + 1)
-    return { aMs: mine.ms, aStatus: mine.status, peakMb: peakRss(server.pid), bStatuses, bMaxMs: Math.max(...bs.map((r) => r.ms)) }
+    return {
+      aMs: mine.ms,
+      aStatus: mine.status,
+      peakMb: peakRss(server.pid),
+      bStatuses,
+      bMaxMs: Math.max(...bs.map((r) => r.ms)),
+    }
   } finally {
     await server.stop()
   }
@@ -67,7 +87,9 @@ async function scenario(big: Uint8Array, tiny: Uint8Array, cwd?: string): Promis
 
 export async function run(_opts: BenchOpts): Promise<BenchResult> {
   const big = await bigJpeg()
-  const tiny = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#f00' } }).png().toBuffer()
+  const tiny = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer()
   const baseDir = process.env.BENCH_BASE_DIR
   const runs: [string, Outcome][] = [['this revision', await scenario(big, tiny)]]
   if (baseDir) runs.push([`base (${baseDir})`, await scenario(big, tiny, baseDir)])

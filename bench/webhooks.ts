@@ -15,7 +15,23 @@
  * of without.
  */
 import { Webhook } from 'standardwebhooks'
-import { cpuPlan, cpuTimeMs, fetchOnce, fmtInt, fmtMs, fmtPct, fmtUs, load, seed, sleep, startServer, tempDir, type BenchOpts, type BenchResult, type LoadResult } from './lib'
+import {
+  cpuPlan,
+  cpuTimeMs,
+  fetchOnce,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtUs,
+  load,
+  seed,
+  sleep,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type LoadResult,
+} from './lib'
 
 const RATE = 200
 const TARGET_P50_MS = 1000
@@ -37,7 +53,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
   const server = await startServer({
     dataDir,
-    env: { WEBHOOK_ALLOW_PRIVATE: '1', RATE_LIMIT_ORDERS_PER_MIN: '1000000000', RATE_LIMIT_KEY_PER_MIN: '1000000000', LOG_LEVEL: 'info' },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      RATE_LIMIT_ORDERS_PER_MIN: '1000000000',
+      RATE_LIMIT_KEY_PER_MIN: '1000000000',
+      LOG_LEVEL: 'info',
+    },
   })
   // The receiver: records the arrival time of each order id.
   const receipts = new Map<string, Receipt>()
@@ -60,15 +81,29 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     },
   })
   const auth = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }
-  const api = (method: string, p: string, body?: unknown) => fetchOnce(server.url + p, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
-  const notes: string[] = [cpuPlan().description, 'receiver: Bun.serve on 127.0.0.1 in the bench process (plain HTTP); server: TLS, DB_SYNCHRONOUS=FULL']
+  const api = (method: string, p: string, body?: unknown) =>
+    fetchOnce(server.url + p, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
+  const notes: string[] = [
+    cpuPlan().description,
+    'receiver: Bun.serve on 127.0.0.1 in the bench process (plain HTTP); server: TLS, DB_SYNCHRONOUS=FULL',
+  ]
   try {
-    const created = await api('POST', '/api/v1/webhooks', { url: `http://127.0.0.1:${receiver.port}/hook`, events: ['order.created'] })
+    const created = await api('POST', '/api/v1/webhooks', {
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      events: ['order.created'],
+    })
     if (created.status !== 201) throw new Error(`register webhook: ${created.status} ${created.text}`)
     const hook = JSON.parse(created.text).data as { id: string; secret: string }
     const variantId = seeded.variantIds[0]!
     let phone = 2_000_000
-    const orderBody = () => JSON.stringify({ storeId: seeded.storeId, name: 'Bench Buyer', phone: `+1415${++phone}`, address: 'Calle 1', items: [{ variantId, quantity: 1 }] })
+    const orderBody = () =>
+      JSON.stringify({
+        storeId: seeded.storeId,
+        name: 'Bench Buyer',
+        phone: `+1415${++phone}`,
+        address: 'Calle 1',
+        items: [{ variantId, quantity: 1 }],
+      })
 
     // ---- 1. latency at a fixed rate ----
     const seconds = opts.quick ? 3 : 10
@@ -79,7 +114,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     let failures = 0
     const inflight: Promise<void>[] = []
     // Warm-up: JIT, TLS sessions, the receiver connection.
-    for (let i = 0; i < 50; i++) await fetchOnce(server.url + '/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: orderBody() })
+    for (let i = 0; i < 50; i++)
+      await fetchOnce(`${server.url}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: orderBody(),
+      })
     await sleep(300)
     const cpuA = cpuTimeMs(server.pid)
     const t0 = performance.now()
@@ -89,7 +129,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       if (wait > 1) await sleep(wait)
       sentAt[i] = performance.now()
       inflight.push(
-        fetch(server.url + '/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: orderBody(), tls: { rejectUnauthorized: false } } as RequestInit).then(async (res) => {
+        fetch(`${server.url}/api/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: orderBody(),
+          tls: { rejectUnauthorized: false },
+        } as RequestInit).then(async (res) => {
           answeredAt[i] = performance.now()
           const text = await res.text()
           if (res.status !== 201) failures++
@@ -111,7 +156,13 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       for (let i = 0; i < n; i++) {
         const wait = start + (i * 1000) / RATE - performance.now()
         if (wait > 1) await sleep(wait)
-        pending.push(fetchOnce(server.url + '/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: orderBody() }))
+        pending.push(
+          fetchOnce(`${server.url}/api/orders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: orderBody(),
+          }),
+        )
       }
       await Promise.all(pending)
       await sleep(200)
@@ -149,8 +200,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const drained = async () => {
       const stop = performance.now() + 60_000
       for (;;) {
-        const p = JSON.parse((await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=pending&limit=1`)).text).total
-        const s = JSON.parse((await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=sending&limit=1`)).text).total
+        const p = JSON.parse(
+          (await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=pending&limit=1`)).text,
+        ).total
+        const s = JSON.parse(
+          (await api('GET', `/api/v1/webhooks/${hook.id}/deliveries?status=sending&limit=1`)).text,
+        ).total
         if (p + s === 0) return
         if (performance.now() > stop) throw new Error(`outbox did not drain: ${p} pending, ${s} sending`)
         await sleep(50)
@@ -170,7 +225,13 @@ request = function()
 end
 `
     }
-    const common = { url: server.url + '/api/orders', connections: opts.connections, durationSec: opts.duration, bunLoad: opts.bunLoad, serverPid: server.pid }
+    const common = {
+      url: `${server.url}/api/orders`,
+      connections: opts.connections,
+      durationSec: opts.duration,
+      bunLoad: opts.bunLoad,
+      serverPid: server.pid,
+    }
     // The Bun fallback can't vary bodies: it would hit deduplication. Throughput needs wrk.
     const canVary = !opts.bunLoad
     const without: LoadResult[] = []
@@ -205,7 +266,9 @@ end
         postedInRounds += r.requests - r.non2xx
       }
     } else {
-      notes.push('throughput comparison skipped: it needs wrk (distinct bodies per request); install with apt-get install -y wrk')
+      notes.push(
+        'throughput comparison skipped: it needs wrk (distinct bodies per request); install with apt-get install -y wrk',
+      )
     }
     const best = (rs: LoadResult[]) => (rs.length ? rs.reduce((a, b) => (b.rps > a.rps ? b : a)) : undefined)
     const mean = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.rps, 0) / rs.length
@@ -214,8 +277,11 @@ end
     const ratio = w0 && w1 ? mean(withHook) / mean(without) : NaN
     const bestRatio = w0 && w1 ? w1.rps / w0.rps : NaN
     const p50 = pct(fromSend, 50)
-    notes.push(`latency run: ${n} orders sent in ${(sendSpan / 1000).toFixed(2)} s (${fmtInt(n / (sendSpan / 1000))}/s achieved)`)
-    const pass = p50 < TARGET_P50_MS && missing === 0 && failures === 0 && (Number.isNaN(ratio) || ratio >= TARGET_RATIO)
+    notes.push(
+      `latency run: ${n} orders sent in ${(sendSpan / 1000).toFixed(2)} s (${fmtInt(n / (sendSpan / 1000))}/s achieved)`,
+    )
+    const pass =
+      p50 < TARGET_P50_MS && missing === 0 && failures === 0 && (Number.isNaN(ratio) || ratio >= TARGET_RATIO)
 
     const rows: Record<string, string>[] = [
       {
@@ -226,8 +292,22 @@ end
         max: fmtMs(fromSend[fromSend.length - 1] ?? NaN),
         notes: `missing ${missing}, non-201 ${failures}, ${verified} signatures verified`,
       },
-      { measure: '201 answered → receipt', p50: fmtMs(pct(from201, 50)), p90: fmtMs(pct(from201, 90)), p99: fmtMs(pct(from201, 99)), max: fmtMs(from201[from201.length - 1] ?? NaN), notes: 'negative: the webhook arrived before the 201' },
-      { measure: 'POST /api/orders latency @ 200/s', p50: fmtMs(pct(postLat, 50)), p90: fmtMs(pct(postLat, 90)), p99: fmtMs(pct(postLat, 99)), max: fmtMs(postLat[postLat.length - 1] ?? NaN), notes: '' },
+      {
+        measure: '201 answered → receipt',
+        p50: fmtMs(pct(from201, 50)),
+        p90: fmtMs(pct(from201, 90)),
+        p99: fmtMs(pct(from201, 99)),
+        max: fmtMs(from201[from201.length - 1] ?? NaN),
+        notes: 'negative: the webhook arrived before the 201',
+      },
+      {
+        measure: 'POST /api/orders latency @ 200/s',
+        p50: fmtMs(pct(postLat, 50)),
+        p90: fmtMs(pct(postLat, 90)),
+        p99: fmtMs(pct(postLat, 99)),
+        max: fmtMs(postLat[postLat.length - 1] ?? NaN),
+        notes: '',
+      },
     ]
     rows.push({
       measure: `server CPU per order @ ${RATE}/s`,
@@ -247,17 +327,31 @@ end
         max: '',
         notes: `${fmtInt(r.rps)} orders/s, server CPU/req ${fmtUs(r.cpuUsPerReq)}, CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
       }))
-    if (w0 && w1) notes.push(`with webhook / without: ${fmtPct(ratio)} of the throughput, mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`)
-    if (duringRound.length) notes.push(`deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`)
-    notes.push(`rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`)
+    if (w0 && w1)
+      notes.push(
+        `with webhook / without: ${fmtPct(ratio)} of the throughput, mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`,
+      )
+    if (duringRound.length)
+      notes.push(
+        `deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`,
+      )
+    notes.push(
+      `rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`,
+    )
     if (w0 && w1) {
       // Server CPU per order, mean over the rounds: what a saturated core's throughput follows,
       // and unaffected by CPU time the VM loses to its neighbours (which swings req/s).
       const cpu = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.cpuUsPerReq, 0) / rs.length
-      notes.push(`server CPU per order, mean of the rounds: without ${fmtUs(cpu(without))}, with ${fmtUs(cpu(withHook))} (CPU-predicted throughput ratio ${fmtPct(cpu(without) / cpu(withHook))})`)
+      notes.push(
+        `server CPU per order, mean of the rounds: without ${fmtUs(cpu(without))}, with ${fmtUs(cpu(withHook))} (CPU-predicted throughput ratio ${fmtPct(cpu(without) / cpu(withHook))})`,
+      )
     }
-    notes.push(`receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`)
-    notes.push(`targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`)
+    notes.push(
+      `receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`,
+    )
+    notes.push(
+      `targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`,
+    )
     return {
       name: 'webhooks',
       title: `Webhooks: order.created delivery latency at ${RATE} orders/s and order-post throughput with/without an endpoint (${opts.connections} connections, ${opts.duration} s rounds)`,
@@ -276,7 +370,12 @@ if (import.meta.main) {
   const { printTable, cleanupAll } = await import('./lib')
   const quick = process.argv.includes('--quick')
   try {
-    const r = await run({ quick, duration: quick ? 3 : 10, connections: 50, bunLoad: process.argv.includes('--bun-load') })
+    const r = await run({
+      quick,
+      duration: quick ? 3 : 10,
+      connections: 50,
+      bunLoad: process.argv.includes('--bun-load'),
+    })
     console.log(`\n${r.title}\n`)
     printTable(r.rows)
     for (const n of r.notes ?? []) console.log(`  ${n}`)

@@ -42,7 +42,10 @@ const variants: [string, string][] = [
   ['order_names_ai', 'DROP TRIGGER order_names_ai'],
   ['order_events_ai', 'DROP TRIGGER order_events_ai'],
   ['order_items_stats_ai', 'DROP TRIGGER order_items_stats_ai'],
-  ['all five triggers', 'DROP TRIGGER orders_stats_ai; DROP TRIGGER orders_counts_ai; DROP TRIGGER order_names_ai; DROP TRIGGER order_events_ai; DROP TRIGGER order_items_stats_ai'],
+  [
+    'all five triggers',
+    'DROP TRIGGER orders_stats_ai; DROP TRIGGER orders_counts_ai; DROP TRIGGER order_names_ai; DROP TRIGGER order_events_ai; DROP TRIGGER order_items_stats_ai',
+  ],
   ...[
     'orders_store_number_uq',
     'orders_store_created_idx',
@@ -68,10 +71,15 @@ for (const [name, ddl] of picked) {
   const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categories: 1 })
   const sdb = new Database(path.join(dataDir, 'storefront.db'))
   if (ddl) sdb.run(ddl)
-  sdb.run("INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)", [seeded.storeId])
+  sdb.run(
+    "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+    [seeded.storeId],
+  )
   for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
   sdb.close()
-  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never))
+  const deps = createDeps(
+    testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', rateLimitOrders: 1e9 } as never),
+  )
   deps.db.$client.run('PRAGMA wal_autocheckpoint = 0')
   const batch = checkoutBatch(deps, seeded.storeId, seeded.variantIds, BATCH)
   setups.push({ name, deps, batch, wal: path.join(dataDir, 'storefront.db-wal'), cpu: 0, wal0: 0 })
@@ -88,13 +96,21 @@ for (let i = 0; i < N / BATCH; i++) {
   }
 }
 
-const rows = setups.map((s) => ({ name: s.name, us: s.cpu / N, pages: (Bun.file(s.wal).size - s.wal0) / (4096 + 24) / N }))
+const rows = setups.map((s) => ({
+  name: s.name,
+  us: s.cpu / N,
+  pages: (Bun.file(s.wal).size - s.wal0) / (4096 + 24) / N,
+}))
 const base = rows[0]!
-console.log(`${N} orders per variant after 2,000 of warm-up, ${BATCH} a transaction, batches interleaved across the variants`)
+console.log(
+  `${N} orders per variant after 2,000 of warm-up, ${BATCH} a transaction, batches interleaved across the variants`,
+)
 console.log('| left out | µs CPU/order | costs µs | WAL pages/order | costs pages |')
 console.log('|---|---:|---:|---:|---:|')
 for (const r of rows) {
   const same = r === base
-  console.log(`| ${r.name} | ${r.us.toFixed(1)} | ${same ? '' : (base.us - r.us).toFixed(1)} | ${r.pages.toFixed(2)} | ${same ? '' : (base.pages - r.pages).toFixed(2)} |`)
+  console.log(
+    `| ${r.name} | ${r.us.toFixed(1)} | ${same ? '' : (base.us - r.us).toFixed(1)} | ${r.pages.toFixed(2)} | ${same ? '' : (base.pages - r.pages).toFixed(2)} |`,
+  )
 }
 for (const s of setups) closeDeps(s.deps)

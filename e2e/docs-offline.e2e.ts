@@ -17,7 +17,13 @@ beforeAll(async () => {
   server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => t.app.handle(req) })
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
 })
 afterAll(async () => {
@@ -46,13 +52,18 @@ for (const path of ['/docs', '/docs/']) {
     // Operations and tags as a reader finds them: the sidebar's links, by name.
     const sidebar = page.getByRole('complementary')
     await sidebar.getByRole('link', { name: /List products, newest first/ }).waitFor({ timeout: 15_000 })
-    for (const op of [/Create a product/, /Get a product/, /Delete a category/]) expect(await sidebar.getByRole('link', { name: op }).count()).toBe(1)
-    for (const tag of ['Orders', 'Store', 'Webhooks', 'Public']) expect(await sidebar.getByRole('link', { name: tag, exact: true }).count()).toBe(1)
+    for (const op of [/Create a product/, /Get a product/, /Delete a category/])
+      expect(await sidebar.getByRole('link', { name: op }).count()).toBe(1)
+    for (const tag of ['Orders', 'Store', 'Webhooks', 'Public'])
+      expect(await sidebar.getByRole('link', { name: tag, exact: true }).count()).toBe(1)
     await sidebar.getByRole('button', { name: /Open Group - Public/ }).click()
     await sidebar.getByRole('link', { name: /Place an order/ }).waitFor({ timeout: 5_000 })
     // Bearer auth is pre-selected.
-    await page.getByText(/Selected Auth Type: bearerAuth/).first().waitFor({ timeout: 5_000 })
-    const text = await page.locator('body').innerText()
+    await page
+      .getByText(/Selected Auth Type: bearerAuth/)
+      .first()
+      .waitFor({ timeout: 5_000 })
+    const text = await page.locator('body').textContent()
     expect(text).toContain('Storefront API')
     expect(text).not.toContain('No authentication selected')
     if (path === '/docs') await page.screenshot({ path: SHOT, fullPage: false })

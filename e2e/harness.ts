@@ -72,7 +72,14 @@ const bare = (url: string) => url.split('#')[0]!
 export async function launchChromium(extraArgs: string[] = []): Promise<{ browser: Browser; stop(): Promise<void> }> {
   const chromiumServer: BrowserServer = await chromium.launchServer({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   })
   const browser = await chromium.connect(chromiumServer.wsEndpoint())
   return {
@@ -146,7 +153,8 @@ export async function startHarness(overrides: Partial<Config> = {}, opts: { prox
     browser,
     headers,
     open,
-    fetch: (path, init = {}) => server.fetch(path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) } }),
+    fetch: (path, init = {}) =>
+      server.fetch(path, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) } }),
     async stop() {
       await stopBrowser()
       await server.stop()
@@ -166,9 +174,15 @@ async function axeViolations(w: Watched): Promise<string[]> {
   if (!w.javaScriptEnabled) {
     const url = page.url()
     const markup = (await page.content()).replace(/<script\b[^>]*\bsrc="[^"]*"[^>]*><\/script>/g, '')
-    twin = await page.context().browser()!.newContext({ ignoreHTTPSErrors: true, ...(w.viewport ? { viewport: w.viewport } : {}) })
+    twin = await page
+      .context()
+      .browser()!
+      .newContext({ ignoreHTTPSErrors: true, ...(w.viewport ? { viewport: w.viewport } : {}) })
     page = await twin.newPage()
-    await page.route((u) => bare(u.href) === bare(url), (r) => r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: markup }))
+    await page.route(
+      (u) => bare(u.href) === bare(url),
+      (r) => r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: markup }),
+    )
     await page.goto(url)
   }
   try {
@@ -177,7 +191,9 @@ async function axeViolations(w: Watched): Promise<string[]> {
       type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }
       const g = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<Result> } }
       const r = await g.axe.run(g.document, { resultTypes: ['violations'] })
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
     })
   } finally {
     await twin?.close()
@@ -188,10 +204,13 @@ async function axeViolations(w: Watched): Promise<string[]> {
 export async function audit(w: Watched): Promise<void> {
   const url = w.page.url()
   const [scrollWidth, clientWidth] = await w.page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement
     return [root.scrollWidth, root.clientWidth]
   })
-  if (scrollWidth! > clientWidth!) w.problems.push(`sideways scroll on ${url}: ${scrollWidth}px of content in ${clientWidth}px`)
+  if (scrollWidth! > clientWidth!)
+    w.problems.push(`sideways scroll on ${url}: ${scrollWidth}px of content in ${clientWidth}px`)
   for (const v of await axeViolations(w)) w.problems.push(`axe on ${url}: ${v}`)
   w.audited.add(bare(url))
 }

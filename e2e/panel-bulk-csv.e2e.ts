@@ -23,7 +23,18 @@ beforeAll(async () => {
   const made = await ownerStore(h, { name: 'Bulk Coffee', slug: 'bulk-coffee', email: OWNER, password: PASSWORD })
   readKey = made.readKey
   const ctx = ctxFor(h.server.running.deps, made.store, { kind: 'cli' })
-  createProduct({ ctx, input: { name: 'Beans', slug: 'beans', price: 12, variants: [{ name: '250 g', price: 12, stock: 7 }, { name: '1 kg', price: 40, stock: 3 }] } })
+  createProduct({
+    ctx,
+    input: {
+      name: 'Beans',
+      slug: 'beans',
+      price: 12,
+      variants: [
+        { name: '250 g', price: 12, stock: 7 },
+        { name: '1 kg', price: 40, stock: 3 },
+      ],
+    },
+  })
   createProduct({ ctx, input: { name: 'Mug', slug: 'mug', price: 8, stock: 5 } })
   createProduct({ ctx, input: { name: 'Filter papers', slug: 'filters', price: 3 } })
 })
@@ -91,17 +102,30 @@ describe('bulk edit and CSV on a phone', () => {
       await page.getByRole('link', { name: 'Import CSV' }).click()
       await page.getByRole('heading', { level: 1, name: 'Import products from CSV' }).waitFor()
       await check(page)
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Export CSV' }).click(),
+      ])
       expect(download.suggestedFilename()).toBe('bulk-coffee-products.csv')
       // The browser runs as a server here: its file is read through the download's stream.
       let csv = ''
       for await (const chunk of await download.createReadStream()) csv += String(chunk)
       expect(csv).toContain('Filter papers,filters,,3,,,,,,true')
-      await page.getByLabel('CSV file').setInputFiles({ name: 'catalog.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.replace('Filter papers,filters,,3,', 'Filter papers,filters,,3.5,')) })
+      await page.getByLabel('CSV file').setInputFiles({
+        name: 'catalog.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv.replace('Filter papers,filters,,3,', 'Filter papers,filters,,3.5,')),
+      })
       await page.getByRole('button', { name: 'Check the file' }).click()
       await page.getByRole('heading', { level: 1, name: 'Check before importing' }).waitFor()
-      await page.getByRole('listitem').filter({ hasText: /^1 product to update$/ }).waitFor()
-      await page.getByRole('listitem').filter({ hasText: /^0 products to create$/ }).waitFor()
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^1 product to update$/ })
+        .waitFor()
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^0 products to create$/ })
+        .waitFor()
       await page.getByRole('heading', { level: 2, name: '1 product to update' }).waitFor()
       await page.getByText('Filter papers (line 5): changes price').waitFor()
       await check(page)

@@ -68,7 +68,14 @@ describe('the catalog pages on a phone', () => {
       const id = /\/admin\/products\/([^/?]+)/.exec(page.url())![1]!
       const res = await api(`/api/v1/products/${id}`, readKey)
       expect(res.status).toBe(200)
-      const body = (await res.json()) as { data: { name: string; price: number; comparePrice: number; variants: { name: string; price: number; stock: number }[] } }
+      const body = (await res.json()) as {
+        data: {
+          name: string
+          price: number
+          comparePrice: number
+          variants: { name: string; price: number; stock: number }[]
+        }
+      }
       expect(body.data).toMatchObject({ name: 'Espresso beans', price: 12.5, comparePrice: 15 })
       expect(body.data.variants.map((v) => [v.name, v.price, v.stock])).toEqual([
         ['250 g', 12.5, 7],
@@ -108,7 +115,13 @@ describe('the catalog pages on a phone', () => {
       await check(page)
       await page.getByRole('button', { name: 'Copy' }).click()
       await page.getByText('Copied.').waitFor()
-      const key = (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
+      const key = (
+        await page.evaluate(() =>
+          (
+            globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+          ).navigator.clipboard.readText(),
+        )
+      ).trim()
       expect(key).toMatch(/^sfk_[0-9A-Za-z]{33}$/)
       expect((await api('/api/v1/products', key)).status).toBe(200)
       expect((await api('/api/v1/orders', key)).status).toBe(403)
@@ -160,7 +173,9 @@ describe('the catalog pages on a phone', () => {
     'the Reviews link counts those waiting; approve one from the Reviews page',
     async () => {
       const deps = h.server.running.deps
-      const storeId = deps.db.$client.query<{ id: string }, []>("SELECT id FROM stores WHERE slug = 'phone-coffee'").get()!.id
+      const storeId = deps.db.$client
+        .query<{ id: string }, []>("SELECT id FROM stores WHERE slug = 'phone-coffee'")
+        .get()!.id
       const review = makeReview(deps, storeId, { customerName: 'Rosa <i>R</i>', comment: 'Lovely beans' })
       const w = await open(h)
       const { page } = w
@@ -173,7 +188,10 @@ describe('the catalog pages on a phone', () => {
       await page.getByRole('button', { name: 'Approve' }).click()
       await page.getByText('Saved.').waitFor()
       await check(page)
-      expect(deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(review.id)!.status).toBe('approved')
+      expect(
+        deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(review.id)!
+          .status,
+      ).toBe('approved')
       // None waiting now: the link is "Reviews" again.
       await page.getByRole('link', { name: 'Reviews', exact: true }).waitFor()
       await close(w)

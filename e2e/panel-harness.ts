@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { expect } from 'bun:test'
-import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../tests/helpers/server'
 import type { Config } from '../src/config'
 import { launchChromium } from './harness'
@@ -19,7 +19,10 @@ import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 
 export { CHROMIUM } from './harness'
-const AXE = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8')
+const AXE = readFileSync(
+  path.join(path.dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'),
+  'utf8',
+)
 export const PHONE = { width: 390, height: 844 }
 
 export interface Harness {
@@ -42,8 +45,16 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
     origin,
     browser,
     async otherOrigin(page: string) {
-      const tls = { cert: readFileSync(path.join(server.config.dataDir, 'tls/cert.pem'), 'utf8'), key: readFileSync(path.join(server.config.dataDir, 'tls/key.pem'), 'utf8') }
-      const other = Bun.serve({ port: 0, hostname: '127.0.0.1', tls, fetch: () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }) })
+      const tls = {
+        cert: readFileSync(path.join(server.config.dataDir, 'tls/cert.pem'), 'utf8'),
+        key: readFileSync(path.join(server.config.dataDir, 'tls/key.pem'), 'utf8'),
+      }
+      const other = Bun.serve({
+        port: 0,
+        hostname: '127.0.0.1',
+        tls,
+        fetch: () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+      })
       const handle = { origin: `https://localhost:${other.port}`, stop: () => other.stop(true) }
       others.push(handle)
       return handle
@@ -90,9 +101,17 @@ export async function check(page: Page): Promise<void> {
   // A <script> tag would be blocked by the page's CSP; evaluating the source is not (stack notes).
   await page.evaluate(AXE)
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
+        }
+      }
+    ).axe
     const r = await axe.run({ resultTypes: ['violations'] })
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   })
   expect({ url: page.url(), violations }).toEqual({ url: page.url(), violations: [] })
   const sideways = await page.evaluate(() => {
@@ -111,7 +130,13 @@ export async function goTo(page: Page, name: string): Promise<void> {
 }
 
 export const clipboardText = async (page: Page): Promise<string> =>
-  (await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).trim()
+  (
+    await page.evaluate(() =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+      ).navigator.clipboard.readText(),
+    )
+  ).trim()
 
 export async function close(w: Watched): Promise<void> {
   await w.context.close()
@@ -129,9 +154,18 @@ export async function signInAs(h: Harness, page: Page, email: string, password: 
 }
 
 /** A pro store with an owner who signs in with `password`, and a key that reads its products (to check what the panel wrote over the API). */
-export async function ownerStore(h: Harness, input: { name: string; slug: string; email: string; password: string; whatsapp?: string }) {
+export async function ownerStore(
+  h: Harness,
+  input: { name: string; slug: string; email: string; password: string; whatsapp?: string },
+) {
   const deps = h.server.running.deps
-  const store = createStore({ ctx: deps, input: { name: input.name, slug: input.slug, plan: 'pro', ...(input.whatsapp ? { whatsapp: input.whatsapp } : {}) } })
-  createOwner({ ctx: deps, input: { storeId: store.id, email: input.email, name: 'Owner', passwordHash: await hashPassword(input.password) } })
+  const store = createStore({
+    ctx: deps,
+    input: { name: input.name, slug: input.slug, plan: 'pro', ...(input.whatsapp ? { whatsapp: input.whatsapp } : {}) },
+  })
+  createOwner({
+    ctx: deps,
+    input: { storeId: store.id, email: input.email, name: 'Owner', passwordHash: await hashPassword(input.password) },
+  })
   return { store, readKey: createKey({ ctx: deps, input: { storeId: store.id, scopes: ['products:read'] } }).key }
 }

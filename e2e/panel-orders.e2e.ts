@@ -32,8 +32,15 @@ beforeAll(async () => {
   storeId = store.id
   const hash = await hashPassword(PASSWORD)
   createOwner({ ctx: deps, input: { storeId, email: 'boss@example.com', name: 'Boss', passwordHash: hash } })
-  const viewer = createOwner({ ctx: deps, input: { storeId, email: 'viewer@example.com', name: 'Vera Viewer', passwordHash: hash } })
-  deps.db.update(memberships).set({ role: 'viewer' }).where(and(eq(memberships.userId, viewer.id), eq(memberships.storeId, storeId))).run()
+  const viewer = createOwner({
+    ctx: deps,
+    input: { storeId, email: 'viewer@example.com', name: 'Vera Viewer', passwordHash: hash },
+  })
+  deps.db
+    .update(memberships)
+    .set({ role: 'viewer' })
+    .where(and(eq(memberships.userId, viewer.id), eq(memberships.storeId, storeId)))
+    .run()
   const beans = addProduct(deps, storeId, { price: 1500, name: 'Coffee beans' })
   variantId = addVariant(deps, beans.id, { price: 1500, name: '1 kg' }).id
   deps.db.$client.run('UPDATE variants SET stock = 10 WHERE id = ?', [variantId])
@@ -50,14 +57,32 @@ async function postOrder(name: string, phone = PHONE): Promise<{ id: string; ord
   const res = await api('/api/orders', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ storeId, name, phone, address: 'Av. Siempre Viva 742', items: [{ variantId, quantity: 2 }] }),
+    body: JSON.stringify({
+      storeId,
+      name,
+      phone,
+      address: 'Av. Siempre Viva 742',
+      items: [{ variantId, quantity: 2 }],
+    }),
   })
   expect(res.status).toBe(201)
   return (await res.json()) as { id: string; orderNumber: string; statusUrl: string }
 }
 
-const apiStatus = async (id: string) => ((await (await api(`/api/v1/orders/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { status: string } }).data.status
-const apiStock = async () => ((await (await api(`/api/v1/products?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { variants: { id: string; stock: number | null }[] }[] }).data.flatMap((p) => p.variants).find((v) => v.id === variantId)?.stock
+const apiStatus = async (id: string) =>
+  (
+    (await (await api(`/api/v1/orders/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      data: { status: string }
+    }
+  ).data.status
+const apiStock = async () =>
+  (
+    (await (await api(`/api/v1/products?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      data: { variants: { id: string; stock: number | null }[] }[]
+    }
+  ).data
+    .flatMap((p) => p.variants)
+    .find((v) => v.id === variantId)?.stock
 
 async function signIn(page: Page, email: string) {
   await page.goto(`${h.origin}/admin/login?next=/admin/orders`)
@@ -76,7 +101,9 @@ describe('the orders inbox in Chromium', () => {
       await signIn(page, 'boss@example.com')
       await check(page)
       // Let the stream open, then post from outside: the row must appear without a reload.
-      await page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === 'Orders · Seller panel')
+      await page.waitForFunction(
+        () => (globalThis as unknown as { document: { title: string } }).document.title === 'Orders · Seller panel',
+      )
       await Bun.sleep(300)
       const o = await postOrder('Carla Cliente')
       const posted = Date.now()
@@ -184,10 +211,15 @@ describe('the orders inbox in Chromium', () => {
       await page.getByRole('link', { name: o.orderNumber }).click()
       await page.getByRole('heading', { level: 1, name: `Order ${o.orderNumber}` }).waitFor()
       await check(page)
-      for (const name of ['Confirm', 'Mark as shipped', 'Mark as delivered', 'Cancel order']) expect(await page.getByRole('button', { name }).count()).toBe(0)
+      for (const name of ['Confirm', 'Mark as shipped', 'Mark as delivered', 'Cancel order'])
+        expect(await page.getByRole('button', { name }).count()).toBe(0)
       await page.getByRole('link', { name: 'Message on WhatsApp' }).waitFor()
       const token = await page.locator('input[name="_csrf"]').first().inputValue()
-      const res = await w.context.request.post(`${h.origin}/admin/orders/${o.id}/status`, { form: { _csrf: token, status: 'confirmed' }, headers: { origin: h.origin }, maxRedirects: 0 })
+      const res = await w.context.request.post(`${h.origin}/admin/orders/${o.id}/status`, {
+        form: { _csrf: token, status: 'confirmed' },
+        headers: { origin: h.origin },
+        maxRedirects: 0,
+      })
       expect(res.status()).toBe(403)
       expect(await apiStatus(o.id)).toBe('pending')
       await close(w)

@@ -20,7 +20,13 @@ let readKey = ''
 
 beforeAll(async () => {
   h = await startHarness()
-  const made = await ownerStore(h, { name: 'Phone Pottery', slug: 'phone-pottery', email: OWNER, password: PASSWORD, whatsapp: '+14155550123' })
+  const made = await ownerStore(h, {
+    name: 'Phone Pottery',
+    slug: 'phone-pottery',
+    email: OWNER,
+    password: PASSWORD,
+    whatsapp: '+14155550123',
+  })
   readKey = made.readKey
 })
 afterAll(async () => {
@@ -29,7 +35,10 @@ afterAll(async () => {
 
 const api = (path: string, key: string) => h.server.fetch(path, { headers: { authorization: `Bearer ${key}` } })
 /** Two pictures told apart by their width (the API reports it). */
-const picture = (width: number, color: string) => sharp({ create: { width, height: 300, channels: 3, background: color } }).jpeg().toBuffer()
+const picture = (width: number, color: string) =>
+  sharp({ create: { width, height: 300, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer()
 
 describe('the product editor on a phone', () => {
   test(
@@ -67,9 +76,16 @@ describe('the product editor on a phone', () => {
       await page.getByRole('progressbar', { name: 'Uploading wide.jpg' }).waitFor()
       await page.getByRole('progressbar', { name: 'Uploading narrow.jpg' }).waitFor()
       await page.getByText('Picture 2 of 2').waitFor()
-      await expect(page.getByRole('progressbar', { name: 'Uploading narrow.jpg' }).evaluate((e) => (e as unknown as { value: number }).value)).resolves.toBe(100)
+      await expect(
+        page
+          .getByRole('progressbar', { name: 'Uploading narrow.jpg' })
+          .evaluate((e) => (e as unknown as { value: number }).value),
+      ).resolves.toBe(100)
       await check(page)
-      const widths = async () => (((await (await api(`/api/v1/products/${id}`, readKey)).json()) as { data: { images: { width: number }[] } }).data.images.map((i) => i.width))
+      const widths = async () =>
+        (
+          (await (await api(`/api/v1/products/${id}`, readKey)).json()) as { data: { images: { width: number }[] } }
+        ).data.images.map((i) => i.width)
       expect(await widths()).toEqual([500, 400])
 
       // By keyboard: focus "Move later" on the first picture and press Enter.
@@ -77,12 +93,20 @@ describe('the product editor on a phone', () => {
       await page.keyboard.press('Enter')
       await page.getByRole('status').filter({ hasText: 'Picture moved to position 2 of 2.' }).waitFor()
       // The focus stays on the moved picture (now second): its remaining button.
-      await expect(page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } } }).document.activeElement.getAttribute('aria-label'))).resolves.toBe('Move earlier, picture 2')
+      await expect(
+        page.evaluate(() =>
+          (
+            globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } } }
+          ).document.activeElement.getAttribute('aria-label'),
+        ),
+      ).resolves.toBe('Move earlier, picture 2')
       await check(page)
       expect(await widths()).toEqual([400, 500])
 
       // The API, with a key: the variants with their stock, the pictures in the new order.
-      const body = (await (await api(`/api/v1/products/${id}`, readKey)).json()) as { data: { slug: string; variants: { name: string; stock: number }[]; images: { url: string; width: number }[] } }
+      const body = (await (await api(`/api/v1/products/${id}`, readKey)).json()) as {
+        data: { slug: string; variants: { name: string; stock: number }[]; images: { url: string; width: number }[] }
+      }
       expect(body.data.variants.map((v) => [v.name, v.stock])).toEqual([
         ['Blue', 4],
         ['Sand', 6],
@@ -92,7 +116,11 @@ describe('the product editor on a phone', () => {
       await page.goto(`${h.origin}/s/phone-pottery/p/${body.data.slug}`)
       await page.getByRole('heading', { level: 1, name: 'Stoneware mug' }).waitFor()
       // Every picture, in the seller's order: the first large, the rest in the gallery after it.
-      const shown = await page.locator('main img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { getAttribute(n: string): string | null }).getAttribute('src') ?? ''))
+      const shown = await page
+        .locator('main img')
+        .evaluateAll((imgs) =>
+          imgs.map((i) => (i as unknown as { getAttribute(n: string): string | null }).getAttribute('src') ?? ''),
+        )
       const stems = body.data.images.map((i) => new URL(i.url, h.origin).pathname.replace(/-\d+\.webp$/, ''))
       expect(shown.map((src) => stems.findIndex((s) => src.startsWith(`${s}-`)))).toEqual([0, 1])
       await check(page)

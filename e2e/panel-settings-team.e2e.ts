@@ -29,7 +29,10 @@ beforeAll(async () => {
   rx = startReceiver()
   const deps = h.server.running.deps
   const store = createStore({ ctx: deps, input: { name: 'Team Tea', slug: 'team-tea', plan: 'pro' } })
-  createOwner({ ctx: deps, input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) } })
+  createOwner({
+    ctx: deps,
+    input: { storeId: store.id, email: OWNER, name: 'Owner', passwordHash: await hashPassword(PASSWORD) },
+  })
 })
 afterAll(async () => {
   rx?.stop()
@@ -86,7 +89,11 @@ describe('webhooks, store pages and the team on a phone', () => {
       await page.getByText('A test event is on its way.').waitFor()
       await rx.waitFor(() => rx.received.length === 1)
       const got = rx.received[0]!
-      const payload = new Webhook(secret).verify(got.body, { 'webhook-id': got.id, 'webhook-timestamp': got.timestamp, 'webhook-signature': got.signature }) as { type: string }
+      const payload = new Webhook(secret).verify(got.body, {
+        'webhook-id': got.id,
+        'webhook-timestamp': got.timestamp,
+        'webhook-signature': got.signature,
+      }) as { type: string }
       expect(payload.type).toBe('webhook.test')
       await reloadUntil(page, 'Delivered')
       await check(page)
@@ -133,7 +140,10 @@ describe('webhooks, store pages and the team on a phone', () => {
       await page.getByRole('button', { name: 'Move up: Black tea' }).click()
       await page.getByText('Order saved.').waitFor()
       await check(page)
-      expect(await page.getByRole('main').getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('Black tea'), expect.stringContaining('Green tea')])
+      expect(await page.getByRole('main').getByRole('listitem').allInnerTexts()).toEqual([
+        expect.stringContaining('Black tea'),
+        expect.stringContaining('Green tea'),
+      ])
 
       await page.getByRole('link', { name: 'Discounts', exact: true }).click()
       await page.getByRole('link', { name: 'New discount' }).click()
@@ -199,7 +209,8 @@ describe('webhooks, store pages and the team on a phone', () => {
       const nav = s.page.getByRole('navigation').first()
       await nav.getByRole('link', { name: 'Orders', exact: true }).waitFor()
       await nav.getByRole('link', { name: 'Categories', exact: true }).waitFor()
-      for (const name of ['Team', 'API keys', 'Webhooks', 'Settings', 'Activity']) expect(await s.page.getByRole('link', { name, exact: true }).count()).toBe(0)
+      for (const name of ['Team', 'API keys', 'Webhooks', 'Settings', 'Activity'])
+        expect(await s.page.getByRole('link', { name, exact: true }).count()).toBe(0)
       const refused = await s.page.goto(`${h.origin}/admin/keys`)
       expect(refused!.status()).toBe(403)
       await s.page.getByRole('heading', { level: 1, name: 'Not allowed' }).waitFor()

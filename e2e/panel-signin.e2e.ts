@@ -25,7 +25,10 @@ beforeAll(async () => {
   const deps = h.server.running.deps
   const store = createStore({ ctx: deps, input: { name: 'Panel Coffee', slug: 'panel-coffee', plan: 'pro' } })
   storeId = store.id
-  createOwner({ ctx: deps, input: { storeId, email: 'boss@example.com', name: 'Boss', passwordHash: await hashPassword(PASSWORD) } })
+  createOwner({
+    ctx: deps,
+    input: { storeId, email: 'boss@example.com', name: 'Boss', passwordHash: await hashPassword(PASSWORD) },
+  })
 })
 afterAll(async () => {
   await h?.close()
@@ -77,7 +80,8 @@ describe('the panel in Chromium', () => {
       await check(w.page)
       await signIn(w.page, address)
       await w.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity']) await w.page.getByRole('link', { name, exact: true }).waitFor()
+      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
+        await w.page.getByRole('link', { name, exact: true }).waitFor()
       await w.page.getByRole('link', { name: 'Team', exact: true }).click()
       await check(w.page)
       await w.page.getByRole('link', { name: 'Account' }).click()
@@ -94,7 +98,14 @@ describe('the panel in Chromium', () => {
       const cdp = await w.context.newCDPSession(w.page)
       await cdp.send('WebAuthn.enable')
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
       })
       const address = email('passkey')
       await acceptInvitation(w.page, invitation(address, 'owner'), 'Pat Passkey')
@@ -128,7 +139,9 @@ describe('the panel in Chromium', () => {
       await page.getByRole('button', { name: 'Verify' }).click()
       await page.getByRole('heading', { level: 1, name: 'Your recovery codes' }).waitFor()
       await check(page)
-      const codes = (await page.getByRole('listitem').allTextContents()).filter((c) => /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(c.trim()))
+      const codes = (await page.getByRole('listitem').allTextContents()).filter((c) =>
+        /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(c.trim()),
+      )
       expect(codes).toHaveLength(10)
       await page.getByRole('link', { name: 'Done' }).click()
       await signOut(page)
@@ -158,7 +171,8 @@ describe('the panel in Chromium', () => {
       const { page } = w
       await acceptInvitation(page, invitation(email('staff'), 'staff'), 'Sally Staff')
       await check(page)
-      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity']) expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0)
+      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
+        expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0)
       await page.getByRole('link', { name: 'Orders', exact: true }).waitFor()
       for (const url of ['/admin/team', '/admin/keys', '/admin/webhooks']) {
         const res = await page.goto(h.origin + url)
@@ -203,7 +217,12 @@ describe('the panel in Chromium', () => {
       const w = await open(h)
       await acceptInvitation(w.page, invitation(address, 'viewer'), 'Rita Reset')
       const out: string[] = []
-      const code = runAdmin(['user:reset', '--email', address, '--json'], (s) => out.push(s), { DATA_DIR: h.server.config.dataDir }, () => {})
+      const code = runAdmin(
+        ['user:reset', '--email', address, '--json'],
+        (s) => out.push(s),
+        { DATA_DIR: h.server.config.dataDir },
+        () => {},
+      )
       expect(code).toBe(0)
       await w.page.reload()
       await w.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()

@@ -28,7 +28,16 @@ const newIp = () => `203.0.113.${++ipN}`
 beforeAll(async () => {
   h = await startHarness({}, { proxy: true })
   const deps = h.server.running.deps
-  const store = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'Review Roasters', slug: 'review-roasters', plan: 'pro', whatsapp: '+14155550123', description: 'Small-batch coffee.' } })
+  const store = createStore({
+    ctx: { db: deps.db, clock: deps.clock },
+    input: {
+      name: 'Review Roasters',
+      slug: 'review-roasters',
+      plan: 'pro',
+      whatsapp: '+14155550123',
+      description: 'Small-batch coffee.',
+    },
+  })
   storeId = store.id
   const ctx = ctxFor(deps, store)
   for (const name of ['Morning Blend', 'Evening Blend', 'Decaf', 'Espresso']) {
@@ -52,7 +61,11 @@ interface ApiReview {
 }
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
-  const res = await h.fetch(path, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+  const res = await h.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   const json = (await res.json()) as { data: unknown }
   return { status: res.status, data: json.data }
 }
@@ -61,7 +74,8 @@ async function reviewsOf(product: string): Promise<ApiReview[]> {
   return (await api('GET', `/api/v1/reviews?productId=${products[product]!.id}&limit=100`)).data as ApiReview[]
 }
 
-const moderate = async (id: string, status: 'approved' | 'rejected') => expect((await api('PUT', `/api/v1/reviews/${id}`, { status })).status).toBe(200)
+const moderate = async (id: string, status: 'approved' | 'rejected') =>
+  expect((await api('PUT', `/api/v1/reviews/${id}`, { status })).status).toBe(200)
 
 /** Opens a page and audits it once it has loaded. */
 async function visit(w: Watched, path: string): Promise<void> {
@@ -89,7 +103,7 @@ async function writeReview(w: Watched, r: { name: string; stars: string; text: s
 }
 
 /** A comment with no place to break a line: it must wrap, not make the phone's page scroll sideways. */
-const LONG_WORD = 'wo'.repeat(150) + 'w'
+const LONG_WORD = `${'wo'.repeat(150)}w`
 
 const THANKS = 'Thanks — your review will appear once the shop approves it.'
 
@@ -125,7 +139,9 @@ for (const javaScriptEnabled of [true, false]) {
         await shown.getByText(name, { exact: true }).waitFor()
         await shown.getByText(text, { exact: true }).waitFor()
         await shown.getByRole('img', { name: '4 out of 5' }).waitFor()
-        await shown.getByText(new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date())).waitFor()
+        await shown
+          .getByText(new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date()))
+          .waitFor()
         await page.getByText('Rated 4 out of 5 · 1 review').waitFor()
         // The markup is text: no element was made of it (the page has no picture of its own).
         expect(await page.locator('main img, main b').count()).toBe(0)
@@ -142,8 +158,22 @@ for (const javaScriptEnabled of [true, false]) {
         const product = javaScriptEnabled ? 'Decaf' : 'Espresso'
         const path = `${SHOP}/p/${products[product]!.slug}`
         // Written from other addresses, straight to the public API.
-        for (const [customerName, ip] of [['Rejected Rita', newIp()], ['Pending Paul', newIp()], ['Approved Amy', newIp()]] as const) {
-          const res = await h.fetch('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ storeId, productId: products[product]!.id, customerName, rating: 2, comment: `${customerName} says ${LONG_WORD}` }) })
+        for (const [customerName, ip] of [
+          ['Rejected Rita', newIp()],
+          ['Pending Paul', newIp()],
+          ['Approved Amy', newIp()],
+        ] as const) {
+          const res = await h.fetch('/api/reviews', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+            body: JSON.stringify({
+              storeId,
+              productId: products[product]!.id,
+              customerName,
+              rating: 2,
+              comment: `${customerName} says ${LONG_WORD}`,
+            }),
+          })
           expect(res.status).toBe(201)
         }
         const all = await reviewsOf(product)
@@ -168,7 +198,9 @@ for (const javaScriptEnabled of [true, false]) {
         } else {
           // The browser's own check stops a post without a rating; a browser that lets it through gets the page's answer.
           await page.evaluate(() => {
-            ;(globalThis as unknown as { document: { querySelector(s: string): { noValidate: boolean } } }).document.querySelector('form[data-review]').noValidate = true
+            ;(
+              globalThis as unknown as { document: { querySelector(s: string): { noValidate: boolean } } }
+            ).document.querySelector('form[data-review]').noValidate = true
           })
           await Promise.all([page.waitForEvent('load'), form.getByRole('button', { name: 'Send review' }).click()])
           expect(page.url()).toContain('review=invalid&field=rating&reason=required')
@@ -177,7 +209,11 @@ for (const javaScriptEnabled of [true, false]) {
         const rating = page.getByRole('group', { name: 'Rating' })
         await rating.getByText('Choose a rating from 1 to 5 stars.').waitFor()
         expect(await rating.getAttribute('aria-describedby')).toBe('rv-rating-err')
-        expect(await page.getByRole('radio', { name: '1 star', exact: true }).evaluate((el) => el.ownerDocument.activeElement === el)).toBe(true)
+        expect(
+          await page
+            .getByRole('radio', { name: '1 star', exact: true })
+            .evaluate((el) => el.ownerDocument.activeElement === el),
+        ).toBe(true)
         await close(w)
       },
       TIMEOUT,
@@ -202,7 +238,9 @@ for (const javaScriptEnabled of [true, false]) {
         const left = (at: number) => Math.ceil((86_400_000 - (at % 86_400_000)) / 1000)
         const said = (await alert.textContent())!.trim()
         expect([retryText(WORDS.en.review, left(before)), retryText(WORDS.en.review, left(Date.now()))]).toContain(said)
-        const mine = (await reviewsOf(product)).filter((r) => r.customerName.startsWith(`Limit ${mode}`)).map((r) => r.customerName)
+        const mine = (await reviewsOf(product))
+          .filter((r) => r.customerName.startsWith(`Limit ${mode}`))
+          .map((r) => r.customerName)
         expect(mine.sort()).toEqual([1, 2, 3].map((i) => `Limit ${mode} ${i}`))
         // The script's 429 is logged by Chromium as a failed resource: the test's own doing.
         if (javaScriptEnabled) expectProblems(w, /status of 429/, 1)
@@ -221,10 +259,14 @@ for (const javaScriptEnabled of [true, false]) {
         const share = page.getByRole('link', { name: 'Share on WhatsApp' })
         const href = (await share.getAttribute('href'))!
         expect(href).toStartWith('https://wa.me/?text=')
-        expect(decodeURIComponent(href.slice('https://wa.me/?text='.length))).toBe(`${product}\n$14.00\n${h.origin}${SHOP}/p/${products[product]!.slug}`)
+        expect(decodeURIComponent(href.slice('https://wa.me/?text='.length))).toBe(
+          `${product}\n$14.00\n${h.origin}${SHOP}/p/${products[product]!.slug}`,
+        )
         await visit(w, SHOP)
         const storeShare = (await page.getByRole('link', { name: 'Share on WhatsApp' }).getAttribute('href'))!
-        expect(decodeURIComponent(storeShare.slice('https://wa.me/?text='.length))).toBe(`Review Roasters\n${h.origin}${SHOP}`)
+        expect(decodeURIComponent(storeShare.slice('https://wa.me/?text='.length))).toBe(
+          `Review Roasters\n${h.origin}${SHOP}`,
+        )
         await close(w)
       },
       TIMEOUT,

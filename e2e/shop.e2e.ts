@@ -33,11 +33,32 @@ beforeAll(async () => {
   server = h.server
   origin = h.origin
   const deps = server.running.deps
-  const store = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'E2E Coffee', slug: 'e2e-coffee', plan: 'pro', whatsapp: '+14155550123', description: 'Fresh beans, roasted weekly.' } })
+  const store = createStore({
+    ctx: { db: deps.db, clock: deps.clock },
+    input: {
+      name: 'E2E Coffee',
+      slug: 'e2e-coffee',
+      plan: 'pro',
+      whatsapp: '+14155550123',
+      description: 'Fresh beans, roasted weekly.',
+    },
+  })
   storeId = store.id
   const ctx = ctxFor(deps, store)
   const beans = createCategory({ ctx, input: { name: 'Beans', slug: 'beans', position: 0 } })
-  const coffee = createProduct({ ctx, input: { name: 'House Coffee', price: 10, description: 'Chocolate and hazelnut.', categoryId: beans.id, variants: [{ name: '250 g', price: 10 }, { name: '500 g', price: 18 }] } })
+  const coffee = createProduct({
+    ctx,
+    input: {
+      name: 'House Coffee',
+      price: 10,
+      description: 'Chocolate and hazelnut.',
+      categoryId: beans.id,
+      variants: [
+        { name: '250 g', price: 10 },
+        { name: '500 g', price: 18 },
+      ],
+    },
+  })
   createProduct({ ctx, input: { name: 'Glass Teapot', price: 25, description: '800 ml borosilicate.' } })
   // One unit: two carts race for it in the stock test.
   createProduct({ ctx, input: { name: 'Last Mug', price: 12, description: 'The last one of its glaze.', stock: 1 } })
@@ -46,10 +67,17 @@ beforeAll(async () => {
   // A picture uploaded over HTTP, as a seller would: the pages show it with its srcset.
   const form = new FormData()
   form.set('file', new Blob([await picturePng('House Coffee', 'bag', 0)], { type: 'image/png' }), 'coffee.png')
-  const up = await server.fetch(`/api/v1/products/${coffee.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
+  const up = await server.fetch(`/api/v1/products/${coffee.id}/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  })
   if (up.status !== 201) throw new Error(`image upload: ${up.status} ${await up.text()}`)
 
-  const evil = createStore({ ctx: { db: deps.db, clock: deps.clock }, input: { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' } })
+  const evil = createStore({
+    ctx: { db: deps.db, clock: deps.clock },
+    input: { name: 'Evil Shop', slug: 'evil-shop', plan: 'pro' },
+  })
   createProduct({ ctx: ctxFor(deps, evil), input: { name: XSS, slug: 'evil', price: 3 } })
   deps.cache.clear()
 })
@@ -154,7 +182,16 @@ describe('storefront in Chromium', () => {
       const { data } = await api(`/api/v1/orders/${(order as unknown as { id: string }).id}`)
       expect(data.total).toBe(66)
       expect(data.customerName).toBe('Ada Lovelace')
-      expect(data.items.map((i: { productName: string; variantName: string | null; quantity: number; unitPrice: number }) => [i.productName, i.variantName, i.quantity, i.unitPrice])).toEqual([
+      expect(
+        data.items.map(
+          (i: { productName: string; variantName: string | null; quantity: number; unitPrice: number }) => [
+            i.productName,
+            i.variantName,
+            i.quantity,
+            i.unitPrice,
+          ],
+        ),
+      ).toEqual([
         ['House Coffee', '500 g', 2, 18],
         ['Glass Teapot', null, 1, 25],
       ])
@@ -226,13 +263,20 @@ describe('storefront in Chromium', () => {
       await page.getByRole('region', { name: 'Order placed' }).waitFor()
       await teapotCheckout(page, '+1 415 555 0105')
       await page.getByRole('button', { name: 'Place order' }).click()
-      await page.getByRole('alert').getByText('It looks like you already placed this order a few minutes ago.', { exact: false }).waitFor()
+      await page
+        .getByRole('alert')
+        .getByText('It looks like you already placed this order a few minutes ago.', { exact: false })
+        .waitFor()
       expect(await ordersByPhone('+14155550105')).toHaveLength(1)
 
       // A real 429 needs the IP's order budget spent (raised for these tests): answered here as
       // the contract shapes it. OUT_OF_STOCK is real: see the stock test below.
       await page.route(`${origin}/api/orders`, (route) =>
-        route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ error: 'Too many requests', code: 'RATE_LIMITED', details: {} }) }),
+        route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Too many requests', code: 'RATE_LIMITED', details: {} }),
+        }),
       )
       await page.getByLabel('Phone', { exact: true }).fill('+1 415 555 0106')
       await page.getByRole('button', { name: 'Place order' }).click()
@@ -252,7 +296,10 @@ describe('storefront in Chromium', () => {
       const first = await open()
       const second = await open()
       // Both customers put the last mug in their carts while it is still in stock.
-      for (const [w, phone] of [[first, '+1 415 555 0111'], [second, '+1 415 555 0112']] as const) {
+      for (const [w, phone] of [
+        [first, '+1 415 555 0111'],
+        [second, '+1 415 555 0112'],
+      ] as const) {
         const { page } = w
         await page.goto(`${origin}/s/e2e-coffee`)
         await page.getByRole('link', { name: 'Last Mug' }).click()
@@ -272,7 +319,10 @@ describe('storefront in Chromium', () => {
       await page.getByRole('button', { name: 'Place order' }).click()
       const res = await answer
       expect(res.status()).toBe(409)
-      expect(await res.json()).toMatchObject({ code: 'OUT_OF_STOCK', details: { field: 'items[0].productId', available: 0 } })
+      expect(await res.json()).toMatchObject({
+        code: 'OUT_OF_STOCK',
+        details: { field: 'items[0].productId', available: 0 },
+      })
       const line = page.getByRole('listitem').filter({ hasText: 'Last Mug' })
       await line.getByText('Sorry, this has just sold out. Remove it to go on.').waitFor()
       const qty = page.getByLabel('Quantity of Last Mug')
@@ -317,13 +367,23 @@ describe('storefront in Chromium', () => {
       await page.getByRole('link', { name: 'House Coffee' }).click()
       const img = page.getByRole('img', { name: 'House Coffee' })
       await img.waitFor()
-      expect(await img.getAttribute('srcset')).toMatch(/^\/media\/[a-z0-9]+\/[a-z0-9]+-320\.webp 320w, \/media\/[a-z0-9]+\/[a-z0-9]+-640\.webp 640w$/)
+      expect(await img.getAttribute('srcset')).toMatch(
+        /^\/media\/[a-z0-9]+\/[a-z0-9]+-320\.webp 320w, \/media\/[a-z0-9]+\/[a-z0-9]+-640\.webp 640w$/,
+      )
       expect(await img.getAttribute('sizes')).toBeTruthy()
       expect(await img.getAttribute('width')).toBe('640')
       // Loaded (not a broken picture), from the srcset, on this origin.
       type Img = { complete: boolean; naturalWidth: number; currentSrc: string }
-      await img.evaluate((el) => new Promise<void>((done) => ((el as unknown as Img).complete ? done() : el.addEventListener('load', () => done()))))
-      const shown = await img.evaluate((el) => ({ width: (el as unknown as Img).naturalWidth, src: (el as unknown as Img).currentSrc }))
+      await img.evaluate(
+        (el) =>
+          new Promise<void>((done) =>
+            (el as unknown as Img).complete ? done() : el.addEventListener('load', () => done()),
+          ),
+      )
+      const shown = await img.evaluate((el) => ({
+        width: (el as unknown as Img).naturalWidth,
+        src: (el as unknown as Img).currentSrc,
+      }))
       expect(shown.width).toBeGreaterThan(0)
       expect(shown.src).toStartWith(`${origin}/media/`)
       await close(w)
@@ -375,7 +435,12 @@ describe('storefront in Chromium', () => {
   test(
     'a page on another origin places an order through the public endpoint (CORS)',
     async () => {
-      const body = JSON.stringify({ storeId, name: 'Cross Origin', phone: '+1 415 555 0104', items: [{ productId: await teapotId(), quantity: 1 }] })
+      const body = JSON.stringify({
+        storeId,
+        name: 'Cross Origin',
+        phone: '+1 415 555 0104',
+        items: [{ productId: await teapotId(), quantity: 1 }],
+      })
       const other = Bun.serve({
         port: 0,
         hostname: '127.0.0.1',

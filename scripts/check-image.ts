@@ -15,7 +15,10 @@ import path from 'node:path'
 
 const ROOT = path.join(import.meta.dir, '..')
 const docker = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ')
-const lines = docker.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+const lines = docker
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'))
 const stages: string[][] = []
 for (const l of lines) {
   if (l.startsWith('FROM ')) stages.push([])
@@ -32,14 +35,18 @@ const check = (ok: boolean, what: string, detail = '') => {
 const bunVersion = /ARG BUN_VERSION=(\S+)/.exec(docker)?.[1]
 check(bunVersion === Bun.version, 'base image pins the Bun in use', `oven/bun:${bunVersion} vs bun ${Bun.version}`)
 check(!/FROM oven\/bun:1(\s|$)/.test(docker), 'no floating oven/bun:1 tag')
-for (const word of ['STOPSIGNAL SIGTERM', 'org.opencontainers.image.title', 'HEALTHCHECK']) check(docker.includes(word), `Dockerfile has ${word}`)
+for (const word of ['STOPSIGNAL SIGTERM', 'org.opencontainers.image.title', 'HEALTHCHECK'])
+  check(docker.includes(word), `Dockerfile has ${word}`)
 
 const work = mkdtempSync(path.join(tmpdir(), 'sf-image-'))
 const copy = (stage: string[], dest: string) => {
   for (const l of stage.filter((x) => x.startsWith('COPY ') && !x.includes('--from'))) {
     const parts = l.split(/\s+/).slice(1)
     const target = parts.pop()!
-    for (const src of parts) cpSync(path.join(ROOT, src), path.join(dest, target.endsWith('/') ? path.basename(src) : target), { recursive: true })
+    for (const src of parts)
+      cpSync(path.join(ROOT, src), path.join(dest, target.endsWith('/') ? path.basename(src) : target), {
+        recursive: true,
+      })
   }
 }
 const du = (dir: string) => Number(spawnSync(['du', '-sm', dir]).stdout.toString().split('\t')[0])
@@ -49,16 +56,25 @@ const install = depsStage.find((l) => l.startsWith('RUN bun install'))!.slice(4)
 const depsDir = path.join(work, 'deps')
 mkdirSync(depsDir)
 copy(depsStage, depsDir)
-let t = performance.now()
+const t = performance.now()
 const inst = spawnSync(['sh', '-c', install], { cwd: depsDir, stderr: 'pipe', stdout: 'pipe' })
-check(inst.exitCode === 0, `deps stage: ${install}`, `${Math.round(performance.now() - t)} ms ${inst.exitCode ? inst.stderr.toString() : ''}`)
+check(
+  inst.exitCode === 0,
+  `deps stage: ${install}`,
+  `${Math.round(performance.now() - t)} ms ${inst.exitCode ? inst.stderr.toString() : ''}`,
+)
 const plainDir = path.join(work, 'plain')
 mkdirSync(plainDir)
 copy(depsStage, plainDir)
-spawnSync(['sh', '-c', 'bun install --frozen-lockfile --production'], { cwd: plainDir, stdout: 'ignore', stderr: 'ignore' })
+spawnSync(['sh', '-c', 'bun install --frozen-lockfile --production'], {
+  cwd: plainDir,
+  stdout: 'ignore',
+  stderr: 'ignore',
+})
 const [size, plainSize] = [du(path.join(depsDir, 'node_modules')), du(path.join(plainDir, 'node_modules'))]
 check(size < plainSize, 'node_modules size', `${size} MB (plain --production: ${plainSize} MB)`)
-for (const pkg of ['typescript', '@typescript', '@types/bun', 'bun-types']) check(!existsSync(path.join(depsDir, 'node_modules', pkg)), `no ${pkg} in the image`)
+for (const pkg of ['typescript', '@typescript', '@types/bun', 'bun-types'])
+  check(!existsSync(path.join(depsDir, 'node_modules', pkg)), `no ${pkg} in the image`)
 rmSync(plainDir, { recursive: true, force: true })
 
 // The final stage's files.
@@ -67,9 +83,11 @@ mkdirSync(app)
 cpSync(path.join(depsDir, 'node_modules'), path.join(app, 'node_modules'), { recursive: true })
 copy(finalStage, app)
 const env: Record<string, string> = {}
-for (const l of finalStage.filter((x) => x.startsWith('ENV '))) for (const m of l.slice(4).matchAll(/(\w+)=(\S+)/g)) env[m[1]!] = m[2]!
+for (const l of finalStage.filter((x) => x.startsWith('ENV ')))
+  for (const m of l.slice(4).matchAll(/(\w+)=(\S+)/g)) env[m[1]!] = m[2]!
 /** The exec-form command of the line starting with `directive` (HEALTHCHECK's is after its CMD). */
-const execForm = (directive: string) => JSON.parse(/CMD (\[.*\])/.exec(finalStage.find((l) => l.startsWith(directive + ' '))!)![1]!) as string[]
+const execForm = (directive: string) =>
+  JSON.parse(/CMD (\[.*\])/.exec(finalStage.find((l) => l.startsWith(`${directive} `))!)![1]!) as string[]
 const cmd = execForm('CMD')
 const healthcheck = execForm('HEALTHCHECK')
 const stopSignal = (/STOPSIGNAL (\w+)/.exec(docker)?.[1] ?? 'SIGTERM') as NodeJS.Signals
@@ -85,7 +103,16 @@ async function freePort(): Promise<number> {
 
 async function startAndStop(mode: string, extra: Record<string, string>) {
   const dataDir = path.join(work, `data-${mode}`)
-  const runEnv = { PATH: process.env.PATH!, HOME: process.env.HOME ?? work, ...env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), HTTP_PORT: String(await freePort()), ...extra }
+  const runEnv = {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? work,
+    ...env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    HTTP_PORT: String(await freePort()),
+    ...extra,
+  }
   const started = performance.now()
   const proc = spawn(cmd, { cwd: app, env: runEnv, stdout: 'pipe', stderr: 'pipe' })
   let healthy = false
@@ -93,7 +120,11 @@ async function startAndStop(mode: string, extra: Record<string, string>) {
     healthy = spawnSync(healthcheck, { cwd: app, env: runEnv }).exitCode === 0
     if (!healthy) await Bun.sleep(100)
   }
-  check(healthy, `${mode}: HEALTHCHECK passes`, `${Math.round(performance.now() - started)} ms after start (pid ${proc.pid})`)
+  check(
+    healthy,
+    `${mode}: HEALTHCHECK passes`,
+    `${Math.round(performance.now() - started)} ms after start (pid ${proc.pid})`,
+  )
   if (healthy) {
     const base = `${extra.TRUST_PROXY ? 'http' : 'https'}://127.0.0.1:${runEnv.PORT}`
     const tls = { rejectUnauthorized: false }
@@ -101,12 +132,20 @@ async function startAndStop(mode: string, extra: Record<string, string>) {
     check(health.status === 200, `${mode}: GET /health`, `${health.status} ${await health.text()}`)
     const docs = await fetch(`${base}/docs/json`, { tls, headers: { 'x-forwarded-proto': 'https' } } as RequestInit)
     check(docs.status === 200, `${mode}: GET /docs/json (OpenAPI without TypeScript)`, String(docs.status))
-    check((statSync(dataDir).mode & 0o777) === 0o700, `${mode}: DATA_DIR is 0700`, (statSync(dataDir).mode & 0o777).toString(8))
+    check(
+      (statSync(dataDir).mode & 0o777) === 0o700,
+      `${mode}: DATA_DIR is 0700`,
+      (statSync(dataDir).mode & 0o777).toString(8),
+    )
   }
   const signalled = performance.now()
   proc.kill(stopSignal)
   const code = await proc.exited
-  check(code === 0, `${mode}: ${stopSignal} → exit 0`, `exit ${code} in ${Math.round(performance.now() - signalled)} ms`)
+  check(
+    code === 0,
+    `${mode}: ${stopSignal} → exit 0`,
+    `exit ${code} in ${Math.round(performance.now() - signalled)} ms`,
+  )
   if (code !== 0 || !healthy) console.error(await new Response(proc.stderr).text())
 }
 
@@ -119,5 +158,9 @@ try {
 
 const width = Math.max(...report.map(([a]) => a.length))
 console.log(report.map(([a, b]) => `${a.padEnd(width)}  ${b}`).join('\n'))
-console.log(problems.length ? `\n${problems.length} problem(s)` : '\nthe image steps work (reproduced without Docker: no daemon here)')
+console.log(
+  problems.length
+    ? `\n${problems.length} problem(s)`
+    : '\nthe image steps work (reproduced without Docker: no daemon here)',
+)
 process.exit(problems.length ? 1 : 0)

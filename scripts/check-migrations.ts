@@ -35,9 +35,11 @@ const problems: string[] = []
 const head = JSON.parse(readFileSync(path.join(ROOT, 'drizzle/meta/_journal.json'), 'utf8')) as Journal
 
 // Every migration step has a fixture: the newest fixture's journal is the current one.
-const steps = readdirSync(HISTORY).sort((a, b) => parseInt(a) - parseInt(b))
+const steps = readdirSync(HISTORY).sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
 const newest = steps.at(-1)
-const newestJournal = newest ? (JSON.parse(readFileSync(path.join(HISTORY, newest, 'meta/_journal.json'), 'utf8')) as Journal) : undefined
+const newestJournal = newest
+  ? (JSON.parse(readFileSync(path.join(HISTORY, newest, 'meta/_journal.json'), 'utf8')) as Journal)
+  : undefined
 if (JSON.stringify(newestJournal?.entries) !== JSON.stringify(head.entries)) {
   const next = `${steps.length}-${head.entries.at(-1)?.tag}`
   problems.push(
@@ -45,29 +47,44 @@ if (JSON.stringify(newestJournal?.entries) !== JSON.stringify(head.entries)) {
   )
 }
 
-const shallow = existsSync(path.join(ROOT, '.git')) ? git('rev-parse', '--is-shallow-repository').trim() === 'true' : true
+const shallow = existsSync(path.join(ROOT, '.git'))
+  ? git('rev-parse', '--is-shallow-repository').trim() === 'true'
+  : true
 if (shallow) {
   console.log('check-migrations: no full git history here; only the fixture check ran')
 } else {
   // No committed migration file is modified after it was added.
   let current = ''
-  for (const line of git('log', '--first-parent', '--format=%H', '--name-status', '--diff-filter=MDR', '--', 'drizzle/*.sql').split('\n')) {
+  for (const line of git(
+    'log',
+    '--first-parent',
+    '--format=%H',
+    '--name-status',
+    '--diff-filter=MDR',
+    '--',
+    'drizzle/*.sql',
+  ).split('\n')) {
     if (/^[0-9a-f]{40}$/.test(line)) {
       current = line
       continue
     }
     const [status, file] = line.split('\t')
     if (!status || !file) continue
-    if (!GRANDFATHERED_EDITS.has(`${file} ${current}`)) problems.push(`${file} was changed (${status}) after it was committed, in ${current.slice(0, 10)}`)
+    if (!GRANDFATHERED_EDITS.has(`${file} ${current}`))
+      problems.push(`${file} was changed (${status}) after it was committed, in ${current.slice(0, 10)}`)
   }
   // No journal entry changes after it was committed.
-  for (const commit of git('log', '--first-parent', '--format=%H', '--', 'drizzle/meta/_journal.json').split('\n').filter(Boolean)) {
+  for (const commit of git('log', '--first-parent', '--format=%H', '--', 'drizzle/meta/_journal.json')
+    .split('\n')
+    .filter(Boolean)) {
     const old = JSON.parse(git('show', `${commit}:drizzle/meta/_journal.json`)) as Journal
     for (const e of old.entries) {
       const now = head.entries[e.idx]
       if (now?.tag === e.tag && now.when === e.when) continue
       if (GRANDFATHERED_WHENS.has(e.when)) continue
-      problems.push(`journal entry ${e.idx} (${e.tag}, when ${e.when}) as of ${commit.slice(0, 10)} is now ${now ? `${now.tag}, when ${now.when}` : 'gone'}`)
+      problems.push(
+        `journal entry ${e.idx} (${e.tag}, when ${e.when}) as of ${commit.slice(0, 10)} is now ${now ? `${now.tag}, when ${now.when}` : 'gone'}`,
+      )
     }
   }
 }
@@ -76,4 +93,6 @@ if (problems.length > 0) {
   for (const p of problems) console.error(`- ${p}`)
   process.exit(1)
 }
-console.log(`check-migrations: ${head.entries.length} migrations unchanged since committed; ${steps.length} upgrade fixtures`)
+console.log(
+  `check-migrations: ${head.entries.length} migrations unchanged since committed; ${steps.length} upgrade fixtures`,
+)

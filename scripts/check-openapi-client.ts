@@ -43,13 +43,30 @@ try {
   writeFileSync(
     path.join(work, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        lib: ['ES2022', 'DOM'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
       files: ['example.ts'],
     }),
   )
   const node = Bun.which('node')
   if (!node) throw new Error('node is needed to run openapi-typescript')
-  run([node, '--import', path.join(import.meta.dir, 'openapi-client/typescript5.mjs'), path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.json', '-o', 'api.d.ts'])
+  run([
+    node,
+    '--import',
+    path.join(import.meta.dir, 'openapi-client/typescript5.mjs'),
+    path.join(root, 'node_modules/openapi-typescript/bin/cli.js'),
+    'openapi.json',
+    '-o',
+    'api.d.ts',
+  ])
   run([node, path.join(root, 'node_modules/typescript5/bin/tsc'), '-p', 'tsconfig.json'])
   console.log('✓ a client generated from /docs/json typechecks (openapi-typescript + TypeScript 5, strict)')
 } finally {

@@ -16,5 +16,8 @@ const { version } = await Bun.file(path.join(pkgDir, 'package.json')).json()
 const js = new Uint8Array(await Bun.file(path.join(pkgDir, 'dist/browser/standalone.js')).arrayBuffer())
 const sha256 = createHash('sha256').update(js).digest('hex')
 await Bun.write(path.join(root, 'src/openapi/vendor/scalar-api-reference.js.gz'), Bun.gzipSync(js, { level: 9 }))
-await Bun.write(path.join(root, 'src/openapi/vendor/scalar-api-reference.json'), JSON.stringify({ package: '@scalar/api-reference', version, file: 'dist/browser/standalone.js', sha256 }, null, 2) + '\n')
+await Bun.write(
+  path.join(root, 'src/openapi/vendor/scalar-api-reference.json'),
+  `${JSON.stringify({ package: '@scalar/api-reference', version, file: 'dist/browser/standalone.js', sha256 }, null, 2)}\n`,
+)
 console.log(`@scalar/api-reference ${version}: ${js.length} bytes, sha256 ${sha256.slice(0, 12)}…`)

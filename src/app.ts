@@ -27,7 +27,10 @@ import { orderStatusRoutes } from './shop/order-status'
 const ReplicaHealth = t.Object(
   {
     state: t.UnionEnum(['off', 'running', 'restarting']),
-    lagSeconds: t.Union([t.Number(), t.Null()], { description: 'Seconds of commits the replica may be missing (0: none); null when off or before its first shipment' }),
+    lagSeconds: t.Union([t.Number(), t.Null()], {
+      description:
+        'Seconds of commits the replica may be missing (0: none); null when off or before its first shipment',
+    }),
   },
   { description: 'Litestream replication (REPLICA_URL)' },
 )
@@ -101,13 +104,25 @@ export function createApp(deps: Deps) {
       {
         response: {
           200: t.Object({ status: t.Literal('ok'), replica: ReplicaHealth }),
-          503: t.Object({ status: t.Literal('degraded'), reason: t.UnionEnum(['disk_full', 'io_error']), replica: ReplicaHealth }),
+          503: t.Object({
+            status: t.Literal('degraded'),
+            reason: t.UnionEnum(['disk_full', 'io_error']),
+            replica: ReplicaHealth,
+          }),
         },
-        detail: { tags: ['Public'], summary: 'Health check for containers (503 degraded while writes fail), with the replica\'s state and lag' },
+        detail: {
+          tags: ['Public'],
+          summary: "Health check for containers (503 degraded while writes fail), with the replica's state and lag",
+        },
       },
     )
   for (const routes of api) app = app.use(routes) as unknown as typeof app
-  app = app.use(mcp).use(mediaRoutes(deps)).use(orderStatusRoutes(deps)).use(shopRoutes(deps)).use(panel) as unknown as typeof app
+  app = app
+    .use(mcp)
+    .use(mediaRoutes(deps))
+    .use(orderStatusRoutes(deps))
+    .use(shopRoutes(deps))
+    .use(panel) as unknown as typeof app
 
   return Object.assign(app, { gate, firstRun })
 }

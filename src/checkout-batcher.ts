@@ -20,22 +20,19 @@ export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: 
  * are returned unrun: the caller runs them once the commit is on disk.
  */
 export function commitOrders(base: CtxBase, batch: PendingOrder[]): { outcomes: Outcome[]; effects: Effects } {
-  const { result: outcomes, effects } = transact(
-    base.db,
-    (_tx, effects) => {
-      const stores = new Map<string, Ctx>()
-      return withNamesIndexedOnce(base.db.$client, () =>
-        batch.map(
-          (o): Outcome =>
-            savepoint(base.db, effects, () => {
-              const p = placeOrder({ ctx: base, input: o, tx: { effects, stores } })
-              if (!p.result.replayed) effects.touched(p.storeId)
-              return p.result
-            }),
-        ),
-      )
-    },
-  )
+  const { result: outcomes, effects } = transact(base.db, (_tx, effects) => {
+    const stores = new Map<string, Ctx>()
+    return withNamesIndexedOnce(base.db.$client, () =>
+      batch.map(
+        (o): Outcome =>
+          savepoint(base.db, effects, () => {
+            const p = placeOrder({ ctx: base, input: o, tx: { effects, stores } })
+            if (!p.result.replayed) effects.touched(p.storeId)
+            return p.result
+          }),
+      ),
+    )
+  })
   return { outcomes, effects }
 }
 
@@ -97,7 +94,12 @@ export class OrderBatcher {
     const { deps } = this
     let committed: ReturnType<typeof commitOrders>
     try {
-      committed = this.walSync.relaxed(() => commitOrders(deps, jobs.map((j) => j.order)))
+      committed = this.walSync.relaxed(() =>
+        commitOrders(
+          deps,
+          jobs.map((j) => j.order),
+        ),
+      )
     } catch (error) {
       // BEGIN or COMMIT failed: nothing was written for any of them.
       for (const j of jobs) j.reject(error)

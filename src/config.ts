@@ -7,12 +7,15 @@ import { Cron } from 'croner'
 
 type Parser<T> = (raw: string) => T | undefined
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> => (raw) => {
-  if (!/^\d+$/.test(raw.trim())) return undefined
-  const n = Number(raw)
-  return n >= min && n <= max ? n : undefined
-}
-const flag: Parser<boolean> = (raw) => (['1', 'true', 'yes'].includes(raw) ? true : ['0', 'false', 'no', ''].includes(raw) ? false : undefined)
+const int =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> =>
+  (raw) => {
+    if (!/^\d+$/.test(raw.trim())) return undefined
+    const n = Number(raw)
+    return n >= min && n <= max ? n : undefined
+  }
+const flag: Parser<boolean> = (raw) =>
+  ['1', 'true', 'yes'].includes(raw) ? true : ['0', 'false', 'no', ''].includes(raw) ? false : undefined
 const str: Parser<string> = (raw) => raw
 const url: Parser<string> = (raw) => {
   try {
@@ -24,7 +27,10 @@ const url: Parser<string> = (raw) => {
 }
 /** Comma-separated http(s) origins (`https://shop.example`), or `*` for any. */
 const origins: Parser<string[]> = (raw) => {
-  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean)
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
   const ok = parts.every((p) => p === '*' || (url(p) !== undefined && new URL(p).origin === p.replace(/\/+$/, '')))
   return parts.length > 0 && ok ? parts.map((p) => p.replace(/\/+$/, '')) : undefined
 }
@@ -66,7 +72,12 @@ interface Setting<T> {
   /** What a valid value looks like, for the error message. */
   expect: string
 }
-const setting = <T>(env: string, parse: Parser<T>, def: T, expect: string): Setting<T> => ({ env, parse, default: def, expect })
+const setting = <T>(env: string, parse: Parser<T>, def: T, expect: string): Setting<T> => ({
+  env,
+  parse,
+  default: def,
+  expect,
+})
 
 const schema = {
   dataDir: setting('DATA_DIR', str, './data', 'a directory path'),
@@ -77,10 +88,25 @@ const schema = {
   tlsKeyFile: setting<string | undefined>('TLS_KEY_FILE', str, undefined, 'a PEM file path'),
   trustProxy: setting('TRUST_PROXY', flag, false, '1 or 0'),
   publicUrl: setting<string | undefined>('PUBLIC_URL', url, undefined, 'an http(s) origin'),
-  logLevel: setting('LOG_LEVEL', (r) => (['debug', 'info', 'warn', 'error', 'silent'].includes(r) ? r : undefined), 'info', 'debug|info|warn|error|silent'),
+  logLevel: setting(
+    'LOG_LEVEL',
+    (r) => (['debug', 'info', 'warn', 'error', 'silent'].includes(r) ? r : undefined),
+    'info',
+    'debug|info|warn|error|silent',
+  ),
   /** Secret for encrypting webhook secrets at rest and signing billing events; generated into DATA_DIR when unset. */
-  secretKey: setting<string | undefined>('SECRET_KEY', (r) => (r.length >= 32 ? r : undefined), undefined, 'at least 32 characters'),
-  billingWebhookSecret: setting<string | undefined>('BILLING_WEBHOOK_SECRET', (r) => (r.length >= 16 ? r : undefined), undefined, 'at least 16 characters'),
+  secretKey: setting<string | undefined>(
+    'SECRET_KEY',
+    (r) => (r.length >= 32 ? r : undefined),
+    undefined,
+    'at least 32 characters',
+  ),
+  billingWebhookSecret: setting<string | undefined>(
+    'BILLING_WEBHOOK_SECRET',
+    (r) => (r.length >= 16 ? r : undefined),
+    undefined,
+    'at least 16 characters',
+  ),
   /** Origins whose pages may call the public endpoints from a browser (docs/hardening.md). */
   corsOrigins: setting('CORS_ORIGINS', origins, ['*'], "'*' or comma-separated http(s) origins"),
   /** Other sites' origins allowed to call /mcp from a browser (DNS-rebinding guard). */
@@ -124,7 +150,12 @@ const schema = {
   // Webhooks.
   webhookAllowPrivate: setting('WEBHOOK_ALLOW_PRIVATE', flag, false, '1 or 0'),
   /** Seconds after each failed attempt (Standard Webhooks schedule). */
-  webhookRetrySchedule: setting('WEBHOOK_RETRY_SCHEDULE', intList, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400], 'comma-separated seconds'),
+  webhookRetrySchedule: setting(
+    'WEBHOOK_RETRY_SCHEDULE',
+    intList,
+    [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],
+    'comma-separated seconds',
+  ),
   webhookTimeoutMs: setting('WEBHOOK_TIMEOUT_MS', int(100), 15000, 'milliseconds ≥ 100'),
   webhookConcurrency: setting('WEBHOOK_CONCURRENCY', int(1), 16, 'a positive integer'),
   webhookConcurrencyPerEndpoint: setting('WEBHOOK_CONCURRENCY_PER_ENDPOINT', int(1), 4, 'a positive integer'),
@@ -144,7 +175,12 @@ const schema = {
   billingToleranceSec: setting('BILLING_TOLERANCE_SEC', int(1), 300, 'seconds'),
 
   /** FULL: a commit is on disk before the 201 (survives power loss); NORMAL survives a process crash only. */
-  dbSynchronous: setting('DB_SYNCHRONOUS', (r) => (['FULL', 'NORMAL'].includes(r.toUpperCase()) ? r.toUpperCase() : undefined), 'FULL', 'FULL or NORMAL'),
+  dbSynchronous: setting(
+    'DB_SYNCHRONOUS',
+    (r) => (['FULL', 'NORMAL'].includes(r.toUpperCase()) ? r.toUpperCase() : undefined),
+    'FULL',
+    'FULL or NORMAL',
+  ),
 
   /** Benchmarks only (bench/reads.ts): serve every GET uncached, to measure the path a busy store takes after each write. */
   benchNoResponseCache: setting('BENCH_NO_RESPONSE_CACHE', flag, false, '1 or 0'),
@@ -156,7 +192,12 @@ const schema = {
   backupKeep: setting('BACKUP_KEEP', int(0), 7, 'a count ≥ 0 (0 turns scheduled backups off)'),
 
   // Replication (src/replica): Litestream beside the service; credentials stay in LITESTREAM_* variables.
-  replicaUrl: setting<string | undefined>('REPLICA_URL', replicaUrl, undefined, 'file:///absolute/path or s3://bucket/path'),
+  replicaUrl: setting<string | undefined>(
+    'REPLICA_URL',
+    replicaUrl,
+    undefined,
+    'file:///absolute/path or s3://bucket/path',
+  ),
   /** An S3-compatible store's API endpoint (MinIO, R2, B2…); unset for AWS S3. */
   replicaEndpoint: setting<string | undefined>('REPLICA_ENDPOINT', url, undefined, 'an http(s) URL'),
 }
@@ -184,11 +225,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value === undefined) problems.push(`${s.env}=${JSON.stringify(raw)}: expected ${s.expect}`)
     else out[name] = value
   }
-  if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE))
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
   // Behind a proxy the Host a client sends (X-Forwarded-Host) must not decide redirects,
   // canonical links or the sitemap line; PUBLIC_URL names the one origin instead.
-  if (out.trustProxy === true && !out.publicUrl) problems.push('TRUST_PROXY=1 needs PUBLIC_URL (the origin customers use, e.g. https://shop.example.com)')
-  if (out.replicaEndpoint && !String(out.replicaUrl ?? '').startsWith('s3:')) problems.push('REPLICA_ENDPOINT needs an s3:// REPLICA_URL')
+  if (out.trustProxy === true && !out.publicUrl)
+    problems.push('TRUST_PROXY=1 needs PUBLIC_URL (the origin customers use, e.g. https://shop.example.com)')
+  if (out.replicaEndpoint && !String(out.replicaUrl ?? '').startsWith('s3:'))
+    problems.push('REPLICA_ENDPOINT needs an s3:// REPLICA_URL')
   if (problems.length) throw new ConfigError(problems)
   const config = out as Config
   config.dataDir = path.resolve(config.dataDir)

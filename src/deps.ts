@@ -61,7 +61,10 @@ export interface Deps {
 }
 
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
-export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {}): Deps {
+export function createDeps(
+  config: Config,
+  opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {},
+): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
   const clock = opts.clock ?? systemClock
   const log = opts.log ?? createLogger(config.logLevel)
@@ -92,7 +95,12 @@ export function createDeps(config: Config, opts: { clock?: Clock; log?: Logger; 
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     settled: new Signal<string>(),
     stopping: new Signal<void>(),
-    replica: config.replicaUrl ? new ReplicaSupervisor({ dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint }, log) : NO_REPLICA,
+    replica: config.replicaUrl
+      ? new ReplicaSupervisor(
+          { dataDir: config.dataDir, url: config.replicaUrl, endpoint: config.replicaEndpoint },
+          log,
+        )
+      : NO_REPLICA,
   }
   resetStaging(config.dataDir)
   // The batcher reads its wiring from `deps` when it runs (a test may replace `deps.onOutbox`).

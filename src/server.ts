@@ -50,7 +50,11 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
     redirect = Bun.serve({
       port: config.httpPort,
       hostname: config.host,
-      fetch: (req) => new Response(null, { status: 301, headers: { location: redirectTarget(req, config, port), 'x-content-type-options': 'nosniff' } }),
+      fetch: (req) =>
+        new Response(null, {
+          status: 301,
+          headers: { location: redirectTarget(req, config, port), 'x-content-type-options': 'nosniff' },
+        }),
     })
   }
   const stopJobs = startJobs(deps)
@@ -63,7 +67,9 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
   const origin = `${tls ? 'https' : 'http'}://${displayHost}:${port}`
   const setupToken = app.firstRun.issue(deps)
   return {
-    setupUrl: setupToken ? `${config.publicUrl ? new URL(config.publicUrl).origin : origin}/admin/setup?token=${setupToken}` : undefined,
+    setupUrl: setupToken
+      ? `${config.publicUrl ? new URL(config.publicUrl).origin : origin}/admin/setup?token=${setupToken}`
+      : undefined,
     deps,
     url: origin,
     port,
@@ -76,7 +82,9 @@ export async function startServer(config: Config, opts: { deps?: Deps } = {}): P
         redirect?.stop(true)
         const drained = server.stop(false)
         deps.stopping.emit() // open event streams end, so the drain isn't held up by them
-        const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref?.())
+        const timeout = new Promise<'timeout'>((r) =>
+          setTimeout(() => r('timeout'), config.shutdownTimeoutMs).unref?.(),
+        )
         if ((await Promise.race([drained.then(() => 'done' as const), timeout])) === 'timeout') await server.stop(true)
         // Webhook sends already started get a short grace; unfinished ones stay claimed in the
         // outbox and are sent again after their lock expires (at least once).
@@ -104,7 +112,15 @@ export function serveUntilSignal(running: RunningServer): void {
       process.exit(0)
     })
   }
-  log.info('listening', { url: running.url, httpPort: running.httpPort, dataDir: config.dataDir, certFile: running.certFile })
+  log.info('listening', {
+    url: running.url,
+    httpPort: running.httpPort,
+    dataDir: config.dataDir,
+    certFile: running.certFile,
+  })
   // On stdout, never in the log: the token opens the first owner account (valid until used or restart).
-  if (running.setupUrl) process.stdout.write(`First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`)
+  if (running.setupUrl)
+    process.stdout.write(
+      `First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`,
+    )
 }

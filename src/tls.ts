@@ -22,7 +22,12 @@ export interface TlsFiles {
 
 export async function loadTls(config: Config): Promise<TlsFiles> {
   if (config.tlsCertFile && config.tlsKeyFile) {
-    return { cert: readFileSync(config.tlsCertFile, 'utf8'), key: readFileSync(config.tlsKeyFile, 'utf8'), certFile: config.tlsCertFile, generated: false }
+    return {
+      cert: readFileSync(config.tlsCertFile, 'utf8'),
+      key: readFileSync(config.tlsKeyFile, 'utf8'),
+      certFile: config.tlsCertFile,
+      generated: false,
+    }
   }
   const dir = path.join(config.dataDir, 'tls')
   const certFile = path.join(dir, 'cert.pem')

@@ -14,13 +14,25 @@ let phone = 2_000_000
 export function checkoutBatch(deps: Deps, storeId: string, [v1, v2]: readonly string[], size: number): () => void {
   const order = () =>
     prepareOrder(
-      { storeId, name: 'Bench Buyer', address: '1 Main St, Springfield', phone: `+1415${++phone}`, items: [{ variantId: v1!, quantity: 1 }, { variantId: v2!, quantity: 2 }], shippingOptionId: 'shipbench', notes: 'leave at the door' } as never,
+      {
+        storeId,
+        name: 'Bench Buyer',
+        address: '1 Main St, Springfield',
+        phone: `+1415${++phone}`,
+        items: [
+          { variantId: v1!, quantity: 1 },
+          { variantId: v2!, quantity: 2 },
+        ],
+        shippingOptionId: 'shipbench',
+        notes: 'leave at the door',
+      } as never,
       undefined,
       1000,
     )
   return () => {
     const r = commitOrders(deps, Array.from({ length: size }, order))
     r.effects.committed()
-    if (r.outcomes.some((o) => !o.ok)) throw new Error(String((r.outcomes.find((o) => !o.ok) as { error: unknown }).error))
+    if (r.outcomes.some((o) => !o.ok))
+      throw new Error(String((r.outcomes.find((o) => !o.ok) as { error: unknown }).error))
   }
 }

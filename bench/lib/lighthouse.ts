@@ -7,7 +7,10 @@ import { tempDir } from './processes'
 /** The parts of Lighthouse's report the benches read. */
 export interface Lhr {
   categories: Record<string, { score: number | null; auditRefs?: { id: string; weight: number }[] }>
-  audits: Record<string, { score?: number | null; title?: string; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>
+  audits: Record<
+    string,
+    { score?: number | null; title?: string; details?: { items?: { resourceType?: string; transferSize?: number }[] } }
+  >
 }
 
 /** Lighthouse's target in each category (issues 20, 21; the storefront's since the second wave). */
@@ -42,6 +45,7 @@ export async function runLighthouse<T>(url: string, headers?: Record<string, str
   const timer = setTimeout(() => proc.kill(), 120_000)
   const code = await proc.exited
   clearTimeout(timer)
-  if (code !== 0) throw new Error(`lighthouse failed (${code}): ${(await new Response(proc.stderr).text()).slice(-2000)}`)
+  if (code !== 0)
+    throw new Error(`lighthouse failed (${code}): ${(await new Response(proc.stderr).text()).slice(-2000)}`)
   return JSON.parse(readFileSync(out, 'utf8')) as T
 }

@@ -49,15 +49,17 @@ export function hasWrk(): boolean {
   wrkChecked ??= spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined
   return wrkChecked
 }
-export const WRK_MISSING = 'wrk not found: using the Bun load generator (slower, it costs CPU the server may share). Install wrk with `apt-get install -y wrk`.'
+export const WRK_MISSING =
+  'wrk not found: using the Bun load generator (slower, it costs CPU the server may share). Install wrk with `apt-get install -y wrk`.'
 
-export const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`
+export const luaString = (s: string) =>
+  `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`
 
 export function wrkScript(o: LoadOpts): string {
   const lines = [`wrk.method = ${luaString(o.method ?? 'GET')}`]
   for (const [k, v] of Object.entries(o.headers ?? {})) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`)
   if (o.body !== undefined) lines.push(`wrk.body = ${luaString(o.body)}`)
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }
 
 /** "1.23ms" / "850.00us" / "2.01s" → ms */
@@ -68,7 +70,10 @@ export function wrkMs(s: string): number {
   return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000
 }
 
-export function parseWrk(out: string, durationSec: number): Omit<LoadResult, 'tool' | 'cpuUsPerReq' | 'serverCpuShare'> {
+export function parseWrk(
+  out: string,
+  durationSec: number,
+): Omit<LoadResult, 'tool' | 'cpuUsPerReq' | 'serverCpuShare'> {
   const pct = (p: string) => {
     const m = new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(out)
     return m ? wrkMs(m[1]!) : NaN
@@ -99,7 +104,19 @@ export async function runLoad(o: LoadOpts): Promise<Omit<LoadResult, 'cpuUsPerRe
     const dir = tempDir('sf-wrk-')
     const script = path.join(dir, 'script.lua')
     writeFileSync(script, o.luaScript ?? wrkScript(o))
-    const args = [...pin, 'wrk', `-t${o.threads ?? 1}`, `-c${connections}`, `-d${durationSec}s`, '--latency', '--timeout', '10s', '-s', script, o.url]
+    const args = [
+      ...pin,
+      'wrk',
+      `-t${o.threads ?? 1}`,
+      `-c${connections}`,
+      `-d${durationSec}s`,
+      '--latency',
+      '--timeout',
+      '10s',
+      '-s',
+      script,
+      o.url,
+    ]
     const child = spawnTracked(args, {})
     let out = ''
     child.stdout!.on('data', (d) => (out += d))
@@ -110,7 +127,14 @@ export async function runLoad(o: LoadOpts): Promise<Omit<LoadResult, 'cpuUsPerRe
   }
   // Bun fallback: a child process (so it can be pinned) running bench/bun-load.ts.
   const child = spawnTracked([...pin, process.execPath, path.join(ROOT, 'bench/bun-load.ts')], {
-    LOAD_SPEC: JSON.stringify({ url: o.url, method: o.method ?? 'GET', headers: o.headers ?? {}, body: o.body, connections, durationSec }),
+    LOAD_SPEC: JSON.stringify({
+      url: o.url,
+      method: o.method ?? 'GET',
+      headers: o.headers ?? {},
+      body: o.body,
+      connections,
+      durationSec,
+    }),
   })
   let out = ''
   let err = ''
@@ -122,7 +146,10 @@ export async function runLoad(o: LoadOpts): Promise<Omit<LoadResult, 'cpuUsPerRe
 }
 
 /** One request with the self-signed cert accepted; returns status, headers and body text. */
-export async function fetchOnce(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string }> {
+export async function fetchOnce(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(url, { ...init, tls: { rejectUnauthorized: false } } as RequestInit)
   return { status: res.status, headers: res.headers, text: await res.text() }
 }

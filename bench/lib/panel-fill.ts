@@ -10,12 +10,69 @@ import { Database } from 'bun:sqlite'
 import path from 'node:path'
 import { createId } from '../../src/lib/cuid'
 
-const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Gabriela', 'Hugo', 'Isabel', 'Jorge', 'Karina', 'Luis', 'María', 'Nicolás', 'Olga', 'Pablo', 'Rosa', 'Sergio', 'Teresa', 'Víctor', 'Lucía', 'Mateo', 'Sofía', 'Tomás', 'Valentina', 'Joaquín', 'Camila', 'Andrés', 'Paula', 'Martín', 'Daniela', 'Javier', 'Laura', 'Ricardo', 'Natalia', 'Fernando', 'Carolina', 'Gustavo', 'Patricia', 'Emilio']
-const LAST = Array.from({ length: 250 }, (_, i) => `${['Silva', 'Santos', 'Pérez', 'Gómez', 'Rodríguez', 'Fernández', 'López', 'Díaz', 'Martínez', 'Sánchez'][i % 10]}${i >= 10 ? ` ${['Rojas', 'Castro', 'Vargas', 'Ramos', 'Ortiz', 'Morales', 'Reyes', 'Núñez', 'Herrera', 'Medina', 'Aguilar', 'Vega', 'Flores', 'Campos', 'Mendoza', 'Cruz', 'Ríos', 'Paredes', 'Molina', 'Suárez', 'Torres', 'Navarro', 'Ibáñez', 'Cabrera', 'Soto'][Math.floor(i / 10) % 25]}` : ''}`)
-const STATUSES = ['delivered', 'delivered', 'delivered', 'delivered', 'pending', 'pending', 'confirmed', 'confirmed', 'shipped', 'cancelled'] as const
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Elena',
+  'Felipe',
+  'Gabriela',
+  'Hugo',
+  'Isabel',
+  'Jorge',
+  'Karina',
+  'Luis',
+  'María',
+  'Nicolás',
+  'Olga',
+  'Pablo',
+  'Rosa',
+  'Sergio',
+  'Teresa',
+  'Víctor',
+  'Lucía',
+  'Mateo',
+  'Sofía',
+  'Tomás',
+  'Valentina',
+  'Joaquín',
+  'Camila',
+  'Andrés',
+  'Paula',
+  'Martín',
+  'Daniela',
+  'Javier',
+  'Laura',
+  'Ricardo',
+  'Natalia',
+  'Fernando',
+  'Carolina',
+  'Gustavo',
+  'Patricia',
+  'Emilio',
+]
+const LAST = Array.from(
+  { length: 250 },
+  (_, i) =>
+    `${['Silva', 'Santos', 'Pérez', 'Gómez', 'Rodríguez', 'Fernández', 'López', 'Díaz', 'Martínez', 'Sánchez'][i % 10]}${i >= 10 ? ` ${['Rojas', 'Castro', 'Vargas', 'Ramos', 'Ortiz', 'Morales', 'Reyes', 'Núñez', 'Herrera', 'Medina', 'Aguilar', 'Vega', 'Flores', 'Campos', 'Mendoza', 'Cruz', 'Ríos', 'Paredes', 'Molina', 'Suárez', 'Torres', 'Navarro', 'Ibáñez', 'Cabrera', 'Soto'][Math.floor(i / 10) % 25]}` : ''}`,
+)
+const STATUSES = [
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'pending',
+  'pending',
+  'confirmed',
+  'confirmed',
+  'shipped',
+  'cancelled',
+] as const
 
 export const phoneOf = (customer: number) => `+1415${2_000_000 + customer}`
-export const nameOf = (customer: number) => `${FIRST[customer % FIRST.length]} ${LAST[Math.floor(customer / FIRST.length) % LAST.length]}`
+export const nameOf = (customer: number) =>
+  `${FIRST[customer % FIRST.length]} ${LAST[Math.floor(customer / FIRST.length) % LAST.length]}`
 export const RARE_NAME = 'Zelda Quintana'
 
 export interface Filled {
@@ -25,7 +82,12 @@ export interface Filled {
   seconds: number
 }
 
-export async function fillOrders(dataDir: string, storeId: string, variants: { id: string; productId: string; price: number }[], total: number): Promise<Filled> {
+export async function fillOrders(
+  dataDir: string,
+  storeId: string,
+  variants: { id: string; productId: string; price: number }[],
+  total: number,
+): Promise<Filled> {
   const t0 = performance.now()
   const db = new Database(path.join(dataDir, 'storefront.db'))
   db.exec('PRAGMA journal_mode = WAL')
@@ -74,7 +136,13 @@ export interface FillCustomer {
  * store's counters and order sequence, a checkpoint and ANALYZE. Returns the newest order's id.
  * The connection should have foreign keys off and a relaxed sync (a fill, not a shop).
  */
-export function writeOrders(db: Database, storeId: string, variants: { id: string; productId: string; price: number }[], total: number, customerOf: (i: number) => FillCustomer): string {
+export function writeOrders(
+  db: Database,
+  storeId: string,
+  variants: { id: string; productId: string; price: number }[],
+  total: number,
+  customerOf: (i: number) => FillCustomer,
+): string {
   const end = Date.now() - 60_000
   const span = 365 * 86_400_000
   const insOrder = db.prepare(
@@ -82,7 +150,9 @@ export function writeOrders(db: Database, storeId: string, variants: { id: strin
        items_subtotal, shipping_option_id, shipping_name, shipping_price, discount_id, discount_code, discount_amount, total, dedup_hash, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'USD', ?, NULL, 'Courier', 499, NULL, NULL, 0, ?, ?, ?, ?)`,
   )
-  const insItem = db.prepare('INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const insItem = db.prepare(
+    'INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  )
   const counts: Record<string, number> = {}
   let newest = ''
   const BATCH = 50_000
@@ -98,7 +168,21 @@ export function writeOrders(db: Database, storeId: string, variants: { id: strin
         const a = variants[i % variants.length]!
         const b = variants[(i * 7 + 3) % variants.length]!
         const subtotal = a.price + 2 * b.price
-        insOrder.run(id, storeId, who.customerId, `ORD-${String(i + 1).padStart(6, '0')}`, status, who.name, who.phone, who.address, subtotal, subtotal + 499, `h${i}`, createdAt, createdAt + (status === 'pending' ? 0 : 3_600_000))
+        insOrder.run(
+          id,
+          storeId,
+          who.customerId,
+          `ORD-${String(i + 1).padStart(6, '0')}`,
+          status,
+          who.name,
+          who.phone,
+          who.address,
+          subtotal,
+          subtotal + 499,
+          `h${i}`,
+          createdAt,
+          createdAt + (status === 'pending' ? 0 : 3_600_000),
+        )
         insItem.run(`${id}-0`, id, a.productId, a.id, 'Product', 'Small', 1, a.price, a.price, 0)
         insItem.run(`${id}-1`, id, b.productId, b.id, 'Product', 'Large', 2, b.price, 2 * b.price, 1)
       }
@@ -106,7 +190,10 @@ export function writeOrders(db: Database, storeId: string, variants: { id: strin
   }
   db.transaction(() => {
     for (const [status, n] of Object.entries(counts)) {
-      db.run('INSERT INTO order_counts (store_id, status, count) VALUES (?, ?, ?) ON CONFLICT (store_id, status) DO UPDATE SET count = excluded.count', [storeId, status, n])
+      db.run(
+        'INSERT INTO order_counts (store_id, status, count) VALUES (?, ?, ?) ON CONFLICT (store_id, status) DO UPDATE SET count = excluded.count',
+        [storeId, status, n],
+      )
     }
     db.run('UPDATE stores SET order_seq = ? WHERE id = ?', [total, storeId])
   })()

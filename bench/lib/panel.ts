@@ -11,7 +11,11 @@ export async function seedOwner(dataDir: string, storeId: string, email = 'owner
   const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
   try {
     // Cheap hash parameters: the bench measures pages, not the password's cost (bench/signin.ts does).
-    const passwordHash = await Bun.password.hash(BENCH_PASSWORD, { algorithm: 'argon2id', memoryCost: 1024, timeCost: 1 })
+    const passwordHash = await Bun.password.hash(BENCH_PASSWORD, {
+      algorithm: 'argon2id',
+      memoryCost: 1024,
+      timeCost: 1,
+    })
     createOwner({ ctx: deps, input: { storeId, email, name: 'Bench Owner', passwordHash } })
     return email
   } finally {

@@ -3,7 +3,6 @@ import { spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import path from 'node:path'
-import { load } from './load'
 
 export const children = new Set<ChildProcess>()
 export const tempDirs = new Set<string>()
@@ -45,7 +44,6 @@ export function tempDir(prefix = 'sf-bench-'): string {
   return d
 }
 
-
 export interface CpuPlan {
   /** taskset prefix for the server, e.g. ['taskset', '-c', '0'], or [] when not pinning. */
   server: string[]
@@ -72,9 +70,17 @@ export function cpuPlan(): CpuPlan {
   const nice = wantPriority && spawnSync('nice', ['-n', '-10', 'true']).status === 0 ? ['nice', '-n', '-10'] : []
   const prio = nice.length ? ', nice -10' : wantPriority ? ', --priority ignored: nice -10 not permitted' : ''
   if (n >= 2 && hasTaskset) {
-    cachedPlan = { server: [...nice, 'taskset', '-c', '0'], load: [...nice, 'taskset', '-c', '1'], description: `server pinned to cpu 0, load generator to cpu 1 (taskset; ${n} CPUs${prio})` }
+    cachedPlan = {
+      server: [...nice, 'taskset', '-c', '0'],
+      load: [...nice, 'taskset', '-c', '1'],
+      description: `server pinned to cpu 0, load generator to cpu 1 (taskset; ${n} CPUs${prio})`,
+    }
   } else {
-    cachedPlan = { server: nice, load: nice, description: `not pinned (${n} CPU${n === 1 ? '' : 's'}${hasTaskset ? '' : ', no taskset'}${prio}): server and load share CPUs, figures are lower` }
+    cachedPlan = {
+      server: nice,
+      load: nice,
+      description: `not pinned (${n} CPU${n === 1 ? '' : 's'}${hasTaskset ? '' : ', no taskset'}${prio}): server and load share CPUs, figures are lower`,
+    }
   }
   return cachedPlan
 }

@@ -26,7 +26,11 @@ export async function recordStatements(client: Database, fn: () => Promise<unkno
       for (const m of ['all', 'get', 'run', 'values', 'iterate'] as const) {
         const orig = (s[m] as (...a: unknown[]) => unknown).bind(s)
         ;(s as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
-          if (active) active.push({ sql, params: a.length === 1 && a[0] && typeof a[0] === 'object' && !Array.isArray(a[0]) ? [a[0]] : a })
+          if (active)
+            active.push({
+              sql,
+              params: a.length === 1 && a[0] && typeof a[0] === 'object' && !Array.isArray(a[0]) ? [a[0]] : a,
+            })
           return orig(...a)
         }
       }
@@ -39,7 +43,8 @@ export async function recordStatements(client: Database, fn: () => Promise<unkno
     const q = client.query.bind(client)
     const p = client.prepare.bind(client)
     ;(client as unknown as Record<string, unknown>).query = (sql: string) => wrap(q(sql) as Statement, sql)
-    ;(client as unknown as Record<string, unknown>).prepare = (sql: string, ...rest: unknown[]) => wrap((p as (...a: unknown[]) => Statement)(sql, ...rest), sql)
+    ;(client as unknown as Record<string, unknown>).prepare = (sql: string, ...rest: unknown[]) =>
+      wrap((p as (...a: unknown[]) => Statement)(sql, ...rest), sql)
   }
   active = seen
   try {
@@ -73,10 +78,14 @@ export function plansOf(client: Database, statements: Recorded[]): { sql: string
     if (!/^\s*(SELECT|WITH)/i.test(s.sql) || done.has(s.sql)) continue
     done.add(s.sql)
     try {
-      const rows = client.query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${s.sql}`).all(...(s.params as never[]))
+      const rows = client
+        .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${s.sql}`)
+        .all(...(s.params as never[]))
       const plan = rows.map((r) => r.detail).join('; ')
       const alias = new Map<string, string>()
-      for (const m of s.sql.matchAll(/(?:FROM|JOIN)\s+[`"]?(\w+)[`"]?(?:\s+(?:AS\s+)?(?!WHERE|ON|LEFT|JOIN|ORDER|GROUP|LIMIT|INNER|USING)(\w+))?/gi)) {
+      for (const m of s.sql.matchAll(
+        /(?:FROM|JOIN)\s+[`"]?(\w+)[`"]?(?:\s+(?:AS\s+)?(?!WHERE|ON|LEFT|JOIN|ORDER|GROUP|LIMIT|INNER|USING)(\w+))?/gi,
+      )) {
         alias.set(m[1]!, m[1]!)
         if (m[2]) alias.set(m[2], m[1]!)
       }

@@ -37,29 +37,48 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
   const { stores } = await import('../../src/db/schema')
   const { eq } = await import('drizzle-orm')
 
-  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', proMaxProducts: 100_000, proMaxCategories: 10_000 }))
+  const deps = createDeps(
+    testConfig({ dataDir, logLevel: 'silent', proMaxProducts: 100_000, proMaxCategories: 10_000 }),
+  )
   try {
     const slug = opts.slug ?? 'bench-store'
-    let store = createStore({ ctx: deps, input: { name: 'Bench Store', slug, plan: opts.plan ?? 'pro', currency: 'USD', whatsapp: opts.whatsapp ?? '+14155550123' } })
-    if (opts.published ?? true) store = deps.db.update(stores).set({ isPublished: true }).where(eq(stores.id, store.id)).returning().get()!
+    let store = createStore({
+      ctx: deps,
+      input: {
+        name: 'Bench Store',
+        slug,
+        plan: opts.plan ?? 'pro',
+        currency: 'USD',
+        whatsapp: opts.whatsapp ?? '+14155550123',
+      },
+    })
+    if (opts.published ?? true)
+      store = deps.db.update(stores).set({ isPublished: true }).where(eq(stores.id, store.id)).returning().get()!
     const scopes = opts.scopes === undefined || opts.scopes === 'all' ? ['all'] : opts.scopes
     const { key } = createKey({ ctx: deps, input: { storeId: store.id, scopes, name: 'bench' } })
     const ctx = ctxFor(deps, store)
     const categoryIds: string[] = []
-    for (let i = 0; i < (opts.categories ?? 3); i++) categoryIds.push(createCategory({ ctx, input: { name: `Category ${i + 1}`, position: i } }).id)
+    for (let i = 0; i < (opts.categories ?? 3); i++)
+      categoryIds.push(createCategory({ ctx, input: { name: `Category ${i + 1}`, position: i } }).id)
     const productIds: string[] = []
     const variantIds: string[] = []
     const nVariants = opts.variantsPerProduct ?? 3
     for (let i = 0; i < (opts.products ?? 60); i++) {
-      const p = createProduct({ ctx, input: {
-        name: `Product ${i + 1}`,
-        description: `A fine product number ${i + 1}, described in a sentence or two so the payload looks real.`,
-        price: 10 + (i % 40) + 0.99,
-        comparePrice: i % 3 === 0 ? 59.99 : null,
-        imageUrl: `https://cdn.example.com/products/${i + 1}.jpg`,
-        categoryId: categoryIds.length ? categoryIds[i % categoryIds.length] : null,
-        variants: Array.from({ length: nVariants }, (_, j) => ({ name: ['Small', 'Medium', 'Large', 'XL', 'XXL'][j % 5]! + (j >= 5 ? ` ${j}` : ''), price: 10 + (i % 40) + j + 0.99 })),
-      } })
+      const p = createProduct({
+        ctx,
+        input: {
+          name: `Product ${i + 1}`,
+          description: `A fine product number ${i + 1}, described in a sentence or two so the payload looks real.`,
+          price: 10 + (i % 40) + 0.99,
+          comparePrice: i % 3 === 0 ? 59.99 : null,
+          imageUrl: `https://cdn.example.com/products/${i + 1}.jpg`,
+          categoryId: categoryIds.length ? categoryIds[i % categoryIds.length] : null,
+          variants: Array.from({ length: nVariants }, (_, j) => ({
+            name: ['Small', 'Medium', 'Large', 'XL', 'XXL'][j % 5]! + (j >= 5 ? ` ${j}` : ''),
+            price: 10 + (i % 40) + j + 0.99,
+          })),
+        },
+      })
       productIds.push(p.id)
       for (const v of p.variants) variantIds.push(v.id)
     }

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { type Row } from './types'
+import type { Row } from './types'
 import { children, killChild, hookSignals, tempDir, cpuPlan } from './processes'
 import { type LoadResult, fetchOnce } from './load'
 import { fmtInt, fmtMs, fmtUs, fmtPct } from './format'
@@ -19,7 +19,12 @@ export interface ServerHandle {
   stop(): Promise<void>
 }
 
-export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = ROOT, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+export function spawnTracked(
+  cmd: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ChildProcess {
   hookSignals()
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] })
   children.add(child)
@@ -28,10 +33,18 @@ export function spawnTracked(cmd: string[], env: Record<string, string>, cwd = R
 }
 
 /** Waits for a JSON line on stderr with `msg` = wanted and a `url`; keeps draining after. */
-export function waitForListening(child: ChildProcess, logs: string[], wanted: string, timeoutMs = 20_000): Promise<string> {
+export function waitForListening(
+  child: ChildProcess,
+  logs: string[],
+  wanted: string,
+  timeoutMs = 20_000,
+): Promise<string> {
   let tail = 0
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not log '${wanted}' within ${timeoutMs} ms:\n${logs.join('\n')}`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`server did not log '${wanted}' within ${timeoutMs} ms:\n${logs.join('\n')}`)),
+      timeoutMs,
+    )
     const rl = createInterface({ input: child.stderr! })
     let found = false
     rl.on('line', (line) => {
@@ -87,15 +100,21 @@ export interface StartServerOpts {
 export async function startServer(opts: StartServerOpts = {}): Promise<ServerHandle> {
   const dataDir = opts.dataDir ?? tempDir()
   const prefix = opts.pin === false ? [] : cpuPlan().server
-  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : []
-  const child = spawnTracked([...prefix, process.execPath, ...profile, 'src/index.ts'], {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HTTP_PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    ...opts.env,
-  }, opts.cwd)
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : []
+  const child = spawnTracked(
+    [...prefix, process.execPath, ...profile, 'src/index.ts'],
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HTTP_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...opts.env,
+    },
+    opts.cwd,
+  )
   const logs: string[] = []
   const url = (await waitForListening(child, logs, 'listening')).replace('//127.0.0.1:', '//localhost:')
   return { url, port: Number(new URL(url).port), dataDir, pid: child.pid!, logs, stop: stopper(child) }
@@ -105,7 +124,13 @@ export async function startServer(opts: StartServerOpts = {}): Promise<ServerHan
  * A bare `Bun.serve` over TLS with the given cert, answering every request with `body` and
  * `headers` (e.g. the real server's bytes and content-type) — the ceiling to compare against.
  */
-export async function startBareServer(opts: { certFile: string; keyFile: string; body: string | Uint8Array; contentType?: string; pin?: boolean }): Promise<ServerHandle> {
+export async function startBareServer(opts: {
+  certFile: string
+  keyFile: string
+  body: string | Uint8Array
+  contentType?: string
+  pin?: boolean
+}): Promise<ServerHandle> {
   const dir = tempDir('sf-bare-')
   const bodyFile = path.join(dir, 'body')
   writeFileSync(bodyFile, opts.body)
@@ -143,7 +168,11 @@ export const loadRow = (name: string, r: LoadResult): Row => ({
  * `dataDir/tls`) returning `first`'s bytes and content type, checked at `path` to answer the
  * very same bytes, so the two are compared on equal terms.
  */
-export async function startBareTwin(dataDir: string, first: { text: string; headers: Headers }, path_: string): Promise<ServerHandle> {
+export async function startBareTwin(
+  dataDir: string,
+  first: { text: string; headers: Headers },
+  path_: string,
+): Promise<ServerHandle> {
   const bare = await startBareServer({
     certFile: path.join(dataDir, 'tls/cert.pem'),
     keyFile: path.join(dataDir, 'tls/key.pem'),

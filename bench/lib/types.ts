@@ -1,6 +1,3 @@
-/** The shapes every bench module shares: its options, a table row, its result. */
-import { load } from './load'
-
 export interface BenchOpts {
   /** Smaller data and shorter runs (`--quick`). */
   quick: boolean

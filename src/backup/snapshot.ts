@@ -10,7 +10,23 @@
  * snapshot never looks like one. Everything is owner-only (0700/0600): it holds customer data.
  */
 import { Database } from 'bun:sqlite'
-import { type Stats, chmodSync, closeSync, cpSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  type Stats,
+  chmodSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { holder, PID_FILE } from './pid'
 
@@ -72,7 +88,11 @@ export function integrityCheck(file: string): string {
  * Writes a snapshot of `dataDir` into `destDir` (created 0700) and returns its path. Opens its
  * own connection, so it can run in a worker or another process while the service writes.
  */
-export function createSnapshot(dataDir: string, destDir: string, now = Date.now()): { path: string; manifest: Manifest } {
+export function createSnapshot(
+  dataDir: string,
+  destDir: string,
+  now = Date.now(),
+): { path: string; manifest: Manifest } {
   const started = performance.now()
   mkdirSync(destDir, { recursive: true, mode: 0o700 })
   const name = PREFIX + stamp(now)
@@ -114,10 +134,22 @@ export function createSnapshot(dataDir: string, destDir: string, now = Date.now(
     // Only plain files and folders (a link in DATA_DIR/media is never the service's own), and
     // not media/staging: uploads still arriving.
     const staging = path.join(mediaDir, 'staging')
-    if (media) cpSync(mediaDir, path.join(tmp, MEDIA_DIR), { recursive: true, filter: (src) => src !== staging && plainEntry(lstatSync(src)) })
+    if (media)
+      cpSync(mediaDir, path.join(tmp, MEDIA_DIR), {
+        recursive: true,
+        filter: (src) => src !== staging && plainEntry(lstatSync(src)),
+      })
 
-    const manifest: Manifest = { format: 1, createdAt: new Date(now).toISOString(), ms: Math.round(performance.now() - started), dbBytes: statSync(target).size, integrity, secretKey, media }
-    writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 })
+    const manifest: Manifest = {
+      format: 1,
+      createdAt: new Date(now).toISOString(),
+      ms: Math.round(performance.now() - started),
+      dbBytes: statSync(target).size,
+      integrity,
+      secretKey,
+      media,
+    }
+    writeFileSync(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 })
     renameSync(tmp, final)
     return { path: final, manifest }
   } catch (err) {
@@ -146,7 +178,8 @@ export function rotateSnapshots(dir: string, keep: number, now = Date.now()): st
   for (const p of old) rmSync(p, { recursive: true, force: true })
   for (const e of readdirSync(dir)) {
     const p = path.join(dir, e)
-    if (e.startsWith(`.${PREFIX}`) && e.endsWith('.partial') && now - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true })
+    if (e.startsWith(`.${PREFIX}`) && e.endsWith('.partial') && now - statSync(p).mtimeMs > 3_600_000)
+      rmSync(p, { recursive: true, force: true })
   }
   return old
 }
@@ -177,7 +210,10 @@ export function unsafeEntry(dir: string): string | undefined {
 export function refuseWhileHeld(dataDir: string): void {
   const held = holder(dataDir)
   if (held !== undefined) {
-    throw new BackupError('SERVICE_RUNNING', `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`)
+    throw new BackupError(
+      'SERVICE_RUNNING',
+      `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`,
+    )
   }
 }
 
@@ -201,7 +237,11 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
   const srcDb = path.join(source, DB_FILE)
   if (!existsSync(srcDb)) throw new BackupError('BAD_SNAPSHOT', `${source} is not a snapshot (no ${DB_FILE})`)
   const unsafe = unsafeEntry(source)
-  if (unsafe) throw new BackupError('BAD_SNAPSHOT', `${unsafe} is a link or a special file, which no snapshot holds; nothing was restored`)
+  if (unsafe)
+    throw new BackupError(
+      'BAD_SNAPSHOT',
+      `${unsafe} is a link or a special file, which no snapshot holds; nothing was restored`,
+    )
   const before = integrityCheck(srcDb)
   if (before !== 'ok') throw new BackupError('INTEGRITY', `the snapshot failed its integrity check: ${before}`)
 
@@ -209,12 +249,20 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
   // The current secret.key stays when the snapshot has none (the service used SECRET_KEY, or
   // never ran): moving it aside could only make the restored webhook secrets unreadable.
   const carriesKey = existsSync(path.join(source, KEY_FILE))
-  const live = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`, ...(carriesKey ? [KEY_FILE] : []), MEDIA_DIR]
+  const live = [
+    DB_FILE,
+    `${DB_FILE}-wal`,
+    `${DB_FILE}-shm`,
+    `${DB_FILE}-journal`,
+    ...(carriesKey ? [KEY_FILE] : []),
+    MEDIA_DIR,
+  ]
   let previous: string | null = null
   if (live.some((f) => existsSync(path.join(dataDir, f)))) {
     previous = path.join(dataDir, `pre-restore-${stamp(now)}`)
     mkdirSync(previous, { mode: 0o700 })
-    for (const f of live) if (existsSync(path.join(dataDir, f))) renameSync(path.join(dataDir, f), path.join(previous, f))
+    for (const f of live)
+      if (existsSync(path.join(dataDir, f))) renameSync(path.join(dataDir, f), path.join(previous, f))
   }
   // Copy to a temporary name, sync, then rename: a crash mid-copy leaves no half database in place.
   const tmpDb = path.join(dataDir, `.${DB_FILE}.restoring`)
@@ -226,10 +274,12 @@ export function restoreSnapshot(snapshot: string, dataDir: string, now = Date.no
     cpSync(path.join(source, KEY_FILE), path.join(dataDir, KEY_FILE))
     chmodSync(path.join(dataDir, KEY_FILE), 0o600)
   }
-  if (existsSync(path.join(source, MEDIA_DIR))) cpSync(path.join(source, MEDIA_DIR), path.join(dataDir, MEDIA_DIR), { recursive: true })
+  if (existsSync(path.join(source, MEDIA_DIR)))
+    cpSync(path.join(source, MEDIA_DIR), path.join(dataDir, MEDIA_DIR), { recursive: true })
 
   const integrity = integrityCheck(path.join(dataDir, DB_FILE))
-  if (integrity !== 'ok') throw new BackupError('INTEGRITY', `the restored database failed its integrity check: ${integrity}`)
+  if (integrity !== 'ok')
+    throw new BackupError('INTEGRITY', `the restored database failed its integrity check: ${integrity}`)
   return { restoredFrom: source, dataDir, integrity, previous }
 }
 

@@ -31,9 +31,16 @@ function topHelp(): string {
 
 function commandHelp(name: string, c: Command): string {
   const opts = Object.entries({ ...c.options, ...GLOBAL_OPTIONS })
-  const left = opts.map(([k, o]) => `${o.short ? `-${o.short}, ` : ''}--${k}${o.value ? ' ' + o.value : ''}`)
+  const left = opts.map(([k, o]) => `${o.short ? `-${o.short}, ` : ''}--${k}${o.value ? ` ${o.value}` : ''}`)
   const width = Math.max(...left.map((l) => l.length))
-  return [`Usage: ${PROGRAM} ${usageLine(name, c)}`, '', `${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.`, '', 'Options:', ...opts.map(([, o], i) => `  ${left[i]!.padEnd(width)}  ${o.help}`)].join('\n')
+  return [
+    `Usage: ${PROGRAM} ${usageLine(name, c)}`,
+    '',
+    `${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.`,
+    '',
+    'Options:',
+    ...opts.map(([, o], i) => `  ${left[i]!.padEnd(width)}  ${o.help}`),
+  ].join('\n')
 }
 
 export interface AdminOptions {
@@ -44,7 +51,7 @@ export interface AdminOptions {
 /** `env` is the environment the settings come from (tests pass their own DATA_DIR). */
 export function runAdmin(
   argv: string[],
-  out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  out: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
   env: Record<string, string | undefined> = process.env,
   err: (s: string) => void = (s) => process.stderr.write(s),
   opts: AdminOptions = {},

@@ -61,21 +61,28 @@ export const didYouMean = (word: string, candidates: string[], prefix = ''): str
  * Parses one command's arguments (the command name already removed). `maxPositionals` bounds the
  * positionals; more is a UsageError too.
  */
-export function parseCommandArgs(argv: string[], options: Options, maxPositionals: number): { positional: string[]; flags: Flags } {
+export function parseCommandArgs(
+  argv: string[],
+  options: Options,
+  maxPositionals: number,
+): { positional: string[]; flags: Flags } {
   const all = { ...options, ...GLOBAL_OPTIONS }
   // A negative number after a value-taking option is its value (`--amount -3`), not a flag:
   // the service then refuses it with its own message, as for any other bad amount.
   const args: string[] = []
   for (const a of argv) {
     const prev = args[args.length - 1]
-    if (/^-\d/.test(a) && prev?.startsWith('--') && !prev.includes('=') && all[prev.slice(2)]?.type === 'string') args[args.length - 1] = `${prev}=${a}`
+    if (/^-\d/.test(a) && prev?.startsWith('--') && !prev.includes('=') && all[prev.slice(2)]?.type === 'string')
+      args[args.length - 1] = `${prev}=${a}`
     else args.push(a)
   }
   let parsed
   try {
     parsed = parseNodeArgs({
       args,
-      options: Object.fromEntries(Object.entries(all).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }])),
+      options: Object.fromEntries(
+        Object.entries(all).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]),
+      ),
       strict: true,
       allowPositionals: true,
     })
@@ -83,7 +90,9 @@ export function parseCommandArgs(argv: string[], options: Options, maxPositional
     const err = e as Error & { code?: string }
     if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /Unknown option '([^']+)'/.exec(err.message)?.[1] ?? '?'
-      throw new UsageError(`unknown option '${flag}'${didYouMean(flag.replace(/^-+/, '').replace(/=.*$/, ''), Object.keys(all), '--')}`)
+      throw new UsageError(
+        `unknown option '${flag}'${didYouMean(flag.replace(/^-+/, '').replace(/=.*$/, ''), Object.keys(all), '--')}`,
+      )
     }
     if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const flag = /Option '(--[\w-]+)/.exec(err.message)?.[1] ?? 'an option'

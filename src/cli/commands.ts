@@ -1,11 +1,3 @@
-/**
- * The admin commands of the contract's table. Each declares its positionals and options (the
- * parser refuses anything else) and returns the JSON object `--json` prints; they call the same
- * services as the HTTP API.
- */
-import type { Config } from '../config'
-import type { Db } from '../db/client'
-import type { Clock } from '../lib/time'
 import { parseIso } from '../lib/time'
 import { parseScopes } from '../lib/scopes'
 import { createKey, listKeys, revokeKey } from '../modules/keys'
@@ -21,7 +13,16 @@ import {
   type SuspendReason,
 } from '../modules/platform-stores'
 import { PLANS, type Store } from '../db/schema'
-import { invoiceView, listInvoices, openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, resultView } from '../modules/billing'
+import {
+  invoiceView,
+  listInvoices,
+  openInvoice,
+  recordChargeback,
+  recordFailedCharge,
+  recordPayment,
+  recordRefund,
+  resultView,
+} from '../modules/billing'
 import { UsageError, type Flags, type Options } from './args'
 import type { CliEnv, Command } from './command'
 
@@ -35,7 +36,6 @@ import { recordActivity } from '../modules/people'
 
 export { UsageError }
 
-
 const str = (flags: Flags, name: string): string | undefined => {
   const v = flags[name]
   return typeof v === 'string' ? v : undefined
@@ -45,14 +45,24 @@ const need = (value: string | undefined, what: string): string => {
   return value
 }
 const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined => {
-  if (value !== undefined && !allowed.includes(value as T)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${value}')`)
+  if (value !== undefined && !allowed.includes(value as T))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${value}')`)
   return value as T | undefined
 }
 
 /** The CLI's store summary (contract: id, slug, name, plan, currency, status). */
 export const storeSummary = (s: Store) => {
   const v = storeView(s)
-  return { id: v.id, slug: v.slug, name: v.name, plan: v.plan, currency: v.currency, status: v.status, isPublished: v.isPublished, createdAt: v.createdAt }
+  return {
+    id: v.id,
+    slug: v.slug,
+    name: v.name,
+    plan: v.plan,
+    currency: v.currency,
+    status: v.status,
+    isPublished: v.isPublished,
+    createdAt: v.createdAt,
+  }
 }
 
 const STORE_FLAG: Options = { store: { type: 'string', value: '<store>', help: 'store id or slug (required)' } }
@@ -70,7 +80,12 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db, clock }, _p, f) => {
       const name = need(str(f, 'name'), '--name')
       const plan = oneOf(str(f, 'plan'), PLANS, '--plan')
-      return storeSummary(createStore({ ctx: { db, clock, actor: 'cli' }, input: { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') } }))
+      return storeSummary(
+        createStore({
+          ctx: { db, clock, actor: 'cli' },
+          input: { name, slug: str(f, 'slug'), plan, currency: str(f, 'currency'), whatsapp: str(f, 'whatsapp') },
+        }),
+      )
     },
   },
   'store:list': {
@@ -80,21 +95,47 @@ export const COMMANDS: Record<string, Command> = {
   'store:plan': {
     summary: `change a store's plan (${PLANS.join(', ')})`,
     args: ['<store>', '<plan>'],
-    run: ({ db, clock }, [store, plan]) => storeSummary(setPlan({ ctx: { db, clock, actor: 'cli' }, input: { ref: need(store, '<store>'), plan: need(plan, '<plan>') } })),
+    run: ({ db, clock }, [store, plan]) =>
+      storeSummary(
+        setPlan({
+          ctx: { db, clock, actor: 'cli' },
+          input: { ref: need(store, '<store>'), plan: need(plan, '<plan>') },
+        }),
+      ),
   },
   'store:suspend': {
     summary: 'suspend a store (its keys get 402)',
     args: ['<store>'],
-    options: { reason: { type: 'string', value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'), help: 'why (default manual)' } },
+    options: {
+      reason: {
+        type: 'string',
+        value: SUSPEND_REASONS.filter((r) => r !== 'manual').join('|'),
+        help: 'why (default manual)',
+      },
+    },
     run: ({ db, clock }, [ref], f) => {
       const reason = oneOf(str(f, 'reason'), SUSPEND_REASONS, '--reason') ?? ('manual' as SuspendReason)
-      return { ...storeSummary(suspendStore({ ctx: { db, clock, actor: 'cli' }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id, reason } })), reason }
+      return {
+        ...storeSummary(
+          suspendStore({
+            ctx: { db, clock, actor: 'cli' },
+            input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id, reason },
+          }),
+        ),
+        reason,
+      }
     },
   },
   'store:reinstate': {
     summary: 'reinstate a suspended store',
     args: ['<store>'],
-    run: ({ db, clock }, [ref]) => storeSummary(reinstateStore({ ctx: { db, clock, actor: 'cli' }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id } })),
+    run: ({ db, clock }, [ref]) =>
+      storeSummary(
+        reinstateStore({
+          ctx: { db, clock, actor: 'cli' },
+          input: { storeId: findStore({ ctx: { db }, input: { ref: need(ref, '<store>') } }).id },
+        }),
+      ),
   },
   'key:create': {
     summary: 'create an API key (the secret is shown once)',
@@ -118,12 +159,22 @@ export const COMMANDS: Record<string, Command> = {
       const expiresAt = rawExpiry === undefined ? null : parseIso(rawExpiry)
       if (expiresAt === undefined) throw new UsageError('--expires-at must be an ISO 8601 date-time')
       // A key born expired is always a mistake (a wrong year, a date meant as a duration).
-      if (expiresAt !== null && expiresAt <= clock.now()) throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
+      if (expiresAt !== null && expiresAt <= clock.now())
+        throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
       const store = findStore({ ctx: { db }, input: { ref: storeRef } })
       // The key and its activity line commit together.
       return transaction(db, () => {
-        const created = createKey({ ctx: { db, clock }, input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt } })
-        recordActivity(db, clock.now(), { storeId: store.id, actor: 'cli', verb: 'create', recordType: 'api_key', recordId: created.id })
+        const created = createKey({
+          ctx: { db, clock },
+          input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt },
+        })
+        recordActivity(db, clock.now(), {
+          storeId: store.id,
+          actor: 'cli',
+          verb: 'create',
+          recordType: 'api_key',
+          recordId: created.id,
+        })
         return { ...created, storeId: store.id }
       })
     },
@@ -131,7 +182,12 @@ export const COMMANDS: Record<string, Command> = {
   'key:list': {
     summary: "list a store's keys (prefixes only)",
     options: STORE_FLAG,
-    run: ({ db }, _p, f) => ({ data: listKeys({ ctx: { db }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id } }) }),
+    run: ({ db }, _p, f) => ({
+      data: listKeys({
+        ctx: { db },
+        input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id },
+      }),
+    }),
   },
   'key:revoke': {
     summary: 'revoke a key (idempotent)',
@@ -139,8 +195,18 @@ export const COMMANDS: Record<string, Command> = {
     run: ({ db, clock }, [id]) =>
       transaction(db, () => {
         const revoked = revokeKey({ ctx: { db, clock }, input: { id: need(id, '<keyId>') } })
-        const storeId = db.select({ storeId: apiKeys.storeId }).from(apiKeys).where(eq(apiKeys.id, revoked.id)).get()!.storeId
-        recordActivity(db, clock.now(), { storeId, actor: 'cli', verb: 'revoke', recordType: 'api_key', recordId: revoked.id })
+        const storeId = db
+          .select({ storeId: apiKeys.storeId })
+          .from(apiKeys)
+          .where(eq(apiKeys.id, revoked.id))
+          .get()!.storeId
+        recordActivity(db, clock.now(), {
+          storeId,
+          actor: 'cli',
+          verb: 'revoke',
+          recordType: 'api_key',
+          recordId: revoked.id,
+        })
         return revoked
       }),
   },
@@ -161,33 +227,47 @@ export const COMMANDS: Record<string, Command> = {
       const rawDue = str(f, 'due-at')
       const dueAt = rawDue === undefined ? undefined : parseIso(rawDue)
       if (rawDue !== undefined && dueAt === undefined) throw new UsageError('--due-at must be an ISO 8601 date-time')
-      return resultView(openInvoice({ ctx: { ...env, actor: 'cli' }, input: { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt } }))
+      return resultView(
+        openInvoice({
+          ctx: { ...env, actor: 'cli' },
+          input: { storeId: store.id, amount, currency: str(f, 'currency'), maxAttempts, dueAt },
+        }),
+      )
     },
   },
   'invoice:fail': {
     summary: 'record a failed card charge (schedules the next retry)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordFailedCharge({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
+    run: (env, [id]) =>
+      resultView(recordFailedCharge({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:pay': {
     summary: 'record payment (reinstates a store suspended for billing)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordPayment({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
+    run: (env, [id]) =>
+      resultView(recordPayment({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:refund': {
     summary: 'full refund (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordRefund({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
+    run: (env, [id]) =>
+      resultView(recordRefund({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:chargeback': {
     summary: 'record a chargeback (suspends the store)',
     args: ['<invoiceId>'],
-    run: (env, [id]) => resultView(recordChargeback({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
+    run: (env, [id]) =>
+      resultView(recordChargeback({ ctx: { ...env, actor: 'cli' }, input: { invoiceId: need(id, '<invoiceId>') } })),
   },
   'invoice:list': {
     summary: "list a store's invoices",
     options: STORE_FLAG,
-    run: ({ db }, _p, f) => ({ data: listInvoices({ ctx: { db }, input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id } }).map(invoiceView) }),
+    run: ({ db }, _p, f) => ({
+      data: listInvoices({
+        ctx: { db },
+        input: { storeId: findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } }).id },
+      }).map(invoiceView),
+    }),
   },
   ...BACKUP_COMMANDS,
   ...USER_COMMANDS,
@@ -195,6 +275,8 @@ export const COMMANDS: Record<string, Command> = {
 
 /** `store:create --name N [--slug S] …` */
 export function usageLine(name: string, c: Command): string {
-  const opts = Object.entries(c.options ?? {}).map(([k, o]) => (o.help.includes('(required)') ? `--${k} ${o.value ?? ''}`.trim() : `[--${k}${o.value ? ' ' + o.value : ''}]`))
+  const opts = Object.entries(c.options ?? {}).map(([k, o]) =>
+    o.help.includes('(required)') ? `--${k} ${o.value ?? ''}`.trim() : `[--${k}${o.value ? ` ${o.value}` : ''}]`,
+  )
   return [name, ...(c.args ?? []), ...opts].join(' ')
 }

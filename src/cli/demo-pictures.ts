@@ -81,5 +81,9 @@ ${motifSvg(motif, ink, initial)}
 
 /** A PNG of the product's picture: what a seller would upload. */
 export async function picturePng(name: string, motif: Motif, index: number): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(Buffer.from(pictureSvg(name, motif, index))).png({ compressionLevel: 1 }).toBuffer())
+  return new Uint8Array(
+    await sharp(Buffer.from(pictureSvg(name, motif, index)))
+      .png({ compressionLevel: 1 })
+      .toBuffer(),
+  )
 }

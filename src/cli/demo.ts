@@ -9,7 +9,17 @@ import { and, eq, isNull, like } from 'drizzle-orm'
 import { loadConfigOrExit } from '../config'
 import { ctxFor } from '../kernel/context'
 import { createDeps, type Deps } from '../deps'
-import { apiKeys, categories, discounts, productImages, products, shippingOptions, stores, variants, type Store } from '../db/schema'
+import {
+  apiKeys,
+  categories,
+  discounts,
+  productImages,
+  products,
+  shippingOptions,
+  stores,
+  variants,
+  type Store,
+} from '../db/schema'
 import { toMinor } from '../lib/money'
 import { createCategory } from '../modules/categories'
 import { createKey } from '../modules/keys'
@@ -25,7 +35,8 @@ export const DEMO_KEY_NAME = 'demo'
 /** The demo store's owner in the panel (contract): signs in with the one-time link the demo prints. */
 export const DEMO_OWNER_EMAIL = 'owner@demo.example'
 const DEMO_WHATSAPP = '+14155550123'
-const DEMO_DESCRIPTION = 'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
+const DEMO_DESCRIPTION =
+  'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
 
 const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
 
@@ -33,14 +44,93 @@ const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
  * Variants are [name, price, stock?]; stock absent = not tracked. Some items run low and the
  * Ethiopia 500 g is sold out, so a storefront shows every state.
  */
-const PRODUCTS: { name: string; category: string; price: number; comparePrice?: number; description: string; stock?: number; motif: Motif; variants: [string, number, number?][] }[] = [
-  { name: 'House Blend Coffee', category: 'Coffee', price: 14.5, description: 'Medium roast, chocolate and hazelnut notes.', motif: 'bag', variants: [['250 g', 14.5, 40], ['500 g', 26, 25], ['1 kg', 48, 3]] },
-  { name: 'Ethiopia Yirgacheffe', category: 'Coffee', price: 18, comparePrice: 21, description: 'Light roast, floral and citrus.', motif: 'bag', variants: [['250 g', 18, 2], ['500 g', 33, 0]] },
-  { name: 'Decaf Colombia', category: 'Coffee', price: 15, description: 'Swiss-water decaf, caramel sweetness.', stock: 12, motif: 'bag', variants: [] },
-  { name: 'Jasmine Green Tea', category: 'Tea', price: 9.75, description: 'Loose leaf, scented with jasmine blossoms.', motif: 'tin', variants: [['50 g', 9.75], ['100 g', 17.5]] },
-  { name: 'Earl Grey', category: 'Tea', price: 8.5, description: 'Black tea with bergamot.', motif: 'tin', variants: [['50 g', 8.5], ['100 g', 15]] },
-  { name: 'Ceramic Pour-Over', category: 'Accessories', price: 32, description: 'Hand-glazed dripper, size 02.', motif: 'dripper', variants: [['White', 32, 5], ['Black', 32, 1], ['Sage', 34]] },
-  { name: 'Glass Teapot', category: 'Accessories', price: 27.9, comparePrice: 34.9, description: '800 ml borosilicate with steel infuser.', stock: 4, motif: 'teapot', variants: [] },
+const PRODUCTS: {
+  name: string
+  category: string
+  price: number
+  comparePrice?: number
+  description: string
+  stock?: number
+  motif: Motif
+  variants: [string, number, number?][]
+}[] = [
+  {
+    name: 'House Blend Coffee',
+    category: 'Coffee',
+    price: 14.5,
+    description: 'Medium roast, chocolate and hazelnut notes.',
+    motif: 'bag',
+    variants: [
+      ['250 g', 14.5, 40],
+      ['500 g', 26, 25],
+      ['1 kg', 48, 3],
+    ],
+  },
+  {
+    name: 'Ethiopia Yirgacheffe',
+    category: 'Coffee',
+    price: 18,
+    comparePrice: 21,
+    description: 'Light roast, floral and citrus.',
+    motif: 'bag',
+    variants: [
+      ['250 g', 18, 2],
+      ['500 g', 33, 0],
+    ],
+  },
+  {
+    name: 'Decaf Colombia',
+    category: 'Coffee',
+    price: 15,
+    description: 'Swiss-water decaf, caramel sweetness.',
+    stock: 12,
+    motif: 'bag',
+    variants: [],
+  },
+  {
+    name: 'Jasmine Green Tea',
+    category: 'Tea',
+    price: 9.75,
+    description: 'Loose leaf, scented with jasmine blossoms.',
+    motif: 'tin',
+    variants: [
+      ['50 g', 9.75],
+      ['100 g', 17.5],
+    ],
+  },
+  {
+    name: 'Earl Grey',
+    category: 'Tea',
+    price: 8.5,
+    description: 'Black tea with bergamot.',
+    motif: 'tin',
+    variants: [
+      ['50 g', 8.5],
+      ['100 g', 15],
+    ],
+  },
+  {
+    name: 'Ceramic Pour-Over',
+    category: 'Accessories',
+    price: 32,
+    description: 'Hand-glazed dripper, size 02.',
+    motif: 'dripper',
+    variants: [
+      ['White', 32, 5],
+      ['Black', 32, 1],
+      ['Sage', 34],
+    ],
+  },
+  {
+    name: 'Glass Teapot',
+    category: 'Accessories',
+    price: 27.9,
+    comparePrice: 34.9,
+    description: '800 ml borosilicate with steel infuser.',
+    stock: 4,
+    motif: 'teapot',
+    variants: [],
+  },
 ]
 
 const SHIPPING: { name: string; price: number; description: string; estimatedDays: number }[] = [
@@ -74,20 +164,27 @@ export function seedDemo(deps: Deps): DemoSeed {
   let created = false
   let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
   if (!store) {
-    store = createStore({ ctx: { db, clock }, input: {
-      name: 'Demo Coffee & Tea',
-      slug: DEMO_SLUG,
-      plan: 'pro',
-      currency: 'USD',
-      whatsapp: DEMO_WHATSAPP,
-      description: DEMO_DESCRIPTION,
-    } })
+    store = createStore({
+      ctx: { db, clock },
+      input: {
+        name: 'Demo Coffee & Tea',
+        slug: DEMO_SLUG,
+        plan: 'pro',
+        currency: 'USD',
+        whatsapp: DEMO_WHATSAPP,
+        description: DEMO_DESCRIPTION,
+      },
+    })
     created = true
   } else if (!store.description || !store.whatsappNumber) {
     // A demo store from an earlier version may lack them; its storefront page shows both.
     store = db
       .update(stores)
-      .set({ description: store.description || DEMO_DESCRIPTION, whatsappNumber: store.whatsappNumber || DEMO_WHATSAPP, updatedAt: clock.now() })
+      .set({
+        description: store.description || DEMO_DESCRIPTION,
+        whatsappNumber: store.whatsappNumber || DEMO_WHATSAPP,
+        updatedAt: clock.now(),
+      })
       .where(eq(stores.id, store.id))
       .returning()
       .get()!
@@ -97,13 +194,20 @@ export function seedDemo(deps: Deps): DemoSeed {
   const categoryIds = new Map<string, string>()
   for (const [i, name] of CATEGORIES.entries()) {
     const slug = name.toLowerCase()
-    const existing = db.select({ id: categories.id }).from(categories).where(and(eq(categories.storeId, store.id), eq(categories.slug, slug))).get()
+    const existing = db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(and(eq(categories.storeId, store.id), eq(categories.slug, slug)))
+      .get()
     categoryIds.set(name, existing?.id ?? createCategory({ ctx, input: { name, slug, position: i } }).id)
   }
 
   const productIds: string[] = []
   for (const p of PRODUCTS) {
-    const slug = p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+    const slug = p.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
     const existing = db
       .select({ id: products.id })
       .from(products)
@@ -111,18 +215,21 @@ export function seedDemo(deps: Deps): DemoSeed {
       .get()
     productIds.push(
       existing?.id ??
-        createProduct({ ctx, input: {
-          name: p.name,
-          slug,
-          description: p.description,
-          price: p.price,
-          comparePrice: p.comparePrice ?? null,
-          // The picture is an upload (seedDemoPictures): imageUrl then follows the first image.
-          imageUrl: null,
-          categoryId: categoryIds.get(p.category)!,
-          stock: p.stock ?? null,
-          variants: p.variants.map(([name, price, stock]) => ({ name, price, stock: stock ?? null })),
-        } }).id,
+        createProduct({
+          ctx,
+          input: {
+            name: p.name,
+            slug,
+            description: p.description,
+            price: p.price,
+            comparePrice: p.comparePrice ?? null,
+            // The picture is an upload (seedDemoPictures): imageUrl then follows the first image.
+            imageUrl: null,
+            categoryId: categoryIds.get(p.category)!,
+            stock: p.stock ?? null,
+            variants: p.variants.map(([name, price, stock]) => ({ name, price, stock: stock ?? null })),
+          },
+        }).id,
     )
   }
 
@@ -140,15 +247,39 @@ export function seedDemo(deps: Deps): DemoSeed {
       existing?.id ??
       db
         .insert(shippingOptions)
-        .values({ storeId: store.id, name: s.name, price: toMinor(s.price, store.currency, 'price'), description: s.description, estimatedDays: s.estimatedDays, createdAt: now, updatedAt: now })
+        .values({
+          storeId: store.id,
+          name: s.name,
+          price: toMinor(s.price, store.currency, 'price'),
+          description: s.description,
+          estimatedDays: s.estimatedDays,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: shippingOptions.id })
         .get().id
     shippingOptionId ||= id
   }
   const codeKey = DEMO_DISCOUNT.code.toUpperCase()
-  if (!db.select({ id: discounts.id }).from(discounts).where(and(eq(discounts.storeId, store.id), eq(discounts.codeKey, codeKey))).get()) {
+  if (
+    !db
+      .select({ id: discounts.id })
+      .from(discounts)
+      .where(and(eq(discounts.storeId, store.id), eq(discounts.codeKey, codeKey)))
+      .get()
+  ) {
     // percentage values are stored in hundredths of a percent (1000 = 10 %).
-    db.insert(discounts).values({ storeId: store.id, code: DEMO_DISCOUNT.code, codeKey, type: DEMO_DISCOUNT.type, value: DEMO_DISCOUNT.percent * 100, createdAt: now, updatedAt: now }).run()
+    db.insert(discounts)
+      .values({
+        storeId: store.id,
+        code: DEMO_DISCOUNT.code,
+        codeKey,
+        type: DEMO_DISCOUNT.type,
+        value: DEMO_DISCOUNT.percent * 100,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run()
   }
   deps.cache.invalidate(store.id)
 
@@ -161,11 +292,27 @@ export function seedDemo(deps: Deps): DemoSeed {
   const { key } = createKey({ ctx: { db, clock }, input: { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME } })
 
   // The panel's owner: no password (the link signs in; set one on the account page), made once.
-  const owner = createOwner({ ctx: deps, input: { storeId: store.id, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: null } })
+  const owner = createOwner({
+    ctx: deps,
+    input: { storeId: store.id, email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: null },
+  })
   const signInToken = issueSignInLink({ ctx: deps, input: { userId: owner.id, createdBy: 'cli' } }).token
 
-  const exampleVariantId = db.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true))).get()!.id
-  return { store, key, created, productIds, exampleVariantId, shippingOptionId, discountCode: DEMO_DISCOUNT.code, signInToken }
+  const exampleVariantId = db
+    .select({ id: variants.id })
+    .from(variants)
+    .where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true)))
+    .get()!.id
+  return {
+    store,
+    key,
+    created,
+    productIds,
+    exampleVariantId,
+    shippingOptionId,
+    discountCode: DEMO_DISCOUNT.code,
+    signInToken,
+  }
 }
 
 /** An earlier demo set pictures on another host, which the storefront does not show (CSP). */
@@ -182,7 +329,8 @@ export async function seedDemoPictures(deps: Deps, seed: DemoSeed): Promise<numb
   let uploaded = 0
   const jobs = PRODUCTS.map(async (p, i) => {
     const productId = seed.productIds[i]!
-    if (db.select({ id: productImages.id }).from(productImages).where(eq(productImages.productId, productId)).get()) return
+    if (db.select({ id: productImages.id }).from(productImages).where(eq(productImages.productId, productId)).get())
+      return
     const png = await picturePng(p.name, p.motif, i)
     await uploadImage({ ctx, input: { productId, file: new Blob([png], { type: 'image/png' }) } })
     uploaded++

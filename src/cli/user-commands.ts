@@ -12,15 +12,18 @@ import { appendEvent } from '../modules/webhooks'
 import { UsageError, type Flags, type Options } from './args'
 import type { Command } from './command'
 
-const str = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined)
+const str = (flags: Flags, name: string): string | undefined =>
+  typeof flags[name] === 'string' ? (flags[name] as string) : undefined
 const need = (value: string | undefined, what: string): string => {
   if (!value) throw new UsageError(`missing ${what}`)
   return value
 }
 
 /** Where links point: the public origin, or this machine's HTTPS port. */
-export const panelOrigin = (config: Config): string => (config.publicUrl ? new URL(config.publicUrl).origin : `https://localhost:${config.port}`)
-export const joinUrl = (config: Config, token: string): string => `${panelOrigin(config)}/admin/join?token=${encodeURIComponent(token)}`
+export const panelOrigin = (config: Config): string =>
+  config.publicUrl ? new URL(config.publicUrl).origin : `https://localhost:${config.port}`
+export const joinUrl = (config: Config, token: string): string =>
+  `${panelOrigin(config)}/admin/join?token=${encodeURIComponent(token)}`
 
 const STORE: Options = { store: { type: 'string', value: '<store>', help: 'store id or slug (required)' } }
 const EMAIL: Options = { email: { type: 'string', value: 'E', help: "the person's e-mail (required)" } }
@@ -37,11 +40,21 @@ export const USER_COMMANDS: Record<string, Command> = {
     note: 'Send the link to the person (it works once, for 72 hours). It is not stored: only its hash is.',
     run: ({ db, clock, config }, _p, f) => {
       const role = str(f, 'role') ?? 'owner'
-      if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')} (got '${role}')`)
+      if (!(ROLES as readonly string[]).includes(role))
+        throw new UsageError(`--role must be one of ${ROLES.join(', ')} (got '${role}')`)
       const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
       const ctx = ctxFor({ db, clock, config, appendEvent }, store, { kind: 'cli' })
-      const issued = inviteToStore({ ctx, input: { email: need(str(f, 'email'), '--email'), role, name: str(f, 'name') } })
-      return { id: issued.id, email: issued.email, role: issued.role, url: joinUrl(config, issued.token), expiresAt: issued.expiresAt }
+      const issued = inviteToStore({
+        ctx,
+        input: { email: need(str(f, 'email'), '--email'), role, name: str(f, 'name') },
+      })
+      return {
+        id: issued.id,
+        email: issued.email,
+        role: issued.role,
+        url: joinUrl(config, issued.token),
+        expiresAt: issued.expiresAt,
+      }
     },
   },
   'user:list': {
@@ -64,20 +77,28 @@ export const USER_COMMANDS: Record<string, Command> = {
         return removeMember({ ctx, input: { membershipId: m.id } })
       } catch (e) {
         // Refusing to leave a store without an owner is a usage mistake: exit 2, nothing done.
-        if ((e as { details?: { reason?: string } }).details?.reason === 'last_owner') throw new UsageError('refusing to remove the last owner of the store')
+        if ((e as { details?: { reason?: string } }).details?.reason === 'last_owner')
+          throw new UsageError('refusing to remove the last owner of the store')
         throw e
       }
     },
   },
   'user:reset': {
-    summary: "a one-time link to set a new password; ends every session of the person",
+    summary: 'a one-time link to set a new password; ends every session of the person',
     options: {
       ...EMAIL,
       'clear-two-step': { type: 'boolean', help: 'also remove their two-step sign-in and passkeys (a lost phone)' },
     },
     note: 'Every session of this person has ended. Send them the link (it works once, for 72 hours).',
     run: ({ db, clock, config }, _p, f) => {
-      const r = issueReset({ ctx: { db, clock, config }, input: { email: need(str(f, 'email'), '--email'), clearTwoStep: f['clear-two-step'] === true, createdBy: 'cli' } })
+      const r = issueReset({
+        ctx: { db, clock, config },
+        input: {
+          email: need(str(f, 'email'), '--email'),
+          clearTwoStep: f['clear-two-step'] === true,
+          createdBy: 'cli',
+        },
+      })
       return { id: r.userId, email: r.email, url: joinUrl(config, r.token), expiresAt: r.expiresAt }
     },
   },

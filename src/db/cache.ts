@@ -70,7 +70,10 @@ export class StoreCache {
   private readonly now: () => number
   private lastLook: number
 
-  constructor(db: Db, private readonly opts: StoreCacheOptions = { responses: true }) {
+  constructor(
+    db: Db,
+    private readonly opts: StoreCacheOptions = { responses: true },
+  ) {
     this.dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
     this.lastDataVersion = this.dataVersion.get()!.data_version
     this.lagMs = opts.externalLagMs ?? EXTERNAL_WRITE_LAG_MS

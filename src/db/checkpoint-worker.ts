@@ -17,14 +17,23 @@ function checkpoint(type: 'checkpoint' | 'done'): void {
   const t0 = performance.now()
   try {
     const r = db.query<{ busy: number; log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()!
-    if (r.log > 0 || type === 'done') postMessage({ type, ms: performance.now() - t0, log: r.log, checkpointed: r.checkpointed })
+    if (r.log > 0 || type === 'done')
+      postMessage({ type, ms: performance.now() - t0, log: r.log, checkpointed: r.checkpointed })
   } catch (err) {
     postMessage({ type: 'error', error: String(err) })
   }
 }
 const tick = () => checkpoint('checkpoint')
 
-self.onmessage = (e: MessageEvent<{ type: 'start'; file: string; intervalMs: number } | { type: 'now' } | { type: 'pause' } | { type: 'resume' } | { type: 'stop' }>) => {
+self.onmessage = (
+  e: MessageEvent<
+    | { type: 'start'; file: string; intervalMs: number }
+    | { type: 'now' }
+    | { type: 'pause' }
+    | { type: 'resume' }
+    | { type: 'stop' }
+  >,
+) => {
   const m = e.data
   if (m.type === 'now') checkpoint('done')
   else if (m.type === 'start') {

@@ -60,7 +60,9 @@ export class Checkpointer {
     const restartFrames = opts.restartFrames ?? 20_000
     db.$client.exec('PRAGMA wal_autocheckpoint = 0')
     this.worker = new Worker(new URL('./checkpoint-worker.ts', import.meta.url).href)
-    this.worker.onmessage = (e: MessageEvent<{ type: string; ms?: number; log?: number; checkpointed?: number; error?: string }>) => {
+    this.worker.onmessage = (
+      e: MessageEvent<{ type: string; ms?: number; log?: number; checkpointed?: number; error?: string }>,
+    ) => {
       const m = e.data
       if (m.type === 'checkpoint' || m.type === 'done') {
         this.stats.checkpoints++

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { getTableColumns, type ExtractTablesWithRelations, type Table } from 'drizzle-orm'
+import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type { SQLiteTransaction } from 'drizzle-orm/sqlite-core'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
@@ -51,7 +51,15 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
 }
 
 /** Files under DATA_DIR that hold customer data or secrets (contract "Files at rest"). */
-const PRIVATE_FILES = ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'storefront.db-journal', 'secret.key', 'tls/key.pem', 'litestream.yml']
+const PRIVATE_FILES = [
+  'storefront.db',
+  'storefront.db-wal',
+  'storefront.db-shm',
+  'storefront.db-journal',
+  'secret.key',
+  'tls/key.pem',
+  'litestream.yml',
+]
 /**
  * Folders whose every file is private: TLS material, snapshots (which hold all of the above) and
  * Litestream's shadow WAL (replica/litestream.ts META_DIR: recent pages of the database).

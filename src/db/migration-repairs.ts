@@ -25,7 +25,8 @@ const OUTBOX_FINAL = `CREATE TABLE \`webhook_outbox\` (
 	FOREIGN KEY (\`store_id\`) REFERENCES \`stores\`(\`id\`) ON UPDATE no action ON DELETE cascade
 )`
 
-const LOG_INDEX = 'CREATE INDEX IF NOT EXISTS `deliveries_webhook_status_created_idx` ON `webhook_deliveries` (`webhook_id`,`status`,`created_at`)'
+const LOG_INDEX =
+  'CREATE INDEX IF NOT EXISTS `deliveries_webhook_status_created_idx` ON `webhook_deliveries` (`webhook_id`,`status`,`created_at`)'
 
 /** `when` of a superseded 0006 → the statements that turn its schema into the final one. */
 const SUPERSEDED_0006: Record<number, string[]> = {
@@ -44,15 +45,21 @@ const SUPERSEDED_0006: Record<number, string[]> = {
 
 /** Brings a database migrated by a superseded migration version to the final one. */
 export function repairSupersededMigrations(sqlite: Database): void {
-  const hasJournal = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get()
+  const hasJournal = sqlite
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get()
   if (!hasJournal) return
   // Drizzle's `id SERIAL` column is NULL in SQLite: rows are told apart by created_at.
-  const last = sqlite.query('SELECT max(created_at) AS createdAt FROM __drizzle_migrations').get() as { createdAt: number | string | null } | null
+  const last = sqlite.query('SELECT max(created_at) AS createdAt FROM __drizzle_migrations').get() as {
+    createdAt: number | string | null
+  } | null
   const when = Number(last?.createdAt)
   const steps = SUPERSEDED_0006[when]
   if (!steps) return
-  sqlite.transaction(() => {
-    for (const stmt of steps) sqlite.run(stmt)
-    sqlite.run('UPDATE __drizzle_migrations SET created_at = ?1 WHERE created_at = ?2', [FINAL_0006_WHEN, when])
-  }).immediate()
+  sqlite
+    .transaction(() => {
+      for (const stmt of steps) sqlite.run(stmt)
+      sqlite.run('UPDATE __drizzle_migrations SET created_at = ?1 WHERE created_at = ?2', [FINAL_0006_WHEN, when])
+    })
+    .immediate()
 }

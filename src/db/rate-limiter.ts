@@ -68,7 +68,11 @@ export class RateLimiter {
     private clock: Clock,
     flushMs: number,
   ) {
-    for (const row of db.$client.query<{ key: string; window_start: number; count: number }, []>('SELECT key, window_start, count FROM rate_limits').all()) {
+    for (const row of db.$client
+      .query<{ key: string; window_start: number; count: number }, []>(
+        'SELECT key, window_start, count FROM rate_limits',
+      )
+      .all()) {
       this.restored.set(row.key, { key: row.key, windowStart: row.window_start, count: row.count })
       this.restoredUntil = Math.max(this.restoredUntil, row.window_start + DAY_MS)
     }
@@ -180,7 +184,8 @@ export class RateLimiter {
     }
     const written: Entry[] = []
     const deleted: Entry[] = []
-    const spent = (n: number) => n >= MAX_ROWS_PER_TX || (n % CHECK_EVERY === 0 && performance.now() - started > budgetMs)
+    const spent = (n: number) =>
+      n >= MAX_ROWS_PER_TX || (n % CHECK_EVERY === 0 && performance.now() - started > budgetMs)
     const tx = this.db.$client.transaction(() => {
       let n = 0
       while (this.writing) {
@@ -227,7 +232,7 @@ export class RateLimiter {
   /** Drops windows older than two days (the longest window is one) from memory and disk. */
   prune(): void {
     const cutoff = this.clock.now() - DAY_MS * 2
-    for (const [end, w] of this.windows) if (end < cutoff) this.windows.delete(end)
+    for (const [end, _w] of this.windows) if (end < cutoff) this.windows.delete(end)
     for (const [k, r] of this.restored) if (r.windowStart < cutoff) this.restored.delete(k)
     this.db.$client.run('DELETE FROM rate_limits WHERE window_start < ?', [cutoff])
   }

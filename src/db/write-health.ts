@@ -24,7 +24,14 @@ export function storageFailure(err: unknown): StorageReason | undefined {
   const code = (err as { code?: unknown }).code
   if (typeof code !== 'string') return undefined
   if (FULL.has(code)) return 'disk_full'
-  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'EIO' || code === 'EROFS') return 'io_error'
+  if (
+    code.startsWith('SQLITE_IOERR') ||
+    code === 'SQLITE_READONLY' ||
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'EIO' ||
+    code === 'EROFS'
+  )
+    return 'io_error'
   return undefined
 }
 
@@ -67,7 +74,11 @@ export class WriteHealth {
     this.failing = undefined
     const repeats = this.errors.reset()
     this.stopProbe()
-    this.log.warn('storage writes work again', { reason, degradedSec: Math.round((this.clock.now() - since) / 1000), unloggedRepeats: repeats })
+    this.log.warn('storage writes work again', {
+      reason,
+      degradedSec: Math.round((this.clock.now() - since) / 1000),
+      unloggedRepeats: repeats,
+    })
   }
 
   /** Tries the probe now: true when it wrote. */

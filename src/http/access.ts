@@ -45,7 +45,13 @@ export type SessionPolicy = { kind: 'session'; need: PanelNeed; owns?: OwnedTabl
  * that ends the request (sign in first, 403, 402). `storeOf` names the store of an owned record.
  */
 export interface SessionGate {
-  check(request: Request, policy: SessionPolicy, id: string | undefined, ip: () => string, storeOf: (table: OwnedTable, id: string) => string | undefined): PanelGated
+  check(
+    request: Request,
+    policy: SessionPolicy,
+    id: string | undefined,
+    ip: () => string,
+    storeOf: (table: OwnedTable, id: string) => string | undefined,
+  ): PanelGated
 }
 /** What a panel request leaves the gate with. */
 export type PanelGated = { readonly panel: true } | Response
@@ -76,7 +82,13 @@ export const policyOf = (a: Access): Policy => {
 }
 
 /** Paths whose every route must declare its access: a route there without one stops the start. */
-const mustDeclare = (path: string) => path === '/api' || path.startsWith('/api/') || path === '/mcp' || path.startsWith('/mcp/') || path === '/admin' || path.startsWith('/admin/')
+const mustDeclare = (path: string) =>
+  path === '/api' ||
+  path.startsWith('/api/') ||
+  path === '/mcp' ||
+  path.startsWith('/mcp/') ||
+  path === '/admin' ||
+  path.startsWith('/admin/')
 
 /** The declared routes of an app's (or plugins') route list; throws naming an undeclared one. */
 export function declaredRoutes(routes: readonly { method: string; path: string; hooks: unknown }[]): DeclaredRoute[] {
@@ -84,7 +96,8 @@ export function declaredRoutes(routes: readonly { method: string; path: string; 
   for (const r of routes) {
     const access = (r.hooks as Record<string, Access | undefined> | undefined)?.[DECLARED]
     if (!access) {
-      if (mustDeclare(r.path)) throw new Error(`${r.method} ${r.path} declares no access: add { access: … } to the route`)
+      if (mustDeclare(r.path))
+        throw new Error(`${r.method} ${r.path} declares no access: add { access: … } to the route`)
       continue
     }
     out.push({ method: r.method, path: normalize(r.path), access })
@@ -182,7 +195,7 @@ function fallback(path: string, samePath: Map<string, Policy> | undefined): Matc
 /** `products` → product, `shipping_options` → shipping option: how a 403 names a record. */
 export function recordName(table: Table): string {
   const name = getTableName(table).replace(/_/g, ' ')
-  return name.endsWith('ies') ? name.slice(0, -3) + 'y' : name.replace(/s$/, '')
+  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '')
 }
 
 export function bucketLimit(config: Config, bucket: Bucket): { limit: number; windowSec: number } {

@@ -22,7 +22,14 @@ import type { CtxBase } from '../kernel/context'
 import { PreRouted } from './pre-routed'
 
 /** The ports the API's route factories take; the composition root's Deps satisfies all of them. */
-export type ApiPorts = ProductRoutesPort & OrderRoutesPort & CustomerRoutesPort & ImageRoutesPort & CheckoutPort & PublicCatalogPort & BillingPort & CtxBase
+export type ApiPorts = ProductRoutesPort &
+  OrderRoutesPort &
+  CustomerRoutesPort &
+  ImageRoutesPort &
+  CheckoutPort &
+  PublicCatalogPort &
+  BillingPort &
+  CtxBase
 
 export function apiRoutes(ports: ApiPorts) {
   return [
@@ -45,7 +52,8 @@ export function apiRoutes(ports: ApiPorts) {
 }
 
 /** The GETs the pipeline answers before routing when it can (http/pre-routed.ts). */
-export const preRouted = (ports: ApiPorts) => new PreRouted([...productReads, ...orderReads, ...customerReads, ...publicCatalogReads(ports)])
+export const preRouted = (ports: ApiPorts) =>
+  new PreRouted([...productReads, ...orderReads, ...customerReads, ...publicCatalogReads(ports)])
 
 /**
  * Routes built only to read their declarations: a port is reached in handlers, never while the

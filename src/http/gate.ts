@@ -12,12 +12,28 @@ import type { StoreCache } from '../db/cache'
 import type { RateLimiter } from '../db/rate-limiter'
 import { ctxFor, type ActivityNote, type Ctx, type CtxBase } from '../kernel/context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
-import { Forbidden, OtherStore, PayloadTooLarge, PaymentRequired, PlanRequired, RateLimited, Unauthorized } from '../lib/errors'
+import {
+  Forbidden,
+  OtherStore,
+  PayloadTooLarge,
+  PaymentRequired,
+  PlanRequired,
+  RateLimited,
+  Unauthorized,
+} from '../lib/errors'
 import { hasScope } from '../lib/scopes'
 import { hashKey, KEY_RE, recordKeyUse } from '../modules/keys'
 import { PAID_FEATURES } from '../modules/plans'
 import { getStore } from '../modules/platform-stores'
-import { bucketLimit, recordName, type AccessTable, type Bucket, type OwnedTable, type PanelGated, type SessionGate } from './access'
+import {
+  bucketLimit,
+  recordName,
+  type AccessTable,
+  type Bucket,
+  type OwnedTable,
+  type PanelGated,
+  type SessionGate,
+} from './access'
 import { limitUndeclaredBody } from './body-limit'
 import { uploadBodyLimit } from '../modules/products'
 import type { Window } from '../db/rate-limiter'
@@ -59,7 +75,11 @@ export class Gate {
     const where = and(eq(table.id, sql.placeholder('id')), deletedAt ? isNull(deletedAt) : undefined)
     // One generic statement over any owned table: Drizzle's column types can't follow a table
     // chosen at run time, so the select goes through `never`.
-    const storeOf = this.deps.db.select({ storeId: table.storeId as never }).from(table as never).where(where).prepare()
+    const storeOf = this.deps.db
+      .select({ storeId: table.storeId as never })
+      .from(table as never)
+      .where(where)
+      .prepare()
     return { storeOf, name: recordName(table) }
   }
 
@@ -69,12 +89,20 @@ export class Gate {
    * client address, and looking it up costs. `who` receives the key's store and prefix for
    * the request's log line, the refused requests included.
    */
-  check(request: Request, path: string, ip: string | (() => string), headers: Record<string, string | number>, who?: { storeId?: string | null; keyPrefix?: string | null }): Ctx | PanelGated | undefined {
+  check(
+    request: Request,
+    path: string,
+    ip: string | (() => string),
+    headers: Record<string, string | number>,
+    who?: { storeId?: string | null; keyPrefix?: string | null },
+  ): Ctx | PanelGated | undefined {
     const { policy, id } = this.table.match(request.method, path)
     if (policy.kind === 'none') return undefined
     if (policy.kind === 'session') {
       if (!this.sessions) return undefined
-      return this.sessions.check(request, policy, id, typeof ip === 'function' ? ip : () => ip, (table, rowId) => this.storeOf(table, rowId))
+      return this.sessions.check(request, policy, id, typeof ip === 'function' ? ip : () => ip, (table, rowId) =>
+        this.storeOf(table, rowId),
+      )
     }
     // No shared cache or browser keeps a shop's orders or customers (errors included).
     if (policy.kind === 'key') headers['cache-control'] = 'no-store'
@@ -131,7 +159,11 @@ export class Gate {
     // Another store's record is a 403 before its body or query is validated (contract order),
     // and before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
     // Otherwise only where validation can fail first: a body, or a query string.
-    if (policy.owns && id !== undefined && (policy.feature || (request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?'))) {
+    if (
+      policy.owns &&
+      id !== undefined &&
+      (policy.feature || (request.method !== 'GET' && request.method !== 'DELETE') || request.url.includes('?'))
+    ) {
       const owner = this.owners.get(policy.owns)!
       const row = owner.storeOf.get({ id: decodeId(id) })
       if (row && row.storeId !== store.id) throw new OtherStore(owner.name)
@@ -140,7 +172,10 @@ export class Gate {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
     // A key's write is logged in its transaction (db/write.ts): who, verb and record, from the route.
-    const note = request.method === 'GET' || request.method === 'HEAD' ? undefined : activityNote(request.method, path, policy.scope, policy.owns, id, `key:${key.prefix}`)
+    const note =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? undefined
+        : activityNote(request.method, path, policy.scope, policy.owns, id, `key:${key.prefix}`)
     return ctxFor(this.deps, store, { kind: 'key', keyId: key.id }, note)
   }
 
@@ -153,7 +188,7 @@ export class Gate {
   }
 
   private findKey(header: string | null): ApiKey | undefined {
-    if (!header || !header.startsWith('Bearer ')) return undefined
+    if (!header?.startsWith('Bearer ')) return undefined
     const raw = header.slice(7)
     if (!KEY_RE.test(raw)) return undefined
     const hash = hashKey(raw)
@@ -199,11 +234,29 @@ export class Gate {
  * sub-path, e.g. …/retry, is named by it); the record is the route's owned table, else the
  * scope's resource; its id the path's `:id` (a create's comes from the write's result).
  */
-export function activityNote(method: string, path: string, scope: string | null, owns: OwnedTable | undefined, id: string | undefined, actor: string): ActivityNote {
-  const resource = owns ? recordName(owns).replace(/ /g, '_') : (scope ?? 'store').split(':')[0]!.replace(/ies$/, 'y').replace(/s$/, '')
+export function activityNote(
+  method: string,
+  path: string,
+  scope: string | null,
+  owns: OwnedTable | undefined,
+  id: string | undefined,
+  actor: string,
+): ActivityNote {
+  const resource = owns
+    ? recordName(owns).replace(/ /g, '_')
+    : (scope ?? 'store').split(':')[0]!.replace(/ies$/, 'y').replace(/s$/, '')
   const last = path.split('/').at(-1) ?? ''
-  const verb = method === 'DELETE' ? 'delete' : method === 'PUT' || method === 'PATCH' ? 'update' : id !== undefined && last !== id && /^[a-z-]+$/.test(last) ? last : 'create'
-  return id === undefined ? { actor, verb, recordType: resource } : { actor, verb, recordType: resource, recordId: decodeId(id) }
+  const verb =
+    method === 'DELETE'
+      ? 'delete'
+      : method === 'PUT' || method === 'PATCH'
+        ? 'update'
+        : id !== undefined && last !== id && /^[a-z-]+$/.test(last)
+          ? last
+          : 'create'
+  return id === undefined
+    ? { actor, verb, recordType: resource }
+    : { actor, verb, recordType: resource, recordId: decodeId(id) }
 }
 
 function decodeId(raw: string): string {
@@ -219,7 +272,11 @@ function decodeId(raw: string): string {
  * for the public /api routes; a shop form that does what a public endpoint does (the no-script
  * review form, shop/routes.ts) calls it with the same bucket, so both paths share one budget.
  */
-export function hitPublic(deps: { config: GateDeps['config']; limiter: Pick<RateLimiter, 'hit'> }, bucket: Bucket, ip: string): Window {
+export function hitPublic(
+  deps: { config: GateDeps['config']; limiter: Pick<RateLimiter, 'hit'> },
+  bucket: Bucket,
+  ip: string,
+): Window {
   const { limit, windowSec } = bucketLimit(deps.config, bucket)
   return deps.limiter.hit(`ip:${bucket}:${ip}`, limit, windowSec)
 }
@@ -229,6 +286,6 @@ export function setRateHeaders(headers: Record<string, string | number>, w: Wind
   headers['x-ratelimit-remaining'] = String(w.remaining)
   // IETF draft-ietf-httpapi-ratelimit-headers structured fields.
   headers['ratelimit-policy'] = `"${name}";q=${w.limit};w=${w.windowSec}`
-  headers['ratelimit'] = `"${name}";r=${w.remaining};t=${w.resetSec}`
+  headers.ratelimit = `"${name}";r=${w.remaining};t=${w.resetSec}`
   if (!w.allowed) headers['retry-after'] = String(w.resetSec)
 }

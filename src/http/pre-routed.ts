@@ -30,7 +30,14 @@ export interface PreRoutedRead {
   /** A public route (no key, so no `ctx`); otherwise a key route. */
   public?: true
   /** The body the route would send, or undefined to leave the request to the router. */
-  answer(x: { ctx: Ctx | undefined; id: string | undefined; query: unknown; cache: StoreCache; routeKey: string; clientBucket: () => string }): CachedBody | undefined
+  answer(x: {
+    ctx: Ctx | undefined
+    id: string | undefined
+    query: unknown
+    cache: StoreCache
+    routeKey: string
+    clientBucket: () => string
+  }): CachedBody | undefined
 }
 
 /** The query string of a URL, without its `?` ('' when none). */
@@ -86,7 +93,12 @@ export class PreRouted {
   }
 
   /** The answer's body for a GET the gate passed (`ctx`: a key request's), or undefined to route it. */
-  answer(ctx: Ctx | undefined, path: string, url: string, x: { cache: StoreCache; queries: ValidQueries; clientBucket: () => string; isFixed: (path: string) => boolean }): { body: CachedBody; read: PreRoutedRead } | undefined {
+  answer(
+    ctx: Ctx | undefined,
+    path: string,
+    url: string,
+    x: { cache: StoreCache; queries: ValidQueries; clientBucket: () => string; isFixed: (path: string) => boolean },
+  ): { body: CachedBody; read: PreRoutedRead } | undefined {
     const { cache, queries, clientBucket } = x
     const m = this.match(path, x.isFixed)
     if (!m || (m.read.public === true) !== (ctx === undefined)) return undefined

@@ -64,7 +64,8 @@ export class RequestLog {
     this.current = undefined
     const entry = handed !== undefined && handed.request === request ? handed.entry : { id: '', start: 0 }
     const given = request.headers.get('x-request-id')
-    entry.id = given !== null && REQUEST_ID_RE.test(given) ? given : (++this.counter).toString(36) + Date.now().toString(36)
+    entry.id =
+      given !== null && REQUEST_ID_RE.test(given) ? given : (++this.counter).toString(36) + Date.now().toString(36)
     return entry
   }
 

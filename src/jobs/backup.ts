@@ -8,6 +8,10 @@ import { backupInWorker } from '../backup/scheduled'
  * a worker thread, keeping the newest BACKUP_KEEP. Logs where it went, its size and duration.
  */
 export async function runScheduledBackup(deps: { config: Config; clock: Clock; log: Logger }): Promise<void> {
-  const { path, manifest, removed } = await backupInWorker(deps.config.dataDir, deps.config.backupKeep, deps.clock.now())
+  const { path, manifest, removed } = await backupInWorker(
+    deps.config.dataDir,
+    deps.config.backupKeep,
+    deps.clock.now(),
+  )
   deps.log.info('backup written', { path, bytes: manifest.dbBytes, ms: manifest.ms, rotatedOut: removed.length })
 }

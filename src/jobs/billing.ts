@@ -16,7 +16,8 @@ export function runBillingSweep(deps: { db: Db; clock: Clock; log: Logger }): st
       const now = deps.clock.now()
       const ids = suspendOverdueTx({ ctx: { db: tx, now } })
       // The system suspended them: its activity lines commit with the suspensions.
-      for (const id of ids) recordActivity(tx, now, { storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id })
+      for (const id of ids)
+        recordActivity(tx, now, { storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id })
       return ids
     },
     (ids) => ids,

@@ -33,7 +33,12 @@ export function expirePendingOrders(deps: CtxBase): number {
     if (!store) continue
     for (const id of ids) {
       // The system is the actor; its activity line is written in the cancelling transaction.
-      const ctx = ctxFor(deps, store, { kind: 'system' }, { actor: 'system', verb: 'cancel', recordType: 'order', recordId: id })
+      const ctx = ctxFor(
+        deps,
+        store,
+        { kind: 'system' },
+        { actor: 'system', verb: 'cancel', recordType: 'order', recordId: id },
+      )
       try {
         updateOrderStatus({ ctx, input: { id, status: 'cancelled' } })
         cancelled++

@@ -23,7 +23,10 @@ export function startJobs(deps: JobDeps): () => void {
   // refuses to replace the database under a running service (backup/pid.ts).
   holdPidFile(deps.config.dataDir)
   // A failing run is logged and the schedule goes on; `protect` skips a tick while one still runs.
-  const opts = (name: string) => ({ protect: true, catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }) })
+  const opts = (name: string) => ({
+    protect: true,
+    catch: (e: unknown) => deps.log.error(`job ${name} failed`, { error: String(e) }),
+  })
   const jobs: Cron[] = [new Cron('0 */10 * * * *', opts('prune'), () => pruneExpired(deps))]
   // Activity past 180 days, expired sessions and links (daily, off-peak).
   jobs.push(new Cron('0 15 4 * * *', opts('prune-people'), () => prunePeople(deps)))
@@ -37,6 +40,7 @@ export function startJobs(deps: JobDeps): () => void {
   })
   jobs.push(webhooks)
   void webhooks.trigger()
-  if (deps.config.backupKeep > 0) jobs.push(new Cron(deps.config.backupCron, opts('backup'), () => runScheduledBackup(deps)))
+  if (deps.config.backupKeep > 0)
+    jobs.push(new Cron(deps.config.backupCron, opts('backup'), () => runScheduledBackup(deps)))
   return () => jobs.forEach((j) => j.stop())
 }

@@ -11,7 +11,11 @@ import { removeImage, removeStoreMedia, storesWithMedia } from '../modules/produ
 
 export const MEDIA_RETENTION_DAYS = 30
 
-export async function pruneMedia(db: Database, dataDir: string, now: number): Promise<{ images: number; stores: number }> {
+export async function pruneMedia(
+  db: Database,
+  dataDir: string,
+  now: number,
+): Promise<{ images: number; stores: number }> {
   const expired = imagesOfDeletedProducts(db, now - MEDIA_RETENTION_DAYS * 86_400_000)
   for (const img of expired) {
     // Files first: a crash in between leaves a row without files (served as 404), never files without a row.

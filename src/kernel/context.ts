@@ -14,7 +14,12 @@ import type { AppendEvent } from './events'
 import type { Clock } from '../lib/time'
 
 /** Who is acting: an API key, a person signed in to the panel, a public caller, the admin CLI, or the service itself (jobs). */
-export type Actor = { kind: 'key'; keyId: string } | { kind: 'user'; userId: string; role: Role } | { kind: 'public' } | { kind: 'cli' } | { kind: 'system' }
+export type Actor =
+  | { kind: 'key'; keyId: string }
+  | { kind: 'user'; userId: string; role: Role }
+  | { kind: 'public' }
+  | { kind: 'cli' }
+  | { kind: 'system' }
 
 export interface Ctx {
   readonly db: Db
@@ -50,7 +55,9 @@ const SYSTEM: Actor = { kind: 'system' }
 /** The one ctx builder. */
 export function ctxFor(base: CtxBase, store: Store, actor: Actor = SYSTEM, activity?: ActivityNote): Ctx {
   const { db, clock, config, appendEvent } = base
-  return activity ? { db, clock, config, store, actor, appendEvent, activity } : { db, clock, config, store, actor, appendEvent }
+  return activity
+    ? { db, clock, config, store, actor, appendEvent, activity }
+    : { db, clock, config, store, actor, appendEvent }
 }
 
 export type { AppendEvent }

@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 
 /** Event name → payload. Empty here; filled by `declare module` in each module's events.ts. */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: modules add their events to it by declaration merging
 export interface EventMap {}
 
 export type EventType = keyof EventMap
@@ -19,4 +19,10 @@ export type Emit = <E extends EventType>(type: E, data: EventMap[E]) => void
  * Appends an event's outbox rows on `client` (the connection holding the transaction); returns
  * how many. The composition root binds the webhooks module's (deps.ts).
  */
-export type AppendEvent = <E extends EventType>(client: Database, storeId: string, type: E, data: EventMap[E], now: number) => number
+export type AppendEvent = <E extends EventType>(
+  client: Database,
+  storeId: string,
+  type: E,
+  data: EventMap[E],
+  now: number,
+) => number

@@ -131,7 +131,14 @@ export class Effects {
 
   /** A savepoint's start; `rollbackTo` forgets what was collected after it. */
   mark(): Mark {
-    return [this.stores.length, this.woken.length, this.endpoints.length, this.products.length, this.orders.length, this.writers.length]
+    return [
+      this.stores.length,
+      this.woken.length,
+      this.endpoints.length,
+      this.products.length,
+      this.orders.length,
+      this.writers.length,
+    ]
   }
   rollbackTo([s, w, e, p, o, f]: Mark): void {
     this.writers.length = f
@@ -162,7 +169,11 @@ export class Effects {
     for (const id of this.stores) touches.set(id, (touches.get(id) ?? 0) + 1)
     for (const id of new Set([...this.stores, ...products.keys(), ...orders.keys()])) {
       const n = declared.get(id) ?? 0
-      this.sink.invalidate(id, { products: products.get(id), orders: orders.get(id), stockOnly: n > 0 && n >= (touches.get(id) ?? 0) })
+      this.sink.invalidate(id, {
+        products: products.get(id),
+        orders: orders.get(id),
+        stockOnly: n > 0 && n >= (touches.get(id) ?? 0),
+      })
     }
   }
 
@@ -226,7 +237,10 @@ export function transaction<T>(db: Db, fn: (tx: Tx) => T, stores: (result: T) =>
  * line is written in the same transaction, naming the record the write returned when the
  * request named none (a create).
  */
-export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'> & Partial<Pick<Ctx, 'activity'>>, fn: (tx: Tx, fx: Fx) => T): T {
+export function write<T>(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'> & Partial<Pick<Ctx, 'activity'>>,
+  fn: (tx: Tx, fx: Fx) => T,
+): T {
   const note = ctx.activity
   const { result, effects } = transact(ctx.db, (tx, effects) => {
     effects.touched(ctx.store.id)
@@ -235,7 +249,16 @@ export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'
       // A create returns its row (or, as products do, its id): either names the new record.
       const made = typeof result === 'string' ? result : (result as { id?: unknown } | null | undefined)?.id
       const recordId = note.recordId ?? (typeof made === 'string' && /^[a-z0-9]{20,32}$/.test(made) ? made : null)
-      tx.insert(activity).values({ storeId: ctx.store.id, actor: note.actor, verb: note.verb, recordType: note.recordType, recordId, at: ctx.clock.now() }).run()
+      tx.insert(activity)
+        .values({
+          storeId: ctx.store.id,
+          actor: note.actor,
+          verb: note.verb,
+          recordType: note.recordType,
+          recordId,
+          at: ctx.clock.now(),
+        })
+        .run()
     }
     return result
   })
@@ -248,7 +271,11 @@ export function write<T>(ctx: Pick<Ctx, 'db' | 'clock' | 'store' | 'appendEvent'
  * Inside a transaction: `fn` in a savepoint. When it throws, only its own writes and effects
  * roll back; the error is returned, not thrown.
  */
-export function savepoint<T>(db: Db, effects: Effects, fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+export function savepoint<T>(
+  db: Db,
+  effects: Effects,
+  fn: () => T,
+): { ok: true; value: T } | { ok: false; error: unknown } {
   const s = savepointStatements(db.$client)
   const mark = effects.mark()
   s.begin.run()
@@ -270,7 +297,11 @@ const savepoints = new WeakMap<Database, SavepointStatements>()
 function savepointStatements(client: Database): SavepointStatements {
   let s = savepoints.get(client)
   if (!s) {
-    s = { begin: client.prepare('SAVEPOINT unit'), release: client.prepare('RELEASE unit'), rollback: client.prepare('ROLLBACK TO unit') }
+    s = {
+      begin: client.prepare('SAVEPOINT unit'),
+      release: client.prepare('RELEASE unit'),
+      rollback: client.prepare('ROLLBACK TO unit'),
+    }
     savepoints.set(client, s)
   }
   return s

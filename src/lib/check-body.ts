@@ -44,7 +44,8 @@ function shape(schema: Schema): { nodes: Schema[]; types: Set<string> } {
     if (any) {
       for (const c of any) if (c) walk(c)
     } else if (typeof s.type === 'string') {
-      const coercion = s.type === 'string' && (s.format === 'integer' || s.format === 'numeric' || s.format === 'boolean')
+      const coercion =
+        s.type === 'string' && (s.format === 'integer' || s.format === 'numeric' || s.format === 'boolean')
       if (!coercion) types.add(s.type)
     }
   }
@@ -73,7 +74,9 @@ export function reasonFor(value: unknown, schema: Schema | undefined, coerced: b
   const typeOk = types.has(actual) || (actual === 'integer' && types.has('number')) || types.size === 0
   if (!typeOk) return 'invalid_type'
   if (typeof v === 'number') {
-    const [min, max, xmin, xmax] = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].map((k) => num(nodes, k))
+    const [min, max, xmin, xmax] = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].map((k) =>
+      num(nodes, k),
+    )
     if ((min !== undefined && v < min) || (max !== undefined && v > max)) return 'out_of_range'
     if ((xmin !== undefined && v <= xmin) || (xmax !== undefined && v >= xmax)) return 'out_of_range'
   }
@@ -83,7 +86,8 @@ export function reasonFor(value: unknown, schema: Schema | undefined, coerced: b
     if ((min !== undefined && v.length < min) || (max !== undefined && v.length > max)) return 'out_of_range'
     return 'invalid_format'
   }
-  if (Array.isArray(v) && (num(nodes, 'minItems') !== undefined || num(nodes, 'maxItems') !== undefined)) return 'out_of_range'
+  if (Array.isArray(v) && (num(nodes, 'minItems') !== undefined || num(nodes, 'maxItems') !== undefined))
+    return 'out_of_range'
   return 'invalid_type'
 }
 
@@ -111,7 +115,8 @@ export function allowedText(schema: Schema): string {
     const maxL = num(nodes, 'maxLength')
     const format = nodes.find((n) => typeof n.format === 'string')?.format
     if (format === 'date-time') words.push('an ISO 8601 date-time')
-    else if (maxL !== undefined) words.push(minL && minL > 1 ? `text of ${minL} to ${maxL} characters` : `text of at most ${maxL} characters`)
+    else if (maxL !== undefined)
+      words.push(minL && minL > 1 ? `text of ${minL} to ${maxL} characters` : `text of at most ${maxL} characters`)
     else if (minL && minL > 1) words.push(`text of at least ${minL} characters`)
     else words.push('text')
   }
@@ -140,7 +145,11 @@ export function fromElysiaValidation(error: unknown, query?: Record<string, stri
   if (custom) return new ValidationError(field, reason, custom)
   if (reason === 'required') return new ValidationError(field, reason, `'${field}' is required`)
   if (field === 'body') return new ValidationError(field, reason, 'The request body must be a JSON object')
-  return new ValidationError(field, reason, `'${field}' must be ${first.schema ? allowedText(first.schema) : 'a valid value'}`)
+  return new ValidationError(
+    field,
+    reason,
+    `'${field}' must be ${first.schema ? allowedText(first.schema) : 'a valid value'}`,
+  )
 }
 
 /**

@@ -61,7 +61,9 @@ export function ipBucket(ip: string): string {
   const v4 = last?.includes('.') ? last : undefined
   const count = head.length + tail.length + (v4 ? 1 : 0)
   if (count > 8 || (halves.length === 1 && count !== 8)) return ip
-  const all = [...head, ...Array<string>(8 - count).fill('0'), ...tail].map((g) => (g.includes('.') ? g : parseInt(g || '0', 16)))
+  const all = [...head, ...Array<string>(8 - count).fill('0'), ...tail].map((g) =>
+    g.includes('.') ? g : parseInt(g || '0', 16),
+  )
   if (all.slice(0, 6).some((g) => typeof g === 'number' && (Number.isNaN(g) || g > 0xffff))) return ip
   const isMapped = all.slice(0, 5).every((g) => g === 0) && all[5] === 0xffff
   if (isMapped) {
@@ -69,5 +71,8 @@ export function ipBucket(ip: string): string {
     const [hi, lo] = [all[6] as number, all[7] as number]
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
   }
-  return `${all.slice(0, 4).map((g) => (g as number).toString(16)).join(':')}::/64`
+  return `${all
+    .slice(0, 4)
+    .map((g) => (g as number).toString(16))
+    .join(':')}::/64`
 }

@@ -159,7 +159,10 @@ export class PlanRequired extends AppError {
 
 /** Writes are failing (disk full, I/O error): retry later (contract "Disk full or I/O errors"). */
 export class ServiceUnavailable extends AppError {
-  constructor(readonly retryAfter: number, message = 'The service cannot save changes right now. Retry shortly.') {
+  constructor(
+    readonly retryAfter: number,
+    message = 'The service cannot save changes right now. Retry shortly.',
+  ) {
     super('SERVICE_UNAVAILABLE', message, { retryAfter })
   }
 }

@@ -14,7 +14,7 @@ export function toE164(raw: string): string | undefined {
   const known = memo.get(raw)
   if (known !== undefined) return known ?? undefined
   const p = parsePhoneNumberFromString(raw.trim())
-  const e164 = p && p.isValid() ? p.number : null
+  const e164 = p?.isValid() ? p.number : null
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
   memo.set(raw, e164)
   return e164 ?? undefined

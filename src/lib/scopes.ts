@@ -35,6 +35,7 @@ export function parseScopes(input: string): string[] {
   const list = input.split(/[\s,]+/).filter(Boolean)
   if (list.length === 1 && list[0] === 'all') return ['all']
   const bad = list.filter((s) => !isScope(s))
-  if (bad.length || list.length === 0) throw new Error(`Unknown scopes: ${bad.join(', ') || '(none given)'}. Known: all, ${SCOPES.join(', ')}`)
+  if (bad.length || list.length === 0)
+    throw new Error(`Unknown scopes: ${bad.join(', ') || '(none given)'}. Known: all, ${SCOPES.join(', ')}`)
   return [...new Set(list)]
 }

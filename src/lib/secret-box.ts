@@ -54,7 +54,7 @@ export function loadSecretKey(opts: { secretKey?: string; dataDir: string }): Bu
     // 'wx': exactly one process creates it, even when two start at once; the loser reads it.
     const fd = openSync(file, 'wx', 0o600)
     try {
-      writeSync(fd, randomBytes(32).toString('base64') + '\n')
+      writeSync(fd, `${randomBytes(32).toString('base64')}\n`)
     } finally {
       closeSync(fd)
     }

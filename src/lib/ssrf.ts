@@ -12,7 +12,8 @@ import { isIP } from 'node:net'
 
 export type Lookup = (host: string) => Promise<string[]>
 
-export const systemLookup: Lookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address)
+export const systemLookup: Lookup = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
 export type UrlCheck =
   | { ok: true; url: URL; addresses: string[] }
@@ -48,10 +49,14 @@ const V4_BLOCKED: [string, number, string][] = [
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'], // includes 255.255.255.255 broadcast
 ]
-const V4_RANGES = V4_BLOCKED.map(([base, bits, kind]) => ({ base: v4ToInt(base)!, mask: bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0, kind }))
+const V4_RANGES = V4_BLOCKED.map(([base, bits, kind]) => ({
+  base: v4ToInt(base)!,
+  mask: bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0,
+  kind,
+}))
 
 function classifyV4Int(n: number): string | null {
-  for (const r of V4_RANGES) if (((n & r.mask) >>> 0) === r.base) return r.kind
+  for (const r of V4_RANGES) if ((n & r.mask) >>> 0 === r.base) return r.kind
   return null
 }
 
@@ -130,7 +135,8 @@ export function classifyIp(ip: string): string | null {
 const LOCAL_NAMES = /(^|\.)(localhost|localdomain|local|internal|home\.arpa)\.?$/i
 
 /** Appended to every refusal of a private address: how an operator testing locally gets past it. */
-export const ALLOW_PRIVATE_HINT = 'private addresses are accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1 (local testing)'
+export const ALLOW_PRIVATE_HINT =
+  'private addresses are accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1 (local testing)'
 
 /**
  * Parses and checks a webhook URL. WHATWG URL parsing normalizes odd IPv4 spellings
@@ -139,15 +145,20 @@ export const ALLOW_PRIVATE_HINT = 'private addresses are accepted only when the 
  * that allows both. `resolve`: also resolve the name when private addresses are allowed (the
  * sender connects to one of `addresses`, never to the name).
  */
-export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; lookup?: Lookup; resolve?: boolean }): Promise<UrlCheck> {
+export async function checkWebhookUrl(
+  raw: string,
+  opts: { allowPrivate: boolean; lookup?: Lookup; resolve?: boolean },
+): Promise<UrlCheck> {
   let url: URL
   try {
     url = new URL(raw)
   } catch {
     return { ok: false, reason: 'invalid_format', message: 'url must be an absolute https URL' }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_format', message: 'url must use https' }
-  if (url.username || url.password) return { ok: false, reason: 'invalid_format', message: 'url must not carry credentials' }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: 'invalid_format', message: 'url must use https' }
+  if (url.username || url.password)
+    return { ok: false, reason: 'invalid_format', message: 'url must not carry credentials' }
   const host = url.hostname.replace(/^\[|\]$/g, '')
   if (!host) return { ok: false, reason: 'invalid_format', message: 'url must name a host' }
   const resolve = async (): Promise<UrlCheck> => {
@@ -157,18 +168,24 @@ export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean
     } catch {
       addresses = []
     }
-    if (addresses.length === 0) return { ok: false, reason: 'not_found', message: `url host '${host}' does not resolve` }
+    if (addresses.length === 0)
+      return { ok: false, reason: 'not_found', message: `url host '${host}' does not resolve` }
     return { ok: true, url, addresses }
   }
   if (opts.allowPrivate) {
     if (isIP(host)) return { ok: true, url, addresses: [host] }
     return opts.resolve ? resolve() : { ok: true, url, addresses: [] }
   }
-  const refused = (what: string): UrlCheck => ({ ok: false, reason: 'private_address', message: `url resolves to a non-public address (${what}); ${ALLOW_PRIVATE_HINT}` })
+  const refused = (what: string): UrlCheck => ({
+    ok: false,
+    reason: 'private_address',
+    message: `url resolves to a non-public address (${what}); ${ALLOW_PRIVATE_HINT}`,
+  })
   const plainHttp: UrlCheck = {
     ok: false,
     reason: 'invalid_format',
-    message: 'url must use https (plain http is accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1, for local testing)',
+    message:
+      'url must use https (plain http is accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1, for local testing)',
   }
   if (isIP(host)) {
     const kind = classifyIp(host)

@@ -20,10 +20,13 @@ export const isoOrNull = (ms: number | null | undefined) => (ms === null || ms =
  * date (2026-02-30). A date-time without an offset is read as UTC, not server-local time.
  */
 export function parseIso(value: string): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+    value,
+  )
   if (!m) return undefined
   const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', zone = 'Z'] = m
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return undefined
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59)
+    return undefined
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)))
   if (day.getUTCMonth() !== Number(mo) - 1) return undefined
   const offset = zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`

@@ -15,11 +15,21 @@ export const DEFAULT_TEMPLATE = DEFAULT_TEMPLATES.es
 
 /** Shortcodes in the template that aren't known, e.g. ['{precio}']; empty when valid. */
 export function unknownShortcodes(template: string): string[] {
-  return [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!).filter((c) => !(SHORTCODES as readonly string[]).includes(c)).map((c) => `{${c}}`)
+  return [...template.matchAll(/\{([^{}]*)\}/g)]
+    .map((m) => m[1]!)
+    .filter((c) => !(SHORTCODES as readonly string[]).includes(c))
+    .map((c) => `{${c}}`)
 }
 
-export function renderTemplate(template: string | null, values: Record<Shortcode, string>, language: keyof typeof DEFAULT_TEMPLATES = 'es'): string {
-  return (template ?? DEFAULT_TEMPLATES[language]).replace(/\{(tienda|productos|total|nombre)\}/g, (_, k: Shortcode) => values[k])
+export function renderTemplate(
+  template: string | null,
+  values: Record<Shortcode, string>,
+  language: keyof typeof DEFAULT_TEMPLATES = 'es',
+): string {
+  return (template ?? DEFAULT_TEMPLATES[language]).replace(
+    /\{(tienda|productos|total|nombre)\}/g,
+    (_, k: Shortcode) => values[k],
+  )
 }
 
 /** https://wa.me/<digits>?text=<message>; null when the store has no WhatsApp number. */

@@ -49,10 +49,13 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   else {
     try {
       const u = new URL(rawUrl)
-      if (!/^https?:$/.test(u.protocol)) problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: expected an https:// origin`)
+      if (!/^https?:$/.test(u.protocol))
+        problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: expected an https:// origin`)
       // The key travels in every request: plain http only to this machine.
       else if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-        problems.push(`STOREFRONT_URL=${JSON.stringify(rawUrl)}: plain http would send the API key in clear; use https:// (http:// is accepted for localhost only)`)
+        problems.push(
+          `STOREFRONT_URL=${JSON.stringify(rawUrl)}: plain http would send the API key in clear; use https:// (http:// is accepted for localhost only)`,
+        )
       }
       url = rawUrl.replace(/\/+$/, '')
     } catch {
@@ -60,16 +63,22 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     }
   }
   const apiKey = env.STOREFRONT_API_KEY?.trim() ?? ''
-  if (!apiKey) problems.push('STOREFRONT_API_KEY is not set (create one with `bun run admin key:create --store <store> --scopes all`)')
+  if (!apiKey)
+    problems.push(
+      'STOREFRONT_API_KEY is not set (create one with `bun run admin key:create --store <store> --scopes all`)',
+    )
   else if (/\s/.test(apiKey)) problems.push('STOREFRONT_API_KEY contains whitespace')
   const caFile = env.STOREFRONT_CA_FILE?.trim() || undefined
   let ca: string | undefined
   if (caFile) {
     try {
       ca = readFileSync(caFile, 'utf8')
-      if (!ca.includes('-----BEGIN CERTIFICATE-----')) problems.push(`STOREFRONT_CA_FILE=${caFile}: not a PEM certificate`)
+      if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+        problems.push(`STOREFRONT_CA_FILE=${caFile}: not a PEM certificate`)
     } catch (err) {
-      problems.push(`STOREFRONT_CA_FILE=${caFile}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+      problems.push(
+        `STOREFRONT_CA_FILE=${caFile}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      )
     }
   }
   if (problems.length) throw new SettingsError(problems)
@@ -115,7 +124,8 @@ export function describeFetchError(err: unknown, origin: string, settings: Pick<
     return `${base}: the certificate does not name this host (${code || e.message})`
   }
   if (code === 'CERT_HAS_EXPIRED') return `${base}: the server certificate has expired`
-  if (code === 'ECONNREFUSED' || code === 'ConnectionRefused') return `${base}: connection refused — is the service running?`
+  if (code === 'ECONNREFUSED' || code === 'ConnectionRefused')
+    return `${base}: connection refused — is the service running?`
   if (code === 'ENOTFOUND') return `${base}: host not found`
   if (e.name === 'TimeoutError' || code === 'ETIMEDOUT') return `${base}: timed out`
   return `${base}: ${e.message ?? String(err)}${code ? ` (${code})` : ''}`
@@ -125,7 +135,11 @@ export function describeFetchError(err: unknown, origin: string, settings: Pick<
 export function httpClient(settings: Settings, opts: { timeoutMs?: number } = {}): ApiClient {
   const origin = new URL(settings.url).origin
   return async (req) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json', ...req.headers }
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${settings.apiKey}`,
+      accept: 'application/json',
+      ...req.headers,
+    }
     if (req.body !== undefined) headers['content-type'] = 'application/json'
     let res: Response
     try {
@@ -142,7 +156,9 @@ export function httpClient(settings: Settings, opts: { timeoutMs?: number } = {}
       throw new ConnectionError(describeFetchError(err, origin, settings))
     }
     if (res.status >= 300 && res.status < 400) {
-      throw new ConnectionError(`${origin} answered ${res.status} redirecting to ${res.headers.get('location') ?? '?'} — set STOREFRONT_URL to the https origin`)
+      throw new ConnectionError(
+        `${origin} answered ${res.status} redirecting to ${res.headers.get('location') ?? '?'} — set STOREFRONT_URL to the https origin`,
+      )
     }
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }
@@ -163,7 +179,11 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
   return async (req) => {
     const headers: Record<string, string> = { ...carried, accept: 'application/json', ...req.headers }
     if (req.body !== undefined) headers['content-type'] = 'application/json'
-    const inner = new Request(origin + req.path, { method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) })
+    const inner = new Request(origin + req.path, {
+      method: req.method,
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
     const res = await handle(inner)

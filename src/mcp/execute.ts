@@ -13,15 +13,23 @@ type Input = Record<string, unknown>
 const json = (v: unknown) => JSON.stringify(v, null, 2)
 
 function toolError(structured: Record<string, unknown>, summary: string): CallToolResult {
-  return { isError: true, structuredContent: structured, content: [{ type: 'text', text: `${summary}\n${json(structured)}` }] }
+  return {
+    isError: true,
+    structuredContent: structured,
+    content: [{ type: 'text', text: `${summary}\n${json(structured)}` }],
+  }
 }
 
 /** A local refusal, shaped like the API's own 400 so a model handles both alike. */
 function invalid(field: string, reason: string, error: string): CallToolResult {
-  return toolError({ status: 400, error, code: 'VALIDATION_ERROR', details: { field, reason } }, `400 VALIDATION_ERROR: ${error}`)
+  return toolError(
+    { status: 400, error, code: 'VALIDATION_ERROR', details: { field, reason } },
+    `400 VALIDATION_ERROR: ${error}`,
+  )
 }
 
-const scalar = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v))
+const scalar = (v: unknown) =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)
 
 /** Builds the HTTP request a tool stands for, or the local validation failure. */
 export function buildRequest(def: ToolDef, input: Input): { req: ApiRequest } | { refused: CallToolResult } {
@@ -53,7 +61,10 @@ export function buildRequest(def: ToolDef, input: Input): { req: ApiRequest } | 
 }
 
 function apiError(status: number, headers: Headers, body: unknown): CallToolResult {
-  const b: Record<string, unknown> = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : { error: typeof body === 'string' && body ? body : `HTTP ${status}` }
+  const b: Record<string, unknown> =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? { ...(body as Record<string, unknown>) }
+      : { error: typeof body === 'string' && body ? body : `HTTP ${status}` }
   const structured: Record<string, unknown> = { status, ...b }
   // 402 and PLAN_REQUIRED bodies put the readable text in `message` (spec 7.3, 7.4).
   const message = typeof b.message === 'string' ? b.message : String(b.error ?? `HTTP ${status}`)
@@ -82,7 +93,8 @@ export async function executeTool(def: ToolDef, rawInput: unknown, call: ApiClie
       const store = await call({ method: 'GET', path: '/api/v1/store' })
       if (store.status !== 200) {
         const result = apiError(store.status, store.headers, store.body)
-        ;(result.content[0] as { text: string }).text = `storeId was not given and the key's store could not be read (needs store:read).\n${(result.content[0] as { text: string }).text}`
+        ;(result.content[0] as { text: string }).text =
+          `storeId was not given and the key's store could not be read (needs store:read).\n${(result.content[0] as { text: string }).text}`
         return result
       }
       input.storeId = (store.body as { data: { id: string } }).data.id
@@ -91,7 +103,10 @@ export async function executeTool(def: ToolDef, rawInput: unknown, call: ApiClie
     if ('refused' in built) return built.refused
     const res = await call(built.req)
     if (res.status >= 200 && res.status < 300) {
-      const structured = res.body && typeof res.body === 'object' && !Array.isArray(res.body) ? (res.body as Record<string, unknown>) : { result: res.body }
+      const structured =
+        res.body && typeof res.body === 'object' && !Array.isArray(res.body)
+          ? (res.body as Record<string, unknown>)
+          : { result: res.body }
       return { structuredContent: structured, content: [{ type: 'text', text: json(structured) }] }
     }
     return apiError(res.status, res.headers, res.body)

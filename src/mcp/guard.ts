@@ -19,7 +19,9 @@ import { setRateHeaders } from '../http/gate'
 export function ownOrigin(config: Config, request: Request): string {
   if (config.publicUrl) return new URL(config.publicUrl).origin
   const host = request.headers.get('host') ?? new URL(request.url).host
-  const https = config.trustProxy ? request.headers.get('x-forwarded-proto') === 'https' : request.url.startsWith('https:')
+  const https = config.trustProxy
+    ? request.headers.get('x-forwarded-proto') === 'https'
+    : request.url.startsWith('https:')
   return `${https ? 'https' : 'http'}://${host}`.toLowerCase()
 }
 
@@ -29,14 +31,22 @@ export function checkMcpOrigin(config: Config, request: Request): void {
   if (origin === null) return
   const o = origin.toLowerCase()
   if (o === ownOrigin(config, request) || config.mcpAllowedOrigins.some((a) => a.toLowerCase() === o)) return
-  throw new Forbidden(`Requests from the origin ${JSON.stringify(origin)} are not allowed on /mcp (see MCP_ALLOWED_ORIGINS)`, { origin })
+  throw new Forbidden(
+    `Requests from the origin ${JSON.stringify(origin)} are not allowed on /mcp (see MCP_ALLOWED_ORIGINS)`,
+    { origin },
+  )
 }
 
 /**
  * The gate counted the POST once; a batch of n messages counts n - 1 more. Over the limit →
  * 429 for the whole batch (nothing of it runs), with the rate-limit headers updated.
  */
-export function countBatch(deps: { config: Config; limiter: Pick<RateLimiter, 'hit'> }, ctx: Ctx | undefined, body: unknown, headers: Record<string, string | number>): void {
+export function countBatch(
+  deps: { config: Config; limiter: Pick<RateLimiter, 'hit'> },
+  ctx: Ctx | undefined,
+  body: unknown,
+  headers: Record<string, string | number>,
+): void {
   if (!Array.isArray(body) || body.length < 2 || ctx?.actor.kind !== 'key') return
   let w
   for (let i = 1; i < body.length; i++) w = deps.limiter.hit(`key:${ctx.actor.keyId}`, deps.config.rateLimitKey, 60)

@@ -21,10 +21,17 @@ export interface McpPort {
 }
 
 const notAllowed = () =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST' }, id: null }), {
-    status: 405,
-    headers: { 'content-type': 'application/json', allow: 'POST' },
-  })
+  new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless, use POST' },
+      id: null,
+    }),
+    {
+      status: 405,
+      headers: { 'content-type': 'application/json', allow: 'POST' },
+    },
+  )
 
 const ANY_KEY = { key: 'any' } as const
 
@@ -37,7 +44,10 @@ export const mcpRoutes = (port: McpPort, handle: (req: Request) => Promise<Respo
       async ({ ctx, request, body, server: bun, set }) => {
         countBatch(port, ctx, body, set.headers as Record<string, string>)
         const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, port.config.trustProxy)))
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        })
         await server.connect(transport)
         try {
           // The app has already read the body (its 1 MiB limit applies); hand the parsed JSON over.

@@ -6,7 +6,13 @@
  * zod; the API validates every call anyway and its 400 reaches the model as a tool error.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
 import pkg from '../../package.json' with { type: 'json' }
 import type { ApiClient } from './client'
 import { executeTool } from './execute'
@@ -27,7 +33,10 @@ export const MCP_TOOLS: Tool[] = TOOLS.map((d) => ({
 }))
 
 export function createMcpServer(call: ApiClient): Server {
-  const server = new Server({ name: 'storefront', title: 'Storefront API', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+  const server = new Server(
+    { name: 'storefront', title: 'Storefront API', version: pkg.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }))
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const def = TOOLS_BY_NAME.get(req.params.name)

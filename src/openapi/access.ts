@@ -8,7 +8,8 @@ import type { AccessTable } from '../http/access'
 export type Access = { kind: 'public' } | { kind: 'key'; scope: string | null }
 
 /** `path` is the OpenAPI template (`/api/v1/products/{id}`); parameters match any segment. */
-const policyAt = (table: AccessTable, method: string, path: string) => table.match(method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')).policy
+const policyAt = (table: AccessTable, method: string, path: string) =>
+  table.match(method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')).policy
 
 export function accessOf(table: AccessTable, method: string, path: string): Access {
   const policy = policyAt(table, method, path)

@@ -65,7 +65,10 @@ export const HEADERS = {
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy'] as const
 
 /** The headers of one response. */
-export function responseHeaders(status: string, o: { rateLimited: boolean; idempotent: boolean }): Record<string, unknown> {
+export function responseHeaders(
+  status: string,
+  o: { rateLimited: boolean; idempotent: boolean },
+): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') }
   // A request without a valid key is refused before any limit counts it.
   if (o.rateLimited && status !== '401') for (const h of RATE_LIMIT_HEADERS) headers[h] = ref('headers', h)
@@ -78,7 +81,10 @@ export function responseHeaders(status: string, o: { rateLimited: boolean; idemp
 const SIGNATURE_HEADERS = [
   { name: 'webhook-id', description: 'Delivery id; the same on every retry of one delivery (deduplicate on it).' },
   { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed.' },
-  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret.' },
+  {
+    name: 'webhook-signature',
+    description: '`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret.',
+  },
 ].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }))
 
 function envelope(type: string, data: Record<string, unknown>) {
@@ -121,7 +127,10 @@ export function webhooksSection(): Record<string, unknown> {
       type,
       {
         post: {
-          operationId: `on${type.split('.').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`,
+          operationId: `on${type
+            .split('.')
+            .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+            .join('')}`,
           summary: e.summary,
           description:
             'Sent to every active endpoint subscribed to this event, signed per Standard Webhooks. Answer 2xx within the timeout; ' +
@@ -130,7 +139,10 @@ export function webhooksSection(): Record<string, unknown> {
           security: [],
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: envelope(type, e.data) } } },
-          responses: { '200': { description: 'Received (any 2xx)' }, '400': { description: 'Refused; the delivery is retried' } },
+          responses: {
+            '200': { description: 'Received (any 2xx)' },
+            '400': { description: 'Refused; the delivery is retried' },
+          },
         },
       },
     ]),

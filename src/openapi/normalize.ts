@@ -25,25 +25,30 @@ export interface NormalizeOptions {
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'])
 /** TypeBox coercion branches: a string that Elysia parses into the sibling branch's type. */
-const COERCED_FORMATS: Record<string, string[]> = { integer: ['integer', 'number'], numeric: ['number', 'integer'], boolean: ['boolean'] }
+const COERCED_FORMATS: Record<string, string[]> = {
+  integer: ['integer', 'number'],
+  numeric: ['number', 'integer'],
+  boolean: ['boolean'],
+}
 
 export function normalizeDocument(generated: Json, o: NormalizeOptions): { document: Json; conflicts: string[] } {
   const doc = structuredClone(generated)
   const schemas: Record<string, Json> = { ...(doc.components?.schemas ?? {}) }
   const conflicts: string[] = []
 
-  const hoist = (s: Json): Json => walkSchema(s, (node) => {
-    const title = node.title
-    if (typeof title !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(title)) return node
-    const existing = schemas[title]
-    if (!existing) schemas[title] = node
-    else if (JSON.stringify(existing) !== JSON.stringify(node)) {
-      // Two shapes under one name: keep this one inline rather than lie about either.
-      conflicts.push(title)
-      return node
-    }
-    return { $ref: `#/components/schemas/${title}` }
-  })
+  const hoist = (s: Json): Json =>
+    walkSchema(s, (node) => {
+      const title = node.title
+      if (typeof title !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(title)) return node
+      const existing = schemas[title]
+      if (!existing) schemas[title] = node
+      else if (JSON.stringify(existing) !== JSON.stringify(node)) {
+        // Two shapes under one name: keep this one inline rather than lie about either.
+        conflicts.push(title)
+        return node
+      }
+      return { $ref: `#/components/schemas/${title}` }
+    })
   const schema = (s: Json) => hoist(fixSchema(s))
 
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
@@ -60,7 +65,9 @@ export function normalizeDocument(generated: Json, o: NormalizeOptions): { docum
         const content = op.requestBody.content
         const upload = o.multipart(method, path)
         for (const type of Object.keys(content)) {
-          const keep = upload ? type === 'multipart/form-data' : type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded'
+          const keep = upload
+            ? type === 'multipart/form-data'
+            : type !== 'multipart/form-data' && type !== 'application/x-www-form-urlencoded'
           if (!keep && Object.keys(content).length > 1) delete content[type]
         }
         for (const media of Object.values<Json>(content)) if (media.schema) media.schema = schema(media.schema)
@@ -72,7 +79,8 @@ export function normalizeDocument(generated: Json, o: NormalizeOptions): { docum
       const rateLimited = o.rateLimited(method, path)
       const idempotent = op.operationId === 'createOrder'
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
-        for (const media of Object.values<Json>(response.content ?? {})) if (media.schema) media.schema = schema(media.schema)
+        for (const media of Object.values<Json>(response.content ?? {}))
+          if (media.schema) media.schema = schema(media.schema)
         if (/^Response for status/.test(response.description ?? '')) response.description = describeStatus(status)
         response.headers = { ...responseHeaders(status, { rateLimited, idempotent }), ...response.headers }
       }
@@ -80,7 +88,12 @@ export function normalizeDocument(generated: Json, o: NormalizeOptions): { docum
   }
 
   // The closed list, whatever the model says (a `t.UnionEnum` would also bring a misleading default).
-  if (schemas.Error?.properties?.code) schemas.Error.properties.code = { type: 'string', enum: [...ERROR_CODES], description: 'Machine-readable; one of a closed list' }
+  if (schemas.Error?.properties?.code)
+    schemas.Error.properties.code = {
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: 'Machine-readable; one of a closed list',
+    }
   doc.components = { ...doc.components, schemas, headers: { ...HEADERS } }
   doc.servers = o.servers
   doc.webhooks = webhooksSection()
@@ -109,12 +122,14 @@ const describeStatus = (status: string) => STATUS_TEXT[status] ?? `Status ${stat
 function walkSchema(s: Json, visit: (node: Json) => Json): Json {
   if (!s || typeof s !== 'object' || Array.isArray(s)) return s
   for (const key of ['properties', 'patternProperties', '$defs']) {
-    if (s[key] && typeof s[key] === 'object') for (const name of Object.keys(s[key])) s[key][name] = walkSchema(s[key][name], visit)
+    if (s[key] && typeof s[key] === 'object')
+      for (const name of Object.keys(s[key])) s[key][name] = walkSchema(s[key][name], visit)
   }
   for (const key of ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else']) {
     if (s[key] && typeof s[key] === 'object') s[key] = walkSchema(s[key], visit)
   }
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) if (Array.isArray(s[key])) s[key] = s[key].map((x: Json) => walkSchema(x, visit))
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    if (Array.isArray(s[key])) s[key] = s[key].map((x: Json) => walkSchema(x, visit))
   return visit(s)
 }
 
@@ -123,7 +138,10 @@ export function fixSchema(s: Json): Json {
   return walkSchema(s, (node) => {
     delete node.error // Elysia's custom validation message: not a JSON Schema keyword
     node = collapseCoercion(node)
-    if ((node.type === 'number' || (Array.isArray(node.type) && node.type.includes('number'))) && node.multipleOf === 1) {
+    if (
+      (node.type === 'number' || (Array.isArray(node.type) && node.type.includes('number'))) &&
+      node.multipleOf === 1
+    ) {
       node.type = Array.isArray(node.type) ? node.type.map((x: string) => (x === 'number' ? 'integer' : x)) : 'integer'
       delete node.multipleOf
     }
@@ -136,7 +154,13 @@ function nullOr(node: Json): Json {
   const branches: Json[] | undefined = node.anyOf
   if (!Array.isArray(branches) || branches.length !== 2) return node
   const value = branches.find((b) => b?.type !== 'null')
-  if (!branches.some((b) => b?.type === 'null' && Object.keys(b).length === 1) || typeof value?.type !== 'string' || value.type === 'object' || value.title) return node
+  if (
+    !branches.some((b) => b?.type === 'null' && Object.keys(b).length === 1) ||
+    typeof value?.type !== 'string' ||
+    value.type === 'object' ||
+    value.title
+  )
+    return node
   const { anyOf: _, ...outer } = node
   const merged: Json = { ...value, ...outer, type: [value.type, 'null'] }
   if (Array.isArray(merged.enum) && !merged.enum.includes(null)) merged.enum = [...merged.enum, null]
@@ -152,7 +176,11 @@ function collapseCoercion(node: Json): Json {
   const branches: Json[] | undefined = node.anyOf
   if (!Array.isArray(branches)) return node
   const kept = branches.filter(
-    (b) => !(b?.type === 'string' && COERCED_FORMATS[b.format]?.some((type) => branches.some((other) => other !== b && other?.type === type))),
+    (b) =>
+      !(
+        b?.type === 'string' &&
+        COERCED_FORMATS[b.format]?.some((type) => branches.some((other) => other !== b && other?.type === type))
+      ),
   )
   if (kept.length === branches.length) return node
   const { anyOf: _, ...outer } = node
@@ -173,7 +201,12 @@ function nullable(node: Json): Json {
     return rest
   } else {
     const { description, title, default: dflt, ...inner } = rest
-    return { ...(title ? { title } : {}), ...(description ? { description } : {}), ...(dflt !== undefined ? { default: dflt } : {}), anyOf: [inner, { type: 'null' }] }
+    return {
+      ...(title ? { title } : {}),
+      ...(description ? { description } : {}),
+      ...(dflt !== undefined ? { default: dflt } : {}),
+      anyOf: [inner, { type: 'null' }],
+    }
   }
   if (Array.isArray(rest.enum) && !rest.enum.includes(null)) rest.enum = [...rest.enum, null]
   return rest

@@ -25,12 +25,20 @@ const NOUNS: Record<string, { one: string; many: string }> = {
   status: { one: 'Status', many: 'Statuses' },
 }
 
-const pascal = (word: string) => word.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')
+const pascal = (word: string) =>
+  word
+    .split(/[-_]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')
 
 function noun(segment: string): { one: string; many: string } {
   const known = NOUNS[segment]
   if (known) return known
-  const one = segment.endsWith('ies') ? segment.slice(0, -3) + 'y' : segment.endsWith('s') ? segment.slice(0, -1) : segment
+  const one = segment.endsWith('ies')
+    ? `${segment.slice(0, -3)}y`
+    : segment.endsWith('s')
+      ? segment.slice(0, -1)
+      : segment
   return { one: pascal(one), many: pascal(segment) }
 }
 
@@ -38,11 +46,17 @@ export function operationIdFor(method: string, path: string): string {
   const m = method.toUpperCase()
   const irregular = IRREGULAR[`${m} ${path}`]
   if (irregular) return irregular
-  const segments = path.replace(/^\/api(\/v1)?(?=\/)/, '').split('/').filter(Boolean)
+  const segments = path
+    .replace(/^\/api(\/v1)?(?=\/)/, '')
+    .split('/')
+    .filter(Boolean)
   const words = segments.filter((s) => !s.startsWith('{'))
   const endsWithParam = segments.at(-1)?.startsWith('{') ?? false
   const nouns = words.map(noun)
-  const head = nouns.slice(0, -1).map((n) => n.one).join('')
+  const head = nouns
+    .slice(0, -1)
+    .map((n) => n.one)
+    .join('')
   const last = nouns.at(-1) ?? { one: 'Root', many: 'Root' }
   const one = head + last.one
   switch (m) {

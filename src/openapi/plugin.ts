@@ -47,7 +47,10 @@ export function apiDocs(o: ApiDocsOptions) {
         ...o.documentation,
         openapi: '3.1.2',
         paths: generated.paths,
-        components: { ...o.documentation.components, schemas: { ...generated.components.schemas, ...o.documentation.components?.schemas } },
+        components: {
+          ...o.documentation.components,
+          schemas: { ...generated.components.schemas, ...o.documentation.components?.schemas },
+        },
       },
       {
         access: (method, path) => accessOf(table, method, path),

@@ -32,7 +32,7 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export function docsPage(o: { title: string; description?: string; specUrl: string; scriptUrl: string }): Response {
   const configuration = {
@@ -53,12 +53,12 @@ export function docsPage(o: { title: string; description?: string; specUrl: stri
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(o.title)}</title>
-<meta name="description" content="${escape(o.description ?? o.title)}">
+<title>${escapeHtml(o.title)}</title>
+<meta name="description" content="${escapeHtml(o.description ?? o.title)}">
 </head>
 <body>
-<script id="api-reference" data-url="${escape(o.specUrl)}" data-configuration="${escape(JSON.stringify(configuration))}"></script>
-<script src="${escape(o.scriptUrl)}"></script>
+<script id="api-reference" data-url="${escapeHtml(o.specUrl)}" data-configuration="${escapeHtml(JSON.stringify(configuration))}"></script>
+<script src="${escapeHtml(o.scriptUrl)}"></script>
 </body>
 </html>
 `

@@ -5,27 +5,58 @@ import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
-import { checkNewPassword, confirmTotp, countFailure, disableTotp, endOtherSessions, endSession, hashPassword, listSessions, passkeysOf, pendingTotp, recoveryCodesLeft, registerPasskey, registrationOptions, removePasskey, rotateSession, sessionCookie, setPassword, startTotp, updateProfile, verifyPassword, waitBeforeAttempt } from '../modules/people'
-import { type PanelRequest } from './gate'
+import {
+  checkNewPassword,
+  confirmTotp,
+  countFailure,
+  disableTotp,
+  endOtherSessions,
+  endSession,
+  hashPassword,
+  listSessions,
+  passkeysOf,
+  pendingTotp,
+  recoveryCodesLeft,
+  registerPasskey,
+  registrationOptions,
+  removePasskey,
+  rotateSession,
+  sessionCookie,
+  setPassword,
+  startTotp,
+  updateProfile,
+  verifyPassword,
+  waitBeforeAttempt,
+} from '../modules/people'
+import type { PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
-
-import { Req, panelOf, field, page, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import { type Req, panelOf, field, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
 
 export function accountRoutes(env: PanelEnv) {
-  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf } = env
+  const { db, limiter, people, challenges, render, rpOf, signedInTo, hidden, issuerOf } = env
   const app = new Elysia({ name: 'accountRoutes' })
     .use(access)
     // ------------------------------------------------------------ account
-    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), { access: { panel: 'signedIn' }, ...hidden })
+    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), {
+      access: { panel: 'signedIn' },
+      ...hidden,
+    })
     .post(
       '/admin/account/profile',
       (c) => {
         const p = panelOf(c)
         try {
-          updateProfile({ ctx: people, input: { userId: p.person!.user.id, name: field(c.body, 'name'), language: field(c.body, 'language') ?? '' } })
+          updateProfile({
+            ctx: people,
+            input: {
+              userId: p.person!.user.id,
+              name: field(c.body, 'name'),
+              language: field(c.body, 'language') ?? '',
+            },
+          })
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
           return account(p, c.set as Req['set'], 400, undefined, { profile: p.w.nameRequired })
@@ -41,7 +72,15 @@ export function accountRoutes(env: PanelEnv) {
         const set = c.set as Req['set']
         const { user, session } = p.person!
         const wait = waitBeforeAttempt(limiter, p.ip, user.email)
-        if (wait > 0) return account(p, set, 429, undefined, { password: p.w.tooManyAttempts(minutes(wait)) }, { 'retry-after': String(wait) })
+        if (wait > 0)
+          return account(
+            p,
+            set,
+            429,
+            undefined,
+            { password: p.w.tooManyAttempts(minutes(wait)) },
+            { 'retry-after': String(wait) },
+          )
         if (!(await verifyPassword(field(c.body, 'current') ?? '', user.passwordHash))) {
           countFailure(limiter, p.ip, user.email)
           return account(p, set, 400, undefined, { password: p.w.wrongPassword })
@@ -121,7 +160,9 @@ export function accountRoutes(env: PanelEnv) {
       '/admin/account/passkeys/options',
       async (c) => {
         const p = panelOf(c)
-        return json(c.set as Req['set'], 200, { options: await registrationOptions({ ctx: people, input: { user: p.person!.user, rp: rpOf(p) }, challenges }) })
+        return json(c.set as Req['set'], 200, {
+          options: await registrationOptions({ ctx: people, input: { user: p.person!.user, rp: rpOf(p) }, challenges }),
+        })
       },
       { access: { panel: 'signedIn' }, ...hidden },
     )
@@ -132,7 +173,11 @@ export function accountRoutes(env: PanelEnv) {
         const set = c.set as Req['set']
         const body = (c.body ?? {}) as { response?: unknown; name?: unknown }
         try {
-          await registerPasskey({ ctx: people, input: { user: p.person!.user, rp: rpOf(p), response: body.response, name: body.name }, challenges })
+          await registerPasskey({
+            ctx: people,
+            input: { user: p.person!.user, rp: rpOf(p), response: body.response, name: body.name },
+            challenges,
+          })
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
           return json(set, 400, { ok: false })
@@ -157,9 +202,21 @@ export function accountRoutes(env: PanelEnv) {
     )
   return app
 
-  function account(p: PanelRequest, set: Req['set'], status: number, message?: string, errors?: { profile?: string; password?: string }, extra?: Record<string, string>) {
+  function account(
+    p: PanelRequest,
+    set: Req['set'],
+    status: number,
+    message?: string,
+    errors?: { profile?: string; password?: string },
+    extra?: Record<string, string>,
+  ) {
     const { user, session } = p.person!
-    const fresh = db.select().from(users).where(inArray(users.id, [user.id])).get() ?? user
+    const fresh =
+      db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [user.id]))
+        .get() ?? user
     return render(
       p,
       set,
@@ -171,7 +228,12 @@ export function accountRoutes(env: PanelEnv) {
           language: fresh.language,
           notice: message,
           errors,
-          passkeys: passkeysOf(people, user.id).map((k) => ({ id: k.id, name: k.name, createdAt: iso(k.createdAt), lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null })),
+          passkeys: passkeysOf(people, user.id).map((k) => ({
+            id: k.id,
+            name: k.name,
+            createdAt: iso(k.createdAt),
+            lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null,
+          })),
           twoStep: { on: fresh.totpEnabledAt !== null, codesLeft: recoveryCodesLeft(people, user.id) },
           sessions: listSessions({ ctx: people, input: { userId: user.id } }).map((s) => ({
             id: s.id,
@@ -186,6 +248,12 @@ export function accountRoutes(env: PanelEnv) {
   }
 
   function notice(w: PanelWords, done: string | undefined): string | undefined {
-    return done === 'saved' ? w.saved : done === 'password' ? w.passwordChanged : done === 'passkey' ? w.passkeyAdded : undefined
+    return done === 'saved'
+      ? w.saved
+      : done === 'password'
+        ? w.passwordChanged
+        : done === 'passkey'
+          ? w.passkeyAdded
+          : undefined
   }
 }

@@ -35,7 +35,13 @@ export interface PanelEnv {
   people: PeopleCtx
   challenges: Challenges
   frame(p: PanelRequest): Promise<Frame>
-  render(p: PanelRequest, set: Req['set'], status: number, build: (f: Frame) => string, extra?: Record<string, string>): Promise<Response>
+  render(
+    p: PanelRequest,
+    set: Req['set'],
+    status: number,
+    build: (f: Frame) => string,
+    extra?: Record<string, string>,
+  ): Promise<Response>
   rpOf(p: PanelRequest): RelyingParty
   linkUrl(p: PanelRequest, token: string): string
   currentSessionId(p: PanelRequest): string | undefined

@@ -66,7 +66,14 @@ export function sameOrigin(request: Request, origin: string): boolean {
 
 /** Where `next` may send a person after sign-in: a panel path of this origin, nothing else. */
 export function safeNext(next: unknown): string | undefined {
-  if (typeof next !== 'string' || !next.startsWith('/admin') || next.startsWith('//') || next.includes('\\') || next.length > 512) return undefined
+  if (
+    typeof next !== 'string' ||
+    !next.startsWith('/admin') ||
+    next.startsWith('//') ||
+    next.includes('\\') ||
+    next.length > 512
+  )
+    return undefined
   return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined
 }
 
@@ -86,19 +93,37 @@ export class PanelGate implements SessionGate {
     return url.slice(0, url.indexOf('/', url.indexOf('//') + 2))
   }
 
-  check(request: Request, policy: SessionPolicy, id: string | undefined, ip: () => string, storeOf: (table: OwnedTable, id: string) => string | undefined): PanelGated {
+  check(
+    request: Request,
+    policy: SessionPolicy,
+    id: string | undefined,
+    ip: () => string,
+    storeOf: (table: OwnedTable, id: string) => string | undefined,
+  ): PanelGated {
     const { deps } = this
     const url = request.url
     const pathStart = url.indexOf('/', url.indexOf('//') + 2)
     const q = url.indexOf('?', pathStart)
     const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q)
     const origin = this.originOf(request)
-    const p: PanelRequest = { panel: true, origin, path, ip: ip(), userAgent: request.headers.get('user-agent'), lang: 'en', w: panelWords('en') }
+    const p: PanelRequest = {
+      panel: true,
+      origin,
+      path,
+      ip: ip(),
+      userAgent: request.headers.get('user-agent'),
+      lang: 'en',
+      w: panelWords('en'),
+    }
     const changing = request.method !== 'GET' && request.method !== 'HEAD'
     if (changing) {
       const max = policy.upload ? uploadsBodyLimit(deps.config) : PANEL_MAX_BODY
       const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > max) return new Response('Request body too large\n', { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      if (length > max)
+        return new Response('Request body too large\n', {
+          status: 413,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        })
       if (length === 0) limitUndeclaredBody(request, max)
       if (policy.upload) p.upload = true
     }
@@ -119,7 +144,8 @@ export class PanelGate implements SessionGate {
       person = { user: full.user, session: full.session, stores }
       const current = stores.find((s) => s.storeId === full.session.storeId) ?? stores[0]
       if (current) {
-        if (current.storeId !== full.session.storeId) setSessionStore({ ctx: people, input: { sessionId: full.session.id, storeId: current.storeId } })
+        if (current.storeId !== full.session.storeId)
+          setSessionStore({ ctx: people, input: { sessionId: full.session.id, storeId: current.storeId } })
         const store = this.findStore(current.storeId)
         if (store) {
           person.store = store
@@ -127,7 +153,10 @@ export class PanelGate implements SessionGate {
           // A write under a scope grant (the pages other issues build) is logged by write() in its
           // transaction; team and account verbs record their own lines.
           const need = policy.need
-          const note = changing && need.includes(':') ? panelNote(activityNote('POST', path, need, policy.owns, id, `user:${full.user.id}`), path, id) : undefined
+          const note =
+            changing && need.includes(':')
+              ? panelNote(activityNote('POST', path, need, policy.owns, id, `user:${full.user.id}`), path, id)
+              : undefined
           person.ctx = ctxFor(deps, store, { kind: 'user', userId: full.user.id, role: current.role }, note)
         }
       }

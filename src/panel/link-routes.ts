@@ -2,17 +2,30 @@
 import { Elysia } from 'elysia'
 import { AppError, ValidationError } from '../lib/errors'
 import { access } from '../plugins/access'
-import { checkNewPassword, consumeLink, countFailure, createOwner, hashPassword, LinkRefused, openSession, readLink, storesOf, verifyPassword, waitBeforeAttempt, checkEmail, checkName } from '../modules/people'
+import {
+  checkNewPassword,
+  consumeLink,
+  countFailure,
+  createOwner,
+  hashPassword,
+  LinkRefused,
+  openSession,
+  readLink,
+  storesOf,
+  verifyPassword,
+  waitBeforeAttempt,
+  checkEmail,
+  checkName,
+} from '../modules/people'
 import { createStore } from '../modules/platform-stores'
-import { type PanelRequest } from './gate'
+import type { PanelRequest } from './gate'
 import { linkPage, messagePage, setupPage } from './views'
 
-
-import { Req, panelOf, field, passwordMessage, minutes } from './respond'
+import { type Req, panelOf, field, passwordMessage, minutes } from './respond'
 import type { PanelEnv } from './env'
 
 export function linkRoutes(env: PanelEnv) {
-  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf, opts } = env
+  const { db, clock, limiter, people, render, currentSessionId, signedInTo, hidden, opts } = env
   const app = new Elysia({ name: 'linkRoutes' })
     .use(access)
     // ------------------------------------------------------------ first run and one-time links
@@ -21,7 +34,8 @@ export function linkRoutes(env: PanelEnv) {
       (c) => {
         const p = panelOf(c)
         const token = c.query.token ?? ''
-        if (!opts.firstRun.valid(people, token)) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        if (!opts.firstRun.valid(people, token))
+          return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
         return render(p, c.set as Req['set'], 200, (f) => setupPage(f, token))
       },
       { access: { panel: 'anonymous' }, ...hidden },
@@ -37,7 +51,8 @@ export function linkRoutes(env: PanelEnv) {
         const emailRaw = field(c.body, 'email') ?? ''
         const again = (fieldName: 'name' | 'password' | 'email' | 'storeName', error: string) =>
           render(p, set, 400, (f) => setupPage(f, token, { storeName, name, email: emailRaw, field: fieldName, error }))
-        if (!opts.firstRun.valid(people, token)) return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        if (!opts.firstRun.valid(people, token))
+          return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
         if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
         let email: string
         let password: string
@@ -65,10 +80,25 @@ export function linkRoutes(env: PanelEnv) {
           store = createStore({ ctx: { db, clock }, input: { name: storeName } })
         } catch (e) {
           if (!(e instanceof AppError)) throw e
-          store = createStore({ ctx: { db, clock }, input: { name: storeName, slug: `store-${Date.now().toString(36)}` } })
+          store = createStore({
+            ctx: { db, clock },
+            input: { name: storeName, slug: `store-${Date.now().toString(36)}` },
+          })
         }
-        const user = createOwner({ ctx: people, input: { storeId: store.id, email, name: cleanName, passwordHash: hash } })
-        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: store.id, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        const user = createOwner({
+          ctx: people,
+          input: { storeId: store.id, email, name: cleanName, passwordHash: hash },
+        })
+        const opened = openSession({
+          ctx: people,
+          input: {
+            userId: user.id,
+            storeId: store.id,
+            userAgent: p.userAgent,
+            ip: p.ip,
+            replacing: currentSessionId(p),
+          },
+        })
         return signedInTo(set, opened)
       },
       { access: { panel: 'anonymous' }, ...hidden },
@@ -81,7 +111,16 @@ export function linkRoutes(env: PanelEnv) {
         const state = readLink({ ctx: people, input: { token } })
         if (typeof state === 'string') return linkProblem(p, c.set as Req['set'], state)
         const { link, user, storeName } = state
-        return render(p, c.set as Req['set'], 200, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing: !!user?.passwordHash, name: link.name }))
+        return render(p, c.set as Req['set'], 200, (f) =>
+          linkPage(f, {
+            kind: link.kind,
+            token,
+            email: link.email,
+            storeName,
+            existing: !!user?.passwordHash,
+            name: link.name,
+          }),
+        )
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
@@ -97,7 +136,13 @@ export function linkRoutes(env: PanelEnv) {
         const existing = !!user?.passwordHash
         const name = field(c.body, 'name')
         const again = (error: string, fieldName?: 'name' | 'password', status = 400) =>
-          render(p, set, status, (f) => linkPage(f, { kind: link.kind, token, email: link.email, storeName, existing, name: link.name }, { error, field: fieldName, name }))
+          render(p, set, status, (f) =>
+            linkPage(
+              f,
+              { kind: link.kind, token, email: link.email, storeName, existing, name: link.name },
+              { error, field: fieldName, name },
+            ),
+          )
         let passwordHash: string | undefined
         let cleanName: string | undefined
         if (link.kind === 'invite' && existing) {
@@ -132,7 +177,17 @@ export function linkRoutes(env: PanelEnv) {
         }
         const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
         const pending = used.user.totpEnabledAt !== null
-        const opened = openSession({ ctx: people, input: { userId: used.user.id, storeId, pending, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+        const opened = openSession({
+          ctx: people,
+          input: {
+            userId: used.user.id,
+            storeId,
+            pending,
+            userAgent: p.userAgent,
+            ip: p.ip,
+            replacing: currentSessionId(p),
+          },
+        })
         return signedInTo(set, opened, pending ? '/admin/login/two-step' : '/admin')
       },
       { access: { panel: 'anonymous' }, ...hidden },
@@ -141,6 +196,8 @@ export function linkRoutes(env: PanelEnv) {
 
   function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
     const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
-    return render(p, set, problem === 'unknown' ? 404 : 410, (f) => messagePage(f, f.w.signInLinkTitle, text, undefined))
+    return render(p, set, problem === 'unknown' ? 404 : 410, (f) =>
+      messagePage(f, f.w.signInLinkTitle, text, undefined),
+    )
   }
 }

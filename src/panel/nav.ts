@@ -7,7 +7,22 @@ import type { PanelNeed } from '../modules/people'
 import type { PanelWords } from './i18n'
 
 export interface NavItem {
-  key: keyof PanelWords & ('dashboard' | 'orders' | 'products' | 'categories' | 'discounts' | 'shipping' | 'reviews' | 'customers' | 'settings' | 'team' | 'keys' | 'webhooks' | 'activity')
+  key: keyof PanelWords &
+    (
+      | 'dashboard'
+      | 'orders'
+      | 'products'
+      | 'categories'
+      | 'discounts'
+      | 'shipping'
+      | 'reviews'
+      | 'customers'
+      | 'settings'
+      | 'team'
+      | 'keys'
+      | 'webhooks'
+      | 'activity'
+    )
   path: string
   need: PanelNeed
 }
@@ -28,4 +43,3 @@ export const NAV: readonly NavItem[] = [
   { key: 'webhooks', path: '/admin/webhooks', need: 'webhooks:read' },
   { key: 'activity', path: '/admin/activity', need: 'activity' },
 ]
-

@@ -1,11 +1,12 @@
 /** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
-import { ValidationError } from '../lib/errors'
-import { type PanelRequest } from './gate'
+import type { ValidationError } from '../lib/errors'
+import type { PanelRequest } from './gate'
 import { gatedOf } from '../plugins/request-state'
 import type { PanelWords } from './i18n'
 
 /** Only this origin, no inline script, no framing; forms post here only. */
-export const PANEL_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+export const PANEL_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 type Headers = Record<string, string | number>
 
@@ -25,7 +26,12 @@ export const field = (body: unknown, name: string): string | undefined => {
 }
 
 /** A finished Response that keeps the headers the pipeline set (request id, HSTS, nosniff). */
-export function finish(set: Req['set'], status: number, body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
+export function finish(
+  set: Req['set'],
+  status: number,
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
+  headers: Record<string, string>,
+): Response {
   const out = { ...(set.headers as Record<string, string>), ...headers }
   set.headers = {}
   return new Response(body, { status, headers: out })
@@ -44,9 +50,14 @@ export function page(set: Req['set'], status: number, text: string, extra: Recor
   })
 }
 
-export const seeOther = (set: Req['set'], location: string, cookie?: string) => finish(set, 303, null, { location, 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+export const seeOther = (set: Req['set'], location: string, cookie?: string) =>
+  finish(set, 303, null, { location, 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
 export const json = (set: Req['set'], status: number, value: unknown, cookie?: string) =>
-  finish(set, status, JSON.stringify(value), { 'content-type': 'application/json', 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) })
+  finish(set, status, JSON.stringify(value), {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    ...(cookie ? { 'set-cookie': cookie } : {}),
+  })
 
 /** A new password's problem, in the person's words. */
 export function passwordMessage(w: PanelWords, e: ValidationError): string {
@@ -63,8 +74,26 @@ export const minutes = (sec: number) => Math.max(1, Math.ceil(sec / 60))
 /** "Chrome on Android" from a User-Agent, for "Your devices". */
 export function deviceName(ua: string | null, unknown: string): string {
   if (!ua) return unknown
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : undefined
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : undefined
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : undefined
   if (browser && os) return `${browser} · ${os}`
   return browser ?? os ?? ua.slice(0, 40)
 }

@@ -10,7 +10,27 @@
 import { Elysia } from 'elysia'
 import { RateLimited } from '../lib/errors'
 import { access } from '../plugins/access'
-import { authenticationOptions, Challenges, checkSecondStep, clearedCookie, countFailure, endSession, openSession, passkeyCount, sameSecret, sessionCookie, SignInFailed, signInWithPassword, storesOf, verifyPasskey, waitBeforeAttempt, PasskeyRefused, type Opened, type PeopleCtx, type RelyingParty } from '../modules/people'
+import {
+  authenticationOptions,
+  Challenges,
+  checkSecondStep,
+  clearedCookie,
+  countFailure,
+  endSession,
+  openSession,
+  passkeyCount,
+  sameSecret,
+  sessionCookie,
+  SignInFailed,
+  signInWithPassword,
+  storesOf,
+  verifyPasskey,
+  waitBeforeAttempt,
+  PasskeyRefused,
+  type Opened,
+  type PeopleCtx,
+  type RelyingParty,
+} from '../modules/people'
 import { panelAssets, type PanelAssets } from './assets'
 import { safeNext, type PanelRequest } from './gate'
 import { catalogPages } from './pages'
@@ -21,8 +41,7 @@ import { PANEL_CSP } from './respond'
 import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 
-type Headers = Record<string, string | number>
-import { Req, panelOf, field, finish, page, seeOther, json, minutes, deviceName } from './respond'
+import { type Req, panelOf, field, finish, page, seeOther, json, minutes } from './respond'
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { teamRoutes } from './team-routes'
@@ -31,7 +50,6 @@ import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 export type { PanelDeps, PanelOptions } from './env'
 
 export { deviceName } from './respond'
-
 
 export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   const { db, clock, config, limiter } = deps
@@ -44,15 +62,25 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   // One frame builder for every panel page (pages/plugin-kit.ts): person, navigation, badges.
   const frame = (p: PanelRequest): Promise<Frame> => frameOf(p)
 
-
-  const rpOf = (p: PanelRequest): RelyingParty => ({ id: new URL(p.origin).hostname, name: 'Storefront panel', origin: p.origin })
+  const rpOf = (p: PanelRequest): RelyingParty => ({
+    id: new URL(p.origin).hostname,
+    name: 'Storefront panel',
+    origin: p.origin,
+  })
   const linkUrl = (p: PanelRequest, token: string) => `${p.origin}/admin/join?token=${encodeURIComponent(token)}`
   /** Rotation: the request's own session (complete or pending) ends as the new one opens. */
   const currentSessionId = (p: PanelRequest) => p.person?.session.id ?? p.pending?.session.id
 
-  const signedInTo = (set: Req['set'], opened: Opened, next = '/admin') => seeOther(set, next, sessionCookie(opened.token))
+  const signedInTo = (set: Req['set'], opened: Opened, next = '/admin') =>
+    seeOther(set, next, sessionCookie(opened.token))
 
-  async function render(p: PanelRequest, set: Req['set'], status: number, build: (f: Frame) => string, extra?: Record<string, string>) {
+  async function render(
+    p: PanelRequest,
+    set: Req['set'],
+    status: number,
+    build: (f: Frame) => string,
+    extra?: Record<string, string>,
+  ) {
     return page(set, status, build(await frame(p)), extra)
   }
 
@@ -63,7 +91,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     // The gate's decision, rendered; then the form token of the session on every state-changing request.
     .onBeforeHandle(async (c) => {
       const p = panelOf(c)
-      if (!p || p.panel !== true) return
+      if (p?.panel !== true) return
       const set = c.set as Req['set']
       const d = p.deny
       if (d) {
@@ -85,7 +113,11 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const a = (loaded ?? (await assets)).byUrl.get(new URL(c.request.url).pathname)
         if (!a) return finish(c.set as Req['set'], 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
         const gzip = (c.request.headers.get('accept-encoding') ?? '').includes('gzip')
-        if (c.request.headers.get('if-none-match') === a.etag) return finish(c.set as Req['set'], 304, null, { etag: a.etag, 'cache-control': 'public, max-age=31536000, immutable' })
+        if (c.request.headers.get('if-none-match') === a.etag)
+          return finish(c.set as Req['set'], 304, null, {
+            etag: a.etag,
+            'cache-control': 'public, max-age=31536000, immutable',
+          })
         return finish(c.set as Req['set'], 200, gzip ? a.gzip : a.body, {
           'content-type': a.type,
           'cache-control': 'public, max-age=31536000, immutable',
@@ -102,7 +134,10 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       '/admin/badges',
       async (c) => {
         const f = await frame(panelOf(c))
-        return finish(c.set as Req['set'], 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        return finish(c.set as Req['set'], 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), {
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+        })
       },
       { access: { panel: 'reviews:read' }, ...hidden },
     )
@@ -129,16 +164,30 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         try {
           const { opened, pending } = await signInWithPassword({
             ctx: people,
-            input: { email, password: field(c.body, 'password'), ip: p.ip, userAgent: p.userAgent, replacing: currentSessionId(p) },
+            input: {
+              email,
+              password: field(c.body, 'password'),
+              ip: p.ip,
+              userAgent: p.userAgent,
+              replacing: currentSessionId(p),
+            },
             throttle: limiter,
           })
-          if (pending) return signedInTo(set, opened, `/admin/login/two-step${next ? `?next=${encodeURIComponent(next)}` : ''}`)
+          if (pending)
+            return signedInTo(set, opened, `/admin/login/two-step${next ? `?next=${encodeURIComponent(next)}` : ''}`)
           return signedInTo(set, opened, next ?? '/admin')
         } catch (e) {
           if (e instanceof RateLimited) {
-            return render(p, set, 429, (f) => loginPage(f, { email, passkeys, next, error: f.w.tooManyAttempts(minutes(e.retryAfter)) }), { 'retry-after': String(e.retryAfter) })
+            return render(
+              p,
+              set,
+              429,
+              (f) => loginPage(f, { email, passkeys, next, error: f.w.tooManyAttempts(minutes(e.retryAfter)) }),
+              { 'retry-after': String(e.retryAfter) },
+            )
           }
-          if (e instanceof SignInFailed) return render(p, set, 401, (f) => loginPage(f, { email, passkeys, next, error: f.w.wrongCredentials }))
+          if (e instanceof SignInFailed)
+            return render(p, set, 401, (f) => loginPage(f, { email, passkeys, next, error: f.w.wrongCredentials }))
           throw e
         }
       },
@@ -162,19 +211,28 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const { user, session } = p.pending
         const subject = `two-step:${user.id}`
         const wait = waitBeforeAttempt(limiter, p.ip, subject)
-        if (wait > 0) return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)) }), { 'retry-after': String(wait) })
+        if (wait > 0)
+          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)) }), {
+            'retry-after': String(wait),
+          })
         if (!checkSecondStep({ ctx: people, input: { user, code: field(c.body, 'code') } })) {
           countFailure(limiter, p.ip, subject)
           return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode }))
         }
-        const opened = openSession({ ctx: people, input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id } })
+        const opened = openSession({
+          ctx: people,
+          input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id },
+        })
         return signedInTo(set, opened, safeNext(c.query.next) ?? '/admin')
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
     .post(
       '/admin/login/passkey/options',
-      async (c) => json(c.set as Req['set'], 200, { options: await authenticationOptions({ input: { rp: rpOf(panelOf(c)) }, challenges }) }),
+      async (c) =>
+        json(c.set as Req['set'], 200, {
+          options: await authenticationOptions({ input: { rp: rpOf(panelOf(c)) }, challenges }),
+        }),
       { access: { panel: 'anonymous' }, ...hidden },
     )
     .post(
@@ -183,11 +241,22 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const p = panelOf(c)
         const set = c.set as Req['set']
         const wait = waitBeforeAttempt(limiter, p.ip, 'passkey')
-        if (wait > 0) return finish(set, 429, JSON.stringify({ ok: false }), { 'content-type': 'application/json', 'retry-after': String(wait) })
+        if (wait > 0)
+          return finish(set, 429, JSON.stringify({ ok: false }), {
+            'content-type': 'application/json',
+            'retry-after': String(wait),
+          })
         try {
-          const userId = await verifyPasskey({ ctx: people, input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response }, challenges })
+          const userId = await verifyPasskey({
+            ctx: people,
+            input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response },
+            challenges,
+          })
           const storeId = storesOf(db, userId)[0]?.storeId ?? null
-          const opened = openSession({ ctx: people, input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) } })
+          const opened = openSession({
+            ctx: people,
+            input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
+          })
           return json(set, 200, { ok: true, next: '/admin' }, sessionCookie(opened.token))
         } catch (e) {
           if (!(e instanceof PasskeyRefused)) throw e
@@ -219,33 +288,61 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         if (!target) return render(p, set, 403, (f) => forbiddenPage(f))
         // Another store is another role: a privilege change, so a new session id.
         const s = p.person!.session
-        const opened = openSession({ ctx: people, input: { userId: s.userId, storeId: target.storeId, userAgent: p.userAgent, ip: p.ip, replacing: s.id } })
+        const opened = openSession({
+          ctx: people,
+          input: { userId: s.userId, storeId: target.storeId, userAgent: p.userAgent, ip: p.ip, replacing: s.id },
+        })
         return signedInTo(set, opened)
       },
       { access: { panel: 'signedIn' }, ...hidden },
     )
 
   // The account, team and activity pages (account-routes.ts, team-routes.ts).
-  const env: PanelEnv = { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf, opts }
+  const env: PanelEnv = {
+    deps,
+    db,
+    clock,
+    config,
+    limiter,
+    people,
+    challenges,
+    frame,
+    render,
+    rpOf,
+    linkUrl,
+    currentSessionId,
+    signedInTo,
+    hidden,
+    issuerOf,
+    opts,
+  }
   app = app.use(linkRoutes(env)).use(accountRoutes(env)).use(teamRoutes(env)) as unknown as typeof app
 
   // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
-    const declared = { panel: r.need, ...(r.owns ? { owns: r.owns } : {}), ...(r.upload ? { upload: true as const } : {}) }
+    const declared = {
+      panel: r.need,
+      ...(r.owns ? { owns: r.owns } : {}),
+      ...(r.upload ? { upload: true as const } : {}),
+    }
     // An upload's body streams to disk in its handler (products/images/staging.ts), never parsed whole.
-    app = app[r.method](r.path, r.handler as never, { access: declared, ...(r.upload ? { parse: 'none' as const } : {}), ...hidden }) as unknown as typeof app
+    app = app[r.method](r.path, r.handler as never, {
+      access: declared,
+      ...(r.upload ? { parse: 'none' as const } : {}),
+      ...hidden,
+    }) as unknown as typeof app
   }
 
   app = app.use(panelPages(deps)) as unknown as typeof app
-  return app.get('/admin/*', (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)), { access: { panel: 'anonymous' }, ...hidden })
+  return app.get(
+    '/admin/*',
+    (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)),
+    { access: { panel: 'anonymous' }, ...hidden },
+  )
 
   // ---------------------------------------------------------------- helpers of the routes above
-
 
   function issuerOf(p: PanelRequest): string {
     return p.person?.store?.name ? `${p.person.store.name} (Storefront)` : 'Storefront'
   }
-
-
-
 }

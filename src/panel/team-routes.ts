@@ -5,16 +5,25 @@ import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
-import { activityFacets, changeRole, inviteToStore, LastOwner, listActivity, listTeam, removeMember, revokeInvitation, rotateSession } from '../modules/people'
-import { type PanelRequest } from './gate'
+import {
+  activityFacets,
+  changeRole,
+  inviteToStore,
+  LastOwner,
+  listActivity,
+  listTeam,
+  removeMember,
+  revokeInvitation,
+  rotateSession,
+} from '../modules/people'
+import type { PanelRequest } from './gate'
 import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage } from './views'
 
-
-import { Req, panelOf, field, page, seeOther } from './respond'
+import { type Req, panelOf, field, seeOther } from './respond'
 import type { PanelEnv } from './env'
 
 export function teamRoutes(env: PanelEnv) {
-  const { deps, db, clock, config, limiter, people, challenges, frame, render, rpOf, linkUrl, currentSessionId, signedInTo, hidden, issuerOf } = env
+  const { db, people, render, linkUrl, signedInTo, hidden } = env
   const app = new Elysia({ name: 'teamRoutes' })
     .use(access)
     // ------------------------------------------------------------ team (owners)
@@ -26,12 +35,23 @@ export function teamRoutes(env: PanelEnv) {
         const set = c.set as Req['set']
         const ctx = p.person!.ctx!
         try {
-          const issued = inviteToStore({ ctx, input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') } })
-          return render(p, set, 200, (f) => inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }))
+          const issued = inviteToStore({
+            ctx,
+            input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') },
+          })
+          return render(p, set, 200, (f) =>
+            inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }),
+          )
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
           const reason = (e.details as { reason?: string } | undefined)?.reason
-          return team(p, set, 400, reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid, field(c.body, 'email'))
+          return team(
+            p,
+            set,
+            400,
+            reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid,
+            field(c.body, 'email'),
+          )
         }
       },
       { access: { panel: 'team' }, ...hidden },
@@ -42,12 +62,17 @@ export function teamRoutes(env: PanelEnv) {
         const p = panelOf(c)
         const set = c.set as Req['set']
         try {
-          const m = changeRole({ ctx: p.person!.ctx!, input: { membershipId: c.params.id, role: field(c.body, 'role') } })
+          const m = changeRole({
+            ctx: p.person!.ctx!,
+            input: { membershipId: c.params.id, role: field(c.body, 'role') },
+          })
           // One's own role changed: a privilege change, so a new session id.
-          if (m.userId === p.person!.user.id) return signedInTo(set, rotateSession({ ctx: people, input: { session: p.person!.session } }), '/admin/team')
+          if (m.userId === p.person!.user.id)
+            return signedInTo(set, rotateSession({ ctx: people, input: { session: p.person!.session } }), '/admin/team')
         } catch (e) {
           if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
-          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          if (e instanceof AppError && e.status === 404)
+            return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
           if (!(e instanceof ValidationError)) throw e
           return team(p, set, 400, p.w.forbiddenText)
         }
@@ -74,7 +99,8 @@ export function teamRoutes(env: PanelEnv) {
           removeMember({ ctx: p.person!.ctx!, input: { membershipId: c.params.id } })
         } catch (e) {
           if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
-          if (e instanceof AppError && e.status === 404) return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          if (e instanceof AppError && e.status === 404)
+            return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
           throw e
         }
         return seeOther(set, '/admin/team')
@@ -107,15 +133,33 @@ export function teamRoutes(env: PanelEnv) {
         const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
         const facets = activityFacets(db, ctx.store.id)
         const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
-        const names = new Map(userIds.length ? db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, userIds)).all().map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email]) : [])
-        const label = (a: string) => names.get(a) ?? (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
+        const names = new Map(
+          userIds.length
+            ? db
+                .select({ id: users.id, name: users.name, email: users.email })
+                .from(users)
+                .where(inArray(users.id, userIds))
+                .all()
+                .map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email])
+            : [],
+        )
+        const label = (a: string) =>
+          names.get(a) ??
+          (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
         const qs = new URLSearchParams()
         if (actor) qs.set('actor', actor)
         if (recordType) qs.set('record', recordType)
         if (rows.length === 50) qs.set('before', String(rows[rows.length - 1]!.seq))
         return render(p, c.set as Req['set'], 200, (f) =>
           activityPage(f, {
-            rows: rows.map((r) => ({ seq: r.seq, at: iso(r.at), who: label(r.actor), verb: r.verb, recordType: r.recordType, recordId: r.recordId })),
+            rows: rows.map((r) => ({
+              seq: r.seq,
+              at: iso(r.at),
+              who: label(r.actor),
+              verb: r.verb,
+              recordType: r.recordType,
+              recordId: r.recordId,
+            })),
             actors: facets.actors.map((a) => ({ value: a, label: label(a) })),
             recordTypes: facets.recordTypes,
             actor,
@@ -131,6 +175,8 @@ export function teamRoutes(env: PanelEnv) {
   function team(p: PanelRequest, set: Req['set'], status: number, error?: string, email?: string) {
     const ctx = p.person!.ctx!
     const t = listTeam({ ctx })
-    return render(p, set, status, (f) => teamPage(f, { members: t.members, pending: t.pending, myUserId: p.person!.user.id, error, email }))
+    return render(p, set, status, (f) =>
+      teamPage(f, { members: t.members, pending: t.pending, myUserId: p.person!.user.id, error, email }),
+    )
   }
 }

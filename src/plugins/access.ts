@@ -36,18 +36,18 @@ function resolveKeyCtx(c: object): { ctx: Ctx } {
 
 export const access = new Elysia({ name: 'access' }).macro({
   access: (a: Access) => ({
-      // Elysia dedupes macro applications by this seed (a table object does not serialize).
-      seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(a.owns) : undefined }),
-      detail: { security: 'public' in a || 'panel' in a ? [] : [{ bearerAuth: [] }] },
-      introspect(hook: Record<string, unknown>) {
-        hook[DECLARED] = a
-        // A new object: a detail shared by two routes must not get the sentence twice.
-        const detail = (hook.detail ?? {}) as { description?: string }
-        hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
-      },
-      // Key routes get their `ctx`; public routes have none (their handler's port is what they
-      // reach); panel routes read their person through `panelOf` and check session, role and
-      // form token in the panel's own hook (panel/routes.ts).
-      ...('public' in a || 'panel' in a ? {} : { resolve: resolveKeyCtx }),
-    }),
-  })
+    // Elysia dedupes macro applications by this seed (a table object does not serialize).
+    seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(a.owns) : undefined }),
+    detail: { security: 'public' in a || 'panel' in a ? [] : [{ bearerAuth: [] }] },
+    introspect(hook: Record<string, unknown>) {
+      hook[DECLARED] = a
+      // A new object: a detail shared by two routes must not get the sentence twice.
+      const detail = (hook.detail ?? {}) as { description?: string }
+      hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
+    },
+    // Key routes get their `ctx`; public routes have none (their handler's port is what they
+    // reach); panel routes read their person through `panelOf` and check session, role and
+    // form token in the panel's own hook (panel/routes.ts).
+    ...('public' in a || 'panel' in a ? {} : { resolve: resolveKeyCtx }),
+  }),
+})

@@ -35,7 +35,8 @@ export function nestsDeeperThan(value: unknown, max: number, strip = false): boo
   while (stack.length) {
     const [v, depth] = stack.pop()!
     if (depth > max) return true
-    if (strip && !Array.isArray(v)) for (const k of CONVERSION_KEYS) if (Object.hasOwn(v as object, k)) delete (v as Record<string, unknown>)[k]
+    if (strip && !Array.isArray(v))
+      for (const k of CONVERSION_KEYS) if (Object.hasOwn(v as object, k)) delete (v as Record<string, unknown>)[k]
     const children = Array.isArray(v) ? v : Object.values(v as object)
     for (const c of children) if (c !== null && typeof c === 'object') stack.push([c, depth + 1])
   }

@@ -17,7 +17,8 @@ const PUBLIC: { method: string; match: (path: string) => boolean }[] = [
   { method: 'GET', match: (p) => p.startsWith('/api/v1/stores/') && p.indexOf('/', 15) === -1 && p.length > 15 },
 ]
 
-export const EXPOSE_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, X-Request-Id'
+export const EXPOSE_HEADERS =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, X-Request-Id'
 export const ALLOW_HEADERS = 'content-type, idempotency-key'
 export const MAX_AGE_SEC = 600
 
@@ -43,7 +44,7 @@ export class Cors {
     const method = publicMethod(path)
     if (!method) return undefined
     const headers: Record<string, string> = {}
-    if (!this.config.corsOrigins.includes('*')) headers['vary'] = 'Origin'
+    if (!this.config.corsOrigins.includes('*')) headers.vary = 'Origin'
     const allowed = allowOrigin(this.config, request.headers.get('origin'))
     if (allowed) {
       headers['access-control-allow-origin'] = allowed
@@ -59,7 +60,7 @@ export class Cors {
     if (!publicMethod(path)) return
     const allowed = allowOrigin(this.config, request.headers.get('origin'))
     // The answer depends on Origin only when the origins are listed.
-    if (!this.config.corsOrigins.includes('*')) headers['vary'] = 'Origin'
+    if (!this.config.corsOrigins.includes('*')) headers.vary = 'Origin'
     if (!allowed) return
     headers['access-control-allow-origin'] = allowed
     headers['access-control-expose-headers'] = EXPOSE_HEADERS

@@ -20,9 +20,17 @@ export class Edge {
     this.cors = new Cors(config)
   }
 
-  route(request: Request, url: string, pathStart: number, path: string, headers: Record<string, string | number>, ip: () => string): Response | Promise<Response> | undefined {
+  route(
+    request: Request,
+    url: string,
+    pathStart: number,
+    path: string,
+    headers: Record<string, string | number>,
+    ip: () => string,
+  ): Response | Promise<Response> | undefined {
     const single = collapsedPath(path)
-    if (single !== undefined) return reroute(request, url.slice(0, pathStart) + single + url.slice(pathStart + path.length), ip, this.handle)
+    if (single !== undefined)
+      return reroute(request, url.slice(0, pathStart) + single + url.slice(pathStart + path.length), ip, this.handle)
     const preflight = this.cors.preflight(request, path)
     if (preflight) return preflight
     this.cors.apply(request, path, headers)

@@ -25,7 +25,18 @@ const answer = (code: ErrorCode, error: string, details?: Record<string, unknown
 })
 
 /** Pure mapping, used by the app's onError. */
-export function toErrorResult(code: string | number, error: unknown, ctx: { query?: Record<string, string | undefined>; requestId?: string; log: Logger; errors?: LogOnce; url?: string; writeHealth?: WriteHealth }): ErrorResult {
+export function toErrorResult(
+  code: string | number,
+  error: unknown,
+  ctx: {
+    query?: Record<string, string | undefined>
+    requestId?: string
+    log: Logger
+    errors?: LogOnce
+    url?: string
+    writeHealth?: WriteHealth
+  },
+): ErrorResult {
   if (error instanceof AppError) return { status: error.status, body: error.toBody() }
   switch (code) {
     case 'VALIDATION': {
@@ -38,7 +49,10 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
       // Elysia wraps whatever the body readers throw; plugins/body-limit.ts throws PayloadTooLarge.
       const cause = (error as { cause?: unknown }).cause
       if (cause instanceof AppError) return { status: cause.status, body: cause.toBody() }
-      return { status: 400, body: new ValidationError('body', 'invalid_json', 'Request body is not valid JSON').toBody() }
+      return {
+        status: 400,
+        body: new ValidationError('body', 'invalid_json', 'Request body is not valid JSON').toBody(),
+      }
     }
     case 'NOT_FOUND':
       return answer('NOT_FOUND', 'Endpoint not found')
@@ -50,8 +64,17 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
   const storage = storageFailure(error) ?? storageFailure((error as { cause?: unknown })?.cause)
   if (storage) {
     ctx.writeHealth?.fail(error, storage)
-    const text = storage === 'disk_full' ? 'The service is out of storage space and cannot save changes right now' : 'The service cannot save changes right now (storage error)'
-    return { ...answer('SERVICE_UNAVAILABLE', `${text}. Retry in ${RETRY_AFTER_SEC} seconds.`, { reason: storage, retryAfter: RETRY_AFTER_SEC }), headers: { 'retry-after': String(RETRY_AFTER_SEC) } }
+    const text =
+      storage === 'disk_full'
+        ? 'The service is out of storage space and cannot save changes right now'
+        : 'The service cannot save changes right now (storage error)'
+    return {
+      ...answer('SERVICE_UNAVAILABLE', `${text}. Retry in ${RETRY_AFTER_SEC} seconds.`, {
+        reason: storage,
+        retryAfter: RETRY_AFTER_SEC,
+      }),
+      headers: { 'retry-after': String(RETRY_AFTER_SEC) },
+    }
   }
   const status = (error as { status?: number })?.status
   if (status === 413) return answer('PAYLOAD_TOO_LARGE', 'Request body too large')
@@ -64,7 +87,8 @@ export function toErrorResult(code: string | number, error: unknown, ctx: { quer
     path: ctx.url === undefined ? undefined : new URL(ctx.url).pathname,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
   }
-  if (ctx.errors) ctx.errors.error(`${name}: ${error instanceof Error ? error.message : String(error)}`, 'unhandled error', fields)
+  if (ctx.errors)
+    ctx.errors.error(`${name}: ${error instanceof Error ? error.message : String(error)}`, 'unhandled error', fields)
   else ctx.log.error('unhandled error', fields)
   return answer('INTERNAL_ERROR', 'Internal server error', ctx.requestId ? { requestId: ctx.requestId } : undefined)
 }

@@ -67,7 +67,8 @@ export const objectBody = (routes: () => readonly RouteInfo[]) => {
     if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return
     const arrays = (table ??= build()).get(`${request.method} ${route}`)
     if (!arrays) return
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('body', 'invalid_type', 'The request body must be a JSON object')
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ValidationError('body', 'invalid_type', 'The request body must be a JSON object')
     for (const path of arrays) {
       const field = notAnArray(body, path)
       if (field) throw new ValidationError(field, 'invalid_type', `'${field}' must be a list`)

@@ -28,12 +28,23 @@ import { sendJson } from '../modules/shared'
  * (the headers the pipeline and gate set, the route's content type), with the route's pattern on
  * the request's log line.
  */
-function answerEarly(c: { set: { headers: Record<string, string | number> } }, route: string, contentType: string, body: CachedBody): Response {
+function answerEarly(
+  c: { set: { headers: Record<string, string | number> } },
+  route: string,
+  contentType: string,
+  body: CachedBody,
+): Response {
   ;(c as { route?: string }).route = route
   return sendJson(c.set, body, contentType)
 }
 
-export function pipeline(deps: { config: Config; cache: StoreCache; queries: ValidQueries }, gate: Gate, edge: Edge, requests: RequestLog, preRouted: PreRouted) {
+export function pipeline(
+  deps: { config: Config; cache: StoreCache; queries: ValidQueries },
+  gate: Gate,
+  edge: Edge,
+  requests: RequestLog,
+  preRouted: PreRouted,
+) {
   const isFixed = (path: string) => gate.table.fixedRoute('GET', path) !== undefined
   return new Elysia({ name: 'pipeline' }).onRequest((c) => {
     const { request, set, server } = c
@@ -53,7 +64,9 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
       const origin = deps.config.publicUrl ?? `https://${request.headers.get('host') ?? 'localhost'}`
       return new Response(null, { status: 301, headers: { location: origin + url.slice(pathStart) } })
     }
-    const ended = edge.route(request, url, pathStart, path, headers, () => clientIp(request, server, deps.config.trustProxy))
+    const ended = edge.route(request, url, pathStart, path, headers, () =>
+      clientIp(request, server, deps.config.trustProxy),
+    )
     if (ended) return ended
     // The client's rate-limit bucket, looked up at most once per request (the gate and a route may both ask).
     let bucket: string | undefined
@@ -62,7 +75,12 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
     // A panel request the gate ends (sign in first, 403, 402) leaves as a page.
     if (gated instanceof Response) return gated
     if (gated === undefined && request.method === 'GET') {
-      const pre = preRouted.answer(undefined, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      const pre = preRouted.answer(undefined, path, url, {
+        cache: deps.cache,
+        queries: deps.queries,
+        clientBucket,
+        isFixed,
+      })
       if (pre) return answerEarly(c, pre.read.route, pre.read.contentType, pre.body)
     }
     if (gated !== undefined && request.method === 'GET' && !('panel' in gated)) {
@@ -70,7 +88,12 @@ export function pipeline(deps: { config: Config; cache: StoreCache; queries: Val
       const route = hit && gate.table.fixedRoute('GET', path)
       if (route) return answerEarly(c, route, 'application/json', hit)
       // A read that can be answered without the router's per-route work (http/pre-routed.ts).
-      const pre = preRouted.answer(gated, path, url, { cache: deps.cache, queries: deps.queries, clientBucket, isFixed })
+      const pre = preRouted.answer(gated, path, url, {
+        cache: deps.cache,
+        queries: deps.queries,
+        clientBucket,
+        isFixed,
+      })
       if (pre) return answerEarly(c, pre.read.route, pre.read.contentType, pre.body)
     }
     keepState(c, { gated, clientBucket })

@@ -10,6 +10,8 @@ export const HSTS = 'max-age=31536000'
 
 export function setSecurityHeaders(config: Config, request: Request, headers: Record<string, string | number>): void {
   headers['x-content-type-options'] = 'nosniff'
-  const https = config.trustProxy ? request.headers.get('x-forwarded-proto') === 'https' : request.url.startsWith('https:')
+  const https = config.trustProxy
+    ? request.headers.get('x-forwarded-proto') === 'https'
+    : request.url.startsWith('https:')
   if (https) headers['strict-transport-security'] = HSTS
 }

@@ -6,9 +6,15 @@
 import { subRequestIps } from '../lib/client-ip'
 
 /** The collapsed path, or undefined when the path has no doubled slash. */
-export const collapsedPath = (path: string): string | undefined => (path.includes('//') ? path.replace(/\/{2,}/g, '/') : undefined)
+export const collapsedPath = (path: string): string | undefined =>
+  path.includes('//') ? path.replace(/\/{2,}/g, '/') : undefined
 
-export function reroute(request: Request, url: string, ip: () => string, handle: (req: Request) => Promise<Response>): Promise<Response> {
+export function reroute(
+  request: Request,
+  url: string,
+  ip: () => string,
+  handle: (req: Request) => Promise<Response>,
+): Promise<Response> {
   const next = new Request(url, request)
   subRequestIps.set(next, ip())
   return handle(next)

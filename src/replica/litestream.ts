@@ -86,9 +86,21 @@ export function writeLitestreamConfig(dir: string, t: ReplicaTarget): string {
  * secret) have no business in another program's environment.
  */
 export function litestreamEnv(env: Record<string, string | undefined> = process.env): Record<string, string> {
-  const keep = (k: string) => k === 'PATH' || k === 'HOME' || k === 'TZ' || k.startsWith('LITESTREAM_') || k.startsWith('AWS_') || k === 'SSL_CERT_FILE' || k === 'SSL_CERT_DIR'
+  const keep = (k: string) =>
+    k === 'PATH' ||
+    k === 'HOME' ||
+    k === 'TZ' ||
+    k.startsWith('LITESTREAM_') ||
+    k.startsWith('AWS_') ||
+    k === 'SSL_CERT_FILE' ||
+    k === 'SSL_CERT_DIR'
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => keep(e[0]) && e[1] !== undefined))
 }
 
 /** The arguments of a `litestream` command reading our YAML. */
-export const withConfig = (command: 'replicate' | 'restore', configFile: string): string[] => [command, '-config', configFile, '-no-expand-env']
+export const withConfig = (command: 'replicate' | 'restore', configFile: string): string[] => [
+  command,
+  '-config',
+  configFile,
+  '-no-expand-env',
+]

@@ -11,7 +11,14 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { BackupError, DB_FILE, fsyncFile, integrityCheck, KEY_FILE, refuseWhileHeld, stamp } from '../backup/snapshot'
-import { litestreamBin, litestreamEnv, META_DIR, withConfig, writeLitestreamConfig, type ReplicaTarget } from './litestream'
+import {
+  litestreamBin,
+  litestreamEnv,
+  META_DIR,
+  withConfig,
+  writeLitestreamConfig,
+  type ReplicaTarget,
+} from './litestream'
 import { leftoverLitestream } from './pid'
 
 export interface ReplicaRestoreResult {
@@ -40,7 +47,8 @@ export function restoreFromReplica(o: ReplicaRestoreOptions): ReplicaRestoreResu
   const now = o.now ?? Date.now()
   refuseWhileHeld(o.dataDir)
   const orphan = leftoverLitestream(o.dataDir)
-  if (orphan !== undefined) throw new BackupError('SERVICE_RUNNING', `Litestream (pid ${orphan}) still replicates ${o.dataDir}: stop it first`)
+  if (orphan !== undefined)
+    throw new BackupError('SERVICE_RUNNING', `Litestream (pid ${orphan}) still replicates ${o.dataDir}: stop it first`)
 
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 })
   // Restored into a staging folder beside the data (same disk, so the final rename is atomic):
@@ -51,9 +59,19 @@ export function restoreFromReplica(o: ReplicaRestoreOptions): ReplicaRestoreResu
     const stagedDb = path.join(staging, DB_FILE)
     // The YAML names DATA_DIR's database: Litestream finds the replica by that path.
     const config = writeLitestreamConfig(staging, o)
-    const args = [...withConfig('restore', config), '-o', stagedDb, ...(o.timestamp ? ['-timestamp', o.timestamp] : []), path.join(o.dataDir, DB_FILE)]
+    const args = [
+      ...withConfig('restore', config),
+      '-o',
+      stagedDb,
+      ...(o.timestamp ? ['-timestamp', o.timestamp] : []),
+      path.join(o.dataDir, DB_FILE),
+    ]
     const run = Bun.spawnSync([litestreamBin(), ...args], { env: litestreamEnv(), stdout: 'pipe', stderr: 'pipe' })
-    if (run.exitCode !== 0 || !existsSync(stagedDb)) throw new BackupError('REPLICA', `litestream restore failed: ${failure(run.stdout.toString() + run.stderr.toString())}`)
+    if (run.exitCode !== 0 || !existsSync(stagedDb))
+      throw new BackupError(
+        'REPLICA',
+        `litestream restore failed: ${failure(run.stdout.toString() + run.stderr.toString())}`,
+      )
     const before = integrityCheck(stagedDb)
     if (before !== 'ok') throw new BackupError('INTEGRITY', `the restored copy failed its integrity check: ${before}`)
 
@@ -62,15 +80,29 @@ export function restoreFromReplica(o: ReplicaRestoreOptions): ReplicaRestoreResu
     if (live.some((f) => existsSync(path.join(o.dataDir, f)))) {
       previous = path.join(o.dataDir, `pre-restore-${stamp(now)}`)
       mkdirSync(previous, { mode: 0o700 })
-      for (const f of live) if (existsSync(path.join(o.dataDir, f))) renameSync(path.join(o.dataDir, f), path.join(previous, f))
+      for (const f of live)
+        if (existsSync(path.join(o.dataDir, f))) renameSync(path.join(o.dataDir, f), path.join(previous, f))
     }
     fsyncFile(stagedDb)
     renameSync(stagedDb, path.join(o.dataDir, DB_FILE))
 
     const integrity = integrityCheck(path.join(o.dataDir, DB_FILE))
-    if (integrity !== 'ok') throw new BackupError('INTEGRITY', `the restored database failed its integrity check: ${integrity}`)
-    const secretKey = existsSync(path.join(o.dataDir, KEY_FILE)) ? 'secret.key' : o.secretKeyFromEnv ? 'SECRET_KEY' : 'missing'
-    return { restoredFrom: o.url, timestamp: o.timestamp ?? null, dataDir: o.dataDir, integrity, previous, secretKey, ms: Math.round(performance.now() - started) }
+    if (integrity !== 'ok')
+      throw new BackupError('INTEGRITY', `the restored database failed its integrity check: ${integrity}`)
+    const secretKey = existsSync(path.join(o.dataDir, KEY_FILE))
+      ? 'secret.key'
+      : o.secretKeyFromEnv
+        ? 'SECRET_KEY'
+        : 'missing'
+    return {
+      restoredFrom: o.url,
+      timestamp: o.timestamp ?? null,
+      dataDir: o.dataDir,
+      integrity,
+      previous,
+      secretKey,
+      ms: Math.round(performance.now() - started),
+    }
   } finally {
     rmSync(staging, { recursive: true, force: true })
   }

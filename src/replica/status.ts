@@ -25,7 +25,11 @@ export const REPLICA_OFF: ReplicaStatus = { state: 'off', lagSeconds: null }
  * copy pass the last completed shipment sent). `walChangedAt`: the WAL file's mtime (undefined when
  * there is none: nothing uncheckpointed to lose).
  */
-export function lagSeconds(coveredUntil: number | undefined, walChangedAt: number | undefined, now: number): number | null {
+export function lagSeconds(
+  coveredUntil: number | undefined,
+  walChangedAt: number | undefined,
+  now: number,
+): number | null {
   if (coveredUntil === undefined) return null
   if (walChangedAt === undefined || walChangedAt <= coveredUntil) return 0
   return Math.max(0, Math.round((now - coveredUntil) / 100) / 10)

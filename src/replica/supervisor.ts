@@ -35,7 +35,12 @@ export interface Replica {
 }
 
 /** REPLICA_URL unset. */
-export const NO_REPLICA: Replica = { start: async () => {}, stop: async () => {}, status: () => REPLICA_OFF, pid: undefined }
+export const NO_REPLICA: Replica = {
+  start: async () => {},
+  stop: async () => {},
+  status: () => REPLICA_OFF,
+  pid: undefined,
+}
 
 /** A run that lasted this long resets the backoff: it was not a crash loop. */
 const STABLE_MS = 60_000
@@ -111,7 +116,10 @@ export class ReplicaSupervisor implements Replica {
     if (proc) {
       proc.kill('SIGTERM')
       let timer: ReturnType<typeof setTimeout> | undefined
-      const exited = await Promise.race([proc.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))])
+      const exited = await Promise.race([
+        proc.exited.then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS))),
+      ])
       clearTimeout(timer)
       if (!exited) {
         this.log.warn('Litestream did not stop in time; killed', { pid: proc.pid })
@@ -127,7 +135,12 @@ export class ReplicaSupervisor implements Replica {
     let proc: Subprocess<'ignore', 'pipe', 'pipe'>
     try {
       const config = writeLitestreamConfig(this.target.dataDir, this.target)
-      proc = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], { env: litestreamEnv(), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+      proc = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], {
+        env: litestreamEnv(),
+        stdin: 'ignore',
+        stdout: 'pipe',
+        stderr: 'pipe',
+      })
     } catch (err) {
       this.retry(`cannot start Litestream: ${(err as Error).message}`)
       return
@@ -140,7 +153,7 @@ export class ReplicaSupervisor implements Replica {
     this.hooks.up()
     this.log.info('replicating', { url: this.target.url, pid: proc.pid })
     void this.readLines(proc.stdout, (line) => this.onLine(line))
-    void this.readLines(proc.stderr, (line) => (this.stderrTail = (this.stderrTail + line + '\n').slice(-2000)))
+    void this.readLines(proc.stderr, (line) => (this.stderrTail = `${this.stderrTail + line}\n`.slice(-2000)))
     void proc.exited.then((code) => this.onExit(proc, code))
   }
 
@@ -172,15 +185,20 @@ export class ReplicaSupervisor implements Replica {
     try {
       line = JSON.parse(raw) as LitestreamLine
     } catch {
-      this.stderrTail = (this.stderrTail + raw + '\n').slice(-2000)
+      this.stderrTail = `${this.stderrTail + raw}\n`.slice(-2000)
       return
     }
     if (line.msg === 'sync') this.passStartedAt = lineTime(line)
     else if (line.msg === 'write wal segment' || line.msg === 'write snapshot') this.shipCovers = this.passStartedAt
-    else if (line.msg === 'wal segment written' || line.msg === 'snapshot written') this.coveredUntil = this.shipCovers ?? this.coveredUntil
-    else if (line.msg === 'sync: new generation') this.log.info('replica: new generation (a full snapshot is shipped)', { reason: line.reason })
+    else if (line.msg === 'wal segment written' || line.msg === 'snapshot written')
+      this.coveredUntil = this.shipCovers ?? this.coveredUntil
+    else if (line.msg === 'sync: new generation')
+      this.log.info('replica: new generation (a full snapshot is shipped)', { reason: line.reason })
     else if (line.level === 'ERROR' || line.level === 'WARN') {
-      this.errors.at('warn', `litestream ${line.msg} ${line.error}`, 'litestream', { litestream: line.msg, error: line.error })
+      this.errors.at('warn', `litestream ${line.msg} ${line.error}`, 'litestream', {
+        litestream: line.msg,
+        error: line.error,
+      })
     }
   }
 

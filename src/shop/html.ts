@@ -41,5 +41,10 @@ export const raw = (markup: string): Html => new Html(markup)
  * `\u003c`, so a product named `</script><script>…` cannot close the element; U+2028/2029 too.
  */
 export function jsonForScript(value: unknown): Html {
-  return raw(JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'))
+  return raw(
+    JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  )
 }

@@ -34,7 +34,14 @@ function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatu
     title: `${title} · ${store.name}`,
     description: w.intro,
     path,
-    store: { id: store.id, name: store.name, slug: store.slug, description: store.description, currency: store.currency, whatsappNumber: store.whatsappNumber },
+    store: {
+      id: store.id,
+      name: store.name,
+      slug: store.slug,
+      description: store.description,
+      currency: store.currency,
+      whatsappNumber: store.whatsappNumber,
+    },
     noindex: true,
     main: html`<h1>${title}</h1>
 <p>${w.intro}</p>
@@ -65,13 +72,30 @@ export const orderStatusRoutes = (deps: OrderStatusDeps) => {
       const language = store?.language ?? 'en'
       const c: PageCtx = { words: wordsFor(language), language, origin: originOf(request) }
       const w = orderStatusWords(language)
-      const found = store && orderStatusByToken({ ctx: { db, store: getStore({ ctx: { db }, input: { id: store.id } }) ?? store }, input: { token: params.token } })
+      const found =
+        store &&
+        orderStatusByToken({
+          ctx: { db, store: getStore({ ctx: { db }, input: { id: store.id } }) ?? store },
+          input: { token: params.token },
+        })
       const extra = { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }
       if (!store || !found) {
-        const text = layout(c, { title: w.notFoundTitle, description: w.notFoundText, path: '/', noindex: true, main: html`<h1>${w.notFoundTitle}</h1><p>${w.notFoundText}</p>` })
+        const text = layout(c, {
+          title: w.notFoundTitle,
+          description: w.notFoundText,
+          path: '/',
+          noindex: true,
+          main: html`<h1>${w.notFoundTitle}</h1><p>${w.notFoundText}</p>`,
+        })
         return respond(request, set, rendered(404, text.value), 'no-store', extra)
       }
-      return respond(request, set, rendered(200, page(c, w, store, found, `/s/${encodeURIComponent(store.slug)}/orders/${params.token}`).value), 'no-store', extra)
+      return respond(
+        request,
+        set,
+        rendered(200, page(c, w, store, found, `/s/${encodeURIComponent(store.slug)}/orders/${params.token}`).value),
+        'no-store',
+        extra,
+      )
     },
     { detail: { hide: true } },
   )

@@ -30,21 +30,28 @@ export function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare)
 }
 
-export function respond(request: Request, set: { headers: Record<string, string | number> }, r: Rendered, cacheControl: string, extra: Record<string, string> = {}): Response {
+export function respond(
+  request: Request,
+  set: { headers: Record<string, string | number> },
+  r: Rendered,
+  cacheControl: string,
+  extra: Record<string, string> = {},
+): Response {
   // Take the headers onRequest set (the request id) and hand Elysia a finished Response.
   const headers = set.headers as Record<string, string>
   set.headers = {}
   headers['content-type'] = r.type
   headers['cache-control'] = cacheControl
-  headers['etag'] = r.etag
-  headers['vary'] = 'accept-encoding'
+  headers.etag = r.etag
+  headers.vary = 'accept-encoding'
   headers['x-content-type-options'] = 'nosniff'
   if (r.type.startsWith('text/html')) {
     headers['content-security-policy'] = PAGE_CSP
     headers['referrer-policy'] = 'strict-origin-when-cross-origin'
   }
   Object.assign(headers, extra)
-  if (r.status === 200 && matches(request.headers.get('if-none-match'), r.etag)) return new Response(null, { status: 304, headers })
+  if (r.status === 200 && matches(request.headers.get('if-none-match'), r.etag))
+    return new Response(null, { status: 304, headers })
   const gzip = (request.headers.get('accept-encoding') ?? '').includes('gzip')
   if (gzip) headers['content-encoding'] = 'gzip'
   return new Response(gzip ? r.gzip() : r.body, { status: r.status, headers })

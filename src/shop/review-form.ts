@@ -21,7 +21,10 @@ export function outcomeOf(q: Record<string, string | undefined>, now: number): R
       return { kind: 'invalid', field: String(q.field ?? '').slice(0, 40), reason: String(q.reason ?? '').slice(0, 40) }
     case 'limited': {
       const until = Number(q.until)
-      return { kind: 'limited', retryAfterSec: Number.isFinite(until) ? Math.max(1, Math.min(86_400, Math.ceil(until - now / 1000))) : 86_400 }
+      return {
+        kind: 'limited',
+        retryAfterSec: Number.isFinite(until) ? Math.max(1, Math.min(86_400, Math.ceil(until - now / 1000))) : 86_400,
+      }
     }
     case 'failed':
       return { kind: 'failed' }

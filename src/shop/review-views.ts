@@ -39,7 +39,11 @@ export const REVIEW_FIELDS = ['customerName', 'rating', 'comment'] as const
 export function reviewErrors(w: ReviewWords, locale: string): Record<string, Record<string, string>> {
   const max = (n: number) => n.toLocaleString(locale)
   return {
-    customerName: { required: w.nameRequired, out_of_range: w.nameTooLong.replace('{max}', max(REVIEW_NAME_MAX)), '*': w.invalid },
+    customerName: {
+      required: w.nameRequired,
+      out_of_range: w.nameTooLong.replace('{max}', max(REVIEW_NAME_MAX)),
+      '*': w.invalid,
+    },
     rating: { '*': w.ratingRequired },
     comment: { out_of_range: w.reviewTooLong.replace('{max}', max(REVIEW_COMMENT_MAX)), '*': w.invalid },
     productId: { '*': w.productGone },
@@ -47,7 +51,12 @@ export function reviewErrors(w: ReviewWords, locale: string): Record<string, Rec
 }
 
 /** The message for a refused field; `field` and `reason` may come from a URL, so only own keys count. */
-export function reviewErrorText(errors: Record<string, Record<string, string>>, w: ReviewWords, field: string, reason: string): string {
+export function reviewErrorText(
+  errors: Record<string, Record<string, string>>,
+  w: ReviewWords,
+  field: string,
+  reason: string,
+): string {
   const m = Object.hasOwn(errors, field) ? errors[field]! : undefined
   if (!m) return w.failed
   return Object.hasOwn(m, reason) ? m[reason]! : m['*']!
@@ -87,11 +96,15 @@ ${pager}
  * which answers with a redirect back here carrying the outcome; the script posts the same fields
  * as JSON to POST /api/reviews instead. The fields' limits are the API's.
  */
-export function reviewForm(o: { action: string; storeId: string; productId: string; outcome?: ReviewOutcome }, words: Words): Html {
+export function reviewForm(
+  o: { action: string; storeId: string; productId: string; outcome?: ReviewOutcome },
+  words: Words,
+): Html {
   const w = words.review
   const errors = reviewErrors(w, words.locale)
   const out = o.outcome
-  const fieldErr = (field: string) => (out?.kind === 'invalid' && out.field === field ? reviewErrorText(errors, w, field, out.reason) : '')
+  const fieldErr = (field: string) =>
+    out?.kind === 'invalid' && out.field === field ? reviewErrorText(errors, w, field, out.reason) : ''
   const formErr =
     out?.kind === 'limited'
       ? retryText(w, out.retryAfterSec)
@@ -122,7 +135,9 @@ ${[1, 2, 3, 4, 5].map((n) => html`<label class="opt"><input type="radio" name="r
 }
 
 /** The words and messages the script needs for the form (the page's data block). */
-export const reviewScriptData = (words: Words) => ({ review: { ...words.review, errors: reviewErrors(words.review, words.locale) } })
+export const reviewScriptData = (words: Words) => ({
+  review: { ...words.review, errors: reviewErrors(words.review, words.locale) },
+})
 
 /** schema.org `Review` items for the reviews a page shows. */
 export const reviewsJsonLd = (r: ReviewsPage) =>

@@ -7,9 +7,7 @@
  */
 import { Elysia } from 'elysia'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Config } from '../config'
 import type { StoreCache } from '../db/cache'
-import type { Db } from '../db/client'
 import type { RateLimiter } from '../db/rate-limiter'
 import type { CtxBase } from '../kernel/context'
 import type { VisitCounter } from '../modules/public-catalog'
@@ -29,8 +27,16 @@ import type { Html } from './html'
 import { REVIEWS_PER_PAGE, type ReviewOutcome, type ReviewsPage } from './review-views'
 import { PAGE_CACHE, rendered, respond, seeOther, type Rendered } from './respond'
 import { fromOwnPage, outcomeOf, outcomeQuery, REVIEW_FORM_MAX_BYTES, reviewPageNumber } from './review-form'
-import { cartPage, catalogPage, directoryPage, messagePage, productPage, sitemap, type PageCtx, type ViewCatalog } from './views'
-
+import {
+  cartPage,
+  catalogPage,
+  directoryPage,
+  messagePage,
+  productPage,
+  sitemap,
+  type PageCtx,
+  type ViewCatalog,
+} from './views'
 
 /** What a store page needs of Elysia's context: the request, its headers, the socket (for the client address). */
 interface PageRequest {
@@ -51,11 +57,21 @@ export const shopRoutes = (deps: ShopDeps) => {
   // Keyed by the cached page Blob, so an entry leaves with it when a write drops the store's pages.
   const meta = new WeakMap<Blob, Rendered>()
   const slugIds = new Map<string, string>()
-  const bySlug = db.select().from(stores).where(eq(stores.slug, sql.placeholder('slug'))).prepare()
+  const bySlug = db
+    .select()
+    .from(stores)
+    .where(eq(stores.slug, sql.placeholder('slug')))
+    .prepare()
   const productBySlug = db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.storeId, sql.placeholder('store')), eq(products.slug, sql.placeholder('slug')), isNull(products.deletedAt)))
+    .where(
+      and(
+        eq(products.storeId, sql.placeholder('store')),
+        eq(products.slug, sql.placeholder('slug')),
+        isNull(products.deletedAt),
+      ),
+    )
     .prepare()
 
   /** The store behind a slug; the row comes from the StoreCache (dropped on every write to the store). */
@@ -85,13 +101,18 @@ export const shopRoutes = (deps: ShopDeps) => {
     return url.slice(0, url.indexOf('/', url.indexOf('//') + 2))
   }
 
-  const ctxOf = (request: Request, language: string): PageCtx => ({ words: wordsFor(language), language, origin: originOf(request) })
-
-
+  const ctxOf = (request: Request, language: string): PageCtx => ({
+    words: wordsFor(language),
+    language,
+    origin: originOf(request),
+  })
 
   /** A page of a product's approved reviews; undefined past the last page (the first always exists). */
   function reviewsPage(storeId: string, productId: string, page: number): ReviewsPage | undefined {
-    const r = approvedReviews({ ctx: { db }, input: { storeId, productId, ...{ limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE } } })
+    const r = approvedReviews({
+      ctx: { db },
+      input: { storeId, productId, ...{ limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE } },
+    })
     const pages = Math.max(1, Math.ceil(r.total / REVIEWS_PER_PAGE))
     return page > pages ? undefined : { ...r, page, pages }
   }
@@ -103,8 +124,10 @@ export const shopRoutes = (deps: ShopDeps) => {
     cache.syncExternal()
     const s = storeBySlug(slug)
     if (!s) return { page: rendered(404, messagePage('notFound', ctxOf(request, 'en')).value) }
-    if (s.status === 'suspended') return { page: rendered(503, messagePage('unavailable', ctxOf(request, s.language), s).value) }
-    if (!s.isPublished || s.isMaintenance) return { page: rendered(404, messagePage('notFound', ctxOf(request, s.language), s).value) }
+    if (s.status === 'suspended')
+      return { page: rendered(503, messagePage('unavailable', ctxOf(request, s.language), s).value) }
+    if (!s.isPublished || s.isMaintenance)
+      return { page: rendered(404, messagePage('notFound', ctxOf(request, s.language), s).value) }
     return { store: s }
   }
 
@@ -125,7 +148,14 @@ export const shopRoutes = (deps: ShopDeps) => {
     const { store } = o
     const visitor = ipBucket(clientIp(request, req.server, config.trustProxy))
     const busy = overLimit(visitor)
-    if (busy) return respond(request, set, rendered(429, messagePage('busy', ctxOf(request, store.language), store).value), 'no-store', { 'retry-after': String(busy) })
+    if (busy)
+      return respond(
+        request,
+        set,
+        rendered(429, messagePage('busy', ctxOf(request, store.language), store).value),
+        'no-store',
+        { 'retry-after': String(busy) },
+      )
     const origin = originOf(request)
     const cacheKey = `page:${origin}${key}`
     // A personal page (what one person's form post came to) is neither cached here nor kept by the browser.
@@ -134,7 +164,8 @@ export const shopRoutes = (deps: ShopDeps) => {
     if (!r) {
       const c = ctxOf(request, store.language)
       const out = build(storefrontOf({ ctx: { db, store } }), c, store)
-      if (out === undefined) return respond(request, set, rendered(404, messagePage('notFound', c, store).value), 'no-store')
+      if (out === undefined)
+        return respond(request, set, rendered(404, messagePage('notFound', c, store).value), 'no-store')
       r = rendered(200, typeof out === 'string' ? out : out.value, opts.type)
       if (!opts.personal) {
         meta.set(r.body, r)
@@ -145,18 +176,28 @@ export const shopRoutes = (deps: ShopDeps) => {
     return respond(request, set, r, opts.personal ? 'no-store' : PAGE_CACHE)
   }
 
-
   /**
    * The no-script "Write a review" form: the same verb as POST /api/reviews (submitReview), its
    * body checked against the same schema (ReviewCreate), counted in the same per-IP bucket
    * (`reviews`, 3 per 24 h across both paths). The answer is a 303 back to the product page,
    * whose URL says what came of it; a post from another site is a 403 page and counts nothing.
    */
-  async function postReview(request: Request, set: { headers: Record<string, string | number> }, server: Parameters<typeof clientIp>[1], slug: string, productSlug: string): Promise<Response> {
+  async function postReview(
+    request: Request,
+    set: { headers: Record<string, string | number> },
+    server: Parameters<typeof clientIp>[1],
+    slug: string,
+    productSlug: string,
+  ): Promise<Response> {
     if (!fromOwnPage(request, originOf(request))) {
       cache.syncExternal()
       const known = storeBySlug(slug)
-      return respond(request, set, rendered(403, messagePage('forbidden', ctxOf(request, known?.language ?? 'en'), known).value), 'no-store')
+      return respond(
+        request,
+        set,
+        rendered(403, messagePage('forbidden', ctxOf(request, known?.language ?? 'en'), known).value),
+        'no-store',
+      )
     }
     const w = hitPublic(deps, 'reviews', ipBucket(clientIp(request, server, config.trustProxy)))
     setRateHeaders(set.headers, w, 'reviews')
@@ -164,12 +205,21 @@ export const shopRoutes = (deps: ShopDeps) => {
     if ('page' in o) return respond(request, set, o.page, 'no-store')
     const { store } = o
     const product = productBySlug.get({ store: store.id, slug: productSlug })
-    const notFound = () => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value), 'no-store')
+    const notFound = () =>
+      respond(
+        request,
+        set,
+        rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value),
+        'no-store',
+      )
     if (!product) return notFound()
     const now = deps.clock.now()
     // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
     const back = (outcome: ReviewOutcome) =>
-      seeOther(set, `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`)
+      seeOther(
+        set,
+        `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`,
+      )
     if (!w.allowed) return back({ kind: 'limited', retryAfterSec: w.resetSec })
 
     let fields: { get(name: string): unknown }
@@ -177,7 +227,9 @@ export const shopRoutes = (deps: ShopDeps) => {
       const type = request.headers.get('content-type') ?? ''
       if (Number(request.headers.get('content-length') ?? 0) > REVIEW_FORM_MAX_BYTES) return back({ kind: 'failed' })
       const bytes = request.body ? await readLimited(request.body, REVIEW_FORM_MAX_BYTES) : new Uint8Array()
-      fields = type.startsWith('multipart/form-data') ? await new Response(bytes, { headers: { 'content-type': type } }).formData() : new URLSearchParams(new TextDecoder().decode(bytes))
+      fields = type.startsWith('multipart/form-data')
+        ? await new Response(bytes, { headers: { 'content-type': type } }).formData()
+        : new URLSearchParams(new TextDecoder().decode(bytes))
     } catch {
       return back({ kind: 'failed' })
     }
@@ -226,69 +278,106 @@ export const shopRoutes = (deps: ShopDeps) => {
 
   const hidden = { detail: { hide: true } }
 
-  return new Elysia({ name: 'shop' })
-    .get(
-      '/',
-      ({ request, set }) => {
-        const dir = listDirectory({ ctx: { db }, input: { limit: 100, offset: 0 } })
-        if (dir.total === 1) {
-          const headers = set.headers as Record<string, string>
-          set.headers = {}
-          return new Response(null, { status: 302, headers: { ...headers, location: `/s/${encodeURIComponent(dir.data[0]!.slug)}`, 'cache-control': 'no-cache' } })
-        }
-        return respond(request, set, rendered(200, directoryPage(dir.data, ctxOf(request, 'en')).value), PAGE_CACHE)
-      },
-      hidden,
-    )
-    .get(
-      '/robots.txt',
-      ({ request, set }) => {
-        const origin = originOf(request)
-        const dir = listDirectory({ ctx: { db }, input: { limit: 1000, offset: 0 } })
-        const lines = ['User-agent: *', 'Disallow: /api/', 'Disallow: /mcp', '', ...dir.data.map((d) => `Sitemap: ${origin}/s/${encodeURIComponent(d.slug)}/sitemap.xml`)]
-        return respond(request, set, rendered(200, lines.join('\n') + '\n', 'text/plain; charset=utf-8'), 'public, max-age=3600')
-      },
-      hidden,
-    )
-    .get(
-      '/assets/:file',
-      ({ request, set, path }) => {
-        const a = ASSETS_BY_URL.get(path)
-        if (!a) return respond(request, set, rendered(404, 'Not found\n', 'text/plain; charset=utf-8'), 'no-store')
-        return respond(request, set, { status: 200, type: a.type, etag: a.etag, body: a.body, gzip: () => a.gzip }, IMMUTABLE)
-      },
-      hidden,
-    )
-    .get('/s/:slug', (c) => storePage(c, c.params.slug, '/', catalogPage, { visit: true }), hidden)
-    .get(
-      '/s/:slug/p/:product',
-      (r) => {
-        const { params, query } = r
-        const page = reviewPageNumber(query.reviews)
-        const outcome = outcomeOf(query, deps.clock.now())
-        const key = `/p/${params.product}${page > 1 ? `?reviews=${page}` : ''}`
-        return storePage(
-          r,
-          params.slug,
-          key,
-          (cat, c, store) => {
-            const p = cat.products.find((x) => x.slug === params.product)
-            const reviews = p && reviewsPage(store.id, p.id, outcome ? 1 : page)
-            return p && reviews && productPage(cat, p, c, { reviews, outcome })
-          },
-          // The page after a form post is the product page again, for one person: not a visit.
-          { visit: !outcome, personal: outcome !== undefined },
-        )
-      },
-      hidden,
-    )
-    .post('/s/:slug/p/:product/reviews', ({ request, set, params, server }) => postReview(request, set, server, params.slug, params.product), { ...hidden, parse: 'none' })
-    .get('/s/:slug/cart', (c) => storePage(c, c.params.slug, '/cart', cartPage), hidden)
-    // Any other address under /s/ is a page a person followed: a page, not a JSON 404.
-    .get('/s/*', ({ request, set }) => respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, 'en')).value), 'no-store'), hidden)
-    .get(
-      '/s/:slug/sitemap.xml',
-      (r) => storePage(r, r.params.slug, '/sitemap.xml', (cat, c) => sitemap(cat, c.origin), { type: 'application/xml; charset=utf-8' }),
-      hidden,
-    )
+  return (
+    new Elysia({ name: 'shop' })
+      .get(
+        '/',
+        ({ request, set }) => {
+          const dir = listDirectory({ ctx: { db }, input: { limit: 100, offset: 0 } })
+          if (dir.total === 1) {
+            const headers = set.headers as Record<string, string>
+            set.headers = {}
+            return new Response(null, {
+              status: 302,
+              headers: {
+                ...headers,
+                location: `/s/${encodeURIComponent(dir.data[0]!.slug)}`,
+                'cache-control': 'no-cache',
+              },
+            })
+          }
+          return respond(request, set, rendered(200, directoryPage(dir.data, ctxOf(request, 'en')).value), PAGE_CACHE)
+        },
+        hidden,
+      )
+      .get(
+        '/robots.txt',
+        ({ request, set }) => {
+          const origin = originOf(request)
+          const dir = listDirectory({ ctx: { db }, input: { limit: 1000, offset: 0 } })
+          const lines = [
+            'User-agent: *',
+            'Disallow: /api/',
+            'Disallow: /mcp',
+            '',
+            ...dir.data.map((d) => `Sitemap: ${origin}/s/${encodeURIComponent(d.slug)}/sitemap.xml`),
+          ]
+          return respond(
+            request,
+            set,
+            rendered(200, `${lines.join('\n')}\n`, 'text/plain; charset=utf-8'),
+            'public, max-age=3600',
+          )
+        },
+        hidden,
+      )
+      .get(
+        '/assets/:file',
+        ({ request, set, path }) => {
+          const a = ASSETS_BY_URL.get(path)
+          if (!a) return respond(request, set, rendered(404, 'Not found\n', 'text/plain; charset=utf-8'), 'no-store')
+          return respond(
+            request,
+            set,
+            { status: 200, type: a.type, etag: a.etag, body: a.body, gzip: () => a.gzip },
+            IMMUTABLE,
+          )
+        },
+        hidden,
+      )
+      .get('/s/:slug', (c) => storePage(c, c.params.slug, '/', catalogPage, { visit: true }), hidden)
+      .get(
+        '/s/:slug/p/:product',
+        (r) => {
+          const { params, query } = r
+          const page = reviewPageNumber(query.reviews)
+          const outcome = outcomeOf(query, deps.clock.now())
+          const key = `/p/${params.product}${page > 1 ? `?reviews=${page}` : ''}`
+          return storePage(
+            r,
+            params.slug,
+            key,
+            (cat, c, store) => {
+              const p = cat.products.find((x) => x.slug === params.product)
+              const reviews = p && reviewsPage(store.id, p.id, outcome ? 1 : page)
+              return p && reviews && productPage(cat, p, c, { reviews, outcome })
+            },
+            // The page after a form post is the product page again, for one person: not a visit.
+            { visit: !outcome, personal: outcome !== undefined },
+          )
+        },
+        hidden,
+      )
+      .post(
+        '/s/:slug/p/:product/reviews',
+        ({ request, set, params, server }) => postReview(request, set, server, params.slug, params.product),
+        { ...hidden, parse: 'none' },
+      )
+      .get('/s/:slug/cart', (c) => storePage(c, c.params.slug, '/cart', cartPage), hidden)
+      // Any other address under /s/ is a page a person followed: a page, not a JSON 404.
+      .get(
+        '/s/*',
+        ({ request, set }) =>
+          respond(request, set, rendered(404, messagePage('notFound', ctxOf(request, 'en')).value), 'no-store'),
+        hidden,
+      )
+      .get(
+        '/s/:slug/sitemap.xml',
+        (r) =>
+          storePage(r, r.params.slug, '/sitemap.xml', (cat, c) => sitemap(cat, c.origin), {
+            type: 'application/xml; charset=utf-8',
+          }),
+        hidden,
+      )
+  )
 }

@@ -23,7 +23,9 @@ describe('access declared on each route', () => {
   test('every /api and /mcp route of the app declares its access, and the key routes name a scope or any key', () => {
     const api = t.app.routes.filter((r) => r.path.startsWith('/api/') || r.path === '/mcp')
     const declared = declaredRoutes(api)
-    expect(declared.map((r) => `${r.method} ${r.path}`).sort()).toEqual(api.map((r) => `${r.method} ${r.path.replace(/\/$/, '')}`).sort())
+    expect(declared.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      api.map((r) => `${r.method} ${r.path.replace(/\/$/, '')}`).sort(),
+    )
     for (const r of declared.filter((d) => d.path.startsWith('/api/v1/') && !d.path.startsWith('/api/v1/stores'))) {
       expect('scope' in r.access ? r.access.scope : undefined).toMatch(/^[a-z]+:(read|write)$/)
     }
@@ -39,9 +41,15 @@ describe('access declared on each route', () => {
 
   test('the table matches methods and parameters; what no route declares fails closed under /api/v1', () => {
     const table = new AccessTable(API_ACCESS)
-    expect(table.match('PUT', '/api/v1/reviews/abc')).toMatchObject({ policy: { kind: 'key', scope: 'reviews:write', feature: 'reviewModeration' }, id: 'abc' })
+    expect(table.match('PUT', '/api/v1/reviews/abc')).toMatchObject({
+      policy: { kind: 'key', scope: 'reviews:write', feature: 'reviewModeration' },
+      id: 'abc',
+    })
     expect(table.match('HEAD', '/api/v1/products')).toMatchObject({ policy: { kind: 'key', scope: 'products:read' } })
-    expect(table.match('POST', '/api/v1/webhooks/w1/deliveries/d1/retry')).toMatchObject({ policy: { scope: 'webhooks:write' }, id: 'w1' })
+    expect(table.match('POST', '/api/v1/webhooks/w1/deliveries/d1/retry')).toMatchObject({
+      policy: { scope: 'webhooks:write' },
+      id: 'w1',
+    })
     expect(table.match('GET', '/api/v1/stores/some-shop').policy).toEqual({ kind: 'public', bucket: 'storeReads' })
     expect(table.match('PATCH', '/api/v1/products/x').policy).toEqual({ kind: 'key', scope: null })
     expect(table.match('GET', '/api/v1/nothing-here').policy).toEqual({ kind: 'key', scope: null })
@@ -59,7 +67,9 @@ describe('access declared on each route', () => {
 
   test('the OpenAPI description opens with the declared scope and plan', async () => {
     const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
-    expect(doc.paths['/api/v1/reviews/{id}'].delete.description).toStartWith('Scope: `reviews:write`. Needs a Pro or Lifetime plan (feature `reviewModeration`).')
+    expect(doc.paths['/api/v1/reviews/{id}'].delete.description).toStartWith(
+      'Scope: `reviews:write`. Needs a Pro or Lifetime plan (feature `reviewModeration`).',
+    )
     expect(doc.paths['/api/orders'].post.security).toEqual([])
   })
 })
@@ -67,17 +77,15 @@ describe('access declared on each route', () => {
 describe('one write helper: a transaction, then its effects', () => {
   const subscribe = (storeId: string, events: string[]) => {
     const now = Date.now()
-    t.deps.db.$client.run('INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)', [
-      createId(),
-      storeId,
-      'https://hooks.example.com/x',
-      JSON.stringify(events),
-      'enc:test',
-      now,
-      now,
-    ])
+    t.deps.db.$client.run(
+      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+      [createId(), storeId, 'https://hooks.example.com/x', JSON.stringify(events), 'enc:test', now, now],
+    )
   }
-  const outboxRows = (storeId: string) => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_outbox WHERE store_id = ?').get(storeId)!.n
+  const outboxRows = (storeId: string) =>
+    t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_outbox WHERE store_id = ?')
+      .get(storeId)!.n
 
   function watch<T>(fn: (woken: string[], dropped: string[]) => T): T {
     const woken: string[] = []
@@ -101,7 +109,13 @@ describe('one write helper: a transaction, then its effects', () => {
     watch((woken, dropped) => {
       let seenInside = -1
       write(ctx, (_tx, fx) => {
-        fx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
+        fx.emit('order.updated', {
+          id: 'o1',
+          orderNumber: 'ORD-000001',
+          previousStatus: 'pending',
+          newStatus: 'confirmed',
+          updatedAt: new Date().toISOString(),
+        })
         seenInside = woken.length
       })
       expect(seenInside).toBe(0)
@@ -118,7 +132,13 @@ describe('one write helper: a transaction, then its effects', () => {
     watch((woken, dropped) => {
       expect(() =>
         write(ctx, (_tx, fx) => {
-          fx.emit('order.updated', { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date().toISOString() })
+          fx.emit('order.updated', {
+            id: 'o1',
+            orderNumber: 'ORD-000001',
+            previousStatus: 'pending',
+            newStatus: 'confirmed',
+            updatedAt: new Date().toISOString(),
+          })
           throw new Error('refused')
         }),
       ).toThrow('refused')
@@ -132,7 +152,13 @@ describe('one write helper: a transaction, then its effects', () => {
     const a = makeShop(t.deps).store
     const b = makeShop(t.deps).store
     for (const s of [a, b]) subscribe(s.id, ['order.updated'])
-    const data = { id: 'o1', orderNumber: 'ORD-000001', previousStatus: 'pending' as const, newStatus: 'confirmed' as const, updatedAt: new Date().toISOString() }
+    const data = {
+      id: 'o1',
+      orderNumber: 'ORD-000001',
+      previousStatus: 'pending' as const,
+      newStatus: 'confirmed' as const,
+      updatedAt: new Date().toISOString(),
+    }
     watch((woken) => {
       const { result, effects } = transact(t.deps.db, (_tx, effects) => [
         savepoint(t.deps.db, effects, () => effects.fxFor(ctxFor(t.deps, a)).emit('order.updated', data)),
@@ -155,7 +181,9 @@ describe('one write helper: a transaction, then its effects', () => {
     const seen: (boolean | undefined)[] = []
     const { cache } = t.deps
     const invalidate = cache.invalidate
-    cache.invalidate = (id, changed) => (id === store.id && seen.push(changed?.stockOnly), invalidate.call(cache, id, changed))
+    cache.invalidate = (id, changed) => (
+      id === store.id && seen.push(changed?.stockOnly), invalidate.call(cache, id, changed)
+    )
     // Each writer touches the store in its own savepoint; 'rolled back' is a silent one whose savepoint fails.
     const commit = (writers: ('declares' | 'silent' | 'rolled back')[], plainTouch = false) => {
       const { effects } = transact(t.deps.db, (_tx, effects) => {
@@ -185,7 +213,13 @@ describe('one write helper: a transaction, then its effects', () => {
   test('a transaction names the stores it touched; one open at a time per connection', () => {
     const { store } = makeShop(t.deps)
     watch((_woken, dropped) => {
-      expect(transaction(t.deps.db, () => 7, () => [store.id])).toBe(7)
+      expect(
+        transaction(
+          t.deps.db,
+          () => 7,
+          () => [store.id],
+        ),
+      ).toBe(7)
       expect(dropped).toEqual([store.id])
     })
     expect(() => transaction(t.deps.db, () => transaction(t.deps.db, () => 1))).toThrow(/already open/)
@@ -193,7 +227,17 @@ describe('one write helper: a transaction, then its effects', () => {
 
   test('there is no emit outside a write: events are written only through the effects object a write hands out', () => {
     const ctx = ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: makeShop(t.deps).store.id } })!)
-    const review = { id: 'r1', productId: 'p1', productName: 'Mug', customerName: 'Ana', rating: 5, comment: null, status: 'pending' as const, createdAt: '', updatedAt: '' }
+    const review = {
+      id: 'r1',
+      productId: 'p1',
+      productName: 'Mug',
+      customerName: 'Ana',
+      rating: 5,
+      comment: null,
+      status: 'pending' as const,
+      createdAt: '',
+      updatedAt: '',
+    }
     // @ts-expect-error Ctx has no emit (kernel/write.ts): a call outside a transaction is a type error.
     const outside = () => ctx.emit('review.created', review)
     expect(outside).toThrow(TypeError)
@@ -208,14 +252,27 @@ test("derived counters follow the orders by trigger: order_counts and the custom
   placeOrder(t.deps, orderBody(store.id, cat, { phone }))
   placeOrder(t.deps, orderBody(store.id, cat, { phone, items: [{ productId: cat.mug.id, quantity: 3 }] }))
   const sql = t.deps.db.$client
-  t.deps.db.$client.run("UPDATE orders SET status = 'cancelled' WHERE id = (SELECT id FROM orders WHERE store_id = ? LIMIT 1)", [store.id])
-  const counts = sql.query<{ status: string; count: number }, [string]>('SELECT status, count FROM order_counts WHERE store_id = ? AND count > 0 ORDER BY status').all(store.id)
+  t.deps.db.$client.run(
+    "UPDATE orders SET status = 'cancelled' WHERE id = (SELECT id FROM orders WHERE store_id = ? LIMIT 1)",
+    [store.id],
+  )
+  const counts = sql
+    .query<{ status: string; count: number }, [string]>(
+      'SELECT status, count FROM order_counts WHERE store_id = ? AND count > 0 ORDER BY status',
+    )
+    .all(store.id)
   expect(counts).toEqual([
     { status: 'cancelled', count: 1 },
     { status: 'pending', count: 1 },
   ])
-  const c = sql.query<{ orders_count: number; total_spent: number }, [string]>('SELECT orders_count, total_spent FROM customers WHERE store_id = ?').get(store.id)!
-  const total = sql.query<{ n: number }, [string]>('SELECT sum(total) AS n FROM orders WHERE store_id = ?').get(store.id)!.n
+  const c = sql
+    .query<{ orders_count: number; total_spent: number }, [string]>(
+      'SELECT orders_count, total_spent FROM customers WHERE store_id = ?',
+    )
+    .get(store.id)!
+  const total = sql
+    .query<{ n: number }, [string]>('SELECT sum(total) AS n FROM orders WHERE store_id = ?')
+    .get(store.id)!.n
   expect(c).toEqual({ orders_count: 2, total_spent: total })
 })
 
@@ -230,7 +287,7 @@ test('modules do not import each other in a cycle (type-only imports aside)', as
     const code = await Bun.file(path.join(root, file)).text()
     for (const imp of transpiler.scanImports(code)) {
       if (!imp.path.startsWith('.')) continue
-      const target = path.relative(root, path.resolve(root, path.dirname(file), imp.path)) + '.ts'
+      const target = `${path.relative(root, path.resolve(root, path.dirname(file), imp.path))}.ts`
       const [a, b] = [moduleOf(file), moduleOf(target)]
       if (a !== b) (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b)
     }
@@ -238,7 +295,9 @@ test('modules do not import each other in a cycle (type-only imports aside)', as
   const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
     [...(edges.get(from) ?? [])].some((n) => n === to || (!seen.has(n) && (seen.add(n), reaches(n, to, seen))))
   const modules = [...edges.keys()].filter((m) => m.startsWith('src/modules/'))
-  const cycles = modules.flatMap((a) => modules.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} ↔ ${b}`))
+  const cycles = modules.flatMap((a) =>
+    modules.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} ↔ ${b}`),
+  )
   expect(cycles).toEqual([])
 })
 
@@ -283,9 +342,10 @@ test('handlers get what is resolved or bound, never a placeholder decorated onto
 /** Where raw SQL may be written: a module's sql.ts or sql/ folder, db/ (the toolkit, schema, limiter), the kernel's savepoints, and backup/ (file-level VACUUM INTO and integrity checks). */
 const RAW_SQL_HOMES = /(^|\/)sql(\.ts$|\/)|^src\/db\/|^src\/kernel\/|^src\/backup\//
 /** A raw statement's text handed to bun:sqlite: `.query(`, `.prepare(`, `.run(` or `.exec(` with an SQL keyword in a string right after. */
-const RAW_SQL = /\.(query|prepare|run|exec)(<[^>]*>)?\(\s*['"`]\s*(SELECT|INSERT|UPDATE|DELETE|WITH|PRAGMA|CREATE|DROP|VACUUM)\b/i
+const RAW_SQL =
+  /\.(query|prepare|run|exec)(<[^>]*>)?\(\s*['"`]\s*(SELECT|INSERT|UPDATE|DELETE|WITH|PRAGMA|CREATE|DROP|VACUUM)\b/i
 
-test('raw SQL lives in its module\'s sql.ts (or sql/), built with db/sql.ts; nowhere else in src/', async () => {
+test("raw SQL lives in its module's sql.ts (or sql/), built with db/sql.ts; nowhere else in src/", async () => {
   const { Glob } = await import('bun')
   const path = await import('node:path')
   const root = path.join(import.meta.dir, '../..')
@@ -293,14 +353,21 @@ test('raw SQL lives in its module\'s sql.ts (or sql/), built with db/sql.ts; now
   for await (const f of new Glob('src/**/*.ts').scan(root)) {
     if (RAW_SQL_HOMES.test(f)) continue
     const text = await Bun.file(path.join(root, f)).text()
-    for (const m of text.matchAll(new RegExp(RAW_SQL.source, 'gi'))) stray.push(`${f}:${text.slice(0, m.index).split('\n').length}`)
+    for (const m of text.matchAll(new RegExp(RAW_SQL.source, 'gi')))
+      stray.push(`${f}:${text.slice(0, m.index).split('\n').length}`)
   }
   expect(stray).toEqual([])
   // The check can fail: a statement written inline in a service is found.
   expect(RAW_SQL.test("  db.query('DELETE FROM sessions WHERE id = ?').run(id)")).toBe(true)
   expect(RAW_SQL.test('  client.query<{ n: number }, []>(`SELECT count(*) AS n FROM passkeys`)')).toBe(true)
-  expect(RAW_SQL.test("  client\n    .query<{ r: number }, [string]>(\n      'SELECT rowid AS r FROM order_names')")).toBe(true)
-  expect(RAW_SQL_HOMES.test('src/modules/orders/sql/inbox.ts') && RAW_SQL_HOMES.test('src/modules/stats/sql.ts') && !RAW_SQL_HOMES.test('src/modules/stats/dashboard.ts')).toBe(true)
+  expect(
+    RAW_SQL.test("  client\n    .query<{ r: number }, [string]>(\n      'SELECT rowid AS r FROM order_names')"),
+  ).toBe(true)
+  expect(
+    RAW_SQL_HOMES.test('src/modules/orders/sql/inbox.ts') &&
+      RAW_SQL_HOMES.test('src/modules/stats/sql.ts') &&
+      !RAW_SQL_HOMES.test('src/modules/stats/dashboard.ts'),
+  ).toBe(true)
 })
 
 test('files of one idea: no file in src/ is over 300 lines', async () => {

@@ -7,7 +7,18 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { waitFor } from '../helpers/wait'
 import { Database } from 'bun:sqlite'
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs'
 import { hostname } from 'node:os'
 import path from 'node:path'
 import { backupInWorker } from '../../src/backup/scheduled'
@@ -29,12 +40,20 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 function admin(dataDir: string, ...argv: string[]) {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {})
+  const code = runAdmin(
+    [...argv, '--json'],
+    (s) => out.push(s),
+    { DATA_DIR: dataDir },
+    () => {},
+  )
   return { code, json: JSON.parse(out[0]!) }
 }
 const storeNames = (dataDir: string) => {
   const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
-  const names = db.query<{ name: string }, []>('SELECT name FROM stores ORDER BY name').all().map((r) => r.name)
+  const names = db
+    .query<{ name: string }, []>('SELECT name FROM stores ORDER BY name')
+    .all()
+    .map((r) => r.name)
   db.close()
   return names
 }
@@ -55,7 +74,8 @@ describe('the scheduled backup', () => {
       for (const s of kept) {
         expect(readManifest(s)).toMatchObject({ format: 1, integrity: 'ok', secretKey: true })
         expect(statSync(s).mode & 0o777).toBe(0o700)
-        for (const f of readdirSync(s)) expect(`${f} ${(statSync(path.join(s, f)).mode & 0o777).toString(8)}`).toBe(`${f} 600`)
+        for (const f of readdirSync(s))
+          expect(`${f} ${(statSync(path.join(s, f)).mode & 0o777).toString(8)}`).toBe(`${f} 600`)
       }
       expect(statSync(backups).mode & 0o777).toBe(0o700)
     } finally {
@@ -75,7 +95,10 @@ describe('the scheduled backup', () => {
     expect(existsSync(partial)).toBe(true) // fresh: maybe a backup still running
     expect(rotateSnapshots(dest, 2, Date.now() + 3_700_000)).toHaveLength(0)
     expect(existsSync(partial)).toBe(false)
-    expect(listSnapshots(dest).map((p) => path.basename(p))).toEqual(['storefront-2026-01-01T00-00-01-000Z', 'storefront-2026-01-01T00-00-02-000Z'])
+    expect(listSnapshots(dest).map((p) => path.basename(p))).toEqual([
+      'storefront-2026-01-01T00-00-01-000Z',
+      'storefront-2026-01-01T00-00-02-000Z',
+    ])
   })
 
   test('BACKUP_KEEP=0 schedules nothing', async () => {
@@ -84,7 +107,10 @@ describe('the scheduled backup', () => {
     // written its backup, a tick has passed for both.
     const control = await startTestServer({ backupCron: '* * * * * *', backupKeep: 1 })
     try {
-      await waitFor("the control's scheduled backup", () => listSnapshots(path.join(control.config.dataDir, 'backups')).length > 0)
+      await waitFor(
+        "the control's scheduled backup",
+        () => listSnapshots(path.join(control.config.dataDir, 'backups')).length > 0,
+      )
       expect(existsSync(path.join(srv.config.dataDir, 'backups'))).toBe(false)
     } finally {
       await control.stop()
@@ -96,7 +122,9 @@ describe('the scheduled backup', () => {
     const dataDir = dir('sf-bk-big-')
     const db = openDb({ dataDir, synchronous: 'NORMAL' })
     db.$client.exec('CREATE TABLE filler (b BLOB)')
-    db.$client.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO filler SELECT randomblob(10000) FROM n')
+    db.$client.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO filler SELECT randomblob(10000) FROM n',
+    )
     db.$client.close()
 
     // The same copy on the main thread, for the figure it is compared with.
@@ -119,7 +147,9 @@ describe('the scheduled backup', () => {
     clearInterval(tick)
     expect(result.manifest.integrity).toBe('ok')
     expect(result.manifest.dbBytes).toBeGreaterThan(30_000_000)
-    console.error(`30 MB snapshot: ${inlineMs.toFixed(0)} ms blocking on the main thread; in a worker ${workerMs.toFixed(0)} ms with the loop's longest gap ${worst.toFixed(1)} ms`)
+    console.error(
+      `30 MB snapshot: ${inlineMs.toFixed(0)} ms blocking on the main thread; in a worker ${workerMs.toFixed(0)} ms with the loop's longest gap ${worst.toFixed(1)} ms`,
+    )
     // A copy on the main thread would let no timer fire until it ended; how long the gaps are
     // depends on what else the machine runs, so the figure is printed, not asserted.
     expect(ticks).toBeGreaterThan(2)
@@ -175,11 +205,11 @@ describe('restore refuses, and changes nothing', () => {
   test('a snapshot without secret.key leaves the current key in place', () => {
     const { live, snap } = setup()
     // The CLI never makes a key (the service does): give DATA_DIR one, as a running service would.
-    writeFileSync(path.join(live, 'secret.key'), 'A'.repeat(43) + '=\n')
+    writeFileSync(path.join(live, 'secret.key'), `${'A'.repeat(43)}=\n`)
     expect(existsSync(path.join(snap, 'secret.key'))).toBe(false)
     const r = admin(live, 'restore', snap)
     expect(r.code).toBe(0)
-    expect(readFileSync(path.join(live, 'secret.key'), 'utf8')).toBe('A'.repeat(43) + '=\n')
+    expect(readFileSync(path.join(live, 'secret.key'), 'utf8')).toBe(`${'A'.repeat(43)}=\n`)
   })
 
   test('a live pid, or one written on another host, blocks it', async () => {

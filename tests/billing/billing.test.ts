@@ -8,7 +8,14 @@ import { fixedClock } from '../../src/lib/time'
 import { billingEvents, invoices, stores } from '../../src/db/schema'
 import { runAdmin } from '../../src/cli/admin'
 import { runBillingSweep } from '../../src/jobs/billing'
-import { openInvoice, recordChargeback, recordFailedCharge, recordPayment, recordRefund, RETRY_DELAYS_MS } from '../../src/modules/billing/service'
+import {
+  openInvoice,
+  recordChargeback,
+  recordFailedCharge,
+  recordPayment,
+  recordRefund,
+  RETRY_DELAYS_MS,
+} from '../../src/modules/billing/service'
 import { suspendStore } from '../../src/modules/platform-stores/service'
 
 const DAY = 86_400_000
@@ -17,7 +24,17 @@ const clock = fixedClock(Date.UTC(2026, 3, 1, 9))
 let t: TestApp
 const savedDataDir = process.env.DATA_DIR
 beforeAll(() => {
-  t = makeApp({ billingWebhookSecret: SECRET, billingToleranceSec: 300, rateLimitKey: 100_000, rateLimitAnonymous: 100_000, rateLimitOrders: 1000, rateLimitReviews: 1000 }, { clock })
+  t = makeApp(
+    {
+      billingWebhookSecret: SECRET,
+      billingToleranceSec: 300,
+      rateLimitKey: 100_000,
+      rateLimitAnonymous: 100_000,
+      rateLimitOrders: 1000,
+      rateLimitReviews: 1000,
+    },
+    { clock },
+  )
   process.env.DATA_DIR = t.config.dataDir
 })
 afterAll(() => {
@@ -42,7 +59,15 @@ describe('billing service and sweep job', () => {
   test('failed charges schedule retries; the sweep suspends only after the last retry; payment reinstates', () => {
     const { store } = makeShop(t.deps)
     const inv = openInvoice({ ctx: env(), input: { storeId: store.id, amount: 29.99, maxAttempts: 3 } }).invoice
-    expect(inv).toMatchObject({ status: 'open', attempts: 0, maxAttempts: 3, amount: 2999, currency: 'USD', nextRetryAt: null, dueAt: clock.now() })
+    expect(inv).toMatchObject({
+      status: 'open',
+      attempts: 0,
+      maxAttempts: 3,
+      amount: 2999,
+      currency: 'USD',
+      nextRetryAt: null,
+      dueAt: clock.now(),
+    })
 
     let r = recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })
     expect(r.invoice).toMatchObject({ attempts: 1, nextRetryAt: clock.now() + RETRY_DELAYS_MS[0]! })
@@ -58,7 +83,11 @@ describe('billing service and sweep job', () => {
     expect(r.store.status).toBe('active')
 
     expect(runBillingSweep(t.deps)).toEqual([store.id])
-    expect(storeRow(store.id)).toMatchObject({ status: 'suspended', suspendedReason: 'unpaid', suspendedAt: clock.now() })
+    expect(storeRow(store.id)).toMatchObject({
+      status: 'suspended',
+      suspendedReason: 'unpaid',
+      suspendedAt: clock.now(),
+    })
     expect(runBillingSweep(t.deps)).toEqual([]) // already suspended
 
     r = recordPayment({ ctx: env(), input: { invoiceId: inv.id } })
@@ -74,7 +103,11 @@ describe('billing service and sweep job', () => {
     const c = makeStore(t.deps)
     const ia = openInvoice({ ctx: env(), input: { storeId: a.id, amount: 10 } }).invoice
     // attempts ≥ max, but the last retry is still ahead (e.g. the billing system lowered maxAttempts).
-    t.deps.db.update(invoices).set({ attempts: 4, nextRetryAt: clock.now() + 1000 }).where(eq(invoices.id, ia.id)).run()
+    t.deps.db
+      .update(invoices)
+      .set({ attempts: 4, nextRetryAt: clock.now() + 1000 })
+      .where(eq(invoices.id, ia.id))
+      .run()
     const ib = openInvoice({ ctx: env(), input: { storeId: b.id, amount: 10, maxAttempts: 1 } }).invoice
     recordFailedCharge({ ctx: env(), input: { invoiceId: ib.id } })
     recordPayment({ ctx: env(), input: { invoiceId: ib.id } })
@@ -90,7 +123,10 @@ describe('billing service and sweep job', () => {
     clock.advance(1000)
     expect(runBillingSweep(t.deps)).toContain(a.id)
     // A payment does not lift an operator's manual suspension.
-    expect(recordPayment({ ctx: env(), input: { invoiceId: ic.id } }).store).toMatchObject({ status: 'suspended', suspendedReason: 'manual' })
+    expect(recordPayment({ ctx: env(), input: { invoiceId: ic.id } }).store).toMatchObject({
+      status: 'suspended',
+      suspendedReason: 'manual',
+    })
   })
 
   test('a payment does not reinstate while another invoice of the store is still overdue', () => {
@@ -101,20 +137,40 @@ describe('billing service and sweep job', () => {
     recordFailedCharge({ ctx: env(), input: { invoiceId: two.id } })
     expect(runBillingSweep(t.deps)).toContain(s.id)
     expect(recordPayment({ ctx: env(), input: { invoiceId: one.id } }).store.status).toBe('suspended')
-    expect(recordPayment({ ctx: env(), input: { invoiceId: two.id } })).toMatchObject({ storeChange: 'reinstated', store: { status: 'active' } })
+    expect(recordPayment({ ctx: env(), input: { invoiceId: two.id } })).toMatchObject({
+      storeChange: 'reinstated',
+      store: { status: 'active' },
+    })
   })
 
   test('refund and chargeback suspend at once; state rules give 409 INVALID_INVOICE_STATE', () => {
     const s = makeStore(t.deps)
     const inv = openInvoice({ ctx: env(), input: { storeId: s.id, amount: 12 } }).invoice
-    expect(() => recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE', status: 409 }))
+    expect(() => recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INVOICE_STATE', status: 409 }),
+    )
     recordPayment({ ctx: env(), input: { invoiceId: inv.id } })
-    expect(() => recordPayment({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(() => recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({ storeChange: 'suspended', invoice: { status: 'refunded' }, store: { status: 'suspended', suspendedReason: 'refund' } })
-    expect(recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({ invoice: { status: 'charged_back' }, store: { status: 'suspended', suspendedReason: 'chargeback' } })
-    expect(() => recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }))
-    expect(() => recordPayment({ ctx: env(), input: { invoiceId: 'nosuchinvoice' } })).toThrow(expect.objectContaining({ status: 404 }))
+    expect(() => recordPayment({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }),
+    )
+    expect(() => recordFailedCharge({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }),
+    )
+    expect(recordRefund({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({
+      storeChange: 'suspended',
+      invoice: { status: 'refunded' },
+      store: { status: 'suspended', suspendedReason: 'refund' },
+    })
+    expect(recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toMatchObject({
+      invoice: { status: 'charged_back' },
+      store: { status: 'suspended', suspendedReason: 'chargeback' },
+    })
+    expect(() => recordChargeback({ ctx: env(), input: { invoiceId: inv.id } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INVOICE_STATE' }),
+    )
+    expect(() => recordPayment({ ctx: env(), input: { invoiceId: 'nosuchinvoice' } })).toThrow(
+      expect.objectContaining({ status: 404 }),
+    )
   })
 })
 
@@ -123,7 +179,17 @@ describe('admin CLI', () => {
     const s = makeStore(t.deps)
     let [code, out] = admin('invoice:create', s.slug, '--amount', '19.5', '--max-attempts', '2')
     expect(code).toBe(0)
-    expect(out).toMatchObject({ storeId: s.id, amount: 19.5, currency: 'USD', status: 'open', attempts: 0, maxAttempts: 2, nextRetryAt: null, paidAt: null, store: { id: s.id, status: 'active' } })
+    expect(out).toMatchObject({
+      storeId: s.id,
+      amount: 19.5,
+      currency: 'USD',
+      status: 'open',
+      attempts: 0,
+      maxAttempts: 2,
+      nextRetryAt: null,
+      paidAt: null,
+      store: { id: s.id, status: 'active' },
+    })
     const id = out.id as string
     ;[code, out] = admin('invoice:fail', id)
     expect(code).toBe(0)
@@ -138,7 +204,11 @@ describe('admin CLI', () => {
     expect(code).toBe(1)
     expect(out).toMatchObject({ code: 'INVALID_INVOICE_STATE' })
     ;[code, out] = admin('invoice:refund', id)
-    expect(out).toMatchObject({ status: 'refunded', store: { status: 'suspended', suspendedReason: 'refund' }, storeChange: 'suspended' })
+    expect(out).toMatchObject({
+      status: 'refunded',
+      store: { status: 'suspended', suspendedReason: 'refund' },
+      storeChange: 'suspended',
+    })
     ;[code, out] = admin('invoice:chargeback', id)
     expect(out).toMatchObject({ status: 'charged_back', store: { status: 'suspended', suspendedReason: 'chargeback' } })
 
@@ -177,15 +247,30 @@ describe('admin CLI', () => {
 })
 
 describe('POST /api/billing/events', () => {
-  const sign = (ts: number | string, raw: string, secret = SECRET) => createHmac('sha256', secret).update(`${ts}.${raw}`).digest('hex')
+  const sign = (ts: number | string, raw: string, secret = SECRET) =>
+    createHmac('sha256', secret).update(`${ts}.${raw}`).digest('hex')
   const nowSec = () => Math.floor(clock.now() / 1000)
-  async function send(event: unknown, opts: { raw?: string; ts?: number | string; sig?: string; headers?: Record<string, string> } = {}) {
+  async function send(
+    event: unknown,
+    opts: { raw?: string; ts?: number | string; sig?: string; headers?: Record<string, string> } = {},
+  ) {
     const raw = opts.raw ?? JSON.stringify(event)
     const ts = opts.ts ?? nowSec()
-    const headers = opts.headers ?? { 'x-billing-timestamp': String(ts), 'x-billing-signature': opts.sig ?? `v1=${sign(ts, raw)}` }
-    return t.api.post('/api/billing/events', undefined, { raw, headers: { 'content-type': 'application/json', ...headers } })
+    const headers = opts.headers ?? {
+      'x-billing-timestamp': String(ts),
+      'x-billing-signature': opts.sig ?? `v1=${sign(ts, raw)}`,
+    }
+    return t.api.post('/api/billing/events', undefined, {
+      raw,
+      headers: { 'content-type': 'application/json', ...headers },
+    })
   }
-  const ev = (type: string, storeId: string, extra: Record<string, unknown> = {}) => ({ id: uniq('evt'), type, storeId, ...extra })
+  const ev = (type: string, storeId: string, extra: Record<string, unknown> = {}) => ({
+    id: uniq('evt'),
+    type,
+    storeId,
+    ...extra,
+  })
 
   test('end to end: refund suspends (402 on authenticated and public endpoints), payment reinstates the same key', async () => {
     const { store, key } = makeShop(t.deps)
@@ -202,16 +287,35 @@ describe('POST /api/billing/events', () => {
 
     ;[res, body] = await send(ev('invoice.refunded', store.id, { invoiceId: invId }))
     expectStatus(res, body).toBe(200)
-    expect(body.data.invoice).toMatchObject({ status: 'refunded', store: { status: 'suspended', suspendedReason: 'refund' }, storeChange: 'suspended' })
+    expect(body.data.invoice).toMatchObject({
+      status: 'refunded',
+      store: { status: 'suspended', suspendedReason: 'refund' },
+      storeChange: 'suspended',
+    })
 
-    const payment = { error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl }
+    const payment = {
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    }
     ;[res, body] = await t.api.get('/api/v1/products', { key })
     expectStatus(res, body).toBe(402)
     expect(body).toEqual(payment)
-    ;[res, body] = await t.api.post('/api/orders', { storeId: store.id, name: 'Ana', phone: '+14155550123', items: [{ productId: product.id, quantity: 1 }] })
+    ;[res, body] = await t.api.post('/api/orders', {
+      storeId: store.id,
+      name: 'Ana',
+      phone: '+14155550123',
+      items: [{ productId: product.id, quantity: 1 }],
+    })
     expectStatus(res, body).toBe(402)
     expect(body).toEqual(payment)
-    ;[res, body] = await t.api.post('/api/reviews', { storeId: store.id, productId: product.id, customerName: 'Ana', rating: 5 })
+    ;[res, body] = await t.api.post('/api/reviews', {
+      storeId: store.id,
+      productId: product.id,
+      customerName: 'Ana',
+      rating: 5,
+    })
     expectStatus(res, body).toBe(402)
     expect(body).toEqual(payment)
 
@@ -221,10 +325,18 @@ describe('POST /api/billing/events', () => {
     expectStatus(res, body).toBe(200)
     ;[res, body] = await send(ev('invoice.paid', store.id, { invoiceId: again }))
     expectStatus(res, body).toBe(200)
-    expect(body.data.invoice).toMatchObject({ store: { status: 'active', suspendedReason: null }, storeChange: 'reinstated' })
+    expect(body.data.invoice).toMatchObject({
+      store: { status: 'active', suspendedReason: null },
+      storeChange: 'reinstated',
+    })
     ;[res, body] = await t.api.get('/api/v1/products', { key })
     expectStatus(res, body).toBe(200)
-    ;[res, body] = await t.api.post('/api/orders', { storeId: store.id, name: 'Ana', phone: '+14155550123', items: [{ productId: product.id, quantity: 1 }] })
+    ;[res, body] = await t.api.post('/api/orders', {
+      storeId: store.id,
+      name: 'Ana',
+      phone: '+14155550123',
+      items: [{ productId: product.id, quantity: 1 }],
+    })
     expectStatus(res, body).toBe(201)
   })
 
@@ -234,14 +346,20 @@ describe('POST /api/billing/events', () => {
     await send(ev('invoice.created', s.id, { invoiceId: id, amount: 10, maxAttempts: 2 }))
     let [res, body] = await send(ev('invoice.payment_failed', s.id, { invoiceId: id }))
     expectStatus(res, body).toBe(200)
-    expect(body.data.invoice).toMatchObject({ attempts: 1, nextRetryAt: new Date(clock.now() + RETRY_DELAYS_MS[0]!).toISOString() })
+    expect(body.data.invoice).toMatchObject({
+      attempts: 1,
+      nextRetryAt: new Date(clock.now() + RETRY_DELAYS_MS[0]!).toISOString(),
+    })
     ;[res, body] = await send(ev('invoice.payment_failed', s.id, { invoiceId: id }))
     expect(body.data.invoice).toMatchObject({ attempts: 2, nextRetryAt: null })
     expect(runBillingSweep(t.deps)).toContain(s.id)
     ;[res, body] = await send(ev('invoice.paid', s.id, { invoiceId: id }))
     expect(body.data.invoice.store.status).toBe('active')
     ;[res, body] = await send(ev('invoice.charged_back', s.id, { invoiceId: id }))
-    expect(body.data.invoice).toMatchObject({ status: 'charged_back', store: { status: 'suspended', suspendedReason: 'chargeback' } })
+    expect(body.data.invoice).toMatchObject({
+      status: 'charged_back',
+      store: { status: 'suspended', suspendedReason: 'chargeback' },
+    })
   })
 
   test('401: missing headers, wrong signature, other secret, altered body, stale or future timestamp', async () => {
@@ -255,13 +373,17 @@ describe('POST /api/billing/events', () => {
       { sig: `v1=${'0'.repeat(64)}` },
       { sig: sign(nowSec(), raw) }, // no v1= prefix
       { sig: `v1=${sign(nowSec(), raw, 'another-secret-of-enough-length')}` },
-      { sig: `v1=${sign(nowSec(), raw + ' ')}` },
+      { sig: `v1=${sign(nowSec(), `${raw} `)}` },
       { ts: nowSec() - 301 },
       { ts: nowSec() + 301 },
       { ts: 'abc', sig: `v1=${sign('abc', raw)}` },
     ]
     for (const opts of cases) {
-      const [res, body] = await send(e, { raw, ...opts, ...(opts.ts !== undefined && !opts.sig ? { sig: `v1=${sign(opts.ts, raw)}` } : {}) })
+      const [res, body] = await send(e, {
+        raw,
+        ...opts,
+        ...(opts.ts !== undefined && !opts.sig ? { sig: `v1=${sign(opts.ts, raw)}` } : {}),
+      })
       expectStatus(res, body).toBe(401)
       expect(body.code).toBe('UNAUTHORIZED')
     }
@@ -276,7 +398,11 @@ describe('POST /api/billing/events', () => {
     const s = makeStore(t.deps)
     const raw = JSON.stringify(ev('invoice.created', s.id, { amount: 5 }))
     const ts = nowSec()
-    const [res, body] = await send(undefined, { raw, ts, sig: `v1=${sign(ts, raw, 'old-secret-old-secret-old')},v1=${sign(ts, raw)}` })
+    const [res, body] = await send(undefined, {
+      raw,
+      ts,
+      sig: `v1=${sign(ts, raw, 'old-secret-old-secret-old')},v1=${sign(ts, raw)}`,
+    })
     expectStatus(res, body).toBe(200)
   })
 
@@ -312,7 +438,10 @@ describe('POST /api/billing/events', () => {
       [JSON.stringify({ id: uniq('e'), type: 'invoice.paid', storeId: s.id }), 'invoiceId'],
       [JSON.stringify({ id: uniq('e'), type: 'invoice.created', storeId: s.id }), 'amount'],
       [JSON.stringify({ id: uniq('e'), type: 'invoice.created', storeId: s.id, amount: '5' }), 'amount'],
-      [JSON.stringify({ id: uniq('e'), type: 'invoice.created', storeId: s.id, amount: 5, currency: 'XXQ' }), 'currency'],
+      [
+        JSON.stringify({ id: uniq('e'), type: 'invoice.created', storeId: s.id, amount: 5, currency: 'XXQ' }),
+        'currency',
+      ],
     ]
     for (const [raw, field] of cases) {
       const [res, body] = await send(undefined, { raw })
@@ -326,7 +455,10 @@ describe('POST /api/billing/events', () => {
     try {
       const raw = JSON.stringify({ id: 'e1', type: 'invoice.paid', storeId: 's', invoiceId: 'i' })
       const ts = nowSec()
-      const [res, body] = await bare.api.post('/api/billing/events', undefined, { raw, headers: { 'x-billing-timestamp': String(ts), 'x-billing-signature': `v1=${sign(ts, raw)}` } })
+      const [res, body] = await bare.api.post('/api/billing/events', undefined, {
+        raw,
+        headers: { 'x-billing-timestamp': String(ts), 'x-billing-signature': `v1=${sign(ts, raw)}` },
+      })
       expectStatus(res, body).toBe(404)
       expect(body.code).toBe('NOT_FOUND')
     } finally {
@@ -334,4 +466,3 @@ describe('POST /api/billing/events', () => {
     }
   })
 })
-

@@ -18,10 +18,13 @@ const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const shop = (plan: Plan = 'pro') => makeShop(t.deps, { plan })
-const seed = (store: Store, input: Partial<Parameters<typeof createCategory>[0]["input"]> = {}) => createCategory({ ctx: ctxFor(t.deps, store), input: { name: uniq('Cat'), ...input } })
+const seed = (store: Store, input: Partial<Parameters<typeof createCategory>[0]['input']> = {}) =>
+  createCategory({ ctx: ctxFor(t.deps, store), input: { name: uniq('Cat'), ...input } })
 const post = (key: string, body: unknown) => t.api.post('/api/v1/categories', body, { key })
-const catRow = (id: string) => t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM categories WHERE id = ?').get(id)
-const productRow = (id: string) => t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM products WHERE id = ?').get(id)
+const catRow = (id: string) =>
+  t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM categories WHERE id = ?').get(id)
+const productRow = (id: string) =>
+  t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM products WHERE id = ?').get(id)
 
 function expectValidation(res: Response, body: Json, field: string, reason?: string) {
   expectStatus(res, body).toBe(400)
@@ -38,7 +41,15 @@ describe('POST /api/v1/categories', () => {
     clock.set(T0)
     expectStatus(res, body).toBe(201)
     expect(Object.keys(body)).toEqual(['data'])
-    expect(Object.keys(body.data).sort()).toEqual(['createdAt', 'id', 'isActive', 'name', 'position', 'slug', 'updatedAt'])
+    expect(Object.keys(body.data).sort()).toEqual([
+      'createdAt',
+      'id',
+      'isActive',
+      'name',
+      'position',
+      'slug',
+      'updatedAt',
+    ])
     expect(body.data).toMatchObject({ name: 'Té & Café', slug: 'te-cafe', position: 0, isActive: true })
     expect(body.data.id).toMatch(/^[a-z][a-z0-9]{23}$/)
     expect(body.data.createdAt).toMatch(ISO_MS)
@@ -188,7 +199,10 @@ describe('GET /api/v1/categories', () => {
     const since = encodeURIComponent(new Date(T0 + 60_000).toISOString())
     const [, created] = await t.api.get(`/api/v1/categories?createdSince=${since}`, { key })
     expect(created.data.map((c: Json) => c.id)).toEqual([fresh.id])
-    const [, updated] = await t.api.get(`/api/v1/categories?updatedSince=${encodeURIComponent(new Date(T0 + 120_000).toISOString())}`, { key })
+    const [, updated] = await t.api.get(
+      `/api/v1/categories?updatedSince=${encodeURIComponent(new Date(T0 + 120_000).toISOString())}`,
+      { key },
+    )
     expect(updated.data.map((c: Json) => c.id)).toEqual([old.id])
   })
 })
@@ -203,7 +217,11 @@ describe('PUT /api/v1/categories/:id', () => {
     clock.set(T0)
     expectStatus(res, body).toBe(200)
     expect(body.data).toEqual({ ...created.data, isActive: false, updatedAt: new Date(T0 + 5_000).toISOString() })
-    const [r2, b2] = await t.api.put(`/api/v1/categories/${created.data.id}`, { name: 'Big bowls', slug: 'big-bowls', colour: 'x' }, { key })
+    const [r2, b2] = await t.api.put(
+      `/api/v1/categories/${created.data.id}`,
+      { name: 'Big bowls', slug: 'big-bowls', colour: 'x' },
+      { key },
+    )
     expectStatus(r2, b2).toBe(200)
     expect(b2.data).toMatchObject({ name: 'Big bowls', slug: 'big-bowls', position: 4, isActive: false })
   })
@@ -303,7 +321,9 @@ describe('plan cap (free: 3 categories)', () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(key, { name: `Race ${i}` })))
     expect(results.filter(([r]) => r.status === 201)).toHaveLength(3)
     expect(results.filter(([r, b]) => r.status === 403 && b.feature === 'categoryLimit')).toHaveLength(3)
-    const n = t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM categories WHERE store_id = ?').get(store.id)!.n
+    const n = t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM categories WHERE store_id = ?')
+      .get(store.id)!.n
     expect(n).toBe(3)
   })
 })

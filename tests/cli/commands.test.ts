@@ -18,9 +18,19 @@ function admin(dataDir: string, ...argv: string[]): { code: number; json: Json; 
   return adminAt(undefined, dataDir, ...argv)
 }
 /** The same, judging dates (key expiry) by `clock`, as the app under test does. */
-function adminAt(clock: Clock | undefined, dataDir: string, ...argv: string[]): { code: number; json: Json; lines: number } {
+function adminAt(
+  clock: Clock | undefined,
+  dataDir: string,
+  ...argv: string[]
+): { code: number; json: Json; lines: number } {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {}, { clock })
+  const code = runAdmin(
+    [...argv, '--json'],
+    (s) => out.push(s),
+    { DATA_DIR: dataDir },
+    () => {},
+    { clock },
+  )
   expect(out.length).toBe(1)
   return { code, json: JSON.parse(out[0]!), lines: out.length }
 }
@@ -39,18 +49,37 @@ describe('commands and their JSON', () => {
     expect(code).toBe(0)
     expect(json).toEqual({ data: [] })
     const db = new Database(path.join(dir, 'storefront.db'), { readonly: true })
-    const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name)
+    const tables = db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => r.name)
     db.close()
     expect(tables).toEqual(expect.arrayContaining(['stores', 'api_keys', 'rate_limits']))
   })
 
   let storeId: string
   test('store:create → { id, slug, name, plan, currency, status }, published, plan free by default', () => {
-    const { code, json } = admin(dir, 'store:create', '--name', 'Café Luna', '--currency', 'eur', '--whatsapp', '+34 612 345 678')
+    const { code, json } = admin(
+      dir,
+      'store:create',
+      '--name',
+      'Café Luna',
+      '--currency',
+      'eur',
+      '--whatsapp',
+      '+34 612 345 678',
+    )
     // Read before toMatchObject: Bun 1.4.5's toMatchObject writes its asymmetric matchers into the received object.
     storeId = json.id
     expect(code).toBe(0)
-    expect(json).toMatchObject({ id: expect.any(String), slug: 'cafe-luna', name: 'Café Luna', plan: 'free', currency: 'EUR', status: 'active' })
+    expect(json).toMatchObject({
+      id: expect.any(String),
+      slug: 'cafe-luna',
+      name: 'Café Luna',
+      plan: 'free',
+      currency: 'EUR',
+      status: 'active',
+    })
     expect(json.isPublished).toBe(true)
     const db = new Database(path.join(dir, 'storefront.db'), { readonly: true })
     const row = db.query<Record<string, unknown>, [string]>('SELECT * FROM stores WHERE id = ?').get(storeId)!
@@ -64,7 +93,8 @@ describe('commands and their JSON', () => {
   test('store:list → { data: [store…] }', () => {
     const { json } = admin(dir, 'store:list')
     expect(json.data.map((s: Json) => s.slug)).toEqual(['cafe-luna', 'second-shop'])
-    for (const s of json.data) expect(Object.keys(s)).toEqual(expect.arrayContaining(['id', 'slug', 'name', 'plan', 'currency', 'status']))
+    for (const s of json.data)
+      expect(Object.keys(s)).toEqual(expect.arrayContaining(['id', 'slug', 'name', 'plan', 'currency', 'status']))
   })
 
   test('store:plan <store> <plan> by slug or id', () => {
@@ -73,17 +103,36 @@ describe('commands and their JSON', () => {
   })
 
   test('store:suspend --reason → suspended; store:reinstate → active', () => {
-    expect(admin(dir, 'store:suspend', 'cafe-luna', '--reason', 'chargeback').json).toMatchObject({ id: storeId, status: 'suspended' })
+    expect(admin(dir, 'store:suspend', 'cafe-luna', '--reason', 'chargeback').json).toMatchObject({
+      id: storeId,
+      status: 'suspended',
+    })
     expect(admin(dir, 'store:reinstate', 'cafe-luna').json).toMatchObject({ id: storeId, status: 'active' })
   })
 
   let keyId: string
   test('key:create → { id, key, scopes, expiresAt }; key:list never shows the secret', () => {
-    const created = admin(dir, 'key:create', '--store', 'cafe-luna', '--scopes', 'products:read,orders:write', '--name', 'POS', '--expires-at', '2030-01-01T00:00:00Z')
+    const created = admin(
+      dir,
+      'key:create',
+      '--store',
+      'cafe-luna',
+      '--scopes',
+      'products:read,orders:write',
+      '--name',
+      'POS',
+      '--expires-at',
+      '2030-01-01T00:00:00Z',
+    )
     expect(created.code).toBe(0)
     keyId = created.json.id
     const secret: string = created.json.key
-    expect(created.json).toMatchObject({ id: expect.any(String), key: expect.stringMatching(/^sfk_[0-9A-Za-z]{33}$/), scopes: ['products:read', 'orders:write'], expiresAt: '2030-01-01T00:00:00.000Z' })
+    expect(created.json).toMatchObject({
+      id: expect.any(String),
+      key: expect.stringMatching(/^sfk_[0-9A-Za-z]{33}$/),
+      scopes: ['products:read', 'orders:write'],
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    })
     const all = admin(dir, 'key:create', '--store', storeId, '--scopes', 'all')
     const allSecret: string = all.json.key
     expect(all.json).toMatchObject({ scopes: ['all'], expiresAt: null })
@@ -91,7 +140,15 @@ describe('commands and their JSON', () => {
     const { json } = admin(dir, 'key:list', '--store', 'cafe-luna')
     expect(json.data).toHaveLength(2)
     const listed = json.data.find((k: Json) => k.id === keyId)
-    expect(listed).toMatchObject({ id: keyId, name: 'POS', prefix: secret.slice(0, 12), scopes: ['products:read', 'orders:write'], expiresAt: '2030-01-01T00:00:00.000Z', revokedAt: null, lastUsedAt: null })
+    expect(listed).toMatchObject({
+      id: keyId,
+      name: 'POS',
+      prefix: secret.slice(0, 12),
+      scopes: ['products:read', 'orders:write'],
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      revokedAt: null,
+      lastUsedAt: null,
+    })
     const text = JSON.stringify(json)
     expect(text).not.toContain(secret)
     expect(text).not.toContain(allSecret)
@@ -103,7 +160,9 @@ describe('commands and their JSON', () => {
     expect(first.json).toEqual({ id: keyId, revokedAt: expect.stringMatching(ISO) })
     const again = admin(dir, 'key:revoke', keyId)
     expect(again.json).toEqual(first.json)
-    expect(admin(dir, 'key:list', '--store', storeId).json.data.find((k: Json) => k.id === keyId).revokedAt).toBe(first.json.revokedAt)
+    expect(admin(dir, 'key:list', '--store', storeId).json.data.find((k: Json) => k.id === keyId).revokedAt).toBe(
+      first.json.revokedAt,
+    )
   })
 
   const failures: [string, string[], string, number][] = [
@@ -111,9 +170,19 @@ describe('commands and their JSON', () => {
     ['an unknown plan', ['store:plan', 'cafe-luna', 'platinum'], 'VALIDATION_ERROR', 1],
     ['a duplicate slug', ['store:create', '--name', 'Dup', '--slug', 'cafe-luna'], 'DUPLICATE_SLUG', 1],
     ['a missing --name', ['store:create'], 'USAGE', 2],
-    ['an unknown scope', ['key:create', '--store', 'cafe-luna', '--scopes', 'products:read,products:delete'], 'USAGE', 2],
+    [
+      'an unknown scope',
+      ['key:create', '--store', 'cafe-luna', '--scopes', 'products:read,products:delete'],
+      'USAGE',
+      2,
+    ],
     ['an empty scope list', ['key:create', '--store', 'cafe-luna', '--scopes', ','], 'USAGE', 2],
-    ['a bad --expires-at', ['key:create', '--store', 'cafe-luna', '--scopes', 'all', '--expires-at', 'tomorrow'], 'USAGE', 2],
+    [
+      'a bad --expires-at',
+      ['key:create', '--store', 'cafe-luna', '--scopes', 'all', '--expires-at', 'tomorrow'],
+      'USAGE',
+      2,
+    ],
     ['an unknown key', ['key:revoke', 'nope'], 'NOT_FOUND', 1],
     ['a bad suspend reason', ['store:suspend', 'cafe-luna', '--reason', 'bored'], 'USAGE', 2],
     ['an unknown command', ['store:explode'], 'USAGE', 2],
@@ -127,12 +196,19 @@ describe('commands and their JSON', () => {
   }
 
   test('an unknown scope names the bad scope', () => {
-    expect(admin(dir, 'key:create', '--store', 'cafe-luna', '--scopes', 'products:delete').json.error).toContain('products:delete')
+    expect(admin(dir, 'key:create', '--store', 'cafe-luna', '--scopes', 'products:delete').json.error).toContain(
+      'products:delete',
+    )
   })
 
   test('a bad environment is a JSON error too', () => {
     const out: string[] = []
-    const code = runAdmin(['store:list', '--json'], (s) => out.push(s), { DATA_DIR: dir, DB_SYNCHRONOUS: 'sometimes' }, () => {})
+    const code = runAdmin(
+      ['store:list', '--json'],
+      (s) => out.push(s),
+      { DATA_DIR: dir, DB_SYNCHRONOUS: 'sometimes' },
+      () => {},
+    )
     expect(code).toBe(2)
     expect(JSON.parse(out[0]!)).toMatchObject({ code: 'CONFIG', error: expect.stringContaining('DB_SYNCHRONOUS') })
   })
@@ -173,7 +249,17 @@ describe('a running app sees CLI changes on the very next request', () => {
     clock.advance(10_000)
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(401)
     // A date already past is refused (exit 2) rather than making a key that never works.
-    const past = adminAt(clock, t.config.dataDir, 'key:create', '--store', store.slug, '--scopes', 'all', '--expires-at', new Date(clock.now() - 1).toISOString())
+    const past = adminAt(
+      clock,
+      t.config.dataDir,
+      'key:create',
+      '--store',
+      store.slug,
+      '--scopes',
+      'all',
+      '--expires-at',
+      new Date(clock.now() - 1).toISOString(),
+    )
     expect(past.code).toBe(2)
     expect(past.json).toMatchObject({ code: 'USAGE', error: expect.stringContaining('in the past') })
   })
@@ -206,7 +292,10 @@ test('`bun run admin … --json` as a separate process: one JSON object on stdou
   const t = makeApp()
   try {
     const run = (...args: string[]) => {
-      const p = Bun.spawnSync(['bun', 'run', '--silent', 'admin', ...args, '--json'], { cwd: ROOT, env: { ...process.env, DATA_DIR: t.config.dataDir } })
+      const p = Bun.spawnSync(['bun', 'run', '--silent', 'admin', ...args, '--json'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: t.config.dataDir },
+      })
       const stdout = p.stdout.toString().trim()
       expect(stdout.split('\n')).toHaveLength(1)
       return { code: p.exitCode, json: JSON.parse(stdout) }

@@ -14,7 +14,9 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 /** One "run" of the demo's seeding on the same DATA_DIR, as `bun run demo` would do it. */
 function runOnce() {
-  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL' }), { log: createLogger('silent') })
+  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL' }), {
+    log: createLogger('silent'),
+  })
   const app = createApp(deps)
   const seed = seedDemo(deps)
   return { deps, app, seed, api: new Api((r) => app.handle(r)), close: () => (app.gate.close(), closeDeps(deps)) }
@@ -34,7 +36,9 @@ describe('bun run demo seeding', () => {
       expect(body.data.some((p: { variants: unknown[] }) => p.variants.length > 1)).toBe(true)
       // Inventory in every state: untracked, plenty, low (≤ 5) and exactly one sold-out item.
       type Item = { stock: number | null; inStock: boolean }
-      const items: Item[] = body.data.flatMap((p: Item & { variants: Item[] }) => (p.variants.length ? p.variants : [p]))
+      const items: Item[] = body.data.flatMap((p: Item & { variants: Item[] }) =>
+        p.variants.length ? p.variants : [p],
+      )
       expect(items.some((i) => i.stock === null)).toBe(true)
       expect(items.some((i) => i.stock !== null && i.stock > 5)).toBe(true)
       expect(items.some((i) => i.stock !== null && i.stock > 0 && i.stock <= 5)).toBe(true)
@@ -45,12 +49,16 @@ describe('bun run demo seeding', () => {
       expect(cbody.total).toBeGreaterThanOrEqual(2)
 
       const { db } = run.deps
-      expect(db.select().from(shippingOptions).where(eq(shippingOptions.storeId, run.seed.store.id)).all()).toHaveLength(2)
+      expect(
+        db.select().from(shippingOptions).where(eq(shippingOptions.storeId, run.seed.store.id)).all(),
+      ).toHaveLength(2)
       expect(db.select().from(discounts).where(eq(discounts.storeId, run.seed.store.id)).all()).toHaveLength(1)
 
       const text = demoInstructions(run.seed, 'https://localhost:3443', `${dataDir}/tls/cert.pem`)
       expect(text).toContain(`export KEY=${run.seed.key}`)
-      expect(text).toContain(`curl --cacert ${dataDir}/tls/cert.pem -H "Authorization: Bearer $KEY" https://localhost:3443/api/v1/products`)
+      expect(text).toContain(
+        `curl --cacert ${dataDir}/tls/cert.pem -H "Authorization: Bearer $KEY" https://localhost:3443/api/v1/products`,
+      )
       expect(text).toContain(run.seed.exampleVariantId)
       expect(text).toContain(`  https://localhost:3443/s/${DEMO_SLUG}\n`)
       expect(run.seed.store.description).toBeTruthy()
@@ -86,9 +94,15 @@ describe('bun run demo seeding', () => {
       expect(html).not.toContain('images.example.com')
 
       // Idempotent: a second pass uploads nothing; a picture left on another host by an older demo is cleared.
-      run.deps.db.update(products).set({ imageUrl: 'https://images.example.com/demo/x.jpg' }).where(eq(products.id, run.seed.productIds[0]!)).run()
+      run.deps.db
+        .update(products)
+        .set({ imageUrl: 'https://images.example.com/demo/x.jpg' })
+        .where(eq(products.id, run.seed.productIds[0]!))
+        .run()
       expect(await seedDemoPictures(run.deps, run.seed)).toBe(0)
-      expect(run.deps.db.select().from(products).where(eq(products.id, run.seed.productIds[0]!)).get()!.imageUrl).toBeNull()
+      expect(
+        run.deps.db.select().from(products).where(eq(products.id, run.seed.productIds[0]!)).get()!.imageUrl,
+      ).toBeNull()
     } finally {
       run.close()
     }
@@ -97,7 +111,11 @@ describe('bun run demo seeding', () => {
   test('a second run reuses everything, issues a new key and revokes the old one', async () => {
     const first = runOnce()
     // An older demo store without a description or WhatsApp number gets both.
-    first.deps.db.update(stores).set({ description: null, whatsappNumber: null }).where(eq(stores.slug, DEMO_SLUG)).run()
+    first.deps.db
+      .update(stores)
+      .set({ description: null, whatsappNumber: null })
+      .where(eq(stores.slug, DEMO_SLUG))
+      .run()
     const oldKey = first.seed.key
     const before = first.deps.db.select().from(products).where(isNull(products.deletedAt)).all().length
     first.close()
@@ -112,7 +130,11 @@ describe('bun run demo seeding', () => {
       expect(db.select().from(products).where(isNull(products.deletedAt)).all()).toHaveLength(before)
       expect(db.select().from(shippingOptions).all()).toHaveLength(2)
       expect(db.select().from(discounts).all()).toHaveLength(1)
-      const live = db.select().from(apiKeys).where(and(eq(apiKeys.storeId, second.seed.store.id), isNull(apiKeys.revokedAt))).all()
+      const live = db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.storeId, second.seed.store.id), isNull(apiKeys.revokedAt)))
+        .all()
       expect(live).toHaveLength(1)
 
       const [ok, okBody] = await second.api.get('/api/v1/products', { key: second.seed.key })

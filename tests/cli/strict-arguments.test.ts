@@ -23,12 +23,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 function human(...argv: string[]) {
   const out: string[] = []
   const err: string[] = []
-  const code = runAdmin(argv, (s) => out.push(s), { DATA_DIR: dir }, (s) => err.push(s))
+  const code = runAdmin(
+    argv,
+    (s) => out.push(s),
+    { DATA_DIR: dir },
+    (s) => err.push(s),
+  )
   return { code, stdout: out.join('\n'), stderr: err.join('') }
 }
 function json(...argv: string[]) {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dir }, () => {})
+  const code = runAdmin(
+    [...argv, '--json'],
+    (s) => out.push(s),
+    { DATA_DIR: dir },
+    () => {},
+  )
   expect(out).toHaveLength(1)
   return { code, body: JSON.parse(out[0]!) }
 }
@@ -171,7 +181,8 @@ describe('human output', () => {
 })
 
 test('as a process: exit codes 0 for --help, 2 for a typo', () => {
-  const run = (...args: string[]) => Bun.spawnSync(['bun', 'run', '--silent', 'admin', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir } })
+  const run = (...args: string[]) =>
+    Bun.spawnSync(['bun', 'run', '--silent', 'admin', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir } })
   const help = run('--help')
   expect(help.exitCode).toBe(0)
   expect(help.stdout.toString()).toContain('store:create')

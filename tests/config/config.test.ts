@@ -58,13 +58,27 @@ describe('loadConfig', () => {
   test('every bad variable is named, in one error', () => {
     let err: unknown
     try {
-      loadConfig({ PORT: 'abc', HTTP_PORT: '70000', RATE_LIMIT_KEY_PER_MIN: '0', TRUST_PROXY: 'maybe', PUBLIC_URL: 'ftp://x', LOG_LEVEL: 'loud' })
+      loadConfig({
+        PORT: 'abc',
+        HTTP_PORT: '70000',
+        RATE_LIMIT_KEY_PER_MIN: '0',
+        TRUST_PROXY: 'maybe',
+        PUBLIC_URL: 'ftp://x',
+        LOG_LEVEL: 'loud',
+      })
     } catch (e) {
       err = e
     }
     expect(err).toBeInstanceOf(ConfigError)
     const problems = (err as ConfigError).problems
-    for (const name of ['PORT=', 'HTTP_PORT=', 'RATE_LIMIT_KEY_PER_MIN=', 'TRUST_PROXY=', 'PUBLIC_URL=', 'LOG_LEVEL=']) {
+    for (const name of [
+      'PORT=',
+      'HTTP_PORT=',
+      'RATE_LIMIT_KEY_PER_MIN=',
+      'TRUST_PROXY=',
+      'PUBLIC_URL=',
+      'LOG_LEVEL=',
+    ]) {
       expect(problems.some((p) => p.startsWith(name))).toBe(true)
     }
     expect(problems).toHaveLength(6)
@@ -72,7 +86,8 @@ describe('loadConfig', () => {
   })
 
   test('numbers must be whole and in range', () => {
-    for (const bad of ['-1', '1.5', '1e3', ' ', '0x10', '65536']) expect(() => loadConfig({ PORT: bad })).toThrow(ConfigError)
+    for (const bad of ['-1', '1.5', '1e3', ' ', '0x10', '65536'])
+      expect(() => loadConfig({ PORT: bad })).toThrow(ConfigError)
     expect(loadConfig({ PORT: '0' }).port).toBe(0)
   })
 

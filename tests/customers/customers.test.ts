@@ -9,14 +9,28 @@ import { fixedClock } from '../../src/lib/time'
 const clock = fixedClock(Date.UTC(2026, 4, 1))
 const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
-const KEYS = ['address', 'createdAt', 'firstOrderAt', 'id', 'lastOrderAt', 'name', 'ordersCount', 'phone', 'totalSpent', 'updatedAt']
+const KEYS = [
+  'address',
+  'createdAt',
+  'firstOrderAt',
+  'id',
+  'lastOrderAt',
+  'name',
+  'ordersCount',
+  'phone',
+  'totalSpent',
+  'updatedAt',
+]
 
 function shop() {
   const s = makeShop(t.deps)
   const cat = makeCatalog(t.deps, s.store.id)
   const order = (phone: string, name: string, qty = 1) => {
     clock.advance(60_000)
-    return placeOrder(t.deps, orderBody(s.store.id, cat, { phone, name, items: [{ productId: cat.mug.id, quantity: qty }] })).body
+    return placeOrder(
+      t.deps,
+      orderBody(s.store.id, cat, { phone, name, items: [{ productId: cat.mug.id, quantity: qty }] }),
+    ).body
   }
   return { ...s, cat, order }
 }
@@ -44,7 +58,10 @@ describe('GET /api/v1/customers', () => {
     order('+14155550201', 'María López')
     order('+14155550202', 'Pedro')
     order('+14155550203', '100% Juan')
-    const names = async (q: string) => (await t.api.get(`/api/v1/customers?q=${encodeURIComponent(q)}`, { key }))[1].data.map((c: { name: string }) => c.name)
+    const names = async (q: string) =>
+      (await t.api.get(`/api/v1/customers?q=${encodeURIComponent(q)}`, { key }))[1].data.map(
+        (c: { name: string }) => c.name,
+      )
     expect(await names('lópez')).toEqual(['María López'])
     expect(await names('0202')).toEqual(['Pedro'])
     expect(await names('%')).toEqual(['100% Juan'])
@@ -70,7 +87,8 @@ describe('GET /api/v1/customers', () => {
 
   test('a returning customer: an address fills a blank one and is never replaced; its orders of one batch share the record', async () => {
     const { key, cat, store } = shop()
-    const post = (extra: Record<string, unknown>) => t.api.post('/api/orders', orderBody(store.id, cat, { phone: '+14155550601', ...extra }))
+    const post = (extra: Record<string, unknown>) =>
+      t.api.post('/api/orders', orderBody(store.id, cat, { phone: '+14155550601', ...extra }))
     // Two posts in one event-loop turn commit in one batch: the second finds the customer the first made.
     const [[r1, b1], [r2, b2]] = await Promise.all([
       post({ name: 'Fe', address: undefined, items: [{ productId: cat.mug.id, quantity: 1 }] }),
@@ -89,7 +107,13 @@ describe('GET /api/v1/customers', () => {
     expectStatus(r4, b4).toBe(201)
     const all = await customer()
     expect(all).toHaveLength(1)
-    expect(all[0]).toMatchObject({ id: first.id, name: 'Fe', address: 'Jr. Uno 1', ordersCount: 4, updatedAt: new Date(clock.now()).toISOString() })
+    expect(all[0]).toMatchObject({
+      id: first.id,
+      name: 'Fe',
+      address: 'Jr. Uno 1',
+      ordersCount: 4,
+      updatedAt: new Date(clock.now()).toISOString(),
+    })
     expect(all[0].createdAt).toBe(first.createdAt)
   })
 
@@ -113,7 +137,18 @@ describe('GET /api/v1/customers/:id', () => {
     expect(Object.keys(body.data).sort()).toEqual([...KEYS, 'orders'].sort())
     expect(body.data).toMatchObject({ name: 'Dana', ordersCount: 4, totalSpent: 100 })
     expect(body.data.orders.map((o: { id: string }) => o.id)).toEqual(placed.map((p) => p.id).reverse())
-    expect(Object.keys(body.data.orders[0]).sort()).toEqual(['createdAt', 'currency', 'customerName', 'customerPhone', 'id', 'items', 'notes', 'orderNumber', 'status', 'total'])
+    expect(Object.keys(body.data.orders[0]).sort()).toEqual([
+      'createdAt',
+      'currency',
+      'customerName',
+      'customerPhone',
+      'id',
+      'items',
+      'notes',
+      'orderNumber',
+      'status',
+      'total',
+    ])
     const [, paged] = await t.api.get(`/api/v1/customers/${id}?ordersLimit=2&ordersOffset=1`, { key })
     expect(paged.data.orders.map((o: { id: string }) => o.id)).toEqual([placed[2]!.id, placed[1]!.id])
     const [bad, badBody] = await t.api.get(`/api/v1/customers/${id}?ordersLimit=101`, { key })

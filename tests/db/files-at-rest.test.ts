@@ -67,7 +67,8 @@ test('a fresh DATA_DIR: 0700, and every file the service creates 0600 (db, -wal,
   const server = await startAndWrite(undefined)
   try {
     const m = modes(dataDir)
-    for (const f of ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'secret.key', 'tls/key.pem']) expect(m[f]).toBe('600')
+    for (const f of ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'secret.key', 'tls/key.pem'])
+      expect(m[f]).toBe('600')
     expect(m['.']).toBe('700')
     expectPrivate(m)
   } finally {
@@ -79,11 +80,26 @@ test('a fresh DATA_DIR: 0700, and every file the service creates 0600 (db, -wal,
 
 test('loose modes left by an older version are tightened at start; the WAL made by later writes is 0600', async () => {
   const out: string[] = []
-  expect(runAdmin(['store:create', '--name', 'Modes Shop', '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {})).toBe(0)
-  expect(runAdmin(['key:create', '--store', 'modes-shop', '--scopes', 'all', '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {})).toBe(0)
+  expect(
+    runAdmin(
+      ['store:create', '--name', 'Modes Shop', '--json'],
+      (s) => out.push(s),
+      { DATA_DIR: dataDir },
+      () => {},
+    ),
+  ).toBe(0)
+  expect(
+    runAdmin(
+      ['key:create', '--store', 'modes-shop', '--scopes', 'all', '--json'],
+      (s) => out.push(s),
+      { DATA_DIR: dataDir },
+      () => {},
+    ),
+  ).toBe(0)
   const { key } = JSON.parse(out[1]!)
   chmodSync(dataDir, 0o755)
-  for (const f of ['storefront.db', 'secret.key', 'tls/key.pem', 'tls/cert.pem']) chmodSync(path.join(dataDir, f), 0o644)
+  for (const f of ['storefront.db', 'secret.key', 'tls/key.pem', 'tls/cert.pem'])
+    chmodSync(path.join(dataDir, f), 0o644)
   chmodSync(path.join(dataDir, 'tls'), 0o755)
   expect(modes(dataDir)['storefront.db']).toBe('644')
 

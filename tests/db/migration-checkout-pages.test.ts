@@ -29,13 +29,16 @@ const dir = (prefix: string) => {
 function migrationsAt(step: string): string {
   const out = dir('sf-migrations-')
   mkdirSync(path.join(out, 'meta'))
-  const journal = JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures/migration-history', step, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] }
+  const journal = JSON.parse(
+    readFileSync(path.join(ROOT, 'tests/fixtures/migration-history', step, 'meta/_journal.json'), 'utf8'),
+  ) as { entries: { tag: string }[] }
   writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify(journal))
   for (const { tag } of journal.entries) cpSync(path.join(ROOT, 'drizzle', `${tag}.sql`), path.join(out, `${tag}.sql`))
   return out
 }
 
-const columnsOf = (db: Database, table: string) => (db.query(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name)
+const columnsOf = (db: Database, table: string) =>
+  (db.query(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name)
 
 /**
  * Every row of `from` into `to` (a database of an older schema): the columns both have, rowids
@@ -44,11 +47,18 @@ const columnsOf = (db: Database, table: string) => (db.query(`PRAGMA table_info(
  * `older` writes what the older schema keeps in a place the newer one no longer has.
  */
 function copyInto(from: Database, to: Database, older: (from: Database, to: Database) => void): void {
-  const triggers = to.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; sql: string }[]
+  const triggers = to.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as {
+    name: string
+    sql: string
+  }[]
   for (const t of triggers) to.run(`DROP TRIGGER "${t.name}"`)
   to.run('PRAGMA foreign_keys = OFF')
   const tables = (
-    to.query("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'order_names_%'").all() as {
+    to
+      .query(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'order_names_%'",
+      )
+      .all() as {
       name: string
       sql: string
     }[]
@@ -58,11 +68,14 @@ function copyInto(from: Database, to: Database, older: (from: Database, to: Data
     const rowid = /WITHOUT ROWID/i.test(sql) ? [] : ['rowid']
     const cols = [...rowid, ...shared].map((c) => `"${c}"`).join(', ')
     to.run(`DELETE FROM "${name}"`)
-    const insert = to.prepare(`INSERT INTO "${name}" (${cols}) VALUES (${[...rowid, ...shared].map(() => '?').join(', ')})`)
+    const insert = to.prepare(
+      `INSERT INTO "${name}" (${cols}) VALUES (${[...rowid, ...shared].map(() => '?').join(', ')})`,
+    )
     for (const row of from.query(`SELECT ${cols} FROM "${name}"`).values()) insert.run(...(row as never[]))
   }
   to.run('DELETE FROM sqlite_sequence')
-  for (const s of from.query('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) to.run('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', [s.name, s.seq])
+  for (const s of from.query('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[])
+    to.run('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', [s.name, s.seq])
   older(from, to)
   for (const t of triggers) to.run(t.sql)
 }
@@ -130,7 +143,8 @@ async function upgradeKeepsOrders(step: string, older: (from: Database, to: Data
     const [, got] = await upgraded.api.get(`/api/v1/orders/${next.id}`, { key })
     expect(JSON.stringify(got)).toContain('Dora New')
     // The name search finds an order of the old schema and the new one.
-    const found = async (q: string) => ((await panelAfter.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.match(/<li class="order/g) ?? []).length
+    const found = async (q: string) =>
+      ((await panelAfter.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.match(/<li class="order/g) ?? []).length
     expect({ old: await found('carla old'), new: await found('dora new') }).toEqual({ old: 1, new: 1 })
   } finally {
     upgraded.close()
@@ -140,7 +154,9 @@ async function upgradeKeepsOrders(step: string, older: (from: Database, to: Data
 /** Before 0022 the status page's token had a table of its own. */
 const linksTable = (from: Database, to: Database) => {
   const insert = to.prepare('INSERT INTO order_links (order_id, store_id, token) VALUES (?, ?, ?)')
-  for (const o of from.query('SELECT id, store_id AS storeId, status_token AS token FROM orders WHERE status_token IS NOT NULL').all() as { id: string; storeId: string; token: string }[])
+  for (const o of from
+    .query('SELECT id, store_id AS storeId, status_token AS token FROM orders WHERE status_token IS NOT NULL')
+    .all() as { id: string; storeId: string; token: string }[])
     insert.run(o.id, o.storeId, o.token)
 }
 

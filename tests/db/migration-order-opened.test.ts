@@ -22,7 +22,12 @@ function migrationsBefore0018(): string {
   const out = tempDir('sf-migrations-')
   dirs.push(out)
   mkdirSync(path.join(out, 'meta'))
-  const journal = JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures/migration-history/17-0017_order-names-search/meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] }
+  const journal = JSON.parse(
+    readFileSync(
+      path.join(ROOT, 'tests/fixtures/migration-history/17-0017_order-names-search/meta/_journal.json'),
+      'utf8',
+    ),
+  ) as { entries: { tag: string }[] }
   writeFileSync(path.join(out, 'meta/_journal.json'), JSON.stringify(journal))
   for (const { tag } of journal.entries) cpSync(path.join(ROOT, 'drizzle', `${tag}.sql`), path.join(out, `${tag}.sql`))
   return out
@@ -36,10 +41,19 @@ test('order_seen rows inside the window become marks of every member; older ones
   migrate(drizzle(old), { migrationsFolder: migrationsBefore0018() })
   const now = Date.now()
   const month = 31 * 86_400_000
-  old.run("INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)", [now])
+  old.run(
+    "INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
+    [now],
+  )
   for (const u of ['u1', 'u2']) {
-    old.run("INSERT INTO users (id, email, email_key, created_at, updated_at) VALUES (?1, ?1 || '@example.com', ?1 || '@example.com', ?2, ?2)", [u, now - 2 * month])
-    old.run("INSERT INTO memberships (id, store_id, user_id, role, created_at, updated_at) VALUES ('m' || ?1, 's1', ?1, 'owner', ?2, ?2)", [u, now - 2 * month])
+    old.run(
+      "INSERT INTO users (id, email, email_key, created_at, updated_at) VALUES (?1, ?1 || '@example.com', ?1 || '@example.com', ?2, ?2)",
+      [u, now - 2 * month],
+    )
+    old.run(
+      "INSERT INTO memberships (id, store_id, user_id, role, created_at, updated_at) VALUES ('m' || ?1, 's1', ?1, 'owner', ?2, ?2)",
+      [u, now - 2 * month],
+    )
   }
   const orderAt = (id: string, at: number, n: number) =>
     old.run(
@@ -51,12 +65,17 @@ test('order_seen rows inside the window become marks of every member; older ones
   orderAt('recent-unopened', now - 1000, 2)
   orderAt('old-opened', now - month, 3)
   old.run('DELETE FROM order_seen')
-  old.run("INSERT INTO order_seen (order_id, store_id, seen_at) VALUES ('recent-opened', 's1', ?1), ('old-opened', 's1', ?1)", [now])
+  old.run(
+    "INSERT INTO order_seen (order_id, store_id, seen_at) VALUES ('recent-opened', 's1', ?1), ('old-opened', 's1', ?1)",
+    [now],
+  )
   old.close()
 
   const db = openDb({ dataDir })
   try {
-    const marks = db.$client.query<{ o: string; u: string }, []>('SELECT order_id AS o, user_id AS u FROM order_opened ORDER BY o, u').all()
+    const marks = db.$client
+      .query<{ o: string; u: string }, []>('SELECT order_id AS o, user_id AS u FROM order_opened ORDER BY o, u')
+      .all()
     expect(marks).toEqual([
       { o: 'recent-opened', u: 'u1' },
       { o: 'recent-opened', u: 'u2' },

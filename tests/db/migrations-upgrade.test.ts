@@ -19,7 +19,7 @@ import { makeKey } from '../helpers/factories'
 
 const ROOT = path.join(import.meta.dir, '../..')
 const HISTORY = path.join(import.meta.dir, '../fixtures/migration-history')
-const steps = readdirSync(HISTORY).sort((a, b) => parseInt(a) - parseInt(b))
+const steps = readdirSync(HISTORY).sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
@@ -29,7 +29,9 @@ function migrationsAt(step: string): string {
   dirs.push(out)
   mkdirSync(path.join(out, 'meta'))
   cpSync(path.join(HISTORY, step, 'meta/_journal.json'), path.join(out, 'meta/_journal.json'))
-  const journal = JSON.parse(readFileSync(path.join(out, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] }
+  const journal = JSON.parse(readFileSync(path.join(out, 'meta/_journal.json'), 'utf8')) as {
+    entries: { tag: string }[]
+  }
   for (const { tag } of journal.entries) {
     const own = path.join(HISTORY, step, `${tag}.sql`)
     cpSync(existsSync(own) ? own : path.join(ROOT, 'drizzle', `${tag}.sql`), path.join(out, `${tag}.sql`))
@@ -41,7 +43,11 @@ function migrationsAt(step: string): string {
 function schemaOf(file: string): Record<string, unknown> {
   const db = new Database(file, { readonly: true })
   const out: Record<string, unknown> = {}
-  const objects = db.query("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as {
+  const objects = db
+    .query(
+      "SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+    )
+    .all() as {
     type: string
     name: string
     tbl: string
@@ -67,12 +73,24 @@ function schemaOf(file: string): Record<string, unknown> {
 function seed(file: string, step: number) {
   const db = new Database(file)
   const now = Date.now()
-  db.run("INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)", [now])
-  db.run("INSERT INTO products (id, store_id, name, slug, price, created_at, updated_at) VALUES ('p1', 's1', 'Old Mug', 'old-mug', 1250, ?1, ?1)", [now])
-  db.run("INSERT INTO webhooks (id, store_id, url, events, secret, created_at, updated_at) VALUES ('w1', 's1', 'https://93.184.216.34/h', '[\"order.created\"]', 'x', ?1, ?1)", [now])
+  db.run(
+    "INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
+    [now],
+  )
+  db.run(
+    "INSERT INTO products (id, store_id, name, slug, price, created_at, updated_at) VALUES ('p1', 's1', 'Old Mug', 'old-mug', 1250, ?1, ?1)",
+    [now],
+  )
+  db.run(
+    "INSERT INTO webhooks (id, store_id, url, events, secret, created_at, updated_at) VALUES ('w1', 's1', 'https://93.184.216.34/h', '[\"order.created\"]', 'x', ?1, ?1)",
+    [now],
+  )
   // From the outbox on (step 4), an event waiting to be moved must survive the upgrade.
   if (step >= 4) {
-    db.run("INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, created_at) VALUES ('w1', 's1', 'review.created', '{\"type\":\"review.created\"}', ?1)", [now])
+    db.run(
+      "INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, created_at) VALUES ('w1', 's1', 'review.created', '{\"type\":\"review.created\"}', ?1)",
+      [now],
+    )
   }
   db.close()
 }
@@ -90,7 +108,7 @@ describe('a data directory from every committed migration step boots on the curr
       const old = new Database(file, { create: true })
       migrate(drizzle(old), { migrationsFolder: migrationsAt(step) })
       old.close()
-      seed(file, parseInt(step))
+      seed(file, parseInt(step, 10))
 
       const t = makeApp({ dataDir, logLevel: process.env.DEBUG_UPGRADE ? 'debug' : 'silent' })
       try {
@@ -106,9 +124,13 @@ describe('a data directory from every committed migration step boots on the curr
           items: [{ productId: 'p1', quantity: 2 }],
         })
         expectStatus(ordered, order).toBe(201)
-        if (parseInt(step) >= 4) {
-          const kept = t.deps.db.$client.query("SELECT count(*) AS n FROM webhook_outbox WHERE event_type = 'review.created'").get() as { n: number }
-          const moved = t.deps.db.$client.query("SELECT count(*) AS n FROM webhook_deliveries WHERE event_type = 'review.created'").get() as { n: number }
+        if (parseInt(step, 10) >= 4) {
+          const kept = t.deps.db.$client
+            .query("SELECT count(*) AS n FROM webhook_outbox WHERE event_type = 'review.created'")
+            .get() as { n: number }
+          const moved = t.deps.db.$client
+            .query("SELECT count(*) AS n FROM webhook_deliveries WHERE event_type = 'review.created'")
+            .get() as { n: number }
           expect(kept.n + moved.n).toBe(1)
         }
       } finally {

@@ -20,8 +20,10 @@ afterAll(async () => {
   apps.forEach((a) => a.close())
 })
 
-const autoCheckpoint = (t: TestApp) => t.deps.db.$client.query<{ wal_autocheckpoint: number }, []>('PRAGMA wal_autocheckpoint').get()!.wal_autocheckpoint
-const walFrames = (t: TestApp) => t.deps.db.$client.query<{ log: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()!.log
+const autoCheckpoint = (t: TestApp) =>
+  t.deps.db.$client.query<{ wal_autocheckpoint: number }, []>('PRAGMA wal_autocheckpoint').get()!.wal_autocheckpoint
+const walFrames = (t: TestApp) =>
+  t.deps.db.$client.query<{ log: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()!.log
 const until = async (cond: () => boolean, ms = 5000) => {
   const end = Date.now() + ms
   while (!cond()) {
@@ -35,9 +37,20 @@ function setup(restartFrames: number) {
   apps.push(t)
   const { store } = makeShop(t.deps)
   const product = addProduct(t.deps, store.id)
-  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, undefined, 500)
+  const order = () =>
+    prepareOrder(
+      { storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] },
+      undefined,
+      500,
+    )
   const holds: Promise<unknown>[] = []
-  const cp = new Checkpointer(t.deps.db, t.config.dataDir, createLogger('silent'), (p) => (holds.push(p), t.deps.checkout.holdWhile(p)), { intervalMs: 10, restartFrames })
+  const cp = new Checkpointer(
+    t.deps.db,
+    t.config.dataDir,
+    createLogger('silent'),
+    (p) => (holds.push(p), t.deps.checkout.holdWhile(p)),
+    { intervalMs: 10, restartFrames },
+  )
   checkpointers.push(cp)
   return { t, store, order, cp, holds }
 }
@@ -56,7 +69,8 @@ describe('WAL checkpointer', () => {
   test('once restartFrames are in the WAL, commits are held for one checkpoint and the WAL starts over', async () => {
     const { t, order, cp, holds } = setup(50)
     // Keep posting while checkpoints run: without the hold a commit lands during each one.
-    for (let round = 0; round < 30 && cp.stats.restarts === 0; round++) await Promise.all(Array.from({ length: 20 }, () => t.deps.checkout.submit(order())))
+    for (let round = 0; round < 30 && cp.stats.restarts === 0; round++)
+      await Promise.all(Array.from({ length: 20 }, () => t.deps.checkout.submit(order())))
     await until(() => cp.stats.restarts > 0)
     await Promise.all(holds)
     // The hold ended with every frame copied: a following batch restarts the WAL from its start
@@ -73,7 +87,10 @@ describe('WAL checkpointer', () => {
 
   test('while held, the checkout queues posts and commits none; released, it commits them together', async () => {
     const { t, store, order } = setup(1_000_000)
-    const count = () => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?').get(store.id)!.n
+    const count = () =>
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?')
+        .get(store.id)!.n
     let release!: () => void
     t.deps.checkout.holdWhile(new Promise<void>((r) => (release = r)))
     const posted = Promise.all([t.deps.checkout.submit(order()), t.deps.checkout.submit(order())])

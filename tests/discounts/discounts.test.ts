@@ -9,15 +9,35 @@ import { orders } from '../../src/db/schema'
 const clock = fixedClock(Date.UTC(2026, 3, 1, 9))
 const t = appForFile({}, { clock })
 
-const FIELDS = ['id', 'code', 'type', 'value', 'minOrderAmount', 'maxUses', 'usedCount', 'expiresAt', 'isActive', 'createdAt', 'updatedAt']
+const FIELDS = [
+  'id',
+  'code',
+  'type',
+  'value',
+  'minOrderAmount',
+  'maxUses',
+  'usedCount',
+  'expiresAt',
+  'isActive',
+  'createdAt',
+  'updatedAt',
+]
 const stored = (id: string) =>
-  t.deps.db.$client.query<{ value: number; code_key: string; min_order_amount: number | null; used_count: number }, [string]>('SELECT value, code_key, min_order_amount, used_count FROM discounts WHERE id = ?').get(id)!
+  t.deps.db.$client
+    .query<{ value: number; code_key: string; min_order_amount: number | null; used_count: number }, [string]>(
+      'SELECT value, code_key, min_order_amount, used_count FROM discounts WHERE id = ?',
+    )
+    .get(id)!
 
 describe('POST /api/v1/discounts', () => {
   test('creates a percentage discount on the free plan, with every contract field', async () => {
     const { key } = makeShop(t.deps, { plan: 'free' })
     const code = uniqCode()
-    const [res, body] = await t.api.post('/api/v1/discounts', { code, type: 'percentage', value: 12.5, minOrderAmount: 20, maxUses: 100, expiresAt: '2026-12-31T23:59:59Z' }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/discounts',
+      { code, type: 'percentage', value: 12.5, minOrderAmount: 20, maxUses: 100, expiresAt: '2026-12-31T23:59:59Z' },
+      { key },
+    )
     expectStatus(res, body).toBe(201)
     expect(Object.keys(body.data).sort()).toEqual([...FIELDS].sort())
     expect(body.data).toMatchObject({
@@ -32,21 +52,38 @@ describe('POST /api/v1/discounts', () => {
       createdAt: new Date(clock.now()).toISOString(),
     })
     // Hundredths of a percent and minor units inside; the key is upper-cased.
-    expect(stored(body.data.id)).toEqual({ value: 1250, code_key: code.toUpperCase(), min_order_amount: 2000, used_count: 0 })
+    expect(stored(body.data.id)).toEqual({
+      value: 1250,
+      code_key: code.toUpperCase(),
+      min_order_amount: 2000,
+      used_count: 0,
+    })
   })
 
   test('creates a fixed discount in minor units of the store currency', async () => {
     const usd = makeShop(t.deps)
-    const [r1, b1] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'fixed', value: 5.5 }, { key: usd.key })
+    const [r1, b1] = await t.api.post(
+      '/api/v1/discounts',
+      { code: uniqCode(), type: 'fixed', value: 5.5 },
+      { key: usd.key },
+    )
     expectStatus(r1, b1).toBe(201)
     expect(b1.data.value).toBe(5.5)
     expect(stored(b1.data.id).value).toBe(550)
 
     const jpy = makeShop(t.deps, { currency: 'JPY' })
-    const [r2, b2] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'fixed', value: 500 }, { key: jpy.key })
+    const [r2, b2] = await t.api.post(
+      '/api/v1/discounts',
+      { code: uniqCode(), type: 'fixed', value: 500 },
+      { key: jpy.key },
+    )
     expectStatus(r2, b2).toBe(201)
     expect(stored(b2.data.id).value).toBe(500)
-    const [r3, b3] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'fixed', value: 5.5 }, { key: jpy.key })
+    const [r3, b3] = await t.api.post(
+      '/api/v1/discounts',
+      { code: uniqCode(), type: 'fixed', value: 5.5 },
+      { key: jpy.key },
+    )
     expectStatus(r3, b3).toBe(400)
     expect(b3.details).toMatchObject({ field: 'value', reason: 'invalid_format' })
   })
@@ -54,7 +91,11 @@ describe('POST /api/v1/discounts', () => {
   test('percentage: 100 and 0.01 are fine; 0, negatives, above 100 and 3 decimals are 400 on value', async () => {
     const { key } = makeShop(t.deps)
     for (const value of [100, 0.01, 33.33]) {
-      const [res, body] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'percentage', value }, { key })
+      const [res, body] = await t.api.post(
+        '/api/v1/discounts',
+        { code: uniqCode(), type: 'percentage', value },
+        { key },
+      )
       expectStatus(res, body).toBe(201)
       expect(body.data.value).toBe(value)
     }
@@ -66,7 +107,11 @@ describe('POST /api/v1/discounts', () => {
       [12.345, 'invalid_format'],
     ]
     for (const [value, reason] of bad) {
-      const [res, body] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'percentage', value }, { key })
+      const [res, body] = await t.api.post(
+        '/api/v1/discounts',
+        { code: uniqCode(), type: 'percentage', value },
+        { key },
+      )
       expectStatus(res, body).toBe(400)
       expect(body.details).toEqual({ field: 'value', reason })
     }
@@ -103,7 +148,11 @@ describe('POST /api/v1/discounts', () => {
       [{ code: uniqCode(), type: 'percentage', value: 10, expiresAt: 'next tuesday' }, 'expiresAt', 'invalid_format'],
     ]
     // A fraction for an integer: the field is named; the reason is left to the shared mapper.
-    const [rf, bf] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'percentage', value: 10, maxUses: 1.5 }, { key })
+    const [rf, bf] = await t.api.post(
+      '/api/v1/discounts',
+      { code: uniqCode(), type: 'percentage', value: 10, maxUses: 1.5 },
+      { key },
+    )
     expectStatus(rf, bf).toBe(400)
     expect(bf.details.field).toBe('maxUses')
     for (const [input, field, reason] of cases) {
@@ -117,24 +166,46 @@ describe('POST /api/v1/discounts', () => {
     const a = makeShop(t.deps)
     const b = makeShop(t.deps)
     const code = `Summer-${uniq('s').slice(-6)}`
-    expect((await t.api.post('/api/v1/discounts', { code, type: 'percentage', value: 10 }, { key: a.key }))[0].status).toBe(201)
-    const [res, body] = await t.api.post('/api/v1/discounts', { code: code.toLowerCase(), type: 'fixed', value: 3 }, { key: a.key })
+    expect(
+      (await t.api.post('/api/v1/discounts', { code, type: 'percentage', value: 10 }, { key: a.key }))[0].status,
+    ).toBe(201)
+    const [res, body] = await t.api.post(
+      '/api/v1/discounts',
+      { code: code.toLowerCase(), type: 'fixed', value: 3 },
+      { key: a.key },
+    )
     expectStatus(res, body).toBe(409)
     expect(body).toMatchObject({ code: 'DUPLICATE_CODE', details: { field: 'code' } })
-    const [res2, body2] = await t.api.post('/api/v1/discounts', { code: code.toUpperCase(), type: 'percentage', value: 10 }, { key: b.key })
+    const [res2, body2] = await t.api.post(
+      '/api/v1/discounts',
+      { code: code.toUpperCase(), type: 'percentage', value: 10 },
+      { key: b.key },
+    )
     expectStatus(res2, body2).toBe(201)
   })
 
   test('concurrent creates of one code: exactly one 201', async () => {
     const { key } = makeShop(t.deps)
     const code = uniqCode()
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => t.api.post('/api/v1/discounts', { code: i % 2 ? code.toLowerCase() : code, type: 'percentage', value: 5 }, { key })))
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.api.post(
+          '/api/v1/discounts',
+          { code: i % 2 ? code.toLowerCase() : code, type: 'percentage', value: 5 },
+          { key },
+        ),
+      ),
+    )
     expect(results.map(([r]) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409])
   })
 
   test('usedCount is read-only', async () => {
     const { key } = makeShop(t.deps)
-    const [, body] = await t.api.post('/api/v1/discounts', { code: uniqCode(), type: 'percentage', value: 10, usedCount: 7 }, { key })
+    const [, body] = await t.api.post(
+      '/api/v1/discounts',
+      { code: uniqCode(), type: 'percentage', value: 10, usedCount: 7 },
+      { key },
+    )
     expect(body.data.usedCount).toBe(0)
     const [, upd] = await t.api.put(`/api/v1/discounts/${body.data.id}`, { usedCount: 9 }, { key })
     expect(upd.data.usedCount).toBe(0)
@@ -147,10 +218,23 @@ describe('PUT /api/v1/discounts/:id', () => {
     const { store, key } = makeShop(t.deps)
     const d = makeDiscount(t.deps, store.id, { type: 'percentage', value: 10, maxUses: 5 })
     clock.advance(1000)
-    const [res, body] = await t.api.put(`/api/v1/discounts/${d.id}`, { isActive: false, expiresAt: '2027-01-01' }, { key })
+    const [res, body] = await t.api.put(
+      `/api/v1/discounts/${d.id}`,
+      { isActive: false, expiresAt: '2027-01-01' },
+      { key },
+    )
     expectStatus(res, body).toBe(200)
-    expect(body.data).toEqual({ ...d, isActive: false, expiresAt: '2027-01-01T00:00:00.000Z', updatedAt: new Date(clock.now()).toISOString() })
-    const [, cleared] = await t.api.put(`/api/v1/discounts/${d.id}`, { expiresAt: null, maxUses: null, minOrderAmount: null }, { key })
+    expect(body.data).toEqual({
+      ...d,
+      isActive: false,
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      updatedAt: new Date(clock.now()).toISOString(),
+    })
+    const [, cleared] = await t.api.put(
+      `/api/v1/discounts/${d.id}`,
+      { expiresAt: null, maxUses: null, minOrderAmount: null },
+      { key },
+    )
     expect(cleared.data).toMatchObject({ expiresAt: null, maxUses: null, minOrderAmount: null })
   })
 
@@ -229,7 +313,9 @@ describe('GET /api/v1/discounts', () => {
 
     clock.advance(60_000)
     await t.api.put(`/api/v1/discounts/${made[0]!.id}`, { maxUses: 3 }, { key })
-    const [, updated] = await t.api.get(`/api/v1/discounts?updatedSince=${new Date(clock.now()).toISOString()}`, { key })
+    const [, updated] = await t.api.get(`/api/v1/discounts?updatedSince=${new Date(clock.now()).toISOString()}`, {
+      key,
+    })
     expect(updated.data.map((d: { id: string }) => d.id)).toEqual([made[0]!.id])
   })
 
@@ -295,11 +381,15 @@ describe('DELETE /api/v1/discounts/:id', () => {
     expectStatus(res, body).toBe(200)
     expect(body).toEqual({ data: { id: d.id, deleted: true } })
     expect(t.deps.db.$client.query('SELECT 1 FROM discounts WHERE id = ?').get(d.id)).toBeNull()
-    const order = t.deps.db.$client.query('SELECT discount_id, discount_code, discount_amount, total FROM orders WHERE id = ?').get(orderId)
+    const order = t.deps.db.$client
+      .query('SELECT discount_id, discount_code, discount_amount, total FROM orders WHERE id = ?')
+      .get(orderId)
     expect(order).toEqual({ discount_id: null, discount_code: d.code, discount_amount: 300, total: 1700 })
     expect((await t.api.get(`/api/v1/discounts/${d.id}`, { key }))[0].status).toBe(404)
     expect((await t.api.delete(`/api/v1/discounts/${d.id}`, { key }))[0].status).toBe(404)
     // The code is free again.
-    expect((await t.api.post('/api/v1/discounts', { code: d.code, type: 'percentage', value: 5 }, { key }))[0].status).toBe(201)
+    expect(
+      (await t.api.post('/api/v1/discounts', { code: d.code, type: 'percentage', value: 5 }, { key }))[0].status,
+    ).toBe(201)
   })
 })

@@ -9,12 +9,28 @@ import path from 'node:path'
 import { ROOT } from '../helpers/server'
 
 /** Docs the README lists that other branches add (they merge after this one). */
-const PENDING = new Set(['docs/webhooks.md', 'docs/storefront.md', 'docs/inventory-and-images.md', 'docs/hardening.md', 'docs/architecture.md'])
+const PENDING = new Set([
+  'docs/webhooks.md',
+  'docs/storefront.md',
+  'docs/inventory-and-images.md',
+  'docs/hardening.md',
+  'docs/architecture.md',
+])
 
-const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const files = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-')
+const slug = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-')
 function anchors(f: string): Set<string> {
   const out = new Set<string>()
   let code = false
@@ -32,8 +48,16 @@ function links(f: string): string[] {
 test('the README is short and keeps the quick-start commands', () => {
   const readme = read('README.md')
   expect(readme.length).toBeLessThan(25_000)
-  for (const cmd of ['npm install -g bun', 'bun install', 'bun run demo', 'bun run start', 'bun test']) expect(readme).toContain(cmd)
-  for (const heading of ['## Quick start', '## Configuration', '## Admin CLI', '## API at a glance', '## Documentation']) expect(readme).toContain(heading)
+  for (const cmd of ['npm install -g bun', 'bun install', 'bun run demo', 'bun run start', 'bun test'])
+    expect(readme).toContain(cmd)
+  for (const heading of [
+    '## Quick start',
+    '## Configuration',
+    '## Admin CLI',
+    '## API at a glance',
+    '## Documentation',
+  ])
+    expect(readme).toContain(heading)
 })
 
 test('no link leaves the repository; every relative link and anchor resolves', () => {
@@ -49,7 +73,8 @@ test('no link leaves the repository; every relative link and anchor resolves', (
       if (resolved.startsWith('..')) problems.push(`${f}: ${target} is outside the repository`)
       else if (!existsSync(path.join(ROOT, resolved))) {
         if (!PENDING.has(resolved)) problems.push(`${f}: ${target} does not exist`)
-      } else if (anchor && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) problems.push(`${f}: no heading for #${anchor} in ${resolved}`)
+      } else if (anchor && resolved.endsWith('.md') && !anchors(resolved).has(anchor))
+        problems.push(`${f}: no heading for #${anchor} in ${resolved}`)
     }
   }
   expect(problems).toEqual([])

@@ -11,7 +11,7 @@ import { testConfig, type Config } from '../../src/config'
 import { createDeps, closeDeps } from '../../src/deps'
 import { openDb, type Db } from '../../src/db/client'
 import { createLogger, type Logger } from '../../src/lib/log'
-import { fixedClock, type Clock } from '../../src/lib/time'
+import type { fixedClock, Clock } from '../../src/lib/time'
 import type { Deps } from '../../src/deps'
 import type { StoreCacheOptions } from '../../src/db/cache'
 
@@ -45,13 +45,20 @@ export function capturingLog(): { log: Logger; lines: Record<string, unknown>[] 
   return { log: { debug: at, info: at, warn: at, error: at, enabled: () => true }, lines }
 }
 
-export function makeApp(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {}): TestApp {
+export function makeApp(
+  overrides: Partial<Config> = {},
+  opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {},
+): TestApp {
   const dataDir = tempDir()
   const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
   // `adminDb()` stands in for another process (the CLI), whose start and exit alone outlast the
   // production lag (EXTERNAL_WRITE_LAG_MS); here its commits and the next request are microseconds
   // apart, so every request looks, unless a test steps a clock through the lag itself.
-  const deps = createDeps(config, { clock: opts.clock, log: opts.log ?? createLogger('silent'), externalWrites: opts.externalWrites ?? { externalLagMs: 0 } })
+  const deps = createDeps(config, {
+    clock: opts.clock,
+    log: opts.log ?? createLogger('silent'),
+    externalWrites: opts.externalWrites ?? { externalLagMs: 0 },
+  })
   const app = createApp(deps)
   let admin: Db | undefined
   const t: TestApp = {
@@ -137,7 +144,9 @@ export function expectStatus(res: Response, body: unknown) {
   return {
     toBe(status: number) {
       if (res.status !== status) {
-        throw new Error(`expected status ${status}, got ${res.status}: ${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}`)
+        throw new Error(
+          `expected status ${status}, got ${res.status}: ${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}`,
+        )
       }
       expect(res.status).toBe(status)
     },

@@ -5,6 +5,12 @@ import type { Json } from './app'
 
 export function adminJson(dataDir: string, clock: Clock, ...argv: string[]): { code: number; json: Json } {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), { DATA_DIR: dataDir }, () => {}, { clock })
+  const code = runAdmin(
+    [...argv, '--json'],
+    (s) => out.push(s),
+    { DATA_DIR: dataDir },
+    () => {},
+    { clock },
+  )
   return { code, json: JSON.parse(out[0]!) }
 }

@@ -10,7 +10,16 @@
 import { createId } from '@paralleldrive/cuid2'
 import type { Deps } from '../../src/deps'
 import { ctxFor } from '../../src/kernel/context'
-import { discounts, products, reviews, shippingOptions, variants, type DiscountType, type Plan, type ReviewStatus } from '../../src/db/schema'
+import {
+  discounts,
+  products,
+  reviews,
+  shippingOptions,
+  variants,
+  type DiscountType,
+  type Plan,
+  type ReviewStatus,
+} from '../../src/db/schema'
 import { commitOrders } from '../../src/checkout-batcher'
 import type { CheckoutResult } from '../../src/modules/orders/checkout/place'
 import { prepareOrder } from '../../src/modules/orders/checkout/prepare'
@@ -25,18 +34,37 @@ import type { ShippingCreate } from '../../src/modules/shipping/model'
 
 let n = 0
 export const uniq = (p = 'x') => `${p}-${Date.now().toString(36)}-${(++n).toString(36)}`
-export const uniqCode = () => uniq('CODE').replace(/[^A-Za-z0-9_-]/g, '').slice(-30)
+export const uniqCode = () =>
+  uniq('CODE')
+    .replace(/[^A-Za-z0-9_-]/g, '')
+    .slice(-30)
 /** Minor units to the API's major units (2 decimals: the factories' stores are USD). */
 const major = (minor: number) => minor / 100
-const storeCtx = (deps: Deps, storeId: string) => ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
+const storeCtx = (deps: Deps, storeId: string) =>
+  ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
 
 // ── Stores and keys ───────────────────────────────────────────────────────────────
 export function makeStore(deps: Deps, input: Partial<CreateStoreInput> & { plan?: Plan } = {}) {
   const name = input.name ?? uniq('Shop')
-  return createStore({ ctx: deps, input: { name, slug: input.slug ?? uniq('shop').toLowerCase(), plan: input.plan ?? 'pro', currency: input.currency ?? 'USD', whatsapp: input.whatsapp ?? '+14155550100', ...input } })
+  return createStore({
+    ctx: deps,
+    input: {
+      name,
+      slug: input.slug ?? uniq('shop').toLowerCase(),
+      plan: input.plan ?? 'pro',
+      currency: input.currency ?? 'USD',
+      whatsapp: input.whatsapp ?? '+14155550100',
+      ...input,
+    },
+  })
 }
 
-export function makeKey(deps: Deps, storeId: string, scopes: string[] = ['all'], extra: { expiresAt?: number | null } = {}) {
+export function makeKey(
+  deps: Deps,
+  storeId: string,
+  scopes: string[] = ['all'],
+  extra: { expiresAt?: number | null } = {},
+) {
   return createKey({ ctx: deps, input: { storeId, scopes, ...extra } }).key
 }
 
@@ -48,28 +76,48 @@ export function makeShop(deps: Deps, input: Partial<CreateStoreInput> & { plan?:
 
 // ── Catalog, discounts and shipping through their verbs ───────────────────────────
 
-export function makeProduct(deps: Deps, storeId: string, input: { name?: string; price?: number; isActive?: boolean } = {}) {
-  return createProduct({ ctx: storeCtx(deps, storeId), input: { name: input.name ?? uniq('Product'), price: major(input.price ?? 1000), isActive: input.isActive } })
+export function makeProduct(
+  deps: Deps,
+  storeId: string,
+  input: { name?: string; price?: number; isActive?: boolean } = {},
+) {
+  return createProduct({
+    ctx: storeCtx(deps, storeId),
+    input: { name: input.name ?? uniq('Product'), price: major(input.price ?? 1000), isActive: input.isActive },
+  })
 }
 
 /** `value`: a percent for `percentage`, minor units for `fixed`; `minOrderAmount` in minor units. */
 export function makeDiscount(deps: Deps, storeId: string, input: Partial<DiscountCreate> = {}) {
   const type = input.type ?? 'percentage'
   const value = input.value ?? 10
-  const money = { value: type === 'fixed' ? major(value) : value, ...(input.minOrderAmount != null ? { minOrderAmount: major(input.minOrderAmount) } : {}) }
+  const money = {
+    value: type === 'fixed' ? major(value) : value,
+    ...(input.minOrderAmount != null ? { minOrderAmount: major(input.minOrderAmount) } : {}),
+  }
   return createDiscount({ ctx: storeCtx(deps, storeId), input: { code: uniqCode(), ...input, type, ...money } })
 }
 
 /** `price` in minor units. */
 export function makeShipping(deps: Deps, storeId: string, input: Partial<ShippingCreate> = {}) {
-  return createShipping({ ctx: storeCtx(deps, storeId), input: { name: uniq('Courier'), estimatedDays: 3, ...input, price: major(input.price ?? 450) } })
+  return createShipping({
+    ctx: storeCtx(deps, storeId),
+    input: { name: uniq('Courier'), estimatedDays: 3, ...input, price: major(input.price ?? 450) },
+  })
 }
 
 /** A review row of the store (a new product unless one is given). */
 export function makeReview(
   deps: Deps,
   storeId: string,
-  input: { productId?: string; status?: ReviewStatus; rating?: number; customerName?: string; comment?: string | null; createdAt?: number } = {},
+  input: {
+    productId?: string
+    status?: ReviewStatus
+    rating?: number
+    customerName?: string
+    comment?: string | null
+    createdAt?: number
+  } = {},
 ) {
   const productId = input.productId ?? makeProduct(deps, storeId).id
   const at = input.createdAt ?? deps.clock.now()
@@ -95,30 +143,65 @@ let phoneN = Math.floor(Math.random() * 7_000_000)
 /** A distinct valid US number per call (+1 415 2xx–8xx xxxx), unique within a test process. */
 export const uniqPhone = () => `+1415${2_000_000 + (++phoneN % 7_000_000)}`
 
-export function addProduct(deps: Deps, storeId: string, o: { price?: number; isActive?: boolean; deletedAt?: number | null; name?: string } = {}) {
+export function addProduct(
+  deps: Deps,
+  storeId: string,
+  o: { price?: number; isActive?: boolean; deletedAt?: number | null; name?: string } = {},
+) {
   const now = deps.clock.now()
   const name = o.name ?? uniq('Product')
   return deps.db
     .insert(products)
-    .values({ storeId, name, slug: uniq('p').toLowerCase(), price: o.price ?? 1000, isActive: o.isActive ?? true, deletedAt: o.deletedAt ?? null, createdAt: now, updatedAt: now })
+    .values({
+      storeId,
+      name,
+      slug: uniq('p').toLowerCase(),
+      price: o.price ?? 1000,
+      isActive: o.isActive ?? true,
+      deletedAt: o.deletedAt ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get()
 }
 
-export function addVariant(deps: Deps, productId: string, o: { price?: number; isActive?: boolean; name?: string } = {}) {
+export function addVariant(
+  deps: Deps,
+  productId: string,
+  o: { price?: number; isActive?: boolean; name?: string } = {},
+) {
   const now = deps.clock.now()
   return deps.db
     .insert(variants)
-    .values({ productId, name: o.name ?? uniq('Size'), price: o.price ?? 1200, isActive: o.isActive ?? true, createdAt: now, updatedAt: now })
+    .values({
+      productId,
+      name: o.name ?? uniq('Size'),
+      price: o.price ?? 1200,
+      isActive: o.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get()
 }
 
-export function addShipping(deps: Deps, storeId: string, o: { price?: number; isActive?: boolean; name?: string } = {}) {
+export function addShipping(
+  deps: Deps,
+  storeId: string,
+  o: { price?: number; isActive?: boolean; name?: string } = {},
+) {
   const now = deps.clock.now()
   return deps.db
     .insert(shippingOptions)
-    .values({ storeId, name: o.name ?? uniq('Courier'), price: o.price ?? 500, isActive: o.isActive ?? true, createdAt: now, updatedAt: now })
+    .values({
+      storeId,
+      name: o.name ?? uniq('Courier'),
+      price: o.price ?? 500,
+      isActive: o.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get()
 }
@@ -127,10 +210,23 @@ export function addShipping(deps: Deps, storeId: string, o: { price?: number; is
 export function addDiscount(
   deps: Deps,
   storeId: string,
-  o: { type?: DiscountType; value?: number; code?: string; minOrderAmount?: number | null; maxUses?: number | null; usedCount?: number; expiresAt?: number | null; isActive?: boolean } = {},
+  o: {
+    type?: DiscountType
+    value?: number
+    code?: string
+    minOrderAmount?: number | null
+    maxUses?: number | null
+    usedCount?: number
+    expiresAt?: number | null
+    isActive?: boolean
+  } = {},
 ) {
   const now = deps.clock.now()
-  const code = o.code ?? uniq('SAVE').replace(/[^A-Za-z0-9]/g, '').toUpperCase()
+  const code =
+    o.code ??
+    uniq('SAVE')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toUpperCase()
   return deps.db
     .insert(discounts)
     .values({
@@ -162,7 +258,11 @@ export function makeCatalog(deps: Deps, storeId: string) {
 }
 
 /** A valid checkout body for the catalog: 2 x Large shirt + 1 mug. */
-export function orderBody(storeId: string, cat: ReturnType<typeof makeCatalog>, extra: Partial<OrderCreate> = {}): OrderCreate {
+export function orderBody(
+  storeId: string,
+  cat: ReturnType<typeof makeCatalog>,
+  extra: Partial<OrderCreate> = {},
+): OrderCreate {
   return {
     storeId,
     name: 'Ana Pérez',
@@ -185,7 +285,9 @@ export function makeOrder(deps: Deps, storeId: string, extra: Partial<OrderCreat
 /** The customer behind a fresh order; returns the customer's id. */
 export function makeCustomer(deps: Deps, storeId: string): string {
   const id = makeOrder(deps, storeId)
-  return deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(id)!.customer_id
+  return deps.db.$client
+    .query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?')
+    .get(id)!.customer_id
 }
 
 /** One order, synchronously, in its own transaction (POST /api/orders batches them instead). */

@@ -79,12 +79,17 @@ export async function runFlood(N = 100_000): Promise<FloodFigures> {
   try {
     const rows = () => (t.deps.db.$client.query('SELECT count(*) AS n FROM rate_limits').get() as { n: number }).n
     const hit = (ip: string) =>
-      t.app.handle(new Request('http://localhost/api/nothing', { headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' } }))
+      t.app.handle(
+        new Request('http://localhost/api/nothing', {
+          headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' },
+        }),
+      )
     const heapBaseMiB = heap()
     const [, floodBlockMs, floodWallMs] = await maxLoopBlock(async () => {
       for (let i = 0; i < N; i += 25) {
         const batch: Promise<Response>[] = []
-        for (let j = i; j < Math.min(N, i + 25); j++) batch.push(hit(`2001:db8:${(j >> 16).toString(16)}:${(j & 0xffff).toString(16)}::1`))
+        for (let j = i; j < Math.min(N, i + 25); j++)
+          batch.push(hit(`2001:db8:${(j >> 16).toString(16)}:${(j & 0xffff).toString(16)}::1`))
         await Promise.all(batch)
         // Requests arrive over the network: the loop gets a turn between them.
         await new Promise((r) => setImmediate(r))

@@ -9,13 +9,20 @@ import path from 'node:path'
 
 export const ROOT = path.join(import.meta.dir, '../..')
 
-const SPECIFIERS = [/\bimport\s+(?:type\s+)?[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bexport\s+(?:type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /^\s*import\s+['"]([^'"]+)['"]/gm]
+const SPECIFIERS = [
+  /\bimport\s+(?:type\s+)?[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+  /\bexport\s+(?:type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g,
+  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /^\s*import\s+['"]([^'"]+)['"]/gm,
+]
 
 /** `file` (relative to the repo) → the files it imports (relative, with extension). */
 export async function importGraph(under = 'src'): Promise<Map<string, Set<string>>> {
   const graph = new Map<string, Set<string>>()
   for await (const file of new Glob(`${under}/**/*.ts`).scan(ROOT)) {
-    const code = (await Bun.file(path.join(ROOT, file)).text()).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+    const code = (await Bun.file(path.join(ROOT, file)).text())
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
     const out = new Set<string>()
     for (const re of SPECIFIERS) {
       for (const m of code.matchAll(re)) {
@@ -23,7 +30,7 @@ export async function importGraph(under = 'src'): Promise<Map<string, Set<string
         if (!spec.startsWith('.')) continue
         const base = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec))
         const target = [`${base}.ts`, `${base}/index.ts`, base].find((f) => existsSync(path.join(ROOT, f)))
-        if (target && target.endsWith('.ts')) out.add(target)
+        if (target?.endsWith('.ts')) out.add(target)
       }
     }
     graph.set(file, out)
@@ -82,12 +89,16 @@ export const LAYERS: [string, RegExp][] = [
 const MODULE_ROUTES = /^src\/modules\/.+\/(routes|public-routes|media)\.ts$/
 const ADAPTERS = LAYERS.findIndex(([name]) => name === 'adapters')
 
-export const layerOf = (file: string): number => (MODULE_ROUTES.test(file) ? ADAPTERS : LAYERS.findIndex(([, re]) => re.test(file)))
+export const layerOf = (file: string): number =>
+  MODULE_ROUTES.test(file) ? ADAPTERS : LAYERS.findIndex(([, re]) => re.test(file))
 
 /** Imports that point up a layer, as `from → to`. */
 export function upwardImports(graph: Map<string, Set<string>>): string[] {
   const out: string[] = []
-  for (const [from, tos] of graph) for (const to of tos) if (layerOf(to) > layerOf(from)) out.push(`${from} (${LAYERS[layerOf(from)]?.[0]}) → ${to} (${LAYERS[layerOf(to)]?.[0]})`)
+  for (const [from, tos] of graph)
+    for (const to of tos)
+      if (layerOf(to) > layerOf(from))
+        out.push(`${from} (${LAYERS[layerOf(from)]?.[0]}) → ${to} (${LAYERS[layerOf(to)]?.[0]})`)
   return out.sort()
 }
 
@@ -99,7 +110,8 @@ export function privateReaches(graph: Map<string, Set<string>>): string[] {
     for (const to of tos) {
       const m = moduleOf(to)
       // A module's routes are its adapter: the API's route list (an adapter) imports them directly.
-      if (m && moduleOf(from) !== m && to !== `${m}index.ts` && !(MODULE_ROUTES.test(to) && layerOf(from) >= ADAPTERS)) out.push(`${from} → ${to}`)
+      if (m && moduleOf(from) !== m && to !== `${m}index.ts` && !(MODULE_ROUTES.test(to) && layerOf(from) >= ADAPTERS))
+        out.push(`${from} → ${to}`)
     }
   }
   return out.sort()

@@ -33,7 +33,15 @@ export interface McpTestServer {
 }
 
 export async function startMcpTestServer(overrides: Partial<Config> = {}): Promise<McpTestServer> {
-  const config = testConfig({ dataDir: tempDir('sf-mcp-'), port: 0, httpPort: 0, host: '127.0.0.1', logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
+  const config = testConfig({
+    dataDir: tempDir('sf-mcp-'),
+    port: 0,
+    httpPort: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    dbSynchronous: 'NORMAL',
+    ...overrides,
+  })
   const running = await startServer(config, { deps: createDeps(config, { log: createLogger('silent') }) })
   const certFile = running.certFile!
   return {
@@ -58,8 +66,16 @@ export async function httpMcpClient(srv: McpTestServer, key: string): Promise<Cl
   return client
 }
 
-export async function stdioMcpClient(env: Record<string, string>): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['src/mcp/stdio.ts'], cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' })
+export async function stdioMcpClient(
+  env: Record<string, string>,
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['src/mcp/stdio.ts'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const client = new Client({ name: 'storefront-test', version: '1.0.0' })
@@ -85,7 +101,11 @@ export async function ok(client: Client, name: string, args: Record<string, unkn
  * placed with create_order and moved confirmed → shipped, stats, reviews, customers, webhooks.
  * Returns the names of the tools that succeeded. The store must be on a paid plan.
  */
-export async function fullFlow(client: Client, srv: McpTestServer, store: { id: string; slug: string }): Promise<Set<string>> {
+export async function fullFlow(
+  client: Client,
+  srv: McpTestServer,
+  store: { id: string; slug: string },
+): Promise<Set<string>> {
   const { expect } = await import('bun:test')
   const used = new Set<string>()
   const run = async (name: string, args: Record<string, unknown> = {}) => {
@@ -128,13 +148,22 @@ export async function fullFlow(client: Client, srv: McpTestServer, store: { id: 
   expect(placed.orderNumber).toMatch(/^ORD-\d{6}$/)
   const order = (await run('get_order', { id: placed.id })).data
   // 2 × 12.50 = 25.00, −10 % = 22.50, + 4.00 shipping.
-  expect(order).toMatchObject({ status: 'pending', total: 26.5, customerPhone: '+14155550123', shippingOption: { name: 'Courier', price: 4 } })
+  expect(order).toMatchObject({
+    status: 'pending',
+    total: 26.5,
+    customerPhone: '+14155550123',
+    shippingOption: { name: 'Courier', price: 4 },
+  })
 
   expect((await run('update_order_status', { id: placed.id, status: 'confirmed' })).data.status).toBe('confirmed')
   expect((await run('update_order_status', { id: placed.id, status: 'shipped' })).data.status).toBe('shipped')
   const back = await callTool(client, 'update_order_status', { id: placed.id, status: 'confirmed' })
   expect(back.isError).toBe(true)
-  expect(back.structuredContent).toMatchObject({ status: 409, code: 'INVALID_STATUS_TRANSITION', details: { from: 'shipped', to: 'confirmed' } })
+  expect(back.structuredContent).toMatchObject({
+    status: 409,
+    code: 'INVALID_STATUS_TRANSITION',
+    details: { from: 'shipped', to: 'confirmed' },
+  })
   const orders = await run('list_orders', { status: 'shipped' })
   expect(orders.data.map((o: Json) => o.id)).toEqual([placed.id])
 
@@ -152,7 +181,13 @@ export async function fullFlow(client: Client, srv: McpTestServer, store: { id: 
   const posted = await fetch(`${srv.running.url}/api/reviews`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ storeId: store.id, productId: product.id, customerName: 'Ana', rating: 5, comment: 'Lovely' }),
+    body: JSON.stringify({
+      storeId: store.id,
+      productId: product.id,
+      customerName: 'Ana',
+      rating: 5,
+      comment: 'Lovely',
+    }),
     tls: { ca: srv.ca },
   } as RequestInit)
   expect(posted.status).toBe(201)
@@ -162,7 +197,9 @@ export async function fullFlow(client: Client, srv: McpTestServer, store: { id: 
   expect((await run('list_reviews', { status: 'approved' })).total).toBe(1)
   expect((await run('delete_review', { id: review.id })).data).toEqual({ id: review.id, deleted: true })
 
-  const hook = (await run('create_webhook', { url: 'https://127.0.0.1:9/hooks', events: ['order.created', 'order.updated'] })).data
+  const hook = (
+    await run('create_webhook', { url: 'https://127.0.0.1:9/hooks', events: ['order.created', 'order.updated'] })
+  ).data
   expect(hook.secret).toStartWith('whsec_')
   expect((await run('list_webhooks')).data.map((w: Json) => w.id)).toEqual([hook.id])
   expect((await run('list_webhooks')).data[0].secret).toBeUndefined()
@@ -175,7 +212,10 @@ export async function fullFlow(client: Client, srv: McpTestServer, store: { id: 
   expect((await run('delete_shipping_option', { id: shipping.id })).data).toEqual({ id: shipping.id, deleted: true })
   expect((await run('update_product', { id: product.id, price: 13 })).data.price).toBe(13)
   expect((await run('delete_product', { id: product.id })).data).toEqual({ id: product.id, deleted: true })
-  expect((await callTool(client, 'get_product', { id: product.id })).structuredContent).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+  expect((await callTool(client, 'get_product', { id: product.id })).structuredContent).toMatchObject({
+    status: 404,
+    code: 'NOT_FOUND',
+  })
   expect((await run('delete_category', { id: category.id })).data).toEqual({ id: category.id, deleted: true })
   return used
 }

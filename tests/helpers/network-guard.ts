@@ -16,7 +16,8 @@ function target(input: string | URL | Request): URL {
 
 const guarded = ((input: string | URL | Request, init?: RequestInit) => {
   const url = target(input)
-  if (!isLoopback(url.hostname)) return Promise.reject(new TypeError(`test network guard: refusing a request to ${url.origin}`))
+  if (!isLoopback(url.hostname))
+    return Promise.reject(new TypeError(`test network guard: refusing a request to ${url.origin}`))
   return realFetch(input, init)
 }) as typeof fetch
 globalThis.fetch = Object.assign(guarded, realFetch)

@@ -11,7 +11,9 @@ import { AppError } from '../../src/lib/errors'
 import { placeOrder } from './factories'
 
 const [dataDir, startAt, json] = process.argv.slice(2)
-const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL' }), { log: createLogger('silent') })
+const deps = createDeps(testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL' }), {
+  log: createLogger('silent'),
+})
 const place = (body: unknown): { status: number; code?: string } => {
   try {
     return { status: placeOrder(deps, body as Parameters<typeof placeOrder>[1]).status }

@@ -51,7 +51,11 @@ export class PanelClient {
     }
   }
 
-  async request(method: string, path: string, init: { body?: string | FormData; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(
+    method: string,
+    path: string,
+    init: { body?: string | FormData; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const headers: Record<string, string> = { ...this.headers, ...init.headers }
     const cookie = this.cookieHeader()
     if (cookie && !('cookie' in headers)) headers.cookie = cookie
@@ -70,7 +74,11 @@ export class PanelClient {
   }
 
   /** A form POST as the page would send it: urlencoded, this origin, the page's form token (unless told otherwise). */
-  async submit(path: string, fields: Record<string, string> = {}, opts: { origin?: string | null; token?: string | null; headers?: Record<string, string> } = {}): Promise<Page> {
+  async submit(
+    path: string,
+    fields: Record<string, string> = {},
+    opts: { origin?: string | null; token?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const body = new URLSearchParams({ ...(token ? { _csrf: token } : {}), ...fields }).toString()
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...opts.headers }
@@ -84,7 +92,11 @@ export class PanelClient {
    * as a `file` part. `json`: as the editor's script sends one (Accept: application/json, token
    * in `x-form-token` instead of the body).
    */
-  async upload(path: string, files: { name: string; bytes: Uint8Array | string; type?: string }[], opts: { token?: string | null; json?: boolean } = {}): Promise<Page & { json: any }> {
+  async upload(
+    path: string,
+    files: { name: string; bytes: Uint8Array | string; type?: string }[],
+    opts: { token?: string | null; json?: boolean } = {},
+  ): Promise<Page & { json: any }> {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const form = new FormData()
     if (token && !opts.json) form.append('_csrf', token)
@@ -127,18 +139,31 @@ let hashed: Promise<string> | undefined
 // A cheap argon2id hash of PASSWORD (1 MiB, one pass): a verification costs its hash's own
 // parameters, so the many sign-ins of the tests don't each spend the production cost (64 MiB,
 // ~100–160 ms). Hashes the service itself makes (accepting an invitation, a reset) keep the real cost.
-export const testPasswordHash = () => (hashed ??= Bun.password.hash(PASSWORD, { algorithm: 'argon2id', memoryCost: 1024, timeCost: 1 }))
+export const testPasswordHash = () =>
+  (hashed ??= Bun.password.hash(PASSWORD, { algorithm: 'argon2id', memoryCost: 1024, timeCost: 1 }))
 
 /** A store and its owner (password PASSWORD). */
-export async function makeOwnerShop(deps: Deps, opts: { name?: string; email?: string; plan?: 'free' | 'pro' | 'lifetime' } = {}) {
-  const store = createStore({ ctx: deps, input: { name: opts.name ?? uniq('Shop'), slug: uniq('shop').toLowerCase(), plan: opts.plan ?? 'pro' } })
+export async function makeOwnerShop(
+  deps: Deps,
+  opts: { name?: string; email?: string; plan?: 'free' | 'pro' | 'lifetime' } = {},
+) {
+  const store = createStore({
+    ctx: deps,
+    input: { name: opts.name ?? uniq('Shop'), slug: uniq('shop').toLowerCase(), plan: opts.plan ?? 'pro' },
+  })
   const email = opts.email ?? `${uniq('owner')}@example.com`
-  const user = createOwner({ ctx: deps, input: { storeId: store.id, email, name: 'Olga Owner', passwordHash: await testPasswordHash() } })
+  const user = createOwner({
+    ctx: deps,
+    input: { storeId: store.id, email, name: 'Olga Owner', passwordHash: await testPasswordHash() },
+  })
   return { store, user, email }
 }
 
 /** A store and its owner, signed in on a fresh client of `app`. */
-export async function signedInOwner(app: { deps: Deps; app: { handle(req: Request): Promise<Response> } }, opts: { plan?: 'free' | 'pro' | 'lifetime' } = {}) {
+export async function signedInOwner(
+  app: { deps: Deps; app: { handle(req: Request): Promise<Response> } },
+  opts: { plan?: 'free' | 'pro' | 'lifetime' } = {},
+) {
   const shop = await makeOwnerShop(app.deps, opts)
   const b = new PanelClient((r) => app.app.handle(r))
   await signIn(b, shop.email)
@@ -147,13 +172,17 @@ export async function signedInOwner(app: { deps: Deps; app: { handle(req: Reques
 
 /** A person in `storeId` with `role` (password PASSWORD). */
 export async function makeMember(deps: Deps, storeId: string, role: Role, email = `${uniq(role)}@example.com`) {
-  const user = createOwner({ ctx: deps, input: { storeId, email, name: `${role} person`, passwordHash: await testPasswordHash() } })
+  const user = createOwner({
+    ctx: deps,
+    input: { storeId, email, name: `${role} person`, passwordHash: await testPasswordHash() },
+  })
   if (role !== 'owner') deps.db.update(memberships).set({ role }).where(eqMembership(user.id, storeId)).run()
   return { user, email }
 }
 
 import { and, eq } from 'drizzle-orm'
-const eqMembership = (userId: string, storeId: string) => and(eq(memberships.userId, userId), eq(memberships.storeId, storeId))
+const eqMembership = (userId: string, storeId: string) =>
+  and(eq(memberships.userId, userId), eq(memberships.storeId, storeId))
 
 /** Signs `client` in with e-mail and PASSWORD; returns the final page. */
 export async function signIn(client: PanelClient, email: string, password = PASSWORD): Promise<Page> {

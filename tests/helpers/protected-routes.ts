@@ -34,9 +34,17 @@ export interface ProtectedRoute {
 
 type Own = NonNullable<ProtectedRoute['own']>
 const ctx = (deps: Deps, storeId: string) => ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!)
-const product: Own = (deps, storeId) => createProduct({ ctx: ctx(deps, storeId), input: { name: uniq('Product'), price: 10 } }).id
-const category: Own = (deps, storeId) => createCategory({ ctx: ctx(deps, storeId), input: { name: uniq('Category') } }).id
-const webhook: Own = async (deps, storeId) => (await createWebhook({ ctx: ctx(deps, storeId), input: { url: 'https://93.184.216.34/hook', events: ['order.created'] } })).id
+const product: Own = (deps, storeId) =>
+  createProduct({ ctx: ctx(deps, storeId), input: { name: uniq('Product'), price: 10 } }).id
+const category: Own = (deps, storeId) =>
+  createCategory({ ctx: ctx(deps, storeId), input: { name: uniq('Category') } }).id
+const webhook: Own = async (deps, storeId) =>
+  (
+    await createWebhook({
+      ctx: ctx(deps, storeId),
+      input: { url: 'https://93.184.216.34/hook', events: ['order.created'] },
+    })
+  ).id
 const review: Own = (deps, storeId) => makeReview(deps, storeId).id
 const discount: Own = (deps, storeId) => makeDiscount(deps, storeId).id
 const shipping: Own = (deps, storeId) => makeShipping(deps, storeId).id

@@ -24,8 +24,19 @@ export interface TestServer {
   stop(): Promise<void>
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, opts: { clock?: Clock; keepDir?: boolean } = {}): Promise<TestServer> {
-  const config = testConfig({ dataDir: tempDir('sf-srv-'), port: 0, httpPort: 0, host: '127.0.0.1', logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  opts: { clock?: Clock; keepDir?: boolean } = {},
+): Promise<TestServer> {
+  const config = testConfig({
+    dataDir: tempDir('sf-srv-'),
+    port: 0,
+    httpPort: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    dbSynchronous: 'NORMAL',
+    ...overrides,
+  })
   const deps = createDeps(config, { clock: opts.clock, log: createLogger('silent') })
   const running = await startServer(config, { deps })
   const ca = running.certFile ? readFileSync(running.certFile, 'utf8') : undefined
@@ -33,7 +44,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { c
     running,
     config,
     ca,
-    fetch: (p, init = {}) => fetch(running.url + p, { ...init, tls: ca ? { ca } : undefined, redirect: 'manual' } as RequestInit),
+    fetch: (p, init = {}) =>
+      fetch(running.url + p, { ...init, tls: ca ? { ca } : undefined, redirect: 'manual' } as RequestInit),
     async stop() {
       await running.stop()
       if (!opts.keepDir) rmSync(config.dataDir, { recursive: true, force: true })

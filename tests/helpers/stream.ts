@@ -1,5 +1,9 @@
 /** Reading a Server-Sent Events response in a test: until the text so far says what is wanted, or fail after `ms`. */
-export async function readUntil(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, want: (text: string) => boolean, ms = 2000): Promise<string> {
+export async function readUntil(
+  reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
+  want: (text: string) => boolean,
+  ms = 2000,
+): Promise<string> {
   const dec = new TextDecoder()
   let text = ''
   const deadline = Date.now() + ms

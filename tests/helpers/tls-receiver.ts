@@ -25,7 +25,11 @@ export async function startTlsReceiver(name: string): Promise<TlsReceiver> {
     hostname: '127.0.0.1',
     tls: { cert: pems.cert, key: pems.private },
     async fetch(req) {
-      hits.push({ host: req.headers.get('host'), body: await req.text(), headers: Object.fromEntries(req.headers.entries()) })
+      hits.push({
+        host: req.headers.get('host'),
+        body: await req.text(),
+        headers: Object.fromEntries(req.headers.entries()),
+      })
       return new Response(null, { status: 204 })
     },
   })

@@ -43,15 +43,37 @@ export class SoftAuthenticator {
     ])
     const idLen = Buffer.alloc(2)
     idLen.writeUInt16BE(this.credentialId.length)
-    const attested = Buffer.concat([Buffer.alloc(16), idLen, this.credentialId, Buffer.from(isoCBOR.encode(cose as never))])
+    const attested = Buffer.concat([
+      Buffer.alloc(16),
+      idLen,
+      this.credentialId,
+      Buffer.from(isoCBOR.encode(cose as never)),
+    ])
     const authData = this.authData(0x45, attested)
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never)
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false }))
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    )
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.create',
+        challenge: options.challenge,
+        origin: this.origin,
+        crossOrigin: false,
+      }),
+    )
     return {
       id: b64u(this.credentialId),
       rawId: b64u(this.credentialId),
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientDataJSON), attestationObject: b64u(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        attestationObject: b64u(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     }
   }
@@ -59,13 +81,23 @@ export class SoftAuthenticator {
   /** The browser's answer to authentication options (navigator.credentials.get). */
   assert(options: { challenge: string }, origin = this.origin) {
     const authData = this.authData(0x05)
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }))
-    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), { key: this.key, dsaEncoding: 'der' })
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
+    )
+    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), {
+      key: this.key,
+      dsaEncoding: 'der',
+    })
     return {
       id: b64u(this.credentialId),
       rawId: b64u(this.credentialId),
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(signature), userHandle: this.userHandle },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        authenticatorData: b64u(authData),
+        signature: b64u(signature),
+        userHandle: this.userHandle,
+      },
       clientExtensionResults: {},
     }
   }

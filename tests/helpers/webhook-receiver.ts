@@ -40,7 +40,8 @@ export function startReceiver(opts: { port?: number; path?: string } = {}): Rece
     async waitFor(pred, timeoutMs = 5000) {
       const until = Date.now() + timeoutMs
       while (!pred()) {
-        if (Date.now() > until) throw new Error(`receiver: condition not met in ${timeoutMs} ms (${received.length} requests received)`)
+        if (Date.now() > until)
+          throw new Error(`receiver: condition not met in ${timeoutMs} ms (${received.length} requests received)`)
         await Bun.sleep(5)
       }
     },
@@ -71,5 +72,9 @@ export function startReceiver(opts: { port?: number; path?: string } = {}): Rece
 
 /** Verifies one received request with the `standardwebhooks` package; returns the parsed payload or throws. */
 export function verify(secret: string, r: Received): unknown {
-  return new Webhook(secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature })
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': r.id,
+    'webhook-timestamp': r.timestamp,
+    'webhook-signature': r.signature,
+  })
 }

@@ -12,7 +12,13 @@ import { Dispatcher } from '../../src/modules/webhooks/dispatcher'
 
 const config = loadConfig()
 const db = openDb({ dataDir: config.dataDir, synchronous: 'NORMAL' })
-const d = new Dispatcher({ db, config, clock: systemClock, log: createLogger('silent'), secretBox: secretBoxFor(config) })
+const d = new Dispatcher({
+  db,
+  config,
+  clock: systemClock,
+  log: createLogger('silent'),
+  secretBox: secretBoxFor(config),
+})
 const until = Date.now() + Number(process.env.SWEEP_FOR_MS ?? 1000)
 let attempted = 0
 // The test waits for this line before it sweeps too.

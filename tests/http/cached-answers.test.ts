@@ -20,7 +20,10 @@ function app(overrides = {}) {
   return { t, requests: () => lines.filter((l) => l.msg === 'request') }
 }
 
-const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining', 'ratelimit'].includes(k)))
+const headersOf = (res: Response) =>
+  Object.fromEntries(
+    [...res.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining', 'ratelimit'].includes(k)),
+  )
 
 async function createProduct(t: TestApp, key: string, name: string) {
   const [res, body] = await t.api.post('/api/v1/products', { name, price: 9.5 }, { key })
@@ -39,7 +42,9 @@ describe('cached answers before routing', () => {
     expect(headersOf(second)).toEqual(headersOf(first))
     expect(second.headers.get('content-type')).toBe('application/json')
     expect(second.headers.get('cache-control')).toBe('no-store')
-    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1)
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    )
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
     const lines = requests().slice(-2)
     expect(lines.map((l) => l.route)).toEqual(['/api/v1/products', '/api/v1/products'])
@@ -56,7 +61,9 @@ describe('cached answers before routing', () => {
       expect((await t.api.get('/api/v1/products?limit=50', { key }))[1].data).toHaveLength(2)
     }
     await createProduct(t, key, 'Table')
-    expect((await t.api.get('/api/v1/products?limit=50', { key }))[1].data.map((p: { name: string }) => p.name)).toContain('Table')
+    expect(
+      (await t.api.get('/api/v1/products?limit=50', { key }))[1].data.map((p: { name: string }) => p.name),
+    ).toContain('Table')
   })
 
   test("the gate's checks come first: another store's key, a missing scope, a revoked key, a suspended store, the rate limit", async () => {
@@ -74,7 +81,11 @@ describe('cached answers before routing', () => {
     const second = makeKey(t.deps, store.id, ['products:read'])
     expect((await t.api.get('/api/v1/products?limit=50', { key: second }))[0].status).toBe(200)
     const admin = t.adminDb().$client
-    admin.run('UPDATE api_keys SET revoked_at = ? WHERE store_id = ? AND scopes = ?', [Date.now(), store.id, 'products:read'])
+    admin.run('UPDATE api_keys SET revoked_at = ? WHERE store_id = ? AND scopes = ?', [
+      Date.now(),
+      store.id,
+      'products:read',
+    ])
     expect((await t.api.get('/api/v1/products?limit=50', { key: second }))[0].status).toBe(401)
     admin.run("UPDATE stores SET status = 'suspended' WHERE id = ?", [store.id])
     expect((await t.api.get('/api/v1/products?limit=50', { key }))[0].status).toBe(402)

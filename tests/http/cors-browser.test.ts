@@ -25,7 +25,8 @@ beforeAll(async () => {
   page = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: () => new Response('<!doctype html><title>Shop</title><h1>Shop</h1>', { headers: { 'content-type': 'text/html' } }),
+    fetch: () =>
+      new Response('<!doctype html><title>Shop</title><h1>Shop</h1>', { headers: { 'content-type': 'text/html' } }),
   })
   const { chromium } = await import('playwright-core')
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
@@ -37,44 +38,64 @@ afterAll(async () => {
   await api?.stop()
 })
 
-test.skipIf(!haveBrowser)('a page on another origin posts an order from the browser; keyed routes stay closed to it', async () => {
-  const { store, key } = makeShop(api.running.deps)
-  const product = addProduct(api.running.deps, store.id, { price: 1250 })
-  // The API's certificate is self-signed for this test run: this context trusts it.
-  const context = await browser!.newContext({ ignoreHTTPSErrors: true })
-  try {
-    const tab = await context.newPage()
-    await tab.goto(page!.url.href)
-    const order = { storeId: store.id, name: 'Ana Pérez', phone: uniqPhone(), address: 'Calle 1', items: [{ productId: product.id, quantity: 2 }] }
-    const out = await tab.evaluate(
-      async ({ url, order }) => {
-        const res = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify(order) })
-        return { status: res.status, body: (await res.json()) as { orderNumber: string }, remaining: res.headers.get('x-ratelimit-remaining'), requestId: res.headers.get('x-request-id') }
-      },
-      { url: api.running.url, order },
-    )
-    expect(out.status).toBe(201)
-    expect(out.body.orderNumber).toMatch(/^ORD-/)
-    expect(out.remaining).not.toBeNull()
-    expect(out.requestId).not.toBeNull()
-    // A JSON body and a custom header are not "simple": the browser sent a preflight first and
-    // only then the POST (before CORS, that preflight was a 404 and fetch threw a TypeError).
+test.skipIf(!haveBrowser)(
+  'a page on another origin posts an order from the browser; keyed routes stay closed to it',
+  async () => {
+    const { store, key } = makeShop(api.running.deps)
+    const product = addProduct(api.running.deps, store.id, { price: 1250 })
+    // The API's certificate is self-signed for this test run: this context trusts it.
+    const context = await browser!.newContext({ ignoreHTTPSErrors: true })
+    try {
+      const tab = await context.newPage()
+      await tab.goto(page!.url.href)
+      const order = {
+        storeId: store.id,
+        name: 'Ana Pérez',
+        phone: uniqPhone(),
+        address: 'Calle 1',
+        items: [{ productId: product.id, quantity: 2 }],
+      }
+      const out = await tab.evaluate(
+        async ({ url, order }) => {
+          const res = await fetch(`${url}/api/orders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            body: JSON.stringify(order),
+          })
+          return {
+            status: res.status,
+            body: (await res.json()) as { orderNumber: string },
+            remaining: res.headers.get('x-ratelimit-remaining'),
+            requestId: res.headers.get('x-request-id'),
+          }
+        },
+        { url: api.running.url, order },
+      )
+      expect(out.status).toBe(201)
+      expect(out.body.orderNumber).toMatch(/^ORD-/)
+      expect(out.remaining).not.toBeNull()
+      expect(out.requestId).not.toBeNull()
+      // A JSON body and a custom header are not "simple": the browser sent a preflight first and
+      // only then the POST (before CORS, that preflight was a 404 and fetch threw a TypeError).
 
-    const keyed = await tab.evaluate(
-      async ({ url, key }) => {
-        try {
-          const res = await fetch(`${url}/api/v1/orders`, { headers: { authorization: `Bearer ${key}` } })
-          return `read ${res.status}`
-        } catch (e) {
-          return `blocked: ${(e as Error).name}`
-        }
-      },
-      { url: api.running.url, key },
-    )
-    expect(keyed).toBe('blocked: TypeError')
-  } finally {
-    await context.close()
-  }
-}, 30_000)
+      const keyed = await tab.evaluate(
+        async ({ url, key }) => {
+          try {
+            const res = await fetch(`${url}/api/v1/orders`, { headers: { authorization: `Bearer ${key}` } })
+            return `read ${res.status}`
+          } catch (e) {
+            return `blocked: ${(e as Error).name}`
+          }
+        },
+        { url: api.running.url, key },
+      )
+      expect(keyed).toBe('blocked: TypeError')
+    } finally {
+      await context.close()
+    }
+  },
+  30_000,
+)
 
-if (!haveBrowser) test('CORS in a browser (needs /usr/bin/chromium)', () => console.warn('skipped: no Chromium at /usr/bin/chromium'))
+if (!haveBrowser)
+  test('CORS in a browser (needs /usr/bin/chromium)', () => console.warn('skipped: no Chromium at /usr/bin/chromium'))

@@ -30,7 +30,11 @@ const preflight = (app: TestApp, path: string, method: string, origin = ORIGIN) 
   app.app.handle(
     new Request(`http://localhost${path}`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type, idempotency-key' },
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'content-type, idempotency-key',
+      },
     }),
   )
 
@@ -61,7 +65,11 @@ describe('preflight', () => {
       expect(res.headers.get('x-ratelimit-remaining')).toBeNull()
     }
     const product = addProduct(t.deps, storeId, { price: 100 })
-    const [res, body] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, { headers: { origin: ORIGIN } })
+    const [res, body] = await t.api.post(
+      '/api/orders',
+      { storeId, name: 'Ana', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] },
+      { headers: { origin: ORIGIN } },
+    )
     expectStatus(res, body).toBe(201)
     expect(res.headers.get('x-ratelimit-remaining')).toBe('1')
   })
@@ -93,7 +101,11 @@ describe('actual responses', () => {
     const product = addProduct(t.deps, storeId, { price: 100 })
     let last: Response | undefined
     for (let i = 0; i < 4; i++) {
-      ;[last] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, { headers: { origin: ORIGIN }, ip: '203.0.113.9' })
+      ;[last] = await t.api.post(
+        '/api/orders',
+        { storeId, name: 'Ana', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] },
+        { headers: { origin: ORIGIN }, ip: '203.0.113.9' },
+      )
     }
     expect(last!.status).toBe(429)
     expect(last!.headers.get('access-control-allow-origin')).toBe('*')
@@ -161,7 +173,10 @@ describe('HSTS over real sockets', () => {
       expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000')
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     }
-    const pre = await tls.fetch('/api/orders', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } })
+    const pre = await tls.fetch('/api/orders', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+    })
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-origin')).toBe('*')
   })

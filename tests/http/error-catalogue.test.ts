@@ -41,7 +41,11 @@ describe('the error catalogue', () => {
 
   test('the mapper answers only catalogue codes, with the catalogue status', () => {
     const log = createLogger('silent')
-    for (const [code, error] of [['NOT_FOUND', new Error()], ['X', new Error('boom')], ['X', Object.assign(new Error(), { status: 413 })]] as const) {
+    for (const [code, error] of [
+      ['NOT_FOUND', new Error()],
+      ['X', new Error('boom')],
+      ['X', Object.assign(new Error(), { status: 413 })],
+    ] as const) {
       const r = toErrorResult(code, error, { log })
       const c = r.body.code as keyof typeof ERROR_STATUS
       expect(ERROR_CODES).toContain(c)

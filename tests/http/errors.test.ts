@@ -55,25 +55,45 @@ describe('400 VALIDATION_ERROR names the field and the reason', () => {
   test('toString / valueOf keys that are not functions (found by the fuzzer) → 400 naming the field, not 500', async () => {
     const [res, body] = await t.api.post('/api/v1/products', { name: { toString: '' }, price: 5 }, { key })
     expectValidation(res, body, 'name', 'invalid_type')
-    const [res2, body2] = await t.api.post('/api/v1/discounts', { code: { toString: '', valueOf: 1 }, type: 'fixed', value: 1 }, { key })
+    const [res2, body2] = await t.api.post(
+      '/api/v1/discounts',
+      { code: { toString: '', valueOf: 1 }, type: 'fixed', value: 1 },
+      { key },
+    )
     expectValidation(res2, body2, 'code', 'invalid_type')
     const [res3, body3] = await t.api.post('/api/v1/discounts', { toString: 'x', type: 'fixed', value: 1 }, { key })
     expectValidation(res3, body3, 'code', 'required')
     // As unknown fields they are ignored on a valid body.
-    const [res4, body4] = await t.api.post('/api/v1/products', { name: 'Teapot', price: 5, valueOf: 3, toString: 'x' }, { key })
+    const [res4, body4] = await t.api.post(
+      '/api/v1/products',
+      { name: 'Teapot', price: 5, valueOf: 3, toString: 'x' },
+      { key },
+    )
     expectStatus(res4, body4).toBe(201)
   })
 
   test('nested fields use the path form items[0].field', async () => {
-    const variants = [{ name: 'S', price: 1 }, { name: 'M', price: -3 }]
+    const variants = [
+      { name: 'S', price: 1 },
+      { name: 'M', price: -3 },
+    ]
     const [res, body] = await t.api.post('/api/v1/products', { name: 'Shirt', price: 5, variants }, { key })
     expectValidation(res, body, 'variants[1].price', 'out_of_range')
-    const [res2, body2] = await t.api.post('/api/v1/products', { name: 'Shirt', price: 5, variants: [{ price: 2 }] }, { key })
+    const [res2, body2] = await t.api.post(
+      '/api/v1/products',
+      { name: 'Shirt', price: 5, variants: [{ price: 2 }] },
+      { key },
+    )
     expectValidation(res2, body2, 'variants[0].name', 'required')
   })
 
   test('query parameters: limit above 100, below 1, not a number', async () => {
-    for (const [q, reason] of [['limit=101', 'out_of_range'], ['limit=0', 'out_of_range'], ['limit=abc', 'invalid_type'], ['offset=-1', 'out_of_range']] as const) {
+    for (const [q, reason] of [
+      ['limit=101', 'out_of_range'],
+      ['limit=0', 'out_of_range'],
+      ['limit=abc', 'invalid_type'],
+      ['offset=-1', 'out_of_range'],
+    ] as const) {
       const [res, body] = await t.api.get(`/api/v1/products?${q}`, { key })
       expectValidation(res, body, q.split('=')[0]!, reason)
     }
@@ -85,7 +105,11 @@ describe('400 VALIDATION_ERROR names the field and the reason', () => {
   })
 
   test('unknown body fields are ignored', async () => {
-    const [res, body] = await t.api.post('/api/v1/products', { name: 'Mug', price: 5, color: 'red', hash: 'x' }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/products',
+      { name: 'Mug', price: 5, color: 'red', hash: 'x' },
+      { key },
+    )
     expectStatus(res, body).toBe(201)
     expect(body.data.color).toBeUndefined()
   })
@@ -113,7 +137,11 @@ describe('413 for a body over 1 MiB', () => {
   test('declared Content-Length over the limit, before auth and without reading it', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), price: 1 })
     for (const k of [key, undefined]) {
-      const [res, body] = await t.api.post('/api/v1/products', undefined, { key: k, raw: big, headers: { 'content-length': String(big.length) } })
+      const [res, body] = await t.api.post('/api/v1/products', undefined, {
+        key: k,
+        raw: big,
+        headers: { 'content-length': String(big.length) },
+      })
       expectStatus(res, body).toBe(413)
       expect(body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', error: expect.any(String) })
     }
@@ -122,7 +150,11 @@ describe('413 for a body over 1 MiB', () => {
   test('a 413 carries the rate-limit headers too, and counts (authenticated and public paths)', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES), price: 1 })
     const headers = { 'content-length': String(big.length) }
-    for (const [path, k] of [['/api/v1/products', key], ['/api/v1/products', undefined], ['/api/orders', undefined]] as const) {
+    for (const [path, k] of [
+      ['/api/v1/products', key],
+      ['/api/v1/products', undefined],
+      ['/api/orders', undefined],
+    ] as const) {
       const [first, body] = await t.api.post(path, undefined, { key: k, raw: big, headers })
       expectStatus(first, body).toBe(413)
       const [second] = await t.api.post(path, undefined, { key: k, raw: big, headers })
@@ -132,7 +164,9 @@ describe('413 for a body over 1 MiB', () => {
         expect(res.headers.get('ratelimit')).toBeTruthy()
         expect(res.headers.get('retry-after')).toBeNull()
       }
-      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1)
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+        Number(first.headers.get('x-ratelimit-remaining')) - 1,
+      )
     }
   })
 
@@ -174,7 +208,12 @@ describe('413 for a body over 1 MiB', () => {
       })
     }
     const upload = (body: ReadableStream<Uint8Array> | string) =>
-      s.fetch('/api/v1/products', { method: 'POST', headers: { authorization: `Bearer ${skey}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit)
+      s.fetch('/api/v1/products', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${skey}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit)
 
     test('a chunked upload (no Content-Length) past 1 MiB → 413 JSON', async () => {
       for (const size of [MAX_BODY_BYTES + 10, 8 * MAX_BODY_BYTES]) {
@@ -222,7 +261,12 @@ describe('500 INTERNAL_ERROR', () => {
     const log: Logger = { debug: capture, info: capture, warn: capture, error: capture }
     const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }), { log })
     const app = createApp(deps)
-    return { deps, app, lines, close: () => (app.gate.close(), closeDeps(deps), rmSync(dataDir, { recursive: true, force: true })) }
+    return {
+      deps,
+      app,
+      lines,
+      close: () => (app.gate.close(), closeDeps(deps), rmSync(dataDir, { recursive: true, force: true })),
+    }
   }
 
   test('an exception in a handler: bare body, no internals, logged with the request id', async () => {
@@ -257,12 +301,16 @@ describe('500 INTERNAL_ERROR', () => {
     const k = makeKey(a.deps, store.id)
     a.deps.db.$client.close()
     try {
-      const res = await a.app.handle(new Request('http://localhost/api/v1/products', { headers: { authorization: `Bearer ${k}` } }))
+      const res = await a.app.handle(
+        new Request('http://localhost/api/v1/products', { headers: { authorization: `Bearer ${k}` } }),
+      )
       const body: Json = await res.json()
       expectStatus(res, body).toBe(500)
       expect(body).toMatchObject({ error: expect.any(String), code: 'INTERNAL_ERROR' })
       expect(JSON.stringify(body)).not.toMatch(/sqlite|database|stack/i)
-      expect(a.lines.some((l) => l.msg === 'unhandled error' && l.fields?.requestId === res.headers.get('x-request-id'))).toBe(true)
+      expect(
+        a.lines.some((l) => l.msg === 'unhandled error' && l.fields?.requestId === res.headers.get('x-request-id')),
+      ).toBe(true)
     } finally {
       a.app.gate.close = () => {}
       a.deps.limiter.close = () => {}

@@ -36,18 +36,35 @@ function app(overrides = {}) {
   return { t, answered, requests: () => lines.filter((l) => l.msg === 'request') }
 }
 
-const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining', 'ratelimit'].includes(k)))
+const headersOf = (res: Response) =>
+  Object.fromEntries(
+    [...res.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining', 'ratelimit'].includes(k)),
+  )
 
 async function get(t: TestApp, path: string, key?: string) {
-  const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }))
+  const res = await t.app.handle(
+    new Request(`http://localhost${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }),
+  )
   return { res, status: res.status, headers: headersOf(res), text: await res.text() }
 }
 
 function shopWithOrders(t: TestApp) {
   const shop = makeShop(t.deps)
   const cat = makeCatalog(t.deps, shop.store.id)
-  const ids = [0, 1, 2].map((i) => placeOrder(t.deps, orderBody(shop.store.id, cat, { phone: '+14155550199', notes: i ? `note ${i}` : undefined, items: [{ productId: cat.mug.id, quantity: 1 + i }] })).body.id)
-  const customerId = t.deps.db.$client.query<{ id: string }, [string]>('SELECT customer_id AS id FROM orders WHERE id = ?').get(ids[0]!)!.id
+  const ids = [0, 1, 2].map(
+    (i) =>
+      placeOrder(
+        t.deps,
+        orderBody(shop.store.id, cat, {
+          phone: '+14155550199',
+          notes: i ? `note ${i}` : undefined,
+          items: [{ productId: cat.mug.id, quantity: 1 + i }],
+        }),
+      ).body.id,
+  )
+  const customerId = t.deps.db.$client
+    .query<{ id: string }, [string]>('SELECT customer_id AS id FROM orders WHERE id = ?')
+    .get(ids[0]!)!.id
   return { ...shop, cat, ids, customerId }
 }
 
@@ -78,8 +95,17 @@ describe('reads answered before routing', () => {
       const pre = await get(t, path, key)
       expect(answered.n).toBe(before + 1)
 
-      expect({ path, status: pre.status, headers: pre.headers, text: pre.text }).toEqual({ path, status: 200, headers: routed.headers, text: routed.text })
-      expect(requests().slice(-2).map((l) => [l.route, l.status])).toEqual([
+      expect({ path, status: pre.status, headers: pre.headers, text: pre.text }).toEqual({
+        path,
+        status: 200,
+        headers: routed.headers,
+        text: routed.text,
+      })
+      expect(
+        requests()
+          .slice(-2)
+          .map((l) => [l.route, l.status]),
+      ).toEqual([
         [route, 200],
         [route, 200],
       ])

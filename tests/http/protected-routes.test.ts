@@ -15,9 +15,13 @@ import { systemClock } from '../../src/lib/time'
 const t = appForFile({ rateLimitKey: 3 }, { clock: windowStartClock() })
 
 const FAKE_ID = 'zzzzzzzzzzzzzzzzzzzzzzzz'
-const pathOf = (r: ProtectedRoute, id = FAKE_ID) => r.path.replace(':deliveryId', FAKE_ID).replace(':imageId', FAKE_ID).replace(':id', id)
-const call = (r: ProtectedRoute, opts: { key?: string; raw?: string; headers?: Record<string, string> } = {}, id?: string) =>
-  t.api.call(r.method, pathOf(r, id), r.body, opts)
+const pathOf = (r: ProtectedRoute, id = FAKE_ID) =>
+  r.path.replace(':deliveryId', FAKE_ID).replace(':imageId', FAKE_ID).replace(':id', id)
+const call = (
+  r: ProtectedRoute,
+  opts: { key?: string; raw?: string; headers?: Record<string, string> } = {},
+  id?: string,
+) => t.api.call(r.method, pathOf(r, id), r.body, opts)
 
 test('every registered /api/v1 route is in the table, with the scope the gate enforces', () => {
   const registered = t.app.routes
@@ -36,7 +40,9 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
   test('401 without a key, with a malformed header, an unknown, revoked or expired key', async () => {
     const { store } = makeShop(t.deps)
     const revoked = makeKey(t.deps, store.id)
-    const revokedId = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM api_keys WHERE prefix = ?').get(revoked.slice(0, 12))!.id
+    const revokedId = t.deps.db.$client
+      .query<{ id: string }, [string]>('SELECT id FROM api_keys WHERE prefix = ?')
+      .get(revoked.slice(0, 12))!.id
     revokeKey({ ctx: { db: t.adminDb(), clock: systemClock }, input: { id: revokedId } })
     const expired = makeKey(t.deps, store.id, ['all'], { expiresAt: Date.now() - 1000 })
     const cases: Record<string, string>[] = [
@@ -66,7 +72,12 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
     suspendStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id, reason: 'unpaid' } })
     const [res, body] = await call(route, { key })
     expectStatus(res, body).toBe(402)
-    expect(body).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
+    expect(body).toEqual({
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    })
   })
 
   test('429 once the per-key limit is spent, with Retry-After and Remaining 0', async () => {
@@ -87,8 +98,12 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
 
   test(`403 FORBIDDEN naming ${route.scope} for a key without it`, async () => {
     const { store } = makeShop(t.deps)
-    const other = route.scope.endsWith(':read') ? route.scope.replace(':read', ':write') : route.scope.replace(':write', ':read')
-    const key = makeKey(t.deps, store.id, [other === 'customers:write' || other === 'stats:write' ? 'orders:read' : other])
+    const other = route.scope.endsWith(':read')
+      ? route.scope.replace(':read', ':write')
+      : route.scope.replace(':write', ':read')
+    const key = makeKey(t.deps, store.id, [
+      other === 'customers:write' || other === 'stats:write' ? 'orders:read' : other,
+    ])
     const [res, body] = await call(route, { key, raw: route.body === undefined ? undefined : '{bad json' })
     expectStatus(res, body).toBe(403)
     expect(body.code).toBe('FORBIDDEN')
@@ -125,7 +140,12 @@ describe.each(PROTECTED_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const)
       const { key } = makeShop(t.deps, { plan: 'free' })
       const [res, body] = await call(route, { key })
       expectStatus(res, body).toBe(403)
-      expect(body).toMatchObject({ error: 'plan_required', code: 'PLAN_REQUIRED', feature: route.feature, upgradeUrl: t.config.upgradeUrl })
+      expect(body).toMatchObject({
+        error: 'plan_required',
+        code: 'PLAN_REQUIRED',
+        feature: route.feature,
+        upgradeUrl: t.config.upgradeUrl,
+      })
     })
   }
 })

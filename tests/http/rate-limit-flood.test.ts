@@ -13,7 +13,9 @@ import { appForFile } from '../helpers/app'
 const t = appForFile({ trustProxy: true })
 
 const hit = (ip: string) =>
-  t.app.handle(new Request('http://localhost/api/nothing', { headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' } }))
+  t.app.handle(
+    new Request('http://localhost/api/nothing', { headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' } }),
+  )
 
 describe('buckets', () => {
   test('ipBucket: IPv6 by /64, IPv4-mapped as IPv4', () => {

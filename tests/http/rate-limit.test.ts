@@ -77,7 +77,9 @@ describe('RateLimiter (fixed windows)', () => {
     // Nothing on disk until a flush: the hot path does no write.
     expect(db.$client.query('SELECT count(*) AS n FROM rate_limits').get()).toEqual({ n: 0 })
     rl.flush()
-    expect(db.$client.query('SELECT key, window_start AS w, count FROM rate_limits').all()).toEqual([{ key: 'key:abc', w: START, count: 7 }])
+    expect(db.$client.query('SELECT key, window_start AS w, count FROM rate_limits').all()).toEqual([
+      { key: 'key:abc', w: START, count: 7 },
+    ])
     rl.hit('key:abc', 10, 60)
     rl.close() // close flushes
     db.$client.close()
@@ -130,7 +132,11 @@ describe('per key over HTTP (100/min, shared across endpoints)', () => {
     }
     const [res, body] = await t.api.get('/api/v1/categories', { key })
     expectStatus(res, body).toBe(429)
-    expect(body).toEqual({ error: expect.stringMatching(/Retry in 59 seconds/), code: 'RATE_LIMIT_EXCEEDED', details: { retryAfter: 59 } })
+    expect(body).toEqual({
+      error: expect.stringMatching(/Retry in 59 seconds/),
+      code: 'RATE_LIMIT_EXCEEDED',
+      details: { retryAfter: 59 },
+    })
     expect(res.headers.get('retry-after')).toBe('59')
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0')
     expect(res.headers.get('x-ratelimit-limit')).toBe('100')
@@ -175,9 +181,24 @@ describe('per key over HTTP (100/min, shared across endpoints)', () => {
 })
 
 test('limits are configurable by env', async () => {
-  const config = loadConfig({ RATE_LIMIT_KEY_PER_MIN: '5', RATE_LIMIT_CHECK_SLUG_PER_HOUR: '2', RATE_LIMIT_ORDERS_PER_MIN: '4', RATE_LIMIT_REVIEWS_PER_DAY: '7', RATE_LIMIT_STORE_READS_PER_MIN: '9' })
-  expect(config).toMatchObject({ rateLimitKey: 5, rateLimitCheckSlug: 2, rateLimitOrders: 4, rateLimitReviews: 7, rateLimitStoreReads: 9 })
-  const t = makeApp({ rateLimitKey: config.rateLimitKey, rateLimitCheckSlug: config.rateLimitCheckSlug }, { clock: fixedClock(START) })
+  const config = loadConfig({
+    RATE_LIMIT_KEY_PER_MIN: '5',
+    RATE_LIMIT_CHECK_SLUG_PER_HOUR: '2',
+    RATE_LIMIT_ORDERS_PER_MIN: '4',
+    RATE_LIMIT_REVIEWS_PER_DAY: '7',
+    RATE_LIMIT_STORE_READS_PER_MIN: '9',
+  })
+  expect(config).toMatchObject({
+    rateLimitKey: 5,
+    rateLimitCheckSlug: 2,
+    rateLimitOrders: 4,
+    rateLimitReviews: 7,
+    rateLimitStoreReads: 9,
+  })
+  const t = makeApp(
+    { rateLimitKey: config.rateLimitKey, rateLimitCheckSlug: config.rateLimitCheckSlug },
+    { clock: fixedClock(START) },
+  )
   try {
     const { key } = makeShop(t.deps)
     for (let i = 0; i < 5; i++) expect((await t.api.get('/api/v1/products', { key }))[0].status).toBe(200)
@@ -228,10 +249,12 @@ test('150 concurrent requests on one key through a real socket: exactly 100 get 
     const { key } = makeShop(s.running.deps)
     const statuses = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        s.fetch(i % 2 ? '/api/v1/products' : '/api/v1/categories', { headers: { authorization: `Bearer ${key}` } }).then(async (r) => {
-          await r.arrayBuffer()
-          return r.status
-        }),
+        s
+          .fetch(i % 2 ? '/api/v1/products' : '/api/v1/categories', { headers: { authorization: `Bearer ${key}` } })
+          .then(async (r) => {
+            await r.arrayBuffer()
+            return r.status
+          }),
       ),
     )
     expect(statuses.filter((x) => x !== 429).length).toBe(100)

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { makeApp, expectStatus, tempDir, type TestApp } from '../helpers/app'
+import { makeApp, expectStatus, tempDir } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody } from '../helpers/factories'
 import { freePort, ROOT } from '../helpers/server'
@@ -31,7 +31,13 @@ function capture(min: 'debug' | 'info' | 'warn' = 'debug') {
   const at = (level: keyof typeof order) => (msg: string, fields?: Record<string, unknown>) => {
     if (order[level] >= order[min]) lines.push({ level, msg, ...fields })
   }
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled: (l) => order[l] >= order[min] }
+  const log: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    enabled: (l) => order[l] >= order[min],
+  }
   return { log, lines, requests: () => lines.filter((l) => l.msg === 'request') }
 }
 
@@ -74,7 +80,11 @@ describe('one line per request', () => {
     expect(new Set(ids).size).toBe(20)
     lines.forEach((l, i) => {
       const [method, p, k] = calls[i % calls.length]!
-      expect(Object.keys(l).filter((f) => f !== 'msg' && f !== 'level').sort()).toEqual(FIELDS)
+      expect(
+        Object.keys(l)
+          .filter((f) => f !== 'msg' && f !== 'level')
+          .sort(),
+      ).toEqual(FIELDS)
       expect(l.level).toBe('info')
       expect(l.id).toBe(ids[i]!)
       expect(l.method).toBe(method)
@@ -85,7 +95,9 @@ describe('one line per request', () => {
       expect(l.keyPrefix).toBe(k ? k.slice(0, 12) : null)
       expect(typeof l.ip).toBe('string')
     })
-    expect(lines.map((l) => l.status)).toEqual([200, 200, 200, 404, 401, 200, 200, 404, 201, 200, 200, 200, 200, 404, 401, 200, 200, 404, 201, 200])
+    expect(lines.map((l) => l.status)).toEqual([
+      200, 200, 200, 404, 401, 200, 200, 404, 201, 200, 200, 200, 200, 404, 401, 200, 200, 404, 201, 200,
+    ])
     expect(lines[3]!.route).toBe('/api/v1/products/:id')
     expect(lines[6]!.route).toBe('/api/v1/stores/:slug')
     expect(lines[7]!.route).toBeNull() // no route matched
@@ -121,7 +133,11 @@ describe('X-Request-Id', () => {
     expect(r401.headers.get('x-request-id')).toBe('on-401')
     const [r404] = await t.api.get('/missing', { headers: { 'x-request-id': 'on-404' } })
     expect(r404.headers.get('x-request-id')).toBe('on-404')
-    expect(requests().slice(-2).map((l) => l.id)).toEqual(['on-401', 'on-404'])
+    expect(
+      requests()
+        .slice(-2)
+        .map((l) => l.id),
+    ).toEqual(['on-401', 'on-404'])
   })
 
   test('a malformed one is replaced by a generated id', async () => {
@@ -141,16 +157,35 @@ describe('nothing secret or personal in a line', () => {
     const { t, lines } = app()
     const { store, key } = makeShop(t.deps)
     const cat = makeCatalog(t.deps, store.id)
-    const body = orderBody(store.id, cat, { name: 'Zelda Secretname', address: 'Avenida Privada 742', notes: 'ring twice' })
+    const body = orderBody(store.id, cat, {
+      name: 'Zelda Secretname',
+      address: 'Avenida Privada 742',
+      notes: 'ring twice',
+    })
     const [res, order] = await t.api.post('/api/orders', body)
     expectStatus(res, order).toBe(201)
     await t.api.get(`/api/v1/customers?q=${encodeURIComponent(body.phone)}`, { key })
     await t.api.post('/api/v1/products', { name: 'Body text here', price: 1 }, { key })
     await t.api.get('/api/v1/products', { key: key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A') }) // a mistyped key
-    await t.api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/x?token=tok-secret-123', events: ['order.created'] }, { key })
+    await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://hooks.example.com/x?token=tok-secret-123', events: ['order.created'] },
+      { key },
+    )
     const text = JSON.stringify(lines)
     expect(lines.filter((l) => l.msg === 'request').length).toBe(5)
-    for (const secret of [key, key.slice(12), body.phone, body.phone.replace('+', ''), 'Avenida', 'Zelda', 'ring twice', 'Body text here', 'tok-secret-123', 'whsec_']) {
+    for (const secret of [
+      key,
+      key.slice(12),
+      body.phone,
+      body.phone.replace('+', ''),
+      'Avenida',
+      'Zelda',
+      'ring twice',
+      'Body text here',
+      'tok-secret-123',
+      'whsec_',
+    ]) {
       expect(text).not.toContain(secret)
     }
     // The mistyped key exists nowhere: its line names no key.
@@ -173,13 +208,24 @@ describe('LOG_LEVEL', () => {
       // Not spawnServer: it waits for the "listening" line, which is itself at info.
       const proc = Bun.spawn(['bun', 'src/index.ts'], {
         cwd: ROOT,
-        env: { ...process.env, HOST: '127.0.0.1', DATA_DIR: dataDir, PORT: String(port), HTTP_PORT: String(httpPort), LOG_LEVEL: level },
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HTTP_PORT: String(httpPort),
+          LOG_LEVEL: level,
+        },
         stdout: 'ignore',
         stderr: 'pipe',
       })
       const stderr = new Response(proc.stderr).text()
       try {
-        const get = async (i: number) => fetch(`https://127.0.0.1:${port}/health`, { headers: { 'x-request-id': `proc-${i}` }, tls: { ca: readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8') } } as RequestInit)
+        const get = async (i: number) =>
+          fetch(`https://127.0.0.1:${port}/health`, {
+            headers: { 'x-request-id': `proc-${i}` },
+            tls: { ca: readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8') },
+          } as RequestInit)
         const until = Date.now() + 20_000
         for (;;) {
           const up = await get(-1).then(
@@ -202,7 +248,9 @@ describe('LOG_LEVEL', () => {
         .map((l) => JSON.parse(l) as Line)
     }
     const info = (await run('info')).filter((l) => l.msg === 'request' && l.id !== 'proc--1')
-    expect(info.map((l) => [l.id, l.status, l.route, l.ip])).toEqual([0, 1, 2].map((i) => [`proc-${i}`, 200, '/health', '127.0.0.1']))
+    expect(info.map((l) => [l.id, l.status, l.route, l.ip])).toEqual(
+      [0, 1, 2].map((i) => [`proc-${i}`, 200, '/health', '127.0.0.1']),
+    )
     expect(info.every((l) => typeof l.time === 'string' && l.level === 'info')).toBe(true)
     const warn = await run('warn')
     expect(warn.filter((l) => l.msg === 'request')).toHaveLength(0)
@@ -217,7 +265,11 @@ describe('webhook attempts', () => {
     let n = 0
     rx.respond = () => new Response('receiver says no: Zelda', { status: ++n === 1 ? 500 : 204 })
     const { store, key } = makeShop(t.deps)
-    const [res, hook] = await t.api.post('/api/v1/webhooks', { url: `${rx.url}?token=tok-secret-9`, events: ['order.created'] }, { key })
+    const [res, hook] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: `${rx.url}?token=tok-secret-9`, events: ['order.created'] },
+      { key },
+    )
     expectStatus(res, hook).toBe(201)
     const cat = makeCatalog(t.deps, store.id)
     const [r, order] = await t.api.post('/api/orders', orderBody(store.id, cat, { name: 'Zelda' }))
@@ -239,7 +291,11 @@ describe('webhook attempts', () => {
     const { t, lines } = app('debug', { webhookAllowPrivate: true })
     const port = await freePort() // nothing listens there
     const { store, key } = makeShop(t.deps)
-    const [res] = await t.api.post('/api/v1/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] }, { key })
+    const [res] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: `http://127.0.0.1:${port}/hook`, events: ['order.created'] },
+      { key },
+    )
     expect(res.status).toBe(201)
     const cat = makeCatalog(t.deps, store.id)
     await t.api.post('/api/orders', orderBody(store.id, cat))
@@ -283,12 +339,21 @@ describe('repeating errors: once a minute per error, with a count', () => {
   test('a dispatcher tick that keeps failing (e.g. disk full) is logged once, not every tick', async () => {
     const { t, lines } = app('debug', { webhookAllowPrivate: true })
     const { store, key } = makeShop(t.deps)
-    const [res] = await t.api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['order.created'] }, { key })
+    const [res] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['order.created'] },
+      { key },
+    )
     expect(res.status).toBe(201)
     // Every tick's transaction now fails the way a full disk fails it.
     const client = t.deps.db.$client as unknown as { transaction: (fn: () => unknown) => unknown }
     const real = client.transaction.bind(client)
-    client.transaction = () => Object.assign(() => 0, { immediate: () => { throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }) } })
+    client.transaction = () =>
+      Object.assign(() => 0, {
+        immediate: () => {
+          throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
+        },
+      })
     for (let i = 0; i < 20; i++) t.deps.dispatcher.pump()
     client.transaction = real
     const failed = lines.filter((l) => l.msg === 'webhook dispatch failed')

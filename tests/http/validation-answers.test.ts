@@ -71,16 +71,28 @@ describe('a non-object JSON body where an object belongs → 400, nothing writte
 
 describe('reasons, fields and messages', () => {
   test('a string where an integer belongs → invalid_type, saying what is allowed', async () => {
-    const [res, body] = await t.api.post('/api/v1/discounts', { code: 'MANY1', type: 'fixed', value: 1, maxUses: 'many' }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/discounts',
+      { code: 'MANY1', type: 'fixed', value: 1, maxUses: 'many' },
+      { key },
+    )
     expectValidation(res, body, 'maxUses', 'invalid_type')
     expect(body.error).toMatch(/integer.*or null/)
-    const [res2, body2] = await t.api.post('/api/v1/shipping', { name: 'Courier', price: 1, estimatedDays: '2-3 days' }, { key })
+    const [res2, body2] = await t.api.post(
+      '/api/v1/shipping',
+      { name: 'Courier', price: 1, estimatedDays: '2-3 days' },
+      { key },
+    )
     expectValidation(res2, body2, 'estimatedDays', 'invalid_type')
     expect(body2.error).toContain('an integer from 0 to 365 or null')
   })
 
   test('an out-of-range integer names its bounds', async () => {
-    const [res, body] = await t.api.post('/api/v1/discounts', { code: 'NEG1', type: 'fixed', value: 1, maxUses: -1 }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/discounts',
+      { code: 'NEG1', type: 'fixed', value: 1, maxUses: -1 },
+      { key },
+    )
     expectValidation(res, body, 'maxUses', 'out_of_range')
     expect(body.error).toContain("'maxUses' must be an integer from 1 to")
   })
@@ -90,13 +102,24 @@ describe('reasons, fields and messages', () => {
       const [res, body] = await t.api.post('/api/v1/products', { name: 'Shirt', price: 5, variants }, { key })
       expectValidation(res, body, 'variants', 'invalid_type')
     }
-    const [res, body] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), items: { quantity: 1 } })
+    const [res, body] = await t.api.post('/api/orders', {
+      storeId,
+      name: 'Ana',
+      phone: uniqPhone(),
+      items: { quantity: 1 },
+    })
     expectValidation(res, body, 'items', 'invalid_type')
   })
 
   test('too long text says the limit in characters', async () => {
     const product = addProduct(t.deps, storeId, { price: 100 })
-    const [res, body] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), address: 'x'.repeat(1001), items: [{ productId: product.id, quantity: 1 }] })
+    const [res, body] = await t.api.post('/api/orders', {
+      storeId,
+      name: 'Ana',
+      phone: uniqPhone(),
+      address: 'x'.repeat(1001),
+      items: [{ productId: product.id, quantity: 1 }],
+    })
     expectValidation(res, body, 'address', 'out_of_range')
     expect(body.error).toContain('at most 1000 characters')
   })
@@ -130,12 +153,23 @@ describe('money bounds', () => {
       { productId: a.id, quantity: 1 },
       { productId: b.id, quantity: 1 },
     ]
-    const [res, body] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), items, shippingOptionId: ship.id })
+    const [res, body] = await t.api.post('/api/orders', {
+      storeId,
+      name: 'Ana',
+      phone: uniqPhone(),
+      items,
+      shippingOptionId: ship.id,
+    })
     expectValidation(res, body, 'items', 'out_of_range')
     const [, orders] = await t.api.get('/api/v1/orders', { key })
     expect(orders.data.some((o: Json) => o.items?.length === 2 && o.total > 9e15)).toBe(false)
     // One of them alone is fine.
-    const [ok, okBody] = await t.api.post('/api/orders', { storeId, name: 'Ana', phone: uniqPhone(), items: items.slice(0, 1) })
+    const [ok, okBody] = await t.api.post('/api/orders', {
+      storeId,
+      name: 'Ana',
+      phone: uniqPhone(),
+      items: items.slice(0, 1),
+    })
     expectStatus(ok, okBody).toBe(201)
   })
 })

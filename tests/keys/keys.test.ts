@@ -19,7 +19,12 @@ const t = appForFile({}, { clock })
 describe('format and randomness', () => {
   test('sfk_ + 33 base62 characters, and 62^33 covers the 192 bits of 24 random bytes', () => {
     const store = makeStore(t.deps)
-    const keys = t.deps.db.$client.transaction(() => Array.from({ length: 1000 }, () => createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } }).key))()
+    const keys = t.deps.db.$client.transaction(() =>
+      Array.from(
+        { length: 1000 },
+        () => createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } }).key,
+      ),
+    )()
     for (const k of keys) {
       expect(k).toMatch(/^sfk_[0-9A-Za-z]{33}$/)
       expect(KEY_RE.test(k)).toBe(true)
@@ -37,11 +42,17 @@ describe('format and randomness', () => {
 describe('storage', () => {
   test('the row holds the SHA-256 hash and a 12-character prefix; the secret is in no column and not in the file', () => {
     const store = makeStore(t.deps)
-    const { id, key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['products:read'], name: 'till' } })
-    const row = t.deps.db.$client.query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?').get(id)!
+    const { id, key } = createKey({
+      ctx: { db: t.deps.db, clock },
+      input: { storeId: store.id, scopes: ['products:read'], name: 'till' },
+    })
+    const row = t.deps.db.$client
+      .query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?')
+      .get(id)!
     expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'))
     expect(row.prefix).toBe(key.slice(0, 12))
-    for (const value of Object.values(row)) if (typeof value === 'string') expect(value.includes(key.slice(12))).toBe(false)
+    for (const value of Object.values(row))
+      if (typeof value === 'string') expect(value.includes(key.slice(12))).toBe(false)
 
     const secretPart = Buffer.from(key.slice(12))
     const files = ['storefront.db', 'storefront.db-wal'].map((f) => path.join(t.config.dataDir, f)).filter(existsSync)
@@ -51,14 +62,25 @@ describe('storage', () => {
     t.deps.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     expect(scan()).toBe(false)
     // The scan would find it if it were there: the prefix is.
-    expect(readFileSync(path.join(t.config.dataDir, 'storefront.db')).includes(Buffer.from(key.slice(0, 12)))).toBe(true)
+    expect(readFileSync(path.join(t.config.dataDir, 'storefront.db')).includes(Buffer.from(key.slice(0, 12)))).toBe(
+      true,
+    )
   })
 
   test('listKeys shows the prefix and never the secret or the hash', () => {
     const store = makeStore(t.deps)
     const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } })
     const [listed] = listKeys({ ctx: { db: t.deps.db }, input: { storeId: store.id } })
-    expect(Object.keys(listed!).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes'])
+    expect(Object.keys(listed!).sort()).toEqual([
+      'createdAt',
+      'expiresAt',
+      'id',
+      'lastUsedAt',
+      'name',
+      'prefix',
+      'revokedAt',
+      'scopes',
+    ])
     expect(JSON.stringify(listed)).not.toContain(key.slice(12))
   })
 })
@@ -66,7 +88,8 @@ describe('storage', () => {
 test('lastUsedAt is set by use (written behind, seen after a flush)', async () => {
   const store = makeStore(t.deps)
   const { id, key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['all'] } })
-  const lastUsed = () => listKeys({ ctx: { db: t.deps.db }, input: { storeId: store.id } }).find((k) => k.id === id)!.lastUsedAt
+  const lastUsed = () =>
+    listKeys({ ctx: { db: t.deps.db }, input: { storeId: store.id } }).find((k) => k.id === id)!.lastUsedAt
   expect(lastUsed()).toBeNull()
   clock.advance(5_000)
   expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
@@ -81,11 +104,18 @@ test('lastUsedAt is set by use (written behind, seen after a flush)', async () =
 describe('scopes', () => {
   test('GET needs :read and POST/PUT/DELETE need :write of the resource', async () => {
     const store = makeStore(t.deps)
-    const { key } = createKey({ ctx: { db: t.deps.db, clock }, input: { storeId: store.id, scopes: ['products:read', 'categories:write'] } })
+    const { key } = createKey({
+      ctx: { db: t.deps.db, clock },
+      input: { storeId: store.id, scopes: ['products:read', 'categories:write'] },
+    })
     expectStatus(...(await t.api.get('/api/v1/products', { key }))).toBe(200)
     const [res, body] = await t.api.post('/api/v1/products', { name: 'Mug', price: 1 }, { key })
     expectStatus(res, body).toBe(403)
-    expect(body).toEqual({ error: expect.stringContaining('products:write'), code: 'FORBIDDEN', details: { scope: 'products:write' } })
+    expect(body).toEqual({
+      error: expect.stringContaining('products:write'),
+      code: 'FORBIDDEN',
+      details: { scope: 'products:write' },
+    })
     expectStatus(...(await t.api.get('/api/v1/categories', { key }))).toBe(403)
     expectStatus(...(await t.api.post('/api/v1/categories', { name: 'Cups' }, { key }))).toBe(201)
   })

@@ -65,8 +65,14 @@ describe('toMinor', () => {
 
   test('more decimals than the currency has → 400 invalid_format naming the field', () => {
     expect(reasonOf(() => toMinor(1.5, 'JPY', 'price'))).toEqual({ field: 'price', reason: 'invalid_format' })
-    expect(reasonOf(() => toMinor(1.234, 'USD', 'variants[0].price'))).toEqual({ field: 'variants[0].price', reason: 'invalid_format' })
-    expect(reasonOf(() => toMinor(1.0001, 'KWD', 'comparePrice'))).toEqual({ field: 'comparePrice', reason: 'invalid_format' })
+    expect(reasonOf(() => toMinor(1.234, 'USD', 'variants[0].price'))).toEqual({
+      field: 'variants[0].price',
+      reason: 'invalid_format',
+    })
+    expect(reasonOf(() => toMinor(1.0001, 'KWD', 'comparePrice'))).toEqual({
+      field: 'comparePrice',
+      reason: 'invalid_format',
+    })
     // Large amounts too: the tolerance must not grow into whole minor units.
     expect(reasonOf(() => toMinor(12345.678, 'USD', 'price'))).toEqual({ field: 'price', reason: 'invalid_format' })
     expect(reasonOf(() => toMinor(123456789.125, 'USD', 'price'))).toEqual({ field: 'price', reason: 'invalid_format' })

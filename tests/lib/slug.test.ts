@@ -7,9 +7,12 @@ describe('isSlug', () => {
   test.each(['abc', 'a-b', 'mug-2', 'summer-sale-2026', '123', 'a'.repeat(50), 'a1-b2-c3'])('accepts %p', (s) => {
     expect(isSlug(s)).toBe(true)
   })
-  test.each(['', 'ab', 'a'.repeat(51), '-abc', 'abc-', 'a--b', 'Abc', 'a_b', 'a b', 'crème', 'a.b', 'ab/c'])('refuses %p', (s) => {
-    expect(isSlug(s)).toBe(false)
-  })
+  test.each(['', 'ab', 'a'.repeat(51), '-abc', 'abc-', 'a--b', 'Abc', 'a_b', 'a b', 'crème', 'a.b', 'ab/c'])(
+    'refuses %p',
+    (s) => {
+      expect(isSlug(s)).toBe(false)
+    },
+  )
   test('the schema pattern agrees with isSlug on length-valid strings', () => {
     const re = new RegExp(SLUG_PATTERN)
     for (const s of ['abc', 'a--b', '-ab', 'ab-', 'a-b-c', 'ABC', 'x_y']) {

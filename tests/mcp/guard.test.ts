@@ -26,12 +26,21 @@ afterAll(() => {
 
 const rpc = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} })
 
-async function mcp(app: TestApp, body: unknown, opts: { key?: string; origin?: string; host?: string } = {}): Promise<[Response, Json]> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+async function mcp(
+  app: TestApp,
+  body: unknown,
+  opts: { key?: string; origin?: string; host?: string } = {},
+): Promise<[Response, Json]> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  }
   if (opts.key) headers.authorization = `Bearer ${opts.key}`
   if (opts.origin) headers.origin = opts.origin
   if (opts.host) headers.host = opts.host
-  const res = await app.app.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(body) }))
+  const res = await app.app.handle(
+    new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(body) }),
+  )
   const text = await res.text()
   return [res, text ? JSON.parse(text) : null]
 }
@@ -60,7 +69,11 @@ describe('Origin', () => {
   })
 
   test('with PUBLIC_URL the own origin is that one, whatever Host says (a rebinding page)', async () => {
-    const [rebound, body] = await mcp(strict, rpc(1), { key: strictKey, origin: 'http://attacker.example', host: 'attacker.example' })
+    const [rebound, body] = await mcp(strict, rpc(1), {
+      key: strictKey,
+      origin: 'http://attacker.example',
+      host: 'attacker.example',
+    })
     expect(rebound.status).toBe(403)
     expect(body.code).toBe('FORBIDDEN')
     const [own] = await mcp(strict, rpc(1), { key: strictKey, origin: 'https://api.shop.example' })
@@ -71,10 +84,18 @@ describe('Origin', () => {
 describe('JSON-RPC batches', () => {
   test('each message counts against the key; an over-limit batch → 429 and runs nothing', async () => {
     const { key: k } = makeShop(t.deps)
-    const [res] = await mcp(t, Array.from({ length: 10 }, (_, i) => rpc(i + 1)), { key: k })
+    const [res] = await mcp(
+      t,
+      Array.from({ length: 10 }, (_, i) => rpc(i + 1)),
+      { key: k },
+    )
     expect(res.status).toBe(200)
     expect(res.headers.get('x-ratelimit-remaining')).toBe('20')
-    const [big, bigBody] = await mcp(t, Array.from({ length: 100 }, (_, i) => rpc(i + 1)), { key: k })
+    const [big, bigBody] = await mcp(
+      t,
+      Array.from({ length: 100 }, (_, i) => rpc(i + 1)),
+      { key: k },
+    )
     expect(big.status).toBe(429)
     expect(bigBody.code).toBe('RATE_LIMIT_EXCEEDED')
     expect(Number(big.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -91,7 +112,12 @@ describe('stdio client: STOREFRONT_URL', () => {
     }
   })
   test('https anywhere, and http to loopback, are accepted', () => {
-    for (const url of ['https://api.example.com', 'http://localhost:3443', 'http://127.0.0.1:3443', 'http://[::1]:3443']) {
+    for (const url of [
+      'https://api.example.com',
+      'http://localhost:3443',
+      'http://127.0.0.1:3443',
+      'http://[::1]:3443',
+    ]) {
       expect(settings(url)().url).toBe(url)
     }
   })

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { makeKey, makeShop } from '../helpers/factories'
-import { callTool, CONTRACT_TOOLS, fullFlow, httpMcpClient, ok, startMcpTestServer, type McpTestServer } from '../helpers/mcp'
+import {
+  callTool,
+  CONTRACT_TOOLS,
+  fullFlow,
+  httpMcpClient,
+  ok,
+  startMcpTestServer,
+  type McpTestServer,
+} from '../helpers/mcp'
 
 let srv: McpTestServer
 const clients: Client[] = []
@@ -34,7 +42,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(t.description!.length).toBeGreaterThan(30)
       expect(t.inputSchema.type).toBe('object')
       expect(t.annotations?.openWorldHint).toBe(false)
-      expect(t.annotations?.readOnlyHint).toBe(t.name.startsWith('get_') || t.name.startsWith('list_') || t.name === 'check_slug')
+      expect(t.annotations?.readOnlyHint).toBe(
+        t.name.startsWith('get_') || t.name.startsWith('list_') || t.name === 'check_slug',
+      )
       expect(t.annotations?.destructiveHint).toBe(t.name.startsWith('delete_'))
     }
   })
@@ -60,7 +70,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(dup.structuredContent).toMatchObject({ status: 409, code: 'DUPLICATE_SLUG' })
 
     const bad = await callTool(client, 'list_products', { limit: 500 })
-    expect(bad.structuredContent).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: { field: 'limit', reason: 'out_of_range' } })
+    expect(bad.structuredContent).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: { field: 'limit', reason: 'out_of_range' },
+    })
 
     const plan = await callTool(client, 'get_stats')
     expect(plan.isError).toBe(true)
@@ -77,14 +91,22 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(denied.structuredContent).toMatchObject({ status: 403, code: 'FORBIDDEN' })
     expect(denied.structuredContent!.error).toContain('products:write')
     // create_order without storeId looks the store up, which needs store:read.
-    const noStore = await callTool(client, 'create_order', { name: 'A', phone: '+14155550123', items: [{ productId: 'x', quantity: 1 }] })
+    const noStore = await callTool(client, 'create_order', {
+      name: 'A',
+      phone: '+14155550123',
+      items: [{ productId: 'x', quantity: 1 }],
+    })
     expect(noStore.structuredContent).toMatchObject({ status: 403, code: 'FORBIDDEN' })
   })
 
   test('a bad key is refused at /mcp itself (401)', async () => {
     const res = await fetch(`${srv.running.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sfk_wrong', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: 'Bearer sfk_wrong',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       tls: { ca: srv.ca },
     } as RequestInit)
@@ -96,7 +118,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   test('GET and DELETE answer 405: the endpoint is stateless', async () => {
     const { key } = makeShop(srv.running.deps)
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${srv.running.url}/mcp`, { method, headers: { authorization: `Bearer ${key}` }, tls: { ca: srv.ca } } as RequestInit)
+      const res = await fetch(`${srv.running.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${key}` },
+        tls: { ca: srv.ca },
+      } as RequestInit)
       expect(res.status).toBe(405)
       expect(res.headers.get('allow')).toBe('POST')
     }

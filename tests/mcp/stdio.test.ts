@@ -8,7 +8,15 @@ import { rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { makeKey, makeShop } from '../helpers/factories'
 import { tempDir } from '../helpers/app'
-import { callTool, CONTRACT_TOOLS, fullFlow, ROOT, startMcpTestServer, stdioMcpClient, type McpTestServer } from '../helpers/mcp'
+import {
+  callTool,
+  CONTRACT_TOOLS,
+  fullFlow,
+  ROOT,
+  startMcpTestServer,
+  stdioMcpClient,
+  type McpTestServer,
+} from '../helpers/mcp'
 
 let srv: McpTestServer
 beforeAll(async () => {
@@ -28,7 +36,10 @@ const alive = (pid: number) => {
 }
 
 /** Connects, runs `fn`, then closes the transport (which ends exactly that child) and checks it exited. */
-async function withStdio(env: Record<string, string>, fn: (c: Awaited<ReturnType<typeof stdioMcpClient>>) => Promise<void>) {
+async function withStdio(
+  env: Record<string, string>,
+  fn: (c: Awaited<ReturnType<typeof stdioMcpClient>>) => Promise<void>,
+) {
   const session = await stdioMcpClient(env)
   const pid = session.transport.pid!
   try {
@@ -42,7 +53,13 @@ async function withStdio(env: Record<string, string>, fn: (c: Awaited<ReturnType
 
 /** Starts the server with the given environment and no client: for start-up failures. */
 async function startFails(env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, 'src/mcp/stdio.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, 'src/mcp/stdio.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const timer = setTimeout(() => proc.kill(), 10_000)
   const code = await proc.exited
   clearTimeout(timer)
@@ -52,12 +69,15 @@ async function startFails(env: Record<string, string>) {
 describe('MCP over stdio (bun run mcp)', () => {
   test('full flow against the HTTPS API, trusting STOREFRONT_CA_FILE', async () => {
     const { store, key } = makeShop(srv.running.deps, { plan: 'pro' })
-    await withStdio({ STOREFRONT_URL: srv.running.url, STOREFRONT_API_KEY: key, STOREFRONT_CA_FILE: srv.certFile }, async ({ client }) => {
-      const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual([...CONTRACT_TOOLS].sort())
-      const used = await fullFlow(client, srv, store)
-      expect(used.size).toBe(34)
-    })
+    await withStdio(
+      { STOREFRONT_URL: srv.running.url, STOREFRONT_API_KEY: key, STOREFRONT_CA_FILE: srv.certFile },
+      async ({ client }) => {
+        const { tools } = await client.listTools()
+        expect(tools.map((t) => t.name).sort()).toEqual([...CONTRACT_TOOLS].sort())
+        const used = await fullFlow(client, srv, store)
+        expect(used.size).toBe(34)
+      },
+    )
   })
 
   test('401, 403, 404 and 409 come back as tool errors with the API code', async () => {
@@ -71,14 +91,20 @@ describe('MCP over stdio (bun run mcp)', () => {
       expect(r.structuredContent).toMatchObject({ status: 401, code: 'UNAUTHORIZED' })
     })
 
-    await withStdio({ ...settings, STOREFRONT_API_KEY: makeKey(deps, store.id, ['orders:read']) }, async ({ client }) => {
-      const r = await callTool(client, 'update_order_status', { id: 'x', status: 'confirmed' })
-      expect(r.structuredContent).toMatchObject({ status: 403, code: 'FORBIDDEN' })
-      expect((r.content[0] as { text: string }).text).toContain('orders:write')
-    })
+    await withStdio(
+      { ...settings, STOREFRONT_API_KEY: makeKey(deps, store.id, ['orders:read']) },
+      async ({ client }) => {
+        const r = await callTool(client, 'update_order_status', { id: 'x', status: 'confirmed' })
+        expect(r.structuredContent).toMatchObject({ status: 403, code: 'FORBIDDEN' })
+        expect((r.content[0] as { text: string }).text).toContain('orders:write')
+      },
+    )
 
     await withStdio({ ...settings, STOREFRONT_API_KEY: key }, async ({ client }) => {
-      expect((await callTool(client, 'get_order', { id: 'nope' })).structuredContent).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+      expect((await callTool(client, 'get_order', { id: 'nope' })).structuredContent).toMatchObject({
+        status: 404,
+        code: 'NOT_FOUND',
+      })
       await callTool(client, 'create_category', { name: 'Cups', slug: 'cups' })
       const dup = await callTool(client, 'create_category', { name: 'Cups again', slug: 'cups' })
       expect(dup.isError).toBe(true)
@@ -105,14 +131,22 @@ describe('MCP over stdio (bun run mcp)', () => {
     expect(none.stderr).toContain('STOREFRONT_API_KEY is not set')
     expect(none.stdout).toBe('')
 
-    const badCa = await startFails({ STOREFRONT_URL: srv.running.url, STOREFRONT_API_KEY: 'sfk_x', STOREFRONT_CA_FILE: '/nonexistent/cert.pem' })
+    const badCa = await startFails({
+      STOREFRONT_URL: srv.running.url,
+      STOREFRONT_API_KEY: 'sfk_x',
+      STOREFRONT_CA_FILE: '/nonexistent/cert.pem',
+    })
     expect(badCa.code).toBe(2)
     expect(badCa.stderr).toContain('STOREFRONT_CA_FILE=/nonexistent/cert.pem: cannot be read (ENOENT)')
 
     const dir = tempDir('sf-mcp-ca-')
     const notPem = path.join(dir, 'ca.pem')
     writeFileSync(notPem, 'hello')
-    const wrongCa = await startFails({ STOREFRONT_URL: 'localhost:3443', STOREFRONT_API_KEY: 'sfk_x', STOREFRONT_CA_FILE: notPem })
+    const wrongCa = await startFails({
+      STOREFRONT_URL: 'localhost:3443',
+      STOREFRONT_API_KEY: 'sfk_x',
+      STOREFRONT_CA_FILE: notPem,
+    })
     rmSync(dir, { recursive: true, force: true })
     expect(wrongCa.code).toBe(2)
     expect(wrongCa.stderr).toContain('STOREFRONT_URL="localhost:3443": expected an https:// origin')

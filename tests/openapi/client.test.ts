@@ -17,7 +17,12 @@ test('lists products, places an order and confirms it through openapi-fetch', as
   // Loaded by path: its `./api` types exist only where the CI check generates them.
   const examplePath = path.join(import.meta.dir, '../../scripts/openapi-client/example.ts')
   const { listOrderAndConfirm } = await import(examplePath)
-  const result = await listOrderAndConfirm({ baseUrl: 'http://localhost', apiKey: key, storeId: store.id, fetch: (req: Request) => t.app.handle(req) })
+  const result = await listOrderAndConfirm({
+    baseUrl: 'http://localhost',
+    apiKey: key,
+    storeId: store.id,
+    fetch: (req: Request) => t.app.handle(req),
+  })
   expect(result.products).toBeGreaterThan(0)
   expect(result.order.status).toBe('confirmed')
   expect(result.units).toBe(2)

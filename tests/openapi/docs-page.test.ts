@@ -12,7 +12,8 @@ import { appForFile } from '../helpers/app'
 
 const t = appForFile()
 
-const get = (p: string, headers: Record<string, string> = {}) => t.app.handle(new Request(`http://localhost${p}`, { headers }))
+const get = (p: string, headers: Record<string, string> = {}) =>
+  t.app.handle(new Request(`http://localhost${p}`, { headers }))
 
 async function scriptUrl(page: string): Promise<string> {
   const html = await (await get(page)).text()
@@ -33,7 +34,9 @@ for (const page of ['/docs', '/docs/']) {
     const html = await res.text()
     expect(html).not.toMatch(/https?:\/\//)
     // No inline script: every <script> element is empty or has a src.
-    expect([...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, , body]) => body!.trim() !== '')).toEqual([])
+    expect(
+      [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, , body]) => body!.trim() !== ''),
+    ).toEqual([])
     expect(html).toContain('data-url="/docs/json"')
     expect(html).toContain('bearerAuth')
     expect(await scriptUrl(page)).toMatch(/^\/docs\/assets\/scalar-api-reference-[\d.]+\.[0-9a-f]{12}\.js$/)

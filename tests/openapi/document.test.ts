@@ -36,19 +36,24 @@ function schemas(): { at: string; s: Json }[] {
   const visit = (s: Json, at: string) => {
     if (!s || typeof s !== 'object') return
     out.push({ at, s })
-    for (const k of ['properties', 'patternProperties', '$defs']) for (const [n, c] of Object.entries<Json>(s[k] ?? {})) visit(c, `${at}/${k}/${n}`)
-    for (const k of ['items', 'additionalProperties', 'not']) if (s[k] && typeof s[k] === 'object') visit(s[k], `${at}/${k}`)
-    for (const k of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) (s[k] ?? []).forEach((c: Json, i: number) => visit(c, `${at}/${k}/${i}`))
+    for (const k of ['properties', 'patternProperties', '$defs'])
+      for (const [n, c] of Object.entries<Json>(s[k] ?? {})) visit(c, `${at}/${k}/${n}`)
+    for (const k of ['items', 'additionalProperties', 'not'])
+      if (s[k] && typeof s[k] === 'object') visit(s[k], `${at}/${k}`)
+    for (const k of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+      (s[k] ?? []).forEach((c: Json, i: number) => visit(c, `${at}/${k}/${i}`))
   }
   for (const [name, s] of Object.entries<Json>(doc.components.schemas)) visit(s, `#/components/schemas/${name}`)
-  const media = (content: Json, at: string) => Object.entries<Json>(content ?? {}).forEach(([type, m]) => visit(m.schema, `${at}/${type}`))
+  const media = (content: Json, at: string) =>
+    Object.entries<Json>(content ?? {}).forEach(([type, m]) => visit(m.schema, `${at}/${type}`))
   for (const { method, path: p, op } of operations()) {
     const at = `${method.toUpperCase()} ${p}`
     for (const prm of op.parameters ?? []) visit(prm.schema, `${at} parameter ${prm.name}`)
     media(op.requestBody?.content, `${at} body`)
     for (const [status, r] of Object.entries<Json>(op.responses)) media(r.content, `${at} ${status}`)
   }
-  for (const [event, item] of Object.entries<Json>(doc.webhooks)) media(item.post.requestBody.content, `webhook ${event}`)
+  for (const [event, item] of Object.entries<Json>(doc.webhooks))
+    media(item.post.requestBody.content, `webhook ${event}`)
   return out
 }
 
@@ -58,12 +63,17 @@ test('redocly lint (recommended rules) finds no error', async () => {
     const file = path.join(dir, 'openapi.json')
     writeFileSync(file, JSON.stringify(doc))
     const cli = path.join(import.meta.dir, '../../node_modules/@redocly/cli/bin/cli.js')
-    const proc = Bun.spawnSync([process.execPath, cli, 'lint', file, '--format=json', '--max-problems=1000', '--extends=recommended'], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      cwd: dir,
-    })
+    const proc = Bun.spawnSync(
+      [process.execPath, cli, 'lint', file, '--format=json', '--max-problems=1000', '--extends=recommended'],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        cwd: dir,
+      },
+    )
     const report = JSON.parse(proc.stdout.toString())
-    const errors = report.problems.filter((p: Json) => p.severity === 'error').map((p: Json) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`)
+    const errors = report.problems
+      .filter((p: Json) => p.severity === 'error')
+      .map((p: Json) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`)
     expect(errors).toEqual([])
     expect(report.totals.errors).toBe(0)
   } finally {
@@ -89,10 +99,15 @@ describe('schemas', () => {
       .map(({ at }) => at)
     expect(bad).toEqual([])
     // Counts and quantities really are integers.
-    expect(doc.paths['/api/v1/products'].get.responses['200'].content['application/json'].schema.properties.total.type).toBe('integer')
-    const orderLine = doc.paths['/api/orders'].post.requestBody.content['application/json'].schema.properties.items.items
+    expect(
+      doc.paths['/api/v1/products'].get.responses['200'].content['application/json'].schema.properties.total.type,
+    ).toBe('integer')
+    const orderLine =
+      doc.paths['/api/orders'].post.requestBody.content['application/json'].schema.properties.items.items
     expect(orderLine.properties.quantity.type).toBe('integer')
-    expect(doc.paths['/api/v1/products'].get.parameters.find((p: Json) => p.name === 'limit').schema.type).toBe('integer')
+    expect(doc.paths['/api/v1/products'].get.parameters.find((p: Json) => p.name === 'limit').schema.type).toBe(
+      'integer',
+    )
   })
 
   test('no OpenAPI 3.0 `nullable`, no custom `error` keyword; nullable values are `null` types', () => {
@@ -103,20 +118,45 @@ describe('schemas', () => {
     expect(doc.components.schemas.Product.properties.description.type).toEqual(['string', 'null'])
   })
 
-  test('the normalizer turns the generator\'s forms into 3.1 ones', () => {
-    expect(fixSchema({ anyOf: [{ type: 'string', format: 'integer', default: 0 }, { type: 'integer', minimum: 1 }], minimum: 1, description: 'n' })).toEqual({
+  test("the normalizer turns the generator's forms into 3.1 ones", () => {
+    expect(
+      fixSchema({
+        anyOf: [
+          { type: 'string', format: 'integer', default: 0 },
+          { type: 'integer', minimum: 1 },
+        ],
+        minimum: 1,
+        description: 'n',
+      }),
+    ).toEqual({
       type: 'integer',
       minimum: 1,
       description: 'n',
     })
     expect(fixSchema({ type: 'number', multipleOf: 1 })).toEqual({ type: 'integer' })
-    expect(fixSchema({ nullable: true, type: 'string', enum: ['a'] })).toEqual({ type: ['string', 'null'], enum: ['a', null] })
+    expect(fixSchema({ nullable: true, type: 'string', enum: ['a'] })).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', null],
+    })
     expect(fixSchema({ nullable: true, description: 'd', $ref: '#/components/schemas/X' })).toEqual({
       description: 'd',
       anyOf: [{ $ref: '#/components/schemas/X' }, { type: 'null' }],
     })
     expect(fixSchema({ type: 'string', error: 'custom message' })).toEqual({ type: 'string' })
-    expect(fixSchema({ description: 'd', anyOf: [{ anyOf: [{ type: 'string', format: 'integer' }, { type: 'integer', minimum: 0 }] }, { type: 'null' }] })).toEqual({
+    expect(
+      fixSchema({
+        description: 'd',
+        anyOf: [
+          {
+            anyOf: [
+              { type: 'string', format: 'integer' },
+              { type: 'integer', minimum: 0 },
+            ],
+          },
+          { type: 'null' },
+        ],
+      }),
+    ).toEqual({
       type: ['integer', 'null'],
       minimum: 0,
       description: 'd',
@@ -133,7 +173,9 @@ describe('schemas', () => {
       .filter(({ at, s }) => typeof s.title === 'string' && at !== `#/components/schemas/${s.title}`)
       .map(({ at, s }) => `${s.title} at ${at}`)
     expect(inlined).toEqual([])
-    const dangling = [...text.matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)].filter(([, kind, name]) => !doc.components[kind!]?.[name!])
+    const dangling = [...text.matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)].filter(
+      ([, kind, name]) => !doc.components[kind!]?.[name!],
+    )
     expect(dangling.map(([ref]) => ref)).toEqual([])
   })
 
@@ -145,7 +187,9 @@ describe('schemas', () => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name)
         if (e.isDirectory()) walk(p)
-        else if (p.endsWith('.ts')) for (const m of readFileSync(p, 'utf8').matchAll(/(?:super\((?:\d{3}, )?|Conflict\()'([A-Z][A-Z_]+)'/g)) thrown.add(m[1]!)
+        else if (p.endsWith('.ts'))
+          for (const m of readFileSync(p, 'utf8').matchAll(/(?:super\((?:\d{3}, )?|Conflict\()'([A-Z][A-Z_]+)'/g))
+            thrown.add(m[1]!)
       }
     }
     walk(path.join(import.meta.dir, '../../src'))
@@ -158,7 +202,9 @@ describe('operations', () => {
   test('operationIds are unique camelCase verbs', () => {
     const ids = operations().map(({ op }) => op.operationId)
     expect(new Set(ids).size).toBe(ids.length)
-    const bad = ids.filter((id) => !/^(list|get|create|update|delete|check|receive|rotate|retry|moderate)[A-Z][A-Za-z]*$/.test(id))
+    const bad = ids.filter(
+      (id) => !/^(list|get|create|update|delete|check|receive|rotate|retry|moderate)[A-Z][A-Za-z]*$/.test(id),
+    )
     expect(bad).toEqual([])
     const byRoute = (m: string, p: string) => doc.paths[p][m].operationId
     expect(byRoute('get', '/api/v1/products')).toBe('listProducts')
@@ -189,13 +235,22 @@ describe('operations', () => {
     const uploads = new Set(
       t.app.routes
         // An upload route declares `upload` in its access (it streams its multipart body itself).
-        .filter((r) => /formdata|multipart\/form-data/.test(JSON.stringify((r.hooks as Json)?.parse ?? '')) || (r.hooks as Json)?.type === 'multipart/form-data' || (r.hooks as Json)?.accessDeclared?.upload === true)
+        .filter(
+          (r) =>
+            /formdata|multipart\/form-data/.test(JSON.stringify((r.hooks as Json)?.parse ?? '')) ||
+            (r.hooks as Json)?.type === 'multipart/form-data' ||
+            (r.hooks as Json)?.accessDeclared?.upload === true,
+        )
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
     )
     for (const { method, path: p, op } of operations()) {
       if (!op.requestBody) continue
       const types = Object.keys(op.requestBody.content)
-      const expected = uploads.has(`${method} ${p}`) ? ['multipart/form-data'] : p === '/api/billing/events' ? ['text/plain'] : ['application/json']
+      const expected = uploads.has(`${method} ${p}`)
+        ? ['multipart/form-data']
+        : p === '/api/billing/events'
+          ? ['text/plain']
+          : ['application/json']
       if (JSON.stringify(types) !== JSON.stringify(expected)) problems.push(`${method} ${p}: ${types}`)
       if (!op.responses['413']) problems.push(`${method} ${p}: no 413`)
     }
@@ -208,21 +263,31 @@ describe('operations', () => {
       for (const [status, r] of Object.entries<Json>(op.responses)) {
         const h = Object.keys(r.headers ?? {})
         const want = ['X-Request-Id']
-        if (p.startsWith('/api/') && status !== '401') want.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy')
+        if (p.startsWith('/api/') && status !== '401')
+          want.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy')
         if (status === '429' || status === '503') want.push('Retry-After')
         for (const w of want) if (!h.includes(w)) problems.push(`${method} ${p} ${status}: ${w}`)
       }
     }
     expect(problems).toEqual([])
     expect(Object.keys(doc.paths['/api/orders'].post.responses['201'].headers)).toContain('Idempotent-Replayed')
-    for (const name of ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed']) {
+    for (const name of [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Retry-After',
+      'Idempotent-Replayed',
+    ]) {
       expect(doc.components.headers[name].schema.type).toBeTruthy()
     }
   })
 
   test('the documented headers are the ones the service sends', async () => {
     const res = await t.app.handle(new Request('http://localhost/api/v1/stores'))
-    for (const name of ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy']) expect(res.headers.get(name)).toBeTruthy()
+    for (const name of ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit', 'RateLimit-Policy'])
+      expect(res.headers.get(name)).toBeTruthy()
   })
 })
 
@@ -232,7 +297,13 @@ test('webhooks: the three events with the Standard Webhooks envelope', () => {
     const schema = item.post.requestBody.content['application/json'].schema
     expect(schema.required).toEqual(['type', 'event', 'timestamp', 'storeId', 'data'])
     expect(schema.properties.type.const).toBe(event)
-    expect(item.post.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    expect(item.post.parameters.map((p: Json) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ])
   }
-  expect(doc.webhooks['order.created'].post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Order' })
+  expect(doc.webhooks['order.created'].post.requestBody.content['application/json'].schema.properties.data).toEqual({
+    $ref: '#/components/schemas/Order',
+  })
 })

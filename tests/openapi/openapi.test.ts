@@ -70,7 +70,9 @@ describe('every /api route', () => {
       .filter((r) => (r.hooks as Json)?.body)
       .filter((r) => {
         const content = operation(r.method, r.path)?.requestBody?.content ?? {}
-        return !Object.values<Json>(content).some((c) => c?.schema && (c.schema.type || c.schema.$ref || c.schema.anyOf || c.schema.properties))
+        return !Object.values<Json>(content).some(
+          (c) => c?.schema && (c.schema.type || c.schema.$ref || c.schema.anyOf || c.schema.properties),
+        )
       })
       .map((r) => `${r.method} ${r.path}`)
     expect(bad).toEqual([])
@@ -85,7 +87,8 @@ describe('every /api route', () => {
       const responses = op.responses ?? {}
       const success = Object.keys(responses).filter((s) => /^2\d\d$/.test(s))
       if (success.length === 0) problems.push(`${name}: no 2xx response`)
-      for (const s of success) if (!jsonSchema(responses[s]) && s !== '204') problems.push(`${name}: ${s} has no JSON schema`)
+      for (const s of success)
+        if (!jsonSchema(responses[s]) && s !== '204') problems.push(`${name}: ${s} has no JSON schema`)
       const policy = policyFor(r.method, samplePath(r.path))
       const needed = policy.kind === 'key' ? ['400', '401', '403', '429'] : ['429']
       for (const s of needed) {
@@ -111,7 +114,8 @@ describe('every /api route', () => {
       for (const [status, response] of Object.entries<Json>(responses)) {
         if (!/^[45]\d\d$/.test(status)) continue
         const p = props(jsonSchema(response))
-        const ok = status === '402' ? ['error', 'message', 'state', 'upgradeUrl'].every((k) => p.has(k)) : p.has('error')
+        const ok =
+          status === '402' ? ['error', 'message', 'state', 'upgradeUrl'].every((k) => p.has(k)) : p.has('error')
         if (!ok) problems.push(`${r.method} ${r.path} ${status}`)
       }
     }
@@ -128,7 +132,8 @@ describe('every /api route', () => {
       const secured = (op.security ?? doc.security ?? []).some((s: Json) => 'bearerAuth' in s)
       if (policy.kind === 'key') {
         if (!secured) problems.push(`${name}: no bearerAuth security`)
-        if (policy.scope && !`${op.description ?? ''} ${op.summary ?? ''}`.includes(policy.scope)) problems.push(`${name}: description does not name ${policy.scope}`)
+        if (policy.scope && !`${op.description ?? ''} ${op.summary ?? ''}`.includes(policy.scope))
+          problems.push(`${name}: description does not name ${policy.scope}`)
         if (policy.feature && !('403' in (op.responses ?? {}))) problems.push(`${name}: paid feature without 403`)
       } else if (secured) problems.push(`${name}: public route marked as needing a key`)
       if (!op.summary) problems.push(`${name}: no summary`)
@@ -142,7 +147,8 @@ describe('every /api route', () => {
       const op = operation(r.method, r.path)
       if (!op) continue
       for (const [, param] of r.path.matchAll(/:(\w+)/g)) {
-        if (!(op.parameters ?? []).some((p: Json) => p.in === 'path' && p.name === param)) problems.push(`${r.method} ${r.path}: :${param}`)
+        if (!(op.parameters ?? []).some((p: Json) => p.in === 'path' && p.name === param))
+          problems.push(`${r.method} ${r.path}: :${param}`)
       }
     }
     expect(problems).toEqual([])

@@ -16,13 +16,37 @@ function shopWithOrders(n: number) {
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
     clock.advance(60_000)
-    ids.unshift(placeOrder(t.deps, orderBody(s.store.id, cat, { phone: uniqPhone(), notes: `n${i}`, shippingOptionId: cat.courier.id })).body.id)
+    ids.unshift(
+      placeOrder(
+        t.deps,
+        orderBody(s.store.id, cat, { phone: uniqPhone(), notes: `n${i}`, shippingOptionId: cat.courier.id }),
+      ).body.id,
+    )
   }
   return { ...s, cat, ids }
 }
 
-const LIST_KEYS = ['createdAt', 'currency', 'customerName', 'customerPhone', 'id', 'items', 'notes', 'orderNumber', 'status', 'total']
-const DETAIL_KEYS = [...LIST_KEYS, 'customerAddress', 'customerId', 'discount', 'shippingOption', 'subtotal', 'updatedAt'].sort()
+const LIST_KEYS = [
+  'createdAt',
+  'currency',
+  'customerName',
+  'customerPhone',
+  'id',
+  'items',
+  'notes',
+  'orderNumber',
+  'status',
+  'total',
+]
+const DETAIL_KEYS = [
+  ...LIST_KEYS,
+  'customerAddress',
+  'customerId',
+  'discount',
+  'shippingOption',
+  'subtotal',
+  'updatedAt',
+].sort()
 
 describe('GET /api/v1/orders', () => {
   test('list form, newest first, with limit/offset and the total', async () => {
@@ -45,7 +69,10 @@ describe('GET /api/v1/orders', () => {
   test('orders created in the same millisecond keep a stable newest-first order', async () => {
     const s = makeShop(t.deps)
     const cat = makeCatalog(t.deps, s.store.id)
-    const numbers = Array.from({ length: 4 }, () => placeOrder(t.deps, orderBody(s.store.id, cat, { phone: uniqPhone() })).body.orderNumber)
+    const numbers = Array.from(
+      { length: 4 },
+      () => placeOrder(t.deps, orderBody(s.store.id, cat, { phone: uniqPhone() })).body.orderNumber,
+    )
     const [, body] = await t.api.get('/api/v1/orders', { key: s.key })
     expect(body.data.map((o: { orderNumber: string }) => o.orderNumber)).toEqual(numbers.reverse())
   })
@@ -67,7 +94,9 @@ describe('GET /api/v1/orders', () => {
 
     const [, updated] = await t.api.get(`/api/v1/orders?updatedSince=${new Date(since + 1).toISOString()}`, { key })
     expect([updated.total, updated.data.map((o: { id: string }) => o.id)]).toEqual([2, [ids[2], ids[3]]])
-    const [, created] = await t.api.get(`/api/v1/orders?createdSince=${new Date(since - 60_000).toISOString()}`, { key })
+    const [, created] = await t.api.get(`/api/v1/orders?createdSince=${new Date(since - 60_000).toISOString()}`, {
+      key,
+    })
     expect([created.total, created.data.map((o: { id: string }) => o.id)]).toEqual([2, ids.slice(0, 2)])
   })
 
@@ -98,8 +127,22 @@ describe('GET /api/v1/orders/:id', () => {
     const [res, body] = await t.api.get(`/api/v1/orders/${ids[0]}`, { key })
     expectStatus(res, body).toBe(200)
     expect(Object.keys(body.data).sort()).toEqual(DETAIL_KEYS)
-    expect(body.data).toMatchObject({ customerAddress: 'Calle 1, Lima', shippingOption: { name: 'Courier', price: 5 }, subtotal: 34, total: 39, discount: null })
-    expect(body.data.items[1]).toEqual({ productId: cat.mug.id, productName: 'Mug', variantId: null, variantName: null, quantity: 1, unitPrice: 10, subtotal: 10 })
+    expect(body.data).toMatchObject({
+      customerAddress: 'Calle 1, Lima',
+      shippingOption: { name: 'Courier', price: 5 },
+      subtotal: 34,
+      total: 39,
+      discount: null,
+    })
+    expect(body.data.items[1]).toEqual({
+      productId: cat.mug.id,
+      productName: 'Mug',
+      variantId: null,
+      variantName: null,
+      quantity: 1,
+      unitPrice: 10,
+      subtotal: 10,
+    })
 
     // The shipping snapshot survives a later price change.
     t.deps.db.$client.run('UPDATE shipping_options SET price = 999, name = ? WHERE id = ?', ['Renamed', cat.courier.id])
@@ -125,7 +168,11 @@ describe('PUT /api/v1/orders/:id/status', () => {
     const id = ids[0]
     const [, before] = await t.api.get(`/api/v1/orders/${id}`, { key })
     let last = before.data.updatedAt
-    for (const [path, status] of [['/status', 'confirmed'], ['', 'shipped'], ['/status', 'delivered']] as const) {
+    for (const [path, status] of [
+      ['/status', 'confirmed'],
+      ['', 'shipped'],
+      ['/status', 'delivered'],
+    ] as const) {
       clock.advance(1000)
       const [res, body] = await t.api.put(`/api/v1/orders/${id}${path}`, { status }, { key })
       expectStatus(res, body).toBe(200)
@@ -194,14 +241,24 @@ describe('PUT /api/v1/orders/:id/status', () => {
       const [res, body] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'confirmed' }, { key })
       expectStatus(res, body).toBe(200)
       await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'delivered' }, { key })
-      const rows = t.deps.db.$client.query<{ event_type: string; payload: string }, [string]>('SELECT event_type, payload FROM webhook_outbox WHERE store_id = ?').all(store.id)
+      const rows = t.deps.db.$client
+        .query<{ event_type: string; payload: string }, [string]>(
+          'SELECT event_type, payload FROM webhook_outbox WHERE store_id = ?',
+        )
+        .all(store.id)
       expect(rows.map((r) => r.event_type)).toEqual(['order.updated'])
       expect(JSON.parse(rows[0]!.payload)).toEqual({
         type: 'order.updated',
         event: 'order.updated',
         timestamp: new Date(clock.now()).toISOString(),
         storeId: store.id,
-        data: { id: ids[0], orderNumber: body.data.orderNumber, previousStatus: 'pending', newStatus: 'confirmed', updatedAt: new Date(clock.now()).toISOString() },
+        data: {
+          id: ids[0],
+          orderNumber: body.data.orderNumber,
+          previousStatus: 'pending',
+          newStatus: 'confirmed',
+          updatedAt: new Date(clock.now()).toISOString(),
+        },
       })
       expect(calls).toEqual([store.id])
     } finally {
@@ -212,9 +269,20 @@ describe('PUT /api/v1/orders/:id/status', () => {
 
 test('order_counts agree with COUNT(*) after creations and moves', async () => {
   const { key, ids, store } = shopWithOrders(6)
-  const moves: [number, string][] = [[0, 'confirmed'], [0, 'shipped'], [1, 'cancelled'], [2, 'confirmed'], [0, 'delivered'], [3, 'delivered']]
+  const moves: [number, string][] = [
+    [0, 'confirmed'],
+    [0, 'shipped'],
+    [1, 'cancelled'],
+    [2, 'confirmed'],
+    [0, 'delivered'],
+    [3, 'delivered'],
+  ]
   for (const [i, status] of moves) await t.api.put(`/api/v1/orders/${ids[i]}/status`, { status }, { key })
-  const actual = t.deps.db.$client.query<{ status: string; n: number }, [string]>('SELECT status, count(*) AS n FROM orders WHERE store_id = ? GROUP BY status').all(store.id)
+  const actual = t.deps.db.$client
+    .query<{ status: string; n: number }, [string]>(
+      'SELECT status, count(*) AS n FROM orders WHERE store_id = ? GROUP BY status',
+    )
+    .all(store.id)
   for (const { status, n } of actual) {
     const [, body] = await t.api.get(`/api/v1/orders?status=${status}`, { key })
     expect([status, body.total]).toEqual([status, n])

@@ -12,7 +12,8 @@ const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
 const t = appForFile({ rateLimitOrders: 100_000 }, { clock })
 
 const post = (body: unknown, headers?: Record<string, string>) => t.api.post('/api/orders', body, { headers })
-const sqlOne = <T = number>(q: string, ...params: (string | number)[]) => Object.values(t.deps.db.$client.query(q).get(...params) as object)[0] as T
+const sqlOne = <T = number>(q: string, ...params: (string | number)[]) =>
+  Object.values(t.deps.db.$client.query(q).get(...params) as object)[0] as T
 
 function shop(input: Parameters<typeof makeShop>[1] = {}) {
   const s = makeShop(t.deps, input)
@@ -23,13 +24,19 @@ function shop(input: Parameters<typeof makeShop>[1] = {}) {
 function footprint(storeId: string) {
   return {
     orders: sqlOne('SELECT count(*) FROM orders WHERE store_id = ?', storeId),
-    items: sqlOne('SELECT count(*) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.store_id = ?', storeId),
+    items: sqlOne(
+      'SELECT count(*) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.store_id = ?',
+      storeId,
+    ),
     customers: sqlOne('SELECT count(*) FROM customers WHERE store_id = ?', storeId),
     idempotency: sqlOne('SELECT count(*) FROM idempotency_keys WHERE store_id = ?', storeId),
     discountUses: sqlOne('SELECT coalesce(sum(used_count), 0) FROM discounts WHERE store_id = ?', storeId),
     seq: sqlOne('SELECT order_seq FROM stores WHERE id = ?', storeId),
     counts: sqlOne('SELECT coalesce(sum(count), 0) FROM order_counts WHERE store_id = ?', storeId),
-    events: sqlOne('SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1)', storeId),
+    events: sqlOne(
+      'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1)',
+      storeId,
+    ),
   }
 }
 
@@ -46,7 +53,12 @@ function addWebhook(storeId: string, events = ['order.created', 'order.updated']
 describe('201', () => {
   test('creates a pending order with ORD- numbers per store, prices from the database and a wa.me link', async () => {
     const { store, key, cat } = shop({ name: 'Tienda Sol', whatsapp: '+51 987 654 321' })
-    const [res, body] = await post({ ...orderBody(store.id, cat, { name: 'Luis' }), unitPrice: 0, total: 1, items: [{ variantId: cat.large.id, quantity: 2, unitPrice: 0.01 }] })
+    const [res, body] = await post({
+      ...orderBody(store.id, cat, { name: 'Luis' }),
+      unitPrice: 0,
+      total: 1,
+      items: [{ variantId: cat.large.id, quantity: 2, unitPrice: 0.01 }],
+    })
     expectStatus(res, body).toBe(201)
     expect(Object.keys(body).sort()).toEqual(['currency', 'id', 'orderNumber', 'statusUrl', 'total', 'whatsappUrl'])
     expect(body.orderNumber).toBe('ORD-000001')
@@ -68,16 +80,40 @@ describe('201', () => {
     expect(r3.status).toBe(201)
 
     const [, detail] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
-    expect(detail.data).toMatchObject({ status: 'pending', customerName: 'Luis', subtotal: 24, total: 24, shippingOption: null, discount: null })
-    expect(detail.data.items).toEqual([{ productId: cat.shirt.id, productName: 'Shirt', variantId: cat.large.id, variantName: 'Large', quantity: 2, unitPrice: 12, subtotal: 24 }])
+    expect(detail.data).toMatchObject({
+      status: 'pending',
+      customerName: 'Luis',
+      subtotal: 24,
+      total: 24,
+      shippingOption: null,
+      discount: null,
+    })
+    expect(detail.data.items).toEqual([
+      {
+        productId: cat.shirt.id,
+        productName: 'Shirt',
+        variantId: cat.large.id,
+        variantName: 'Large',
+        quantity: 2,
+        unitPrice: 12,
+        subtotal: 24,
+      },
+    ])
   })
 
   test("renders the store's template; whatsappUrl is null without a store number", async () => {
     const { store, cat } = shop()
-    t.deps.db.$client.run('UPDATE stores SET whatsapp_template = ? WHERE id = ?', ['{nombre} @ {tienda}: {productos} = {total}', store.id])
-    const [, body] = await post(orderBody(store.id, cat, { name: 'Eva', items: [{ productId: cat.mug.id, quantity: 3 }] }))
+    t.deps.db.$client.run('UPDATE stores SET whatsapp_template = ? WHERE id = ?', [
+      '{nombre} @ {tienda}: {productos} = {total}',
+      store.id,
+    ])
+    const [, body] = await post(
+      orderBody(store.id, cat, { name: 'Eva', items: [{ productId: cat.mug.id, quantity: 3 }] }),
+    )
     // The store's template, then the order's status page on a line of its own (contract, third wave).
-    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(`Eva @ ${store.name}: - 3 x Mug: 30.00 USD = 30.00 USD\n\n${body.statusUrl}`)
+    expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(
+      `Eva @ ${store.name}: - 3 x Mug: 30.00 USD = 30.00 USD\n\n${body.statusUrl}`,
+    )
 
     const none = shop()
     t.deps.db.$client.run('UPDATE stores SET whatsapp_number = NULL WHERE id = ?', [none.store.id])
@@ -90,11 +126,22 @@ describe('201', () => {
     const { store, key, cat } = shop()
     const p = addProduct(t.deps, store.id, { price: 1010 })
     const d = addDiscount(t.deps, store.id, { type: 'percentage', value: 1500, code: 'Summer15' })
-    const [res, body] = await post(orderBody(store.id, cat, { items: [{ productId: p.id, quantity: 1 }], shippingOptionId: cat.courier.id, discountCode: 'summer15' }))
+    const [res, body] = await post(
+      orderBody(store.id, cat, {
+        items: [{ productId: p.id, quantity: 1 }],
+        shippingOptionId: cat.courier.id,
+        discountCode: 'summer15',
+      }),
+    )
     expectStatus(res, body).toBe(201)
     const [, detail] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
     // 10.10 × 15 % = 1.515 → 1.52; 10.10 + 5.00 − 1.52
-    expect(detail.data).toMatchObject({ subtotal: 10.1, shippingOption: { name: 'Courier', price: 5 }, discount: { code: 'Summer15', amount: 1.52 }, total: 13.58 })
+    expect(detail.data).toMatchObject({
+      subtotal: 10.1,
+      shippingOption: { name: 'Courier', price: 5 },
+      discount: { code: 'Summer15', amount: 1.52 },
+      total: 13.58,
+    })
     expect(sqlOne('SELECT used_count FROM discounts WHERE id = ?', d.id)).toBe(1)
   })
 
@@ -111,11 +158,18 @@ describe('201', () => {
     // Items 34.00 + shipping 5.00; the minimum ignores shipping.
     addDiscount(t.deps, store.id, { type: 'fixed', value: 100, code: 'MIN34', minOrderAmount: 3400 })
     addDiscount(t.deps, store.id, { type: 'fixed', value: 100, code: 'MIN35', minOrderAmount: 3500 })
-    const [ok, okBody] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id, discountCode: 'MIN34' }))
+    const [ok, okBody] = await post(
+      orderBody(store.id, cat, { shippingOptionId: cat.courier.id, discountCode: 'MIN34' }),
+    )
     expectStatus(ok, okBody).toBe(201)
-    const [res, body] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id, discountCode: 'MIN35' }))
+    const [res, body] = await post(
+      orderBody(store.id, cat, { shippingOptionId: cat.courier.id, discountCode: 'MIN35' }),
+    )
     expectStatus(res, body).toBe(400)
-    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'discountCode', reason: 'below_minimum', minOrderAmount: 35 } })
+    expect(body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'discountCode', reason: 'below_minimum', minOrderAmount: 35 },
+    })
   })
 
   test('a productId line works for a product whose variants are all inactive', async () => {
@@ -138,9 +192,23 @@ describe('customers', () => {
   test('one per (store, E.164 phone): a later order never overwrites the name or address; counters and dates follow', async () => {
     const { store, key, cat } = shop()
     const start = clock.now()
-    await post(orderBody(store.id, cat, { phone: '+14155552671', name: 'Ana', address: 'Calle 1', items: [{ productId: cat.mug.id, quantity: 1 }] }))
+    await post(
+      orderBody(store.id, cat, {
+        phone: '+14155552671',
+        name: 'Ana',
+        address: 'Calle 1',
+        items: [{ productId: cat.mug.id, quantity: 1 }],
+      }),
+    )
     clock.advance(60_000)
-    const [res, body] = await post(orderBody(store.id, cat, { phone: '+1 415-555-2671', name: 'Ana María', address: undefined, items: [{ productId: cat.mug.id, quantity: 2 }] }))
+    const [res, body] = await post(
+      orderBody(store.id, cat, {
+        phone: '+1 415-555-2671',
+        name: 'Ana María',
+        address: undefined,
+        items: [{ productId: cat.mug.id, quantity: 2 }],
+      }),
+    )
     expectStatus(res, body).toBe(201)
     const [, list] = await t.api.get('/api/v1/customers', { key })
     expect(list.total).toBe(1)
@@ -185,11 +253,22 @@ describe('order of checks', () => {
     expect(b1.details).toEqual({ field: 'items', reason: 'out_of_range' })
     // A well-formed body for a suspended store is 402, even with bad references or unpublished.
     t.deps.db.$client.run('UPDATE stores SET is_published = 0 WHERE id = ?', [suspended.store.id])
-    const [r2, b2] = await post({ ...orderBody(suspended.store.id, suspended.cat), items: [{ variantId: 'nope', quantity: 1 }] })
+    const [r2, b2] = await post({
+      ...orderBody(suspended.store.id, suspended.cat),
+      items: [{ variantId: 'nope', quantity: 1 }],
+    })
     expectStatus(r2, b2).toBe(402)
-    expect(b2).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
+    expect(b2).toEqual({
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    })
 
-    const [r3, b3] = await post({ ...orderBody('no-such-store', suspended.cat), items: [{ variantId: 'nope', quantity: 1 }] })
+    const [r3, b3] = await post({
+      ...orderBody('no-such-store', suspended.cat),
+      items: [{ variantId: 'nope', quantity: 1 }],
+    })
     expectStatus(r3, b3).toBe(404)
     expect(b3.code).toBe('NOT_FOUND')
 
@@ -217,13 +296,37 @@ describe('400 body', () => {
     ['letters as phone', (b) => ({ ...b, phone: 'call me' }), { field: 'phone', reason: 'invalid_format' }],
     ['missing storeId', ({ storeId: _, ...b }) => b, { field: 'storeId', reason: 'required' }],
     ['no items', (b) => ({ ...b, items: [] }), { field: 'items', reason: 'out_of_range' }],
-    ['101 items', (b) => ({ ...b, items: Array.from({ length: 101 }, () => ({ variantId: 'v', quantity: 1 })) }), { field: 'items', reason: 'out_of_range' }],
-    ['quantity 0', (b) => ({ ...b, items: [{ variantId: 'v', quantity: 0 }] }), { field: 'items[0].quantity', reason: 'out_of_range' }],
-    ['quantity 10001', (b) => ({ ...b, items: [{ variantId: 'v', quantity: 10_001 }] }), { field: 'items[0].quantity', reason: 'out_of_range' }],
-    ['fractional quantity', (b) => ({ ...b, items: [{ variantId: 'v', quantity: 1.5 }] }), { field: 'items[0].quantity', reason: 'invalid_type' }],
-    ['missing quantity', (b) => ({ ...b, items: [{ variantId: 'v' }] }), { field: 'items[0].quantity', reason: 'required' }],
+    [
+      '101 items',
+      (b) => ({ ...b, items: Array.from({ length: 101 }, () => ({ variantId: 'v', quantity: 1 })) }),
+      { field: 'items', reason: 'out_of_range' },
+    ],
+    [
+      'quantity 0',
+      (b) => ({ ...b, items: [{ variantId: 'v', quantity: 0 }] }),
+      { field: 'items[0].quantity', reason: 'out_of_range' },
+    ],
+    [
+      'quantity 10001',
+      (b) => ({ ...b, items: [{ variantId: 'v', quantity: 10_001 }] }),
+      { field: 'items[0].quantity', reason: 'out_of_range' },
+    ],
+    [
+      'fractional quantity',
+      (b) => ({ ...b, items: [{ variantId: 'v', quantity: 1.5 }] }),
+      { field: 'items[0].quantity', reason: 'invalid_type' },
+    ],
+    [
+      'missing quantity',
+      (b) => ({ ...b, items: [{ variantId: 'v' }] }),
+      { field: 'items[0].quantity', reason: 'required' },
+    ],
     ['neither id', (b) => ({ ...b, items: [{ quantity: 1 }] }), { field: 'items[0].variantId', reason: 'required' }],
-    ['both ids', (b) => ({ ...b, items: [{ variantId: 'v', productId: 'p', quantity: 1 }] }), { field: 'items[0].productId', reason: 'not_allowed' }],
+    [
+      'both ids',
+      (b) => ({ ...b, items: [{ variantId: 'v', productId: 'p', quantity: 1 }] }),
+      { field: 'items[0].productId', reason: 'not_allowed' },
+    ],
     ['notes too long', (b) => ({ ...b, notes: 'x'.repeat(2001) }), { field: 'notes', reason: 'out_of_range' }],
   ]
   test.each(cases)('%s', async (_name, mutate, details) => {
@@ -258,7 +361,12 @@ describe('400 references (nothing written)', () => {
     addDiscount(t.deps, store.id, { code: 'USED', maxUses: 2, usedCount: 2 })
     addDiscount(t.deps, other.store.id, { code: 'THEIRS' })
 
-    const line = (l: Record<string, unknown>) => ({ items: [{ productId: cat.mug.id, quantity: 1 }, { ...l, quantity: 1 }] })
+    const line = (l: Record<string, unknown>) => ({
+      items: [
+        { productId: cat.mug.id, quantity: 1 },
+        { ...l, quantity: 1 },
+      ],
+    })
     const cases: [Record<string, unknown>, string, string][] = [
       [line({ variantId: 'unknown' }), 'items[1].variantId', 'not_found'],
       [line({ variantId: other.cat.large.id }), 'items[1].variantId', 'not_found'],
@@ -314,9 +422,22 @@ describe('duplicates (5-minute window)', () => {
 
     // Not duplicates: another quantity, another phone. The same item split over two lines is the
     // same order as one line with the sum.
-    const [r3] = await post({ ...body, items: [{ variantId: cat.large.id, quantity: 3 }, { productId: cat.mug.id, quantity: 1 }] })
+    const [r3] = await post({
+      ...body,
+      items: [
+        { variantId: cat.large.id, quantity: 3 },
+        { productId: cat.mug.id, quantity: 1 },
+      ],
+    })
     expect(r3.status).toBe(201)
-    const [rSplit, bSplit] = await post({ ...body, items: [{ variantId: cat.large.id, quantity: 1 }, { productId: cat.mug.id, quantity: 1 }, { variantId: cat.large.id, quantity: 2 }] })
+    const [rSplit, bSplit] = await post({
+      ...body,
+      items: [
+        { variantId: cat.large.id, quantity: 1 },
+        { productId: cat.mug.id, quantity: 1 },
+        { variantId: cat.large.id, quantity: 2 },
+      ],
+    })
     expect(rSplit.status).toBe(409)
     expect(bSplit.code).toBe('DUPLICATE_ORDER')
     const [r4] = await post({ ...body, phone: '+14155550124' })
@@ -404,8 +525,14 @@ describe('webhook outbox', () => {
       expectStatus(res, body).toBe(201)
       // In the outbox (onOutbox is replaced here, so nothing moves it): it names the order; the
       // checkout neither builds nor stores the body.
-      const rows = t.deps.db.$client.query<{ webhook_id: string; event_type: string; payload: string | null; subject_id: string }, [string]>('SELECT * FROM webhook_outbox WHERE store_id = ?').all(store.id)
-      expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.subject_id])).toEqual([[hook, 'order.created', null, body.id]])
+      const rows = t.deps.db.$client
+        .query<{ webhook_id: string; event_type: string; payload: string | null; subject_id: string }, [string]>(
+          'SELECT * FROM webhook_outbox WHERE store_id = ?',
+        )
+        .all(store.id)
+      expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.subject_id])).toEqual([
+        [hook, 'order.created', null, body.id],
+      ])
       expect(calls).toEqual([store.id])
       const [, created] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
 
@@ -414,8 +541,18 @@ describe('webhook outbox', () => {
       const [moved] = await t.api.put(`/api/v1/orders/${body.id}/status`, { status: 'confirmed' }, { key })
       expect(moved.status).toBe(200)
       drainOutbox(t.deps.db.$client)
-      const delivery = t.deps.db.$client.query<{ payload: string; created_at: number }, [string, string]>("SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?").get(hook, 'order.created')!
-      expect(JSON.parse(delivery.payload)).toEqual({ type: 'order.created', event: 'order.created', timestamp: created.data.createdAt, storeId: store.id, data: created.data })
+      const delivery = t.deps.db.$client
+        .query<{ payload: string; created_at: number }, [string, string]>(
+          'SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?',
+        )
+        .get(hook, 'order.created')!
+      expect(JSON.parse(delivery.payload)).toEqual({
+        type: 'order.created',
+        event: 'order.created',
+        timestamp: created.data.createdAt,
+        storeId: store.id,
+        data: created.data,
+      })
       expect(created.data.status).toBe('pending')
       expect(delivery.created_at).toBe(Date.parse(created.data.createdAt))
 
@@ -429,5 +566,4 @@ describe('webhook outbox', () => {
       t.deps.onOutbox = original
     }
   })
-
 })

@@ -29,7 +29,13 @@ const orderIds: string[] = []
 const PHONES = ['+14155550101', '+14155550102']
 const SINCE = '2000-01-01T00:00:00.000Z'
 
-const LISTS = ['/api/v1/orders?limit=50', '/api/v1/orders?limit=3&offset=2', '/api/v1/orders?status=pending', '/api/v1/orders?status=cancelled', `/api/v1/orders?createdSince=${SINCE}&limit=5`]
+const LISTS = [
+  '/api/v1/orders?limit=50',
+  '/api/v1/orders?limit=3&offset=2',
+  '/api/v1/orders?status=pending',
+  '/api/v1/orders?status=cancelled',
+  `/api/v1/orders?createdSince=${SINCE}&limit=5`,
+]
 const CUSTOMER_QUERIES = ['', '?ordersLimit=2&ordersOffset=1']
 
 /** The query as the route's validation hands it over: numbers coerced. */
@@ -39,7 +45,11 @@ function queryOf<T>(path: string): T {
   return q as T
 }
 
-const customerIds = () => t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM customers WHERE store_id = ? ORDER BY id').all(shop.store.id).map((r) => r.id)
+const customerIds = () =>
+  t.deps.db.$client
+    .query<{ id: string }, [string]>('SELECT id FROM customers WHERE store_id = ? ORDER BY id')
+    .all(shop.store.id)
+    .map((r) => r.id)
 
 async function served(path: string, as = key): Promise<string> {
   const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${as}` } }))
@@ -53,7 +63,9 @@ async function expectFresh(label: string): Promise<void> {
   const ctx = ctxFor(t.deps, storeBySlug(t.deps.db.$client, shop.store.slug)!)
   for (const path of LISTS) {
     const body = await served(path)
-    expect(`${label} ${path}: ${body}`).toBe(`${label} ${path}: ${JSON.stringify(listOrders({ ctx, input: queryOf<OrderListQuery>(path) }))}`)
+    expect(`${label} ${path}: ${body}`).toBe(
+      `${label} ${path}: ${JSON.stringify(listOrders({ ctx, input: queryOf<OrderListQuery>(path) }))}`,
+    )
   }
   for (const id of customerIds()) {
     for (const q of CUSTOMER_QUERIES) {
@@ -65,8 +77,19 @@ async function expectFresh(label: string): Promise<void> {
 }
 
 async function order(phone = PHONES[orderIds.length % 2]!, notes?: string): Promise<string> {
-  const items = [{ variantId: variantIds[orderIds.length % variantIds.length]!, quantity: 1 }, { productId: productIds[1]!, quantity: 1 + orderIds.length }]
-  const [res, body] = await t.api.post('/api/orders', { storeId: shop.store.id, name: `Buyer ${orderIds.length}`, phone, address: 'Calle 1', items, shippingOptionId: shippingId, notes })
+  const items = [
+    { variantId: variantIds[orderIds.length % variantIds.length]!, quantity: 1 },
+    { productId: productIds[1]!, quantity: 1 + orderIds.length },
+  ]
+  const [res, body] = await t.api.post('/api/orders', {
+    storeId: shop.store.id,
+    name: `Buyer ${orderIds.length}`,
+    phone,
+    address: 'Calle 1',
+    items,
+    shippingOptionId: shippingId,
+    notes,
+  })
   expectStatus(res, body).toBe(201)
   orderIds.push(body.id)
   return body.id
@@ -77,17 +100,33 @@ async function setStatus(id: string, status: string, path = `/api/v1/orders/${id
   expectStatus(res, body).toBe(200)
 }
 
-const statusOf = (id: string) => t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM orders WHERE id = ?').get(id)!.status
+const statusOf = (id: string) =>
+  t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM orders WHERE id = ?').get(id)!.status
 
 beforeAll(async () => {
-  t = makeApp({ benchNoResponseCache: true, rateLimitKey: 1_000_000, rateLimitOrders: 1_000_000, rateLimitStoreReads: 1_000_000 })
+  t = makeApp({
+    benchNoResponseCache: true,
+    rateLimitKey: 1_000_000,
+    rateLimitOrders: 1_000_000,
+    rateLimitStoreReads: 1_000_000,
+  })
   shop = await makeOwnerShop(t.deps)
   key = makeKey(t.deps, shop.store.id)
   other = makeShop(t.deps)
   shippingId = addShipping(t.deps, shop.store.id, { price: 300 }).id
   for (let i = 0; i < 2; i++) {
-    const variants = i === 0 ? [{ name: 'S', price: 10.5, stock: 100 }, { name: 'M', price: 11 }] : undefined
-    const [res, body] = await t.api.post('/api/v1/products', { name: `P${i} "quoted" ü`, price: 20 + i, stock: i === 1 ? 100 : null, variants }, { key })
+    const variants =
+      i === 0
+        ? [
+            { name: 'S', price: 10.5, stock: 100 },
+            { name: 'M', price: 11 },
+          ]
+        : undefined
+    const [res, body] = await t.api.post(
+      '/api/v1/products',
+      { name: `P${i} "quoted" ü`, price: 20 + i, stock: i === 1 ? 100 : null, variants },
+      { key },
+    )
     expectStatus(res, body).toBe(201)
     productIds.push(body.data.id)
     for (const v of body.data.variants) variantIds.push(v.id)
@@ -103,12 +142,17 @@ describe('order fragments equal the full build after each kind of write', () => 
     ['a new order (a known customer)', () => order(PHONES[0])],
     ['a new order (a new customer)', () => order(uniqPhone())],
     ['status move (API)', () => setStatus(orderIds[0]!, 'confirmed')],
-    ['status move (API alias PUT /orders/:id)', () => setStatus(orderIds[0]!, 'shipped', `/api/v1/orders/${orderIds[0]}`)],
+    [
+      'status move (API alias PUT /orders/:id)',
+      () => setStatus(orderIds[0]!, 'shipped', `/api/v1/orders/${orderIds[0]}`),
+    ],
     ['cancellation (stock back)', () => setStatus(orderIds[1]!, 'cancelled')],
     [
       'status move (panel)',
       async () => {
-        const page = await owner.submitFrom(`/admin/orders/${orderIds[2]}`, `/admin/orders/${orderIds[2]}/status`, { status: 'confirmed' })
+        const page = await owner.submitFrom(`/admin/orders/${orderIds[2]}`, `/admin/orders/${orderIds[2]}/status`, {
+          status: 'confirmed',
+        })
         expect(page.status).toBe(303)
         expect(statusOf(orderIds[2]!)).toBe('confirmed')
       },
@@ -116,7 +160,9 @@ describe('order fragments equal the full build after each kind of write', () => 
     [
       'internal note (panel)',
       async () => {
-        const page = await owner.submitFrom(`/admin/orders/${orderIds[3]}`, `/admin/orders/${orderIds[3]}/notes`, { body: 'Called the customer' })
+        const page = await owner.submitFrom(`/admin/orders/${orderIds[3]}`, `/admin/orders/${orderIds[3]}/notes`, {
+          body: 'Called the customer',
+        })
         expect(page.status).toBe(303)
       },
     ],
@@ -126,7 +172,9 @@ describe('order fragments equal the full build after each kind of write', () => 
       'expiry job cancels pending orders',
       async () => {
         const { expirePendingOrders } = await import('../../src/jobs/expire-orders')
-        expect(expirePendingOrders({ ...t.deps, clock: { now: () => Date.now() + 400 * 86_400_000 } })).toBeGreaterThan(0)
+        expect(expirePendingOrders({ ...t.deps, clock: { now: () => Date.now() + 400 * 86_400_000 } })).toBeGreaterThan(
+          0,
+        )
       },
     ],
     [
@@ -167,7 +215,17 @@ describe('what a write drops', () => {
     await expectFresh('warm')
     const mine = await served('/api/v1/orders?limit=50', other.key)
     expect(mine).toBe('{"data":[],"total":0,"limit":50,"offset":0}')
-    const [ro, bo] = await t.api.post('/api/orders', { storeId: other.store.id, name: 'Elsewhere', phone: uniqPhone(), items: [{ productId: (await t.api.post('/api/v1/products', { name: 'X', price: 1 }, { key: other.key }))[1].data.id, quantity: 1 }] })
+    const [ro, bo] = await t.api.post('/api/orders', {
+      storeId: other.store.id,
+      name: 'Elsewhere',
+      phone: uniqPhone(),
+      items: [
+        {
+          productId: (await t.api.post('/api/v1/products', { name: 'X', price: 1 }, { key: other.key }))[1].data.id,
+          quantity: 1,
+        },
+      ],
+    })
     expectStatus(ro, bo).toBe(201)
     expect(await served('/api/v1/orders?limit=50', other.key)).toContain(bo.id)
     expect(await served('/api/v1/orders?limit=50')).not.toContain(bo.id)

@@ -20,10 +20,18 @@ const NAMES = ['Zoë Álvarez', 'Mateo Núñez', 'Zoë Álvarez', 'Priya Raman',
 async function shopWith(together: boolean) {
   const shop = await makeOwnerShop(t.deps)
   const cat = makeCatalog(t.deps, shop.store.id)
-  const bodies = NAMES.map((name, i) => orderBody(shop.store.id, cat, { name, phone: `+1415555${i}${together ? 1 : 2}00` }))
+  const bodies = NAMES.map((name, i) =>
+    orderBody(shop.store.id, cat, { name, phone: `+1415555${i}${together ? 1 : 2}00` }),
+  )
   bodies.splice(2, 0, orderBody(shop.store.id, cat, { items: [{ variantId: 'nope', quantity: 1 }] }), bodies[0]!)
   const post = (b: unknown) => t.api.post('/api/orders', b)
-  const answers = together ? await Promise.all(bodies.map(post)) : await (async () => { const a = []; for (const b of bodies) a.push(await post(b)); return a })()
+  const answers = together
+    ? await Promise.all(bodies.map(post))
+    : await (async () => {
+        const a = []
+        for (const b of bodies) a.push(await post(b))
+        return a
+      })()
   expect(answers.map(([res]) => res.status)).toEqual([201, 201, 400, 409, 201, 201, 201])
   return shop
 }
@@ -32,12 +40,20 @@ async function shopWith(together: boolean) {
 function storedFor(db: Database, storeId: string) {
   const all = <T>(sql: string) => db.query(sql).all(storeId) as T[]
   return {
-    names: all(`SELECT n.name, n.name = o.customer_name AS same FROM orders o LEFT JOIN order_names n ON n.rowid = o.rowid AND n.store_id = o.store_id WHERE o.store_id = ? ORDER BY o.order_number`),
+    names: all(
+      `SELECT n.name, n.name = o.customer_name AS same FROM orders o LEFT JOIN order_names n ON n.rowid = o.rowid AND n.store_id = o.store_id WHERE o.store_id = ? ORDER BY o.order_number`,
+    ),
     indexRows: all(`SELECT count(*) AS n FROM order_names WHERE store_id = ?`),
-    orderStats: all(`SELECT day, status, orders, revenue FROM order_stats_daily WHERE store_id = ? ORDER BY day, status`),
-    productStats: all(`SELECT p.name, s.day, s.quantity, s.revenue FROM product_stats_daily s JOIN products p ON p.id = s.product_id WHERE s.store_id = ? ORDER BY p.name`),
+    orderStats: all(
+      `SELECT day, status, orders, revenue FROM order_stats_daily WHERE store_id = ? ORDER BY day, status`,
+    ),
+    productStats: all(
+      `SELECT p.name, s.day, s.quantity, s.revenue FROM product_stats_daily s JOIN products p ON p.id = s.product_id WHERE s.store_id = ? ORDER BY p.name`,
+    ),
     counts: all(`SELECT status, count FROM order_counts WHERE store_id = ? ORDER BY status`),
-    customers: all(`SELECT name, substr(phone, 1, 9) AS phone, orders_count, total_spent, first_order_at, last_order_at FROM customers WHERE store_id = ? ORDER BY phone`),
+    customers: all(
+      `SELECT name, substr(phone, 1, 9) AS phone, orders_count, total_spent, first_order_at, last_order_at FROM customers WHERE store_id = ? ORDER BY phone`,
+    ),
   }
 }
 
@@ -49,26 +65,53 @@ test('orders posted together are indexed, rolled up and counted as orders posted
   expect(stored).toEqual(storedFor(db, one.store.id))
   expect(stored.names).toEqual(NAMES.map((name) => ({ name, same: 1 })))
   expect(stored.indexRows).toEqual([{ n: NAMES.length }])
-  expect(db.query('SELECT count(*) AS n FROM order_names WHERE rowid NOT IN (SELECT rowid FROM orders)').get()).toEqual({ n: 0 })
+  expect(db.query('SELECT count(*) AS n FROM order_names WHERE rowid NOT IN (SELECT rowid FROM orders)').get()).toEqual(
+    { n: 0 },
+  )
   expect(db.query('SELECT count(*) AS n FROM order_names_batch').get()).toEqual({ n: 0 })
   db.run("INSERT INTO order_names (order_names) VALUES ('integrity-check')")
 
   const owner = new PanelClient((r) => t.app.handle(r))
   await signIn(owner, batch.email)
-  const rows = async (q: string) => ((await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.match(/<li class="order/g) ?? []).length
-  expect({ zoe: await rows('zoe alv'), mateo: await rows('núñez'), priya: await rows('priya'), nobody: await rows('nobody-at-all') }).toEqual({ zoe: 2, mateo: 1, priya: 1, nobody: 0 })
+  const rows = async (q: string) =>
+    ((await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.match(/<li class="order/g) ?? []).length
+  expect({
+    zoe: await rows('zoe alv'),
+    mateo: await rows('núñez'),
+    priya: await rows('priya'),
+    nobody: await rows('nobody-at-all'),
+  }).toEqual({ zoe: 2, mateo: 1, priya: 1, nobody: 0 })
 })
 
 test('an order written by another writer than checkout is indexed by the trigger', async () => {
   const shop = await makeOwnerShop(t.deps)
-  const [res, body] = await t.api.post('/api/orders', orderBody(shop.store.id, makeCatalog(t.deps, shop.store.id), { name: 'Ximena Checkout' }))
+  const [res, body] = await t.api.post(
+    '/api/orders',
+    orderBody(shop.store.id, makeCatalog(t.deps, shop.store.id), { name: 'Ximena Checkout' }),
+  )
   expectStatus(res, body).toBe(201)
   const now = clock.now()
   t.deps.db
     .insert(orders)
-    .values({ storeId: shop.store.id, orderNumber: 'ORD-900001', status: 'pending', customerName: 'Yusuf Elsewhere', customerPhone: '+14155550999', currency: 'USD', itemsSubtotal: 100, total: 100, dedupHash: 'h', createdAt: now, updatedAt: now })
+    .values({
+      storeId: shop.store.id,
+      orderNumber: 'ORD-900001',
+      status: 'pending',
+      customerName: 'Yusuf Elsewhere',
+      customerPhone: '+14155550999',
+      currency: 'USD',
+      itemsSubtotal: 100,
+      total: 100,
+      dedupHash: 'h',
+      createdAt: now,
+      updatedAt: now,
+    })
     .run()
   const owner = new PanelClient((r) => t.app.handle(r))
   await signIn(owner, shop.email)
-  for (const q of ['ximena', 'yusuf']) expect({ q, rows: ((await owner.get(`/admin/orders?q=${q}`)).text.match(/<li class="order/g) ?? []).length }).toEqual({ q, rows: 1 })
+  for (const q of ['ximena', 'yusuf'])
+    expect({
+      q,
+      rows: ((await owner.get(`/admin/orders?q=${q}`)).text.match(/<li class="order/g) ?? []).length,
+    }).toEqual({ q, rows: 1 })
 })

@@ -10,7 +10,14 @@ import { formatOrderNumber } from '../../src/modules/orders/checkout/place'
 import { AppError } from '../../src/lib/errors'
 
 describe('status machine', () => {
-  const allowed = new Set(['pending>confirmed', 'confirmed>shipped', 'shipped>delivered', 'pending>cancelled', 'confirmed>cancelled', 'shipped>cancelled'])
+  const allowed = new Set([
+    'pending>confirmed',
+    'confirmed>shipped',
+    'shipped>delivered',
+    'pending>cancelled',
+    'confirmed>cancelled',
+    'shipped>cancelled',
+  ])
 
   test('allows exactly the spec 3.1 moves, over every pair', () => {
     for (const from of ORDER_STATUSES) {
@@ -36,22 +43,29 @@ describe('status machine', () => {
     })()
     expect(err).toBeInstanceOf(AppError)
     expect(err!.status).toBe(409)
-    expect(err!.toBody()).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', details: { from: 'delivered', to: 'cancelled' } })
+    expect(err!.toBody()).toMatchObject({
+      code: 'INVALID_STATUS_TRANSITION',
+      details: { from: 'delivered', to: 'cancelled' },
+    })
     expect(() => assertTransition('pending' as OrderStatus, 'confirmed')).not.toThrow()
   })
 })
 
 describe('dedup hash', () => {
-  const line = fc.record({
-    variantId: fc.option(fc.constantFrom('v1', 'v2', 'v3'), { nil: undefined }),
-    productId: fc.constantFrom('p1', 'p2'),
-    quantity: fc.integer({ min: 1, max: 5 }),
-  }).map((l) => (l.variantId ? { variantId: l.variantId, quantity: l.quantity } : { productId: l.productId, quantity: l.quantity }))
+  const line = fc
+    .record({
+      variantId: fc.option(fc.constantFrom('v1', 'v2', 'v3'), { nil: undefined }),
+      productId: fc.constantFrom('p1', 'p2'),
+      quantity: fc.integer({ min: 1, max: 5 }),
+    })
+    .map((l) =>
+      l.variantId ? { variantId: l.variantId, quantity: l.quantity } : { productId: l.productId, quantity: l.quantity },
+    )
 
   test('ignores line order (any permutation hashes the same)', () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.nat(), (lines, seed) => {
-        const shuffled = [...lines].sort(() => ((seed = (seed * 9301 + 49297) % 233280) / 233280) - 0.5)
+        const shuffled = [...lines].sort(() => (seed = (seed * 9301 + 49297) % 233280) / 233280 - 0.5)
         expect(dedupHash('+14155552671', shuffled)).toBe(dedupHash('+14155552671', lines))
       }),
     )
@@ -63,13 +77,21 @@ describe('dedup hash', () => {
     expect(dedupHash('+14155552671', [{ variantId: 'v1', quantity: 2 }])).not.toBe(base)
     expect(dedupHash('+14155552671', [{ productId: 'v1', quantity: 1 }])).not.toBe(base)
     // Two lines of one is a different multiset from one line of two.
-    expect(dedupHash('+14155552671', [{ variantId: 'v1', quantity: 1 }, { variantId: 'v1', quantity: 1 }])).not.toBe(
-      dedupHash('+14155552671', [{ variantId: 'v1', quantity: 2 }]),
-    )
+    expect(
+      dedupHash('+14155552671', [
+        { variantId: 'v1', quantity: 1 },
+        { variantId: 'v1', quantity: 1 },
+      ]),
+    ).not.toBe(dedupHash('+14155552671', [{ variantId: 'v1', quantity: 2 }]))
   })
 
   test('canonical lines are sorted and typed', () => {
-    expect(canonicalLines([{ variantId: 'b', quantity: 1 }, { productId: 'a', quantity: 3 }])).toEqual(['p:a:3', 'v:b:1'])
+    expect(
+      canonicalLines([
+        { variantId: 'b', quantity: 1 },
+        { productId: 'a', quantity: 3 },
+      ]),
+    ).toEqual(['p:a:3', 'v:b:1'])
   })
 })
 
@@ -89,14 +111,19 @@ describe('money and discounts (minor units)', () => {
 
   test('a discount is never negative nor above the items subtotal', () => {
     fc.assert(
-      fc.property(fc.constantFrom('percentage' as const, 'fixed' as const), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 1e9 }), (type, value, subtotal) => {
-        const v = type === 'percentage' ? Math.min(value, 10_000) : value
-        const d = discountAmount(type, v, subtotal)
-        expect(d).toBeGreaterThanOrEqual(0)
-        expect(d).toBeLessThanOrEqual(subtotal)
-        expect(Number.isInteger(d)).toBe(true)
-        expect(orderTotal(subtotal, 500, d)).toBeGreaterThanOrEqual(500)
-      }),
+      fc.property(
+        fc.constantFrom('percentage' as const, 'fixed' as const),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 1e9 }),
+        (type, value, subtotal) => {
+          const v = type === 'percentage' ? Math.min(value, 10_000) : value
+          const d = discountAmount(type, v, subtotal)
+          expect(d).toBeGreaterThanOrEqual(0)
+          expect(d).toBeLessThanOrEqual(subtotal)
+          expect(Number.isInteger(d)).toBe(true)
+          expect(orderTotal(subtotal, 500, d)).toBeGreaterThanOrEqual(500)
+        },
+      ),
     )
   })
 
@@ -113,7 +140,9 @@ describe('money and discounts (minor units)', () => {
 
 describe('idempotency and numbering', () => {
   test('request hash ignores key order and undefined fields, not values', () => {
-    expect(requestHash({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(requestHash({ b: { d: 'x', c: [1, 2] }, a: 1, z: undefined }))
+    expect(requestHash({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(
+      requestHash({ b: { d: 'x', c: [1, 2] }, a: 1, z: undefined }),
+    )
     expect(requestHash({ a: 1, b: { c: [2, 1] } })).not.toBe(requestHash({ a: 1, b: { c: [1, 2] } }))
     expect(canonicalJson({ b: 1, a: [null, 'x'] })).toBe('{"a":[null,"x"],"b":1}')
   })

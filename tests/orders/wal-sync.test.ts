@@ -20,7 +20,12 @@ function setup() {
   apps.push(t)
   const { store } = makeShop(t.deps)
   const product = addProduct(t.deps, store.id)
-  const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, undefined, 500)
+  const order = () =>
+    prepareOrder(
+      { storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] },
+      undefined,
+      500,
+    )
   return { t, store, order }
 }
 
@@ -45,7 +50,11 @@ describe('checkout batches and the WAL fsync', () => {
     const pending = Promise.all([batcher.submit(order()), batcher.submit(order())]).then((r) => ((answered = true), r))
     while (gated.syncs === 0) await new Promise((r) => setTimeout(r, 1))
     // Committed (visible in the database) but not yet answered.
-    expect(t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?').get(store.id)!.n).toBe(2)
+    expect(
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?')
+        .get(store.id)!.n,
+    ).toBe(2)
     await new Promise((r) => setTimeout(r, 20))
     expect(answered).toBe(false)
     expect(woken).toEqual([])

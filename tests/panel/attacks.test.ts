@@ -15,8 +15,15 @@ import { totpCodeAt } from '../../src/modules/people'
 import type { Logger } from '../../src/lib/log'
 
 const lines: string[] = []
-const capture = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push(JSON.stringify({ level, msg, ...fields }))
-const log: Logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error'), enabled: () => true }
+const capture = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+  void lines.push(JSON.stringify({ level, msg, ...fields }))
+const log: Logger = {
+  debug: capture('debug'),
+  info: capture('info'),
+  warn: capture('warn'),
+  error: capture('error'),
+  enabled: () => true,
+}
 
 const client = () => new PanelClient((r) => t.app.handle(r))
 const nameOf = (userId: string) => t.deps.db.select().from(users).where(eq(users.id, userId)).get()!.name
@@ -44,11 +51,25 @@ describe('CSRF', () => {
     await b.get('/admin/account')
     const token = b.formToken()
     expect((await b.submit('/admin/account/profile', { name: 'No origin' }, { origin: null })).status).toBe(403)
-    expect((await b.submit('/admin/account/profile', { name: 'Same site' }, { origin: null, headers: { 'sec-fetch-site': 'same-site' } })).status).toBe(403)
+    expect(
+      (
+        await b.submit(
+          '/admin/account/profile',
+          { name: 'Same site' },
+          { origin: null, headers: { 'sec-fetch-site': 'same-site' } },
+        )
+      ).status,
+    ).toBe(403)
     expect((await b.submit('/admin/account/profile', { name: 'No token' }, { token: null })).status).toBe(403)
-    expect((await b.submit('/admin/account/profile', { name: 'Wrong token' }, { token: 'x'.repeat(43) })).status).toBe(403)
+    expect((await b.submit('/admin/account/profile', { name: 'Wrong token' }, { token: 'x'.repeat(43) })).status).toBe(
+      403,
+    )
     expect(nameOf(user.id)).toBe('Olga Owner')
-    const ok = await b.submit('/admin/account/profile', { name: 'Fetch same-origin' }, { origin: null, token, headers: { 'sec-fetch-site': 'same-origin' } })
+    const ok = await b.submit(
+      '/admin/account/profile',
+      { name: 'Fetch same-origin' },
+      { origin: null, token, headers: { 'sec-fetch-site': 'same-origin' } },
+    )
     expect(ok.status).toBe(303)
     expect(nameOf(user.id)).toBe('Fetch same-origin')
   })
@@ -61,7 +82,9 @@ describe('CSRF', () => {
     await signIn(theirs, email)
     await theirs.get('/admin/account')
     await mine.get('/admin/account')
-    expect((await mine.submit('/admin/account/profile', { name: 'Borrowed' }, { token: theirs.formToken() })).status).toBe(403)
+    expect(
+      (await mine.submit('/admin/account/profile', { name: 'Borrowed' }, { token: theirs.formToken() })).status,
+    ).toBe(403)
     expect(nameOf(user.id)).toBe('Olga Owner')
     // No GET route changes state: a link to sign out is a 404 page, and the session lives.
     expect((await mine.get('/admin/logout')).status).toBe(404)
@@ -71,7 +94,11 @@ describe('CSRF', () => {
   test('sign-in itself refuses another origin (login CSRF)', async () => {
     const { email } = await makeOwnerShop(t.deps)
     const b = client()
-    const res = await b.submit('/admin/login', { email, password: 'correct horse battery staple' }, { origin: 'https://evil.example' })
+    const res = await b.submit(
+      '/admin/login',
+      { email, password: 'correct horse battery staple' },
+      { origin: 'https://evil.example' },
+    )
     expect(res.status).toBe(403)
     expect(b.sid).toBeUndefined()
   })
@@ -86,8 +113,10 @@ describe('secrets stay secret', () => {
     await signIn(owner, email)
     await owner.get('/admin/team')
     const invited = await owner.submit('/admin/team/invite', { email: 'secret-keeper@example.com', role: 'staff' })
-    const linkPath = /value="http:\/\/localhost(\/admin\/join\?token=[^"]+)"/.exec(invited.text)![1]!.replace(/&amp;/g, '&')
-    const linkToken = new URL('http://x' + linkPath).searchParams.get('token')!
+    const linkPath = /value="http:\/\/localhost(\/admin\/join\?token=[^"]+)"/
+      .exec(invited.text)![1]!
+      .replace(/&amp;/g, '&')
+    const linkToken = new URL(`http://x${linkPath}`).searchParams.get('token')!
     const person = client()
     await person.get(linkPath)
     const newPassword = 'keeper of many secrets'

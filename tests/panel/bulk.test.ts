@@ -16,25 +16,41 @@ const client = (headers: Record<string, string> = {}) => new PanelClient((r) => 
 
 const t = appForFile()
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input })
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) =>
+  createProduct({
+    ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }),
+    input,
+  })
 
 async function shop(headers: Record<string, string> = {}) {
   const s = await makeOwnerShop(t.deps)
   const b = client(headers)
   await signIn(b, s.email)
-  const tee = productOf(s.store.id, { name: 'Tee', price: 20, variants: [{ name: 'S', price: 20, stock: 5 }, { name: 'M', price: 21, stock: 4 }] })
+  const tee = productOf(s.store.id, {
+    name: 'Tee',
+    price: 20,
+    variants: [
+      { name: 'S', price: 20, stock: 5 },
+      { name: 'M', price: 21, stock: 4 },
+    ],
+  })
   const mug = productOf(s.store.id, { name: 'Mug', price: 8, comparePrice: 10, stock: 3 })
   const cap = productOf(s.store.id, { name: 'Cap', price: 12, stock: null })
   return { ...s, b, key: makeKey(t.deps, s.store.id), tee, mug, cap }
 }
 
 /** The grid's posted fields as the page shows them, with `edit` applied by the row's label. */
-function gridFields(text: string, edit: Record<string, { price?: string; stock?: string }> = {}): Record<string, string> {
+function gridFields(
+  text: string,
+  edit: Record<string, { price?: string; stock?: string }> = {},
+): Record<string, string> {
   const out: Record<string, string> = {}
   const count = Number(/name="rowCount" value="(\d+)"/.exec(text)![1])
   out.rowCount = String(count)
   for (let i = 0; i < count; i++) {
-    const label = new RegExp(`<label class="sr-only" for="r${i}-price">Price of ([^<]+)</label>`).exec(text)?.[1] ?? new RegExp(`<label class="sr-only" for="r${i}-price">Precio de ([^<]+)</label>`).exec(text)![1]!
+    const label =
+      new RegExp(`<label class="sr-only" for="r${i}-price">Price of ([^<]+)</label>`).exec(text)?.[1] ??
+      new RegExp(`<label class="sr-only" for="r${i}-price">Precio de ([^<]+)</label>`).exec(text)![1]!
     const value = (n: string) => new RegExp(`name="r${i}-${n}" value="([^"]*)"`).exec(text)![1]!
     out[`r${i}-key`] = value('key')
     for (const n of ['price', 'stock']) {
@@ -58,26 +74,40 @@ describe('the bulk edit grid', () => {
     expect(page.text).toContain('<button type="submit">Save changes</button>')
     // The list links to it and to the CSV pages.
     const list = await b.get('/admin/products')
-    for (const href of ['/admin/products/bulk', '/admin/products/export.csv', '/admin/products/import']) expect(list.text).toContain(`href="${href}"`)
+    for (const href of ['/admin/products/bulk', '/admin/products/export.csv', '/admin/products/import'])
+      expect(list.text).toContain(`href="${href}"`)
   })
 
   test('three prices and a stock saved in one go; the API sees them; untouched products keep their updatedAt', async () => {
     const { b, key, tee, mug, cap, store } = await shop()
     const page = await b.get('/admin/products/bulk')
     const capBefore = await apiProduct(key, cap.id)
-    const res = await b.submit('/admin/products/bulk', gridFields(page.text, { 'Tee · S': { price: '19,50' }, 'Tee · M': { price: '22', stock: '' }, Mug: { price: '7.25', stock: '9' } }))
+    const res = await b.submit(
+      '/admin/products/bulk',
+      gridFields(page.text, {
+        'Tee · S': { price: '19,50' },
+        'Tee · M': { price: '22', stock: '' },
+        Mug: { price: '7.25', stock: '9' },
+      }),
+    )
     expect(res.status).toBe(303)
     expect(res.location).toBe('/admin/products/bulk?done=saved&n=2')
     expect((await b.get(res.location!)).text).toContain('Saved the changes to 2 products.')
     const teeNow = await apiProduct(key, tee.id)
-    expect(teeNow.variants.map((v: { name: string; price: number; stock: number | null }) => [v.name, v.price, v.stock])).toEqual([
+    expect(
+      teeNow.variants.map((v: { name: string; price: number; stock: number | null }) => [v.name, v.price, v.stock]),
+    ).toEqual([
       ['S', 19.5, 5],
       ['M', 22, null],
     ])
     expect(await apiProduct(key, mug.id)).toMatchObject({ price: 7.25, stock: 9, comparePrice: 10 })
     expect(await apiProduct(key, cap.id)).toEqual(capBefore)
     // One activity line for the save.
-    const lines = t.deps.db.$client.query<{ verb: string; n: number }, [string]>("SELECT verb, count(*) AS n FROM activity WHERE store_id = ? AND verb = 'bulk-edit' GROUP BY verb").all(store.id)
+    const lines = t.deps.db.$client
+      .query<{ verb: string; n: number }, [string]>(
+        "SELECT verb, count(*) AS n FROM activity WHERE store_id = ? AND verb = 'bulk-edit' GROUP BY verb",
+      )
+      .all(store.id)
     expect(lines).toEqual([{ verb: 'bulk-edit', n: 1 }])
   })
 
@@ -92,7 +122,15 @@ describe('the bulk edit grid', () => {
     const { b, key, tee, mug, cap } = await shop({ 'accept-language': 'es' })
     const page = await b.get('/admin/products/bulk')
     const before = await Promise.all([tee, mug, cap].map((p) => apiProduct(key, p.id)))
-    const res = await b.submit('/admin/products/bulk', gridFields(page.text, { 'Tee · S': { stock: '-1' }, 'Tee · M': { price: '30' }, Mug: { price: '10' }, Cap: { stock: '1.5' } }))
+    const res = await b.submit(
+      '/admin/products/bulk',
+      gridFields(page.text, {
+        'Tee · S': { stock: '-1' },
+        'Tee · M': { price: '30' },
+        Mug: { price: '10' },
+        Cap: { stock: '1.5' },
+      }),
+    )
     expect(res.status).toBe(400)
     expect(res.text).toContain('3 filas necesitan atención; no se guardó nada.')
     // The row's message is tied to its inputs.
@@ -101,12 +139,18 @@ describe('the bulk edit grid', () => {
       for (const m of res.text.matchAll(i)) if (m[2] === label) return m[1]
       return undefined
     }
-    expect(res.text).toMatch(new RegExp(`id="r${row('Tee · S')}-error" class="error">Este valor está fuera del rango permitido.`))
-    expect(res.text).toMatch(new RegExp(`id="r${row('Mug')}-error" class="error">El precio de comparación debe ser mayor que el precio.`))
+    expect(res.text).toMatch(
+      new RegExp(`id="r${row('Tee · S')}-error" class="error">Este valor está fuera del rango permitido.`),
+    )
+    expect(res.text).toMatch(
+      new RegExp(`id="r${row('Mug')}-error" class="error">El precio de comparación debe ser mayor que el precio.`),
+    )
     // 1.5 is the API's invalid_type for a stock (a whole number), in the editor's words.
     expect(res.text).toMatch(new RegExp(`id="r${row('Cap')}-error" class="error">Escribe un número.`))
     expect(res.text).not.toContain(`id="r${row('Tee · M')}-error"`)
-    expect(res.text).toContain(`name="r${row('Tee · S')}-stock" value="-1" inputmode="numeric" aria-describedby="r${row('Tee · S')}-error" aria-invalid="true"`)
+    expect(res.text).toContain(
+      `name="r${row('Tee · S')}-stock" value="-1" inputmode="numeric" aria-describedby="r${row('Tee · S')}-error" aria-invalid="true"`,
+    )
     // The valid change to Tee · M was not written either.
     expect(await Promise.all([tee, mug, cap].map((p) => apiProduct(key, p.id)))).toEqual(before)
   })
@@ -137,7 +181,9 @@ describe('the bulk edit grid', () => {
     expect(seen.status).toBe(200)
     expect(seen.text).not.toContain('Save changes')
     expect(seen.text).toMatch(/name="r0-price" value="[^"]*" inputmode="decimal" disabled/)
-    const refused = await v.submit('/admin/products/bulk', gridFields(seen.text, { Cap: { price: '1' } }), { token: (await ownerPage.get('/admin')) && v.formToken() })
+    const refused = await v.submit('/admin/products/bulk', gridFields(seen.text, { Cap: { price: '1' } }), {
+      token: (await ownerPage.get('/admin')) && v.formToken(),
+    })
     expect(refused.status).toBe(403)
     expect((await apiProduct(key, cap.id)).price).toBe(13)
   })

@@ -34,8 +34,11 @@ describe('staged CSV imports', () => {
     const second = staged.put({ sessionId: 'a', storeId: 'x' }, file('2'))
     expect(staged.get(first.id, { sessionId: 'a', storeId: 'x' }, '')).toBeUndefined()
     expect(staged.get(second.id, { sessionId: 'a', storeId: 'x' }, '')).toBeDefined()
-    const others = Array.from({ length: MAX_STAGED }, (_, i) => staged.put({ sessionId: `s${i}`, storeId: 'x' }, file(String(i))))
+    const others = Array.from({ length: MAX_STAGED }, (_, i) =>
+      staged.put({ sessionId: `s${i}`, storeId: 'x' }, file(String(i))),
+    )
     expect(staged.get(second.id, { sessionId: 'a', storeId: 'x' }, '')).toBeUndefined()
-    for (const [i, o] of others.entries()) expect(staged.get(o.id, { sessionId: `s${i}`, storeId: 'x' }, '')).toBeDefined()
+    for (const [i, o] of others.entries())
+      expect(staged.get(o.id, { sessionId: `s${i}`, storeId: 'x' }, '')).toBeDefined()
   })
 })

@@ -19,7 +19,8 @@ const client = (headers: Record<string, string> = {}) => new PanelClient((r) => 
 const t = appForFile({ freeMaxProducts: 3 })
 
 const HEADER = 'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive'
-const ctxOf = (storeId: string) => ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' })
+const ctxOf = (storeId: string) =>
+  ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' })
 
 async function shop(opts: { plan?: 'free' | 'pro'; headers?: Record<string, string> } = {}) {
   const s = await makeOwnerShop(t.deps, { plan: opts.plan ?? 'pro' })
@@ -32,11 +33,41 @@ async function shop(opts: { plan?: 'free' | 'pro'; headers?: Record<string, stri
 
 async function seedCatalog(storeId: string, categoryId: string) {
   const ctx = ctxOf(storeId)
-  const tee = createProduct({ ctx, input: { name: 'Tee', slug: 'tee', price: 20, comparePrice: 25, description: 'Soft, "cotton"\nline two', categoryId, variants: [{ name: 'S', price: 20, stock: 5 }, { name: 'M', price: 21.5 }] } })
-  const evil = createProduct({ ctx, input: { name: '=HYPERLINK("http://evil.example","click")', slug: 'evil', description: '+1 call', price: 3, stock: 0, isActive: false } })
-  const more = createProduct({ ctx, input: { name: '@SUM(A1)', slug: 'at-sum', description: '-minus\tand\rcr', price: 4.5, stock: 7 } })
+  const tee = createProduct({
+    ctx,
+    input: {
+      name: 'Tee',
+      slug: 'tee',
+      price: 20,
+      comparePrice: 25,
+      description: 'Soft, "cotton"\nline two',
+      categoryId,
+      variants: [
+        { name: 'S', price: 20, stock: 5 },
+        { name: 'M', price: 21.5 },
+      ],
+    },
+  })
+  const evil = createProduct({
+    ctx,
+    input: {
+      name: '=HYPERLINK("http://evil.example","click")',
+      slug: 'evil',
+      description: '+1 call',
+      price: 3,
+      stock: 0,
+      isActive: false,
+    },
+  })
+  const more = createProduct({
+    ctx,
+    input: { name: '@SUM(A1)', slug: 'at-sum', description: '-minus\tand\rcr', price: 4.5, stock: 7 },
+  })
   // Outer spaces the API kept: the import reads names trimmed, and that is no change.
-  const spaced = createProduct({ ctx, input: { name: ' Spaced ', slug: 'spaced', price: 1, variants: [{ name: 'One ', price: 1 }] } })
+  const spaced = createProduct({
+    ctx,
+    input: { name: ' Spaced ', slug: 'spaced', price: 1, variants: [{ name: 'One ', price: 1 }] },
+  })
   return { tee, evil, more, spaced }
 }
 
@@ -48,15 +79,32 @@ async function upload(b: PanelClient, csv: string | Blob, name = 'catalog.csv'):
   const form = new FormData()
   form.append('_csrf', b.formToken() ?? '')
   form.append('file', new File([csv], name, { type: 'text/csv' }))
-  const res = await t.app.handle(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { ...b.headers, origin: ORIGIN, cookie: cookie(b) } }))
+  const res = await t.app.handle(
+    new Request(`${ORIGIN}/admin/products/import`, {
+      method: 'POST',
+      body: form,
+      headers: { ...b.headers, origin: ORIGIN, cookie: cookie(b) },
+    }),
+  )
   const page = { res, status: res.status, text: await res.text(), location: res.headers.get('location') }
   b.last = page
   return page
 }
 
-const applyFields = (text: string) => ({ id: /name="id" value="([^"]+)"/.exec(text)![1]!, hash: /name="hash" value="([^"]+)"/.exec(text)![1]! })
+const applyFields = (text: string) => ({
+  id: /name="id" value="([^"]+)"/.exec(text)![1]!,
+  hash: /name="hash" value="([^"]+)"/.exec(text)![1]!,
+})
 const exportOf = async (b: PanelClient) => (await b.get('/admin/products/export.csv')).text
-const productsOf = async (key: string) => (await t.api.get('/api/v1/products?isActive=all&limit=100', { key }))[1].data as { name: string; slug: string; price: number; updatedAt: string; stock: number | null; variants: { name: string; price: number; stock: number | null }[] }[]
+const productsOf = async (key: string) =>
+  (await t.api.get('/api/v1/products?isActive=all&limit=100', { key }))[1].data as {
+    name: string
+    slug: string
+    price: number
+    updatedAt: string
+    stock: number | null
+    variants: { name: string; price: number; stock: number | null }[]
+  }[]
 
 describe('CSV export', () => {
   test('contract columns, a row per variant, major units, category by name, cells neutralised; another store absent', async () => {
@@ -103,14 +151,25 @@ describe('CSV import', () => {
     expect(page.text).toContain('Nothing to change: the file matches the catalog.')
     expect(page.text).not.toContain('Apply the import')
     // The apply itself (what the button would run) writes nothing either: not a row, not an activity line.
-    const activity = () => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM activity WHERE store_id = ?').get(store.id)!.n
+    const activity = () =>
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM activity WHERE store_id = ?')
+        .get(store.id)!.n
     const lines = activity()
-    const report = importCatalog({ ctx: ctxOf(store.id), input: { rows: await parseCatalogCsv(new Blob([csv])), dryRun: false } })
+    const report = importCatalog({
+      ctx: ctxOf(store.id),
+      input: { rows: await parseCatalogCsv(new Blob([csv])), dryRun: false },
+    })
     expect(report).toMatchObject({ rows: 5, create: [], update: [], unchanged: 4 })
     expect(await productsOf(key)).toEqual(before)
     expect(activity()).toBe(lines)
     // The formula-looking names came back exactly.
-    expect(before.map((p) => p.name).sort()).toEqual([' Spaced ', '=HYPERLINK("http://evil.example","click")', '@SUM(A1)', 'Tee'])
+    expect(before.map((p) => p.name).sort()).toEqual([
+      ' Spaced ',
+      '=HYPERLINK("http://evil.example","click")',
+      '@SUM(A1)',
+      'Tee',
+    ])
   })
 
   test('change one price in the file → dry run shows 1 update, apply writes it, the API sees it', async () => {
@@ -135,7 +194,12 @@ describe('CSV import', () => {
 
   test('creates by new slug, a variant per line, categories by name or slug; a hand-written formula stays text', async () => {
     const { b, key } = await shop()
-    const csv = [HEADER, 'Lemonade,lemonade,,3.5,,drinks,Small,3.5,10,true', 'Lemonade,lemonade,,3.5,,drinks,Large,5,,true', '=cmd|calc,formula,,2,,Drinks,,,,'].join('\n')
+    const csv = [
+      HEADER,
+      'Lemonade,lemonade,,3.5,,drinks,Small,3.5,10,true',
+      'Lemonade,lemonade,,3.5,,drinks,Large,5,,true',
+      '=cmd|calc,formula,,2,,Drinks,,,,',
+    ].join('\n')
     const page = await upload(b, csv)
     expect(page.text).toContain('2 products to create')
     await b.submit('/admin/products/import/apply', applyFields(page.text))
@@ -177,9 +241,16 @@ describe('CSV import', () => {
 
   test('a variant named twice and a product line mixed with variant lines are refused', async () => {
     const { b } = await shop()
-    const page = await upload(b, [HEADER, 'A,aaa,,5,,,S,5,1,true', 'A,aaa,,5,,,S,5,1,true', 'B,bbb,,5,,,,,1,true', 'B,bbb,,5,,,X,5,1,true'].join('\n'))
+    const page = await upload(
+      b,
+      [HEADER, 'A,aaa,,5,,,S,5,1,true', 'A,aaa,,5,,,S,5,1,true', 'B,bbb,,5,,,,,1,true', 'B,bbb,,5,,,X,5,1,true'].join(
+        '\n',
+      ),
+    )
     expect(page.text).toContain('Line 3, column variant: This variant is already on line 2.')
-    expect(page.text).toContain('Line 5, column variant: Line 4 has the same slug; a product without variants has a single line.')
+    expect(page.text).toContain(
+      'Line 5, column variant: Line 4 has the same slug; a product without variants has a single line.',
+    )
   })
 
   test('the free plan cap: the lines past it are refused with the upgrade link; nothing created', async () => {
@@ -194,7 +265,10 @@ describe('CSV import', () => {
 
   test('broken quoting → the file is refused with the line it breaks at', async () => {
     const { b } = await shop()
-    const page = await upload(b, [HEADER, 'Good,good-one,,5,,,,,1,true', 'Bad,"bad,,5,,,,,1,true', 'More,more,,5,,,,,1,true'].join('\n'))
+    const page = await upload(
+      b,
+      [HEADER, 'Good,good-one,,5,,,,,1,true', 'Bad,"bad,,5,,,,,1,true', 'More,more,,5,,,,,1,true'].join('\n'),
+    )
     expect(page.status).toBe(400)
     expect(page.text).toMatch(/The file is not valid CSV near line \d+ \(check its quotes\)\./)
   })
@@ -225,22 +299,43 @@ describe('CSV import', () => {
     const { b, key } = await shop()
     await b.get('/admin/products/import')
     const form = new FormData()
-    form.append('file', new File([[HEADER, 'Sneaky,sneaky,,5,,,,,1,true'].join('\n')], 'catalog.csv', { type: 'text/csv' }))
-    const res = await t.app.handle(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { origin: ORIGIN, cookie: cookie(b) } }))
+    form.append(
+      'file',
+      new File([[HEADER, 'Sneaky,sneaky,,5,,,,,1,true'].join('\n')], 'catalog.csv', { type: 'text/csv' }),
+    )
+    const res = await t.app.handle(
+      new Request(`${ORIGIN}/admin/products/import`, {
+        method: 'POST',
+        body: form,
+        headers: { origin: ORIGIN, cookie: cookie(b) },
+      }),
+    )
     expect(res.status).toBe(403)
     expect(await res.text()).not.toContain('Check before importing')
     // From another origin, even with the token: refused by the gate before the body is read.
     const forged = new FormData()
     forged.append('_csrf', b.formToken() ?? '')
     forged.append('file', new File(['x'], 'catalog.csv'))
-    const cross = await t.app.handle(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: forged, headers: { origin: 'https://evil.example', cookie: cookie(b) } }))
+    const cross = await t.app.handle(
+      new Request(`${ORIGIN}/admin/products/import`, {
+        method: 'POST',
+        body: forged,
+        headers: { origin: 'https://evil.example', cookie: cookie(b) },
+      }),
+    )
     expect(cross.status).toBe(403)
     expect(await productsOf(key)).toEqual([])
   })
 
   test('semicolon files (a comma-decimal spreadsheet) and quoted multi-line cells are read', async () => {
     const { b, key } = await shop()
-    const page = await upload(b, ['name;slug;description;price;comparePrice;category;variant;variantPrice;stock;isActive', 'Café;cafe;"one\ntwo; three";12,50;;;;;4;true'].join('\r\n'))
+    const page = await upload(
+      b,
+      [
+        'name;slug;description;price;comparePrice;category;variant;variantPrice;stock;isActive',
+        'Café;cafe;"one\ntwo; three";12,50;;;;;4;true',
+      ].join('\r\n'),
+    )
     expect(page.text).toContain('1 product to create')
     await b.submit('/admin/products/import/apply', applyFields(page.text))
     expect((await productsOf(key))[0]).toMatchObject({ name: 'Café', price: 12.5, stock: 4 })
@@ -251,7 +346,9 @@ describe('CSV import', () => {
     const page = await upload(b, [HEADER, 'New,new-one,,5,,,,,1,true', 'Tea,tea-x,,5,,Drinks,,,1,true'].join('\n'))
     expect(page.text).toContain('2 products to create')
     // Meanwhile someone renames the category the file names.
-    const cat = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM categories WHERE store_id = ?').get(ctx.store.id)!
+    const cat = t.deps.db.$client
+      .query<{ id: string }, [string]>('SELECT id FROM categories WHERE store_id = ?')
+      .get(ctx.store.id)!
     t.deps.db.$client.run("UPDATE categories SET name = 'Beverages', slug = 'beverages' WHERE id = ?", [cat.id])
     const res = await b.submit('/admin/products/import/apply', applyFields(page.text))
     expect(res.status).toBe(409)

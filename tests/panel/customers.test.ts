@@ -11,7 +11,14 @@ test('list, search by name or phone, detail with order history; a viewer reads; 
   const shop = await makeOwnerShop(t.deps)
   const cat = makeCatalog(t.deps, shop.store.id)
   const a = placeOrder(t.deps, orderBody(shop.store.id, cat, { name: 'Rosa <i>Ruiz</i>', phone: '+14155550133' })).body
-  placeOrder(t.deps, orderBody(shop.store.id, cat, { name: 'Rosa Ruiz', phone: '+14155550133', items: [{ productId: cat.mug.id, quantity: 1 }] }))
+  placeOrder(
+    t.deps,
+    orderBody(shop.store.id, cat, {
+      name: 'Rosa Ruiz',
+      phone: '+14155550133',
+      items: [{ productId: cat.mug.id, quantity: 1 }],
+    }),
+  )
   placeOrder(t.deps, orderBody(shop.store.id, cat, { name: 'Tomás Tapia' }))
   const viewer = new PanelClient((r) => t.app.handle(r))
   await signIn(viewer, (await makeMember(t.deps, shop.store.id, 'viewer')).email)
@@ -22,7 +29,11 @@ test('list, search by name or phone, detail with order history; a viewer reads; 
   expect(list.text).toContain('Orders: 2')
   for (const q of ['rosa', '1 415 555 0133', '+1 (415) 555-0133', '5550133']) {
     const page = await viewer.get(`/admin/customers?q=${encodeURIComponent(q)}`)
-    expect({ q, rosa: page.text.includes('Rosa &lt;i&gt;'), tomas: page.text.includes('Tomás') }).toEqual({ q, rosa: true, tomas: false })
+    expect({ q, rosa: page.text.includes('Rosa &lt;i&gt;'), tomas: page.text.includes('Tomás') }).toEqual({
+      q,
+      rosa: true,
+      tomas: false,
+    })
   }
   expect((await viewer.get('/admin/customers?q=zzz')).text).toContain('No customers match.')
   const id = /href="\/admin\/customers\/([^"]+)"><strong>Rosa/.exec(list.text)![1]!

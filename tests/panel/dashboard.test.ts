@@ -40,10 +40,24 @@ test('top products: the five sold most by quantity (revenue breaks a tie), named
   const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
   const courier = addShipping(t.deps, shop.store.id, { price: 500 })
   // Quantities 1…6 of six products; "Tied" sells as many as "Top 3" but at a higher price.
-  const sold: [string, number, number][] = [['Least', 1, 100], ['Top 5', 2, 100], ['Top 4', 3, 100], ['Top 3', 4, 100], ['Tied', 4, 900], ['Top 1', 6, 100]]
+  const sold: [string, number, number][] = [
+    ['Least', 1, 100],
+    ['Top 5', 2, 100],
+    ['Top 4', 3, 100],
+    ['Top 3', 4, 100],
+    ['Tied', 4, 900],
+    ['Top 1', 6, 100],
+  ]
   for (const [name, quantity, price] of sold) {
     const product = addProduct(t.deps, shop.store.id, { name, price })
-    placeOrder(t.deps, { storeId: shop.store.id, name: 'Ana Pérez', phone: uniqPhone(), address: 'Calle 1, Lima', items: [{ productId: product.id, quantity }], shippingOptionId: courier.id })
+    placeOrder(t.deps, {
+      storeId: shop.store.id,
+      name: 'Ana Pérez',
+      phone: uniqPhone(),
+      address: 'Calle 1, Lima',
+      items: [{ productId: product.id, quantity }],
+      shippingOptionId: courier.id,
+    })
   }
   const owner = new PanelClient((r) => t.app.handle(r))
   await signIn(owner, shop.email)
@@ -76,7 +90,9 @@ test("the checklist's share step: the store's link and its QR code, drawn on the
   expect(page.text).toContain(`<a href="${url}">${url}</a>`)
   const svg = /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*class="qr"[\s\S]*?<\/svg>/.exec(page.text)?.[0]
   expect(svg).toBeDefined()
-  expect(svg).toContain('role="img" aria-labelledby="qr-title"><title id="qr-title">QR code of your store&#39;s link</title>')
+  expect(svg).toContain(
+    'role="img" aria-labelledby="qr-title"><title id="qr-title">QR code of your store&#39;s link</title>',
+  )
   // The modules drawn are uqr's for exactly this URL.
   const expected = qrSvgOf(url)
   const modules = /<path[^>]* d="([^"]+)"/.exec(expected)![1]!

@@ -45,7 +45,11 @@ describe('API keys', () => {
     expect(list.text).toContain(key.slice(0, 12))
     expect(list.text).toContain('products:read')
     expect(list.text).toContain('2099-12-31')
-    const row = t.deps.db.select().from(apiKeys).where(eq(apiKeys.prefix, key.slice(0, 12))).get()!
+    const row = t.deps.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.prefix, key.slice(0, 12)))
+      .get()!
     expect(row.storeId).toBe(store.id)
     // Revoke, after a confirmation page; the key is refused at once (the gate's cache dropped it).
     const confirm = await b.get(`/admin/keys/${row.id}/revoke`)
@@ -73,7 +77,11 @@ describe('API keys', () => {
   test('staff and viewers: no page, and a hand-made create or revoke is refused', async () => {
     const { store } = await owner()
     const existing = makeKey(t.deps, store.id, ['products:read'])
-    const row = t.deps.db.select().from(apiKeys).where(eq(apiKeys.prefix, existing.slice(0, 12))).get()!
+    const row = t.deps.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.prefix, existing.slice(0, 12)))
+      .get()!
     for (const role of ['staff', 'viewer'] as const) {
       const m = await makeMember(t.deps, store.id, role)
       const b = client()
@@ -91,7 +99,11 @@ describe('API keys', () => {
     const { b } = await owner()
     const other = await makeOwnerShop(t.deps)
     const theirs = makeKey(t.deps, other.store.id, ['products:read'])
-    const row = t.deps.db.select().from(apiKeys).where(eq(apiKeys.prefix, theirs.slice(0, 12))).get()!
+    const row = t.deps.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.prefix, theirs.slice(0, 12)))
+      .get()!
     await b.get('/admin/keys')
     expect((await b.get(`/admin/keys/${row.id}/revoke`)).status).toBe(403)
     expect((await b.submit(`/admin/keys/${row.id}/revoke`)).status).toBe(403)

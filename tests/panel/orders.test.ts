@@ -32,9 +32,13 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const order = (extra: Parameters<typeof orderBody>[2] = {}) => placeOrder(t.deps, orderBody(shop.store.id, cat, extra)).body
-const stockOf = (variantId: string) => t.deps.db.$client.query<{ stock: number | null }, [string]>('SELECT stock FROM variants WHERE id = ?').get(variantId)!.stock
-const statusOf = (id: string) => t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM orders WHERE id = ?').get(id)!.status
+const order = (extra: Parameters<typeof orderBody>[2] = {}) =>
+  placeOrder(t.deps, orderBody(shop.store.id, cat, extra)).body
+const stockOf = (variantId: string) =>
+  t.deps.db.$client.query<{ stock: number | null }, [string]>('SELECT stock FROM variants WHERE id = ?').get(variantId)!
+    .stock
+const statusOf = (id: string) =>
+  t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM orders WHERE id = ?').get(id)!.status
 
 describe('the inbox', () => {
   test('newest first, each row with number, customer, total, status and "New" until opened', async () => {
@@ -46,7 +50,10 @@ describe('the inbox', () => {
     expect(page.text.indexOf(b.orderNumber)).toBeLessThan(page.text.indexOf(a.orderNumber))
     expect(page.text).toContain('First &lt;b&gt;Buyer&lt;/b&gt;')
     expect(page.text).not.toContain('<b>Buyer')
-    const rowOf = (id: string, text: string) => /<li class="order[^"]*" id="order-([^"]+)"[\s\S]*?<\/li>/g.exec(text.slice(text.indexOf(`id="order-${id}"`) - 40))![0]
+    const rowOf = (id: string, text: string) =>
+      /<li class="order[^"]*" id="order-([^"]+)"[\s\S]*?<\/li>/g.exec(
+        text.slice(text.indexOf(`id="order-${id}"`) - 40),
+      )![0]
     expect(rowOf(b.id, page.text)).toContain('>New<')
     expect(rowOf(b.id, page.text)).toContain('Pending')
     expect(rowOf(b.id, page.text)).toMatch(/\$3[4-9]\.00|\$\d+\.\d\d/)
@@ -60,14 +67,29 @@ describe('the inbox', () => {
 
   test('search by order number, by a phone typed with spaces and without "+", by name; filter by status', async () => {
     const o = order({ phone: '+14155550199', name: 'Zelda Quintana' })
-    for (const q of [o.orderNumber, o.orderNumber.replace('ORD-', ''), String(Number(o.orderNumber.slice(4))), '1 415 555 0199', '(415) 555-0199'.replace('(', '+1 ('), 'zelda quin']) {
+    for (const q of [
+      o.orderNumber,
+      o.orderNumber.replace('ORD-', ''),
+      String(Number(o.orderNumber.slice(4))),
+      '1 415 555 0199',
+      '(415) 555-0199'.replace('(', '+1 ('),
+      'zelda quin',
+    ]) {
       const page = await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)
-      expect({ q, found: page.text.includes(`id="order-${o.id}"`), rows: (page.text.match(/<li class="order/g) ?? []).length }).toEqual({ q, found: true, rows: 1 })
+      expect({
+        q,
+        found: page.text.includes(`id="order-${o.id}"`),
+        rows: (page.text.match(/<li class="order/g) ?? []).length,
+      }).toEqual({ q, found: true, rows: 1 })
     }
     expect((await owner.get('/admin/orders?q=nobody-at-all')).text).toContain('No orders match.')
     // Names: the trigram index (accents aside), and LIKE under 3 characters.
     const accented = order({ name: 'Íñigo Ñúñez' })
-    for (const q of ['nunez', 'ÑÚÑ', 'go ñ', 'Íñ']) expect({ q, found: (await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.includes(`id="order-${accented.id}"`) }).toEqual({ q, found: true })
+    for (const q of ['nunez', 'ÑÚÑ', 'go ñ', 'Íñ'])
+      expect({
+        q,
+        found: (await owner.get(`/admin/orders?q=${encodeURIComponent(q)}`)).text.includes(`id="order-${accented.id}"`),
+      }).toEqual({ q, found: true })
     expect(searchOf('+54 9 11 5555-0101')).toEqual({ phone: '+5491155550101' })
     expect(searchOf('#42')).toEqual({ number: 'ORD-000042' })
     const confirmed = await owner.get('/admin/orders?status=confirmed')
@@ -94,7 +116,17 @@ describe('the order page and its moves', () => {
     const o = order({ notes: 'Ring twice', phone: '+14155550123' })
     const page = await owner.get(`/admin/orders/${o.id}`)
     expect(page.status).toBe(200)
-    for (const s of ['Large', 'Shirt', 'Mug', 'Ring twice', 'Calle 1, Lima', '+14155550123', 'Status history', 'by the customer']) expect(page.text).toContain(s)
+    for (const s of [
+      'Large',
+      'Shirt',
+      'Mug',
+      'Ring twice',
+      'Calle 1, Lima',
+      '+14155550123',
+      'Status history',
+      'by the customer',
+    ])
+      expect(page.text).toContain(s)
     expect(page.text).toContain('>Confirm</button>')
     expect(page.text).toContain('>Cancel order</button>')
     expect(page.text).not.toContain('Mark as shipped')
@@ -154,15 +186,26 @@ describe('the order page and its moves', () => {
   test("another store's order is a 403 page; an unknown id a 404; a move without the form token changes nothing", async () => {
     const other = await makeOwnerShop(t.deps)
     const theirs = placeOrder(t.deps, orderBody(other.store.id, makeCatalog(t.deps, other.store.id))).body
-    for (const path of [`/admin/orders/${theirs.id}`, `/admin/orders/${theirs.id}/print`]) expect((await owner.get(path)).status).toBe(403)
+    for (const path of [`/admin/orders/${theirs.id}`, `/admin/orders/${theirs.id}/print`])
+      expect((await owner.get(path)).status).toBe(403)
     await owner.get('/admin/orders')
     expect((await owner.submit(`/admin/orders/${theirs.id}/status`, { status: 'confirmed' })).status).toBe(403)
     expect(statusOf(theirs.id)).toBe('pending')
     expect((await owner.get('/admin/orders/nope-not-an-order')).status).toBe(404)
     const mine = order()
     await owner.get('/admin/orders')
-    expect((await owner.submit(`/admin/orders/${mine.id}/status`, { status: 'confirmed' }, { token: null })).status).toBe(403)
-    expect((await owner.submit(`/admin/orders/${mine.id}/status`, { status: 'confirmed' }, { origin: 'https://evil.example' })).status).toBe(403)
+    expect(
+      (await owner.submit(`/admin/orders/${mine.id}/status`, { status: 'confirmed' }, { token: null })).status,
+    ).toBe(403)
+    expect(
+      (
+        await owner.submit(
+          `/admin/orders/${mine.id}/status`,
+          { status: 'confirmed' },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403)
     expect(statusOf(mine.id)).toBe('pending')
   })
 
@@ -188,7 +231,8 @@ describe('the order page and its moves', () => {
     const o = order()
     const slip = await owner.get(`/admin/orders/${o.id}/print`)
     expect(slip.status).toBe(200)
-    for (const s of ['Inbox &lt;Shop&gt;', o.orderNumber, 'Shirt', 'Calle 1, Lima', 'Ship to']) expect(slip.text).toContain(s)
+    for (const s of ['Inbox &lt;Shop&gt;', o.orderNumber, 'Shirt', 'Calle 1, Lima', 'Ship to'])
+      expect(slip.text).toContain(s)
     expect(slip.text).not.toContain('<script')
     expect(slip.text).not.toContain('<nav')
   })
@@ -196,7 +240,9 @@ describe('the order page and its moves', () => {
 
 describe('the live stream', () => {
   const open = (c: PanelClient, headers: Record<string, string> = {}) =>
-    t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}`, ...headers } }))
+    t.app.handle(
+      new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}`, ...headers } }),
+    )
 
   test('an order committed elsewhere reaches an open stream of its store, not of another; Last-Event-ID resumes', async () => {
     const res = await open(viewer)

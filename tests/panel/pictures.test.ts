@@ -5,8 +5,8 @@
  * (not an image, too large, a decompression bomb), reorder, delete with confirmation, a viewer and
  * another store refused, a save based on an older read refused whole, variant order persisted.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { appForFile, makeApp, type Json, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile, type Json } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { bombPng, jpeg, noisyPng, png } from '../helpers/image-fixtures'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
@@ -25,8 +25,13 @@ async function owner(headers: Record<string, string> = {}) {
   return { ...shop, b, key: makeKey(t.deps, shop.store.id) }
 }
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) => createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input })
-const apiProduct = async (id: string, key: string): Promise<Json> => (await t.api.get(`/api/v1/products/${id}`, { key }))[1].data
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) =>
+  createProduct({
+    ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }),
+    input,
+  })
+const apiProduct = async (id: string, key: string): Promise<Json> =>
+  (await t.api.get(`/api/v1/products/${id}`, { key }))[1].data
 const pictures = (id: string) => `/admin/products/${id}/pictures`
 
 /** A product with `n` pictures uploaded over the API; their ids in order. */
@@ -35,7 +40,13 @@ async function withPictures(storeId: string, key: string, n: number) {
   for (let i = 0; i < n; i++) {
     const form = new FormData()
     form.append('file', new File([await jpeg(200 + i, 100)], `p${i}.jpg`, { type: 'image/jpeg' }))
-    const res = await t.app.handle(new Request(`http://localhost/api/v1/products/${p.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }))
+    const res = await t.app.handle(
+      new Request(`http://localhost/api/v1/products/${p.id}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      }),
+    )
     expect(res.status).toBe(201)
   }
   return { id: p.id, images: ((await apiProduct(p.id, key)).images as Json[]).map((i) => i.id as string) }
@@ -84,7 +95,9 @@ describe('uploading pictures', () => {
     expect(res.text).toContain('notes.jpg: Este archivo no es una foto JPEG, PNG o WebP.')
     expect(res.text).toContain('bomb.png: Esta foto tiene demasiados píxeles; se aceptan hasta 40 megapíxeles.')
     expect(res.text).toContain('Foto agregada.')
-    expect(res.text).toMatch(/id="file" name="file" type="file" multiple accept="[^"]+" aria-describedby="file-hint file-error" aria-invalid="true"/)
+    expect(res.text).toMatch(
+      /id="file" name="file" type="file" multiple accept="[^"]+" aria-describedby="file-hint file-error" aria-invalid="true"/,
+    )
     expect((await apiProduct(p.id, key)).images).toHaveLength(1)
   })
 
@@ -101,7 +114,11 @@ describe('uploading pictures', () => {
       expect(res.text).toContain('huge.png: This file is too large; at most 0 MB per picture.')
       const js = await b.upload(pictures(p.id), [{ name: 'huge.png', bytes, type: 'image/png' }], { json: true })
       expect(js.status).toBe(413)
-      expect(js.json).toMatchObject({ ok: false, error: 'huge.png: This file is too large; at most 0 MB per picture.', count: 0 })
+      expect(js.json).toMatchObject({
+        ok: false,
+        error: 'huge.png: This file is too large; at most 0 MB per picture.',
+        count: 0,
+      })
     } finally {
       t.config.mediaMaxBytes = saved
     }
@@ -124,12 +141,16 @@ describe('uploading pictures', () => {
     expect(none.text).toContain('Pick at least one picture.')
   })
 
-  test('without the form token nothing is stored (403); with the store\'s uploads all in flight → 429 with Retry-After', async () => {
+  test("without the form token nothing is stored (403); with the store's uploads all in flight → 429 with Retry-After", async () => {
     const { b, store, key } = await owner()
     const p = productOf(store.id, { name: 'Bowl', price: 8 })
     await b.get(`/admin/products/${p.id}`)
-    expect((await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: null })).status).toBe(403)
-    expect((await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: 'forged' })).status).toBe(403)
+    expect(
+      (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: null })).status,
+    ).toBe(403)
+    expect(
+      (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: 'forged' })).status,
+    ).toBe(403)
     const places = [t.deps.uploads.admit(store.id), t.deps.uploads.admit(store.id)]
     try {
       const busy = await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }])
@@ -146,7 +167,10 @@ describe('uploading pictures', () => {
 describe('reordering and deleting pictures', () => {
   test('"Move later" (form) and "Move earlier" (script) call moveImage; the API sees the order', async () => {
     const { b, store, key } = await owner()
-    const { id, images: [a, bb, c] } = await withPictures(store.id, key, 3)
+    const {
+      id,
+      images: [a, bb, c],
+    } = await withPictures(store.id, key, 3)
     await b.get(`/admin/products/${id}`)
     const res = await b.submit(`${pictures(id)}/${a}/move`, { position: '1' })
     expect(res.status).toBe(303)
@@ -157,7 +181,12 @@ describe('reordering and deleting pictures', () => {
     expect(js.status).toBe(400) // a JSON body is not the form's: the position is missing
     const moved = await b.request('POST', `${pictures(id)}/${c}/move`, {
       body: new URLSearchParams({ position: '0' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: b.origin, 'x-form-token': b.formToken()! },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        origin: b.origin,
+        'x-form-token': b.formToken()!,
+      },
     })
     expect(moved.status).toBe(200)
     expect(JSON.parse(moved.text)).toMatchObject({ ok: true, announce: 'Picture moved to position 1 of 3.', count: 3 })
@@ -170,7 +199,10 @@ describe('reordering and deleting pictures', () => {
 
   test('delete asks first, then deleteImage: the API lists one picture fewer and its file answers 404', async () => {
     const { b, store, key } = await owner()
-    const { id, images: [a, bb] } = await withPictures(store.id, key, 2)
+    const {
+      id,
+      images: [a, bb],
+    } = await withPictures(store.id, key, 2)
     const url = ((await apiProduct(id, key)).images as Json[])[0].url
     const confirm = await b.get(`${pictures(id)}/${a}/delete`)
     expect(confirm.status).toBe(200)
@@ -187,7 +219,10 @@ describe('reordering and deleting pictures', () => {
 describe('who may change pictures', () => {
   test('a viewer is refused on every picture POST (and the delete page); nothing changes', async () => {
     const { store, key } = await owner()
-    const { id, images: [a] } = await withPictures(store.id, key, 2)
+    const {
+      id,
+      images: [a],
+    } = await withPictures(store.id, key, 2)
     const viewer = await makeMember(t.deps, store.id, 'viewer')
     const v = client()
     await signIn(v, viewer.email)
@@ -206,7 +241,10 @@ describe('who may change pictures', () => {
   test("another store's product: upload, move and delete are 403 pages; its pictures stay", async () => {
     const mine = await owner()
     const theirs = await owner()
-    const { id, images: [a] } = await withPictures(theirs.store.id, theirs.key, 2)
+    const {
+      id,
+      images: [a],
+    } = await withPictures(theirs.store.id, theirs.key, 2)
     await mine.b.get('/admin/products')
     expect((await mine.b.upload(pictures(id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }])).status).toBe(403)
     expect((await mine.b.submit(`${pictures(id)}/${a}/move`, { position: '1' })).status).toBe(403)
@@ -220,7 +258,10 @@ describe('who may change pictures', () => {
 describe('variant order and concurrent edits', () => {
   const fieldsOf = (text: string) => {
     const out: Record<string, string> = {}
-    for (const m of text.matchAll(/<input(?=[^>]*name="([^"]+)")(?=[^>]*value="([^"]*)")(?![^>]*type="checkbox")[^>]*>/g)) out[m[1]!] = m[2]!.replaceAll('&amp;', '&')
+    for (const m of text.matchAll(
+      /<input(?=[^>]*name="([^"]+)")(?=[^>]*value="([^"]*)")(?![^>]*type="checkbox")[^>]*>/g,
+    ))
+      out[m[1]!] = m[2]!.replaceAll('&amp;', '&')
     for (const m of text.matchAll(/<input[^>]*name="([^"]+)"[^>]*type="checkbox"[^>]*checked/g)) out[m[1]!] = '1'
     delete out._csrf
     delete out.file
@@ -229,7 +270,15 @@ describe('variant order and concurrent edits', () => {
 
   test('"Move down" re-shows the rows swapped; saving persists the order, seen over GET /api/v1/products/:id', async () => {
     const { b, store, key } = await owner()
-    const p = productOf(store.id, { name: 'Shirt', price: 20, variants: [{ name: 'S', price: 20, stock: 1 }, { name: 'M', price: 20, stock: 2 }, { name: 'L', price: 22, stock: 3 }] })
+    const p = productOf(store.id, {
+      name: 'Shirt',
+      price: 20,
+      variants: [
+        { name: 'S', price: 20, stock: 1 },
+        { name: 'M', price: 20, stock: 2 },
+        { name: 'L', price: 22, stock: 3 },
+      ],
+    })
     const page = await b.get(`/admin/products/${p.id}`)
     expect(page.text).toContain('aria-label="Move down, variant 1"')
     expect(page.text).not.toContain('aria-label="Move up, variant 1"')
@@ -255,7 +304,14 @@ describe('variant order and concurrent edits', () => {
     const tabB = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
     expect(tabA.updatedAt).toMatch(/^\d+$/)
     // Tab A adds a variant and saves.
-    const a = await b.submit(`/admin/products/${p.id}`, { ...tabA, variantCount: '2', 'v1-name': 'Blue', 'v1-price': '9', 'v1-stock': '5', 'v1-isActive': '1' })
+    const a = await b.submit(`/admin/products/${p.id}`, {
+      ...tabA,
+      variantCount: '2',
+      'v1-name': 'Blue',
+      'v1-price': '9',
+      'v1-stock': '5',
+      'v1-isActive': '1',
+    })
     expect(a.status).toBe(303)
     // Tab B, opened before, renames and saves without Blue.
     await b.get('/admin/products')
@@ -280,8 +336,13 @@ describe('variant order and concurrent edits', () => {
     const p = productOf(store.id, { name: 'Pen', price: 2 })
     const ctx = ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: store.id } })!, { kind: 'cli' })
     const { updateProduct } = await import('../../src/modules/products/service')
-    const first = updateProduct({ ctx: { ...ctx, clock: { now: () => Date.parse(p.updatedAt) } }, input: { id: p.id, name: 'Pen 2', ifUpdatedAt: Date.parse(p.updatedAt) } })
+    const first = updateProduct({
+      ctx: { ...ctx, clock: { now: () => Date.parse(p.updatedAt) } },
+      input: { id: p.id, name: 'Pen 2', ifUpdatedAt: Date.parse(p.updatedAt) },
+    })
     expect(Date.parse(first.updatedAt)).toBeGreaterThan(Date.parse(p.updatedAt))
-    expect(() => updateProduct({ ctx, input: { id: p.id, name: 'Pen 3', ifUpdatedAt: Date.parse(p.updatedAt) } })).toThrow('changed since it was read')
+    expect(() =>
+      updateProduct({ ctx, input: { id: p.id, name: 'Pen 3', ifUpdatedAt: Date.parse(p.updatedAt) } }),
+    ).toThrow('changed since it was read')
   })
 })

@@ -23,8 +23,11 @@ async function owner(plan: 'free' | 'pro' = 'pro', headers: Record<string, strin
   return { ...shop, b, key: makeKey(t.deps, shop.store.id) }
 }
 
-const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]["input"]) =>
-  createProduct({ ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }), input: input })
+const productOf = (storeId: string, input: Parameters<typeof createProduct>[0]['input']) =>
+  createProduct({
+    ctx: ctxFor(t.deps, getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!, { kind: 'cli' }),
+    input: input,
+  })
 
 const idFrom = (location: string | null) => /\/admin\/products\/([^/?]+)\?done=saved$/.exec(location ?? '')![1]!
 
@@ -59,7 +62,9 @@ describe('the product editor', () => {
     const [api, body] = await t.api.get(`/api/v1/products/${id}`, { key })
     expect(api.status).toBe(200)
     expect(body.data).toMatchObject({ name: 'Coffee <beans>', price: 12.5, comparePrice: 15, isActive: true })
-    expect(body.data.variants.map((v: { name: string; price: number; stock: number }) => [v.name, v.price, v.stock])).toEqual([
+    expect(
+      body.data.variants.map((v: { name: string; price: number; stock: number }) => [v.name, v.price, v.stock]),
+    ).toEqual([
       ['250 g', 12.5, 7],
       ['1 kg', 40, 3],
     ])
@@ -68,10 +73,18 @@ describe('the product editor', () => {
   test('compare-at price under the price: the API refuses it, shown at the field in Spanish; nothing saved', async () => {
     const { b, store, key } = await owner('pro', { 'accept-language': 'es' })
     await b.get('/admin/products/new')
-    const res = await b.submit('/admin/products', { name: 'Mug', price: '5', comparePrice: '2', isActive: '1', variantCount: '0' })
+    const res = await b.submit('/admin/products', {
+      name: 'Mug',
+      price: '5',
+      comparePrice: '2',
+      isActive: '1',
+      variantCount: '0',
+    })
     expect(res.status).toBe(400)
     expect(res.text).toContain('id="comparePrice-error"')
-    expect(res.text).toMatch(/id="comparePrice" name="comparePrice" type="text" value="2" aria-describedby="comparePrice-hint comparePrice-error" aria-invalid="true"/)
+    expect(res.text).toMatch(
+      /id="comparePrice" name="comparePrice" type="text" value="2" aria-describedby="comparePrice-hint comparePrice-error" aria-invalid="true"/,
+    )
     expect(res.text).toContain('El precio de comparación debe ser mayor que el precio.')
     const [, list] = await t.api.get('/api/v1/products?isActive=all', { key })
     expect(list.total).toBe(0)
@@ -89,19 +102,46 @@ describe('the product editor', () => {
     expect(res.status).toBe(400)
     expect(res.text).toContain('id="price-error"')
     expect(res.text).toContain('value="cheap"')
-    const res2 = await b.submit('/admin/products', { name: 'Tea', price: '3', isActive: '1', variantCount: '1', 'v0-name': 'Box', 'v0-price': '3', 'v0-stock': '1.5', 'v0-isActive': '1' })
+    const res2 = await b.submit('/admin/products', {
+      name: 'Tea',
+      price: '3',
+      isActive: '1',
+      variantCount: '1',
+      'v0-name': 'Box',
+      'v0-price': '3',
+      'v0-stock': '1.5',
+      'v0-isActive': '1',
+    })
     expect(res2.status).toBe(400)
     expect(res2.text).toContain('id="v0-stock-error"')
   })
 
   test('update: edit price and variants (remove one, add one); stock kept per variant', async () => {
     const { b, store, key } = await owner()
-    const p = productOf(store.id, { name: 'Shirt', price: 20, variants: [{ name: 'S', price: 20, stock: 4 }, { name: 'M', price: 21, stock: 5 }] })
+    const p = productOf(store.id, {
+      name: 'Shirt',
+      price: 20,
+      variants: [
+        { name: 'S', price: 20, stock: 4 },
+        { name: 'M', price: 21, stock: 5 },
+      ],
+    })
     const page = await b.get(`/admin/products/${p.id}`)
     expect(page.status).toBe(200)
     const [s, m] = p.variants
     // "Add variant" re-shows the form with a new row, nothing saved.
-    const added = await b.submit(`/admin/products/${p.id}`, { _action: 'add', name: 'Shirt', price: '22', isActive: '1', variantCount: '1', 'v0-id': m!.id, 'v0-name': 'M', 'v0-price': '21', 'v0-stock': '5', 'v0-isActive': '1' })
+    const added = await b.submit(`/admin/products/${p.id}`, {
+      _action: 'add',
+      name: 'Shirt',
+      price: '22',
+      isActive: '1',
+      variantCount: '1',
+      'v0-id': m!.id,
+      'v0-name': 'M',
+      'v0-price': '21',
+      'v0-stock': '5',
+      'v0-isActive': '1',
+    })
     expect(added.status).toBe(200)
     expect(added.text).toContain('id="v1-name"')
     const res = await b.submit(`/admin/products/${p.id}`, {
@@ -132,7 +172,16 @@ describe('the product editor', () => {
   test('free plan: variants are refused with the upgrade link', async () => {
     const { b } = await owner('free')
     await b.get('/admin/products/new')
-    const res = await b.submit('/admin/products', { name: 'Cap', price: '9', isActive: '1', variantCount: '1', 'v0-name': 'Red', 'v0-price': '9', 'v0-stock': '', 'v0-isActive': '1' })
+    const res = await b.submit('/admin/products', {
+      name: 'Cap',
+      price: '9',
+      isActive: '1',
+      variantCount: '1',
+      'v0-name': 'Red',
+      'v0-price': '9',
+      'v0-stock': '',
+      'v0-isActive': '1',
+    })
     expect(res.status).toBe(403)
     expect(res.text).toContain('Upgrade your plan')
     expect(res.text).toContain(`href="${t.config.upgradeUrl}"`)
@@ -184,7 +233,12 @@ describe('who may do what', () => {
     expect(page.status).toBe(200)
     expect(page.text).toContain('disabled')
     expect(page.text).not.toContain('>Save<')
-    const res = await v.submit(`/admin/products/${p.id}`, { name: 'Hacked', price: '1', isActive: '1', variantCount: '0' })
+    const res = await v.submit(`/admin/products/${p.id}`, {
+      name: 'Hacked',
+      price: '1',
+      isActive: '1',
+      variantCount: '0',
+    })
     expect(res.status).toBe(403)
     expect((await v.submit('/admin/products', { name: 'New', price: '1', variantCount: '0' })).status).toBe(403)
     expect((await v.submit(`/admin/products/${p.id}/delete`)).status).toBe(403)
@@ -200,7 +254,12 @@ describe('who may do what', () => {
     expect((await s.get('/admin/products/new')).status).toBe(200)
     expect((await s.get(`/admin/products/${theirs.id}`)).status).toBe(403)
     await s.get('/admin/products')
-    const res = await s.submit(`/admin/products/${theirs.id}`, { name: 'Mine now', price: '1', isActive: '1', variantCount: '0' })
+    const res = await s.submit(`/admin/products/${theirs.id}`, {
+      name: 'Mine now',
+      price: '1',
+      isActive: '1',
+      variantCount: '0',
+    })
     expect(res.status).toBe(403)
     expect((await s.submit(`/admin/products/${theirs.id}/delete`)).status).toBe(403)
     const [, body] = await t.api.get(`/api/v1/products/${theirs.id}`, { key: other.key })
@@ -211,7 +270,11 @@ describe('who may do what', () => {
     const { b, store, key } = await owner()
     const p = productOf(store.id, { name: 'Vase', price: 10 })
     await b.get(`/admin/products/${p.id}`)
-    const res = await b.submit(`/admin/products/${p.id}`, { name: 'Changed', price: '1', isActive: '1', variantCount: '0' }, { token: null })
+    const res = await b.submit(
+      `/admin/products/${p.id}`,
+      { name: 'Changed', price: '1', isActive: '1', variantCount: '0' },
+      { token: null },
+    )
     expect(res.status).toBe(403)
     const [, body] = await t.api.get(`/api/v1/products/${p.id}`, { key })
     expect(body.data.name).toBe('Vase')

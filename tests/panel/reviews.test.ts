@@ -10,7 +10,8 @@ import { makeReview } from '../helpers/factories'
 
 const t = appForFile()
 const client = () => new PanelClient((r) => t.app.handle(r))
-const statusOf = (id: string) => t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(id)?.status
+const statusOf = (id: string) =>
+  t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(id)?.status
 
 test('pending first; approve and reject move the review as the API does; delete asks first; markup shows as text', async () => {
   const { store, email } = await makeOwnerShop(t.deps, { plan: 'pro' })

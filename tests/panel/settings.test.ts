@@ -59,10 +59,19 @@ describe('settings', () => {
   test('preview: the sample order rendered with the typed template, in the store language, nothing saved', async () => {
     const { b, key } = await owner()
     await b.get('/admin/settings')
-    const res = await b.submit('/admin/settings', { ...all, name: 'Loja Boa', language: 'pt', currency: 'BRL', whatsappTemplate: '', _action: 'preview' })
+    const res = await b.submit('/admin/settings', {
+      ...all,
+      name: 'Loja Boa',
+      language: 'pt',
+      currency: 'BRL',
+      whatsappTemplate: '',
+      _action: 'preview',
+    })
     expect(res.status).toBe(200)
     // The default Portuguese template, with the sample order's lines in Portuguese.
-    expect(res.text).toContain('Olá Loja Boa, sou Ana Silva. Quero fazer este pedido:\n- 2 x Café em grão 1 kg: 30.00 BRL\n- 1 x Caneca: 15.00 BRL\nTotal: 45.00 BRL')
+    expect(res.text).toContain(
+      'Olá Loja Boa, sou Ana Silva. Quero fazer este pedido:\n- 2 x Café em grão 1 kg: 30.00 BRL\n- 1 x Caneca: 15.00 BRL\nTotal: 45.00 BRL',
+    )
     const [, body] = await t.api.get('/api/v1/store', { key })
     expect(body.data.language).not.toBe('pt')
   })

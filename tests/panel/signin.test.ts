@@ -47,7 +47,11 @@ describe('password sign-in', () => {
       await b.get('/admin/login')
       const before = passwordWork.verifications
       const page = await b.submit('/admin/login', { email: e, password: 'wrong password here' })
-      return { verifications: passwordWork.verifications - before, status: page.status, text: page.text.replace(/value="[^"]*@[^"]*"/, '') }
+      return {
+        verifications: passwordWork.verifications - before,
+        status: page.status,
+        text: page.text.replace(/value="[^"]*@[^"]*"/, ''),
+      }
     }
     const wrong = await attempt(email)
     const unknown = await attempt('nobody-here@example.com')
@@ -64,7 +68,8 @@ describe('password sign-in', () => {
     clock.set(Math.ceil(clock.now() / 900_000) * 900_000 + 1000)
     const b = client()
     await b.get('/admin/login')
-    for (let i = 0; i < PER_EMAIL_TIERS[0].limit; i++) expect((await b.submit('/admin/login', { email, password: `wrong-${i}-password` })).status).toBe(401)
+    for (let i = 0; i < PER_EMAIL_TIERS[0].limit; i++)
+      expect((await b.submit('/admin/login', { email, password: `wrong-${i}-password` })).status).toBe(401)
     const blocked = await b.submit('/admin/login', { email, password: PASSWORD })
     expect(blocked.status).toBe(429)
     expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -84,7 +89,12 @@ describe('password sign-in', () => {
     const set = b.setCookies.at(-1)!
     const [pair, ...attrs] = set.split(';').map((s) => s.trim())
     expect(pair).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}$/)
-    expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Lax', 'Secure'])
+    expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual([
+      'HttpOnly',
+      'Path=/',
+      'SameSite=Lax',
+      'Secure',
+    ])
     expect(set.toLowerCase()).not.toContain('domain')
     const first = b.sid!
     const rows = t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()
@@ -153,14 +163,21 @@ describe('a key never opens the panel; a session never opens the API', () => {
 describe('devices and password change', () => {
   test('"Your devices" lists sessions; end one; end all others; a password change ends the others', async () => {
     const { email } = await makeOwnerShop(t.deps)
-    const phone = new PanelClient((r) => t.app.handle(r), undefined, { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile' })
-    const laptop = new PanelClient((r) => t.app.handle(r), undefined, { 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0' })
+    const phone = new PanelClient((r) => t.app.handle(r), undefined, {
+      'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile',
+    })
+    const laptop = new PanelClient((r) => t.app.handle(r), undefined, {
+      'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0',
+    })
     const tablet = client()
     for (const b of [phone, laptop, tablet]) await signIn(b, email)
     const acct = await phone.get('/admin/account')
     expect(acct.text).toContain('Chrome · Android')
     expect(acct.text).toContain('Firefox · macOS')
-    const laptopId = /action="\/admin\/account\/sessions\/([^/]+)\/end"><input type="hidden" name="_csrf" value="[^"]+"><button type="submit" class="secondary" aria-label="Sign out Firefox/.exec(acct.text)?.[1]
+    const laptopId =
+      /action="\/admin\/account\/sessions\/([^/]+)\/end"><input type="hidden" name="_csrf" value="[^"]+"><button type="submit" class="secondary" aria-label="Sign out Firefox/.exec(
+        acct.text,
+      )?.[1]
     expect(laptopId).toBeDefined()
     expect((await phone.submit(`/admin/account/sessions/${laptopId}/end`)).status).toBe(303)
     expect((await laptop.get('/admin')).status).toBe(303)
@@ -181,7 +198,10 @@ describe('devices and password change', () => {
     expect(common.text).toContain('This password is too common.')
     await phone.get('/admin/account')
     const before = phone.sid
-    const changed = await phone.submit('/admin/account/password', { current: PASSWORD, password: 'a brand new passphrase' })
+    const changed = await phone.submit('/admin/account/password', {
+      current: PASSWORD,
+      password: 'a brand new passphrase',
+    })
     expect(changed.status).toBe(303)
     expect(phone.sid).not.toBe(before)
     expect((await tablet.get('/admin')).status).toBe(303)
@@ -259,7 +279,11 @@ describe('passkeys', () => {
     const opts = await b.postJson('/admin/account/passkeys/options', {}, { token })
     expect(opts.status).toBe(200)
     const auth = new SoftAuthenticator('localhost', 'http://localhost')
-    const done = await b.postJson('/admin/account/passkeys', { name: 'Laptop <b>', response: auth.register(opts.json.options) }, { token })
+    const done = await b.postJson(
+      '/admin/account/passkeys',
+      { name: 'Laptop <b>', response: auth.register(opts.json.options) },
+      { token },
+    )
     expect(done.status).toBe(200)
     expect(done.json).toEqual({ ok: true, next: '/admin/account?done=passkey' })
     return auth
@@ -307,6 +331,9 @@ describe('passkeys', () => {
 
     const d = client()
     const opts3 = await d.postJson('/admin/login/passkey/options', {})
-    expect((await d.postJson('/admin/login/passkey', { response: auth.assert(opts3.json.options, 'https://evil.example') })).status).toBe(401)
+    expect(
+      (await d.postJson('/admin/login/passkey', { response: auth.assert(opts3.json.options, 'https://evil.example') }))
+        .status,
+    ).toBe(401)
   })
 })

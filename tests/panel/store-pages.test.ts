@@ -5,8 +5,8 @@
  * order; deleting asks first; viewers read with fields disabled and post nothing; another
  * store's :id is a 403 page.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { appForFile, makeApp, type TestApp } from '../helpers/app'
+import { describe, expect, test } from 'bun:test'
+import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
 import { makeMember, PanelClient, signedInOwner, signIn } from '../helpers/panel'
 
@@ -23,14 +23,17 @@ async function member(storeId: string, role: 'staff' | 'viewer') {
   return b
 }
 /** A form post from a freshly read page (its form token), as a person (or a hand-made form) sends it. */
-const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') => b.submitFrom(from, path, fields)
-const names = async (key: string) => (await t.api.get('/api/v1/categories', { key }))[1].data.map((c: { name: string }) => c.name)
+const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') =>
+  b.submitFrom(from, path, fields)
+const names = async (key: string) =>
+  (await t.api.get('/api/v1/categories', { key }))[1].data.map((c: { name: string }) => c.name)
 
 describe('categories', () => {
   test('add, rename, reorder (the API and the storefront order), delete after confirming', async () => {
     const { b, key } = await owner()
     await b.get('/admin/categories')
-    for (const name of ['Coffee', 'Tea', 'Cups']) expect((await send(b, '/admin/categories', { name })).status).toBe(303)
+    for (const name of ['Coffee', 'Tea', 'Cups'])
+      expect((await send(b, '/admin/categories', { name })).status).toBe(303)
     expect(await names(key)).toEqual(['Coffee', 'Tea', 'Cups'])
     const [, list] = await t.api.get('/api/v1/categories', { key })
     const [coffee, tea, cups] = list.data as { id: string }[]
@@ -38,7 +41,9 @@ describe('categories', () => {
     expect(page.text).toContain('aria-label="Move up: Cups"')
     expect(page.text).not.toContain('aria-label="Move up: Coffee"')
     expect(page.text).not.toContain('aria-label="Move down: Cups"')
-    expect((await b.submit(`/admin/categories/${cups!.id}/move`, { by: 'up' })).location).toBe('/admin/categories?done=moved')
+    expect((await b.submit(`/admin/categories/${cups!.id}/move`, { by: 'up' })).location).toBe(
+      '/admin/categories?done=moved',
+    )
     expect(await names(key)).toEqual(['Coffee', 'Cups', 'Tea'])
     await b.get('/admin/categories')
     await b.submit(`/admin/categories/${coffee!.id}/move`, { by: 'down' })
@@ -84,16 +89,49 @@ describe('discounts', () => {
   test('create, edit, deactivate, delete — the API reads each change', async () => {
     const { b, key } = await owner()
     await b.get('/admin/discounts/new')
-    const made = await b.submit('/admin/discounts', { code: 'SUMMER10', type: 'percentage', value: '10', maxUses: '50', expiresAt: '2031-06-30', isActive: '1' })
+    const made = await b.submit('/admin/discounts', {
+      code: 'SUMMER10',
+      type: 'percentage',
+      value: '10',
+      maxUses: '50',
+      expiresAt: '2031-06-30',
+      isActive: '1',
+    })
     expect(made.status).toBe(303)
     const [, list] = await t.api.get('/api/v1/discounts', { key })
-    expect(list.data[0]).toMatchObject({ code: 'SUMMER10', type: 'percentage', value: 10, maxUses: 50, expiresAt: '2031-06-30T23:59:59.999Z', isActive: true })
+    expect(list.data[0]).toMatchObject({
+      code: 'SUMMER10',
+      type: 'percentage',
+      value: 10,
+      maxUses: 50,
+      expiresAt: '2031-06-30T23:59:59.999Z',
+      isActive: true,
+    })
     const id = list.data[0].id
     expect(made.location).toBe(`/admin/discounts/${id}?done=saved`)
     const edit = await b.get(made.location!)
     expect(edit.text).toContain('value="2031-06-30"')
-    expect((await b.submit(`/admin/discounts/${id}`, { code: 'SUMMER15', type: 'fixed', value: '15,50', minOrderAmount: '40', maxUses: '', expiresAt: '2031-06-30', isActive: '1' })).status).toBe(303)
-    expect((await t.api.get(`/api/v1/discounts/${id}`, { key }))[1].data).toMatchObject({ code: 'SUMMER15', type: 'fixed', value: 15.5, minOrderAmount: 40, maxUses: null, expiresAt: '2031-06-30T23:59:59.999Z' })
+    expect(
+      (
+        await b.submit(`/admin/discounts/${id}`, {
+          code: 'SUMMER15',
+          type: 'fixed',
+          value: '15,50',
+          minOrderAmount: '40',
+          maxUses: '',
+          expiresAt: '2031-06-30',
+          isActive: '1',
+        })
+      ).status,
+    ).toBe(303)
+    expect((await t.api.get(`/api/v1/discounts/${id}`, { key }))[1].data).toMatchObject({
+      code: 'SUMMER15',
+      type: 'fixed',
+      value: 15.5,
+      minOrderAmount: 40,
+      maxUses: null,
+      expiresAt: '2031-06-30T23:59:59.999Z',
+    })
     const listPage = await b.get('/admin/discounts')
     expect(listPage.text).toContain('Deactivate SUMMER15')
     expect((await b.submit(`/admin/discounts/${id}/active`, { isActive: '0' })).status).toBe(303)
@@ -122,7 +160,11 @@ describe('discounts', () => {
       expect(res.text).toContain(`value="${fields.code}"`)
     }
     expect((await t.api.get('/api/v1/discounts', { key }))[1].data).toHaveLength(1)
-    const es = await b.submit('/admin/discounts', { code: 'BIG', type: 'percentage', value: '150' }, { headers: { 'accept-language': 'es' } })
+    const es = await b.submit(
+      '/admin/discounts',
+      { code: 'BIG', type: 'percentage', value: '150' },
+      { headers: { 'accept-language': 'es' } },
+    )
     expect(es.text).toContain('Un porcentaje es mayor que 0 y como mucho 100.')
   })
 })
@@ -131,14 +173,34 @@ describe('shipping', () => {
   test('create, edit, delete; a negative price and 400 days at their field', async () => {
     const { b, key } = await owner()
     await b.get('/admin/shipping/new')
-    const made = await b.submit('/admin/shipping', { name: 'Courier', price: '4,90', description: 'Next day', estimatedDays: '1', isActive: '1' })
+    const made = await b.submit('/admin/shipping', {
+      name: 'Courier',
+      price: '4,90',
+      description: 'Next day',
+      estimatedDays: '1',
+      isActive: '1',
+    })
     expect(made.status).toBe(303)
     const [, list] = await t.api.get('/api/v1/shipping', { key })
-    expect(list.data[0]).toMatchObject({ name: 'Courier', price: 4.9, description: 'Next day', estimatedDays: 1, isActive: true })
+    expect(list.data[0]).toMatchObject({
+      name: 'Courier',
+      price: 4.9,
+      description: 'Next day',
+      estimatedDays: 1,
+      isActive: true,
+    })
     const id = list.data[0].id
     await b.get(made.location!)
-    expect((await b.submit(`/admin/shipping/${id}`, { name: 'Courier', price: '5', description: '', estimatedDays: '' })).status).toBe(303)
-    expect((await t.api.get(`/api/v1/shipping/${id}`, { key }))[1].data).toMatchObject({ price: 5, description: null, estimatedDays: null, isActive: false })
+    expect(
+      (await b.submit(`/admin/shipping/${id}`, { name: 'Courier', price: '5', description: '', estimatedDays: '' }))
+        .status,
+    ).toBe(303)
+    expect((await t.api.get(`/api/v1/shipping/${id}`, { key }))[1].data).toMatchObject({
+      price: 5,
+      description: null,
+      estimatedDays: null,
+      isActive: false,
+    })
     await b.get(`/admin/shipping/${id}`)
     const neg = await b.submit(`/admin/shipping/${id}`, { name: 'Courier', price: '-1', estimatedDays: '400' })
     expect(neg.status).toBe(400)
@@ -151,7 +213,7 @@ describe('shipping', () => {
 })
 
 describe('who may do what', () => {
-  test('a viewer reads with fields disabled and posts nothing; staff writes; another store\'s :id is a 403 page', async () => {
+  test("a viewer reads with fields disabled and posts nothing; staff writes; another store's :id is a 403 page", async () => {
     const a = await owner()
     const other = await owner()
     await a.b.get('/admin/categories')
@@ -170,7 +232,8 @@ describe('who may do what', () => {
     const mine = (await t.api.get('/api/v1/categories', { key: a.key }))[1].data[0].id
 
     const viewer = await member(a.store.id, 'viewer')
-    for (const page of ['categories', 'discounts', 'shipping']) expect((await viewer.get(`/admin/${page}`)).status).toBe(200)
+    for (const page of ['categories', 'discounts', 'shipping'])
+      expect((await viewer.get(`/admin/${page}`)).status).toBe(200)
     const view = await viewer.get(`/admin/categories/${mine}`)
     expect(view.text).toContain('<fieldset class="plain" disabled>')
     expect(view.text).toContain('Your role can view categories but not change them.')
@@ -184,7 +247,9 @@ describe('who may do what', () => {
 
     const staff = await member(a.store.id, 'staff')
     await staff.get('/admin/shipping/new')
-    expect((await staff.submit('/admin/shipping', { name: 'Staff courier', price: '2', isActive: '1' })).status).toBe(303)
+    expect((await staff.submit('/admin/shipping', { name: 'Staff courier', price: '2', isActive: '1' })).status).toBe(
+      303,
+    )
 
     for (const [page, id] of Object.entries(theirs)) {
       await a.b.get(`/admin/${page}`)

@@ -4,10 +4,10 @@
  * the last owner can be neither removed nor demoted, with a message that says what to do;
  * another store's member has no confirmation page (403).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { memberships } from '../../src/db/schema'
-import { appForFile, makeApp, type TestApp } from '../helpers/app'
+import { appForFile } from '../helpers/app'
 import { makeMember, PanelClient, signedInOwner, signIn } from '../helpers/panel'
 
 const t = appForFile()
@@ -16,7 +16,11 @@ async function owner() {
   const o = await signedInOwner(t)
   return { ...o, membership: t.deps.db.select().from(memberships).where(eq(memberships.userId, o.user.id)).get()! }
 }
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"')
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
 
 describe('team', () => {
   test('the invitation link: selectable text, Copy link, and a WhatsApp share carrying the same link', async () => {

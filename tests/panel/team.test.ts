@@ -56,7 +56,8 @@ describe('invitations', () => {
     expect(dash.status).toBe(200)
     expect(dash.text).toContain(store.name)
     // Staff: no Team, API keys, Webhooks, Activity or Settings links, and 403 pages on those URLs.
-    for (const label of ['Team', 'API keys', 'Webhooks', 'Activity', 'Settings']) expect(dash.text).not.toContain(`>${label}</a>`)
+    for (const label of ['Team', 'API keys', 'Webhooks', 'Activity', 'Settings'])
+      expect(dash.text).not.toContain(`>${label}</a>`)
     for (const label of ['Orders', 'Products', 'Customers']) expect(dash.text).toContain(`>${label}</a>`)
     for (const url of ['/admin/team', '/admin/keys', '/admin/webhooks', '/admin/activity', '/admin/settings']) {
       const page = await b.get(url)
@@ -199,7 +200,7 @@ describe('team page', () => {
     expect(team.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;@evil.example')
     expect(team.text).toContain('&quot;&gt;&lt;svg/onload=alert(3)&gt;@evil.example')
     expect(team.text).not.toContain('<script>alert')
-    expect(team.text).not.toContain("<svg/onload")
+    expect(team.text).not.toContain('<svg/onload')
     const path = await invite(owner, 'markup@example.com', 'staff', '<b>bold</b>')
     const { b } = await accept(path, '<img src=x onerror=alert(4)>')
     const acct = await b.get('/admin/account')
@@ -236,10 +237,20 @@ describe('suspension, first run and the demo link', () => {
       expect((await b.get('/admin/setup?token=wrong')).status).toBe(404)
       const form = await b.get(path)
       expect(form.text).toContain('Store name')
-      const bad = await b.submit(path, { storeName: 'First Shop', name: 'Fay', email: 'fay@example.com', password: 'fay@example.com!!' })
+      const bad = await b.submit(path, {
+        storeName: 'First Shop',
+        name: 'Fay',
+        email: 'fay@example.com',
+        password: 'fay@example.com!!',
+      })
       expect(bad.status).toBe(400)
       expect(bad.text).toContain('must not contain your e-mail name')
-      const ok = await b.submit(path, { storeName: 'First Shop', name: 'Fay', email: 'fay@example.com', password: 'a fine long passphrase' })
+      const ok = await b.submit(path, {
+        storeName: 'First Shop',
+        name: 'Fay',
+        email: 'fay@example.com',
+        password: 'a fine long passphrase',
+      })
       expect(ok.status).toBe(303)
       expect((await b.get('/admin')).text).toContain('First Shop')
       expect((await new PanelClient((r) => empty.app.handle(r)).get(path)).status).toBe(404)
@@ -269,7 +280,17 @@ describe('suspension, first run and the demo link', () => {
 describe('CLI user commands', () => {
   test('user:invite, user:list, user:remove (never the last owner), user:reset (ends every session)', async () => {
     const { email, store, user } = await makeOwnerShop(t.deps)
-    const inv = admin('user:invite', '--store', store.slug, '--email', 'cli-person@example.com', '--role', 'staff', '--name', 'Cli Person')
+    const inv = admin(
+      'user:invite',
+      '--store',
+      store.slug,
+      '--email',
+      'cli-person@example.com',
+      '--role',
+      'staff',
+      '--name',
+      'Cli Person',
+    )
     expect(inv.code).toBe(0)
     expect(Object.keys(inv.json).sort()).toEqual(['email', 'expiresAt', 'id', 'role', 'url'])
     expect(inv.json.url).toStartWith(`https://localhost:${t.config.port}/admin/join?token=`)
@@ -286,7 +307,10 @@ describe('CLI user commands', () => {
 
     const last = admin('user:remove', '--store', store.slug, '--email', email)
     expect(last.code).toBe(2)
-    expect(admin('user:remove', '--store', store.slug, '--email', 'cli-person@example.com').json).toEqual({ id: expect.any(String), removed: true })
+    expect(admin('user:remove', '--store', store.slug, '--email', 'cli-person@example.com').json).toEqual({
+      id: expect.any(String),
+      removed: true,
+    })
 
     const b = client()
     await signIn(b, email)
@@ -342,14 +366,24 @@ describe('activity log', () => {
     admin('key:revoke', created.json.id)
     // A panel person's writes through the same services carry their note too (as the panel's pages will).
     const s = t.deps.db.select().from(stores).where(eq(stores.id, store.id)).get()!
-    createProduct({ ctx: ctxFor(t.deps, s, { kind: 'user', userId: 'u1', role: 'owner' }, { actor: 'user:u1', verb: 'create', recordType: 'product' }), input: { name: 'Panel product', price: 1 } })
+    createProduct({
+      ctx: ctxFor(
+        t.deps,
+        s,
+        { kind: 'user', userId: 'u1', role: 'owner' },
+        { actor: 'user:u1', verb: 'create', recordType: 'product' },
+      ),
+      input: { name: 'Panel product', price: 1 },
+    })
     const rows = t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).orderBy(activity.seq).all()
-    expect(rows.map((r) => [r.actor.replace(/^key:sfk_.*/, 'key'), r.verb, r.recordType, r.recordId !== null])).toEqual([
-      ['cli', 'invite', 'invitation', true],
-      ['key', 'create', 'category', true],
-      ['cli', 'create', 'api_key', true],
-      ['cli', 'revoke', 'api_key', true],
-      ['user:u1', 'create', 'product', true],
-    ])
+    expect(rows.map((r) => [r.actor.replace(/^key:sfk_.*/, 'key'), r.verb, r.recordType, r.recordId !== null])).toEqual(
+      [
+        ['cli', 'invite', 'invitation', true],
+        ['key', 'create', 'category', true],
+        ['cli', 'create', 'api_key', true],
+        ['cli', 'revoke', 'api_key', true],
+        ['user:u1', 'create', 'product', true],
+      ],
+    )
   })
 })

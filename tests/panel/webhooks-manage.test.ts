@@ -31,7 +31,8 @@ async function owner(app = t) {
   return { ...o, key: makeKey(app.deps, o.store.id) }
 }
 /** A form post from a freshly read page (its form token), as a person (or a hand-made form) sends it. */
-const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') => b.submitFrom(from, path, fields)
+const send = (b: PanelClient, path: string, fields: Record<string, string> = {}, from = '/admin') =>
+  b.submitFrom(from, path, fields)
 const secretOf = (text: string) => /<code id="webhook-secret" class="secret">(whsec_[^<]+)<\/code>/.exec(text)?.[1]
 const receiver = () => {
   const r = startReceiver()
@@ -48,7 +49,12 @@ async function newestDelivery(o: { key: string }, hookId: string, until: (d: Rec
   throw new Error('the delivery was not recorded in time')
 }
 /** Adds an endpoint from the panel; its id and the secret shown once. */
-async function addHook(o: Awaited<ReturnType<typeof owner>>, url: string, events: Record<string, string> = { 'event-order-created': '1' }, app = t) {
+async function addHook(
+  o: Awaited<ReturnType<typeof owner>>,
+  url: string,
+  events: Record<string, string> = { 'event-order-created': '1' },
+  app = t,
+) {
   const res = await send(o.b, '/admin/webhooks', { url, ...events }, '/admin/webhooks')
   expect(res.status).toBe(200)
   const [, list] = await app.api.get('/api/v1/webhooks', { key: o.key })
@@ -62,9 +68,16 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     const page = await made.b.get(`/admin/webhooks/${hook.id}/edit`)
     expect(page.status).toBe(200)
     expect(page.text).toContain('value="https://127.0.0.1:9/a"')
-    const saved = await made.b.submit(`/admin/webhooks/${hook.id}/edit`, { url: 'https://127.0.0.1:9/b', 'event-order-updated': '1', 'event-review-created': '1' })
+    const saved = await made.b.submit(`/admin/webhooks/${hook.id}/edit`, {
+      url: 'https://127.0.0.1:9/b',
+      'event-order-updated': '1',
+      'event-review-created': '1',
+    })
     expect(saved.location).toBe(`/admin/webhooks/${hook.id}/edit?done=saved`)
-    expect((await t.api.get(`/api/v1/webhooks/${hook.id}`, { key: made.key }))[1].data).toMatchObject({ url: 'https://127.0.0.1:9/b', events: ['order.updated', 'review.created'] })
+    expect((await t.api.get(`/api/v1/webhooks/${hook.id}`, { key: made.key }))[1].data).toMatchObject({
+      url: 'https://127.0.0.1:9/b',
+      events: ['order.updated', 'review.created'],
+    })
     await made.b.get(`/admin/webhooks/${hook.id}/edit`)
     const none = await made.b.submit(`/admin/webhooks/${hook.id}/edit`, { url: 'https://127.0.0.1:9/b' })
     expect(none.status).toBe(400)
@@ -73,18 +86,30 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     // On a server without WEBHOOK_ALLOW_PRIVATE, editing to a private address is refused at the field.
     // (Its endpoint is written directly: registering a public URL would need DNS.)
     const o = await owner(strict)
-    const id = 'w' + 'x'.repeat(23)
-    strict.deps.db.$client.query('INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, 0, 0)').run(id, o.store.id, 'https://example.com/hook', '["order.created"]', 'sealed')
+    const id = `w${'x'.repeat(23)}`
+    strict.deps.db.$client
+      .query(
+        'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, 0, 0)',
+      )
+      .run(id, o.store.id, 'https://example.com/hook', '["order.created"]', 'sealed')
     await o.b.get(`/admin/webhooks/${id}/edit`)
-    const priv = await o.b.submit(`/admin/webhooks/${id}/edit`, { url: 'https://10.0.0.1/hook', 'event-order-created': '1' })
+    const priv = await o.b.submit(`/admin/webhooks/${id}/edit`, {
+      url: 'https://10.0.0.1/hook',
+      'event-order-created': '1',
+    })
     expect(priv.status).toBe(400)
     expect(priv.text).toContain('id="url-error"')
     expect(priv.text).toContain('This address points to a private network')
     await o.b.get(`/admin/webhooks/${id}/edit`)
-    const http = await o.b.submit(`/admin/webhooks/${id}/edit`, { url: 'http://example.com/hook', 'event-order-created': '1' })
+    const http = await o.b.submit(`/admin/webhooks/${id}/edit`, {
+      url: 'http://example.com/hook',
+      'event-order-created': '1',
+    })
     expect(http.status).toBe(400)
     expect(http.text).toContain('id="url-error"')
-    expect(strict.deps.db.$client.query<{ url: string }, [string]>('SELECT url FROM webhooks WHERE id = ?').get(id)!.url).toBe('https://example.com/hook')
+    expect(
+      strict.deps.db.$client.query<{ url: string }, [string]>('SELECT url FROM webhooks WHERE id = ?').get(id)!.url,
+    ).toBe('https://example.com/hook')
   })
 
   test('"Send test event" reaches only that endpoint, signed, and shows in its log; rotating signs with both secrets during the overlap', async () => {
@@ -100,8 +125,18 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     expect(sent.location).toBe(`/admin/webhooks/${hook.id}?done=test`)
     await rx.waitFor(() => rx.received.length === 1)
     const payload = verify(hook.secret, rx.received[0]!) as Record<string, any>
-    expect(payload).toMatchObject({ type: 'webhook.test', event: 'webhook.test', storeId: o.store.id, data: { webhookId: hook.id, url: rx.url } })
-    expect(await newestDelivery(o, hook.id, (d) => d.status !== 'sending')).toMatchObject({ id: rx.received[0]!.id, eventType: 'webhook.test', status: 'succeeded', lastResponseCode: 204 })
+    expect(payload).toMatchObject({
+      type: 'webhook.test',
+      event: 'webhook.test',
+      storeId: o.store.id,
+      data: { webhookId: hook.id, url: rx.url },
+    })
+    expect(await newestDelivery(o, hook.id, (d) => d.status !== 'sending')).toMatchObject({
+      id: rx.received[0]!.id,
+      eventType: 'webhook.test',
+      status: 'succeeded',
+      lastResponseCode: 204,
+    })
     const shown = await o.b.get(sent.location!)
     expect(shown.text).toContain('A test event is on its way.')
     expect(shown.text).toContain('webhook.test')
@@ -144,7 +179,10 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     await rx.waitFor(() => rx.received.length === 2)
     expect(rx.received[1]!.id).toBe(deliveryId)
     expect(rx.received[1]!.body).toBe(rx.received[0]!.body)
-    expect(await newestDelivery(o, hook.id, (d) => d.status === 'succeeded')).toMatchObject({ id: deliveryId, lastResponseCode: 204 })
+    expect(await newestDelivery(o, hook.id, (d) => d.status === 'succeeded')).toMatchObject({
+      id: deliveryId,
+      lastResponseCode: 204,
+    })
     expect((await o.b.get(`/admin/webhooks/${hook.id}`)).text).toContain('Delivered')
   })
 })
@@ -153,7 +191,9 @@ describe('owner forms posted by hand', () => {
   test('staff and viewers get 403 on team, API keys, webhooks and settings forms; nothing changes', async () => {
     const o = await owner()
     const hook = await addHook(o, 'https://127.0.0.1:9/hook')
-    const ownerMembership = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM memberships WHERE user_id = ?').get(o.user.id)!.id
+    const ownerMembership = t.deps.db.$client
+      .query<{ id: string }, [string]>('SELECT id FROM memberships WHERE user_id = ?')
+      .get(o.user.id)!.id
     const forms: [string, Record<string, string>][] = [
       ['/admin/team/invite', { email: 'new@example.com', role: 'owner' }],
       [`/admin/team/${ownerMembership}/role`, { role: 'viewer' }],
@@ -171,13 +211,28 @@ describe('owner forms posted by hand', () => {
       const m = await makeMember(t.deps, o.store.id, role)
       const b = new PanelClient((r) => t.app.handle(r))
       await signIn(b, m.email)
-      for (const [path, fields] of forms) expect({ role, path, status: (await send(b, path, fields)).status }).toEqual({ role, path, status: 403 })
-      for (const path of ['/admin/team', '/admin/keys', '/admin/webhooks', `/admin/webhooks/${hook.id}/edit`]) expect({ role, path, status: (await b.get(path)).status }).toEqual({ role, path, status: 403 })
+      for (const [path, fields] of forms)
+        expect({ role, path, status: (await send(b, path, fields)).status }).toEqual({ role, path, status: 403 })
+      for (const path of ['/admin/team', '/admin/keys', '/admin/webhooks', `/admin/webhooks/${hook.id}/edit`])
+        expect({ role, path, status: (await b.get(path)).status }).toEqual({ role, path, status: 403 })
     }
     const [, h] = await t.api.get(`/api/v1/webhooks/${hook.id}`, { key: o.key })
     expect(h.data).toMatchObject({ url: 'https://127.0.0.1:9/hook', isActive: true })
-    expect(t.deps.db.$client.query<{ role: string }, [string]>('SELECT role FROM memberships WHERE id = ?').get(ownerMembership)!.role).toBe('owner')
-    expect(t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_outbox WHERE store_id = ?').get(o.store.id)!.n + t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_deliveries WHERE store_id = ?').get(o.store.id)!.n).toBe(0)
-    expect(t.deps.db.$client.query<{ name: string }, [string]>('SELECT name FROM stores WHERE id = ?').get(o.store.id)!.name).not.toBe('Taken over')
+    expect(
+      t.deps.db.$client
+        .query<{ role: string }, [string]>('SELECT role FROM memberships WHERE id = ?')
+        .get(ownerMembership)!.role,
+    ).toBe('owner')
+    expect(
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_outbox WHERE store_id = ?')
+        .get(o.store.id)!.n +
+        t.deps.db.$client
+          .query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_deliveries WHERE store_id = ?')
+          .get(o.store.id)!.n,
+    ).toBe(0)
+    expect(
+      t.deps.db.$client.query<{ name: string }, [string]>('SELECT name FROM stores WHERE id = ?').get(o.store.id)!.name,
+    ).not.toBe('Taken over')
   })
 })

@@ -55,7 +55,7 @@ describe('webhooks', () => {
     expect((await t.api.get(`/api/v1/webhooks/${hook.id}`, { key }))[0].status).toBe(404)
   })
 
-  test('the URL rules are the API\'s, at the field: plain http, a private address; no event picked', async () => {
+  test("the URL rules are the API's, at the field: plain http, a private address; no event picked", async () => {
     const { b } = await owner(strict)
     await b.get('/admin/webhooks')
     const http = await b.submit('/admin/webhooks', { url: 'http://example.com/hook', ...events })
@@ -82,7 +82,20 @@ describe('webhooks', () => {
     const now = Date.now()
     t.deps.db
       .insert(webhookDeliveries)
-      .values({ id: 'msg_test_1', webhookId: hookId, storeId: store.id, eventType: 'order.created', payload: '{}', status: 'failed', attempts: 5, lastResponseCode: 500, lastLatencyMs: 12, lastError: 'HTTP 500', createdAt: now, updatedAt: now })
+      .values({
+        id: 'msg_test_1',
+        webhookId: hookId,
+        storeId: store.id,
+        eventType: 'order.created',
+        payload: '{}',
+        status: 'failed',
+        attempts: 5,
+        lastResponseCode: 500,
+        lastLatencyMs: 12,
+        lastError: 'HTTP 500',
+        createdAt: now,
+        updatedAt: now,
+      })
       .run()
     const log = await b.get(`/admin/webhooks/${hookId}`)
     expect(log.status).toBe(200)
@@ -96,7 +109,7 @@ describe('webhooks', () => {
     expect((await b.get(retried.location!)).text).toContain('The delivery will be sent again now.')
   })
 
-  test('staff and viewers get 403 on the page and on hand-made posts; another store\'s endpoint is 403', async () => {
+  test("staff and viewers get 403 on the page and on hand-made posts; another store's endpoint is 403", async () => {
     const a = await owner()
     const other = await owner()
     await other.b.get('/admin/webhooks')

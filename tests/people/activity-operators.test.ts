@@ -15,7 +15,11 @@ const t = appForFile({}, { clock })
 
 const admin = (...argv: string[]) => adminJson(t.config.dataDir, clock, ...argv)
 const lines = (storeId: string) =>
-  t.deps.db.$client.query<{ actor: string; verb: string; type: string; id: string | null }, [string]>('SELECT actor, verb, record_type AS type, record_id AS id FROM activity WHERE store_id = ? ORDER BY seq').all(storeId)
+  t.deps.db.$client
+    .query<{ actor: string; verb: string; type: string; id: string | null }, [string]>(
+      'SELECT actor, verb, record_type AS type, record_id AS id FROM activity WHERE store_id = ? ORDER BY seq',
+    )
+    .all(storeId)
 
 test('store:create, store:plan, store:suspend and store:reinstate write cli lines naming the store', () => {
   const created = admin('store:create', '--name', 'Tienda Uno')

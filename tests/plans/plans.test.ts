@@ -21,18 +21,38 @@ afterAll(() => {
 })
 
 let n = 0
-const product = (key: string, extra: Record<string, unknown> = {}) => t.api.post('/api/v1/products', { name: `Item ${++n}`, price: 5, ...extra }, { key })
+const product = (key: string, extra: Record<string, unknown> = {}) =>
+  t.api.post('/api/v1/products', { name: `Item ${++n}`, price: 5, ...extra }, { key })
 const category = (key: string) => t.api.post('/api/v1/categories', { name: `Cat ${++n}` }, { key })
 function expectPlanRequired(res: Response, body: Json, feature: string, details: { limit: number; current: number }) {
   expectStatus(res, body).toBe(403)
-  expect(body).toEqual({ error: 'plan_required', code: 'PLAN_REQUIRED', message: expect.any(String), feature, upgradeUrl: t.config.upgradeUrl, details })
+  expect(body).toEqual({
+    error: 'plan_required',
+    code: 'PLAN_REQUIRED',
+    message: expect.any(String),
+    feature,
+    upgradeUrl: t.config.upgradeUrl,
+    details,
+  })
 }
 
 test('the contract defaults: free 10 products, 3 categories, no variants; pro 500/50; lifetime none', () => {
   const c = testConfig()
-  expect([capFor(c, 'free', 'productLimit'), capFor(c, 'free', 'categoryLimit'), capFor(c, 'free', 'variants')]).toEqual([10, 3, 0])
-  expect([capFor(c, 'pro', 'productLimit'), capFor(c, 'pro', 'categoryLimit'), capFor(c, 'pro', 'variants')]).toEqual([500, 50, Infinity])
-  expect([capFor(c, 'lifetime', 'productLimit'), capFor(c, 'lifetime', 'categoryLimit'), capFor(c, 'lifetime', 'variants')]).toEqual([Infinity, Infinity, Infinity])
+  expect([
+    capFor(c, 'free', 'productLimit'),
+    capFor(c, 'free', 'categoryLimit'),
+    capFor(c, 'free', 'variants'),
+  ]).toEqual([10, 3, 0])
+  expect([capFor(c, 'pro', 'productLimit'), capFor(c, 'pro', 'categoryLimit'), capFor(c, 'pro', 'variants')]).toEqual([
+    500,
+    50,
+    Infinity,
+  ])
+  expect([
+    capFor(c, 'lifetime', 'productLimit'),
+    capFor(c, 'lifetime', 'categoryLimit'),
+    capFor(c, 'lifetime', 'variants'),
+  ]).toEqual([Infinity, Infinity, Infinity])
 })
 
 describe('free plan', () => {
@@ -82,7 +102,16 @@ describe('free plan', () => {
     ;[res, body] = await product(key)
     expectStatus(res, body).toBe(201)
     const id = body.data.id
-    ;[res, body] = await t.api.put(`/api/v1/products/${id}`, { variants: [{ name: 'M', price: 6 }, { name: 'L', price: 7 }] }, { key })
+    ;[res, body] = await t.api.put(
+      `/api/v1/products/${id}`,
+      {
+        variants: [
+          { name: 'M', price: 6 },
+          { name: 'L', price: 7 },
+        ],
+      },
+      { key },
+    )
     expectPlanRequired(res, body, 'variants', { limit: 0, current: 0 })
     ;[res, body] = await t.api.get(`/api/v1/products/${id}`, { key })
     expect(body.data.variants).toEqual([])
@@ -96,7 +125,12 @@ describe('pro and lifetime', () => {
   test('pro: its own caps (configured 4 products, 2 categories here) and variants allowed', async () => {
     const { key } = makeShop(t.deps, { plan: 'pro' })
     for (let i = 0; i < 4; i++) {
-      const [res, body] = await product(key, { variants: [{ name: 'S', price: 5 }, { name: 'M', price: 6 }] })
+      const [res, body] = await product(key, {
+        variants: [
+          { name: 'S', price: 5 },
+          { name: 'M', price: 6 },
+        ],
+      })
       expectStatus(res, body).toBe(201)
       expect(body.data.variants).toHaveLength(2)
     }

@@ -23,7 +23,12 @@ const ids: string[] = []
 const variantIds: string[] = []
 let shippingId: string
 
-const LISTS = ['/api/v1/products?limit=50', '/api/v1/products?limit=3&offset=2', '/api/v1/products?isActive=all&limit=50', '/api/v1/products?isActive=false']
+const LISTS = [
+  '/api/v1/products?limit=50',
+  '/api/v1/products?limit=3&offset=2',
+  '/api/v1/products?isActive=all&limit=50',
+  '/api/v1/products?isActive=false',
+]
 
 function queryOf(path: string): ProductListQuery {
   // As the route's validation hands it over: numbers coerced.
@@ -36,26 +41,37 @@ function queryOf(path: string): ProductListQuery {
 async function expectFresh(label: string): Promise<void> {
   const store = storeBySlug(t.deps.db.$client, shop.store.slug)!
   for (const path of LISTS) {
-    const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${shop.key}` } }))
+    const res = await t.app.handle(
+      new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${shop.key}` } }),
+    )
     const served = await res.text()
     expect(res.status).toBe(200)
     const fresh = JSON.stringify(listProducts({ ctx: ctxFor(t.deps, store), input: queryOf(path) }))
     expect(`${label} ${path}: ${served}`).toBe(`${label} ${path}: ${fresh}`)
   }
   // Each product by id (deleted ones included: 404 from both), and another store's key: 403.
-  const all = t.deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ?').all(shop.store.id)
+  const all = t.deps.db.$client
+    .query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ?')
+    .all(shop.store.id)
   for (const { id } of all) {
-    const byId = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${shop.key}` } }))
+    const byId = await t.app.handle(
+      new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${shop.key}` } }),
+    )
     let fresh: string
     try {
       fresh = `200 application/json;charset=utf-8 ${JSON.stringify({ data: getProduct({ ctx: ctxFor(t.deps, store), input: { id } }) })}`
     } catch (e) {
       fresh = `${(e as { status: number }).status}`
     }
-    const served = byId.status === 200 ? `200 ${byId.headers.get('content-type')} ${await byId.text()}` : `${byId.status}`
+    const served =
+      byId.status === 200 ? `200 ${byId.headers.get('content-type')} ${await byId.text()}` : `${byId.status}`
     expect(`${label} product ${id}: ${served}`).toBe(`${label} product ${id}: ${fresh}`)
-    const theirs = await t.app.handle(new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${other.key}` } }))
-    expect(`${label} product ${id} with another store's key: ${theirs.status}`).toBe(`${label} product ${id} with another store's key: ${fresh === '404' ? 404 : 403}`)
+    const theirs = await t.app.handle(
+      new Request(`http://localhost/api/v1/products/${id}`, { headers: { authorization: `Bearer ${other.key}` } }),
+    )
+    expect(`${label} product ${id} with another store's key: ${theirs.status}`).toBe(
+      `${label} product ${id} with another store's key: ${fresh === '404' ? 404 : 403}`,
+    )
   }
   const res = await t.app.handle(new Request(`http://localhost/api/v1/stores/${shop.store.slug}`))
   const served = await res.text()
@@ -66,31 +82,64 @@ async function expectFresh(label: string): Promise<void> {
 
 const api = () => t.api
 const key = () => ({ key: shop.key })
-const image = () => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 30 } } }).jpeg().toBuffer()
+const image = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 30 } } })
+    .jpeg()
+    .toBuffer()
 
 async function upload(productId: string): Promise<Json> {
   const form = new FormData()
   form.set('file', new Blob([await image()], { type: 'image/jpeg' }), 'p.jpg')
-  const res = await t.app.handle(new Request(`http://localhost/api/v1/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${shop.key}` }, body: form }))
+  const res = await t.app.handle(
+    new Request(`http://localhost/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.key}` },
+      body: form,
+    }),
+  )
   const body = (await res.json()) as Json
   expectStatus(res, body).toBe(201)
   return body.data
 }
 
 async function order(items: { productId?: string; variantId?: string; quantity: number }[]): Promise<string> {
-  const [res, body] = await api().post('/api/orders', { storeId: shop.store.id, name: 'Ana', phone: uniqPhone(), address: 'Calle 1', items, shippingOptionId: shippingId })
+  const [res, body] = await api().post('/api/orders', {
+    storeId: shop.store.id,
+    name: 'Ana',
+    phone: uniqPhone(),
+    address: 'Calle 1',
+    items,
+    shippingOptionId: shippingId,
+  })
   expectStatus(res, body).toBe(201)
   return body.id
 }
 
 beforeAll(async () => {
-  t = makeApp({ benchNoResponseCache: true, rateLimitKey: 1_000_000, rateLimitOrders: 1_000_000, rateLimitStoreReads: 1_000_000, publicUrl: 'https://shop.example' })
+  t = makeApp({
+    benchNoResponseCache: true,
+    rateLimitKey: 1_000_000,
+    rateLimitOrders: 1_000_000,
+    rateLimitStoreReads: 1_000_000,
+    publicUrl: 'https://shop.example',
+  })
   shop = makeShop(t.deps)
   other = makeShop(t.deps)
   shippingId = addShipping(t.deps, shop.store.id, { price: 300 }).id
   for (let i = 0; i < 6; i++) {
-    const variants = i % 2 ? [{ name: 'S', price: 10 + i, stock: 5 }, { name: 'M', price: 11 + i }, { name: 'L', price: 12 + i, isActive: false }] : undefined
-    const [res, body] = await api().post('/api/v1/products', { name: `P${i}`, price: 20 + i, stock: i % 3 === 0 ? 4 : null, variants }, key())
+    const variants =
+      i % 2
+        ? [
+            { name: 'S', price: 10 + i, stock: 5 },
+            { name: 'M', price: 11 + i },
+            { name: 'L', price: 12 + i, isActive: false },
+          ]
+        : undefined
+    const [res, body] = await api().post(
+      '/api/v1/products',
+      { name: `P${i}`, price: 20 + i, stock: i % 3 === 0 ? 4 : null, variants },
+      key(),
+    )
     expectStatus(res, body).toBe(201)
     ids.push(body.data.id)
     for (const v of body.data.variants) variantIds.push(v.id)
@@ -102,17 +151,53 @@ afterAll(() => t.close())
 describe('fragments equal the full build after each kind of write', () => {
   // Each step is one writer; the reads before it have filled the fragments.
   const steps: [string, () => Promise<unknown>][] = [
-    ['product create', () => api().post('/api/v1/products', { name: 'New', price: 5, variants: [{ name: 'One', price: 6, stock: 2 }] }, key())],
-    ['product update (fields)', () => api().put(`/api/v1/products/${ids[0]}`, { price: 99.5, description: 'now described' }, key())],
-    ['product update (variants, stock)', () => api().put(`/api/v1/products/${ids[1]}`, { name: 'P1', price: 21, variants: [{ id: variantIds[0], name: 'S', price: 10, stock: 0 }, { name: 'XL', price: 13 }] }, key())],
+    [
+      'product create',
+      () =>
+        api().post(
+          '/api/v1/products',
+          { name: 'New', price: 5, variants: [{ name: 'One', price: 6, stock: 2 }] },
+          key(),
+        ),
+    ],
+    [
+      'product update (fields)',
+      () => api().put(`/api/v1/products/${ids[0]}`, { price: 99.5, description: 'now described' }, key()),
+    ],
+    [
+      'product update (variants, stock)',
+      () =>
+        api().put(
+          `/api/v1/products/${ids[1]}`,
+          {
+            name: 'P1',
+            price: 21,
+            variants: [
+              { id: variantIds[0], name: 'S', price: 10, stock: 0 },
+              { name: 'XL', price: 13 },
+            ],
+          },
+          key(),
+        ),
+    ],
     ['product deactivate', () => api().put(`/api/v1/products/${ids[2]}`, { isActive: false }, key())],
     ['order, tracked product stock', () => order([{ productId: ids[0]!, quantity: 2 }])],
-    ['order, tracked variant stock', () => order([{ variantId: variantIds[3]!, quantity: 1 }, { productId: ids[4]!, quantity: 1 }])],
+    [
+      'order, tracked variant stock',
+      () =>
+        order([
+          { variantId: variantIds[3]!, quantity: 1 },
+          { productId: ids[4]!, quantity: 1 },
+        ]),
+    ],
     ['order, untracked only', () => order([{ productId: ids[4]!, quantity: 3 }])],
     [
       'cancellation (stock back)',
       async () => {
-        const id = await order([{ productId: ids[0]!, quantity: 1 }, { variantId: variantIds[3]!, quantity: 1 }])
+        const id = await order([
+          { productId: ids[0]!, quantity: 1 },
+          { variantId: variantIds[3]!, quantity: 1 },
+        ])
         await expectFresh('before cancel')
         const [res, body] = await api().put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, key())
         expectStatus(res, body).toBe(200)
@@ -132,14 +217,17 @@ describe('fragments equal the full build after each kind of write', () => {
         expectStatus(r2, b2).toBe(200)
       },
     ],
-    ['category assigned then deleted', async () => {
-      const [rc, c] = await api().post('/api/v1/categories', { name: 'Cat' }, key())
-      expectStatus(rc, c).toBe(201)
-      await api().put(`/api/v1/products/${ids[1]}`, { categoryId: c.data.id }, key())
-      await expectFresh('with category')
-      const [rd, d] = await api().delete(`/api/v1/categories/${c.data.id}`, key())
-      expectStatus(rd, d).toBe(200)
-    }],
+    [
+      'category assigned then deleted',
+      async () => {
+        const [rc, c] = await api().post('/api/v1/categories', { name: 'Cat' }, key())
+        expectStatus(rc, c).toBe(201)
+        await api().put(`/api/v1/products/${ids[1]}`, { categoryId: c.data.id }, key())
+        await expectFresh('with category')
+        const [rd, d] = await api().delete(`/api/v1/categories/${c.data.id}`, key())
+        expectStatus(rd, d).toBe(200)
+      },
+    ],
     ['store currency change', () => api().put('/api/v1/store', { currency: 'EUR' }, key())],
     [
       'shipping option added, then repriced and deactivated',
@@ -167,14 +255,22 @@ describe('fragments equal the full build after each kind of write', () => {
     [
       'a review submitted, then approved',
       async () => {
-        const [r1, b1] = await api().post('/api/reviews', { storeId: shop.store.id, productId: ids[5], customerName: 'Rita', rating: 4 })
+        const [r1, b1] = await api().post('/api/reviews', {
+          storeId: shop.store.id,
+          productId: ids[5],
+          customerName: 'Rita',
+          rating: 4,
+        })
         expectStatus(r1, b1).toBe(201)
         await expectFresh('review pending')
         const [r2, b2] = await api().put(`/api/v1/reviews/${b1.id}`, { status: 'approved' }, key())
         expectStatus(r2, b2).toBe(200)
       },
     ],
-    ['store renamed (settings)', () => api().put('/api/v1/store', { name: 'Renamed shop', description: 'New words' }, key())],
+    [
+      'store renamed (settings)',
+      () => api().put('/api/v1/store', { name: 'Renamed shop', description: 'New words' }, key()),
+    ],
     [
       'store shows its stock counts, then hides them again (settings)',
       async () => {
@@ -246,7 +342,9 @@ describe('what a write drops', () => {
 
   test('a write that names no product drops all of its store’s fragments, not another store’s', async () => {
     await expectFresh('warm')
-    await t.app.handle(new Request('http://localhost/api/v1/products', { headers: { authorization: `Bearer ${other.key}` } }))
+    await t.app.handle(
+      new Request('http://localhost/api/v1/products', { headers: { authorization: `Bearer ${other.key}` } }),
+    )
     expect(t.deps.cache.fragments.of(other.store.id).size).toBe(1)
     const [res, body] = await api().post('/api/v1/shipping', { name: 'Pickup', price: 0 }, key())
     expectStatus(res, body).toBe(201)
@@ -262,10 +360,19 @@ describe('a randomized sequence of writes', () => {
     const live = () => ids.slice(1)
     const orders: string[] = []
     const writers: (() => Promise<unknown>)[] = [
-      () => api().put(`/api/v1/products/${live()[rnd(5)]}`, { price: 1 + rnd(50), stock: rnd(3) ? rnd(9) : null }, key()),
+      () =>
+        api().put(`/api/v1/products/${live()[rnd(5)]}`, { price: 1 + rnd(50), stock: rnd(3) ? rnd(9) : null }, key()),
       () => api().put(`/api/v1/products/${live()[rnd(5)]}`, { isActive: rnd(2) === 0 }, key()),
       async () => {
-        const [res, body] = await api().post('/api/orders', { storeId: shop.store.id, name: 'B', phone: uniqPhone(), items: [rnd(2) ? { productId: [ids[2], ids[4]][rnd(2)] } : { variantId: variantIds[rnd(variantIds.length)] }].map((i) => ({ ...i, quantity: 1 + rnd(2) })), shippingOptionId: shippingId })
+        const [res, body] = await api().post('/api/orders', {
+          storeId: shop.store.id,
+          name: 'B',
+          phone: uniqPhone(),
+          items: [
+            rnd(2) ? { productId: [ids[2], ids[4]][rnd(2)] } : { variantId: variantIds[rnd(variantIds.length)] },
+          ].map((i) => ({ ...i, quantity: 1 + rnd(2) })),
+          shippingOptionId: shippingId,
+        })
         if (res.status === 201) orders.push(body.id)
       },
       async () => {

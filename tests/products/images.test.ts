@@ -20,11 +20,22 @@ beforeAll(() => {
 })
 afterAll(() => t.close())
 
-
-async function upload(key: string, productId: string, bytes: Uint8Array | string, name = 'photo.jpg', type = 'image/jpeg'): Promise<[Response, Json]> {
+async function upload(
+  key: string,
+  productId: string,
+  bytes: Uint8Array | string,
+  name = 'photo.jpg',
+  type = 'image/jpeg',
+): Promise<[Response, Json]> {
   const form = new FormData()
   form.append('file', new File([bytes], name, { type }))
-  const res = await t.app.handle(new Request(`http://localhost/api/v1/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }))
+  const res = await t.app.handle(
+    new Request(`http://localhost/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  )
   return [res, await res.json()]
 }
 const media = (url: string) => t.app.handle(new Request(`http://localhost${url}`))
@@ -64,7 +75,11 @@ describe('upload', () => {
     const bytes = await png(2000, 1000)
     const [r1, b1] = await upload(key, id, bytes, 'a.png', 'image/png')
     expectStatus(r1, b1).toBe(201)
-    expect([b1.data.width, b1.data.height, b1.data.sizes.map((s: Json) => s.width)]).toEqual([1280, 640, [320, 640, 1280]])
+    expect([b1.data.width, b1.data.height, b1.data.sizes.map((s: Json) => s.width)]).toEqual([
+      1280,
+      640,
+      [320, 640, 1280],
+    ])
     const [, b2] = await upload(key, id, bytes, 'a.png', 'image/png')
     expect(b2.data.url).not.toBe(b1.data.url)
     expect(b2.data.position).toBe(1)
@@ -75,7 +90,15 @@ describe('upload', () => {
     // 800 × 600 stored pixels, EXIF orientation 6 (turn 90° clockwise to view), with GPS and a camera model.
     const bytes = await solid(800, 600)
       .jpeg()
-      .withExif({ IFD0: { Make: 'Spycam', Model: 'Leaky 1' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 26/1 46/1', GPSLongitudeRef: 'W', GPSLongitude: '79/1 58/1 56/1' } })
+      .withExif({
+        IFD0: { Make: 'Spycam', Model: 'Leaky 1' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '40/1 26/1 46/1',
+          GPSLongitudeRef: 'W',
+          GPSLongitude: '79/1 58/1 56/1',
+        },
+      })
       .withMetadata({ orientation: 6 })
       .toBuffer()
     const before = await sharp(bytes).metadata()
@@ -115,7 +138,13 @@ describe('upload', () => {
     expectStatus(r1, b1).toBe(400)
     expect(b1.details).toMatchObject({ field: 'file', reason: 'unsupported_type' })
     const pngHead = Buffer.from(await png(50, 50)).subarray(0, 40)
-    const [r2, b2] = await upload(key, id, Buffer.concat([pngHead, Buffer.from('not really a png at all')]), 'x.png', 'image/png')
+    const [r2, b2] = await upload(
+      key,
+      id,
+      Buffer.concat([pngHead, Buffer.from('not really a png at all')]),
+      'x.png',
+      'image/png',
+    )
     expectStatus(r2, b2).toBe(400)
     expect(b2.details).toMatchObject({ field: 'file', reason: 'invalid_image' })
     const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
@@ -190,7 +219,9 @@ describe('ownership and plans', () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => upload(key, id, bytes)))
     const statuses = results.map(([r]) => r.status).sort()
     expect(statuses).toEqual([...Array(10).fill(201), 409, 409])
-    expect(results.filter(([r]) => r.status === 409).every(([, b]) => b.code === 'LIMIT_REACHED' && b.details.limit === 10)).toBe(true)
+    expect(
+      results.filter(([r]) => r.status === 409).every(([, b]) => b.code === 'LIMIT_REACHED' && b.details.limit === 10),
+    ).toBe(true)
     const [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
     expect(got.data.images.map((i: Json) => i.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     expect(readdirSync(path.join(t.config.dataDir, 'media', 'originals', store.id)).length).toBe(10)
@@ -218,7 +249,11 @@ describe('reorder and delete', () => {
     expectStatus(r1, b1).toBe(200)
     expect(b1.data.position).toBe(0)
     let [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([[ids[2], 0], [ids[0], 1], [ids[1], 2]])
+    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
+      [ids[2], 0],
+      [ids[0], 1],
+      [ids[1], 2],
+    ])
     expect(got.data.imageUrl).toBe(urls[2])
     const [r2, b2] = await t.api.put(`/api/v1/products/${id}/images/${ids[2]}`, { position: 3 }, { key })
     expectStatus(r2, b2).toBe(400)
@@ -230,7 +265,10 @@ describe('reorder and delete', () => {
     expect((await media(urls[2]!)).status).toBe(404)
     expect(existsSync(path.join(t.config.dataDir, 'media', 'originals', store.id, ids[2]!))).toBe(false)
     ;[, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([[ids[0], 0], [ids[1], 1]])
+    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
+      [ids[0], 0],
+      [ids[1], 1],
+    ])
     const [r4] = await t.api.delete(`/api/v1/products/${id}/images/${ids[2]}`, { key })
     expect(r4.status).toBe(404)
 
@@ -254,9 +292,14 @@ test('the OpenAPI document gives the upload a multipart/form-data body with a bi
   const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
   const upload = doc.paths['/api/v1/products/{id}/images'].post
   expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data'])
-  expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+  expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({
+    type: 'string',
+    format: 'binary',
+  })
   expect(Object.keys(doc.paths['/api/v1/products/{id}/images/{imageId}']).sort()).toEqual(['delete', 'put'])
-  expect(JSON.stringify(doc.paths['/api/v1/products/{id}'].get.responses['200'])).toContain('"#/components/schemas/Product"')
+  expect(JSON.stringify(doc.paths['/api/v1/products/{id}'].get.responses['200'])).toContain(
+    '"#/components/schemas/Product"',
+  )
   expect(doc.components.schemas.Product.properties.images.items).toEqual({ $ref: '#/components/schemas/ProductImage' })
   expect(Object.keys(doc.paths).some((p) => p.startsWith('/media'))).toBe(false)
 })
@@ -284,11 +327,19 @@ describe('serving', () => {
 
   test('path traversal in media URLs is impossible, encoded or not', async () => {
     const { store, key } = makeShop(srv.running.deps)
-    const p = await srv.fetch('/api/v1/products', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https' }, body: JSON.stringify({ name: 'Pot', price: 5 }) })
+    const p = await srv.fetch('/api/v1/products', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ name: 'Pot', price: 5 }),
+    })
     const productId = ((await p.json()) as Json).data.id
     const form = new FormData()
     form.append('file', new File([await jpeg(100, 100)], 'a.jpg'))
-    const up = await srv.fetch(`/api/v1/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'x-forwarded-proto': 'https' }, body: form })
+    const up = await srv.fetch(`/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'x-forwarded-proto': 'https' },
+      body: form,
+    })
     expect(up.status).toBe(201)
     const img = ((await up.json()) as Json).data
     expect(await rawGet(img.url)).toBe('HTTP/1.1 200 OK')

@@ -16,7 +16,10 @@ import { MEDIA_RETENTION_DAYS, pruneMedia } from '../../src/jobs/prune-media'
 const clock = fixedClock(Date.UTC(2026, 10, 1))
 const t = appForFile({}, { clock })
 
-const jpeg = () => sharp({ create: { width: 400, height: 300, channels: 3, background: '#c83c14' } }).jpeg().toBuffer()
+const jpeg = () =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background: '#c83c14' } })
+    .jpeg()
+    .toBuffer()
 const media = (url: string) => t.app.handle(new Request(`http://localhost${url}`))
 const publicDir = (storeId: string) => path.join(t.config.dataDir, 'media', 'public', storeId)
 const originalsDir = (storeId: string) => path.join(t.config.dataDir, 'media', 'originals', storeId)
@@ -27,7 +30,13 @@ async function pictured() {
   expectStatus(pr, pb).toBe(201)
   const form = new FormData()
   form.append('file', new File([await jpeg()], 'v.jpg', { type: 'image/jpeg' }))
-  const res = await t.app.handle(new Request(`http://localhost/api/v1/products/${pb.data.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }))
+  const res = await t.app.handle(
+    new Request(`http://localhost/api/v1/products/${pb.data.id}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  )
   const img: Json = await res.json()
   expectStatus(res, img).toBe(201)
   return { store, key, productId: pb.data.id as string, image: img.data }
@@ -81,12 +90,14 @@ describe('media lifecycle', () => {
     expect(pruned.images).toBeGreaterThanOrEqual(1)
     expect(readdirSync(publicDir(store.id))).toEqual([])
     expect(readdirSync(originalsDir(store.id))).toEqual([])
-    expect(t.deps.db.$client.query('SELECT count(*) AS n FROM product_images WHERE product_id = ?').get(productId)).toEqual({ n: 0 })
+    expect(
+      t.deps.db.$client.query('SELECT count(*) AS n FROM product_images WHERE product_id = ?').get(productId),
+    ).toEqual({ n: 0 })
     // Another store's live pictures are untouched.
     expect((await media(other.image.url)).status).toBe(200)
   })
 
-  test("a store whose rows are gone loses its media at the next prune", async () => {
+  test('a store whose rows are gone loses its media at the next prune', async () => {
     const { store, image } = await pictured()
     t.deps.db.$client.run('PRAGMA foreign_keys = ON')
     t.deps.db.$client.run('DELETE FROM stores WHERE id = ?', [store.id])
@@ -113,14 +124,23 @@ describe('restore refuses links and special files', () => {
     }
   }
   const cases: [string, (snap: string) => void][] = [
-    ['a media file that is a symlink to /etc/passwd', (snap) => symlinkSync('/etc/passwd', path.join(snap, 'media', 'public', 's1', 'b-320.webp'))],
-    ['storefront.db as a symlink', (snap) => {
-      const real = path.join(snap, '..', 'elsewhere.db')
-      writeFileSync(real, '')
-      rmSync(path.join(snap, 'storefront.db'))
-      symlinkSync(real, path.join(snap, 'storefront.db'))
-    }],
-    ['a hard link in media', (snap) => linkSync(path.join(snap, 'manifest.json'), path.join(snap, 'media', 'public', 's1', 'c-320.webp'))],
+    [
+      'a media file that is a symlink to /etc/passwd',
+      (snap) => symlinkSync('/etc/passwd', path.join(snap, 'media', 'public', 's1', 'b-320.webp')),
+    ],
+    [
+      'storefront.db as a symlink',
+      (snap) => {
+        const real = path.join(snap, '..', 'elsewhere.db')
+        writeFileSync(real, '')
+        rmSync(path.join(snap, 'storefront.db'))
+        symlinkSync(real, path.join(snap, 'storefront.db'))
+      },
+    ],
+    [
+      'a hard link in media',
+      (snap) => linkSync(path.join(snap, 'manifest.json'), path.join(snap, 'media', 'public', 's1', 'c-320.webp')),
+    ],
     ['a FIFO', (snap) => Bun.spawnSync(['mkfifo', path.join(snap, 'media', 'pipe')])],
   ]
   for (const [name, tamper] of cases) {

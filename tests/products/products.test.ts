@@ -25,19 +25,38 @@ afterAll(() => t.close())
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const CUID = /^[a-z][a-z0-9]{23}$/
-const PRODUCT_KEYS = ['id', 'name', 'slug', 'description', 'price', 'comparePrice', 'imageUrl', 'images', 'isActive', 'stock', 'inStock', 'categoryId', 'variants', 'createdAt', 'updatedAt'].sort()
+const PRODUCT_KEYS = [
+  'id',
+  'name',
+  'slug',
+  'description',
+  'price',
+  'comparePrice',
+  'imageUrl',
+  'images',
+  'isActive',
+  'stock',
+  'inStock',
+  'categoryId',
+  'variants',
+  'createdAt',
+  'updatedAt',
+].sort()
 
 function shop(plan: Plan = 'pro', currency = 'USD') {
   return makeShop(t.deps, { plan, currency })
 }
 /** Creates through the service, bypassing HTTP (setup only). */
-function seed(store: Store, input: Partial<Parameters<typeof createProduct>[0]["input"]> = {}) {
+function seed(store: Store, input: Partial<Parameters<typeof createProduct>[0]['input']> = {}) {
   return createProduct({ ctx: ctxFor(t.deps, store), input: { name: uniq('Product'), price: 10, ...input } })
 }
 const post = (key: string, body: unknown) => t.api.post('/api/v1/products', body, { key })
-const row = (id: string) => t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM products WHERE id = ?').get(id)
+const row = (id: string) =>
+  t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM products WHERE id = ?').get(id)
 const variantRows = (productId: string) =>
-  t.deps.db.$client.query<Record<string, Json>, [string]>('SELECT * FROM variants WHERE product_id = ? ORDER BY position').all(productId)
+  t.deps.db.$client
+    .query<Record<string, Json>, [string]>('SELECT * FROM variants WHERE product_id = ? ORDER BY position')
+    .all(productId)
 
 function expectValidation(res: Response, body: Json, field: string, reason?: string) {
   expectStatus(res, body).toBe(400)
@@ -243,7 +262,14 @@ describe('product fields and money', () => {
     const { key } = shop()
     const [res, body] = await post(key, { name: 'Plain', price: 3 })
     expectStatus(res, body).toBe(201)
-    expect(body.data).toMatchObject({ description: null, comparePrice: null, imageUrl: null, isActive: true, categoryId: null, variants: [] })
+    expect(body.data).toMatchObject({
+      description: null,
+      comparePrice: null,
+      imageUrl: null,
+      isActive: true,
+      categoryId: null,
+      variants: [],
+    })
   })
 
   test('USD: two decimals, stored as integer cents, float artefacts absorbed', async () => {
@@ -272,7 +298,14 @@ describe('product fields and money', () => {
     expectValidation(r2, b2, 'price', 'invalid_format')
     const [r3, b3] = await post(key, { name: uniq('Yen'), price: 100, comparePrice: 120.5 })
     expectValidation(r3, b3, 'comparePrice', 'invalid_format')
-    const [r4, b4] = await post(key, { name: uniq('Yen'), price: 100, variants: [{ name: 'A', price: 100 }, { name: 'B', price: 0.5 }] })
+    const [r4, b4] = await post(key, {
+      name: uniq('Yen'),
+      price: 100,
+      variants: [
+        { name: 'A', price: 100 },
+        { name: 'B', price: 0.5 },
+      ],
+    })
     expectValidation(r4, b4, 'variants[1].price', 'invalid_format')
     const [r5, b5] = await t.api.put(`/api/v1/products/${body.data.id}`, { price: 99.9 }, { key })
     expectValidation(r5, b5, 'price', 'invalid_format')
@@ -315,13 +348,23 @@ describe('POST /api/v1/products — validation', () => {
     ['negative comparePrice', { name: 'Mug', price: 1, comparePrice: -0.01 }, 'comparePrice', 'out_of_range'],
     ['empty name', { name: '', price: 1 }, 'name', 'out_of_range'],
     ['name over 200', { name: 'x'.repeat(201), price: 1 }, 'name', 'out_of_range'],
-    ['description over 10000', { name: 'Mug', price: 1, description: 'x'.repeat(10_001) }, 'description', 'out_of_range'],
+    [
+      'description over 10000',
+      { name: 'Mug', price: 1, description: 'x'.repeat(10_001) },
+      'description',
+      'out_of_range',
+    ],
     ['isActive not boolean', { name: 'Mug', price: 1, isActive: 'yes' }, 'isActive', 'invalid_type'],
     ['imageUrl not http(s)', { name: 'Mug', price: 1, imageUrl: 'javascript:alert(1)' }, 'imageUrl', 'invalid_format'],
     // Elysia wraps a lone value into an array, so the error names its first element.
     ['variants not an array', { name: 'Mug', price: 1, variants: 5 }, 'variants', 'invalid_type'],
     ['variant without price', { name: 'Mug', price: 1, variants: [{ name: 'S' }] }, 'variants[0].price', 'required'],
-    ['variant name too long', { name: 'Mug', price: 1, variants: [{ name: 'x'.repeat(101), price: 1 }] }, 'variants[0].name', 'out_of_range'],
+    [
+      'variant name too long',
+      { name: 'Mug', price: 1, variants: [{ name: 'x'.repeat(101), price: 1 }] },
+      'variants[0].name',
+      'out_of_range',
+    ],
   ])('%s → 400', async (_label, body, field, reason) => {
     const { key } = shop()
     const [res, out] = await post(key, body)
@@ -339,13 +382,25 @@ describe('POST /api/v1/products — validation', () => {
   test('unknown body fields are ignored, including ones that look like internal columns', async () => {
     const a = shop()
     const b = shop()
-    const [res, body] = await post(a.key, { name: 'Cup', price: 2, id: 'chosen-id', storeId: b.store.id, deletedAt: 1, createdAt: '2000-01-01T00:00:00.000Z', color: 'red' })
+    const [res, body] = await post(a.key, {
+      name: 'Cup',
+      price: 2,
+      id: 'chosen-id',
+      storeId: b.store.id,
+      deletedAt: 1,
+      createdAt: '2000-01-01T00:00:00.000Z',
+      color: 'red',
+    })
     expectStatus(res, body).toBe(201)
     expect(body.data.id).not.toBe('chosen-id')
     expect(body.data).not.toHaveProperty('color')
     expect(body.data.createdAt).not.toBe('2000-01-01T00:00:00.000Z')
     expect(row(body.data.id)).toMatchObject({ store_id: a.store.id, deleted_at: null })
-    const [pr, put] = await t.api.put(`/api/v1/products/${body.data.id}`, { storeId: b.store.id, price: 3, extra: true }, { key: a.key })
+    const [pr, put] = await t.api.put(
+      `/api/v1/products/${body.data.id}`,
+      { storeId: b.store.id, price: 3, extra: true },
+      { key: a.key },
+    )
     expectStatus(pr, put).toBe(200)
     expect(row(body.data.id)).toMatchObject({ store_id: a.store.id, price: 300 })
   })
@@ -369,11 +424,14 @@ describe('slugs', () => {
     expect(body.data.slug).toBe('my-mug-2')
   })
 
-  test.each(['ab', 'a'.repeat(51), 'Bad-Slug', 'has space', '-lead', 'trail-', 'dou--ble', 'under_score', 'crème', ''])('explicit slug %p → 400 slug', async (slug) => {
-    const { key } = shop()
-    const [res, body] = await post(key, { name: 'Mug', slug, price: 5 })
-    expectValidation(res, body, 'slug')
-  })
+  test.each(['ab', 'a'.repeat(51), 'Bad-Slug', 'has space', '-lead', 'trail-', 'dou--ble', 'under_score', 'crème', ''])(
+    'explicit slug %p → 400 slug',
+    async (slug) => {
+      const { key } = shop()
+      const [res, body] = await post(key, { name: 'Mug', slug, price: 5 })
+      expectValidation(res, body, 'slug')
+    },
+  )
 
   test('PUT validates the slug too', async () => {
     const { store, key } = shop()
@@ -463,14 +521,24 @@ describe('PUT /api/v1/products/:id', () => {
   test('partial: only the given fields change; updatedAt moves, createdAt stays', async () => {
     const { key } = shop()
     clock.set(T0)
-    const [, created] = await post(key, { name: 'Teapot', description: 'Blue', price: 20, comparePrice: 25, imageUrl: 'https://x.test/a.png' })
+    const [, created] = await post(key, {
+      name: 'Teapot',
+      description: 'Blue',
+      price: 20,
+      comparePrice: 25,
+      imageUrl: 'https://x.test/a.png',
+    })
     clock.set(T0 + 60_000)
     const [res, body] = await t.api.put(`/api/v1/products/${created.data.id}`, { price: 18.5 }, { key })
     expectStatus(res, body).toBe(200)
     expect(body.data).toEqual({ ...created.data, price: 18.5, updatedAt: new Date(T0 + 60_000).toISOString() })
 
     clock.set(T0 + 120_000)
-    const [r2, b2] = await t.api.put(`/api/v1/products/${created.data.id}`, { description: null, comparePrice: null, isActive: false, name: 'Teapot XL' }, { key })
+    const [r2, b2] = await t.api.put(
+      `/api/v1/products/${created.data.id}`,
+      { description: null, comparePrice: null, isActive: false, name: 'Teapot XL' },
+      { key },
+    )
     expectStatus(r2, b2).toBe(200)
     expect(b2.data).toEqual({
       ...created.data,
@@ -518,13 +586,27 @@ describe('PUT /api/v1/products/:id', () => {
 
   test('variants: those with an id are updated, those without created, the rest deactivated — never deleted', async () => {
     const { key } = shop('pro')
-    const [, created] = await post(key, { name: 'Tee', price: 10, variants: [{ name: 'S', price: 10 }, { name: 'M', price: 11 }, { name: 'L', price: 12 }] })
+    const [, created] = await post(key, {
+      name: 'Tee',
+      price: 10,
+      variants: [
+        { name: 'S', price: 10 },
+        { name: 'M', price: 11 },
+        { name: 'L', price: 12 },
+      ],
+    })
     const [s, m, l] = created.data.variants
     expect(variantRows(created.data.id)).toHaveLength(3)
 
     const [res, body] = await t.api.put(
       `/api/v1/products/${created.data.id}`,
-      { variants: [{ id: s.id, name: 'Small', price: 9.5 }, { name: 'XL', price: 13 }, { id: m.id, name: 'M', price: 11, isActive: false }] },
+      {
+        variants: [
+          { id: s.id, name: 'Small', price: 9.5 },
+          { name: 'XL', price: 13 },
+          { id: m.id, name: 'M', price: 11, isActive: false },
+        ],
+      },
       { key },
     )
     expectStatus(res, body).toBe(200)
@@ -546,7 +628,11 @@ describe('PUT /api/v1/products/:id', () => {
     expect(b2.data.variants).toEqual(body.data.variants)
 
     // A deactivated variant can be brought back by id.
-    const [r3, b3] = await t.api.put(`/api/v1/products/${created.data.id}`, { variants: [{ id: l.id, name: 'L', price: 12 }] }, { key })
+    const [r3, b3] = await t.api.put(
+      `/api/v1/products/${created.data.id}`,
+      { variants: [{ id: l.id, name: 'L', price: 12 }] },
+      { key },
+    )
     expectStatus(r3, b3).toBe(200)
     expect(b3.data.variants.map((v: Json) => v.id)).toEqual([l.id])
 
@@ -563,7 +649,13 @@ describe('PUT /api/v1/products/:id', () => {
     const [, b] = await post(key, { name: 'B', price: 1, variants: [{ name: 'B1', price: 1 }] })
     const [res, body] = await t.api.put(
       `/api/v1/products/${a.data.id}`,
-      { name: 'A renamed', variants: [{ name: 'New', price: 2 }, { id: b.data.variants[0].id, name: 'stolen', price: 1 }] },
+      {
+        name: 'A renamed',
+        variants: [
+          { name: 'New', price: 2 },
+          { id: b.data.variants[0].id, name: 'stolen', price: 1 },
+        ],
+      },
       { key },
     )
     expectValidation(res, body, 'variants[1].id', 'not_found')
@@ -648,13 +740,21 @@ describe('plan caps (free: 10 products, no variants)', () => {
     expect(list.total).toBe(0)
 
     const [, plain] = await post(key, { name: 'Plain', price: 1 })
-    const [pr, pb] = await t.api.put(`/api/v1/products/${plain.data.id}`, { name: 'Renamed', variants: [{ name: 'S', price: 1 }] }, { key })
+    const [pr, pb] = await t.api.put(
+      `/api/v1/products/${plain.data.id}`,
+      { name: 'Renamed', variants: [{ name: 'S', price: 1 }] },
+      { key },
+    )
     expectStatus(pr, pb).toBe(403)
     expect(pb).toMatchObject({ code: 'PLAN_REQUIRED', feature: 'variants', details: { limit: 0 } })
     expect(row(plain.data.id)!.name).toBe('Plain')
     expect(variantRows(plain.data.id)).toHaveLength(0)
     // Adding an inactive variant is still adding one.
-    const [ir, ib] = await t.api.put(`/api/v1/products/${plain.data.id}`, { variants: [{ name: 'S', price: 1, isActive: false }] }, { key })
+    const [ir, ib] = await t.api.put(
+      `/api/v1/products/${plain.data.id}`,
+      { variants: [{ name: 'S', price: 1, isActive: false }] },
+      { key },
+    )
     expectStatus(ir, ib).toBe(403)
 
     // An empty list adds nothing and is allowed.
@@ -673,7 +773,11 @@ describe('request bodies', () => {
   test('a body over 1 MiB → 413 JSON, before validation', async () => {
     const { key } = shop()
     const raw = JSON.stringify({ name: 'Big', price: 1, description: 'x'.repeat(1024 * 1024) })
-    const [res, body] = await t.api.post('/api/v1/products', undefined, { key, raw, headers: { 'content-length': String(Buffer.byteLength(raw)) } })
+    const [res, body] = await t.api.post('/api/v1/products', undefined, {
+      key,
+      raw,
+      headers: { 'content-length': String(Buffer.byteLength(raw)) },
+    })
     expectStatus(res, body).toBe(413)
     expect(res.headers.get('content-type')).toContain('application/json')
     expect(typeof body.error).toBe('string')
@@ -738,7 +842,9 @@ describe('cache freshness', () => {
     const p = seed(store, { name: 'Original' })
     const [, before] = await t.api.get('/api/v1/products', { key })
     expect(before.data[0].name).toBe('Original')
-    t.adminDb().$client.query('UPDATE products SET name = ?, price = ? WHERE id = ?').run('Changed elsewhere', 777, p.id)
+    t.adminDb()
+      .$client.query('UPDATE products SET name = ?, price = ? WHERE id = ?')
+      .run('Changed elsewhere', 777, p.id)
     const [, after] = await t.api.get('/api/v1/products', { key })
     expect(after.data[0]).toMatchObject({ name: 'Changed elsewhere', price: 7.77 })
     t.adminDb().$client.query('UPDATE products SET deleted_at = ? WHERE id = ?').run(T0, p.id)
@@ -755,18 +861,24 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(10)
     expect(statuses.filter((s) => s === 403)).toHaveLength(2)
     for (const [res, body] of results) if (res.status === 403) expect(body.feature).toBe('productLimit')
-    const n = t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ?').get(store.id)!.n
+    const n = t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ?')
+      .get(store.id)!.n
     expect(n).toBe(10)
   })
 
   test('10 concurrent creates with the same slug → one 201, nine 409', async () => {
     const { store, key } = shop()
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(key, { name: `Same ${i}`, slug: 'same-slug', price: 1 })))
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(key, { name: `Same ${i}`, slug: 'same-slug', price: 1 })),
+    )
     const statuses = results.map(([res]) => res.status)
     expect(statuses.filter((s) => s === 201)).toHaveLength(1)
     expect(statuses.filter((s) => s === 409)).toHaveLength(9)
     for (const [res, body] of results) if (res.status === 409) expect(body.code).toBe('DUPLICATE_SLUG')
-    const n = t.deps.db.$client.query<{ n: number }, [string]>("SELECT count(*) AS n FROM products WHERE store_id = ? AND slug = 'same-slug'").get(store.id)!.n
+    const n = t.deps.db.$client
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM products WHERE store_id = ? AND slug = 'same-slug'")
+      .get(store.id)!.n
     expect(n).toBe(1)
   })
 
@@ -792,7 +904,11 @@ describe('concurrency', () => {
       console.log(JSON.stringify(out))
     `
     const procs = Array.from({ length: 4 }, () =>
-      Bun.spawn(['bun', '--eval', script], { env: { ...process.env, DATA_DIR: t.config.dataDir, STORE: JSON.stringify(store) }, stdout: 'pipe', stderr: 'pipe' }),
+      Bun.spawn(['bun', '--eval', script], {
+        env: { ...process.env, DATA_DIR: t.config.dataDir, STORE: JSON.stringify(store) },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      }),
     )
     const outs = await Promise.all(
       procs.map(async (p) => {
@@ -805,7 +921,9 @@ describe('concurrency', () => {
     expect(outs.flatMap((o) => o.other)).toEqual([])
     expect(outs.reduce((a, o) => a + o.ok, 0)).toBe(10)
     expect(outs.reduce((a, o) => a + o.capped, 0)).toBe(14)
-    const n = t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ?').get(store.id)!.n
+    const n = t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ?')
+      .get(store.id)!.n
     expect(n).toBe(10)
   }, 30_000)
 })

@@ -13,7 +13,10 @@ import { inResizeSlot } from '../../src/modules/products/images/process'
 
 const t = appForFile({ mediaUploadsPerStore: 2, mediaUploadsTotal: 8 })
 
-const jpeg = () => sharp({ create: { width: 300, height: 200, channels: 3, background: '#2a7' } }).jpeg().toBuffer()
+const jpeg = () =>
+  sharp({ create: { width: 300, height: 200, channels: 3, background: '#2a7' } })
+    .jpeg()
+    .toBuffer()
 const stagingDir = () => path.join(t.config.dataDir, 'media', 'staging')
 const staged = () => (existsSync(stagingDir()) ? readdirSync(stagingDir()) : [])
 
@@ -25,7 +28,9 @@ async function product() {
 }
 
 const BOUNDARY = 'test-boundary-1234'
-const head = new TextEncoder().encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`)
+const head = new TextEncoder().encode(
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+)
 const tail = new TextEncoder().encode(`\r\n--${BOUNDARY}--\r\n`)
 
 /** An upload whose body arrives when the test says so: it stays in flight until `finish`. */
@@ -56,7 +61,13 @@ function heldUpload(key: string, productId: string, bytes: Uint8Array) {
 async function upload(key: string, productId: string, bytes: Uint8Array): Promise<[Response, Json]> {
   const form = new FormData()
   form.append('file', new File([bytes], 'a.jpg', { type: 'image/jpeg' }))
-  const res = await t.app.handle(new Request(`http://localhost/api/v1/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }))
+  const res = await t.app.handle(
+    new Request(`http://localhost/api/v1/products/${productId}/images`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  )
   return [res, await res.json()]
 }
 
@@ -85,7 +96,9 @@ describe('uploads in flight', () => {
 
     // While they wait, their bytes are on disk, not held in memory.
     await until(() => staged().length === 2, 'two staged files')
-    expect(readdirSync(stagingDir()).map((f) => statSync(path.join(stagingDir(), f)).mode & 0o777)).toEqual([0o600, 0o600])
+    expect(readdirSync(stagingDir()).map((f) => statSync(path.join(stagingDir(), f)).mode & 0o777)).toEqual([
+      0o600, 0o600,
+    ])
 
     expect((await first.finish()).status).toBe(201)
     expect((await second.finish()).status).toBe(201)
@@ -101,7 +114,11 @@ describe('uploads in flight', () => {
     expectStatus(bad, badBody).toBe(400)
     expect(badBody.details.field).toBe('file')
     const res = await t.app.handle(
-      new Request(`http://localhost/api/v1/products/${a.id}/images`, { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: '{}' }),
+      new Request(`http://localhost/api/v1/products/${a.id}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        body: '{}',
+      }),
     )
     expect(res.status).toBe(400)
     expect(((await res.json()) as Json).details.field).toBe('file')

@@ -88,7 +88,11 @@ describe('counts on GET /api/v1/store', () => {
 describe('webhook URL refusals', () => {
   test('private_address names the setting that allows it', async () => {
     const { key } = makeShop(t.deps)
-    const [res, body] = await t.api.post('/api/v1/webhooks', { url: 'https://127.0.0.1/hook', events: ['order.created'] }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://127.0.0.1/hook', events: ['order.created'] },
+      { key },
+    )
     expectStatus(res, body).toBe(400)
     expect(body.details).toMatchObject({ field: 'url', reason: 'private_address' })
     expect(body.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')

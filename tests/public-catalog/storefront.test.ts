@@ -10,11 +10,17 @@ import { systemClock } from '../../src/lib/time'
 const t = appForFile()
 
 // Visits are written behind (storefront/visits.ts): flush them before counting rows.
-const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const visits = (storeId: string) =>
+  (t.deps.visits.flush(), t.deps.db.$client)
+    .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')
+    .get(storeId)!.n
 
 function addReview(storeId: string, productId: string, rating: number, status: 'pending' | 'approved' | 'rejected') {
   const now = Date.now()
-  t.deps.db.insert(reviews).values({ storeId, productId, customerName: 'Rev', rating, comment: null, status, createdAt: now, updatedAt: now }).run()
+  t.deps.db
+    .insert(reviews)
+    .values({ storeId, productId, customerName: 'Rev', rating, comment: null, status, createdAt: now, updatedAt: now })
+    .run()
 }
 
 describe('GET /api/v1/stores (directory)', () => {
@@ -26,11 +32,19 @@ describe('GET /api/v1/stores (directory)', () => {
     const suspended = makeShop(t.deps, { name: `${tag} Suspended` })
     await t.api.put('/api/v1/store', { isPublished: false }, { key: unpublished.key })
     await t.api.put('/api/v1/store', { isMaintenance: true }, { key: maintenance.key })
-    suspendStore({ ctx: { db: t.deps.db, clock: systemClock }, input: { storeId: suspended.store.id, reason: 'unpaid' } })
+    suspendStore({
+      ctx: { db: t.deps.db, clock: systemClock },
+      input: { storeId: suspended.store.id, reason: 'unpaid' },
+    })
 
     const [res, body] = await t.api.get(`/api/v1/stores?q=${tag}`)
     expectStatus(res, body).toBe(200)
-    expect(body).toEqual({ data: [{ name: live.store.name, slug: live.store.slug, description: 'We sell mugs', currency: 'EUR' }], total: 1, limit: 50, offset: 0 })
+    expect(body).toEqual({
+      data: [{ name: live.store.name, slug: live.store.slug, description: 'We sell mugs', currency: 'EUR' }],
+      total: 1,
+      limit: 50,
+      offset: 0,
+    })
     expect(res.headers.get('x-ratelimit-limit')).toBe(String(t.config.rateLimitStoreReads))
   })
 
@@ -67,7 +81,19 @@ describe('GET /api/v1/stores/:slug', () => {
     const [, c2] = await t.api.post('/api/v1/categories', { name: 'Second', position: 2 }, { key })
     const [, c1] = await t.api.post('/api/v1/categories', { name: 'First', position: 1 }, { key })
     await t.api.post('/api/v1/categories', { name: 'Off', position: 0, isActive: false }, { key })
-    const [, mug] = await t.api.post('/api/v1/products', { name: 'Mug', price: 12.5, categoryId: c1.data.id, variants: [{ name: 'Red', price: 12.5 }, { name: 'Blue', price: 13, isActive: false }] }, { key })
+    const [, mug] = await t.api.post(
+      '/api/v1/products',
+      {
+        name: 'Mug',
+        price: 12.5,
+        categoryId: c1.data.id,
+        variants: [
+          { name: 'Red', price: 12.5 },
+          { name: 'Blue', price: 13, isActive: false },
+        ],
+      },
+      { key },
+    )
     const [, cup] = await t.api.post('/api/v1/products', { name: 'Cup', price: 8 }, { key })
     const [, hidden] = await t.api.post('/api/v1/products', { name: 'Hidden', price: 1, isActive: false }, { key })
     const [, gone] = await t.api.post('/api/v1/products', { name: 'Gone', price: 1 }, { key })
@@ -110,7 +136,12 @@ describe('GET /api/v1/stores/:slug', () => {
     const mug = d.products.find((p: { id: string }) => p.id === s.mug.id)
     // The product as the API shows it, less the stock counts (shown only when the store opts in).
     const { stock: _stock, ...publicMug } = s.mug
-    expect(mug).toEqual({ ...publicMug, variants: s.mug.variants.map(({ stock: _s, ...v }: { stock: unknown }) => v), reviewCount: 3, averageRating: 4.33 })
+    expect(mug).toEqual({
+      ...publicMug,
+      variants: s.mug.variants.map(({ stock: _s, ...v }: { stock: unknown }) => v),
+      reviewCount: 3,
+      averageRating: 4.33,
+    })
     expect(mug.variants.map((v: { name: string }) => v.name)).toEqual(['Red'])
     const cup = d.products.find((p: { id: string }) => p.id === s.cup.id)
     expect(cup).toMatchObject({ reviewCount: 0, averageRating: null })
@@ -122,7 +153,9 @@ describe('GET /api/v1/stores/:slug', () => {
 
   test('needs no key, and an API key is not required to be valid', async () => {
     const { store } = makeShop(t.deps)
-    const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`, { headers: { authorization: 'Bearer nonsense' } })
+    const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`, {
+      headers: { authorization: 'Bearer nonsense' },
+    })
     expectStatus(res, body).toBe(200)
     expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull()
   })
@@ -152,11 +185,15 @@ describe('GET /api/v1/stores/:slug', () => {
     await t.api.put('/api/v1/store', { name: 'Renamed Shop' }, { key })
     expect((await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.store.name).toBe('Renamed Shop')
     const [, ship] = await t.api.post('/api/v1/shipping', { name: 'Bike', price: 2 }, { key })
-    expect((await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.shippingOptions.map((x: { id: string }) => x.id)).toEqual([ship.data.id])
+    expect(
+      (await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.shippingOptions.map((x: { id: string }) => x.id),
+    ).toEqual([ship.data.id])
     await t.api.delete(`/api/v1/shipping/${ship.data.id}`, { key })
     expect((await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.shippingOptions).toEqual([])
     const [, cat] = await t.api.post('/api/v1/categories', { name: 'Tea' }, { key })
-    expect((await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.categories.map((x: { id: string }) => x.id)).toEqual([cat.data.id])
+    expect(
+      (await t.api.get(`/api/v1/stores/${store.slug}`))[1].data.categories.map((x: { id: string }) => x.id),
+    ).toEqual([cat.data.id])
     // A renamed slug: the old one is gone, the new one serves the same store.
     const slug = uniq('moved').toLowerCase()
     await t.api.put('/api/v1/store', { slug }, { key })
@@ -193,7 +230,12 @@ describe('GET /api/v1/stores/:slug', () => {
     suspendStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id, reason: 'chargeback' } })
     const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     expectStatus(res, body).toBe(402)
-    expect(body).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
+    expect(body).toEqual({
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    })
     expect(visits(store.id)).toBe(1)
     reinstateStore({ ctx: { db: t.adminDb(), clock: systemClock }, input: { storeId: store.id } })
     t.adminDb().$client.run('UPDATE stores SET is_published = 1 WHERE id = ?', [store.id])
@@ -203,7 +245,8 @@ describe('GET /api/v1/stores/:slug', () => {
   test('review stats for many products are right (one grouped query)', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'lifetime' })
     const ids: string[] = []
-    for (let i = 0; i < 12; i++) ids.push((await t.api.post('/api/v1/products', { name: `P${i}`, price: 1 }, { key }))[1].data.id)
+    for (let i = 0; i < 12; i++)
+      ids.push((await t.api.post('/api/v1/products', { name: `P${i}`, price: 1 }, { key }))[1].data.id)
     ids.forEach((id, i) => {
       for (let r = 0; r < i % 4; r++) addReview(store.id, id, (r % 5) + 1, 'approved')
     })
@@ -243,7 +286,11 @@ describe('per-IP limit (storeReads bucket)', () => {
       expect(r4.headers.get('x-ratelimit-remaining')).toBe('0')
       // The rejected read recorded no visit.
       limited.deps.visits.flush()
-      expect(limited.deps.db.$client.query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(store.id)!.n).toBe(1)
+      expect(
+        limited.deps.db.$client
+          .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')
+          .get(store.id)!.n,
+      ).toBe(1)
       const [r5] = await limited.api.get(`/api/v1/stores/${store.slug}`, opts('10.0.0.2'))
       expect(r5.status).toBe(200)
     } finally {

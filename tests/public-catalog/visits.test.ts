@@ -12,7 +12,10 @@ import { makeShop } from '../helpers/factories'
 
 const t = appForFile({ rateLimitStoreReads: 100_000, rateLimitKey: 100_000 })
 
-const rawVisits = (storeId: string) => t.deps.db.$client.query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const rawVisits = (storeId: string) =>
+  t.deps.db.$client
+    .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')
+    .get(storeId)!.n
 const changes = () => t.deps.db.$client.query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
 
 describe('catalog visits', () => {
@@ -56,12 +59,17 @@ describe('catalog visits', () => {
     const iso = (ms: number) => new Date(ms).toISOString()
     expect(await all(`?from=${iso(oldDay * DAY_MS)}&to=${iso(oldDay * DAY_MS + DAY_MS / 2)}`)).toBe(20)
     expect(await all(`?from=${iso((today - 1) * DAY_MS)}&to=${iso((today - 1) * DAY_MS + 7_200_000)}`)).toBe(7)
-    expect(await all(`?from=${iso((today - 1) * DAY_MS + 7_200_000)}&to=${iso((today - 1) * DAY_MS + 7_300_000)}`)).toBe(0)
+    expect(
+      await all(`?from=${iso((today - 1) * DAY_MS + 7_200_000)}&to=${iso((today - 1) * DAY_MS + 7_300_000)}`),
+    ).toBe(0)
   })
 
   test('visits in the same second are one row with their count (the flush writes per store and second, not per view)', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'pro' })
-    const rows = () => t.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?').get(store.id)!.n
+    const rows = () =>
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?')
+        .get(store.id)!.n
     t.deps.visits.flush()
     const now = Date.now()
     const clock = t.deps.visits as unknown as { clock: { now(): number } }
@@ -79,7 +87,10 @@ describe('catalog visits', () => {
     expectStatus(res, body).toBe(200)
     expect(body.data.visits).toBe(1_000)
     // A pruned counted row keeps its count in the rollup.
-    t.deps.db.insert(catalogVisits).values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 }).run()
+    t.deps.db
+      .insert(catalogVisits)
+      .values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 })
+      .run()
     expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
     await pruneVisits(t.deps.db.$client, now)
     expect(rows()).toBe(1)

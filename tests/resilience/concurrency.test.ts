@@ -2,7 +2,15 @@
  * Races over a real HTTPS socket (CI sizes; full sizes in `bun run resilience`): tests/resilience/concurrency.ts.
  */
 import { afterAll, beforeAll, test } from 'bun:test'
-import { CI_SIZES, discountRace, identicalOrders, keyBurst, startHarness, statusRaces, type Harness } from './concurrency'
+import {
+  CI_SIZES,
+  discountRace,
+  identicalOrders,
+  keyBurst,
+  startHarness,
+  statusRaces,
+  type Harness,
+} from './concurrency'
 import { expectClean } from './expect'
 
 let h: Harness

@@ -23,8 +23,20 @@ export interface ConcurrencySizes {
   discountRacers: number
 }
 
-export const CI_SIZES: ConcurrencySizes = { identical: 50, keyBurst: 150, statusRacers: 20, discountMaxUses: 5, discountRacers: 30 }
-export const FULL_SIZES: ConcurrencySizes = { identical: 300, keyBurst: 400, statusRacers: 100, discountMaxUses: 25, discountRacers: 200 }
+export const CI_SIZES: ConcurrencySizes = {
+  identical: 50,
+  keyBurst: 150,
+  statusRacers: 20,
+  discountMaxUses: 5,
+  discountRacers: 30,
+}
+export const FULL_SIZES: ConcurrencySizes = {
+  identical: 300,
+  keyBurst: 400,
+  statusRacers: 100,
+  discountMaxUses: 25,
+  discountRacers: 200,
+}
 
 export interface Harness {
   srv: TestServer
@@ -45,7 +57,11 @@ export async function startHarness(): Promise<Harness> {
       const headers: Record<string, string> = {}
       if (key) headers.authorization = `Bearer ${key}`
       if (body !== undefined) headers['content-type'] = 'application/json'
-      const res = await srv.fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const res = await srv.fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const text = await res.text()
       let json: any = text
       try {
@@ -85,7 +101,9 @@ export function identicalOrders(h: Harness, n: number): Promise<CaseResult> {
     if (t[201] !== 1 || t[409] !== n - 1) fail(r, `statuses ${JSON.stringify(t)}, expected one 201 and ${n - 1} × 409`)
     const bad = results.filter(([res, b]) => res.status === 409 && b.code !== 'DUPLICATE_ORDER').length
     if (bad) fail(r, `${bad} 409s without code DUPLICATE_ORDER`)
-    const rows = h.srv.running.deps.db.$client.query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?').get(storeId)!.n
+    const rows = h.srv.running.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE store_id = ?')
+      .get(storeId)!.n
     if (rows !== 1) {
       r.duplicates += Math.max(0, rows - 1)
       r.ordersLost += rows === 0 ? 1 : 0
@@ -101,17 +119,31 @@ export function keyBurst(h: Harness, n: number): Promise<CaseResult> {
     const { key } = h.shop()
     const limit = h.srv.config.rateLimitKey
     const paths = ['/api/v1/products', '/api/v1/categories', '/api/v1/orders', '/api/v1/store']
-    const results = await Promise.all(Array.from({ length: n }, (_, i) => h.call('GET', paths[i % paths.length]!, undefined, key)))
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) => h.call('GET', paths[i % paths.length]!, undefined, key)),
+    )
     r.tried = n
     const statuses = results.map(([res]) => res.status)
     count5xx(r, statuses)
     const passed = results.filter(([res]) => res.status !== 429)
-    if (passed.length !== Math.min(n, limit)) fail(r, `${passed.length} not 429, expected ${Math.min(n, limit)} (${JSON.stringify(tally(statuses))})`)
+    if (passed.length !== Math.min(n, limit))
+      fail(r, `${passed.length} not 429, expected ${Math.min(n, limit)} (${JSON.stringify(tally(statuses))})`)
     const remaining = new Set(passed.map(([res]) => res.headers.get('x-ratelimit-remaining')))
-    if (remaining.size !== passed.length) fail(r, `X-RateLimit-Remaining repeats among the passed requests (${remaining.size} distinct of ${passed.length})`)
+    if (remaining.size !== passed.length)
+      fail(
+        r,
+        `X-RateLimit-Remaining repeats among the passed requests (${remaining.size} distinct of ${passed.length})`,
+      )
     for (const [res, body] of results.filter(([res]) => res.status === 429)) {
-      if (res.headers.get('x-ratelimit-remaining') !== '0' || !res.headers.get('retry-after') || body.code !== 'RATE_LIMIT_EXCEEDED') {
-        fail(r, `a 429 with Remaining ${res.headers.get('x-ratelimit-remaining')}, Retry-After ${res.headers.get('retry-after')}, code ${body.code}`)
+      if (
+        res.headers.get('x-ratelimit-remaining') !== '0' ||
+        !res.headers.get('retry-after') ||
+        body.code !== 'RATE_LIMIT_EXCEEDED'
+      ) {
+        fail(
+          r,
+          `a 429 with Remaining ${res.headers.get('x-ratelimit-remaining')}, Retry-After ${res.headers.get('retry-after')}, code ${body.code}`,
+        )
         break
       }
     }
@@ -131,7 +163,10 @@ export function statusRaces(h: Harness, racers: number): Promise<CaseResult> {
     let key = shop.key
     const deps = h.srv.running.deps
     const sql = deps.db.$client
-    await createWebhook({ ctx: ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!), input: { url: h.receiver.url, events: ['order.updated'] } })
+    await createWebhook({
+      ctx: ctxFor(deps, getStore({ ctx: { db: deps.db }, input: { id: storeId } })!),
+      input: { url: h.receiver.url, events: ['order.updated'] },
+    })
     const before = h.receiver.received.length
     const place = async () => {
       const [res, body] = await h.call('POST', '/api/orders', orderBody(storeId, cat, { phone: uniqPhone() }))
@@ -139,11 +174,17 @@ export function statusRaces(h: Harness, racers: number): Promise<CaseResult> {
       return body.id as string
     }
     const race = async (id: string, targets: string[]) => {
-      const results = await Promise.all(targets.map((status, i) => h.call('PUT', `/api/v1/orders/${id}${i % 2 ? '' : '/status'}`, { status }, key)))
+      const results = await Promise.all(
+        targets.map((status, i) => h.call('PUT', `/api/v1/orders/${id}${i % 2 ? '' : '/status'}`, { status }, key)),
+      )
       r.tried += targets.length
-      count5xx(r, results.map(([res]) => res.status))
+      count5xx(
+        r,
+        results.map(([res]) => res.status),
+      )
       for (const [res, body] of results) {
-        if (res.status !== 200 && !(res.status === 409 && body.code === 'INVALID_STATUS_TRANSITION')) fail(r, `a racer got ${res.status} ${JSON.stringify(body)}`)
+        if (res.status !== 200 && !(res.status === 409 && body.code === 'INVALID_STATUS_TRANSITION'))
+          fail(r, `a racer got ${res.status} ${JSON.stringify(body)}`)
       }
       return results
     }
@@ -153,27 +194,43 @@ export function statusRaces(h: Harness, racers: number): Promise<CaseResult> {
     const a = await place()
     for (const to of ['confirmed', 'shipped', 'delivered']) {
       keys()
-      const res = await race(a, Array.from({ length: racers }, () => to))
+      const res = await race(
+        a,
+        Array.from({ length: racers }, () => to),
+      )
       const won = res.filter(([x]) => x.status === 200).length
       wins += won
       if (won !== 1) fail(r, `${won} racers won ${to}`)
     }
     keys()
-    const late = (await race(a, Array.from({ length: racers }, () => 'cancelled'))).filter(([x]) => x.status === 200).length
+    const late = (
+      await race(
+        a,
+        Array.from({ length: racers }, () => 'cancelled'),
+      )
+    ).filter(([x]) => x.status === 200).length
     if (late) fail(r, `${late} racers cancelled a delivered order`)
 
     const b = await place()
     keys()
-    const mixed = await race(b, Array.from({ length: racers }, (_, i) => (i % 2 ? 'cancelled' : 'confirmed')))
+    const mixed = await race(
+      b,
+      Array.from({ length: racers }, (_, i) => (i % 2 ? 'cancelled' : 'confirmed')),
+    )
     const confirmedWins = mixed.filter(([x, body]) => x.status === 200 && body.data.status === 'confirmed').length
     const cancelledWins = mixed.filter(([x, body]) => x.status === 200 && body.data.status === 'cancelled').length
     wins += confirmedWins + cancelledWins
-    if (cancelledWins !== 1 || confirmedWins > 1) fail(r, `confirm-vs-cancel: ${confirmedWins} confirmed and ${cancelledWins} cancelled wins`)
+    if (cancelledWins !== 1 || confirmedWins > 1)
+      fail(r, `confirm-vs-cancel: ${confirmedWins} confirmed and ${cancelledWins} cancelled wins`)
 
-    const rows = sql.query<{ id: string; status: string }, [string]>('SELECT id, status FROM orders WHERE store_id = ?').all(storeId)
+    const rows = sql
+      .query<{ id: string; status: string }, [string]>('SELECT id, status FROM orders WHERE store_id = ?')
+      .all(storeId)
     const status = Object.fromEntries(rows.map((o) => [o.id, o.status]))
     if (status[a] !== 'delivered' || status[b] !== 'cancelled') fail(r, `final statuses ${status[a]}, ${status[b]}`)
-    const counters = sql.query<{ status: string; count: number }, [string]>('SELECT status, count FROM order_counts WHERE store_id = ?').all(storeId)
+    const counters = sql
+      .query<{ status: string; count: number }, [string]>('SELECT status, count FROM order_counts WHERE store_id = ?')
+      .all(storeId)
     for (const c of counters) {
       const actual = rows.filter((o) => o.status === c.status).length
       if (c.count !== actual) fail(r, `order_counts ${c.status} = ${c.count}, rows ${actual}`)
@@ -200,17 +257,28 @@ export function discountRace(h: Harness, maxUses: number, racers: number): Promi
   return timed(r, async () => {
     const { storeId, cat } = h.shop()
     const d = addDiscount(h.srv.running.deps, storeId, { code: 'RACE', maxUses })
-    const results = await Promise.all(Array.from({ length: racers }, () => h.call('POST', '/api/orders', orderBody(storeId, cat, { phone: uniqPhone(), discountCode: 'race' }))))
+    const results = await Promise.all(
+      Array.from({ length: racers }, () =>
+        h.call('POST', '/api/orders', orderBody(storeId, cat, { phone: uniqPhone(), discountCode: 'race' })),
+      ),
+    )
     r.tried = racers
     const statuses = results.map(([res]) => res.status)
     count5xx(r, statuses)
     const t = tally(statuses)
-    if (t[201] !== maxUses || t[400] !== racers - maxUses) fail(r, `statuses ${JSON.stringify(t)}, expected ${maxUses} × 201`)
-    const wrong = results.filter(([res, b]) => res.status === 400 && !(b.details?.field === 'discountCode' && b.details?.reason === 'exhausted')).length
+    if (t[201] !== maxUses || t[400] !== racers - maxUses)
+      fail(r, `statuses ${JSON.stringify(t)}, expected ${maxUses} × 201`)
+    const wrong = results.filter(
+      ([res, b]) => res.status === 400 && !(b.details?.field === 'discountCode' && b.details?.reason === 'exhausted'),
+    ).length
     if (wrong) fail(r, `${wrong} 400s not discountCode/exhausted`)
     const sql = h.srv.running.deps.db.$client
-    const used = sql.query<{ used_count: number }, [string]>('SELECT used_count FROM discounts WHERE id = ?').get(d.id)!.used_count
-    const withDiscount = sql.query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE discount_id = ?').get(d.id)!.n
+    const used = sql
+      .query<{ used_count: number }, [string]>('SELECT used_count FROM discounts WHERE id = ?')
+      .get(d.id)!.used_count
+    const withDiscount = sql
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM orders WHERE discount_id = ?')
+      .get(d.id)!.n
     if (used !== maxUses) fail(r, `usedCount ${used}, maxUses ${maxUses}`)
     if (withDiscount !== maxUses) fail(r, `${withDiscount} orders carry the discount`)
   })

@@ -129,7 +129,14 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     // Catalog and webhook through the API, as a merchant would.
     const variantIds: string[] = []
     for (let i = 0; i < 3; i++) {
-      const [res, body] = await call('POST', '/api/v1/products', { name: `Shirt ${i}`, price: 10 + i, variants: [{ name: 'S', price: 10 + i }, { name: 'L', price: 12 + i }] })
+      const [res, body] = await call('POST', '/api/v1/products', {
+        name: `Shirt ${i}`,
+        price: 10 + i,
+        variants: [
+          { name: 'S', price: 10 + i },
+          { name: 'L', price: 12 + i },
+        ],
+      })
       if (res.status !== 201) throw new Error(`product create: ${res.status} ${JSON.stringify(body)}`)
       for (const v of body.data.variants) variantIds.push(v.id)
     }
@@ -143,10 +150,19 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     const phoneBase = 2_000_000 + Math.floor(rand() * 5_000_000)
     const specs: OrderSpec[] = Array.from({ length: opts.orders }, (_, i) => {
       const phone = `+1415${phoneBase + i}`
-      const items = [{ variantId: variantIds[Math.floor(rand() * variantIds.length)]!, quantity: 1 + Math.floor(rand() * 3) }]
+      const items = [
+        { variantId: variantIds[Math.floor(rand() * variantIds.length)]!, quantity: 1 + Math.floor(rand() * 3) },
+      ]
       return {
         phone,
-        body: { storeId: store.id, name: `Crash ${i}`, phone, address: 'Calle 1', items, ...(rand() < 0.5 ? { shippingOptionId: ship.data.id } : {}) },
+        body: {
+          storeId: store.id,
+          name: `Crash ${i}`,
+          phone,
+          address: 'Calle 1',
+          items,
+          ...(rand() < 0.5 ? { shippingOptionId: ship.data.id } : {}),
+        },
         // Half the orders carry an Idempotency-Key; the other half rely on deduplication.
         ...(i % 2 === 0 ? { idempotencyKey: `crash-${seed}-${i}` } : {}),
       }
@@ -160,12 +176,24 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
       for (let attempts = 1; ; attempts++) {
         await up
         try {
-          const [res, body] = await call('POST', '/api/orders', spec.body, spec.idempotencyKey ? { 'idempotency-key': spec.idempotencyKey } : {})
+          const [res, body] = await call(
+            'POST',
+            '/api/orders',
+            spec.body,
+            spec.idempotencyKey ? { 'idempotency-key': spec.idempotencyKey } : {},
+          )
           if (res.status >= 500) {
             r.fiveXx++
             fail(r, `POST /api/orders ${res.status}: ${JSON.stringify(body)}`)
           }
-          return { status: res.status, id: body?.id, code: body?.code, ambiguous, attempts, replayed: res.headers.get('idempotent-replayed') === 'true' }
+          return {
+            status: res.status,
+            id: body?.id,
+            code: body?.code,
+            ambiguous,
+            attempts,
+            replayed: res.headers.get('idempotent-replayed') === 'true',
+          }
         } catch {
           // Connection refused or cut by a kill: the order may or may not have committed.
           ambiguous = true
@@ -186,7 +214,9 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     // Kill k falls in the k-th of kills+1 equal stretches of the run (jittered), and never before
     // the restarted server has answered a few orders of its own.
     const stretch = opts.orders / (opts.kills + 1)
-    const thresholds = Array.from({ length: opts.kills }, (_, k) => Math.floor(stretch * (k + 1) + (rand() - 0.5) * stretch * 0.6))
+    const thresholds = Array.from({ length: opts.kills }, (_, k) =>
+      Math.floor(stretch * (k + 1) + (rand() - 0.5) * stretch * 0.6),
+    )
     let integrityChecks = 0
     const killer = async () => {
       let lastKillAt = 0
@@ -231,10 +261,17 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
       if (o.replayed) replayed++
       if (o.replayed && !o.ambiguous) fail(r, `order ${i} (${spec.phone}): a replayed 201 on its first attempt`)
       if (o.status === 201 && o.id) committedIds.set(o.id, spec.phone)
-      else if (o.status === 409 && o.code === 'DUPLICATE_ORDER' && o.ambiguous && !spec.idempotencyKey) recoveredByDedup++
-      else fail(r, `order ${i} (${spec.phone}) answered ${o.status} ${o.code ?? ''}${o.ambiguous ? ' after a cut connection' : ''}`)
+      else if (o.status === 409 && o.code === 'DUPLICATE_ORDER' && o.ambiguous && !spec.idempotencyKey)
+        recoveredByDedup++
+      else
+        fail(
+          r,
+          `order ${i} (${spec.phone}) answered ${o.status} ${o.code ?? ''}${o.ambiguous ? ' after a cut connection' : ''}`,
+        )
     }
-    r.notes.push(`${ambiguousCount} orders lost their answer to a kill and were retried; the first attempt had committed for ${replayed} (Idempotency-Key replay) + ${recoveredByDedup} (409 DUPLICATE_ORDER)`)
+    r.notes.push(
+      `${ambiguousCount} orders lost their answer to a kill and were retried; the first attempt had committed for ${replayed} (Idempotency-Key replay) + ${recoveredByDedup} (409 DUPLICATE_ORDER)`,
+    )
 
     // Every order as the API lists it.
     const listed: { id: string; customerPhone: string }[] = []
@@ -289,7 +326,8 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
         try {
           const payload = verify(secret, msg) as { type: string; data: { id: string } }
           seenMessages.add(msg.id)
-          if (payload.type === 'order.created') seenOrders.set(payload.data.id, (seenOrders.get(payload.data.id) ?? 0) + 1)
+          if (payload.type === 'order.created')
+            seenOrders.set(payload.data.id, (seenOrders.get(payload.data.id) ?? 0) + 1)
         } catch {
           badSignatures++
         }
@@ -307,12 +345,14 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     if (badSignatures) fail(r, `${badSignatures} webhook requests failed signature verification`)
     const lost = missing()
     r.eventsLost = lost.length
-    if (lost.length) fail(r, `${lost.length} orders without an order.created event, e.g. ${lost.slice(0, 5).join(', ')}`)
+    if (lost.length)
+      fail(r, `${lost.length} orders without an order.created event, e.g. ${lost.slice(0, 5).join(', ')}`)
     const redelivered = [...seenOrders.values()].filter((n) => n > 1).length
     r.notes.push(
       `${receiver.received.length} webhook requests, ${seenMessages.size} distinct webhook-ids, ${seenOrders.size} distinct orders; ${redelivered} events arrived more than once (at least once)`,
     )
-    for (const id of seenOrders.keys()) if (!allIds.has(id)) fail(r, `event for order ${id}, which no answer or list accounts for`)
+    for (const id of seenOrders.keys())
+      if (!allIds.has(id)) fail(r, `event for order ${id}, which no answer or list accounts for`)
 
     // Graceful stop, then the file once more.
     const last = server!.proc
@@ -322,7 +362,11 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     const problem = integrity(dataDir)
     if (problem) fail(r, `after the final stop: ${problem}`)
     const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
-    const dupRows = db.query<{ n: number }, []>('SELECT count(*) AS n FROM (SELECT customer_phone FROM orders GROUP BY store_id, customer_phone HAVING count(*) > 1)').get()!.n
+    const dupRows = db
+      .query<{ n: number }, []>(
+        'SELECT count(*) AS n FROM (SELECT customer_phone FROM orders GROUP BY store_id, customer_phone HAVING count(*) > 1)',
+      )
+      .get()!.n
     db.close()
     if (dupRows) fail(r, `${dupRows} phones with more than one order in the database file`)
   })
@@ -341,7 +385,10 @@ export function integrity(dataDir: string): string | undefined {
   const db = new Database(path.join(dataDir, 'storefront.db'))
   try {
     db.exec('PRAGMA busy_timeout = 5000')
-    const check = db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all().map((row) => row.integrity_check)
+    const check = db
+      .query<{ integrity_check: string }, []>('PRAGMA integrity_check')
+      .all()
+      .map((row) => row.integrity_check)
     if (check.length !== 1 || check[0] !== 'ok') return `integrity_check: ${check.slice(0, 5).join('; ')}`
     const fk = db.query('PRAGMA foreign_key_check').all()
     if (fk.length) return `foreign_key_check: ${fk.length} rows, e.g. ${JSON.stringify(fk[0])}`

@@ -9,10 +9,15 @@ import { test } from 'bun:test'
 import { canMountTmpfs, runDiskFull } from './disk-full'
 import { expectClean } from './expect'
 
-test.skipIf(!canMountTmpfs())('disk full on a real tmpfs: 503s, degraded health, quiet log, reads work, recovery, nothing lost', async () => {
-  const r = await runDiskFull()
-  expectClean(r)
-  console.log(`disk full: ${r.notes.join('; ')}`)
-}, 60_000)
+test.skipIf(!canMountTmpfs())(
+  'disk full on a real tmpfs: 503s, degraded health, quiet log, reads work, recovery, nothing lost',
+  async () => {
+    const r = await runDiskFull()
+    expectClean(r)
+    console.log(`disk full: ${r.notes.join('; ')}`)
+  },
+  60_000,
+)
 
-if (!canMountTmpfs()) test('disk full (needs root to mount a tmpfs)', () => console.warn('skipped: not root, cannot mount a tmpfs'))
+if (!canMountTmpfs())
+  test('disk full (needs root to mount a tmpfs)', () => console.warn('skipped: not root, cannot mount a tmpfs'))

@@ -47,8 +47,19 @@ export async function runDiskFull(opts: { burst?: number; sizeMiB?: number } = {
     return r
   }
   const lines: { msg: string; fields?: Record<string, unknown> }[] = []
-  const log: Logger = { debug: () => {}, info: () => {}, warn: (msg, fields) => lines.push({ msg, fields }), error: (msg, fields) => lines.push({ msg, fields }) }
-  const config = testConfig({ dataDir: path.join(mountDir, 'data'), logLevel: 'silent', dbSynchronous: 'FULL', rateLimitOrders: 1_000_000, rateLimitKey: 1_000_000 })
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (msg, fields) => lines.push({ msg, fields }),
+    error: (msg, fields) => lines.push({ msg, fields }),
+  }
+  const config = testConfig({
+    dataDir: path.join(mountDir, 'data'),
+    logLevel: 'silent',
+    dbSynchronous: 'FULL',
+    rateLimitOrders: 1_000_000,
+    rateLimitKey: 1_000_000,
+  })
   const deps = createDeps(config, { log })
   const app = createApp(deps)
   const api = new Api((req) => app.handle(req))
@@ -62,11 +73,18 @@ export async function runDiskFull(opts: { burst?: number; sizeMiB?: number } = {
       let refused = 0
       const order = async () => {
         r.tried++
-        const [res, body] = await api.post('/api/orders', { storeId: shop.store.id, name: 'Ana Pérez', phone: uniqPhone(), address: 'Calle 1 '.repeat(50), items: [{ productId: product.id, quantity: 1 }] })
+        const [res, body] = await api.post('/api/orders', {
+          storeId: shop.store.id,
+          name: 'Ana Pérez',
+          phone: uniqPhone(),
+          address: 'Calle 1 '.repeat(50),
+          items: [{ productId: product.id, quantity: 1 }],
+        })
         if (res.status === 201) acknowledged.push(body.id)
         else if (res.status === 503) {
           refused++
-          if (body?.code !== 'SERVICE_UNAVAILABLE' || !(Number(res.headers.get('retry-after')) > 0)) fail(r, `503 without SERVICE_UNAVAILABLE/Retry-After: ${JSON.stringify(body)}`)
+          if (body?.code !== 'SERVICE_UNAVAILABLE' || !(Number(res.headers.get('retry-after')) > 0))
+            fail(r, `503 without SERVICE_UNAVAILABLE/Retry-After: ${JSON.stringify(body)}`)
         } else {
           if (res.status >= 500) r.fiveXx++
           fail(r, `order: ${res.status} ${JSON.stringify(body)}`)
@@ -81,24 +99,38 @@ export async function runDiskFull(opts: { burst?: number; sizeMiB?: number } = {
       for (let i = 0; i < 2000 && status === 201; i++) status = await order()
       if (status !== 503) return fail(r, `writes never failed on a full disk (last ${status})`)
       const loggedBefore = lines.filter((l) => l.msg === 'storage write failed').length
-      for (let i = 0; i < burst; i++) if ((await order()) !== 503) fail(r, 'a write on the full disk did not answer 503')
+      for (let i = 0; i < burst; i++)
+        if ((await order()) !== 503) fail(r, 'a write on the full disk did not answer 503')
       r.tried++
       const [p] = await api.post('/api/v1/products', { name: 'Bowl', price: 3 }, { key: shop.key })
       if (p.status !== 503) fail(r, `product create on a full disk: ${p.status}`)
       const logged = lines.filter((l) => l.msg === 'storage write failed').length
-      if (logged - loggedBefore > 2) fail(r, `${logged - loggedBefore} log lines for ${burst} failed writes (one per distinct error a minute expected)`)
-      if (lines.some((l) => l.msg === 'unhandled error')) fail(r, 'a storage error was logged as an unhandled error (500)')
+      if (logged - loggedBefore > 2)
+        fail(
+          r,
+          `${logged - loggedBefore} log lines for ${burst} failed writes (one per distinct error a minute expected)`,
+        )
+      if (lines.some((l) => l.msg === 'unhandled error'))
+        fail(r, 'a storage error was logged as an unhandled error (500)')
 
       const [h, hb] = await api.get('/health')
-      if (h.status !== 503 || hb?.status !== 'degraded' || hb?.reason !== 'disk_full') fail(r, `/health on a full disk: ${h.status} ${JSON.stringify(hb)}`)
+      if (h.status !== 503 || hb?.status !== 'degraded' || hb?.reason !== 'disk_full')
+        fail(r, `/health on a full disk: ${h.status} ${JSON.stringify(hb)}`)
 
       // Reads keep working.
-      const reads = ['/api/v1/orders?limit=100', `/api/v1/orders/${acknowledged[0]}`, '/api/v1/products', `/api/v1/stores/${shop.store.slug}`, '/api/v1/stores']
+      const reads = [
+        '/api/v1/orders?limit=100',
+        `/api/v1/orders/${acknowledged[0]}`,
+        '/api/v1/products',
+        `/api/v1/stores/${shop.store.slug}`,
+        '/api/v1/stores',
+      ]
       for (const path of reads) {
         r.tried++
         const [res, body] = await api.get(path, path.includes('/stores') ? {} : { key: shop.key })
         if (res.status !== 200) fail(r, `read ${path} on a full disk: ${res.status} ${JSON.stringify(body)}`)
-        if (path.startsWith('/api/v1/orders?') && body.total !== acknowledged.length) fail(r, `orders listed ${body.total}, acknowledged ${acknowledged.length}`)
+        if (path.startsWith('/api/v1/orders?') && body.total !== acknowledged.length)
+          fail(r, `orders listed ${body.total}, acknowledged ${acknowledged.length}`)
       }
 
       // Space returns: no restart; /health turns ok by itself (probe) and orders go through.
@@ -116,16 +148,24 @@ export async function runDiskFull(opts: { burst?: number; sizeMiB?: number } = {
       // Every acknowledged order is there, on a fresh connection, and the file is sound.
       const fresh = openDb({ dataDir: config.dataDir, synchronous: 'NORMAL' })
       try {
-        const integrity = fresh.$client.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()?.integrity_check
+        const integrity = fresh.$client
+          .query<{ integrity_check: string }, []>('PRAGMA integrity_check')
+          .get()?.integrity_check
         if (integrity !== 'ok') fail(r, `integrity_check: ${integrity}`)
-        const have = new Set(fresh.$client.query<{ id: string }, []>('SELECT id FROM orders').all().map((o) => o.id))
+        const have = new Set(
+          fresh.$client
+            .query<{ id: string }, []>('SELECT id FROM orders')
+            .all()
+            .map((o) => o.id),
+        )
         for (const id of acknowledged) {
           if (!have.has(id)) {
             r.ordersLost++
             fail(r, `acknowledged order ${id} is missing`)
           }
         }
-        if (have.size !== acknowledged.length) fail(r, `${have.size} orders stored, ${acknowledged.length} acknowledged`)
+        if (have.size !== acknowledged.length)
+          fail(r, `${have.size} orders stored, ${acknowledged.length} acknowledged`)
       } finally {
         fresh.$client.close()
       }

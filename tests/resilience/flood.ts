@@ -13,10 +13,17 @@ export const MAX_BLOCK_MS = 20
 
 /** One flood in a child process: its figures, or what went wrong. */
 async function floodOnce(clients: number): Promise<FloodFigures | string> {
-  const proc = Bun.spawn(['bun', path.join(import.meta.dir, '../helpers/flood.ts'), String(clients)], { stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', path.join(import.meta.dir, '../helpers/flood.ts'), String(clients)], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   // Our own child, by pid: never left running if it hangs.
   const guard = setTimeout(() => proc.kill(), 100_000)
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => clearTimeout(guard))
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]).finally(() => clearTimeout(guard))
   if (code !== 0) return `flood process exited ${code}: ${err.slice(-2000)}`
   return JSON.parse(out.trim().split('\n').at(-1)!) as FloodFigures
 }
@@ -37,11 +44,17 @@ export async function runIpv6Flood(opts: { clients?: number } = {}): Promise<Cas
     }
     r.tried = f.clients
     if (f.rowsAtPeak < f.clients) fail(r, `${f.rowsAtPeak} rows written for ${f.clients} clients`)
-    if (f.floodBlockMs >= MAX_BLOCK_MS) fail(r, `event loop blocked ${f.floodBlockMs.toFixed(1)} ms while flooding/flushing`)
-    if (f.sweepBlockMs >= MAX_BLOCK_MS) fail(r, `event loop blocked ${f.sweepBlockMs.toFixed(1)} ms while sweeping ended windows`)
-    if (f.rowsAfter !== 0 || f.clientsAfter !== 0) fail(r, `after the windows ended: ${f.clientsAfter} clients in memory, ${f.rowsAfter} rows`)
+    if (f.floodBlockMs >= MAX_BLOCK_MS)
+      fail(r, `event loop blocked ${f.floodBlockMs.toFixed(1)} ms while flooding/flushing`)
+    if (f.sweepBlockMs >= MAX_BLOCK_MS)
+      fail(r, `event loop blocked ${f.sweepBlockMs.toFixed(1)} ms while sweeping ended windows`)
+    if (f.rowsAfter !== 0 || f.clientsAfter !== 0)
+      fail(r, `after the windows ended: ${f.clientsAfter} clients in memory, ${f.rowsAfter} rows`)
     if (f.heapAfterMiB - f.heapBaseMiB >= (f.heapPeakMiB - f.heapBaseMiB) * 0.25) {
-      fail(r, `heap did not return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB`)
+      fail(
+        r,
+        `heap did not return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB`,
+      )
     }
     r.notes.push(
       `${f.clients.toLocaleString('en')} clients: loop blocked at most ${f.floodBlockMs.toFixed(1)} ms flooding+flushing, ${f.sweepBlockMs.toFixed(1)} ms sweeping (loop-thread CPU per gap; longest wall gap ${Math.max(f.floodWallMs, f.sweepWallMs).toFixed(0)} ms on a shared machine); heap ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB; rate_limits rows ${f.rowsAtPeak.toLocaleString('en')} → ${f.rowsAfter}`,

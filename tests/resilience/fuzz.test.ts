@@ -34,10 +34,14 @@ describe('deep nesting (found by the fuzzer)', () => {
   // stringify it recursively (~5 s of CPU, then a stack overflow and a 500).
   for (const [label, text] of [
     ['arrays', '['.repeat(100_000) + ']'.repeat(100_000)],
-    ['objects', '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000)],
+    ['objects', `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`],
   ] as const) {
     test(`a body of deeply nested ${label} → 400 VALIDATION_ERROR too_deep on public and authenticated routes`, async () => {
-      for (const [path, opts] of [['/api/orders', {}], ['/api/v1/webhooks', { key }], ['/api/v1/products', { key }]] as const) {
+      for (const [path, opts] of [
+        ['/api/orders', {}],
+        ['/api/v1/webhooks', { key }],
+        ['/api/v1/products', { key }],
+      ] as const) {
         const [res, body] = await t.api.post(path, undefined, { ...opts, raw: text })
         expectStatus(res, body).toBe(400)
         expect(body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body', reason: 'too_deep' } })
@@ -48,7 +52,13 @@ describe('deep nesting (found by the fuzzer)', () => {
   test('a multipart body with a deep JSON field is a 400, not a 500', async () => {
     const form = new FormData()
     form.set('name', '['.repeat(20_000) + ']'.repeat(20_000))
-    const res = await t.app.handle(new Request('http://localhost/api/v1/products', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }))
+    const res = await t.app.handle(
+      new Request('http://localhost/api/v1/products', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      }),
+    )
     const body = (await res.json()) as { code: string }
     expectStatus(res, body).toBe(400)
     expect(body.code).toBe('VALIDATION_ERROR')

@@ -38,7 +38,27 @@ export interface FuzzOptions {
 const HUGE = 'x'.repeat(100_000)
 const surrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c))
 
-const boundaryNumbers = fc.constantFrom(0, -0, 1, -1, 0.5, 1.005, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 53 + 1), Number.MAX_SAFE_INTEGER, 5e-324, 1e21, 100, 101, 1e12 + 1, 65536, 2 ** 31, -(2 ** 31) - 1)
+const boundaryNumbers = fc.constantFrom(
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1.005,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  -(2 ** 53 + 1),
+  Number.MAX_SAFE_INTEGER,
+  5e-324,
+  1e21,
+  100,
+  101,
+  1e12 + 1,
+  65536,
+  2 ** 31,
+  -(2 ** 31) - 1,
+)
 const specialStrings = fc.constantFrom(
   '',
   ' ',
@@ -69,6 +89,7 @@ const specialStrings = fc.constantFrom(
   '<script>alert(1)</script>',
   '%00',
   '../../etc/passwd',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as a literal string
   '${7*7}',
   '__proto__',
   'constructor',
@@ -77,7 +98,7 @@ const specialStrings = fc.constantFrom(
   '1970-01-01T00:00:00.000Z',
   '9999-12-31T23:59:59.999Z',
   'http://127.0.0.1/',
-  'https://example.com/' + 'a'.repeat(3000),
+  `https://example.com/${'a'.repeat(3000)}`,
   HUGE,
   'é'.repeat(5000),
 )
@@ -92,7 +113,22 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 1 },
 )
 const keyName = fc.oneof(
-  fc.constantFrom('name', 'price', 'id', 'storeId', 'items', 'variants', 'status', 'slug', 'code', 'value', '__proto__', 'constructor', '', '\u0000'),
+  fc.constantFrom(
+    'name',
+    'price',
+    'id',
+    'storeId',
+    'items',
+    'variants',
+    'status',
+    'slug',
+    'code',
+    'value',
+    '__proto__',
+    'constructor',
+    '',
+    '\u0000',
+  ),
   fc.string({ maxLength: 12 }),
 )
 const { junk } = fc.letrec<{ junk: unknown }>((tie) => ({
@@ -136,7 +172,11 @@ export function setAt(root: unknown, path: (string | number)[], value: unknown, 
   return copy
 }
 
-const json = (label: string, v: unknown, contentType = 'application/json'): Body => ({ text: JSON.stringify(v), contentType, label })
+const json = (label: string, v: unknown, contentType = 'application/json'): Body => ({
+  text: JSON.stringify(v),
+  contentType,
+  label,
+})
 
 function bodyArb(seed: fc.Arbitrary<JsonObject>): fc.Arbitrary<Body> {
   const mutated = fc
@@ -152,18 +192,71 @@ function bodyArb(seed: fc.Arbitrary<JsonObject>): fc.Arbitrary<Body> {
     fc.tuple(seed, keyName, junk, fc.boolean()).map(([s, k, v, last]): Body => {
       const inner = JSON.stringify(s).slice(1, -1)
       const dup = `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`
-      return { text: last ? `{${inner}${inner ? ',' : ''}${dup}}` : `{${dup}${inner ? ',' : ''}${inner}}`, contentType: 'application/json', label: 'duplicate key' }
+      return {
+        text: last ? `{${inner}${inner ? ',' : ''}${dup}}` : `{${dup}${inner ? ',' : ''}${inner}}`,
+        contentType: 'application/json',
+        label: 'duplicate key',
+      }
     }),
-    fc.constantFrom(10, 1000, 100_000).map((d): Body => ({ text: '['.repeat(d) + ']'.repeat(d), contentType: 'application/json', label: `nested arrays ${d}` })),
-    fc.constantFrom(10, 1000, 50_000).map((d): Body => ({ text: '{"a":'.repeat(d) + '1' + '}'.repeat(d), contentType: 'application/json', label: `nested objects ${d}` })),
-    seed.map((s): Body => ({ text: JSON.stringify(s).slice(0, -1), contentType: 'application/json', label: 'truncated' })),
-    seed.map((s): Body => ({ text: '\uFEFF' + JSON.stringify(s), contentType: 'application/json', label: 'BOM' })),
-    fc.constantFrom('NaN', 'Infinity', '-Infinity', '{"price": NaN}', '{"price": Infinity}', '{"price": 1e400}', '{"price": -0}', '{"a":1}garbage', "{'a':1}", '', ' ', 'null', 'true', '0', '"x"', '[]', '[{}]').map(
-      (text): Body => ({ text, contentType: 'application/json', label: `raw ${text}` }),
+    fc.constantFrom(10, 1000, 100_000).map(
+      (d): Body => ({
+        text: '['.repeat(d) + ']'.repeat(d),
+        contentType: 'application/json',
+        label: `nested arrays ${d}`,
+      }),
     ),
-    fc.tuple(seed, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', 'application/octet-stream')).map(
-      ([s, ct]): Body => ({ text: ct.startsWith('application/x-www') ? 'name=a&price=NaN&items[0]=x' : JSON.stringify(s), contentType: ct, label: `content-type ${ct}` }),
+    fc.constantFrom(10, 1000, 50_000).map(
+      (d): Body => ({
+        text: `${'{"a":'.repeat(d)}1${'}'.repeat(d)}`,
+        contentType: 'application/json',
+        label: `nested objects ${d}`,
+      }),
     ),
+    seed.map(
+      (s): Body => ({ text: JSON.stringify(s).slice(0, -1), contentType: 'application/json', label: 'truncated' }),
+    ),
+    seed.map((s): Body => ({ text: `\uFEFF${JSON.stringify(s)}`, contentType: 'application/json', label: 'BOM' })),
+    fc
+      .constantFrom(
+        'NaN',
+        'Infinity',
+        '-Infinity',
+        '{"price": NaN}',
+        '{"price": Infinity}',
+        '{"price": 1e400}',
+        '{"price": -0}',
+        '{"a":1}garbage',
+        "{'a':1}",
+        '',
+        ' ',
+        'null',
+        'true',
+        '0',
+        '"x"',
+        '[]',
+        '[{}]',
+      )
+      .map((text): Body => ({ text, contentType: 'application/json', label: `raw ${text}` })),
+    fc
+      .tuple(
+        seed,
+        fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=utf-16',
+          'application/xml',
+          'application/octet-stream',
+        ),
+      )
+      .map(
+        ([s, ct]): Body => ({
+          text: ct.startsWith('application/x-www') ? 'name=a&price=NaN&items[0]=x' : JSON.stringify(s),
+          contentType: ct,
+          label: `content-type ${ct}`,
+        }),
+      ),
     fc.constant<Body>({ text: undefined, contentType: undefined, label: 'no body' }),
     fc.constant<Body>({ text: undefined, contentType: 'application/json', label: 'empty json body' }),
   )
@@ -177,25 +270,97 @@ function bodyArb(seed: fc.Arbitrary<JsonObject>): fc.Arbitrary<Body> {
 
 // ---------- query strings ----------
 
-const QUERY_KEYS = ['limit', 'offset', 'status', 'createdSince', 'updatedSince', 'isActive', 'q', 'slug', 'productId', 'from', 'to', 'categoryId']
+const QUERY_KEYS = [
+  'limit',
+  'offset',
+  'status',
+  'createdSince',
+  'updatedSince',
+  'isActive',
+  'q',
+  'slug',
+  'productId',
+  'from',
+  'to',
+  'categoryId',
+]
 const queryValue = fc.oneof(
-  fc.constantFrom('0', '-1', '1', '100', '101', '1e308', '-0', '1.5', 'NaN', 'Infinity', '9007199254740993', '', 'true', 'all', 'pending', 'approved', '2024-01-01', 'not-a-date', '%', '%ZZ', '%00', '%F0%9F', '%ED%A0%80', '\u0000', '\uD800', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1',
+    '100',
+    '101',
+    '1e308',
+    '-0',
+    '1.5',
+    'NaN',
+    'Infinity',
+    '9007199254740993',
+    '',
+    'true',
+    'all',
+    'pending',
+    'approved',
+    '2024-01-01',
+    'not-a-date',
+    '%',
+    '%ZZ',
+    '%00',
+    '%F0%9F',
+    '%ED%A0%80',
+    '\u0000',
+    '\uD800',
+    'a'.repeat(5000),
+  ),
   fc.string({ unit: 'binary', maxLength: 20 }),
 )
 const queryArb = fc
-  .array(fc.tuple(fc.oneof({ arbitrary: fc.constantFrom(...QUERY_KEYS), weight: 4 }, { arbitrary: fc.string({ maxLength: 8 }), weight: 1 }), queryValue, fc.boolean()), { maxLength: 5 })
+  .array(
+    fc.tuple(
+      fc.oneof(
+        { arbitrary: fc.constantFrom(...QUERY_KEYS), weight: 4 },
+        { arbitrary: fc.string({ maxLength: 8 }), weight: 1 },
+      ),
+      queryValue,
+      fc.boolean(),
+    ),
+    { maxLength: 5 },
+  )
   .map((pairs) =>
     pairs
       // Some values go in raw (a lone '%', '&' or '#' is the point), the rest percent-encoded.
-      .map(([k, v, raw]) => `${encodeURIComponent(k)}=${raw ? v.replace(/[#\s]/g, '') : encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`)
+      .map(
+        ([k, v, raw]) =>
+          `${encodeURIComponent(k)}=${raw ? v.replace(/[#\s]/g, '') : encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`,
+      )
       .join('&'),
   )
 
 /** Idempotency-Key values for POST /api/orders: none, valid, empty, too long, odd but legal header bytes. */
 const idempotencyArb = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 3 },
-  { arbitrary: fc.constantFrom('', ' ', 'k', 'a'.repeat(255), 'a'.repeat(256), 'a'.repeat(10_000), 'clé', '\t', 'same-key'), weight: 2 },
-  { arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      'k',
+      'a'.repeat(255),
+      'a'.repeat(256),
+      'a'.repeat(10_000),
+      'clé',
+      '\t',
+      'same-key',
+    ),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      maxLength: 300,
+    }),
+    weight: 2,
+  },
 )
 
 // ---------- the run ----------
@@ -231,11 +396,18 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
     const category = createCategory({ ctx, input: { name: uniq('Category') } })
     const discount = addDiscount(deps, store.id, { code: 'FUZZ10' })
     const review = makeReview(deps, store.id, { productId: cat.mug.id })
-    const hook = await createWebhook({ ctx, input: { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] } })
+    const hook = await createWebhook({
+      ctx,
+      input: { url: receiver.url, events: ['order.created', 'order.updated', 'review.created'] },
+    })
     const order = placeOrder(deps, orderBody(store.id, cat)).body.id
-    const customer = deps.db.$client.query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?').get(order)!.customer_id
+    const customer = deps.db.$client
+      .query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?')
+      .get(order)!.customer_id
     drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
-    const delivery = deps.db.$client.query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?').get(hook.id)!.id
+    const delivery = deps.db.$client
+      .query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?')
+      .get(hook.id)!.id
     // A second store's ids, to be used as path parameters too.
     const other = makeShop(deps, { plan: 'pro' })
     const otherCat = makeCatalog(deps, other.store.id)
@@ -257,9 +429,17 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
       fc.oneof(
         { arbitrary: fc.constant(ids[resource] ?? order), weight: 4 },
         { arbitrary: fc.constantFrom(...anyIds), weight: 1 },
-        { arbitrary: fc.oneof(specialStrings, fc.string({ unit: 'binary', maxLength: 80 })).map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD')) || 'x'), weight: 1 },
+        {
+          arbitrary: fc
+            .oneof(specialStrings, fc.string({ unit: 'binary', maxLength: 80 }))
+            .map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD')) || 'x'),
+          weight: 1,
+        },
       )
-    const deliveryArb = fc.oneof({ arbitrary: fc.constant(delivery), weight: 3 }, { arbitrary: fc.string({ maxLength: 100 }).map((s) => encodeURIComponent(s) || 'x'), weight: 1 })
+    const deliveryArb = fc.oneof(
+      { arbitrary: fc.constant(delivery), weight: 3 },
+      { arbitrary: fc.string({ maxLength: 100 }).map((s) => encodeURIComponent(s) || 'x'), weight: 1 },
+    )
 
     const phone = fc.integer({ min: 2_000_000, max: 8_999_999 }).map((n) => `+1415${n}`)
     const seeds: Record<string, fc.Arbitrary<JsonObject>> = {
@@ -268,21 +448,65 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
         name: 'Ana',
         phone: p,
         address: 'Calle 1',
-        items: [{ variantId: cat.large.id, quantity: 2 }, { productId: cat.mug.id, quantity: 1 }],
+        items: [
+          { variantId: cat.large.id, quantity: 2 },
+          { productId: cat.mug.id, quantity: 1 },
+        ],
         notes: 'hi',
         shippingOptionId: cat.courier.id,
         discountCode: 'FUZZ10',
       })),
-      'POST /api/reviews': fc.constant({ storeId: store.id, productId: cat.mug.id, customerName: 'Ana', rating: 5, comment: 'Nice' }),
+      'POST /api/reviews': fc.constant({
+        storeId: store.id,
+        productId: cat.mug.id,
+        customerName: 'Ana',
+        rating: 5,
+        comment: 'Nice',
+      }),
       'POST /api/billing/events': fc.constant({ id: 'evt_1', type: 'invoice.paid', storeId: store.id }),
-      'POST /api/v1/products': fc.nat().map((n) => ({ name: `P ${n}`, price: 10, comparePrice: 12, description: 'd', imageUrl: 'https://example.com/a.png', isActive: true, categoryId: category.id, variants: [{ name: 'S', price: 10, isActive: true }] })),
-      'PUT /api/v1/products/:id': fc.constant({ name: 'Renamed', price: 11, variants: [{ name: 'M', price: 11 }], categoryId: category.id }),
+      'POST /api/v1/products': fc.nat().map((n) => ({
+        name: `P ${n}`,
+        price: 10,
+        comparePrice: 12,
+        description: 'd',
+        imageUrl: 'https://example.com/a.png',
+        isActive: true,
+        categoryId: category.id,
+        variants: [{ name: 'S', price: 10, isActive: true }],
+      })),
+      'PUT /api/v1/products/:id': fc.constant({
+        name: 'Renamed',
+        price: 11,
+        variants: [{ name: 'M', price: 11 }],
+        categoryId: category.id,
+      }),
       'POST /api/v1/categories': fc.nat().map((n) => ({ name: `C ${n}`, position: 1, isActive: true })),
       'PUT /api/v1/categories/:id': fc.constant({ name: 'Cat 2', position: 2, isActive: true }),
-      'PUT /api/v1/store': fc.constant({ name: 'Shop', description: 'Hello', whatsappNumber: '+14155550100', whatsappTemplate: 'Hola {nombre}', isPublished: true, isMaintenance: false }),
-      'POST /api/v1/discounts': fc.nat().map((n) => ({ code: `C${n}`, type: 'percentage', value: 10, minOrderAmount: 5, maxUses: 3, expiresAt: '2099-01-01T00:00:00.000Z', isActive: true })),
+      'PUT /api/v1/store': fc.constant({
+        name: 'Shop',
+        description: 'Hello',
+        whatsappNumber: '+14155550100',
+        whatsappTemplate: 'Hola {nombre}',
+        isPublished: true,
+        isMaintenance: false,
+      }),
+      'POST /api/v1/discounts': fc.nat().map((n) => ({
+        code: `C${n}`,
+        type: 'percentage',
+        value: 10,
+        minOrderAmount: 5,
+        maxUses: 3,
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        isActive: true,
+      })),
       'PUT /api/v1/discounts/:id': fc.constant({ value: 15, type: 'fixed', maxUses: 10 }),
-      'POST /api/v1/shipping': fc.constant({ name: 'Courier', price: 5, description: 'd', estimatedDays: 3, isActive: true }),
+      'POST /api/v1/shipping': fc.constant({
+        name: 'Courier',
+        price: 5,
+        description: 'd',
+        estimatedDays: 3,
+        isActive: true,
+      }),
       'PUT /api/v1/shipping/:id': fc.constant({ price: 6, estimatedDays: 2 }),
       'PUT /api/v1/orders/:id/status': fc.constant({ status: 'confirmed' }),
       'PUT /api/v1/orders/:id': fc.constant({ status: 'cancelled' }),
@@ -306,8 +530,16 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
       const authed = route.path.startsWith('/api/v1/') && !route.path.startsWith('/api/v1/stores')
       const requestArb =
         route.method === 'GET'
-          ? fc.tuple(pathArb, queryArb).map(([p, q]) => ({ path: q ? `${p}?${q}` : p, body: undefined as Body | undefined, idem: undefined as string | undefined }))
-          : fc.tuple(pathArb, bodyArb(seeds[name] ?? fc.constant({})), idempotencyArb).map(([p, b, idem]) => ({ path: p, body: b as Body | undefined, idem: name === 'POST /api/orders' ? idem : undefined }))
+          ? fc.tuple(pathArb, queryArb).map(([p, q]) => ({
+              path: q ? `${p}?${q}` : p,
+              body: undefined as Body | undefined,
+              idem: undefined as string | undefined,
+            }))
+          : fc.tuple(pathArb, bodyArb(seeds[name] ?? fc.constant({})), idempotencyArb).map(([p, b, idem]) => ({
+              path: p,
+              body: b as Body | undefined,
+              idem: name === 'POST /api/orders' ? idem : undefined,
+            }))
 
       let tried = 0
       const details = await fc.check(
@@ -318,7 +550,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
           if (req.body?.contentType) headers['content-type'] = req.body.contentType
           if (req.idem !== undefined) headers['idempotency-key'] = req.idem
           const before = counts()
-          const res = await t.app.handle(new Request('http://localhost' + req.path, { method: route.method, headers, body: req.body?.text }))
+          const res = await t.app.handle(
+            new Request(`http://localhost${req.path}`, { method: route.method, headers, body: req.body?.text }),
+          )
           const text = await res.text()
           let parsed: unknown
           try {
@@ -340,12 +574,16 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
       if (details.failed) {
         const message = String((details.errorInstance as Error)?.message ?? details.errorInstance)
         if (message.startsWith('5xx')) r.fiveXx++
-        const example = JSON.stringify(details.counterexample, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v))
+        const example = JSON.stringify(details.counterexample, (_k, v) =>
+          typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…(${v.length})` : v,
+        )
         fail(r, `${name}: ${message}\n    counterexample: ${example?.slice(0, 1500)}`)
         log(`FAIL ${name}: ${message}`)
       }
     }
-    r.notes.push(`${routes.length} routes fuzzed (${routes.filter((x) => x.method === 'GET').length} GET query strings, ${routes.filter((x) => x.method !== 'GET').length} POST/PUT bodies)`)
+    r.notes.push(
+      `${routes.length} routes fuzzed (${routes.filter((x) => x.method === 'GET').length} GET query strings, ${routes.filter((x) => x.method !== 'GET').length} POST/PUT bodies)`,
+    )
   })
 
   receiver.stop()

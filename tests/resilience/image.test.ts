@@ -20,7 +20,17 @@ test('the Dockerfile install and start steps, reproduced: healthy, no TypeScript
 
 test('compose.yaml: the service behind Caddy with TRUST_PROXY=1, a volume, a stop grace period longer than the drain', () => {
   const compose = Bun.YAML.parse(readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8')) as {
-    services: Record<string, { environment?: Record<string, string>; volumes?: string[]; ports?: string[]; stop_grace_period?: string; image?: string; expose?: string[] }>
+    services: Record<
+      string,
+      {
+        environment?: Record<string, string>
+        volumes?: string[]
+        ports?: string[]
+        stop_grace_period?: string
+        image?: string
+        expose?: string[]
+      }
+    >
     volumes: Record<string, unknown>
   }
   const app = compose.services.storefront!

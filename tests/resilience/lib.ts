@@ -24,7 +24,19 @@ export interface CaseResult {
 }
 
 export function newResult(name: string): CaseResult {
-  return { name, tried: 0, failures: 0, ordersLost: 0, eventsLost: 0, duplicates: 0, fiveXx: 0, leaks: 0, ms: 0, problems: [], notes: [] }
+  return {
+    name,
+    tried: 0,
+    failures: 0,
+    ordersLost: 0,
+    eventsLost: 0,
+    duplicates: 0,
+    fiveXx: 0,
+    leaks: 0,
+    ms: 0,
+    problems: [],
+    notes: [],
+  }
 }
 
 /** Records a failed assertion; keeps at most 50 descriptions so a broken run stays readable. */
@@ -58,15 +70,23 @@ const isStr = (v: unknown): v is string => typeof v === 'string'
  */
 export function errorShapeProblem(status: number, body: unknown, headers: Headers): string | undefined {
   if (status < 400) return undefined
-  if (!(headers.get('content-type') ?? '').includes('application/json')) return `content-type ${headers.get('content-type')}`
+  if (!(headers.get('content-type') ?? '').includes('application/json'))
+    return `content-type ${headers.get('content-type')}`
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'body is not a JSON object'
   const b = body as Record<string, unknown>
   if (!isStr(b.error)) return '`error` is not a string'
   if (status === 402) {
-    return b.error === 'payment_required' && isStr(b.message) && b.state === 'suspended' && isStr(b.upgradeUrl) && b.code === undefined ? undefined : '402 body differs from spec 7.3'
+    return b.error === 'payment_required' &&
+      isStr(b.message) &&
+      b.state === 'suspended' &&
+      isStr(b.upgradeUrl) &&
+      b.code === undefined
+      ? undefined
+      : '402 body differs from spec 7.3'
   }
   if (!isStr(b.code)) return '`code` is not a string'
-  if (b.details !== undefined && (typeof b.details !== 'object' || b.details === null || Array.isArray(b.details))) return '`details` is not an object'
+  if (b.details !== undefined && (typeof b.details !== 'object' || b.details === null || Array.isArray(b.details)))
+    return '`details` is not an object'
   const expected: Record<number, string[]> = {
     400: ['VALIDATION_ERROR'],
     401: ['UNAUTHORIZED'],
@@ -78,7 +98,8 @@ export function errorShapeProblem(status: number, body: unknown, headers: Header
   if (expected[status] && !expected[status].includes(b.code)) return `status ${status} with code ${b.code}`
   if (status === 400) {
     const d = b.details as Record<string, unknown> | undefined
-    if (!d || !isStr(d.field) || !isStr(d.reason)) return '400 VALIDATION_ERROR without details.field and details.reason'
+    if (!d || !isStr(d.field) || !isStr(d.reason))
+      return '400 VALIDATION_ERROR without details.field and details.reason'
   }
   if (status === 429 && !headers.get('retry-after')) return '429 without Retry-After'
   return undefined
@@ -89,7 +110,9 @@ const VOLATILE = new Set(['rate_limits', 'catalog_visits', 'visit_stats_daily', 
 
 export function userTables(db: Database): string[] {
   return db
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .all()
     .map((r) => r.name)
     .filter((n) => !VOLATILE.has(n))
@@ -101,7 +124,10 @@ export function rowCounter(db: Database): () => Record<string, number> {
   // background at any time), one in the delivery log: counted together.
   const events = ['webhook_outbox', 'webhook_deliveries']
   const tables = userTables(db).filter((t) => !events.includes(t))
-  const columns = [...tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`), `${events.map((t) => `(SELECT count(*) FROM "${t}")`).join(' + ')} AS "webhook events (outbox + log)"`]
+  const columns = [
+    ...tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`),
+    `${events.map((t) => `(SELECT count(*) FROM "${t}")`).join(' + ')} AS "webhook events (outbox + log)"`,
+  ]
   const stmt = db.query<Record<string, number>, []>(`SELECT ${columns.join(', ')}`)
   return () => ({ ...stmt.get()! })
 }
@@ -115,8 +141,25 @@ export function diffCounts(before: Record<string, number>, after: Record<string,
 /** The table `bun run resilience` prints. */
 export function formatTable(rows: CaseResult[]): string {
   const head = ['case', 'tried', 'failures', 'orders lost', 'events lost', 'duplicates', '5xx', 'leaks', 'time']
-  const lines = rows.map((r) => [r.name, r.tried, r.failures, r.ordersLost, r.eventsLost, r.duplicates, r.fiveXx, r.leaks, `${(r.ms / 1000).toFixed(1)} s`].map(String))
+  const lines = rows.map((r) =>
+    [
+      r.name,
+      r.tried,
+      r.failures,
+      r.ordersLost,
+      r.eventsLost,
+      r.duplicates,
+      r.fiveXx,
+      r.leaks,
+      `${(r.ms / 1000).toFixed(1)} s`,
+    ].map(String),
+  )
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
-  const fmt = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |'
-  return [fmt(head), '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|', ...lines.map(fmt)].join('\n')
+  const fmt = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`
+  return [
+    fmt(head),
+    `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...lines.map(fmt),
+  ].join('\n')
 }

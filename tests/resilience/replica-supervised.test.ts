@@ -13,7 +13,15 @@ import { runAdmin } from '../../src/cli/admin'
 import { ConfigError, loadConfig } from '../../src/config'
 import { createLogger } from '../../src/lib/log'
 import { prepareOrder } from '../../src/modules/orders/checkout/prepare'
-import { litestreamBin, litestreamEnv, litestreamYaml, PID_FILE, SYNC_INTERVAL_MS, withConfig, writeLitestreamConfig } from '../../src/replica/litestream'
+import {
+  litestreamBin,
+  litestreamEnv,
+  litestreamYaml,
+  PID_FILE,
+  SYNC_INTERVAL_MS,
+  withConfig,
+  writeLitestreamConfig,
+} from '../../src/replica/litestream'
 import { isOurLitestream } from '../../src/replica/pid'
 import { lagSeconds, restartDelayMs } from '../../src/replica/status'
 import { ReplicaSupervisor } from '../../src/replica/supervisor'
@@ -44,7 +52,12 @@ const until = async (what: string, cond: () => boolean, ms = 10_000) => {
 }
 const admin = (env: Record<string, string>, ...argv: string[]) => {
   const out: string[] = []
-  const code = runAdmin([...argv, '--json'], (s) => out.push(s), env, () => {})
+  const code = runAdmin(
+    [...argv, '--json'],
+    (s) => out.push(s),
+    env,
+    () => {},
+  )
   return { code, json: JSON.parse(out[0]!) as Record<string, unknown> }
 }
 
@@ -62,11 +75,21 @@ async function replicating() {
 describe('settings and the generated config', () => {
   test('REPLICA_URL takes file:///absolute and s3://bucket/path; REPLICA_ENDPOINT only with s3', () => {
     expect(loadConfig({ REPLICA_URL: 'file:///srv/replica/' }).replicaUrl).toBe('file:///srv/replica')
-    expect(loadConfig({ REPLICA_URL: 's3://shop-backups/storefront', REPLICA_ENDPOINT: 'https://s3.example.net' })).toMatchObject({ replicaUrl: 's3://shop-backups/storefront', replicaEndpoint: 'https://s3.example.net' })
-    for (const bad of ['file://relative/dir', '/srv/replica', 'https://bucket/x', 'gcs://b/p', 's3://key:secret@bucket/p']) {
+    expect(
+      loadConfig({ REPLICA_URL: 's3://shop-backups/storefront', REPLICA_ENDPOINT: 'https://s3.example.net' }),
+    ).toMatchObject({ replicaUrl: 's3://shop-backups/storefront', replicaEndpoint: 'https://s3.example.net' })
+    for (const bad of [
+      'file://relative/dir',
+      '/srv/replica',
+      'https://bucket/x',
+      'gcs://b/p',
+      's3://key:secret@bucket/p',
+    ]) {
       expect(() => loadConfig({ REPLICA_URL: bad })).toThrow(ConfigError)
     }
-    expect(() => loadConfig({ REPLICA_URL: 'file:///srv/r', REPLICA_ENDPOINT: 'https://s3.example.net' })).toThrow(/REPLICA_ENDPOINT needs an s3/)
+    expect(() => loadConfig({ REPLICA_URL: 'file:///srv/r', REPLICA_ENDPOINT: 'https://s3.example.net' })).toThrow(
+      /REPLICA_ENDPOINT needs an s3/,
+    )
   })
 
   test('the YAML names the database, the replica and a sync interval of 1 s or less; it is 0600 and carries no credentials', () => {
@@ -84,8 +107,20 @@ describe('settings and the generated config', () => {
   })
 
   test("Litestream's environment keeps its credentials and leaves the service's secrets out", () => {
-    const env = litestreamEnv({ PATH: '/bin', LITESTREAM_ACCESS_KEY_ID: 'a', LITESTREAM_SECRET_ACCESS_KEY: 'b', AWS_REGION: 'eu', SECRET_KEY: 'x'.repeat(40), BILLING_WEBHOOK_SECRET: 'y'.repeat(20) })
-    expect(env).toEqual({ PATH: '/bin', LITESTREAM_ACCESS_KEY_ID: 'a', LITESTREAM_SECRET_ACCESS_KEY: 'b', AWS_REGION: 'eu' })
+    const env = litestreamEnv({
+      PATH: '/bin',
+      LITESTREAM_ACCESS_KEY_ID: 'a',
+      LITESTREAM_SECRET_ACCESS_KEY: 'b',
+      AWS_REGION: 'eu',
+      SECRET_KEY: 'x'.repeat(40),
+      BILLING_WEBHOOK_SECRET: 'y'.repeat(20),
+    })
+    expect(env).toEqual({
+      PATH: '/bin',
+      LITESTREAM_ACCESS_KEY_ID: 'a',
+      LITESTREAM_SECRET_ACCESS_KEY: 'b',
+      AWS_REGION: 'eu',
+    })
   })
 })
 
@@ -109,13 +144,18 @@ describe('the supervised Litestream', () => {
     expect(body).toEqual({ status: 'ok', replica: { state: 'running', lagSeconds: 0 } })
     const plain = await startTestServer()
     servers.push(plain)
-    expect(await (await plain.fetch('/health')).json()).toEqual({ status: 'ok', replica: { state: 'off', lagSeconds: null } })
+    expect(await (await plain.fetch('/health')).json()).toEqual({
+      status: 'ok',
+      replica: { state: 'off', lagSeconds: null },
+    })
   })
 
   test("Litestream's files beside the data and in a file replica are owner-only, like the database", async () => {
     const { s, replicaDir } = await replicating()
     const modes = (root: string): string[] =>
-      readdirSync(root, { recursive: true, withFileTypes: true }).map((e) => `${e.name} ${(statSync(path.join(e.parentPath, e.name)).mode & 0o777).toString(8)}`)
+      readdirSync(root, { recursive: true, withFileTypes: true }).map(
+        (e) => `${e.name} ${(statSync(path.join(e.parentPath, e.name)).mode & 0o777).toString(8)}`,
+      )
     const meta = path.join(s.config.dataDir, '.storefront.db-litestream')
     for (const line of [...modes(meta), ...modes(replicaDir)]) expect(line).toMatch(/ (600|700)$/)
     expect(statSync(path.join(s.config.dataDir, 'litestream.yml')).mode & 0o777).toBe(0o600)
@@ -128,7 +168,11 @@ describe('the supervised Litestream', () => {
     expect(readFileSync(path.join(s.config.dataDir, PID_FILE), 'utf8').trim()).toBe(String(first))
     process.kill(first, 'SIGKILL')
     await until('restarting', () => replica.status().state === 'restarting')
-    await until('a new Litestream', () => replica.pid !== undefined && replica.pid !== first && replica.status().state === 'running', 5000)
+    await until(
+      'a new Litestream',
+      () => replica.pid !== undefined && replica.pid !== first && replica.status().state === 'running',
+      5000,
+    )
     const second = replica.pid!
     await replica.stop()
     expect(replica.status()).toEqual({ state: 'off', lagSeconds: null })
@@ -140,10 +184,16 @@ describe('the supervised Litestream', () => {
     const d = dir('sf-orphan-')
     const replicaUrl = `file://${dir('sf-orphan-replica-')}`
     const config = writeLitestreamConfig(d, { dataDir: d, url: replicaUrl })
-    const orphan = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], { stdout: 'ignore', stderr: 'ignore' })
+    const orphan = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], {
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
     await Bun.write(path.join(d, PID_FILE), `${orphan.pid}\n`)
     await until('the orphan to run', () => isOurLitestream(orphan.pid, d))
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica').json).toMatchObject({ code: 'SERVICE_RUNNING', error: expect.stringContaining(`Litestream (pid ${orphan.pid})`) })
+    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica').json).toMatchObject({
+      code: 'SERVICE_RUNNING',
+      error: expect.stringContaining(`Litestream (pid ${orphan.pid})`),
+    })
 
     const sup = new ReplicaSupervisor({ dataDir: d, url: replicaUrl }, createLogger('silent'))
     await sup.start({ up() {}, down() {} })
@@ -163,7 +213,12 @@ describe('checkpoints handed to Litestream', () => {
     const deps = s.running.deps
     const { store } = makeShop(deps)
     const product = addProduct(deps, store.id)
-    const order = () => prepareOrder({ storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] }, undefined, 500)
+    const order = () =>
+      prepareOrder(
+        { storeId: store.id, name: 'Ada', phone: uniqPhone(), items: [{ productId: product.id, quantity: 1 }] },
+        undefined,
+        500,
+      )
     // Bursts past Litestream's 1,000-page checkpoint threshold, each followed by a quiet moment
     // in which its checkpoint can restart the WAL.
     let maxWal = 0
@@ -178,7 +233,9 @@ describe('checkpoints handed to Litestream', () => {
 
     const generations = readdirSync(path.join(replicaDir, 'generations'))
     expect(generations.length).toBe(1)
-    const walIndexes = new Set(readdirSync(path.join(replicaDir, 'generations', generations[0]!, 'wal')).map((f) => f.split('_')[0]))
+    const walIndexes = new Set(
+      readdirSync(path.join(replicaDir, 'generations', generations[0]!, 'wal')).map((f) => f.split('_')[0]),
+    )
     expect(walIndexes.size).toBeGreaterThan(1)
     // Under Litestream's RESTART threshold (10,000 pages): its checkpoints kept up.
     expect(maxWal).toBeLessThan(10_000 * 4096)
@@ -193,8 +250,12 @@ describe('checkpoints handed to Litestream', () => {
       const tables = userTables(a).filter((t) => !t.startsWith('_litestream'))
       expect(userTables(b).filter((t) => !t.startsWith('_litestream'))).toEqual(tables)
       // WITHOUT ROWID tables (FTS5's config shadow of order_names) read in primary-key order.
-      const withoutRowid = (d: Database, t: string) => /WITHOUT ROWID\s*$/i.test(d.query<{ sql: string | null }, [string]>('SELECT sql FROM sqlite_master WHERE name = ?').get(t)?.sql ?? '')
-      const rows = (d: Database, t: string) => d.query(`SELECT * FROM "${t}"${withoutRowid(d, t) ? '' : ' ORDER BY rowid'}`).all()
+      const withoutRowid = (d: Database, t: string) =>
+        /WITHOUT ROWID\s*$/i.test(
+          d.query<{ sql: string | null }, [string]>('SELECT sql FROM sqlite_master WHERE name = ?').get(t)?.sql ?? '',
+        )
+      const rows = (d: Database, t: string) =>
+        d.query(`SELECT * FROM "${t}"${withoutRowid(d, t) ? '' : ' ORDER BY rowid'}`).all()
       for (const t of tables) expect({ t, rows: rows(b, t) }).toEqual({ t, rows: rows(a, t) })
       expect(rows(b, 'orders').length).toBe(1500)
     } finally {
@@ -221,7 +282,10 @@ describe('admin restore --from-replica', () => {
 
     const names = () => {
       const db = new Database(path.join(s.config.dataDir, 'storefront.db'), { readonly: true })
-      const n = db.query<{ name: string }, []>('SELECT name FROM stores ORDER BY name').all().map((r) => r.name)
+      const n = db
+        .query<{ name: string }, []>('SELECT name FROM stores ORDER BY name')
+        .all()
+        .map((r) => r.name)
       db.close()
       return n
     }
@@ -234,7 +298,12 @@ describe('admin restore --from-replica', () => {
     expect(names()).toEqual(['Before Shop'])
     expect(readFileSync(path.join(s.config.dataDir, 'secret.key'))).toEqual(key)
     // With its -wal and -shm: Litestream's read transaction kept the service from folding the WAL in at close.
-    expect(readdirSync(aside).sort()).toEqual(['.storefront.db-litestream', 'storefront.db', 'storefront.db-shm', 'storefront.db-wal'])
+    expect(readdirSync(aside).sort()).toEqual([
+      '.storefront.db-litestream',
+      'storefront.db',
+      'storefront.db-shm',
+      'storefront.db-wal',
+    ])
     expect(readdirSync(s.config.dataDir).filter((f) => f.startsWith('.replica-restore'))).toEqual([])
     expect(statSync(path.join(s.config.dataDir, 'storefront.db')).mode & 0o777).toBe(0o600)
 
@@ -247,10 +316,20 @@ describe('admin restore --from-replica', () => {
     const d = dir('sf-rrestore-')
     const replicaUrl = `file://${dir('sf-empty-replica-')}`
     expect(admin({ DATA_DIR: d }, 'restore', '--from-replica')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '/some/snapshot', '--from-replica')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica', '--timestamp', 'yesterday')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(admin({ DATA_DIR: d }, 'restore', '/some/snapshot', '--timestamp', '2026-11-23T00:00:00Z')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica')).toMatchObject({ code: 1, json: { code: 'REPLICA', error: expect.stringContaining('no matching backups found') } })
+    expect(
+      admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '/some/snapshot', '--from-replica'),
+    ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
+    expect(
+      admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica', '--timestamp', 'yesterday'),
+    ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
+    expect(admin({ DATA_DIR: d }, 'restore', '/some/snapshot', '--timestamp', '2026-11-23T00:00:00Z')).toMatchObject({
+      code: 2,
+      json: { code: 'USAGE' },
+    })
+    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica')).toMatchObject({
+      code: 1,
+      json: { code: 'REPLICA', error: expect.stringContaining('no matching backups found') },
+    })
     expect(readdirSync(d).filter((f) => !f.startsWith('litestream'))).toEqual([])
   })
 })

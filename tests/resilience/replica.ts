@@ -46,8 +46,17 @@ const until = async (what: string, cond: () => boolean | Promise<boolean>, ms = 
 /** `bun run admin … --json` as its own process; async, so the clients keep posting meanwhile. */
 const admin = async (dataDir: string, env: Record<string, string>, ...argv: string[]) => {
   const t0 = performance.now()
-  const p = Bun.spawn(['bun', 'run', '--silent', 'admin', ...argv, '--json'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, ...env }, stdout: 'pipe', stderr: 'pipe' })
-  const [out, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  const p = Bun.spawn(['bun', 'run', '--silent', 'admin', ...argv, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [out, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ])
   return { code, json: JSON.parse(out || '{}') as Record<string, unknown>, ms: performance.now() - t0, stderr }
 }
 
@@ -55,7 +64,9 @@ const admin = async (dataDir: string, env: Record<string, string>, ...argv: stri
  * `rate`: orders a second, paced, so the stream lasts several times the stated lag (at full speed
  * 1,000 orders took 0.7 s here: every one of them within the lag, which would prove nothing).
  */
-export async function runReplicaRestore(opts: { orders?: number; clients?: number; rate?: number } = {}): Promise<CaseResult> {
+export async function runReplicaRestore(
+  opts: { orders?: number; clients?: number; rate?: number } = {},
+): Promise<CaseResult> {
   const r = newResult('replica-restore')
   const clients = opts.clients ?? 8
   const rate = opts.rate ?? 250
@@ -70,18 +81,34 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
 
   await timed(r, async () => {
     const db = openDb({ dataDir: live, synchronous: 'NORMAL' })
-    const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Replica Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+    const store = createStore({
+      ctx: { db, clock: systemClock },
+      input: { name: 'Replica Shop', plan: 'pro', currency: 'USD', whatsapp: '+14155550100' },
+    })
     const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
-    const products = [1000, 2550, 799].map((price) => addProduct({ db, clock: systemClock } as Deps, store.id, { price }))
+    const products = [1000, 2550, 799].map((price) =>
+      addProduct({ db, clock: systemClock } as Deps, store.id, { price }),
+    )
     db.$client.close()
 
     const env = { WEBHOOK_ALLOW_PRIVATE: '1', RATE_LIMIT_ORDERS_PER_MIN: '1000000', RATE_LIMIT_KEY_PER_MIN: '1000000' }
     const port = await freePort()
-    const server = await spawnServer({ ...env, ...replicaEnv, DATA_DIR: live, PORT: String(port), HTTP_PORT: String(await freePort()) })
+    const server = await spawnServer({
+      ...env,
+      ...replicaEnv,
+      DATA_DIR: live,
+      PORT: String(port),
+      HTTP_PORT: String(await freePort()),
+    })
     started.push(server)
     const base = `https://127.0.0.1:${port}`
     const call = (method: string, p: string, body?: unknown) =>
-      fetch(base + p, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body === undefined ? undefined : JSON.stringify(body), tls } as RequestInit)
+      fetch(base + p, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        tls,
+      } as RequestInit)
     const health = async () => (await (await fetch(`${base}/health`, { tls } as RequestInit)).json()) as Health
     // Replicating once the first shipment (the snapshot) is in.
     await until('the first shipment', async () => (await health()).replica?.lagSeconds === 0)
@@ -101,10 +128,24 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
         const due = t0 + (posted * 1000) / rate
         if (due > performance.now()) await Bun.sleep(due - performance.now())
         if (killed) break
-        const items = [{ productId: products[(c + i) % 3]!.id, quantity: 1 + (i % 4) }, { productId: products[(c + i + 1) % 3]!.id, quantity: 1 }]
+        const items = [
+          { productId: products[(c + i) % 3]!.id, quantity: 1 + (i % 4) },
+          { productId: products[(c + i + 1) % 3]!.id, quantity: 1 },
+        ]
         posted++
         try {
-          const res = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ storeId: store.id, name: `Client ${c}`, phone: uniqPhone(), address: `Street ${i}`, items }), tls } as RequestInit)
+          const res = await fetch(`${base}/api/orders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              storeId: store.id,
+              name: `Client ${c}`,
+              phone: uniqPhone(),
+              address: `Street ${i}`,
+              items,
+            }),
+            tls,
+          } as RequestInit)
           const body = (await res.json()) as { id?: string }
           if (res.status === 201 && body.id) acked.push({ id: body.id, at: performance.now() })
           else if (res.status >= 500) r.fiveXx++
@@ -123,7 +164,8 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
     })()
     // Restore refuses while the service holds DATA_DIR (checked while the orders go in).
     const refused = await admin(live, replicaEnv, 'restore', '--from-replica')
-    if (refused.code !== 1 || refused.json.code !== 'SERVICE_RUNNING') fail(r, `restore under a running service: exit ${refused.code} ${JSON.stringify(refused.json)}`)
+    if (refused.code !== 1 || refused.json.code !== 'SERVICE_RUNNING')
+      fail(r, `restore under a running service: exit ${refused.code} ${JSON.stringify(refused.json)}`)
     await until('orders', () => acked.length >= (opts.orders ?? 1000), 120_000)
 
     // The machine dies: the service and its Litestream at the same instant.
@@ -139,18 +181,26 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
     mkdirSync(fresh, { recursive: true, mode: 0o700 })
     copyFileSync(path.join(live, 'secret.key'), path.join(fresh, 'secret.key'))
     const restore = await admin(fresh, replicaEnv, 'restore', '--from-replica')
-    if (restore.code !== 0 || restore.json.integrity !== 'ok' || restore.json.secretKey !== 'secret.key') throw new Error(`restore: exit ${restore.code} ${JSON.stringify(restore.json)} ${restore.stderr}`)
+    if (restore.code !== 0 || restore.json.integrity !== 'ok' || restore.json.secretKey !== 'secret.key')
+      throw new Error(`restore: exit ${restore.code} ${JSON.stringify(restore.json)} ${restore.stderr}`)
 
     const generations = readdirSync(path.join(replicaDir, 'generations'))
-    if (generations.length !== 1) fail(r, `the replica has ${generations.length} generations: the WAL was restarted behind Litestream's back`)
+    if (generations.length !== 1)
+      fail(r, `the replica has ${generations.length} generations: the WAL was restarted behind Litestream's back`)
     // Each WAL index is one restart of the WAL, after a Litestream checkpoint that copied it all.
-    const walIndexes = new Set(readdirSync(path.join(replicaDir, 'generations', generations[0]!, 'wal')).map((f) => f.split('_')[0])).size
+    const walIndexes = new Set(
+      readdirSync(path.join(replicaDir, 'generations', generations[0]!, 'wal')).map((f) => f.split('_')[0]),
+    ).size
 
     // Every order acknowledged more than the stated lag before the kill: present, same row, same lines.
     const liveDb = new Database(path.join(live, 'storefront.db'), { readonly: true })
     const restoredDb = new Database(path.join(fresh, 'storefront.db'), { readonly: true })
     const orderOf = (d: Database, id: string) =>
-      d.query<Record<string, unknown>, [string]>("SELECT o.*, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?").get(id)
+      d
+        .query<Record<string, unknown>, [string]>(
+          "SELECT o.*, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?",
+        )
+        .get(id)
     let missingRecent = 0
     let oldestMissingMs = 0
     for (const a of acked) {
@@ -162,7 +212,8 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
           r.ordersLost++
           fail(r, `order ${a.id} acknowledged ${Math.round(age)} ms before the kill is missing from the restore`)
         } else missingRecent++
-      } else if (JSON.stringify(copy) !== JSON.stringify(orderOf(liveDb, a.id))) fail(r, `order ${a.id} differs after the restore`)
+      } else if (JSON.stringify(copy) !== JSON.stringify(orderOf(liveDb, a.id)))
+        fail(r, `order ${a.id} differs after the restore`)
     }
     const restoredOrders = restoredDb.query<{ n: number }, []>('SELECT count(*) AS n FROM orders').get()!.n
     liveDb.close()
@@ -171,14 +222,34 @@ export async function runReplicaRestore(opts: { orders?: number; clients?: numbe
     // The service starts on the restored DATA_DIR, reads the webhook and signs with its old secret.
     const t1 = performance.now()
     const port2 = await freePort()
-    const again = await spawnServer({ ...env, DATA_DIR: fresh, PORT: String(port2), HTTP_PORT: String(await freePort()) })
+    const again = await spawnServer({
+      ...env,
+      DATA_DIR: fresh,
+      PORT: String(port2),
+      HTTP_PORT: String(await freePort()),
+    })
     started.push(again)
     const startMs = performance.now() - t1
     const base2 = `https://127.0.0.1:${port2}`
-    const read = await fetch(`${base2}/api/v1/webhooks/${hookBody.data.id}`, { headers: { authorization: `Bearer ${key}` }, tls } as RequestInit)
+    const read = await fetch(`${base2}/api/v1/webhooks/${hookBody.data.id}`, {
+      headers: { authorization: `Bearer ${key}` },
+      tls,
+    } as RequestInit)
     const readBody = (await read.json()) as { data?: { url?: string } }
-    if (read.status !== 200 || readBody.data?.url !== receiver.url) fail(r, `GET the webhook after the restore: ${read.status} ${JSON.stringify(readBody)}`)
-    const review = await fetch(`${base2}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ storeId: store.id, productId: products[0]!.id, customerName: 'Ana', rating: 5, comment: 'Still here' }), tls } as RequestInit)
+    if (read.status !== 200 || readBody.data?.url !== receiver.url)
+      fail(r, `GET the webhook after the restore: ${read.status} ${JSON.stringify(readBody)}`)
+    const review = await fetch(`${base2}/api/reviews`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        storeId: store.id,
+        productId: products[0]!.id,
+        customerName: 'Ana',
+        rating: 5,
+        comment: 'Still here',
+      }),
+      tls,
+    } as RequestInit)
     if (review.status !== 201) fail(r, `a review on the restored service: ${review.status} ${await review.text()}`)
     else {
       await receiver.waitFor(() => receiver.received.length > 0, 15_000)

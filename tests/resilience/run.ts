@@ -58,7 +58,9 @@ const run = async (name: string, fn: () => Promise<CaseResult | CaseResult[]>) =
 }
 
 const started = performance.now()
-await run('crash', () => runCrash({ orders: flag('orders', 1000), kills: flag('kills', 6), seed, log, eventTimeoutMs: 120_000 }))
+await run('crash', () =>
+  runCrash({ orders: flag('orders', 1000), kills: flag('kills', 6), seed, log, eventTimeoutMs: 120_000 }),
+)
 await run('concurrency', () => runConcurrency(FULL_SIZES))
 await run('fuzz', () => runFuzz({ runsPerRoute: flag('fuzz-runs', 1000), seed, log }))
 await run('isolation', () => runIsolation())
@@ -68,11 +70,19 @@ await run('replica', () => runReplicaRestore({ orders: flag('replica-orders', 10
 await run('flood', () => runIpv6Flood({ clients: flag('flood-clients', 100_000) }))
 if (canMountTmpfs()) await run('diskfull', () => runDiskFull({ burst: 200 }))
 else if (want('diskfull')) console.error('» diskfull skipped: needs root to mount a tmpfs')
-await run('webhooks', async () => [await runRebinding({ endpoints: 10 }), await runStoreStall({ hanging: 40, backlog: 5, events: 3 }), await runListingReads({ rows: 50_000 })])
+await run('webhooks', async () => [
+  await runRebinding({ endpoints: 10 }),
+  await runStoreStall({ hanging: 40, backlog: 5, events: 3 }),
+  await runListingReads({ rows: 50_000 }),
+])
 
-await run('edge', async () => [await runUploadExhaustion({ uploads: 24, megabytes: 8, maxRssMb: 300 }), await runHoarding(), await runRestoreSymlink()])
+await run('edge', async () => [
+  await runUploadExhaustion({ uploads: 24, megabytes: 8, maxRssMb: 300 }),
+  await runHoarding(),
+  await runRestoreSymlink(),
+])
 
-console.log('\n' + formatTable(results) + '\n')
+console.log(`\n${formatTable(results)}\n`)
 for (const r of results) {
   for (const n of r.notes) console.log(`- ${r.name}: ${n}`)
 }
@@ -81,5 +91,7 @@ for (const r of failed) {
   console.log(`\n${r.name}:`)
   for (const p of r.problems) console.log(`  ✗ ${p}`)
 }
-console.log(`\n${failed.length === 0 ? 'all cases passed' : `${failed.length} case(s) failed`} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+console.log(
+  `\n${failed.length === 0 ? 'all cases passed' : `${failed.length} case(s) failed`} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+)
 process.exit(failed.length === 0 ? 0 : 1)

@@ -28,8 +28,13 @@ export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}
     const keys = [key, ...Array.from({ length: nKeys - 1 }, () => makeKey(deps, store.id, ['orders:read']))]
     const hooks: { id: string; secrets: string[] }[] = []
     for (let i = 0; i < nHooks; i++) {
-      const [res, body] = await t.api.post('/api/v1/webhooks', { url: `${receiver.url}/${i}`, events: ['order.created'] }, { key })
-      if (res.status !== 201 || !String(body.data?.secret).startsWith('whsec_')) throw new Error(`webhook create: ${res.status} ${JSON.stringify(body)}`)
+      const [res, body] = await t.api.post(
+        '/api/v1/webhooks',
+        { url: `${receiver.url}/${i}`, events: ['order.created'] },
+        { key },
+      )
+      if (res.status !== 201 || !String(body.data?.secret).startsWith('whsec_'))
+        throw new Error(`webhook create: ${res.status} ${JSON.stringify(body)}`)
       hooks.push({ id: body.data.id, secrets: [body.data.secret] })
     }
     // Rotation keeps the previous secret (sealed too) for the overlap.
@@ -45,7 +50,11 @@ export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}
     await receiver.waitFor(() => receiver.received.length >= nHooks, 10_000)
 
     // Reads never show a secret.
-    for (const p of ['/api/v1/webhooks?limit=100', `/api/v1/webhooks/${hooks[0]!.id}`, `/api/v1/webhooks/${hooks[0]!.id}/deliveries`]) {
+    for (const p of [
+      '/api/v1/webhooks?limit=100',
+      `/api/v1/webhooks/${hooks[0]!.id}`,
+      `/api/v1/webhooks/${hooks[0]!.id}/deliveries`,
+    ]) {
       const [, body] = await t.api.get(p, { key })
       const text = JSON.stringify(body)
       r.tried++
@@ -76,7 +85,10 @@ export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}
     if (existsSync(boxKeyFile)) {
       if ((statSync(boxKeyFile).mode & 0o077) !== 0) fail(r, `${boxKeyFile} is readable by group or others`)
       const boxKey = readFileSync(boxKeyFile, 'utf8').trim()
-      needles.push({ label: 'secret-box key (base64)', bytes: Buffer.from(boxKey) }, { label: 'secret-box key (bytes)', bytes: Buffer.from(boxKey, 'base64') })
+      needles.push(
+        { label: 'secret-box key (base64)', bytes: Buffer.from(boxKey) },
+        { label: 'secret-box key (bytes)', bytes: Buffer.from(boxKey, 'base64') },
+      )
     }
 
     const sql = deps.db.$client
@@ -85,8 +97,12 @@ export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}
       const files = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`].filter(existsSync)
       let bytes = 0
       // Control: the stored hash of the first key must be found, or the scan reads the wrong bytes.
-      const control = Buffer.from(sql.query<{ hash: string }, [string]>('SELECT hash FROM api_keys WHERE prefix = ?').get(keys[0]!.slice(0, 12))!.hash)
-      if (!files.some((f) => readFileSync(f).includes(control))) fail(r, `${phase}: the control value (a stored key hash) is not found in the files`)
+      const control = Buffer.from(
+        sql.query<{ hash: string }, [string]>('SELECT hash FROM api_keys WHERE prefix = ?').get(keys[0]!.slice(0, 12))!
+          .hash,
+      )
+      if (!files.some((f) => readFileSync(f).includes(control)))
+        fail(r, `${phase}: the control value (a stored key hash) is not found in the files`)
       for (const f of files) {
         const content = readFileSync(f)
         bytes += content.length
@@ -98,20 +114,34 @@ export async function runSecrets(opts: { keys?: number; webhooks?: number } = {}
           }
         }
       }
-      r.notes.push(`${phase}: ${files.map((f) => path.basename(f)).join(' + ')} (${bytes} bytes) × ${needles.length} needles`)
+      r.notes.push(
+        `${phase}: ${files.map((f) => path.basename(f)).join(' + ')} (${bytes} bytes) × ${needles.length} needles`,
+      )
     }
     scan('before checkpoint')
     deps.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     scan('after checkpoint')
 
     // What is stored instead: hashes, and sealed secrets that open only for their own row.
-    const stored = sql.query<{ hash: string; prefix: string }, [string]>('SELECT hash, prefix FROM api_keys WHERE store_id = ?').all(store.id)
-    if (stored.length !== nKeys || stored.some((k) => !/^[0-9a-f]{64}$/.test(k.hash) || k.prefix.length !== 12)) fail(r, 'api_keys rows are not SHA-256 hashes with a 12-character prefix')
+    const stored = sql
+      .query<{ hash: string; prefix: string }, [string]>('SELECT hash, prefix FROM api_keys WHERE store_id = ?')
+      .all(store.id)
+    if (stored.length !== nKeys || stored.some((k) => !/^[0-9a-f]{64}$/.test(k.hash) || k.prefix.length !== 12))
+      fail(r, 'api_keys rows are not SHA-256 hashes with a 12-character prefix')
     for (const h of hooks) {
-      const row = sql.query<{ secret: string; previous_secret: string | null }, [string]>('SELECT secret, previous_secret FROM webhooks WHERE id = ?').get(h.id)!
+      const row = sql
+        .query<{ secret: string; previous_secret: string | null }, [string]>(
+          'SELECT secret, previous_secret FROM webhooks WHERE id = ?',
+        )
+        .get(h.id)!
       if (!row.secret.startsWith('v1.')) fail(r, `webhook ${h.id}: stored secret is not in the sealed format`)
-      if (deps.secretBox.open(row.secret, h.id) !== h.secrets.at(-1)) fail(r, `webhook ${h.id}: the sealed secret does not open to the secret shown`)
-      if (h.secrets.length > 1 && (row.previous_secret === null || deps.secretBox.open(row.previous_secret, h.id) !== h.secrets[0])) fail(r, `webhook ${h.id}: previous secret not sealed`)
+      if (deps.secretBox.open(row.secret, h.id) !== h.secrets.at(-1))
+        fail(r, `webhook ${h.id}: the sealed secret does not open to the secret shown`)
+      if (
+        h.secrets.length > 1 &&
+        (row.previous_secret === null || deps.secretBox.open(row.previous_secret, h.id) !== h.secrets[0])
+      )
+        fail(r, `webhook ${h.id}: previous secret not sealed`)
       let opened = true
       try {
         deps.secretBox.open(row.secret, hooks.find((x) => x.id !== h.id)!.id)

@@ -57,7 +57,16 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   spawned.push(first.proc)
 
   db = openDb({ dataDir, synchronous: 'NORMAL' })
-  const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Crash Shop', slug: `crash-${Date.now().toString(36)}`, plan: 'pro', currency: 'USD', whatsapp: '+14155550100' } })
+  const store = createStore({
+    ctx: { db, clock: systemClock },
+    input: {
+      name: 'Crash Shop',
+      slug: `crash-${Date.now().toString(36)}`,
+      plan: 'pro',
+      currency: 'USD',
+      whatsapp: '+14155550100',
+    },
+  })
   const key = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } }).key
   const product = addProduct({ db, clock: systemClock } as Deps, store.id, { price: 1000 })
   const api = (p: string, body: unknown, auth = true) =>
@@ -74,12 +83,24 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
   // Six orders through the API: four go in flight and hang, two wait behind the per-endpoint bound.
   const events: string[] = []
   for (let i = 0; i < 6; i++) {
-    const res = await api('/api/orders', { storeId: store.id, name: 'Ana', phone: uniqPhone(), address: 'Calle 1', items: [{ productId: product.id, quantity: i + 1 }] }, false)
+    const res = await api(
+      '/api/orders',
+      {
+        storeId: store.id,
+        name: 'Ana',
+        phone: uniqPhone(),
+        address: 'Calle 1',
+        items: [{ productId: product.id, quantity: i + 1 }],
+      },
+      false,
+    )
     expect(res.status).toBe(201)
     events.push(((await res.json()) as { id: string }).id)
   }
   await rx.waitFor(() => rx.received.length >= 4, 10_000)
-  const beforeKill = db.$client.query<{ status: string; n: number }, []>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status').all()
+  const beforeKill = db.$client
+    .query<{ status: string; n: number }, []>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status')
+    .all()
   first.proc.kill(9)
   expect(await first.proc.exited).not.toBe(0)
   // The crash left claimed rows behind: this is the case being tested.
@@ -87,7 +108,8 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
 
   // Written while the server is down (as the CLI or a second process could).
   const client = db.$client
-  for (let i = 0; i < 3; i++) immediate(db, () => enqueueEvent(client, store.id, 'order.created', { id: `offline-${i}` }, Date.now()))
+  for (let i = 0; i < 3; i++)
+    immediate(db, () => enqueueEvent(client, store.id, 'order.created', { id: `offline-${i}` }, Date.now()))
 
   mode = 'ok'
   release()
@@ -101,14 +123,17 @@ test('SIGKILL mid-delivery, events written while down: after restart every event
 
   const second = await spawnServer(env)
   spawned.push(second.proc)
-  const delivered = () => new Set(rx.received.slice(okFrom).map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id))
+  const delivered = () =>
+    new Set(rx.received.slice(okFrom).map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id))
   await rx.waitFor(() => events.every((id) => delivered().has(id)), 20_000)
   expect(count('webhook_outbox')).toBe(0)
   // Every row ends succeeded once the server recorded the answers.
   const until = Date.now() + 10_000
   let states: { status: string; n: number }[] = []
   while (Date.now() < until) {
-    states = db.$client.query<{ status: string; n: number }, []>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status').all()
+    states = db.$client
+      .query<{ status: string; n: number }, []>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status')
+      .all()
     if (states.length === 1 && states[0]!.status === 'succeeded') break
     await Bun.sleep(50)
   }

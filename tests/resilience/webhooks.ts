@@ -32,7 +32,11 @@ export async function runRebinding(opts: { endpoints?: number } = {}): Promise<C
       const name = `rebind-${i}.example.test`
       const rx = await startTlsReceiver(name)
       receivers.push(rx)
-      const [res, body] = await t.api.post('/api/v1/webhooks', { url: `https://${name}:${rx.port}/hook`, events: ['order.created'] }, { key })
+      const [res, body] = await t.api.post(
+        '/api/v1/webhooks',
+        { url: `https://${name}:${rx.port}/hook`, events: ['order.created'] },
+        { key },
+      )
       if (res.status !== 201) throw new Error(`webhook create: ${res.status} ${JSON.stringify(body)}`)
     }
     t.deps.config.webhookAllowPrivate = false
@@ -44,7 +48,10 @@ export async function runRebinding(opts: { endpoints?: number } = {}): Promise<C
       return k === 1 ? ['93.184.216.34'] : ['127.0.0.1']
     }
     dispatcher = new Dispatcher({ ...t.deps, log: createLogger('silent'), ca, lookup })
-    for (let e = 0; e < 3; e++) immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${e}` }, t.deps.clock.now()))
+    for (let e = 0; e < 3; e++)
+      immediate(t.deps.db, () =>
+        enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${e}` }, t.deps.clock.now()),
+      )
     const { attempted } = await dispatcher.sweep()
     r.tried = attempted
     const lookups = [...asked.values()].reduce((a, b) => a + b, 0)
@@ -54,8 +61,11 @@ export async function runRebinding(opts: { endpoints?: number } = {}): Promise<C
       fail(r, `${hits} request(s) reached a loopback receiver`)
     }
     if (lookups !== attempted) fail(r, `${lookups} resolutions for ${attempted} attempts (one each expected)`)
-    if (attempted !== n * 3 * 3) fail(r, `${attempted} attempts, expected ${n * 3 * 3} (3 events × 3 attempts × ${n} endpoints)`)
-    r.notes.push(`${attempted} attempts to ${n} rebinding names: ${hits} loopback hits, ${lookups} resolutions (one per attempt); before: fetch resolved each name again after the check`)
+    if (attempted !== n * 3 * 3)
+      fail(r, `${attempted} attempts, expected ${n * 3 * 3} (3 events × 3 attempts × ${n} endpoints)`)
+    r.notes.push(
+      `${attempted} attempts to ${n} rebinding names: ${hits} loopback hits, ${lookups} resolutions (one per attempt); before: fetch resolved each name again after the check`,
+    )
   })
   dispatcher?.close()
   for (const x of receivers) x.stop()
@@ -63,7 +73,9 @@ export async function runRebinding(opts: { endpoints?: number } = {}): Promise<C
   return r
 }
 
-export async function runStoreStall(opts: { hanging?: number; backlog?: number; events?: number } = {}): Promise<CaseResult> {
+export async function runStoreStall(
+  opts: { hanging?: number; backlog?: number; events?: number } = {},
+): Promise<CaseResult> {
   const r = newResult('webhooks: one store stalls another')
   const nHanging = opts.hanging ?? 40
   const t = makeApp({ webhookAllowPrivate: true, webhookMaxPerStore: nHanging })
@@ -73,7 +85,11 @@ export async function runStoreStall(opts: { hanging?: number; backlog?: number; 
     const a = makeShop(t.deps)
     const b = makeShop(t.deps)
     for (let i = 0; i < nHanging; i++) {
-      const [res] = await t.api.post('/api/v1/webhooks', { url: `http://127.0.0.1:${hanging.port}/b/${i}`, events: ['order.created'] }, { key: b.key })
+      const [res] = await t.api.post(
+        '/api/v1/webhooks',
+        { url: `http://127.0.0.1:${hanging.port}/b/${i}`, events: ['order.created'] },
+        { key: b.key },
+      )
       if (res.status !== 201) throw new Error(`webhook create: ${res.status}`)
     }
     await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key: a.key })
@@ -117,10 +133,15 @@ export async function runListingReads(opts: { rows?: number } = {}): Promise<Cas
   const t = makeApp({ webhookAllowPrivate: true })
   await timed(r, async () => {
     const { store, key } = makeShop(t.deps)
-    const [, hook] = await t.api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['order.created'] }, { key })
+    const [, hook] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['order.created'] },
+      { key },
+    )
     // A checkout burst's worth of events, never moved (the dispatcher is not woken).
     immediate(t.deps.db, () => {
-      for (let i = 0; i < rows; i++) enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, t.deps.clock.now())
+      for (let i = 0; i < rows; i++)
+        enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, t.deps.clock.now())
     })
     const count = () => t.deps.db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM webhook_outbox').get()!.n
     const before = count()
@@ -128,10 +149,13 @@ export async function runListingReads(opts: { rows?: number } = {}): Promise<Cas
     const [res, body] = await t.api.get(`/api/v1/webhooks/${hook.data.id}/deliveries?limit=50`, { key })
     const ms = performance.now() - started
     r.tried++
-    if (res.status !== 200 || body.total !== rows) fail(r, `listing: ${res.status}, total ${body.total} (expected ${rows})`)
+    if (res.status !== 200 || body.total !== rows)
+      fail(r, `listing: ${res.status}, total ${body.total} (expected ${rows})`)
     const moved = before - count()
     if (moved !== 0) fail(r, `listing moved ${moved} outbox rows`)
-    r.notes.push(`GET …/deliveries with ${rows.toLocaleString('en')} events in the outbox: ${ms.toFixed(0)} ms, ${moved} rows moved (before: it moved them all in one transaction, ~1 s for 50,000)`)
+    r.notes.push(
+      `GET …/deliveries with ${rows.toLocaleString('en')} events in the outbox: ${ms.toFixed(0)} ms, ${moved} rows moved (before: it moved them all in one transaction, ~1 s for 50,000)`,
+    )
   })
   t.close()
   return r

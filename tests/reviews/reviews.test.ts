@@ -17,12 +17,23 @@ const t = appForFile({ trustProxy: true, rateLimitKey: 10_000, rateLimitAnonymou
 const post = (body: unknown, opts: { ip?: string; raw?: string } = {}) =>
   t.api.post('/api/reviews', body, { ip: opts.ip ?? ip(), raw: opts.raw, headers: { 'x-forwarded-proto': 'https' } })
 const get = (path: string, key: string) => t.api.get(path, { key, headers: { 'x-forwarded-proto': 'https' } })
-const put = (path: string, body: unknown, key: string) => t.api.put(path, body, { key, headers: { 'x-forwarded-proto': 'https' } })
+const put = (path: string, body: unknown, key: string) =>
+  t.api.put(path, body, { key, headers: { 'x-forwarded-proto': 'https' } })
 const del = (path: string, key: string) => t.api.delete(path, { key, headers: { 'x-forwarded-proto': 'https' } })
 
 function subscribe(storeId: string) {
   const now = clock.now()
-  t.deps.db.insert(webhooks).values({ storeId, url: 'https://hooks.example/x', events: JSON.stringify(['review.created']), secret: 'x', createdAt: now, updatedAt: now }).run()
+  t.deps.db
+    .insert(webhooks)
+    .values({
+      storeId,
+      url: 'https://hooks.example/x',
+      events: JSON.stringify(['review.created']),
+      secret: 'x',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run()
 }
 
 describe('POST /api/reviews', () => {
@@ -34,12 +45,27 @@ describe('POST /api/reviews', () => {
     const prev = t.deps.onOutbox
     t.deps.onOutbox = (id) => notified.push(id)
     try {
-      const [res, body] = await post({ storeId: store.id, productId: product.id, customerName: 'Ana', rating: 4, comment: 'Nice mug', extra: 'ignored' })
+      const [res, body] = await post({
+        storeId: store.id,
+        productId: product.id,
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Nice mug',
+        extra: 'ignored',
+      })
       expectStatus(res, body).toBe(201)
       expect(body).toEqual({ id: expect.any(String), status: 'pending' })
       expect(notified).toEqual([store.id])
       const row = t.deps.db.select().from(reviews).where(eq(reviews.id, body.id)).get()!
-      expect(row).toMatchObject({ storeId: store.id, productId: product.id, customerName: 'Ana', rating: 4, comment: 'Nice mug', status: 'pending', createdAt: clock.now() })
+      expect(row).toMatchObject({
+        storeId: store.id,
+        productId: product.id,
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Nice mug',
+        status: 'pending',
+        createdAt: clock.now(),
+      })
       const deliveries = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
       expect(deliveries).toHaveLength(1)
       expect(deliveries[0]!.eventType).toBe('review.created')
@@ -111,7 +137,12 @@ describe('POST /api/reviews', () => {
     suspendStore({ ctx: { db: t.deps.db, clock }, input: { storeId: s.id, reason: 'unpaid' } })
     ;[res, out] = await post(body)
     expectStatus(res, out).toBe(402)
-    expect(out).toEqual({ error: 'payment_required', message: expect.any(String), state: 'suspended', upgradeUrl: t.config.upgradeUrl })
+    expect(out).toEqual({
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    })
 
     const m = makeStore(t.deps)
     const mp = makeProduct(t.deps, m.id)
@@ -174,9 +205,29 @@ describe('GET /api/v1/reviews', () => {
     const p1 = makeProduct(t.deps, store.id, { name: 'Cup' })
     const p2 = makeProduct(t.deps, store.id, { name: 'Plate' })
     const base = clock.now()
-    const r1 = makeReview(t.deps, store.id, { productId: p1.id, status: 'approved', rating: 5, customerName: 'Ana', comment: 'Top', createdAt: base - 3000 })
-    const r2 = makeReview(t.deps, store.id, { productId: p2.id, status: 'pending', rating: 2, customerName: 'Bo', comment: null, createdAt: base - 2000 })
-    const r3 = makeReview(t.deps, store.id, { productId: p1.id, status: 'rejected', rating: 1, customerName: 'Cy', createdAt: base - 1000 })
+    const r1 = makeReview(t.deps, store.id, {
+      productId: p1.id,
+      status: 'approved',
+      rating: 5,
+      customerName: 'Ana',
+      comment: 'Top',
+      createdAt: base - 3000,
+    })
+    const r2 = makeReview(t.deps, store.id, {
+      productId: p2.id,
+      status: 'pending',
+      rating: 2,
+      customerName: 'Bo',
+      comment: null,
+      createdAt: base - 2000,
+    })
+    const r3 = makeReview(t.deps, store.id, {
+      productId: p1.id,
+      status: 'rejected',
+      rating: 1,
+      customerName: 'Cy',
+      createdAt: base - 1000,
+    })
     makeReview(t.deps, makeStore(t.deps).id) // another store's: never listed
 
     let [res, body] = await get('/api/v1/reviews', key)
@@ -226,7 +277,12 @@ describe('moderation', () => {
       const url = path.replace(':id', r.id)
       let [res, body] = await put(url, { status: 'approved' }, key)
       expectStatus(res, body).toBe(200)
-      expect(body.data).toMatchObject({ id: r.id, status: 'approved', createdAt: new Date(clock.now() - 5000).toISOString(), updatedAt: new Date(clock.now()).toISOString() })
+      expect(body.data).toMatchObject({
+        id: r.id,
+        status: 'approved',
+        createdAt: new Date(clock.now() - 5000).toISOString(),
+        updatedAt: new Date(clock.now()).toISOString(),
+      })
       ;[res, body] = await put(url, { status: 'rejected' }, key)
       expectStatus(res, body).toBe(200)
       expect(body.data.status).toBe('rejected')

@@ -107,7 +107,15 @@ test('TLS_CERT_FILE / TLS_KEY_FILE are served when set, and nothing is generated
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   } as never)
   mkdirSync(path.join(dir, 'pem'))
   const certFile = path.join(dir, 'pem', 'operator-cert.pem')
@@ -121,7 +129,11 @@ test('TLS_CERT_FILE / TLS_KEY_FILE are served when set, and nothing is generated
     const res = await fetch(`${s.running.url}/health`, { tls: { ca: pems.cert } } as RequestInit)
     expect(res.status).toBe(200)
     // A different self-signed certificate does not verify it: it really is the operator's.
-    const other = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' } as never)
+    const other = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+    } as never)
     await expect(fetch(`${s.running.url}/health`, { tls: { ca: other.cert } } as RequestInit)).rejects.toThrow()
   } finally {
     await s.stop()
@@ -168,7 +180,10 @@ describe('HTTP_PORT redirects everything to https', () => {
   test('PUBLIC_URL is the origin of the redirect when set', async () => {
     const p = await startTestServer({ publicUrl: 'https://shop.example.com' })
     try {
-      const res = await fetch(`http://127.0.0.1:${p.running.httpPort}/api/orders?a=1`, { method: 'POST', redirect: 'manual' })
+      const res = await fetch(`http://127.0.0.1:${p.running.httpPort}/api/orders?a=1`, {
+        method: 'POST',
+        redirect: 'manual',
+      })
       expect(res.status).toBe(301)
       expect(res.headers.get('location')).toBe('https://shop.example.com/api/orders?a=1')
     } finally {
@@ -193,7 +208,10 @@ describe('TRUST_PROXY=1', () => {
   })
 
   test('X-Forwarded-Proto other than https (or absent) → 301 to https, path and query kept', async () => {
-    for (const headers of [{ 'x-forwarded-proto': 'http', host: 'shop.example.com' }, { host: 'shop.example.com' }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'x-forwarded-proto': 'http', host: 'shop.example.com' },
+      { host: 'shop.example.com' },
+    ] as Record<string, string>[]) {
       const res = await s.fetch('/api/v1/products?limit=3', { headers })
       expect(res.status).toBe(301)
       expect(res.headers.get('location')).toBe('https://shop.example.com/api/v1/products?limit=3')
@@ -231,7 +249,9 @@ test('without TRUST_PROXY, X-Forwarded-For and X-Forwarded-Proto are ignored', a
   try {
     const statuses: number[] = []
     for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
-      const res = await s.fetch('/api/no-such-endpoint', { headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'http' } })
+      const res = await s.fetch('/api/no-such-endpoint', {
+        headers: { 'x-forwarded-for': ip, 'x-forwarded-proto': 'http' },
+      })
       await res.body?.cancel()
       statuses.push(res.status)
     }

@@ -23,11 +23,20 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
   const dataDir = tempDir('sf-stop-')
   const db = openDb({ dataDir })
   const store = createStore({ ctx: { db, clock: systemClock }, input: { name: 'Stop Shop', plan: 'pro' } })
-  const { id: keyId, key } = createKey({ ctx: { db, clock: systemClock }, input: { storeId: store.id, scopes: ['all'] } })
+  const { id: keyId, key } = createKey({
+    ctx: { db, clock: systemClock },
+    input: { storeId: store.id, scopes: ['all'] },
+  })
   db.$client.close()
 
   const [port, httpPort] = [await freePort(), await freePort()]
-  const { proc, stderr } = await spawnServer({ DATA_DIR: dataDir, PORT: String(port), HTTP_PORT: String(httpPort), RATE_LIMIT_KEY_PER_MIN: '100000', RATE_LIMIT_FLUSH_MS: '600000' })
+  const { proc, stderr } = await spawnServer({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HTTP_PORT: String(httpPort),
+    RATE_LIMIT_KEY_PER_MIN: '100000',
+    RATE_LIMIT_FLUSH_MS: '600000',
+  })
   try {
     const ca = readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8')
     const base = `https://127.0.0.1:${port}`
@@ -55,7 +64,9 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
         async (r) => ({ status: r.status, body: await r.json().catch(() => null) }),
         (e: Error) => ({ status: 0, body: String(e) }),
       )
-    const slow = Array.from({ length: SLOW }, (_, i) => call('/api/v1/products', { method: 'POST', headers: auth, body: slowBody(i), duplex: 'half' } as RequestInit))
+    const slow = Array.from({ length: SLOW }, (_, i) =>
+      call('/api/v1/products', { method: 'POST', headers: auth, body: slowBody(i), duplex: 'half' } as RequestInit),
+    )
     const quick = Array.from({ length: QUICK }, () => call('/api/v1/products', { headers: auth }))
     await waitFor('every slow upload in flight', () => uploading === SLOW)
     proc.kill('SIGTERM')
@@ -69,7 +80,8 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
 
     const slowResults = await Promise.all(slow)
     const quickResults = await Promise.all(quick)
-    for (const r of slowResults) expect(r).toEqual({ status: 201, body: { data: expect.objectContaining({ price: 2.5 }) } })
+    for (const r of slowResults)
+      expect(r).toEqual({ status: 201, body: { data: expect.objectContaining({ price: 2.5 }) } })
     for (const r of quickResults) expect(r.status).toBe(200)
 
     // The uploads in flight at the signal all got their 201 before the exit: the drain waited.
@@ -85,8 +97,15 @@ test('SIGTERM with requests in flight: all complete, the db is closed cleanly, e
     expect(check.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' })
     expect(check.query('SELECT count(*) AS n FROM products WHERE store_id = ?').get(store.id)).toEqual({ n: SLOW })
     // Written-behind state was flushed on the way out: key usage and the rate-limit window.
-    expect(check.query<{ last_used_at: number | null }, [string]>('SELECT last_used_at FROM api_keys WHERE id = ?').get(keyId)!.last_used_at).not.toBeNull()
-    expect(check.query<{ count: number }, [string]>('SELECT count FROM rate_limits WHERE key = ?').get(`key:${keyId}`)!.count).toBe(SLOW + QUICK)
+    expect(
+      check
+        .query<{ last_used_at: number | null }, [string]>('SELECT last_used_at FROM api_keys WHERE id = ?')
+        .get(keyId)!.last_used_at,
+    ).not.toBeNull()
+    expect(
+      check.query<{ count: number }, [string]>('SELECT count FROM rate_limits WHERE key = ?').get(`key:${keyId}`)!
+        .count,
+    ).toBe(SLOW + QUICK)
     check.close()
   } finally {
     if (proc.exitCode === null) proc.kill('SIGKILL')

@@ -10,15 +10,27 @@ const clock = fixedClock(Date.UTC(2026, 4, 1, 9))
 const t = appForFile({}, { clock })
 
 const FIELDS = ['id', 'name', 'price', 'description', 'estimatedDays', 'isActive', 'createdAt', 'updatedAt']
-const storedPrice = (id: string) => t.deps.db.$client.query<{ price: number }, [string]>('SELECT price FROM shipping_options WHERE id = ?').get(id)!.price
+const storedPrice = (id: string) =>
+  t.deps.db.$client.query<{ price: number }, [string]>('SELECT price FROM shipping_options WHERE id = ?').get(id)!.price
 
 describe('POST /api/v1/shipping', () => {
   test('creates an option on the free plan with every contract field; price stored in minor units', async () => {
     const { key } = makeShop(t.deps, { plan: 'free' })
-    const [res, body] = await t.api.post('/api/v1/shipping', { name: 'Express', price: 7.99, description: 'Next day', estimatedDays: 1 }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/shipping',
+      { name: 'Express', price: 7.99, description: 'Next day', estimatedDays: 1 },
+      { key },
+    )
     expectStatus(res, body).toBe(201)
     expect(Object.keys(body.data).sort()).toEqual([...FIELDS].sort())
-    expect(body.data).toMatchObject({ name: 'Express', price: 7.99, description: 'Next day', estimatedDays: 1, isActive: true, createdAt: new Date(clock.now()).toISOString() })
+    expect(body.data).toMatchObject({
+      name: 'Express',
+      price: 7.99,
+      description: 'Next day',
+      estimatedDays: 1,
+      isActive: true,
+      createdAt: new Date(clock.now()).toISOString(),
+    })
     expect(storedPrice(body.data.id)).toBe(799)
   })
 
@@ -76,8 +88,18 @@ describe('PUT /api/v1/shipping/:id', () => {
     expectStatus(res, body).toBe(200)
     expect(body.data).toEqual({ ...s, price: 5.25, updatedAt: new Date(clock.now()).toISOString() })
     expect(storedPrice(s.id)).toBe(525)
-    const [, cleared] = await t.api.put(`/api/v1/shipping/${s.id}`, { description: null, estimatedDays: null, isActive: false }, { key })
-    expect(cleared.data).toMatchObject({ description: null, estimatedDays: null, isActive: false, price: 5.25, name: s.name })
+    const [, cleared] = await t.api.put(
+      `/api/v1/shipping/${s.id}`,
+      { description: null, estimatedDays: null, isActive: false },
+      { key },
+    )
+    expect(cleared.data).toMatchObject({
+      description: null,
+      estimatedDays: null,
+      isActive: false,
+      price: 5.25,
+      name: s.name,
+    })
   })
 
   test('validation and 404', async () => {
@@ -111,7 +133,9 @@ describe('GET /api/v1/shipping', () => {
     expect(paged.data.map((s: { id: string }) => s.id)).toEqual([made[0]!.id])
     const [, inactive] = await t.api.get('/api/v1/shipping?isActive=false', { key })
     expect(inactive.data.map((s: { id: string }) => s.id)).toEqual([made[1]!.id])
-    const [, since] = await t.api.get(`/api/v1/shipping?createdSince=${new Date(start + 3 * 60_000).toISOString()}`, { key })
+    const [, since] = await t.api.get(`/api/v1/shipping?createdSince=${new Date(start + 3 * 60_000).toISOString()}`, {
+      key,
+    })
     expect(since.total).toBe(2)
     const [r400, b400] = await t.api.get('/api/v1/shipping?limit=500', { key })
     expectStatus(r400, b400).toBe(400)
@@ -157,7 +181,9 @@ describe('DELETE /api/v1/shipping/:id', () => {
     expectStatus(res, body).toBe(200)
     expect(body).toEqual({ data: { id: s.id, deleted: true } })
     expect(t.deps.db.$client.query('SELECT 1 FROM shipping_options WHERE id = ?').get(s.id)).toBeNull()
-    const order = t.deps.db.$client.query('SELECT shipping_option_id, shipping_name, shipping_price, total FROM orders WHERE id = ?').get(orderId)
+    const order = t.deps.db.$client
+      .query('SELECT shipping_option_id, shipping_name, shipping_price, total FROM orders WHERE id = ?')
+      .get(orderId)
     expect(order).toEqual({ shipping_option_id: null, shipping_name: 'Courier X', shipping_price: 650, total: 1650 })
     expect((await t.api.get(`/api/v1/shipping/${s.id}`, { key }))[0].status).toBe(404)
     expect((await t.api.delete(`/api/v1/shipping/${s.id}`, { key }))[0].status).toBe(404)

@@ -71,13 +71,22 @@ describe('visits and the page limit, per client IP', () => {
     t = makeApp({ trustProxy: true, publicUrl: ORIGIN, shopPagesPerIpPerMin: 5, rateLimitStoreReads: 1000 }, { clock })
   })
   afterAll(() => t.close())
-  const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
-  const page = (path: string, ip: string) => t.app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': ip } }))
+  const visits = (storeId: string) =>
+    (t.deps.visits.flush(), t.deps.db.$client)
+      .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')
+      .get(storeId)!.n
+  const page = (path: string, ip: string) =>
+    t.app.handle(
+      new Request(`http://localhost${path}`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': ip } }),
+    )
 
   test('300 loads from one IP are one visit; another IP is another; after 30 minutes it counts again', async () => {
     const { store } = makeShop(t.deps)
     for (let i = 0; i < 4; i++) expect((await page(`/s/${store.slug}`, '198.51.100.7')).status).toBe(200)
-    for (let i = 0; i < 300; i++) await t.api.get(`/api/v1/stores/${store.slug}`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' } })
+    for (let i = 0; i < 300; i++)
+      await t.api.get(`/api/v1/stores/${store.slug}`, {
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' },
+      })
     expect(visits(store.id)).toBe(1)
     await page(`/s/${store.slug}`, '198.51.100.8')
     await page(`/s/${store.slug}`, '198.51.100.8:4242')
@@ -89,7 +98,11 @@ describe('visits and the page limit, per client IP', () => {
 
   test('past SHOP_PAGES_PER_IP_PER_MIN pages a minute → 429 page with Retry-After in the store language; other IPs are served', async () => {
     const { store, key } = makeShop(t.deps)
-    await t.api.put('/api/v1/store', { language: 'es' }, { key, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.1' } })
+    await t.api.put(
+      '/api/v1/store',
+      { language: 'es' },
+      { key, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.1' } },
+    )
     clock.advance(60_000)
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) statuses.push((await page(`/s/${store.slug}`, '203.0.113.50')).status)

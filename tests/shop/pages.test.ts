@@ -17,13 +17,30 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 // Visits are written behind (public catalog visits.ts): flush them before counting rows.
-const visits = (storeId: string) => (t.deps.visits.flush(), t.deps.db.$client).query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?').get(storeId)!.n
+const visits = (storeId: string) =>
+  (t.deps.visits.flush(), t.deps.db.$client)
+    .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')
+    .get(storeId)!.n
 
 /** A store with a category, a product with two variants, one without, and a shipping option. */
 async function shop(input: Parameters<typeof makeShop>[1] = {}) {
   const { store, key } = makeShop(t.deps, { description: 'Mugs & more', ...input })
   const [, cat] = await t.api.post('/api/v1/categories', { name: 'Mugs', slug: 'mugs' }, { key })
-  const [r1, mug] = await t.api.post('/api/v1/products', { name: 'Big Mug', price: 12.5, comparePrice: 15, description: 'Holds a lot', categoryId: cat.data.id, variants: [{ name: 'Red', price: 12.5 }, { name: 'Blue', price: 13 }] }, { key })
+  const [r1, mug] = await t.api.post(
+    '/api/v1/products',
+    {
+      name: 'Big Mug',
+      price: 12.5,
+      comparePrice: 15,
+      description: 'Holds a lot',
+      categoryId: cat.data.id,
+      variants: [
+        { name: 'Red', price: 12.5 },
+        { name: 'Blue', price: 13 },
+      ],
+    },
+    { key },
+  )
   expectStatus(r1, mug).toBe(201)
   const [, plate] = await t.api.post('/api/v1/products', { name: 'Plate', price: 8 }, { key })
   makeShipping(t.deps, store.id, { name: 'Courier', price: 450 })
@@ -49,7 +66,8 @@ describe('GET /s/:slug (catalog)', () => {
     expect(csp).toContain("default-src 'none'")
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     // Every script and stylesheet is our own hashed asset.
-    for (const m of body.matchAll(/(?:src|href)="([^"]+)"/g)) expect(m[1]).toMatch(/^(\/[^/]|#|http:\/\/localhost\/|https:\/\/wa\.me\/)/)
+    for (const m of body.matchAll(/(?:src|href)="([^"]+)"/g))
+      expect(m[1]).toMatch(/^(\/[^/]|#|http:\/\/localhost\/|https:\/\/wa\.me\/)/)
     expect(body).toContain(`<script src="${ASSETS['shop.js'].url}" defer></script>`)
     expect(body).not.toMatch(/<script>/)
   })
@@ -57,7 +75,11 @@ describe('GET /s/:slug (catalog)', () => {
   test('store text is escaped everywhere, JSON-LD included', async () => {
     const { store, key } = makeShop(t.deps, { name: 'Evil <b>Shop</b>', description: '"quoted" <i>desc</i>' })
     await t.api.post('/api/v1/products', { name: '<img src=x onerror=alert(1)>', price: 1 }, { key })
-    await t.api.post('/api/v1/products', { name: '</script><script>alert(2)</script>', slug: 'closer', price: 1 }, { key })
+    await t.api.post(
+      '/api/v1/products',
+      { name: '</script><script>alert(2)</script>', slug: 'closer', price: 1 },
+      { key },
+    )
     const [, body] = await get(`/s/${store.slug}`)
     expect(body).not.toContain('<img src=x')
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;')
@@ -101,7 +123,9 @@ describe('GET /s/:slug (catalog)', () => {
   test('gzip when the client accepts it', async () => {
     const { store } = await shop()
     const [plain, text] = await get(`/s/${store.slug}`)
-    const res = await t.app.handle(new Request(`http://localhost/s/${store.slug}`, { headers: { 'accept-encoding': 'gzip, br' } }))
+    const res = await t.app.handle(
+      new Request(`http://localhost/s/${store.slug}`, { headers: { 'accept-encoding': 'gzip, br' } }),
+    )
     expect(res.headers.get('content-encoding')).toBe('gzip')
     expect(res.headers.get('vary')).toBe('accept-encoding')
     expect(plain.headers.get('content-encoding')).toBeNull()
@@ -143,7 +167,10 @@ describe('GET /s/:slug/p/:product', () => {
     const { store, mug } = await shop({ name: 'Mug House' })
     const now = Date.now()
     for (const rating of [5, 4]) {
-      t.deps.db.$client.run("INSERT INTO reviews (id, store_id, product_id, customer_name, rating, status, created_at, updated_at) VALUES (?, ?, ?, 'R', ?, 'approved', ?, ?)", [uniq('r'), store.id, mug.id, rating, now, now])
+      t.deps.db.$client.run(
+        "INSERT INTO reviews (id, store_id, product_id, customer_name, rating, status, created_at, updated_at) VALUES (?, ?, ?, 'R', ?, 'approved', ?, ?)",
+        [uniq('r'), store.id, mug.id, rating, now, now],
+      )
     }
     t.deps.cache.invalidate(store.id)
     const [res, body] = await get(`/s/${store.slug}/p/${mug.slug}`)
@@ -153,7 +180,9 @@ describe('GET /s/:slug/p/:product', () => {
     expect(body).toContain('<meta property="og:type" content="product">')
     expect(body).toContain(`<meta property="og:url" content="http://localhost/s/${store.slug}/p/${mug.slug}">`)
     expect(body).toContain('<legend>Choose an option</legend>')
-    expect(body).toMatch(/<label class="opt"><input type="radio" name="variant" value="[^"]+" checked required> <span>Red<\/span>/)
+    expect(body).toMatch(
+      /<label class="opt"><input type="radio" name="variant" value="[^"]+" checked required> <span>Red<\/span>/,
+    )
     expect(body).toContain('<label for="qty">Quantity</label>')
     expect(body).toContain('<button type="submit">Add to cart</button>')
     expect(body).toContain('Rated 4.5 out of 5 · 2 reviews')
@@ -161,7 +190,13 @@ describe('GET /s/:slug/p/:product', () => {
     expect(ld).toMatchObject({
       '@type': 'Product',
       name: 'Big Mug',
-      offers: { '@type': 'AggregateOffer', priceCurrency: 'USD', lowPrice: 12.5, highPrice: 13, availability: 'https://schema.org/InStock' },
+      offers: {
+        '@type': 'AggregateOffer',
+        priceCurrency: 'USD',
+        lowPrice: 12.5,
+        highPrice: 13,
+        availability: 'https://schema.org/InStock',
+      },
       aggregateRating: { ratingValue: 4.5, reviewCount: 2 },
     })
   })
@@ -183,7 +218,13 @@ describe('cart page', () => {
     const [res, body] = await get(`/s/${store.slug}/cart`)
     expectStatus(res, body).toBe(200)
     expect(body).toContain('<meta name="robots" content="noindex">')
-    for (const [id, label] of [['name', 'Name'], ['phone', 'Phone'], ['address', 'Address'], ['notes', 'Notes (optional)'], ['discountCode', 'Discount code (optional)']]) {
+    for (const [id, label] of [
+      ['name', 'Name'],
+      ['phone', 'Phone'],
+      ['address', 'Address'],
+      ['notes', 'Notes (optional)'],
+      ['discountCode', 'Discount code (optional)'],
+    ]) {
       expect(body).toContain(`<label for="${id}">${label}</label>`)
       expect(body).toContain(`id="${id}-err"`)
     }

@@ -23,20 +23,44 @@ const ORIGIN = 'https://shop.example'
 let ipN = 0
 const newIp = () => `198.51.100.${++ipN}`
 
-const t = appForFile({ trustProxy: true, publicUrl: ORIGIN, rateLimitKey: 100_000, rateLimitAnonymous: 100_000, rateLimitStoreReads: 100_000 }, { clock })
+const t = appForFile(
+  {
+    trustProxy: true,
+    publicUrl: ORIGIN,
+    rateLimitKey: 100_000,
+    rateLimitAnonymous: 100_000,
+    rateLimitStoreReads: 100_000,
+  },
+  { clock },
+)
 
 const PROXY = { 'x-forwarded-proto': 'https' }
 
 async function get(path: string, headers: Record<string, string> = {}) {
-  const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: { ...PROXY, 'x-forwarded-for': newIp(), ...headers } }))
+  const res = await t.app.handle(
+    new Request(`http://localhost${path}`, { headers: { ...PROXY, 'x-forwarded-for': newIp(), ...headers } }),
+  )
   return [res, await res.text()] as const
 }
 
 /** The form as a browser without script sends it: fields form-encoded, from the shop's own page. */
-async function postForm(path: string, fields: Record<string, string>, opts: { ip: string; headers?: Record<string, string> }) {
-  const headers = { ...PROXY, 'x-forwarded-for': opts.ip, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin: ORIGIN, ...opts.headers }
+async function postForm(
+  path: string,
+  fields: Record<string, string>,
+  opts: { ip: string; headers?: Record<string, string> },
+) {
+  const headers = {
+    ...PROXY,
+    'x-forwarded-for': opts.ip,
+    'content-type': 'application/x-www-form-urlencoded',
+    'sec-fetch-site': 'same-origin',
+    origin: ORIGIN,
+    ...opts.headers,
+  }
   for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k as keyof typeof headers]
-  const res = await t.app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: new URLSearchParams(fields).toString() }))
+  const res = await t.app.handle(
+    new Request(`http://localhost${path}`, { method: 'POST', headers, body: new URLSearchParams(fields).toString() }),
+  )
   return [res, await res.text()] as const
 }
 
@@ -62,18 +86,48 @@ describe('approved reviews on the product page', () => {
   test('approved only, newest first, 10 a page with plain "More reviews" / "Newer reviews" links; stars, name, date and comment', async () => {
     const { store, product, path } = await shop()
     for (let i = 1; i <= 12; i++) {
-      makeReview(t.deps, store.id, { productId: product.id, status: 'approved', rating: (i % 5) + 1, customerName: `Approved ${i}`, comment: `Comment ${i}`, createdAt: NOON - (13 - i) * HOUR })
+      makeReview(t.deps, store.id, {
+        productId: product.id,
+        status: 'approved',
+        rating: (i % 5) + 1,
+        customerName: `Approved ${i}`,
+        comment: `Comment ${i}`,
+        createdAt: NOON - (13 - i) * HOUR,
+      })
     }
-    makeReview(t.deps, store.id, { productId: product.id, status: 'pending', customerName: 'Pending Pat', createdAt: NOON })
-    makeReview(t.deps, store.id, { productId: product.id, status: 'rejected', customerName: 'Rejected Rob', createdAt: NOON })
+    makeReview(t.deps, store.id, {
+      productId: product.id,
+      status: 'pending',
+      customerName: 'Pending Pat',
+      createdAt: NOON,
+    })
+    makeReview(t.deps, store.id, {
+      productId: product.id,
+      status: 'rejected',
+      customerName: 'Rejected Rob',
+      createdAt: NOON,
+    })
     t.deps.cache.invalidate(store.id)
 
     const [res, page1] = await get(path)
     expectStatus(res, page1).toBe(200)
-    expect(shownNames(page1)).toEqual(['Approved 12', 'Approved 11', 'Approved 10', 'Approved 9', 'Approved 8', 'Approved 7', 'Approved 6', 'Approved 5', 'Approved 4', 'Approved 3'])
+    expect(shownNames(page1)).toEqual([
+      'Approved 12',
+      'Approved 11',
+      'Approved 10',
+      'Approved 9',
+      'Approved 8',
+      'Approved 7',
+      'Approved 6',
+      'Approved 5',
+      'Approved 4',
+      'Approved 3',
+    ])
     expect(page1).toContain('<h2 id="reviews-h">Reviews</h2>')
     // The newest: rating 3 ((12 % 5) + 1) as stars read "3 out of 5", its date in the store's language, its comment.
-    expect(page1).toContain('<span class="stars" role="img" aria-label="3 out of 5">★★★<span class="off">★★</span></span> <span class="who">Approved 12</span> · <time datetime="2026-03-01">March 1, 2026</time>')
+    expect(page1).toContain(
+      '<span class="stars" role="img" aria-label="3 out of 5">★★★<span class="off">★★</span></span> <span class="who">Approved 12</span> · <time datetime="2026-03-01">March 1, 2026</time>',
+    )
     expect(page1).toContain('<p class="comment">Comment 12</p>')
     // The average and count stay.
     expect(page1).toMatch(/Rated [\d.]+ out of 5 · 12 reviews/)
@@ -92,21 +146,47 @@ describe('approved reviews on the product page', () => {
 
     // Past the last page: no such page. Anything that is not a page number is the first page.
     expect((await get(`${path}?reviews=3`))[0].status).toBe(404)
-    for (const q of ['?reviews=0', '?reviews=abc', '?reviews=1', '?reviews=-2']) expect(shownNames((await get(path + q))[1])[0]).toBe('Approved 12')
+    for (const q of ['?reviews=0', '?reviews=abc', '?reviews=1', '?reviews=-2'])
+      expect(shownNames((await get(path + q))[1])[0]).toBe('Approved 12')
   })
 
   test('JSON-LD: a Review item for each review shown, beside the aggregate rating', async () => {
     const { store, product, path } = await shop()
-    makeReview(t.deps, store.id, { productId: product.id, status: 'approved', rating: 4, customerName: 'Ana', comment: 'Keeps tea hot', createdAt: NOON - 2 * HOUR })
-    makeReview(t.deps, store.id, { productId: product.id, status: 'approved', rating: 2, customerName: 'Bo', comment: null, createdAt: NOON - HOUR })
+    makeReview(t.deps, store.id, {
+      productId: product.id,
+      status: 'approved',
+      rating: 4,
+      customerName: 'Ana',
+      comment: 'Keeps tea hot',
+      createdAt: NOON - 2 * HOUR,
+    })
+    makeReview(t.deps, store.id, {
+      productId: product.id,
+      status: 'approved',
+      rating: 2,
+      customerName: 'Bo',
+      comment: null,
+      createdAt: NOON - HOUR,
+    })
     makeReview(t.deps, store.id, { productId: product.id, status: 'pending', customerName: 'Cy', createdAt: NOON })
     t.deps.cache.invalidate(store.id)
     const [, page] = await get(path)
     const ld = jsonLd(page)
     expect(ld.aggregateRating).toMatchObject({ ratingValue: 3, reviewCount: 2 })
     expect(ld.review).toEqual([
-      { '@type': 'Review', author: { '@type': 'Person', name: 'Bo' }, datePublished: '2026-03-01', reviewRating: { '@type': 'Rating', ratingValue: 2, bestRating: 5, worstRating: 1 } },
-      { '@type': 'Review', author: { '@type': 'Person', name: 'Ana' }, datePublished: '2026-03-01', reviewBody: 'Keeps tea hot', reviewRating: { '@type': 'Rating', ratingValue: 4, bestRating: 5, worstRating: 1 } },
+      {
+        '@type': 'Review',
+        author: { '@type': 'Person', name: 'Bo' },
+        datePublished: '2026-03-01',
+        reviewRating: { '@type': 'Rating', ratingValue: 2, bestRating: 5, worstRating: 1 },
+      },
+      {
+        '@type': 'Review',
+        author: { '@type': 'Person', name: 'Ana' },
+        datePublished: '2026-03-01',
+        reviewBody: 'Keeps tea hot',
+        reviewRating: { '@type': 'Rating', ratingValue: 4, bestRating: 5, worstRating: 1 },
+      },
     ])
     // A product without approved reviews has no Review items.
     const other = await shop()
@@ -121,7 +201,9 @@ describe('approved reviews on the product page', () => {
     t.deps.cache.invalidate(store.id)
     const [, page] = await get(path)
     expect(page).toContain('<span class="who">&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;</span>')
-    expect(page).toContain('<p class="comment">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;</p>')
+    expect(page).toContain(
+      '<p class="comment">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;</p>',
+    )
     expect(page).not.toContain('<script>alert')
     expect(page).not.toContain('<img src=x')
     // Only our own two script elements: the JSON-LD block is closed by its own tag alone.
@@ -148,14 +230,22 @@ describe('approved reviews on the product page', () => {
 })
 
 describe('"Write a review" form', () => {
-  test('labelled fields with the API\'s limits; the form posts to the page\'s own route', async () => {
+  test("labelled fields with the API's limits; the form posts to the page's own route", async () => {
     const { path } = await shop()
     const [, page] = await get(path)
     expect(page).toContain(`<form class="review-form" method="post" action="${path}/reviews"`)
-    expect(page).toContain('<label for="rv-name">Your name</label><input id="rv-name" name="customerName" autocomplete="name" required maxlength="100"')
+    expect(page).toContain(
+      '<label for="rv-name">Your name</label><input id="rv-name" name="customerName" autocomplete="name" required maxlength="100"',
+    )
     expect(page).toContain('<legend>Rating</legend>')
-    for (const [n, label] of [[1, '1 star'], [2, '2 stars'], [5, '5 stars']] as const) {
-      expect(page).toContain(`<label class="opt"><input type="radio" name="rating" value="${n}" required> <span>${label}</span></label>`)
+    for (const [n, label] of [
+      [1, '1 star'],
+      [2, '2 stars'],
+      [5, '5 stars'],
+    ] as const) {
+      expect(page).toContain(
+        `<label class="opt"><input type="radio" name="rating" value="${n}" required> <span>${label}</span></label>`,
+      )
     }
     expect(page).toContain(`<label for="rv-comment">Review</label>`)
     expect(page).toContain(`<textarea id="rv-comment" name="comment" rows="4" maxlength="${REVIEW_COMMENT_MAX}"`)
@@ -166,8 +256,22 @@ describe('"Write a review" form', () => {
   test('no script, 201 path: 303 back to the page, which thanks in words; the review is pending in the API with its review.created delivery', async () => {
     const { store, key, product, path } = await shop()
     const now = clock.now()
-    t.deps.db.insert(webhooks).values({ storeId: store.id, url: 'https://hooks.example/x', events: JSON.stringify(['review.created']), secret: 'x', createdAt: now, updatedAt: now }).run()
-    const [res, body] = await postForm(`${path}/reviews`, { customerName: '  Ana  ', rating: '4', comment: 'Line one\r\nLine two' }, { ip: newIp() })
+    t.deps.db
+      .insert(webhooks)
+      .values({
+        storeId: store.id,
+        url: 'https://hooks.example/x',
+        events: JSON.stringify(['review.created']),
+        secret: 'x',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run()
+    const [res, body] = await postForm(
+      `${path}/reviews`,
+      { customerName: '  Ana  ', rating: '4', comment: 'Line one\r\nLine two' },
+      { ip: newIp() },
+    )
     expectStatus(res, body).toBe(303)
     expect(res.headers.get('location')).toBe(`${path}?review=thanks#write-review`)
     expect(res.headers.get('x-ratelimit-limit')).toBe('3')
@@ -175,14 +279,24 @@ describe('"Write a review" form', () => {
     const [back, page] = await follow(res)
     expectStatus(back, page).toBe(200)
     expect(back.headers.get('cache-control')).toBe('no-store')
-    expect(page).toContain('<p class="form-ok" role="status" data-review-ok>Thanks — your review will appear once the shop approves it.</p>')
+    expect(page).toContain(
+      '<p class="form-ok" role="status" data-review-ok>Thanks — your review will appear once the shop approves it.</p>',
+    )
     expect(page).toContain('<meta name="robots" content="noindex">')
     // Pending: not on the page.
     expect(shownNames(page)).toEqual([])
 
     const [lr, list] = await t.api.get(`/api/v1/reviews?productId=${product.id}`, { key, headers: PROXY })
     expectStatus(lr, list).toBe(200)
-    expect(list.data).toEqual([expect.objectContaining({ productId: product.id, customerName: 'Ana', rating: 4, comment: 'Line one\nLine two', status: 'pending' })])
+    expect(list.data).toEqual([
+      expect.objectContaining({
+        productId: product.id,
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Line one\nLine two',
+        status: 'pending',
+      }),
+    ])
     const outbox = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
     expect(outbox.map((o) => o.eventType)).toEqual(['review.created'])
     expect(JSON.parse(outbox[0]!.payload!).data.id).toBe(list.data[0].id)
@@ -197,11 +311,21 @@ describe('"Write a review" form', () => {
     const { store, path } = await shop()
     const cases: [Record<string, string>, string, string, string][] = [
       [{ customerName: '', rating: '5' }, 'customerName', 'required', 'Enter your name.'],
-      [{ customerName: 'x'.repeat(101), rating: '5' }, 'customerName', 'out_of_range', 'Your name can have at most 100 characters.'],
+      [
+        { customerName: 'x'.repeat(101), rating: '5' },
+        'customerName',
+        'out_of_range',
+        'Your name can have at most 100 characters.',
+      ],
       [{ customerName: 'Ana' }, 'rating', 'required', 'Choose a rating from 1 to 5 stars.'],
       [{ customerName: 'Ana', rating: '7' }, 'rating', 'out_of_range', 'Choose a rating from 1 to 5 stars.'],
       [{ customerName: 'Ana', rating: 'five' }, 'rating', 'invalid_type', 'Choose a rating from 1 to 5 stars.'],
-      [{ customerName: 'Ana', rating: '3', comment: 'x'.repeat(REVIEW_COMMENT_MAX + 1) }, 'comment', 'out_of_range', 'Your review can have at most 2,000 characters.'],
+      [
+        { customerName: 'Ana', rating: '3', comment: 'x'.repeat(REVIEW_COMMENT_MAX + 1) },
+        'comment',
+        'out_of_range',
+        'Your review can have at most 2,000 characters.',
+      ],
     ]
     for (const [fields, field, reason, message] of cases) {
       // A fresh IP each: the limit is not what this test is about.
@@ -212,12 +336,17 @@ describe('"Write a review" form', () => {
       const [, page] = await follow(res)
       const id = { customerName: 'rv-name', rating: 'rv-rating', comment: 'rv-comment' }[field]!
       expect(page).toContain(`<span class="err" id="${id}-err" data-err="${field}">${message}</span>`)
-      if (field === 'rating') expect(page).toContain('<input type="radio" name="rating" value="1" required aria-invalid="true" autofocus>')
+      if (field === 'rating')
+        expect(page).toContain('<input type="radio" name="rating" value="1" required aria-invalid="true" autofocus>')
       else expect(page).toMatch(new RegExp(`<(input|textarea) id="${id}"[^>]* aria-invalid="true" autofocus>`))
     }
     expect(t.deps.db.select().from(reviews).where(eq(reviews.storeId, store.id)).all()).toEqual([])
     // The outcome is read from the URL: a made-up field or reason is a general message, never an object's own key.
-    for (const q of ['field=__proto__&reason=toString', 'field=customerName&reason=constructor', 'field=storeId&reason=required']) {
+    for (const q of [
+      'field=__proto__&reason=toString',
+      'field=customerName&reason=constructor',
+      'field=storeId&reason=required',
+    ]) {
       const [, page] = await get(`${path}?review=invalid&${q}`)
       expect(page).not.toContain('function')
       expect(page).toMatch(/data-review-err>(Something went wrong. Please try again.|)<\/p>/)
@@ -229,7 +358,9 @@ describe('"Write a review" form', () => {
     const ip = newIp()
     const json = { storeId: store.id, productId: product.id, customerName: 'Ana', rating: 5 }
     expectStatus(...(await postApi(json, ip))).toBe(201)
-    expect((await postForm(`${path}/reviews`, { customerName: 'Ana', rating: '5' }, { ip }))[0].headers.get('location')).toContain('review=thanks')
+    expect(
+      (await postForm(`${path}/reviews`, { customerName: 'Ana', rating: '5' }, { ip }))[0].headers.get('location'),
+    ).toContain('review=thanks')
     expectStatus(...(await postApi(json, ip))).toBe(201)
 
     const [res, body] = await postForm(`${path}/reviews`, { customerName: 'Ana', rating: '5' }, { ip })
@@ -238,7 +369,9 @@ describe('"Write a review" form', () => {
     expect(res.headers.get('location')).toBe(`${path}?review=limited&until=${until}#write-review`)
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0')
     const [, page] = await follow(res)
-    expect(page).toContain('<p class="form-err" role="alert" data-review-err>You can write another review in about 12 hours.</p>')
+    expect(page).toContain(
+      '<p class="form-err" role="alert" data-review-err>You can write another review in about 12 hours.</p>',
+    )
     // The JSON route shares the bucket: the fifth is a 429 there too.
     const [r5, b5] = await postApi(json, ip)
     expectStatus(r5, b5).toBe(429)
@@ -276,15 +409,24 @@ describe('"Write a review" form', () => {
     expect(t.deps.db.select().from(reviews).where(eq(reviews.storeId, store.id)).all()).toEqual([])
     // Our own origin without Sec-Fetch-Site is accepted, and the budget is whole: three go through.
     for (let i = 0; i < 3; i++) {
-      const [res] = await postForm(`${path}/reviews`, { customerName: 'Ana', rating: '5' }, { ip, headers: { 'sec-fetch-site': '' } })
+      const [res] = await postForm(
+        `${path}/reviews`,
+        { customerName: 'Ana', rating: '5' },
+        { ip, headers: { 'sec-fetch-site': '' } },
+      )
       expect(res.headers.get('location')).toContain('review=thanks')
     }
   })
 
   test('an unknown product or store is a 404 page; an inactive product too', async () => {
     const { store, key, product, path } = await shop()
-    expect((await postForm(`/s/${store.slug}/p/nope/reviews`, { customerName: 'Ana', rating: '5' }, { ip: newIp() }))[0].status).toBe(404)
-    expect((await postForm(`/s/no-such-store/p/x/reviews`, { customerName: 'Ana', rating: '5' }, { ip: newIp() }))[0].status).toBe(404)
+    expect(
+      (await postForm(`/s/${store.slug}/p/nope/reviews`, { customerName: 'Ana', rating: '5' }, { ip: newIp() }))[0]
+        .status,
+    ).toBe(404)
+    expect(
+      (await postForm(`/s/no-such-store/p/x/reviews`, { customerName: 'Ana', rating: '5' }, { ip: newIp() }))[0].status,
+    ).toBe(404)
     await t.api.put(`/api/v1/products/${product.id}`, { isActive: false }, { key, headers: PROXY })
     const [res, page] = await postForm(`${path}/reviews`, { customerName: 'Ana', rating: '5' }, { ip: newIp() })
     expectStatus(res, page).toBe(404)
@@ -295,7 +437,10 @@ describe('"Write a review" form', () => {
 describe('the page cache', () => {
   test('moderating or deleting a review drops the cached page (the product fragments stay)', async () => {
     const { store, key, product, path } = await shop()
-    const [cr, created] = await postApi({ storeId: store.id, productId: product.id, customerName: 'Moderated Mo', rating: 5, comment: 'Lovely glaze' }, newIp())
+    const [cr, created] = await postApi(
+      { storeId: store.id, productId: product.id, customerName: 'Moderated Mo', rating: 5, comment: 'Lovely glaze' },
+      newIp(),
+    )
     expectStatus(cr, created).toBe(201)
     const [r1, p1] = await get(path)
     expect(shownNames(p1)).toEqual([])
@@ -334,7 +479,10 @@ describe('the page cache', () => {
 })
 
 describe('Share on WhatsApp', () => {
-  const shareText = (page: string) => decodeURIComponent(page.match(/<a class="share" href="https:\/\/wa\.me\/\?text=([^"]+)" rel="noopener">Share on WhatsApp<\/a>/)![1]!)
+  const shareText = (page: string) =>
+    decodeURIComponent(
+      page.match(/<a class="share" href="https:\/\/wa\.me\/\?text=([^"]+)" rel="noopener">Share on WhatsApp<\/a>/)![1]!,
+    )
 
   test("product page: name, price and the product's absolute URL on PUBLIC_URL; catalog: the store's URL", async () => {
     const { store, path } = await shop({ name: 'Clay & Co' })
@@ -346,9 +494,22 @@ describe('Share on WhatsApp', () => {
     const local = makeApp()
     try {
       const { store, key } = makeShop(local.deps)
-      const [, p] = await local.api.post('/api/v1/products', { name: 'Tee', price: 10, variants: [{ name: 'S', price: 10 }, { name: 'XL', price: 12 }] }, { key })
+      const [, p] = await local.api.post(
+        '/api/v1/products',
+        {
+          name: 'Tee',
+          price: 10,
+          variants: [
+            { name: 'S', price: 10 },
+            { name: 'XL', price: 12 },
+          ],
+        },
+        { key },
+      )
       const res = await local.app.handle(new Request(`http://127.0.0.1:8080/s/${store.slug}/p/${p.data.slug}`))
-      expect(shareText(await res.text())).toBe(`Tee\nFrom $10.00\nhttp://127.0.0.1:8080/s/${store.slug}/p/${p.data.slug}`)
+      expect(shareText(await res.text())).toBe(
+        `Tee\nFrom $10.00\nhttp://127.0.0.1:8080/s/${store.slug}/p/${p.data.slug}`,
+      )
     } finally {
       local.close()
     }
@@ -366,7 +527,7 @@ describe('"about N hours": the page and the script say the same', () => {
     expect(retryText(WORDS.es.review, 5 * 3600)).toBe('Podrás escribir otra reseña en unas 5 horas.')
     // The script's copy of the rounding (shop.js), run on the same words for every minute of a day.
     const js = readFileSync(new URL('../../src/shop/assets/shop.js', import.meta.url), 'utf8')
-    const source = js.match(/ {4}function retryText\(seconds\) \{[^]*?\n {4}\}/)![0]
+    const source = js.match(/ {4}function retryText\(seconds\) \{[\s\S]*?\n {4}\}/)![0]
     const scriptRetry = new Function('R', `${source}; return retryText`)(w) as (s: number) => string
     for (let s = 1; s <= 86_400; s += 59) expect(scriptRetry(s)).toBe(retryText(w, s))
   })

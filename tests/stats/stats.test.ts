@@ -15,7 +15,13 @@ const t = appForFile({ rateLimitKey: 100_000 }, { clock })
 
 let seq = 0
 /** An order with its items, inserted directly (minor units). Total = Σ subtotals + extra. */
-function addOrder(storeId: string, at: number, status: OrderStatus, items: { productId: string; quantity: number; unitPrice: number }[], extra = 0) {
+function addOrder(
+  storeId: string,
+  at: number,
+  status: OrderStatus,
+  items: { productId: string; quantity: number; unitPrice: number }[],
+  extra = 0,
+) {
   const subtotal = items.reduce((n, i) => n + i.quantity * i.unitPrice, 0)
   const o = t.deps.db
     .insert(orders)
@@ -37,7 +43,17 @@ function addOrder(storeId: string, at: number, status: OrderStatus, items: { pro
   if (items.length)
     t.deps.db
       .insert(orderItems)
-      .values(items.map((i, n) => ({ orderId: o.id, productId: i.productId, productName: 'snapshot', quantity: i.quantity, unitPrice: i.unitPrice, subtotal: i.quantity * i.unitPrice, position: n })))
+      .values(
+        items.map((i, n) => ({
+          orderId: o.id,
+          productId: i.productId,
+          productName: 'snapshot',
+          quantity: i.quantity,
+          unitPrice: i.unitPrice,
+          subtotal: i.quantity * i.unitPrice,
+          position: n,
+        })),
+      )
       .run()
   return o
 }
@@ -53,8 +69,14 @@ describe('GET /api/v1/stats', () => {
     const A = makeProduct(t.deps, store.id, { name: 'Apple' })
     const B = makeProduct(t.deps, store.id, { name: 'Bread' })
     const C = makeProduct(t.deps, store.id, { name: 'Cheese' })
-    addOrder(store.id, D(1, 10), 'pending', [{ productId: A.id, quantity: 2, unitPrice: 300 }, { productId: B.id, quantity: 1, unitPrice: 400 }]) // 10.00
-    addOrder(store.id, D(2, 0, 0), 'delivered', [{ productId: A.id, quantity: 1, unitPrice: 300 }, { productId: C.id, quantity: 5, unitPrice: 450 }]) // 25.50
+    addOrder(store.id, D(1, 10), 'pending', [
+      { productId: A.id, quantity: 2, unitPrice: 300 },
+      { productId: B.id, quantity: 1, unitPrice: 400 },
+    ]) // 10.00
+    addOrder(store.id, D(2, 0, 0), 'delivered', [
+      { productId: A.id, quantity: 1, unitPrice: 300 },
+      { productId: C.id, quantity: 5, unitPrice: 450 },
+    ]) // 25.50
     addOrder(store.id, D(2, 13), 'cancelled', [{ productId: B.id, quantity: 10, unitPrice: 1000 }]) // 100.00, cancelled
     addOrder(store.id, D(5, 23, 59), 'shipped', [{ productId: B.id, quantity: 1, unitPrice: 200 }], 500) // 7.00 (5.00 shipping)
     addOrder(store.id, D(10, 8), 'confirmed', [{ productId: C.id, quantity: 1, unitPrice: 100 }]) // 1.00
@@ -63,7 +85,9 @@ describe('GET /api/v1/stats', () => {
     addVisits(store.id, D(9), 2)
     // Another store's orders and visits never count.
     const other = makeStore(t.deps)
-    addOrder(other.id, D(2, 5), 'pending', [{ productId: makeProduct(t.deps, other.id).id, quantity: 9, unitPrice: 999 }])
+    addOrder(other.id, D(2, 5), 'pending', [
+      { productId: makeProduct(t.deps, other.id).id, quantity: 9, unitPrice: 999 },
+    ])
     addVisits(other.id, D(2, 5), 5)
 
     let [res, body] = await stats(key)
@@ -104,15 +128,36 @@ describe('GET /api/v1/stats', () => {
 
     // `to` is exclusive to the millisecond; `from` inclusive.
     ;[res, body] = await stats(key, `?from=2026-01-01T10:00:00.001Z&to=2026-01-02T00:00:00.000Z`)
-    expect(body.data).toMatchObject({ totalOrders: 0, revenue: 0, averageOrderValue: 0, topProducts: [], visits: 0, conversionRate: null })
+    expect(body.data).toMatchObject({
+      totalOrders: 0,
+      revenue: 0,
+      averageOrderValue: 0,
+      topProducts: [],
+      visits: 0,
+      conversionRate: null,
+    })
     ;[res, body] = await stats(key, `?from=2026-01-01T10:00:00.000Z&to=2026-01-02T00:00:00.001Z`)
     expect(body.data).toMatchObject({ totalOrders: 2, revenue: 35.5, visits: 0, conversionRate: null })
 
     // Only one bound.
     ;[res, body] = await stats(key, `?from=2026-01-05`)
-    expect(body.data).toMatchObject({ totalOrders: 2, revenue: 8, ordersByStatus: { shipped: 1, confirmed: 1 }, visits: 2, conversionRate: 1, from: '2026-01-05T00:00:00.000Z', to: null })
+    expect(body.data).toMatchObject({
+      totalOrders: 2,
+      revenue: 8,
+      ordersByStatus: { shipped: 1, confirmed: 1 },
+      visits: 2,
+      conversionRate: 1,
+      from: '2026-01-05T00:00:00.000Z',
+      to: null,
+    })
     ;[res, body] = await stats(key, `?to=2026-01-02`)
-    expect(body.data).toMatchObject({ totalOrders: 1, revenue: 10, visits: 3, from: null, to: '2026-01-02T00:00:00.000Z' })
+    expect(body.data).toMatchObject({
+      totalOrders: 1,
+      revenue: 10,
+      visits: 3,
+      from: null,
+      to: '2026-01-02T00:00:00.000Z',
+    })
 
     // Empty window (from == to).
     ;[res, body] = await stats(key, `?from=2026-01-02&to=2026-01-02`)
@@ -126,10 +171,21 @@ describe('GET /api/v1/stats', () => {
     const P = makeProduct(t.deps, store.id, { name: 'Pen' })
     const o = addOrder(store.id, D(3, 12), 'pending', [{ productId: P.id, quantity: 4, unitPrice: 250 }])
     let [, body] = await stats(key)
-    expect(body.data).toMatchObject({ totalOrders: 1, revenue: 10, topProducts: [{ productId: P.id, quantity: 4, revenue: 10 }] })
-    for (const s of ['confirmed', 'cancelled'] as const) t.deps.db.update(orders).set({ status: s, updatedAt: clock.now() }).where(eq(orders.id, o.id)).run()
+    expect(body.data).toMatchObject({
+      totalOrders: 1,
+      revenue: 10,
+      topProducts: [{ productId: P.id, quantity: 4, revenue: 10 }],
+    })
+    for (const s of ['confirmed', 'cancelled'] as const)
+      t.deps.db.update(orders).set({ status: s, updatedAt: clock.now() }).where(eq(orders.id, o.id)).run()
     ;[, body] = await stats(key)
-    expect(body.data).toMatchObject({ totalOrders: 1, revenue: 0, averageOrderValue: 0, topProducts: [], ordersByStatus: { pending: 0, confirmed: 0, cancelled: 1 } })
+    expect(body.data).toMatchObject({
+      totalOrders: 1,
+      revenue: 0,
+      averageOrderValue: 0,
+      topProducts: [],
+      ordersByStatus: { pending: 0, confirmed: 0, cancelled: 1 },
+    })
     // The partial-day path agrees.
     ;[, body] = await stats(key, '?from=2026-01-03T06:00:00Z&to=2026-01-03T18:00:00Z')
     expect(body.data).toMatchObject({ totalOrders: 1, revenue: 0, topProducts: [], ordersByStatus: { cancelled: 1 } })
@@ -138,12 +194,19 @@ describe('GET /api/v1/stats', () => {
   test(`top products: at most ${TOP_PRODUCTS}, by quantity, then revenue, then id`, async () => {
     const { store, key } = makeShop(t.deps, { plan: 'pro' })
     const ps = Array.from({ length: TOP_PRODUCTS + 3 }, (_, i) => makeProduct(t.deps, store.id, { name: `P${i}` }))
-    ps.forEach((p, i) => addOrder(store.id, D(4), 'pending', [{ productId: p.id, quantity: 1 + (i % 5), unitPrice: 100 + i }]))
+    ps.forEach((p, i) =>
+      addOrder(store.id, D(4), 'pending', [{ productId: p.id, quantity: 1 + (i % 5), unitPrice: 100 + i }]),
+    )
     const [, body] = await stats(key)
     const top = body.data.topProducts as { productId: string; quantity: number; revenue: number }[]
     expect(top).toHaveLength(TOP_PRODUCTS)
     const expected = ps
-      .map((p, i) => ({ productId: p.id, productName: p.name, quantity: 1 + (i % 5), revenue: ((1 + (i % 5)) * (100 + i)) / 100 }))
+      .map((p, i) => ({
+        productId: p.id,
+        productName: p.name,
+        quantity: 1 + (i % 5),
+        revenue: ((1 + (i % 5)) * (100 + i)) / 100,
+      }))
       .sort((a, b) => b.quantity - a.quantity || b.revenue - a.revenue)
       .slice(0, TOP_PRODUCTS)
     expect(top).toEqual(expected)
@@ -179,12 +242,23 @@ describe('GET /api/v1/stats', () => {
     const { key } = makeShop(t.deps, { plan: 'free' })
     const [res, body] = await stats(key)
     expectStatus(res, body).toBe(403)
-    expect(body).toMatchObject({ error: 'plan_required', code: 'PLAN_REQUIRED', feature: 'advancedAnalytics', upgradeUrl: t.config.upgradeUrl })
+    expect(body).toMatchObject({
+      error: 'plan_required',
+      code: 'PLAN_REQUIRED',
+      feature: 'advancedAnalytics',
+      upgradeUrl: t.config.upgradeUrl,
+    })
   })
 })
 
 describe('rollup == plain aggregates', () => {
-  const norm = (f: Figures) => ({ byStatus: f.byStatus, products: [...f.products].filter(([, p]) => p.quantity !== 0 || p.revenue !== 0).sort(([a], [b]) => (a < b ? -1 : 1)), visits: f.visits })
+  const norm = (f: Figures) => ({
+    byStatus: f.byStatus,
+    products: [...f.products]
+      .filter(([, p]) => p.quantity !== 0 || p.revenue !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+    visits: f.visits,
+  })
 
   test('after random inserts, status changes, item edits and deletes, for random windows', () => {
     const { store } = makeShop(t.deps, { plan: 'pro' })
@@ -199,7 +273,11 @@ describe('rollup == plain aggregates', () => {
     immediate(db, () => {
       for (let i = 0; i < 400; i++) {
         const at = start + rnd(span)
-        const items = Array.from({ length: 1 + rnd(3) }, () => ({ productId: ps[rnd(ps.length)]!, quantity: 1 + rnd(4), unitPrice: 100 + rnd(900) }))
+        const items = Array.from({ length: 1 + rnd(3) }, () => ({
+          productId: ps[rnd(ps.length)]!,
+          quantity: 1 + rnd(4),
+          unitPrice: 100 + rnd(900),
+        }))
         made.push(addOrder(store.id, at, ORDER_STATUSES[rnd(5)]!, items, rnd(3) * 100).id)
         if (rnd(3) === 0) addVisits(store.id, start + rnd(span), 1 + rnd(3))
       }
@@ -207,20 +285,40 @@ describe('rollup == plain aggregates', () => {
     immediate(db, () => {
       for (let i = 0; i < 150; i++) {
         const id = made[rnd(made.length)]!
-        db.update(orders).set({ status: ORDER_STATUSES[rnd(5)]! }).where(eq(orders.id, id)).run()
+        db.update(orders)
+          .set({ status: ORDER_STATUSES[rnd(5)]! })
+          .where(eq(orders.id, id))
+          .run()
       }
-      for (let i = 0; i < 20; i++) db.delete(orders).where(eq(orders.id, made.splice(rnd(made.length), 1)[0]!)).run()
+      for (let i = 0; i < 20; i++)
+        db.delete(orders)
+          .where(eq(orders.id, made.splice(rnd(made.length), 1)[0]!))
+          .run()
       for (let i = 0; i < 20; i++) {
-        const item = db.select().from(orderItems).where(eq(orderItems.orderId, made[rnd(made.length)]!)).get()!
-        if (rnd(2)) db.update(orderItems).set({ quantity: item.quantity + 1, subtotal: item.subtotal + item.unitPrice }).where(eq(orderItems.id, item.id)).run()
+        const item = db
+          .select()
+          .from(orderItems)
+          .where(eq(orderItems.orderId, made[rnd(made.length)]!))
+          .get()!
+        if (rnd(2))
+          db.update(orderItems)
+            .set({ quantity: item.quantity + 1, subtotal: item.subtotal + item.unitPrice })
+            .where(eq(orderItems.id, item.id))
+            .run()
         else db.delete(orderItems).where(eq(orderItems.id, item.id)).run()
       }
-      for (let i = 0; i < 5; i++) db.update(orders).set({ createdAt: start + rnd(span) }).where(eq(orders.id, made[rnd(made.length)]!)).run()
+      for (let i = 0; i < 5; i++)
+        db.update(orders)
+          .set({ createdAt: start + rnd(span) })
+          .where(eq(orders.id, made[rnd(made.length)]!))
+          .run()
     })
 
     const sqlite = db.$client
     // Whole days: the rollup alone equals the plain query.
-    expect(norm(rollupFigures(sqlite, store.id, start / DAY_MS, start / DAY_MS + 20))).toEqual(norm(plainFigures(sqlite, store.id, start, start + span)))
+    expect(norm(rollupFigures(sqlite, store.id, start / DAY_MS, start / DAY_MS + 20))).toEqual(
+      norm(plainFigures(sqlite, store.id, start, start + span)),
+    )
     expect(norm(figuresFor(sqlite, store.id, null, null))).toEqual(norm(plainFigures(sqlite, store.id, 0, 8.64e15)))
     for (let i = 0; i < 60; i++) {
       const a = start - DAY_MS + rnd(span + 2 * DAY_MS)

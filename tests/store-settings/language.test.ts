@@ -46,7 +46,10 @@ describe('store language', () => {
     }
     const { store, key } = makeShop(t.deps)
     await t.api.put('/api/v1/store', { language: 'pt', whatsappTemplate: 'Pedido de {nombre}' }, { key })
-    const [, body] = await t.api.post('/api/orders', orderBody(store.id, makeCatalog(t.deps, store.id), { name: 'Rui' }))
+    const [, body] = await t.api.post(
+      '/api/orders',
+      orderBody(store.id, makeCatalog(t.deps, store.id), { name: 'Rui' }),
+    )
     expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(`Pedido de Rui\n\n${body.statusUrl}`)
   })
 

@@ -8,7 +8,27 @@ import { fixedClock } from '../../src/lib/time'
 const clock = fixedClock(Date.UTC(2026, 2, 1, 12))
 const t = appForFile({}, { clock })
 
-const STORE_FIELDS = ['id', 'name', 'slug', 'whatsappNumber', 'currency', 'whatsappTemplate', 'description', 'language', 'isPublished', 'isMaintenance', 'pendingOrderTtlHours', 'showStockCount', 'plan', 'status', 'productCount', 'categoryCount', 'orderCount', 'createdAt', 'updatedAt']
+const STORE_FIELDS = [
+  'id',
+  'name',
+  'slug',
+  'whatsappNumber',
+  'currency',
+  'whatsappTemplate',
+  'description',
+  'language',
+  'isPublished',
+  'isMaintenance',
+  'pendingOrderTtlHours',
+  'showStockCount',
+  'plan',
+  'status',
+  'productCount',
+  'categoryCount',
+  'orderCount',
+  'createdAt',
+  'updatedAt',
+]
 
 describe('GET /api/v1/store', () => {
   test('returns exactly the contract fields, on the free plan too', async () => {
@@ -41,7 +61,12 @@ describe('PUT /api/v1/store', () => {
     clock.advance(5000)
     const [res, body] = await t.api.put('/api/v1/store', { name: 'New Name', description: 'Fresh' }, { key })
     expectStatus(res, body).toBe(200)
-    expect(body.data).toEqual({ ...before.data, name: 'New Name', description: 'Fresh', updatedAt: new Date(clock.now()).toISOString() })
+    expect(body.data).toEqual({
+      ...before.data,
+      name: 'New Name',
+      description: 'Fresh',
+      updatedAt: new Date(clock.now()).toISOString(),
+    })
     const [, after] = await t.api.get('/api/v1/store', { key })
     expect(after.data).toEqual(body.data)
   })
@@ -57,10 +82,18 @@ describe('PUT /api/v1/store', () => {
 
   test('plan, status, id and unknown fields are ignored', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })
-    const [res, body] = await t.api.put('/api/v1/store', { plan: 'lifetime', status: 'suspended', id: 'hacked', orderSeq: 99, name: 'Still free' }, { key })
+    const [res, body] = await t.api.put(
+      '/api/v1/store',
+      { plan: 'lifetime', status: 'suspended', id: 'hacked', orderSeq: 99, name: 'Still free' },
+      { key },
+    )
     expectStatus(res, body).toBe(200)
     expect(body.data).toMatchObject({ id: store.id, plan: 'free', status: 'active', name: 'Still free' })
-    const row = t.deps.db.$client.query<{ plan: string; status: string; order_seq: number }, [string]>('SELECT plan, status, order_seq FROM stores WHERE id = ?').get(store.id)!
+    const row = t.deps.db.$client
+      .query<{ plan: string; status: string; order_seq: number }, [string]>(
+        'SELECT plan, status, order_seq FROM stores WHERE id = ?',
+      )
+      .get(store.id)!
     expect(row).toEqual({ plan: 'free', status: 'active', order_seq: 0 })
   })
 
@@ -86,7 +119,11 @@ describe('PUT /api/v1/store', () => {
     test("another store's slug → 409 DUPLICATE_SLUG, nothing else changes", async () => {
       const a = makeShop(t.deps)
       const b = makeShop(t.deps)
-      const [res, body] = await t.api.put('/api/v1/store', { slug: a.store.slug, name: 'Should not stick' }, { key: b.key })
+      const [res, body] = await t.api.put(
+        '/api/v1/store',
+        { slug: a.store.slug, name: 'Should not stick' },
+        { key: b.key },
+      )
       expectStatus(res, body).toBe(409)
       expect(body.code).toBe('DUPLICATE_SLUG')
       expect(body.details).toMatchObject({ field: 'slug' })
@@ -173,10 +210,16 @@ describe('PUT /api/v1/store', () => {
     }
 
     const lockers: [string, (storeId: string, key: string) => Promise<void> | void][] = [
-      ['a product', async (_id, key) => void (await t.api.post('/api/v1/products', { name: 'Mug', price: 10 }, { key }))],
+      [
+        'a product',
+        async (_id, key) => void (await t.api.post('/api/v1/products', { name: 'Mug', price: 10 }, { key })),
+      ],
       ['a shipping option', (id) => void makeShipping(t.deps, id)],
       ['a fixed discount', (id) => void makeDiscount(t.deps, id, { type: 'fixed', value: 500 })],
-      ['a percentage discount with a minimum order', (id) => void makeDiscount(t.deps, id, { type: 'percentage', value: 5, minOrderAmount: 2000 })],
+      [
+        'a percentage discount with a minimum order',
+        (id) => void makeDiscount(t.deps, id, { type: 'percentage', value: 5, minOrderAmount: 2000 }),
+      ],
       [
         'an order',
         (id) =>
@@ -224,9 +267,16 @@ describe('PUT /api/v1/store', () => {
 
     test('unknown shortcodes → 400 invalid_format naming them', async () => {
       const { key } = makeShop(t.deps)
-      const [res, body] = await t.api.put('/api/v1/store', { whatsappTemplate: 'Hola {tienda}, precio {precio} {Total}' }, { key })
+      const [res, body] = await t.api.put(
+        '/api/v1/store',
+        { whatsappTemplate: 'Hola {tienda}, precio {precio} {Total}' },
+        { key },
+      )
       expectStatus(res, body).toBe(400)
-      expect(body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'whatsappTemplate', reason: 'invalid_format', shortcodes: ['{precio}', '{Total}'] } })
+      expect(body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'whatsappTemplate', reason: 'invalid_format', shortcodes: ['{precio}', '{Total}'] },
+      })
       expect(body.error).toContain('{precio}')
       expect(body.error).toContain('{Total}')
     })

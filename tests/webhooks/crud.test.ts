@@ -22,15 +22,33 @@ describe('webhook endpoints (SSRF guard on)', () => {
 
   test('create → 201 with a whsec_ secret shown only there; list, get, update, delete', async () => {
     const { key } = makeShop(t.deps)
-    const [res, body] = await t.api.post('/api/v1/webhooks', { url: PUBLIC_URL, events: ['order.created', 'review.created'] }, { key })
+    const [res, body] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: PUBLIC_URL, events: ['order.created', 'review.created'] },
+      { key },
+    )
     expectStatus(res, body).toBe(201)
     const hook = body.data
-    expect(hook).toMatchObject({ url: PUBLIC_URL, events: ['order.created', 'review.created'], isActive: true, disabledReason: null })
+    expect(hook).toMatchObject({
+      url: PUBLIC_URL,
+      events: ['order.created', 'review.created'],
+      isActive: true,
+      disabledReason: null,
+    })
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32,44}={0,2}$/)
     const raw = Buffer.from(hook.secret.slice(6), 'base64')
     expect(raw.length).toBeGreaterThanOrEqual(24)
     expect(raw.length).toBeLessThanOrEqual(32)
-    expect(Object.keys(hook).sort()).toEqual(['createdAt', 'disabledReason', 'events', 'id', 'isActive', 'secret', 'updatedAt', 'url'])
+    expect(Object.keys(hook).sort()).toEqual([
+      'createdAt',
+      'disabledReason',
+      'events',
+      'id',
+      'isActive',
+      'secret',
+      'updatedAt',
+      'url',
+    ])
 
     const [lr, list] = await t.api.get('/api/v1/webhooks', { key })
     expectStatus(lr, list).toBe(200)
@@ -43,7 +61,11 @@ describe('webhook endpoints (SSRF guard on)', () => {
     expectStatus(gr, got).toBe(200)
     expect(got.data.secret).toBeUndefined()
 
-    const [ur, upd] = await t.api.put(`/api/v1/webhooks/${hook.id}`, { events: ['order.updated'], isActive: false }, { key })
+    const [ur, upd] = await t.api.put(
+      `/api/v1/webhooks/${hook.id}`,
+      { events: ['order.updated'], isActive: false },
+      { key },
+    )
     expectStatus(ur, upd).toBe(200)
     expect(upd.data).toMatchObject({ id: hook.id, url: PUBLIC_URL, events: ['order.updated'], isActive: false })
     expect(upd.data.secret).toBeUndefined()
@@ -58,7 +80,11 @@ describe('webhook endpoints (SSRF guard on)', () => {
   test("another store's webhook → 403, a missing one → 404", async () => {
     const a = makeShop(t.deps)
     const b = makeShop(t.deps)
-    const [, created] = await t.api.post('/api/v1/webhooks', { url: PUBLIC_URL, events: ['order.created'] }, { key: a.key })
+    const [, created] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: PUBLIC_URL, events: ['order.created'] },
+      { key: a.key },
+    )
     for (const [method, p] of [
       ['GET', ''],
       ['PUT', ''],
@@ -66,12 +92,24 @@ describe('webhook endpoints (SSRF guard on)', () => {
       ['POST', '/rotate-secret'],
       ['GET', '/deliveries'],
     ] as const) {
-      const [res, body] = await t.api.call(method, `/api/v1/webhooks/${created.data.id}${p}`, method === 'PUT' ? { isActive: false } : undefined, { key: b.key })
+      const [res, body] = await t.api.call(
+        method,
+        `/api/v1/webhooks/${created.data.id}${p}`,
+        method === 'PUT' ? { isActive: false } : undefined,
+        { key: b.key },
+      )
       expectStatus(res, body).toBe(403)
-      const [res404, body404] = await t.api.call(method, `/api/v1/webhooks/nosuchwebhook${p}`, method === 'PUT' ? { isActive: false } : undefined, { key: a.key })
+      const [res404, body404] = await t.api.call(
+        method,
+        `/api/v1/webhooks/nosuchwebhook${p}`,
+        method === 'PUT' ? { isActive: false } : undefined,
+        { key: a.key },
+      )
       expectStatus(res404, body404).toBe(404)
     }
-    const [rr, rb] = await t.api.post(`/api/v1/webhooks/${created.data.id}/deliveries/msg_nosuch/retry`, undefined, { key: a.key })
+    const [rr, rb] = await t.api.post(`/api/v1/webhooks/${created.data.id}/deliveries/msg_nosuch/retry`, undefined, {
+      key: a.key,
+    })
     expectStatus(rr, rb).toBe(404)
   })
 
@@ -138,7 +176,11 @@ describe('webhook endpoints (SSRF guard on)', () => {
       if (res.status !== 400) throw new Error(`${url} was accepted: ${JSON.stringify(body)}`)
       expect(body).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url', reason: 'private_address' } })
     }
-    const [ok, created] = await t.api.post('/api/v1/webhooks', { url: 'https://[2606:4700:4700::1111]/hook', events: ['order.created'] }, { key })
+    const [ok, created] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://[2606:4700:4700::1111]/hook', events: ['order.created'] },
+      { key },
+    )
     expectStatus(ok, created).toBe(201)
     const [ur, ub] = await t.api.put(`/api/v1/webhooks/${created.data.id}`, { url: 'http://127.0.0.1:9/' }, { key })
     expectStatus(ur, ub).toBe(400)
@@ -205,7 +247,11 @@ describe('rotation and re-activation (loopback receiver)', () => {
     expect(verify(oldSecret, first)).toMatchObject({ type: 'order.created', data: { id: 'o1' } })
     expect(verify(newSecret, first)).toMatchObject({ type: 'order.created' })
     // Each signature alone is made with exactly one of the two secrets: the new one first.
-    const headers = (sig: string) => ({ 'webhook-id': first.id, 'webhook-timestamp': first.timestamp, 'webhook-signature': sig })
+    const headers = (sig: string) => ({
+      'webhook-id': first.id,
+      'webhook-timestamp': first.timestamp,
+      'webhook-signature': sig,
+    })
     expect(new Webhook(newSecret).verify(first.body, headers(sigs[0]!))).toBeTruthy()
     expect(() => new Webhook(newSecret).verify(first.body, headers(sigs[1]!))).toThrow()
     expect(new Webhook(oldSecret).verify(first.body, headers(sigs[1]!))).toBeTruthy()
@@ -225,13 +271,18 @@ describe('rotation and re-activation (loopback receiver)', () => {
   test('re-activating an endpoint the service disabled clears disabledReason', async () => {
     const { key } = makeShop(t.deps)
     const [, created] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
-    t.deps.db.$client.run("UPDATE webhooks SET is_active = 0, disabled_reason = 'Endpoint answered 410 Gone', failing_since = 1 WHERE id = ?", [created.data.id])
+    t.deps.db.$client.run(
+      "UPDATE webhooks SET is_active = 0, disabled_reason = 'Endpoint answered 410 Gone', failing_since = 1 WHERE id = ?",
+      [created.data.id],
+    )
     const [, before] = await t.api.get(`/api/v1/webhooks/${created.data.id}`, { key })
     expect(before.data).toMatchObject({ isActive: false, disabledReason: 'Endpoint answered 410 Gone' })
     const [res, body] = await t.api.put(`/api/v1/webhooks/${created.data.id}`, { isActive: true }, { key })
     expectStatus(res, body).toBe(200)
     expect(body.data).toMatchObject({ isActive: true, disabledReason: null })
-    const row = t.deps.db.$client.query<{ failing_since: number | null }, [string]>('SELECT failing_since FROM webhooks WHERE id = ?').get(created.data.id)
+    const row = t.deps.db.$client
+      .query<{ failing_since: number | null }, [string]>('SELECT failing_since FROM webhooks WHERE id = ?')
+      .get(created.data.id)
     expect(row!.failing_since).toBeNull()
   })
 })

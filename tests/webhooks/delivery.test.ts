@@ -10,7 +10,7 @@ import { makeApp, expectStatus, type TestApp } from '../helpers/app'
 import { makeShop } from '../helpers/factories'
 import { makeCatalog, orderBody } from '../helpers/factories'
 import { ROOT } from '../helpers/server'
-import { startReceiver, verify, type Receiver } from '../helpers/webhook-receiver'
+import { startReceiver, verify } from '../helpers/webhook-receiver'
 import { immediate } from '../../src/db/client'
 import { openDb } from '../../src/db/client'
 import { enqueueEvent } from '../../src/modules/webhooks/outbox'
@@ -39,9 +39,16 @@ async function setup(overrides: Partial<Config> = {}, opts: { start?: number; ev
   const clock = fixedClock(opts.start ?? Date.now())
   const t = makeApp({ webhookAllowPrivate: true, ...overrides }, { clock })
   const rx = startReceiver()
-  cleanup.push(() => t.close(), () => rx.stop())
+  cleanup.push(
+    () => t.close(),
+    () => rx.stop(),
+  )
   const { store, key } = makeShop(t.deps)
-  const [res, body] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: opts.events ?? ['order.created', 'order.updated', 'review.created'] }, { key })
+  const [res, body] = await t.api.post(
+    '/api/v1/webhooks',
+    { url: rx.url, events: opts.events ?? ['order.created', 'order.updated', 'review.created'] },
+    { key },
+  )
   expectStatus(res, body).toBe(201)
   const hook = body.data as { id: string; secret: string }
   const emit = (data: unknown = { id: Math.random().toString(36).slice(2) }, type: WebhookEvent = 'order.created') =>
@@ -52,14 +59,26 @@ async function setup(overrides: Partial<Config> = {}, opts: { start?: number; ev
     return b as { data: Record<string, any>[]; total: number }
   }
   const row = (id: string) =>
-    t.deps.db.$client.query<Record<string, any>, [string]>('SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError, last_response_code AS code FROM webhook_deliveries WHERE id = ?').get(id)!
-  const webhookRow = () => t.deps.db.$client.query<Record<string, any>, [string]>('SELECT is_active AS isActive, disabled_reason AS disabledReason, failing_since AS failingSince FROM webhooks WHERE id = ?').get(hook.id)!
+    t.deps.db.$client
+      .query<Record<string, any>, [string]>(
+        'SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError, last_response_code AS code FROM webhook_deliveries WHERE id = ?',
+      )
+      .get(id)!
+  const webhookRow = () =>
+    t.deps.db.$client
+      .query<Record<string, any>, [string]>(
+        'SELECT is_active AS isActive, disabled_reason AS disabledReason, failing_since AS failingSince FROM webhooks WHERE id = ?',
+      )
+      .get(hook.id)!
   return { t, clock, rx, store, key, hook, emit, deliveries, row, webhookRow }
 }
 
 /** The newest delivery's id, once the outbox has been moved into the log (the dispatcher moves it; GET …/deliveries only reads). */
 const onlyId = (t: TestApp) => (drainOutbox(t.deps.db.$client), newestId(t))
-const newestId = (t: TestApp) => t.deps.db.$client.query<{ id: string }, []>('SELECT id FROM webhook_deliveries ORDER BY created_at DESC LIMIT 1').get()!.id
+const newestId = (t: TestApp) =>
+  t.deps.db.$client
+    .query<{ id: string }, []>('SELECT id FROM webhook_deliveries ORDER BY created_at DESC LIMIT 1')
+    .get()!.id
 
 describe('first attempt', () => {
   test('an order posted through the API reaches the receiver at once, signed and verifiable', async () => {
@@ -74,15 +93,30 @@ describe('first attempt', () => {
     expect(isCuid(got.id)).toBe(true) // the delivery's id: a plain CUID2 like every id (contract)
     expect(Number(got.timestamp)).toBeCloseTo(Date.now() / 1000, -2)
     const payload = verify(hook.secret, got) as Record<string, any>
-    expect(payload).toMatchObject({ type: 'order.created', event: 'order.created', data: { id: order.id, orderNumber: order.orderNumber } })
+    expect(payload).toMatchObject({
+      type: 'order.created',
+      event: 'order.created',
+      data: { id: order.id, orderNumber: order.orderNumber },
+    })
     expect(typeof payload.timestamp).toBe('string')
     // The body is exactly the stored payload.
-    const stored = t.deps.db.$client.query<{ payload: string }, [string]>('SELECT payload FROM webhook_deliveries WHERE id = ?').get(got.id)!.payload
+    const stored = t.deps.db.$client
+      .query<{ payload: string }, [string]>('SELECT payload FROM webhook_deliveries WHERE id = ?')
+      .get(got.id)!.payload
     expect(got.body).toBe(stored)
     await t.deps.dispatcher.idle()
     const log = await deliveries()
     expect(log.total).toBe(1)
-    expect(log.data[0]).toMatchObject({ id: got.id, webhookId: hook.id, eventType: 'order.created', status: 'succeeded', attempts: 1, lastResponseCode: 204, lastError: null, nextAttemptAt: null })
+    expect(log.data[0]).toMatchObject({
+      id: got.id,
+      webhookId: hook.id,
+      eventType: 'order.created',
+      status: 'succeeded',
+      attempts: 1,
+      lastResponseCode: 204,
+      lastError: null,
+      nextAttemptAt: null,
+    })
     expect(typeof log.data[0]!.lastLatencyMs).toBe('number')
     expect(log.data[0]!.deliveredAt).toEqual(expect.any(String))
   })
@@ -156,7 +190,10 @@ describe('retries', () => {
 
   test('Retry-After on 429/503 pushes the next attempt later than the schedule (seconds or HTTP date), capped at 24 h', async () => {
     // A whole second, since HTTP dates carry seconds only.
-    const { t, clock, rx, emit, row } = await setup({ webhookRetrySchedule: [5, 5, 5, 5] }, { start: Math.floor(Date.now() / 1000) * 1000 })
+    const { t, clock, rx, emit, row } = await setup(
+      { webhookRetrySchedule: [5, 5, 5, 5] },
+      { start: Math.floor(Date.now() / 1000) * 1000 },
+    )
     const answers = [
       new Response(null, { status: 429, headers: { 'retry-after': '120' } }),
       new Response(null, { status: 503, headers: { 'retry-after': new Date(clock.now() + 600 * SEC).toUTCString() } }),
@@ -232,7 +269,10 @@ describe('retries', () => {
 
 describe('disabling endpoints', () => {
   test('410 Gone disables the endpoint and fails its other pending deliveries', async () => {
-    const { t, rx, key, hook, emit, row, deliveries } = await setup({ webhookConcurrencyPerEndpoint: 1, webhookConcurrency: 1 })
+    const { t, rx, key, hook, emit, row, deliveries } = await setup({
+      webhookConcurrencyPerEndpoint: 1,
+      webhookConcurrency: 1,
+    })
     rx.respond = () => new Response('gone', { status: 410 })
     emit()
     emit()
@@ -248,7 +288,9 @@ describe('disabling endpoints', () => {
   })
 
   test('an endpoint failing continuously for 5 days is disabled; a success in between resets the clock', async () => {
-    const { t, clock, rx, key, hook, emit, webhookRow, deliveries } = await setup({ webhookRetrySchedule: Array(10).fill(60) })
+    const { t, clock, rx, key, hook, emit, webhookRow, deliveries } = await setup({
+      webhookRetrySchedule: Array(10).fill(60),
+    })
     let ok = false
     rx.respond = () => new Response(null, { status: ok ? 204 : 500 })
     const t0 = clock.now()
@@ -334,7 +376,13 @@ describe('concurrency', () => {
     }
     const N = 200
     for (let i = 0; i < N; i++) emit({ i })
-    const second = new Dispatcher({ db: openDb({ dataDir: t.config.dataDir, synchronous: 'NORMAL' }), config: t.config, clock, log: createLogger('silent'), secretBox: t.deps.secretBox })
+    const second = new Dispatcher({
+      db: openDb({ dataDir: t.config.dataDir, synchronous: 'NORMAL' }),
+      config: t.config,
+      clock,
+      log: createLogger('silent'),
+      secretBox: t.deps.secretBox,
+    })
     cleanup.push(() => {
       second.close()
       ;(second as unknown as { deps: { db: { $client: { close(): void } } } }).deps.db.$client.close()
@@ -356,7 +404,11 @@ describe('concurrency', () => {
       said += new TextDecoder().decode(value)
     }
     childErr.releaseLock()
-    await Promise.all([...Array.from({ length: 5 }, () => sweepDeliveries(t.deps)), second.sweep(), (async () => t.deps.onOutbox('x'))()])
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => sweepDeliveries(t.deps)),
+      second.sweep(),
+      (async () => t.deps.onOutbox('x'))(),
+    ])
     await rx.waitFor(() => new Set(rx.received.map((r) => r.id)).size === N, 10_000)
     expect(await child.exited).toBe(0)
     const childSent = Number((await new Response(child.stdout).text()).trim())
@@ -364,7 +416,11 @@ describe('concurrency', () => {
     expect(counts.size).toBe(N)
     expect([...counts.values()].every((n) => n === 1)).toBe(true)
     expect(rx.received).toHaveLength(N)
-    const states = t.deps.db.$client.query<{ status: string; attempts: number; n: number }, []>('SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY 1, 2').all()
+    const states = t.deps.db.$client
+      .query<{ status: string; attempts: number; n: number }, []>(
+        'SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY 1, 2',
+      )
+      .all()
     expect(states).toEqual([{ status: 'succeeded', attempts: 1, n: N }])
     // Not a timing assertion: only that the child really took part (it claimed some rows itself).
     expect(childSent).toBeGreaterThanOrEqual(0)
@@ -387,7 +443,20 @@ describe('delivery log and replay', () => {
     expect(all.data.map((d) => d.eventType)).toEqual(['review.created', 'order.created', 'order.created'])
     expect(all.data.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'pending'])
     expect(Object.keys(all.data[0]!).sort()).toEqual(
-      ['attempts', 'createdAt', 'deliveredAt', 'eventType', 'id', 'lastError', 'lastLatencyMs', 'lastResponseCode', 'nextAttemptAt', 'status', 'updatedAt', 'webhookId'].sort(),
+      [
+        'attempts',
+        'createdAt',
+        'deliveredAt',
+        'eventType',
+        'id',
+        'lastError',
+        'lastLatencyMs',
+        'lastResponseCode',
+        'nextAttemptAt',
+        'status',
+        'updatedAt',
+        'webhookId',
+      ].sort(),
     )
     expect(all.data[2]!.nextAttemptAt).toEqual(expect.any(String))
     const pending = await deliveries('?status=pending')
@@ -419,7 +488,9 @@ describe('delivery log and replay', () => {
     clock.advance(30 * DAY - 1)
     emit({ id: 'stuck' }) // not sent (no sweep): pending once moved; made old below
     drainOutbox(client)
-    client.run(`UPDATE webhook_deliveries SET created_at = 0, next_attempt_at = ?1 WHERE status = 'pending'`, [clock.now() + DAY])
+    client.run(`UPDATE webhook_deliveries SET created_at = 0, next_attempt_at = ?1 WHERE status = 'pending'`, [
+      clock.now() + DAY,
+    ])
     expect((await deliveries()).total).toBe(1203)
     await pruneExpired(t.deps) // one ms short of 30 days: nothing goes
     expect((await deliveries()).total).toBe(1203)
@@ -450,7 +521,9 @@ describe('delivery log and replay', () => {
     expect(row(id)).toMatchObject({ status: 'succeeded', attempts: 1 })
     // A delivery of another endpoint of the same store is 404 under this one.
     const [, other] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
-    const [r404, b404] = await t.api.post(`/api/v1/webhooks/${other.data.id}/deliveries/${id}/retry`, undefined, { key })
+    const [r404, b404] = await t.api.post(`/api/v1/webhooks/${other.data.id}/deliveries/${id}/retry`, undefined, {
+      key,
+    })
     expectStatus(r404, b404).toBe(404)
   })
 })

@@ -9,7 +9,14 @@ import { makeShop } from '../helpers/factories'
 import { startReceiver } from '../helpers/webhook-receiver'
 import { immediate } from '../../src/db/client'
 import { enqueueEvent } from '../../src/modules/webhooks/outbox'
-import { BUSY_SHARE, DeliveryGovernor, LATE_STREAK, PRESSURE_GROUP, PRESSURE_MS, PressureSignal } from '../../src/modules/webhooks/governor'
+import {
+  BUSY_SHARE,
+  DeliveryGovernor,
+  LATE_STREAK,
+  PRESSURE_GROUP,
+  PRESSURE_MS,
+  PressureSignal,
+} from '../../src/modules/webhooks/governor'
 import { fixedClock } from '../../src/lib/time'
 
 let cleanup: (() => void)[] = []
@@ -65,14 +72,18 @@ describe('the dispatcher under checkout pressure', () => {
     const clock = fixedClock(Date.now())
     const t = makeApp({ webhookAllowPrivate: true, webhookBusyRate: 3, webhookConcurrencyPerEndpoint: 10 }, { clock })
     const rx = startReceiver()
-    cleanup.push(() => t.close(), () => rx.stop())
+    cleanup.push(
+      () => t.close(),
+      () => rx.stop(),
+    )
     const { store, key } = makeShop(t.deps)
     const [res, body] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
     expectStatus(res, body).toBe(201)
 
     t.deps.dispatcher.governor.notePressure()
     immediate(t.deps.db, () => {
-      for (let i = 0; i < 8; i++) enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, clock.now())
+      for (let i = 0; i < 8; i++)
+        enqueueEvent(t.deps.db.$client, store.id, 'order.created', { id: `o${i}` }, clock.now())
     })
     t.deps.onOutbox(store.id)
     await rx.waitFor(() => rx.received.length === 3)
@@ -99,16 +110,41 @@ describe('what counts as checkout pressure (PressureSignal, one observation per 
   })
 
   test('not one late turn (a GC pause): the streak restarts after an on-time tick', () => {
-    expect(run([{}, {}, { lateMs: 1 }, {}, {}, { lateMs: 0 }, {}])).toEqual([false, false, false, false, false, false, false])
+    expect(run([{}, {}, { lateMs: 1 }, {}, {}, { lateMs: 0 }, {}])).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
   })
 
   test('not without checkout traffic, and not while the process is idle (a stalled VM, a slow disk)', () => {
-    expect(run([{ active: false }, { active: false }, { active: false }, { active: false }])).toEqual([false, false, false, false])
-    expect(run([{ cpuShare: 0.2 }, { cpuShare: 0.3 }, { cpuShare: 0.2 }, { cpuShare: BUSY_SHARE - 0.01 }])).toEqual([false, false, false, false])
+    expect(run([{ active: false }, { active: false }, { active: false }, { active: false }])).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
+    expect(run([{ cpuShare: 0.2 }, { cpuShare: 0.3 }, { cpuShare: 0.2 }, { cpuShare: BUSY_SHARE - 0.01 }])).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ])
   })
 
   test('once under pressure, any late busy tick keeps it; on-time or idle ticks do not', () => {
-    expect(run([{ pressured: true }, { pressured: true, lateMs: 0 }, { pressured: true }, { pressured: true, cpuShare: 0.1 }])).toEqual([true, false, true, false])
+    expect(
+      run([
+        { pressured: true },
+        { pressured: true, lateMs: 0 },
+        { pressured: true },
+        { pressured: true, cpuShare: 0.1 },
+      ]),
+    ).toEqual([true, false, true, false])
   })
 })
 

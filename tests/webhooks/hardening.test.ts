@@ -37,8 +37,14 @@ async function withEndpoint(url: string, schedule = [0]) {
   const { store, key } = makeShop(t.deps)
   const [res, body] = await t.api.post('/api/v1/webhooks', { url, events: ['order.created'] }, { key })
   expectStatus(res, body).toBe(201)
-  const emit = (data: unknown) => immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, 'order.created', data, clock.now()))
-  const row = (id: string) => t.deps.db.$client.query<{ status: string; attempts: number; lastError: string | null }, [string]>('SELECT status, attempts, last_error AS lastError FROM webhook_deliveries WHERE id = ?').get(id)!
+  const emit = (data: unknown) =>
+    immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, store.id, 'order.created', data, clock.now()))
+  const row = (id: string) =>
+    t.deps.db.$client
+      .query<{ status: string; attempts: number; lastError: string | null }, [string]>(
+        'SELECT status, attempts, last_error AS lastError FROM webhook_deliveries WHERE id = ?',
+      )
+      .get(id)!
   return { t, clock, store, key, hook: body.data as { id: string; secret: string }, emit, row }
 }
 
@@ -61,7 +67,14 @@ describe('sends connect to the address that passed the check', () => {
     expect(rx.hits).toHaveLength(1)
     expect(rx.hits[0]!.host).toBe(`hooks.example.test:${rx.port}`)
     const r = rx.hits[0]!
-    const payload = verify(hook.secret, { id: r.headers['webhook-id']!, timestamp: r.headers['webhook-timestamp']!, signature: r.headers['webhook-signature']!, body: r.body, headers: r.headers, at: 0 })
+    const payload = verify(hook.secret, {
+      id: r.headers['webhook-id']!,
+      timestamp: r.headers['webhook-timestamp']!,
+      signature: r.headers['webhook-signature']!,
+      body: r.body,
+      headers: r.headers,
+      at: 0,
+    })
     expect(payload).toMatchObject({ type: 'order.created', storeId: store.id, data: { id: 'o1' } })
   })
 
@@ -70,7 +83,12 @@ describe('sends connect to the address that passed the check', () => {
     cleanup.push(() => rx.stop())
     const { t, clock, emit, row } = await withEndpoint(`http://multi.example.test:${rx.port}/hook`)
     // The receiver listens on 127.0.0.1 only: 127.0.0.2 refuses the connection, 127.0.0.1 answers.
-    const d = new Dispatcher({ ...t.deps, clock, log: createLogger('silent'), lookup: async () => ['127.0.0.2', '127.0.0.1'] })
+    const d = new Dispatcher({
+      ...t.deps,
+      clock,
+      log: createLogger('silent'),
+      lookup: async () => ['127.0.0.2', '127.0.0.1'],
+    })
     cleanup.push(() => d.close())
     emit({ id: 'o1' })
     await d.sweep()
@@ -108,17 +126,29 @@ describe('one store cannot stall another', () => {
     const t = makeApp({ webhookAllowPrivate: true, webhookMaxPerStore: 40 })
     cleanup.push(() => t.close())
     let hung = 0
-    const hanging = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => (hung++, new Promise<Response>(() => {})) })
+    const hanging = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () => (hung++, new Promise<Response>(() => {})),
+    })
     cleanup.push(() => hanging.stop(true))
     const rxA = startReceiver()
     cleanup.push(() => rxA.stop())
     const a = makeShop(t.deps)
     const b = makeShop(t.deps)
     for (let i = 0; i < 40; i++) {
-      const [res, body] = await t.api.post('/api/v1/webhooks', { url: `http://127.0.0.1:${hanging.port}/b/${i}`, events: ['order.created'] }, { key: b.key })
+      const [res, body] = await t.api.post(
+        '/api/v1/webhooks',
+        { url: `http://127.0.0.1:${hanging.port}/b/${i}`, events: ['order.created'] },
+        { key: b.key },
+      )
       expectStatus(res, body).toBe(201)
     }
-    const [res, body] = await t.api.post('/api/v1/webhooks', { url: rxA.url, events: ['order.created'] }, { key: a.key })
+    const [res, body] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: rxA.url, events: ['order.created'] },
+      { key: a.key },
+    )
     expectStatus(res, body).toBe(201)
     const emit = (storeId: string, id: string) => {
       immediate(t.deps.db, () => enqueueEvent(t.deps.db.$client, storeId, 'order.created', { id }, t.deps.clock.now()))
@@ -141,17 +171,28 @@ describe('listing deliveries never writes', () => {
     cleanup.push(() => rx.stop())
     const { t, key, hook, emit } = await withEndpoint(rx.url)
     for (let i = 0; i < 30; i++) emit({ id: `o${i}` })
-    const counts = () => t.deps.db.$client.query<{ outbox: number; log: number }, []>('SELECT (SELECT count(*) FROM webhook_outbox) AS outbox, (SELECT count(*) FROM webhook_deliveries) AS log').get()!
+    const counts = () =>
+      t.deps.db.$client
+        .query<{ outbox: number; log: number }, []>(
+          'SELECT (SELECT count(*) FROM webhook_outbox) AS outbox, (SELECT count(*) FROM webhook_deliveries) AS log',
+        )
+        .get()!
     const before = counts()
     expect(before).toEqual({ outbox: 30, log: 0 })
     const [res, list] = await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=100`, { key })
     expectStatus(res, list).toBe(200)
     expect(counts()).toEqual(before)
     expect(list.total).toBe(30)
-    expect(list.data.every((d: { status: string; attempts: number }) => d.status === 'pending' && d.attempts === 0)).toBe(true)
-    const [, pending] = await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=pending&limit=5&offset=5`, { key })
+    expect(
+      list.data.every((d: { status: string; attempts: number }) => d.status === 'pending' && d.attempts === 0),
+    ).toBe(true)
+    const [, pending] = await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=pending&limit=5&offset=5`, {
+      key,
+    })
     expect(pending).toMatchObject({ total: 30, limit: 5, offset: 5 })
-    expect(pending.data.map((d: { id: string }) => d.id)).toEqual(list.data.slice(5, 10).map((d: { id: string }) => d.id))
+    expect(pending.data.map((d: { id: string }) => d.id)).toEqual(
+      list.data.slice(5, 10).map((d: { id: string }) => d.id),
+    )
     const [, failed] = await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=failed`, { key })
     expect(failed.total).toBe(0)
     await sweepDeliveries(t.deps)
@@ -167,21 +208,37 @@ describe('registration', () => {
     const t = makeApp()
     cleanup.push(() => t.close())
     const { key } = makeShop(t.deps)
-    const [r1, b1] = await t.api.post('/api/v1/webhooks', { url: 'http://93.184.216.34/hook', events: ['order.created'] }, { key })
+    const [r1, b1] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://93.184.216.34/hook', events: ['order.created'] },
+      { key },
+    )
     expectStatus(r1, b1).toBe(400)
     expect(b1).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url', reason: 'invalid_format' } })
     expect(b1.error).toContain('https')
     expect(b1.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
-    const [r2, b2] = await t.api.post('/api/v1/webhooks', { url: 'https://10.0.0.1/hook', events: ['order.created'] }, { key })
+    const [r2, b2] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://10.0.0.1/hook', events: ['order.created'] },
+      { key },
+    )
     expectStatus(r2, b2).toBe(400)
     expect(b2.details).toEqual({ field: 'url', reason: 'private_address' })
     expect(b2.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
-    const [r3, b3] = await t.api.post('/api/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['order.created'] }, { key })
+    const [r3, b3] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://93.184.216.34/hook', events: ['order.created'] },
+      { key },
+    )
     expectStatus(r3, b3).toBe(201)
     const local = makeApp({ webhookAllowPrivate: true })
     cleanup.push(() => local.close())
     const shop = makeShop(local.deps)
-    const [r4, b4] = await local.api.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['order.created'] }, { key: shop.key })
+    const [r4, b4] = await local.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['order.created'] },
+      { key: shop.key },
+    )
     expectStatus(r4, b4).toBe(201)
   })
 
@@ -190,7 +247,8 @@ describe('registration', () => {
     cleanup.push(() => t.close())
     const a = makeShop(t.deps)
     const b = makeShop(t.deps)
-    const create = (key: string) => t.api.post('/api/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['order.created'] }, { key })
+    const create = (key: string) =>
+      t.api.post('/api/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['order.created'] }, { key })
     const [, first] = await create(a.key)
     await create(a.key)
     const [res, body] = await create(a.key)

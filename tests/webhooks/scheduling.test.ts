@@ -52,7 +52,7 @@ describe('FairShare', () => {
     expect(f.room('c/2', 'c', 0)).toBe(1)
   })
 
-  test("stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; its sends go to the slow lane", () => {
+  test('stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; its sends go to the slow lane', () => {
     const f = new FairShare(limits)
     const t = f.start('b/1', 'b', 0)
     expect(f.stuck('b/2', 'b', 999)).toBe(false)
@@ -83,8 +83,16 @@ describe('FairShare', () => {
   })
 
   test('limits from the configuration', () => {
-    expect(laneLimits({ webhookConcurrency: 16, webhookConcurrencyPerEndpoint: 4, webhookTimeoutMs: 15000 })).toEqual({ overall: 16, perEndpoint: 4, slowLane: 16, slowAfterMs: 2000, slowStreak: 2 })
-    expect(laneLimits({ webhookConcurrency: 1, webhookConcurrencyPerEndpoint: 1, webhookTimeoutMs: 200 }).slowAfterMs).toBe(100)
+    expect(laneLimits({ webhookConcurrency: 16, webhookConcurrencyPerEndpoint: 4, webhookTimeoutMs: 15000 })).toEqual({
+      overall: 16,
+      perEndpoint: 4,
+      slowLane: 16,
+      slowAfterMs: 2000,
+      slowStreak: 2,
+    })
+    expect(
+      laneLimits({ webhookConcurrency: 1, webhookConcurrencyPerEndpoint: 1, webhookTimeoutMs: 200 }).slowAfterMs,
+    ).toBe(100)
   })
 })
 
@@ -93,37 +101,67 @@ describe('retry policy', () => {
   const now = Date.UTC(2026, 0, 10)
 
   test('jitter is ±10 % of the schedule, from the injected random source', () => {
-    expect(afterFailure({ attempts: 1 }, rules, now, now, () => 0)).toEqual({ status: 'pending', nextAttemptAt: now + 4500 })
-    expect(afterFailure({ attempts: 1 }, rules, now, now, () => 0.5)).toEqual({ status: 'pending', nextAttemptAt: now + 5000 })
+    expect(afterFailure({ attempts: 1 }, rules, now, now, () => 0)).toEqual({
+      status: 'pending',
+      nextAttemptAt: now + 4500,
+    })
+    expect(afterFailure({ attempts: 1 }, rules, now, now, () => 0.5)).toEqual({
+      status: 'pending',
+      nextAttemptAt: now + 5000,
+    })
     expect(afterFailure({ attempts: 2 }, rules, now, now, () => 0.999999).nextAttemptAt).toBe(now + 330_000)
   })
 
   test('Retry-After only pushes later, at most 24 h', () => {
     expect(afterFailure({ attempts: 1, retryAfterMs: 1000 }, rules, now, now, () => 0.5).nextAttemptAt).toBe(now + 5000)
-    expect(afterFailure({ attempts: 1, retryAfterMs: 120_000 }, rules, now, now, () => 0.5).nextAttemptAt).toBe(now + 120_000)
-    expect(afterFailure({ attempts: 1, retryAfterMs: 10 * DAY }, rules, now, now, () => 0.5).nextAttemptAt).toBe(now + MAX_RETRY_AFTER_MS)
+    expect(afterFailure({ attempts: 1, retryAfterMs: 120_000 }, rules, now, now, () => 0.5).nextAttemptAt).toBe(
+      now + 120_000,
+    )
+    expect(afterFailure({ attempts: 1, retryAfterMs: 10 * DAY }, rules, now, now, () => 0.5).nextAttemptAt).toBe(
+      now + MAX_RETRY_AFTER_MS,
+    )
   })
 
   test('the schedule spent → failed; 410 → failed and disabled; failing for the whole period → disabled', () => {
-    expect(afterFailure({ attempts: 3 }, rules, now, now, Math.random)).toEqual({ status: 'failed', nextAttemptAt: null, disabledReason: undefined })
-    expect(afterFailure({ attempts: 1, gone: true }, rules, now, now, Math.random)).toMatchObject({ status: 'failed', disabledReason: 'Endpoint answered 410 Gone' })
+    expect(afterFailure({ attempts: 3 }, rules, now, now, Math.random)).toEqual({
+      status: 'failed',
+      nextAttemptAt: null,
+      disabledReason: undefined,
+    })
+    expect(afterFailure({ attempts: 1, gone: true }, rules, now, now, Math.random)).toMatchObject({
+      status: 'failed',
+      disabledReason: 'Endpoint answered 410 Gone',
+    })
     expect(afterFailure({ attempts: 1 }, rules, now - 5 * DAY + 1, now, Math.random).status).toBe('pending')
-    expect(afterFailure({ attempts: 1 }, rules, now - 5 * DAY, now, Math.random)).toMatchObject({ status: 'failed', disabledReason: expect.stringContaining('(5 days)') })
+    expect(afterFailure({ attempts: 1 }, rules, now - 5 * DAY, now, Math.random)).toMatchObject({
+      status: 'failed',
+      disabledReason: expect.stringContaining('(5 days)'),
+    })
   })
 })
 
 describe('sender helpers', () => {
   test('lastError names the code once', () => {
-    expect(describeError(Object.assign(new TypeError('ECONNREFUSED: Unable to connect. Is the computer able to access the url?'), { code: 'ECONNREFUSED' }))).toBe(
-      'ECONNREFUSED: Unable to connect. Is the computer able to access the url?',
+    expect(
+      describeError(
+        Object.assign(new TypeError('ECONNREFUSED: Unable to connect. Is the computer able to access the url?'), {
+          code: 'ECONNREFUSED',
+        }),
+      ),
+    ).toBe('ECONNREFUSED: Unable to connect. Is the computer able to access the url?')
+    expect(describeError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(
+      'ECONNRESET: socket hang up',
     )
-    expect(describeError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe('ECONNRESET: socket hang up')
     expect(describeError(new TypeError('fetch failed'))).toBe('TypeError: fetch failed')
     expect(describeError('boom')).toBe('Error: boom')
   })
 
   test('the URL fetched carries the checked address; port, path and query stay', () => {
-    expect(pinnedUrl(new URL('https://hooks.example.com:8443/a/b?x=1'), '93.184.216.34')).toBe('https://93.184.216.34:8443/a/b?x=1')
-    expect(pinnedUrl(new URL('https://hooks.example.com/a'), '2606:4700:4700::1111')).toBe('https://[2606:4700:4700::1111]/a')
+    expect(pinnedUrl(new URL('https://hooks.example.com:8443/a/b?x=1'), '93.184.216.34')).toBe(
+      'https://93.184.216.34:8443/a/b?x=1',
+    )
+    expect(pinnedUrl(new URL('https://hooks.example.com/a'), '2606:4700:4700::1111')).toBe(
+      'https://[2606:4700:4700::1111]/a',
+    )
   })
 })

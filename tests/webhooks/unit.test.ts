@@ -13,20 +13,48 @@ import { parseRetryAfter } from '../../src/modules/webhooks/retry-policy'
 describe('signing', () => {
   test('byte-equal to standardwebhooks Webhook.sign, and verified by Webhook.verify', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 2000 }), fc.integer({ min: 0, max: 4_000_000_000 }), (id, body, ts) => {
-        const secret = newSecret()
-        const ours = sign(secret, id, ts, body)
-        expect(ours).toBe(new Webhook(secret).sign(id, new Date(ts * 1000), body))
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.string({ maxLength: 2000 }),
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        (id, body, ts) => {
+          const secret = newSecret()
+          const ours = sign(secret, id, ts, body)
+          expect(ours).toBe(new Webhook(secret).sign(id, new Date(ts * 1000), body))
+        },
+      ),
       { numRuns: 300 },
     )
     const secret = newSecret()
     const now = Math.floor(Date.now() / 1000)
-    const body = JSON.stringify({ type: 'order.created', event: 'order.created', timestamp: new Date().toISOString(), data: { id: 'x', note: 'ñ €' } })
+    const body = JSON.stringify({
+      type: 'order.created',
+      event: 'order.created',
+      timestamp: new Date().toISOString(),
+      data: { id: 'x', note: 'ñ €' },
+    })
     const header = signatureHeader([secret, newSecret()], 'msg_1', now, body)
-    expect(new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': header })).toMatchObject({ data: { note: 'ñ €' } })
-    expect(() => new Webhook(newSecret()).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': header })).toThrow()
-    expect(() => new Webhook(secret).verify(body + ' ', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': header })).toThrow()
+    expect(
+      new Webhook(secret).verify(body, {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(now),
+        'webhook-signature': header,
+      }),
+    ).toMatchObject({ data: { note: 'ñ €' } })
+    expect(() =>
+      new Webhook(newSecret()).verify(body, {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(now),
+        'webhook-signature': header,
+      }),
+    ).toThrow()
+    expect(() =>
+      new Webhook(secret).verify(`${body} `, {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(now),
+        'webhook-signature': header,
+      }),
+    ).toThrow()
   })
 
   test('secrets are whsec_ + base64 of 24 random bytes, all different', () => {
@@ -49,7 +77,7 @@ describe('secret box', () => {
     // Flip one bit of the decoded bytes: editing base64 text can touch only padding bits.
     const raw = Buffer.from(sealed.slice(3), 'base64url')
     raw[raw.length - 1]! ^= 1
-    const tampered = 'v1.' + raw.toString('base64url')
+    const tampered = `v1.${raw.toString('base64url')}`
     expect(() => box.open(tampered, 'wh1')).toThrow()
   })
 
@@ -111,16 +139,35 @@ describe('SSRF classifier', () => {
     expect(classifyIp(ip)).toBe(kind)
   })
 
-  test.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '172.15.255.255', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '64:ff9b::8.8.8.8', '2002:0808:0808::1'])(
-    '%s is public',
-    (ip) => {
-      expect(classifyIp(ip)).toBeNull()
-    },
-  )
+  test.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '172.15.255.255',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+    '64:ff9b::8.8.8.8',
+    '2002:0808:0808::1',
+  ])('%s is public', (ip) => {
+    expect(classifyIp(ip)).toBeNull()
+  })
 
   test('odd IPv4 spellings normalize to what they are before the check', async () => {
-    for (const url of ['http://2130706433/', 'http://0x7f.1/', 'http://127.1/', 'http://017700000001/', 'http://0x7f000001/', 'http://127.0.0.1./']) {
-      expect(await checkWebhookUrl(url, { allowPrivate: false })).toMatchObject({ ok: false, reason: 'private_address' })
+    for (const url of [
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://127.1/',
+      'http://017700000001/',
+      'http://0x7f000001/',
+      'http://127.0.0.1./',
+    ]) {
+      expect(await checkWebhookUrl(url, { allowPrivate: false })).toMatchObject({
+        ok: false,
+        reason: 'private_address',
+      })
     }
   })
 
@@ -129,18 +176,52 @@ describe('SSRF classifier', () => {
       if (!(host in answers)) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })
       return answers[host]!
     }
-    const dns = lookup({ 'good.example.com': ['93.184.216.34', '2606:2800:220:1::1'], 'mixed.example.com': ['93.184.216.34', '10.0.0.5'], 'rebind.example.com': ['::ffff:169.254.169.254'], 'empty.example.com': [] })
-    expect(await checkWebhookUrl('https://good.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({ ok: true, addresses: ['93.184.216.34', '2606:2800:220:1::1'] })
-    expect(await checkWebhookUrl('https://mixed.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({ ok: false, reason: 'private_address' })
-    expect(await checkWebhookUrl('https://rebind.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({ ok: false, reason: 'private_address' })
-    expect(await checkWebhookUrl('https://empty.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({ ok: false, reason: 'not_found' })
-    expect(await checkWebhookUrl('https://nope.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({ ok: false, reason: 'not_found' })
-    for (const host of ['localhost', 'LOCALHOST.', 'a.b.localhost', 'printer.local', 'db.internal', 'nas.home.arpa', 'intranet']) {
-      expect(await checkWebhookUrl(`http://${host}/x`, { allowPrivate: false, lookup: dns })).toMatchObject({ ok: false, reason: 'private_address' })
+    const dns = lookup({
+      'good.example.com': ['93.184.216.34', '2606:2800:220:1::1'],
+      'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
+      'rebind.example.com': ['::ffff:169.254.169.254'],
+      'empty.example.com': [],
+    })
+    expect(await checkWebhookUrl('https://good.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({
+      ok: true,
+      addresses: ['93.184.216.34', '2606:2800:220:1::1'],
+    })
+    expect(await checkWebhookUrl('https://mixed.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({
+      ok: false,
+      reason: 'private_address',
+    })
+    expect(await checkWebhookUrl('https://rebind.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({
+      ok: false,
+      reason: 'private_address',
+    })
+    expect(await checkWebhookUrl('https://empty.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({
+      ok: false,
+      reason: 'not_found',
+    })
+    expect(await checkWebhookUrl('https://nope.example.com/x', { allowPrivate: false, lookup: dns })).toMatchObject({
+      ok: false,
+      reason: 'not_found',
+    })
+    for (const host of [
+      'localhost',
+      'LOCALHOST.',
+      'a.b.localhost',
+      'printer.local',
+      'db.internal',
+      'nas.home.arpa',
+      'intranet',
+    ]) {
+      expect(await checkWebhookUrl(`http://${host}/x`, { allowPrivate: false, lookup: dns })).toMatchObject({
+        ok: false,
+        reason: 'private_address',
+      })
     }
     // WEBHOOK_ALLOW_PRIVATE turns the address rules off, not the format rules.
     expect(await checkWebhookUrl('http://127.0.0.1:9/x', { allowPrivate: true })).toMatchObject({ ok: true })
-    expect(await checkWebhookUrl('file:///etc/passwd', { allowPrivate: true })).toMatchObject({ ok: false, reason: 'invalid_format' })
+    expect(await checkWebhookUrl('file:///etc/passwd', { allowPrivate: true })).toMatchObject({
+      ok: false,
+      reason: 'invalid_format',
+    })
   })
 })
 

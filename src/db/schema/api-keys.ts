@@ -6,7 +6,9 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     name: text('name'),
     /** First characters of the key, shown in lists so an owner can tell keys apart. */
     prefix: text('prefix').notNull(),

@@ -7,7 +7,9 @@ export const categories = sqliteTable(
   'categories',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     position: integer('position').notNull().default(0),
@@ -24,7 +26,9 @@ export const products = sqliteTable(
   'products',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     categoryId: text('category_id').references(() => categories.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
@@ -53,7 +57,9 @@ export const variants = sqliteTable(
   'variants',
   {
     id: id(),
-    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     price: integer('price').notNull(),
     isActive: bool('is_active').notNull().default(true),
@@ -74,8 +80,12 @@ export const productImages = sqliteTable(
   'product_images',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
-    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     /** Of the largest rendition (the one `url` names). */
     width: integer('width').notNull(),

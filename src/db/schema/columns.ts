@@ -2,7 +2,10 @@ import { integer, text } from 'drizzle-orm/sqlite-core'
 import { createId } from '../../lib/cuid'
 
 /** Every row id is a plain CUID2 (spec 2.1). */
-export const id = () => text('id').primaryKey().$defaultFn(() => createId())
+export const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => createId())
 
 /** Timestamps are epoch milliseconds: cheap to index and compare; ISO strings are made at the edge. */
 export const timestamps = {

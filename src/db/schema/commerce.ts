@@ -11,7 +11,9 @@ export const shippingOptions = sqliteTable(
   'shipping_options',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     price: integer('price').notNull(),
     description: text('description'),
@@ -29,7 +31,9 @@ export const discounts = sqliteTable(
   'discounts',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     code: text('code').notNull(),
     /** Upper-cased code: uniqueness and look-ups are case-insensitive. */
     codeKey: text('code_key').notNull(),
@@ -53,7 +57,9 @@ export const customers = sqliteTable(
   'customers',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** E.164. */
     phone: text('phone').notNull(),
@@ -76,7 +82,9 @@ export const orders = sqliteTable(
   'orders',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     customerId: text('customer_id').references(() => customers.id, { onDelete: 'set null' }),
     orderNumber: text('order_number').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
@@ -123,7 +131,9 @@ export const orders = sqliteTable(
 export const orderCounts = sqliteTable(
   'order_counts',
   {
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     count: integer('count').notNull().default(0),
   },
@@ -141,8 +151,12 @@ export const orderItems = sqliteTable(
     id: text('id')
       .notNull()
       .$defaultFn(() => createId()),
-    orderId: text('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
-    productId: text('product_id').notNull().references(() => products.id),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
     variantId: text('variant_id').references(() => variants.id),
     productName: text('product_name').notNull(),
     variantName: text('variant_name'),
@@ -160,7 +174,9 @@ export const orderItems = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status').notNull(),
@@ -177,8 +193,12 @@ export const reviews = sqliteTable(
   'reviews',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
-    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
     customerName: text('customer_name').notNull(),
     rating: integer('rating').notNull(),
     comment: text('comment'),
@@ -201,7 +221,9 @@ export const catalogVisits = sqliteTable(
   'catalog_visits',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
     count: integer('count').notNull().default(1),
   },

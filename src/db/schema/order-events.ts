@@ -17,7 +17,9 @@ export const orderEvents = sqliteTable(
   'order_events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     orderId: text('order_id').notNull(),
     /**
      * The order's rowid, set by the triggers: the order's events are found by it (orders' rowids
@@ -33,7 +35,10 @@ export const orderEvents = sqliteTable(
     previous: text('previous', { enum: ORDER_STATUSES }),
     at: integer('at').notNull(),
   },
-  (e) => [index('order_events_store_id_idx').on(e.storeId, e.id), index('order_events_order_rowid_idx').on(e.orderRowid, e.id)],
+  (e) => [
+    index('order_events_store_id_idx').on(e.storeId, e.id),
+    index('order_events_order_rowid_idx').on(e.orderRowid, e.id),
+  ],
 )
 
 /**
@@ -55,7 +60,10 @@ export const orderOpened = sqliteTable(
     storeId: text('store_id').notNull(),
     orderCreatedAt: integer('order_created_at').notNull(),
   },
-  (o) => [primaryKey({ columns: [o.orderId, o.userId] }), index('order_opened_user_created_idx').on(o.userId, o.orderCreatedAt)],
+  (o) => [
+    primaryKey({ columns: [o.orderId, o.userId] }),
+    index('order_opened_user_created_idx').on(o.userId, o.orderCreatedAt),
+  ],
 )
 
 /** Internal notes on an order: only the store's team reads them (the panel; not in the API's order). */
@@ -63,7 +71,9 @@ export const orderNotes = sqliteTable(
   'order_notes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),

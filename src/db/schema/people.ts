@@ -42,8 +42,12 @@ export const memberships = sqliteTable(
   'memberships',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ROLES }).notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -77,7 +81,10 @@ export const invitations = sqliteTable(
     createdBy: text('created_by').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (i) => [uniqueIndex('invitations_token_uq').on(i.tokenHash), index('invitations_store_idx').on(i.storeId, i.createdAt)],
+  (i) => [
+    uniqueIndex('invitations_token_uq').on(i.tokenHash),
+    index('invitations_store_idx').on(i.storeId, i.createdAt),
+  ],
 )
 
 export const sessions = sqliteTable(
@@ -86,7 +93,9 @@ export const sessions = sqliteTable(
     id: id(),
     /** SHA-256 of the cookie's random id: the id itself is never stored. */
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The store the person is working in (the store switcher). */
     storeId: text('store_id').references(() => stores.id, { onDelete: 'set null' }),
     /** 1: the password was right, the second step (TOTP or recovery code) is still due; opens nothing else. */
@@ -104,7 +113,9 @@ export const passkeys = sqliteTable(
   'passkeys',
   {
     id: id(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The credential id, base64url, as the authenticator names it. */
     credentialId: text('credential_id').notNull(),
     /** COSE public key, base64url. */
@@ -123,7 +134,9 @@ export const recoveryCodes = sqliteTable(
   'recovery_codes',
   {
     id: id(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
     usedAt: integer('used_at'),
     createdAt: integer('created_at').notNull(),
@@ -139,14 +152,20 @@ export const activity = sqliteTable(
   'activity',
   {
     seq: integer('seq').primaryKey(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     actor: text('actor').notNull(),
     verb: text('verb').notNull(),
     recordType: text('record_type').notNull(),
     recordId: text('record_id'),
     at: integer('at').notNull(),
   },
-  (a) => [index('activity_store_at_idx').on(a.storeId, a.at), index('activity_store_actor_idx').on(a.storeId, a.actor, a.at), index('activity_at_idx').on(a.at)],
+  (a) => [
+    index('activity_store_at_idx').on(a.storeId, a.at),
+    index('activity_store_actor_idx').on(a.storeId, a.actor, a.at),
+    index('activity_at_idx').on(a.at),
+  ],
 )
 
 export type User = typeof users.$inferSelect

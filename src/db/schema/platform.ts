@@ -9,7 +9,9 @@ export const webhooks = sqliteTable(
   'webhooks',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     /** JSON array of event names. */
     events: text('events').notNull(),
@@ -39,8 +41,12 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
  */
 export const webhookOutbox = sqliteTable('webhook_outbox', {
   seq: integer('seq').primaryKey(),
-  webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
-  storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+  webhookId: text('webhook_id')
+    .notNull()
+    .references(() => webhooks.id, { onDelete: 'cascade' }),
+  storeId: text('store_id')
+    .notNull()
+    .references(() => stores.id, { onDelete: 'cascade' }),
   eventType: text('event_type').notNull(),
   /** The exact JSON body that will be sent; null when it is rendered from `subjectId` at the move. */
   payload: text('payload'),
@@ -59,8 +65,12 @@ export const webhookDeliveries = sqliteTable(
   {
     /** Also the Standard Webhooks `webhook-id`: stable across retries. */
     id: text('id').primaryKey(),
-    webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     eventType: text('event_type').notNull(),
     /** The exact JSON body sent (signed bytes). */
     payload: text('payload').notNull(),
@@ -91,7 +101,9 @@ export const invoices = sqliteTable(
   'invoices',
   {
     id: id(),
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull().default('USD'),
     status: text('status', { enum: INVOICE_STATUSES }).notNull().default('open'),
@@ -103,27 +115,23 @@ export const invoices = sqliteTable(
     paidAt: integer('paid_at'),
     ...timestamps,
   },
-  (i) => [index('invoices_store_idx').on(i.storeId, i.createdAt), index('invoices_status_idx').on(i.status, i.nextRetryAt)],
+  (i) => [
+    index('invoices_store_idx').on(i.storeId, i.createdAt),
+    index('invoices_status_idx').on(i.status, i.nextRetryAt),
+  ],
 )
 
 /** Billing events already applied, by the billing system's event id: a replay is refused. */
-export const billingEvents = sqliteTable(
-  'billing_events',
-  {
-    id: text('id').primaryKey(),
-    storeId: text('store_id').notNull(),
-    type: text('type').notNull(),
-    receivedAt: integer('received_at').notNull(),
-  },
-)
+export const billingEvents = sqliteTable('billing_events', {
+  id: text('id').primaryKey(),
+  storeId: text('store_id').notNull(),
+  type: text('type').notNull(),
+  receivedAt: integer('received_at').notNull(),
+})
 
 /** Rate-limit windows, written behind from memory so windows survive a restart. */
-export const rateLimits = sqliteTable(
-  'rate_limits',
-  {
-    key: text('key').primaryKey(),
-    windowStart: integer('window_start').notNull(),
-    count: integer('count').notNull(),
-  },
-)
-
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: integer('window_start').notNull(),
+  count: integer('count').notNull(),
+})

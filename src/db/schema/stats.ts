@@ -12,7 +12,9 @@ import { ORDER_STATUSES } from './commerce'
 export const orderStatsDaily = sqliteTable(
   'order_stats_daily',
   {
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     orders: integer('orders').notNull().default(0),
@@ -25,7 +27,9 @@ export const orderStatsDaily = sqliteTable(
 export const productStatsDaily = sqliteTable(
   'product_stats_daily',
   {
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
     productId: text('product_id').notNull(),
     quantity: integer('quantity').notNull().default(0),
@@ -38,7 +42,9 @@ export const productStatsDaily = sqliteTable(
 export const visitStatsDaily = sqliteTable(
   'visit_stats_daily',
   {
-    storeId: text('store_id').notNull().references(() => stores.id, { onDelete: 'cascade' }),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
     visits: integer('visits').notNull().default(0),
   },

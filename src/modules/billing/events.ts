@@ -23,7 +23,13 @@ import {
   type BillingResult,
 } from './service'
 
-export const BILLING_EVENT_TYPES = ['invoice.created', 'invoice.payment_failed', 'invoice.paid', 'invoice.refunded', 'invoice.charged_back'] as const
+export const BILLING_EVENT_TYPES = [
+  'invoice.created',
+  'invoice.payment_failed',
+  'invoice.paid',
+  'invoice.refunded',
+  'invoice.charged_back',
+] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 
 export interface BillingEvent {
@@ -47,11 +53,18 @@ export function sign(secret: string, timestamp: string | number, rawBody: string
 }
 
 /** Checks the timestamp window and the signature in constant time; throws 401 otherwise. */
-export function verifySignature(secret: string, headers: Headers, rawBody: string, nowMs: number, toleranceSec: number): void {
+export function verifySignature(
+  secret: string,
+  headers: Headers,
+  rawBody: string,
+  nowMs: number,
+  toleranceSec: number,
+): void {
   const ts = headers.get('x-billing-timestamp') ?? ''
   const header = headers.get('x-billing-signature') ?? ''
   if (!/^\d{1,12}$/.test(ts)) throw new Unauthorized('Missing or malformed X-Billing-Timestamp')
-  if (Math.abs(nowMs / 1000 - Number(ts)) > toleranceSec) throw new Unauthorized('X-Billing-Timestamp is outside the allowed window')
+  if (Math.abs(nowMs / 1000 - Number(ts)) > toleranceSec)
+    throw new Unauthorized('X-Billing-Timestamp is outside the allowed window')
   const expected = Buffer.from(sign(secret, ts, rawBody), 'hex')
   const candidates = header
     .split(/[,\s]+/)
@@ -83,11 +96,13 @@ export function parseEvent(rawBody: string): BillingEvent {
   } catch {
     throw new ValidationError('body', 'invalid_json', 'Request body is not valid JSON')
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('body', 'invalid_type')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ValidationError('body', 'invalid_type')
   const b = body as Record<string, unknown>
   const id = str(b.id, 'id', 255, true)!
   const type = str(b.type, 'type', 64, true)!
-  if (!(BILLING_EVENT_TYPES as readonly string[]).includes(type)) throw new ValidationError('type', 'invalid_format', `type must be one of ${BILLING_EVENT_TYPES.join(', ')}`)
+  if (!(BILLING_EVENT_TYPES as readonly string[]).includes(type))
+    throw new ValidationError('type', 'invalid_format', `type must be one of ${BILLING_EVENT_TYPES.join(', ')}`)
   const storeId = str(b.storeId, 'storeId', 64, true)!
   const invoiceId = str(b.invoiceId, 'invoiceId', 255, type !== 'invoice.created')
   const currency = str(b.currency, 'currency', 3, false)
@@ -99,7 +114,8 @@ export function parseEvent(rawBody: string): BillingEvent {
   if (type === 'invoice.created' && amount === undefined) throw new ValidationError('amount', 'required')
   let maxAttempts: number | undefined
   if (b.maxAttempts !== undefined && b.maxAttempts !== null) {
-    if (typeof b.maxAttempts !== 'number' || !Number.isInteger(b.maxAttempts)) throw new ValidationError('maxAttempts', 'invalid_type')
+    if (typeof b.maxAttempts !== 'number' || !Number.isInteger(b.maxAttempts))
+      throw new ValidationError('maxAttempts', 'invalid_type')
     maxAttempts = b.maxAttempts
   }
   return { id, type: type as BillingEventType, storeId, invoiceId, amount, currency, maxAttempts }
@@ -108,7 +124,16 @@ export function parseEvent(rawBody: string): BillingEvent {
 function apply(tx: Runner, now: number, e: BillingEvent): BillingResult {
   switch (e.type) {
     case 'invoice.created':
-      return openInvoiceTx({ ctx: { db: tx, now }, input: { storeId: e.storeId, id: e.invoiceId, amount: e.amount!, currency: e.currency, maxAttempts: e.maxAttempts } })
+      return openInvoiceTx({
+        ctx: { db: tx, now },
+        input: {
+          storeId: e.storeId,
+          id: e.invoiceId,
+          amount: e.amount!,
+          currency: e.currency,
+          maxAttempts: e.maxAttempts,
+        },
+      })
     case 'invoice.payment_failed':
       return recordFailedChargeTx({ ctx: { db: tx, now }, input: { invoiceId: e.invoiceId!, storeId: e.storeId } })
     case 'invoice.paid':
@@ -129,14 +154,14 @@ export function applyBillingEvent({ ctx, input: event }: { ctx: Pick<Ctx, 'db' |
   const result = transaction(
     ctx.db,
     (tx) => {
-    if (tx.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, event.id)).get()) {
-      throw new Conflict('EVENT_REPLAYED', `Event '${event.id}' was already applied`, { eventId: event.id })
-    }
-    const r = apply(tx, now, event)
-    if (r.store.id !== event.storeId) throw new NotFound('Invoice')
-    tx.insert(billingEvents).values({ id: event.id, storeId: event.storeId, type: event.type, receivedAt: now }).run()
-    return r
-  },
+      if (tx.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, event.id)).get()) {
+        throw new Conflict('EVENT_REPLAYED', `Event '${event.id}' was already applied`, { eventId: event.id })
+      }
+      const r = apply(tx, now, event)
+      if (r.store.id !== event.storeId) throw new NotFound('Invoice')
+      tx.insert(billingEvents).values({ id: event.id, storeId: event.storeId, type: event.type, receivedAt: now }).run()
+      return r
+    },
     (r) => [r.store.id],
   )
   return { eventId: event.id, type: event.type, invoice: resultView(result) }

@@ -18,7 +18,6 @@ import { isCurrency, toMajor, toMinor } from '../../lib/money'
 import { DAY_MS, iso, isoOrNull } from '../../lib/time'
 import type { SuspendReason } from '../platform-stores'
 
-
 export type Invoice = typeof invoices.$inferSelect
 
 /** Delay after the n-th failed charge before the next attempt (Stripe-like: 3, 5, 7 days, then weekly). */
@@ -27,7 +26,6 @@ export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failure
 
 /** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */
 const BILLING_REASONS = new Set(['unpaid', 'refund', 'chargeback'])
-
 
 export function invoiceView(i: Invoice) {
   return {
@@ -98,13 +96,22 @@ export type TxStep = { db: Runner; now: number }
 /** Which invoice: its id, and the store it must belong to when the caller knows it. */
 export type InvoiceRef = { invoiceId: string; storeId?: string }
 
-export function openInvoiceTx({ ctx: { db: tx, now }, input }: { ctx: TxStep; input: OpenInvoiceInput }): BillingResult {
+export function openInvoiceTx({
+  ctx: { db: tx, now },
+  input,
+}: {
+  ctx: TxStep
+  input: OpenInvoiceInput
+}): BillingResult {
   const store = storeRow(tx, input.storeId)
   const currency = (input.currency ?? 'USD').toUpperCase()
-  if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'currency must be an ISO 4217 code')
-  if (!Number.isFinite(input.amount) || input.amount <= 0) throw new ValidationError('amount', 'out_of_range', 'amount must be a positive number')
+  if (!isCurrency(currency))
+    throw new ValidationError('currency', 'invalid_format', 'currency must be an ISO 4217 code')
+  if (!Number.isFinite(input.amount) || input.amount <= 0)
+    throw new ValidationError('amount', 'out_of_range', 'amount must be a positive number')
   const maxAttempts = input.maxAttempts ?? 4
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20) throw new ValidationError('maxAttempts', 'out_of_range', 'maxAttempts must be an integer 1–20')
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20)
+    throw new ValidationError('maxAttempts', 'out_of_range', 'maxAttempts must be an integer 1–20')
   if (input.id !== undefined && tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, input.id)).get()) {
     throw new Conflict('DUPLICATE_INVOICE', `Invoice '${input.id}' already exists`, { field: 'invoiceId' })
   }
@@ -132,12 +139,23 @@ export function openInvoiceTx({ ctx: { db: tx, now }, input }: { ctx: TxStep; in
  * A failed card charge: attempts + 1. Before the last attempt the next retry is scheduled; after
  * it `nextRetryAt` is null and the invoice is overdue: the billing sweep suspends the store.
  */
-export function recordFailedChargeTx({ ctx: { db: tx, now }, input: { invoiceId, storeId } }: { ctx: TxStep; input: InvoiceRef }): BillingResult {
+export function recordFailedChargeTx({
+  ctx: { db: tx, now },
+  input: { invoiceId, storeId },
+}: {
+  ctx: TxStep
+  input: InvoiceRef
+}): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'failed')
   const attempts = i.attempts + 1
   const nextRetryAt = attempts < i.maxAttempts ? now + retryDelay(attempts) : null
-  const invoice = tx.update(invoices).set({ attempts, nextRetryAt, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  const invoice = tx
+    .update(invoices)
+    .set({ attempts, nextRetryAt, updatedAt: now })
+    .where(eq(invoices.id, i.id))
+    .returning()
+    .get()!
   return { invoice, store: storeRow(tx, i.storeId), storeChange: null }
 }
 
@@ -145,25 +163,51 @@ export function recordFailedChargeTx({ ctx: { db: tx, now }, input: { invoiceId,
  * The invoice is paid. A store suspended for billing (unpaid, refund, chargeback) is active
  * again unless another of its invoices is still overdue; a `manual` suspension stays.
  */
-export function recordPaymentTx({ ctx: { db: tx, now }, input: { invoiceId, storeId } }: { ctx: TxStep; input: InvoiceRef }): BillingResult {
+export function recordPaymentTx({
+  ctx: { db: tx, now },
+  input: { invoiceId, storeId },
+}: {
+  ctx: TxStep
+  input: InvoiceRef
+}): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   if (i.status !== 'open') throw badState(i, 'paid')
-  const invoice = tx.update(invoices).set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  const invoice = tx
+    .update(invoices)
+    .set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now })
+    .where(eq(invoices.id, i.id))
+    .returning()
+    .get()!
   let store = storeRow(tx, i.storeId)
   let storeChange: BillingResult['storeChange'] = null
-  if (store.status === 'suspended' && BILLING_REASONS.has(store.suspendedReason ?? '') && overdue({ ctx: { db: tx, now }, input: { storeId: store.id } }).length === 0) {
+  if (
+    store.status === 'suspended' &&
+    BILLING_REASONS.has(store.suspendedReason ?? '') &&
+    overdue({ ctx: { db: tx, now }, input: { storeId: store.id } }).length === 0
+  ) {
     store = setStore(tx, store.id, now, null)
     storeChange = 'reinstated'
   }
   return { invoice, store, storeChange }
 }
 
-function reverseTx(tx: Runner, now: number, invoiceId: string, to: 'refunded' | 'charged_back', storeId?: string): BillingResult {
+function reverseTx(
+  tx: Runner,
+  now: number,
+  invoiceId: string,
+  to: 'refunded' | 'charged_back',
+  storeId?: string,
+): BillingResult {
   const i = invoiceRow(tx, invoiceId, storeId)
   // A chargeback can follow a refund dispute; nothing else reverses twice.
   const allowed = to === 'refunded' ? i.status === 'paid' : i.status === 'paid' || i.status === 'refunded'
   if (!allowed) throw badState(i, to)
-  const invoice = tx.update(invoices).set({ status: to, updatedAt: now }).where(eq(invoices.id, i.id)).returning().get()!
+  const invoice = tx
+    .update(invoices)
+    .set({ status: to, updatedAt: now })
+    .where(eq(invoices.id, i.id))
+    .returning()
+    .get()!
   let store = storeRow(tx, i.storeId)
   let storeChange: BillingResult['storeChange'] = null
   const reason: SuspendReason = to === 'refunded' ? 'refund' : 'chargeback'
@@ -175,12 +219,20 @@ function reverseTx(tx: Runner, now: number, invoiceId: string, to: 'refunded' | 
 }
 
 /** A full refund suspends the store at once (spec 7.3). */
-export const recordRefundTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) => reverseTx(ctx.db, ctx.now, input.invoiceId, 'refunded', input.storeId)
+export const recordRefundTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) =>
+  reverseTx(ctx.db, ctx.now, input.invoiceId, 'refunded', input.storeId)
 /** A chargeback suspends the store at once (spec 7.3). */
-export const recordChargebackTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) => reverseTx(ctx.db, ctx.now, input.invoiceId, 'charged_back', input.storeId)
+export const recordChargebackTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) =>
+  reverseTx(ctx.db, ctx.now, input.invoiceId, 'charged_back', input.storeId)
 
 /** Open invoices of a store (or of all stores) still unpaid after their last retry. */
-export function overdue({ ctx: { db: tx, now }, input: { storeId } = {} }: { ctx: TxStep; input?: { storeId?: string } }): Invoice[] {
+export function overdue({
+  ctx: { db: tx, now },
+  input: { storeId } = {},
+}: {
+  ctx: TxStep
+  input?: { storeId?: string }
+}): Invoice[] {
   return tx
     .select()
     .from(invoices)
@@ -219,7 +271,14 @@ function run<I>(verb: string, fn: (step: { ctx: TxStep; input: I }) => BillingRe
       (tx) => {
         const now = ctx.clock.now()
         const r = fn({ ctx: { db: tx, now }, input })
-        if (ctx.actor) recordActivity(tx, now, { storeId: r.store.id, actor: ctx.actor, verb, recordType: 'invoice', recordId: r.invoice.id })
+        if (ctx.actor)
+          recordActivity(tx, now, {
+            storeId: r.store.id,
+            actor: ctx.actor,
+            verb,
+            recordType: 'invoice',
+            recordId: r.invoice.id,
+          })
         return r
       },
       (r) => [r.store.id],
@@ -232,6 +291,17 @@ export const recordPayment = run('record payment', recordPaymentTx)
 export const recordRefund = run('refund', recordRefundTx)
 export const recordChargeback = run('record chargeback', recordChargebackTx)
 
-export function listInvoices({ ctx: { db }, input: { storeId } }: { ctx: { db: Runner }; input: { storeId: string } }): Invoice[] {
-  return db.select().from(invoices).where(eq(invoices.storeId, storeId)).orderBy(desc(invoices.createdAt), asc(invoices.id)).all()
+export function listInvoices({
+  ctx: { db },
+  input: { storeId },
+}: {
+  ctx: { db: Runner }
+  input: { storeId: string }
+}): Invoice[] {
+  return db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.storeId, storeId))
+    .orderBy(desc(invoices.createdAt), asc(invoices.id))
+    .all()
 }

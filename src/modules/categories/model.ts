@@ -5,7 +5,8 @@ import { Id, Pagination, Since, Slug, Timestamp } from '../shared'
  * A JSON integer. Elysia's `t.Integer` also accepts numeric strings (it is built for query
  * coercion), which a JSON body should not; `multipleOf: 1` keeps it a plain number.
  */
-const Int = (opts: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ multipleOf: 1, ...opts })
+const Int = (opts: { minimum?: number; maximum?: number; description?: string } = {}) =>
+  t.Number({ multipleOf: 1, ...opts })
 
 export const Category = t.Object(
   {
@@ -23,7 +24,9 @@ export const Category = t.Object(
 export const CategoryCreate = t.Object({
   name: t.String({ minLength: 1, maxLength: 200 }),
   slug: t.Optional(Slug),
-  position: t.Optional(Int({ minimum: 0, maximum: 1_000_000, description: 'Defaults to one after the highest position (last)' })),
+  position: t.Optional(
+    Int({ minimum: 0, maximum: 1_000_000, description: 'Defaults to one after the highest position (last)' }),
+  ),
   isActive: t.Optional(t.Boolean()),
 })
 export const CategoryUpdate = t.Partial(CategoryCreate)
@@ -31,7 +34,11 @@ export const CategoryUpdate = t.Partial(CategoryCreate)
 export const CategoryListQuery = t.Object({
   ...Pagination,
   ...Since,
-  isActive: t.Optional(t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], { error: "isActive must be 'true', 'false' or 'all'" })),
+  isActive: t.Optional(
+    t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], {
+      error: "isActive must be 'true', 'false' or 'all'",
+    }),
+  ),
 })
 
 export type CategoryCreate = typeof CategoryCreate.static

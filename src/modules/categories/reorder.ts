@@ -13,13 +13,19 @@ import { categoryView, ownCategory } from './service'
 export function moveCategory({ ctx, input: { id, by } }: { ctx: Ctx; input: { id: string; by: -1 | 1 } }) {
   const row = write(ctx, (tx) => {
     ownCategory(ctx, id, tx)
-    const order = tx.select({ id: categories.id, position: categories.position }).from(categories).where(eq(categories.storeId, ctx.store.id)).orderBy(asc(categories.position), asc(categories.createdAt)).all()
+    const order = tx
+      .select({ id: categories.id, position: categories.position })
+      .from(categories)
+      .where(eq(categories.storeId, ctx.store.id))
+      .orderBy(asc(categories.position), asc(categories.createdAt))
+      .all()
     const from = order.findIndex((c) => c.id === id)
     const to = from + by
     if (to >= 0 && to < order.length) [order[from], order[to]] = [order[to]!, order[from]!]
     const now = ctx.clock.now()
     order.forEach((c, i) => {
-      if (c.position !== i) tx.update(categories).set({ position: i, updatedAt: now }).where(eq(categories.id, c.id)).run()
+      if (c.position !== i)
+        tx.update(categories).set({ position: i, updatedAt: now }).where(eq(categories.id, c.id)).run()
     })
     return ownCategory(ctx, id, tx)
   })

@@ -28,7 +28,12 @@ export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
       set.status = 201
       return { data: createCategory({ ctx, input: body }) }
     },
-    { access: { scope: 'categories:write' }, body: CategoryCreate, response: { 201: data(Category), ...withConflict }, detail: doc('Create a category') },
+    {
+      access: { scope: 'categories:write' },
+      body: CategoryCreate,
+      response: { 201: data(Category), ...withConflict },
+      detail: doc('Create a category'),
+    },
   )
   .put('/:id', ({ ctx, params, body }) => ({ data: updateCategory({ ctx, input: { ...body, id: params.id } }) }), {
     access: write,

@@ -27,18 +27,28 @@ export function listCategories({ ctx, input: q }: { ctx: Ctx; input: CategoryLis
   const active = activeFilter(q.isActive, 'all')
   if (active !== undefined) where.push(eq(categories.isActive, active))
   const cond = and(...where)
-  const rows = ctx.db.select().from(categories).where(cond).orderBy(asc(categories.position), asc(categories.createdAt)).limit(limit).offset(offset).all()
+  const rows = ctx.db
+    .select()
+    .from(categories)
+    .where(cond)
+    .orderBy(asc(categories.position), asc(categories.createdAt))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(categories).where(cond).get()!.n
   return { data: rows.map(categoryView), total, limit, offset }
 }
 
 /** The store's category, 404 when missing, 403 when another store's. */
-export const ownCategory = (ctx: Ctx, id: string, db: Runner = ctx.db): Category => owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
+export const ownCategory = (ctx: Ctx, id: string, db: Runner = ctx.db): Category =>
+  owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
 
 /** One category of the store: 404 when missing, 403 when another store's. */
-export const getCategory = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => categoryView(ownCategory(ctx, id))
+export const getCategory = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
+  categoryView(ownCategory(ctx, id))
 
-const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
+const duplicateSlug = (slug: string) =>
+  new Conflict('DUPLICATE_SLUG', `A category with slug '${slug}' already exists`, { field: 'slug', slug })
 
 export function createCategory({ ctx, input }: { ctx: Ctx; input: CategoryCreate }) {
   const slug = input.slug ?? slugify(input.name)
@@ -55,7 +65,15 @@ export function createCategory({ ctx, input }: { ctx: Ctx; input: CategoryCreate
       const position = input.position ?? (last === null ? 0 : last + 1)
       return tx
         .insert(categories)
-        .values({ storeId: ctx.store.id, name: input.name, slug, position, isActive: input.isActive ?? true, createdAt: now, updatedAt: now })
+        .values({
+          storeId: ctx.store.id,
+          name: input.name,
+          slug,
+          position,
+          isActive: input.isActive ?? true,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning()
         .get()
     })
@@ -75,7 +93,12 @@ export function updateCategory({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
   try {
     const row = write(ctx, (tx) => {
       ownCategory(ctx, id, tx)
-      return tx.update(categories).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(categories.id, id)).returning().get()!
+      return tx
+        .update(categories)
+        .set({ ...set, updatedAt: ctx.clock.now() })
+        .where(eq(categories.id, id))
+        .returning()
+        .get()!
     })
     return categoryView(row)
   } catch (err) {

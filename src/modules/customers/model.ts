@@ -20,7 +20,10 @@ export const Customer = t.Object(customerFields, { title: 'Customer' })
 export const CustomerDetail = t.Object(
   {
     ...customerFields,
-    orders: t.Array(OrderListForm, { description: 'One page of the customer’s orders, newest first (ordersLimit / ordersOffset); ordersCount is the total' }),
+    orders: t.Array(OrderListForm, {
+      description:
+        'One page of the customer’s orders, newest first (ordersLimit / ordersOffset); ordersCount is the total',
+    }),
   },
   { title: 'CustomerDetail' },
 )
@@ -28,11 +31,15 @@ export const CustomerDetail = t.Object(
 export const CustomerListQuery = t.Object({
   ...Pagination,
   ...Since,
-  q: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name or phone' })),
+  q: t.Optional(
+    t.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name or phone' }),
+  ),
 })
 
 export const CustomerGetQuery = t.Object({
-  ordersLimit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Orders in the page, at most 100' })),
+  ordersLimit: t.Optional(
+    t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Orders in the page, at most 100' }),
+  ),
   ordersOffset: t.Optional(t.Integer({ minimum: 0, maximum: 1e9, default: 0, description: 'Orders to skip' })),
 })
 

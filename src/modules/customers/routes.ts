@@ -20,26 +20,42 @@ const DETAIL = '/api/v1/customers/:id'
  * (http/pre-routed.ts); a missing or another store's customer throws, and the route answers it.
  */
 export const customerReads: PreRoutedRead[] = [
-  { route: DETAIL, contentType: 'application/json', query: true, answer: ({ ctx, id, query, cache }) => customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }) },
+  {
+    route: DETAIL,
+    contentType: 'application/json',
+    query: true,
+    answer: ({ ctx, id, query, cache }) =>
+      customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }),
+  },
 ]
 
 export const customerRoutes = (port: CustomerRoutesPort) =>
   new Elysia({ prefix: '/api/v1/customers' })
-  .use(access)
-  .get('', ({ ctx, query }) => listCustomers({ ctx, input: query }), {
-    access: { scope: 'customers:read' },
-    query: CustomerListQuery,
-    response: { 200: list(Customer), ...authErrors },
-    detail: doc('List customers, newest first', ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.'),
-  })
-  .get('/:id', ({ ctx, params, query, set, request }) => {
-    const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
-    port.queries.remember(DETAIL, request.url, query)
-    return sendJson(set, body)
-  }, {
-    access: { scope: 'customers:read', owns: customers },
-    params: IdParams,
-    query: CustomerGetQuery,
-    response: { 200: data(CustomerDetail), ...withNotFound },
-    detail: doc('Get a customer with their order history', ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, max 100) and `ordersOffset`; `ordersCount` is the total.'),
-  })
+    .use(access)
+    .get('', ({ ctx, query }) => listCustomers({ ctx, input: query }), {
+      access: { scope: 'customers:read' },
+      query: CustomerListQuery,
+      response: { 200: list(Customer), ...authErrors },
+      detail: doc(
+        'List customers, newest first',
+        ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.',
+      ),
+    })
+    .get(
+      '/:id',
+      ({ ctx, params, query, set, request }) => {
+        const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
+        port.queries.remember(DETAIL, request.url, query)
+        return sendJson(set, body)
+      },
+      {
+        access: { scope: 'customers:read', owns: customers },
+        params: IdParams,
+        query: CustomerGetQuery,
+        response: { 200: data(CustomerDetail), ...withNotFound },
+        detail: doc(
+          'Get a customer with their order history',
+          ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, max 100) and `ordersOffset`; `ordersCount` is the total.',
+        ),
+      },
+    )

@@ -65,7 +65,15 @@ export function getCustomer({ ctx, input: { id, ...q } }: { ctx: Ctx; input: { i
  * `JSON.stringify({ data: getCustomer(…) })`, the orders from their cached list forms
  * (orders/fragments.ts): the customer row and the page's ids are read, the orders' views reused.
  */
-export function customerJson({ ctx, input: { id, ...q }, cache }: { ctx: Ctx; input: { id: string } & CustomerGetQuery; cache: Fragments }): string {
+export function customerJson({
+  ctx,
+  input: { id, ...q },
+  cache,
+}: {
+  ctx: Ctx
+  input: { id: string } & CustomerGetQuery
+  cache: Fragments
+}): string {
   const c = ownCustomer(ctx, id)
   const ids = pageOfOrderIds(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
   const head = JSON.stringify(customerView(c, ctx.store.currency))

@@ -8,4 +8,5 @@ import { customers, type Customer } from '../../db/schema'
 
 const CUSTOMER_FIELDS = columns(customers)
 
-export const customerById = (client: Database, id: string): Customer | undefined => client.query<Customer, [string]>(`SELECT ${CUSTOMER_FIELDS} FROM customers WHERE id = ?`).all(id)[0]
+export const customerById = (client: Database, id: string): Customer | undefined =>
+  client.query<Customer, [string]>(`SELECT ${CUSTOMER_FIELDS} FROM customers WHERE id = ?`).all(id)[0]

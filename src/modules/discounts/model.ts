@@ -11,7 +11,10 @@ export const Discount = t.Object(
     id: Id,
     code: t.String(),
     type: DiscountType(),
-    value: t.Number({ description: 'percentage: percent in (0, 100], up to 2 decimals; fixed: amount in major units of the store currency' }),
+    value: t.Number({
+      description:
+        'percentage: percent in (0, 100], up to 2 decimals; fixed: amount in major units of the store currency',
+    }),
     minOrderAmount: t.Nullable(t.Number({ description: 'Items subtotal needed to apply it (equal qualifies)' })),
     maxUses: t.Nullable(t.Integer()),
     usedCount: t.Integer({ description: 'Read-only: orders that used it' }),
@@ -23,7 +26,13 @@ export const Discount = t.Object(
   { title: 'Discount' },
 )
 
-const Code = t.String({ pattern: CODE_PATTERN, minLength: 2, maxLength: 40, description: '2–40 letters, digits, _ or -; unique per store ignoring case', error: 'A code is 2–40 letters, digits, _ or -' })
+const Code = t.String({
+  pattern: CODE_PATTERN,
+  minLength: 2,
+  maxLength: 40,
+  description: '2–40 letters, digits, _ or -; unique per store ignoring case',
+  error: 'A code is 2–40 letters, digits, _ or -',
+})
 
 export const DiscountCreate = t.Object({
   code: Code,
@@ -39,7 +48,11 @@ export const DiscountUpdate = t.Partial(DiscountCreate)
 export const DiscountListQuery = t.Object({
   ...Pagination,
   ...Since,
-  isActive: t.Optional(t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], { error: "isActive must be 'true', 'false' or 'all'" })),
+  isActive: t.Optional(
+    t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], {
+      error: "isActive must be 'true', 'false' or 'all'",
+    }),
+  ),
 })
 
 export type DiscountCreate = typeof DiscountCreate.static

@@ -32,7 +32,10 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
       access: { scope: 'discounts:write' },
       body: DiscountCreate,
       response: { 201: data(Discount), ...withConflict },
-      detail: doc('Create a discount', ' Codes are unique per store ignoring case (409 DUPLICATE_CODE). `percentage` value in (0, 100] with up to 2 decimals; `fixed` value > 0 in the store currency.'),
+      detail: doc(
+        'Create a discount',
+        ' Codes are unique per store ignoring case (409 DUPLICATE_CODE). `percentage` value in (0, 100] with up to 2 decimals; `fixed` value > 0 in the store currency.',
+      ),
     },
   )
   .put('/:id', ({ ctx, params, body }) => ({ data: updateDiscount({ ctx, input: { ...body, id: params.id } }) }), {
@@ -40,7 +43,10 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
     params: IdParams,
     body: DiscountUpdate,
     response: { 200: data(Discount), ...withConflict },
-    detail: doc('Update a discount (partial)', ' The value is re-checked against the resulting type. `usedCount` is read-only.'),
+    detail: doc(
+      'Update a discount (partial)',
+      ' The value is re-checked against the resulting type. `usedCount` is read-only.',
+    ),
   })
   .delete('/:id', ({ ctx, params }) => ({ data: deleteDiscount({ ctx, input: { id: params.id } }) }), {
     access: write,

@@ -11,7 +11,8 @@ import { write } from '../../kernel/write'
 import type { DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 
 /** API number of a stored value: hundredths of a percent → percent; minor units → major. */
-const valueOut = (type: DiscountType, value: number, currency: string) => (type === 'percentage' ? value / 100 : toMajor(value, currency))
+const valueOut = (type: DiscountType, value: number, currency: string) =>
+  type === 'percentage' ? value / 100 : toMajor(value, currency)
 
 export function discountView(d: Discount, currency: string) {
   return {
@@ -32,9 +33,11 @@ export function discountView(d: Discount, currency: string) {
 /** A value in API units → stored integer, checked against the type (contract: percentage in (0, 100]). */
 function valueIn(ctx: Ctx, type: DiscountType, value: number): number {
   if (type === 'percentage') {
-    if (!(value > 0 && value <= 100)) throw new ValidationError('value', 'out_of_range', 'A percentage discount is more than 0 and at most 100')
+    if (!(value > 0 && value <= 100))
+      throw new ValidationError('value', 'out_of_range', 'A percentage discount is more than 0 and at most 100')
     const hundredths = Math.round(value * 100)
-    if (Math.abs(value * 100 - hundredths) > 1e-6) throw new ValidationError('value', 'invalid_format', 'A percentage has at most 2 decimals')
+    if (Math.abs(value * 100 - hundredths) > 1e-6)
+      throw new ValidationError('value', 'invalid_format', 'A percentage has at most 2 decimals')
     return hundredths
   }
   const minor = toMinor(value, ctx.store.currency, 'value')
@@ -42,7 +45,11 @@ function valueIn(ctx: Ctx, type: DiscountType, value: number): number {
   return minor
 }
 
-const duplicateCode = (code: string) => new Conflict('DUPLICATE_CODE', `A discount with code '${code}' already exists (codes ignore case)`, { field: 'code', code })
+const duplicateCode = (code: string) =>
+  new Conflict('DUPLICATE_CODE', `A discount with code '${code}' already exists (codes ignore case)`, {
+    field: 'code',
+    code,
+  })
 
 export function listDiscounts({ ctx, input: q }: { ctx: Ctx; input: DiscountListQuery }) {
   const { limit, offset } = page(q)
@@ -50,19 +57,29 @@ export function listDiscounts({ ctx, input: q }: { ctx: Ctx; input: DiscountList
   const active = activeFilter(q.isActive, 'all')
   if (active !== undefined) where.push(eq(discounts.isActive, active))
   const cond = and(...where)
-  const rows = ctx.db.select().from(discounts).where(cond).orderBy(desc(discounts.createdAt), desc(discounts.id)).limit(limit).offset(offset).all()
+  const rows = ctx.db
+    .select()
+    .from(discounts)
+    .where(cond)
+    .orderBy(desc(discounts.createdAt), desc(discounts.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(discounts).where(cond).get()!.n
   return { data: rows.map((d) => discountView(d, ctx.store.currency)), total, limit, offset }
 }
 
 /** The store's discount: 404 when missing, 403 when another store's. */
-export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount => owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
+export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount =>
+  owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
 
-export const getDiscount = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => discountView(ownDiscount(ctx, id), ctx.store.currency)
+export const getDiscount = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
+  discountView(ownDiscount(ctx, id), ctx.store.currency)
 
 export function createDiscount({ ctx, input }: { ctx: Ctx; input: DiscountCreate }) {
   const value = valueIn(ctx, input.type, input.value)
-  const minOrderAmount = input.minOrderAmount == null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
+  const minOrderAmount =
+    input.minOrderAmount == null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
   const expiresAt = input.expiresAt == null ? null : isoParam(input.expiresAt, 'expiresAt')!
   const now = ctx.clock.now()
   try {
@@ -103,9 +120,12 @@ export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
     set.code = input.code
     set.codeKey = input.code.toUpperCase()
   }
-  if (input.minOrderAmount !== undefined) set.minOrderAmount = input.minOrderAmount === null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
+  if (input.minOrderAmount !== undefined)
+    set.minOrderAmount =
+      input.minOrderAmount === null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
   if (input.maxUses !== undefined) set.maxUses = input.maxUses
-  if (input.expiresAt !== undefined) set.expiresAt = input.expiresAt === null ? null : isoParam(input.expiresAt, 'expiresAt')!
+  if (input.expiresAt !== undefined)
+    set.expiresAt = input.expiresAt === null ? null : isoParam(input.expiresAt, 'expiresAt')!
   if (input.isActive !== undefined) set.isActive = input.isActive
   try {
     const row = write(ctx, (tx) => {
@@ -115,7 +135,12 @@ export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
         set.type = type
         set.value = valueIn(ctx, type, input.value ?? valueOut(current.type, current.value, ctx.store.currency))
       }
-      return tx.update(discounts).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(discounts.id, id)).returning().get()!
+      return tx
+        .update(discounts)
+        .set({ ...set, updatedAt: ctx.clock.now() })
+        .where(eq(discounts.id, id))
+        .returning()
+        .get()!
     })
     return discountView(row, ctx.store.currency)
   } catch (err) {

@@ -12,7 +12,7 @@ export const KEY_PREFIX = 'sfk_'
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
 function base62(bytes: Uint8Array): string {
-  let n = BigInt('0x' + Buffer.from(bytes).toString('hex'))
+  let n = BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
   let out = ''
   while (n > 0n) {
     out = ALPHABET[Number(n % 62n)] + out
@@ -34,7 +34,13 @@ export interface CreatedKey {
   expiresAt: string | null
 }
 
-export function createKey({ ctx: { db, clock }, input }: { ctx: OperatorCtx; input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null } }): CreatedKey {
+export function createKey({
+  ctx: { db, clock },
+  input,
+}: {
+  ctx: OperatorCtx
+  input: { storeId: string; scopes: string[]; name?: string; expiresAt?: number | null }
+}): CreatedKey {
   const key = KEY_PREFIX + base62(randomBytes(24))
   const id = createId()
   db.insert(apiKeys)
@@ -66,14 +72,24 @@ export function keyView(k: ApiKey) {
 }
 
 export function listKeys({ ctx: { db }, input: { storeId } }: { ctx: { db: Db }; input: { storeId: string } }) {
-  return db.select().from(apiKeys).where(eq(apiKeys.storeId, storeId)).orderBy(desc(apiKeys.createdAt)).all().map(keyView)
+  return db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.storeId, storeId))
+    .orderBy(desc(apiKeys.createdAt))
+    .all()
+    .map(keyView)
 }
 
 /** Idempotent: revoking a revoked key keeps its first revocation time. */
 export function revokeKey({ ctx: { db, clock }, input: { id } }: { ctx: OperatorCtx; input: { id: string } }) {
   const row =
-    db.update(apiKeys).set({ revokedAt: clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning().get() ??
-    db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
+    db
+      .update(apiKeys)
+      .set({ revokedAt: clock.now() })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning()
+      .get() ?? db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
   if (!row) throw new NotFound('API key')
   return { id: row.id, revokedAt: isoOrNull(row.revokedAt) }
 }

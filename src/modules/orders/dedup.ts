@@ -22,5 +22,7 @@ export function canonicalLines(lines: readonly LineRef[]): string[] {
 }
 
 export function dedupHash(phoneE164: string, lines: readonly LineRef[]): string {
-  return createHash('sha256').update(`${phoneE164}\n${canonicalLines(lines).join('\n')}`).digest('hex')
+  return createHash('sha256')
+    .update(`${phoneE164}\n${canonicalLines(lines).join('\n')}`)
+    .digest('hex')
 }

@@ -2,7 +2,13 @@ import type { OrderStatus } from '../../db/schema'
 import { event } from '../shared'
 import { createdOrderView } from './views'
 
-type OrderUpdated = { id: string; orderNumber: string; previousStatus: OrderStatus; newStatus: OrderStatus; updatedAt: string }
+type OrderUpdated = {
+  id: string
+  orderNumber: string
+  previousStatus: OrderStatus
+  newStatus: OrderStatus
+  updatedAt: string
+}
 
 declare module '../../kernel/events' {
   interface EventMap {

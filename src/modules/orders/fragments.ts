@@ -16,7 +16,8 @@ export function orderFragments(client: Database, storeId: string, ids: string[],
   return cache.many(storeId, ids, (missing) => {
     const items = listItemsOf(client, missing)
     const built = new Map<string, string>()
-    for (const o of listOrdersByIds(client, missing)) built.set(o.id, JSON.stringify(orderListView(o, items.get(o.id) ?? [])))
+    for (const o of listOrdersByIds(client, missing))
+      built.set(o.id, JSON.stringify(orderListView(o, items.get(o.id) ?? [])))
     return built
   })
 }

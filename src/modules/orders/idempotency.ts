@@ -16,7 +16,11 @@ export const MAX_IDEMPOTENCY_KEY = 255
 export function parseIdempotencyKey(raw: string | null): string | undefined {
   if (raw === null) return undefined
   if (raw.length === 0 || raw.length > MAX_IDEMPOTENCY_KEY) {
-    throw new ValidationError('Idempotency-Key', 'out_of_range', `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} characters`)
+    throw new ValidationError(
+      'Idempotency-Key',
+      'out_of_range',
+      `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} characters`,
+    )
   }
   return raw
 }
@@ -45,11 +49,30 @@ export function findReplay(db: Database, storeId: string, key: string, hash: str
   const row = sql.replayOf(db, storeId, key, now - IDEMPOTENCY_TTL_MS)
   if (!row) return undefined
   if (row.requestHash !== hash) {
-    throw new Conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', { header: 'Idempotency-Key' })
+    throw new Conflict(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with a different request body',
+      { header: 'Idempotency-Key' },
+    )
   }
   return { status: row.responseStatus, body: JSON.parse(row.responseBody) }
 }
 
-export function saveReplay(db: Database, storeId: string, key: string, hash: string, status: number, body: unknown, now: number): void {
-  sql.saveReplay(db, { storeId, key, requestHash: hash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: now })
+export function saveReplay(
+  db: Database,
+  storeId: string,
+  key: string,
+  hash: string,
+  status: number,
+  body: unknown,
+  now: number,
+): void {
+  sql.saveReplay(db, {
+    storeId,
+    key,
+    requestHash: hash,
+    responseStatus: status,
+    responseBody: JSON.stringify(body),
+    createdAt: now,
+  })
 }

@@ -9,10 +9,27 @@
 import type { Ctx } from '../../kernel/context'
 import type { OrderStatus } from '../../db/schema'
 import { toE164 } from '../../lib/phone'
-import { countOrders, customerIdByPhone, historyOf, inboxRowsById, inboxRowsWhere, orderRowidsNamed, type HistoryLine, type InboxRow, type InboxWhere } from './sql'
+import {
+  countOrders,
+  customerIdByPhone,
+  historyOf,
+  inboxRowsById,
+  inboxRowsWhere,
+  orderRowidsNamed,
+  type HistoryLine,
+  type InboxRow,
+  type InboxWhere,
+} from './sql'
 import { isNewParams, viewerOf, type Viewer } from './seen'
 
-export { lastOrderEventId, orderEventsAfter, storeOrderEventsAfter, type HistoryLine, type InboxRow, type OrderEventRow } from './sql'
+export {
+  lastOrderEventId,
+  orderEventsAfter,
+  storeOrderEventsAfter,
+  type HistoryLine,
+  type InboxRow,
+  type OrderEventRow,
+} from './sql'
 
 export interface InboxQuery {
   status?: OrderStatus
@@ -60,7 +77,11 @@ function namedOrders(ctx: Ctx, name: string): number[] | undefined {
  * A phone finds its customer first (the (store, phone) index), then walks that customer's orders
  * newest first (orders_customer_created_idx) — not the store's whole history.
  */
-export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }): { rows: InboxRow[]; total: number; more: boolean } {
+export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }): {
+  rows: InboxRow[]
+  total: number
+  more: boolean
+} {
   const search = searchOf(query.q)
   const where: InboxWhere = { storeId: ctx.store.id, status: query.status, orderNumber: search?.number }
   if (search?.phone) {
@@ -84,7 +105,13 @@ export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }
 }
 
 /** The inbox rows of these orders of the ctx's store, with `viewer`'s "new" marks (none without one). */
-export function inboxRows({ ctx, input: { ids, viewer } }: { ctx: Ctx; input: { ids: readonly string[]; viewer?: Viewer } }): InboxRow[] {
+export function inboxRows({
+  ctx,
+  input: { ids, viewer },
+}: {
+  ctx: Ctx
+  input: { ids: readonly string[]; viewer?: Viewer }
+}): InboxRow[] {
   if (ids.length === 0) return []
   return inboxRowsById(ctx.db.$client, ctx.store.id, ids, isNewParams(viewer))
 }

@@ -15,7 +15,13 @@ export const MAX_QUANTITY = 10_000
 
 const OrderLineInput = t.Object({
   variantId: t.Optional(Id),
-  productId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Only for a product without active variants; give exactly one of variantId / productId' })),
+  productId: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Only for a product without active variants; give exactly one of variantId / productId',
+    }),
+  ),
   quantity: t.Integer({ minimum: 1, maximum: MAX_QUANTITY }),
 })
 
@@ -36,8 +42,16 @@ export const OrderCreated = t.Object(
     orderNumber: t.String({ description: 'ORD- and six digits' }),
     total: t.Number({ description: 'Items + shipping − discount, in major units of `currency`' }),
     currency: t.String({ description: 'ISO 4217' }),
-    whatsappUrl: t.Nullable(t.String({ description: 'https://wa.me link with the rendered store template and the status page link; null when the store has no WhatsApp number' })),
-    statusUrl: t.String({ description: "The customer's order status page (/s/:slug/orders/<token>): lines, total and status timeline; the token is 256 random bits, not the order id" }),
+    whatsappUrl: t.Nullable(
+      t.String({
+        description:
+          'https://wa.me link with the rendered store template and the status page link; null when the store has no WhatsApp number',
+      }),
+    ),
+    statusUrl: t.String({
+      description:
+        "The customer's order status page (/s/:slug/orders/<token>): lines, total and status timeline; the token is 256 random bits, not the order id",
+    }),
   },
   { title: 'OrderCreated' },
 )

@@ -23,14 +23,19 @@ const authorOf = (ctx: Ctx): string => {
 export function addOrderNote({ ctx, input }: { ctx: Ctx; input: { orderId: string; body: unknown } }): OrderNote {
   const body = typeof input.body === 'string' ? input.body.trim() : ''
   if (!body) throw new ValidationError('body', 'required', 'A note needs some text')
-  if (body.length > MAX_NOTE_LENGTH) throw new ValidationError('body', 'too_long', `A note is at most ${MAX_NOTE_LENGTH} characters`)
+  if (body.length > MAX_NOTE_LENGTH)
+    throw new ValidationError('body', 'too_long', `A note is at most ${MAX_NOTE_LENGTH} characters`)
   return write(ctx, (tx, fx) => {
     const order = ownOrder(ctx, input.orderId, tx)
     // Internal notes are not in the API's order: a note changes no product and no order's view.
     fx.productsChanged([])
     fx.ordersChanged([])
     fx.catalogStockOnly()
-    return tx.insert(orderNotes).values({ storeId: ctx.store.id, orderId: order.id, author: authorOf(ctx), body, createdAt: ctx.clock.now() }).returning().get()
+    return tx
+      .insert(orderNotes)
+      .values({ storeId: ctx.store.id, orderId: order.id, author: authorOf(ctx), body, createdAt: ctx.clock.now() })
+      .returning()
+      .get()
   })
 }
 

@@ -26,9 +26,7 @@ const DESCRIPTION = [
 ].join(' ')
 
 export const publicOrderRoutes = (port: CheckoutPort) =>
-  new Elysia({ name: 'orders-public' })
-  .use(access)
-  .post(
+  new Elysia({ name: 'orders-public' }).use(access).post(
     '/api/orders',
     async ({ body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))

@@ -23,39 +23,60 @@ const LIST = '/api/v1/orders'
 
 /** The list, answered before routing for a query string the route has validated (http/pre-routed.ts). */
 export const orderReads: PreRoutedRead[] = [
-  { route: LIST, contentType: 'application/json', query: true, answer: ({ ctx, query, cache }) => listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }) },
+  {
+    route: LIST,
+    contentType: 'application/json',
+    query: true,
+    answer: ({ ctx, query, cache }) =>
+      listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }),
+  },
 ]
 
 export const orderRoutes = (port: OrderRoutesPort) =>
   new Elysia({ prefix: '/api/v1/orders' })
     .use(access)
-    .get('', ({ ctx, query, set, request }) => {
-      const body = listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })
-      port.queries.remember(LIST, request.url, query)
-      return sendJson(set, body)
-    }, {
-      access: { scope: 'orders:read' },
-      query: OrderListQuery,
-      response: { 200: list(OrderListForm), ...authErrors },
-      detail: doc('List orders, newest first', ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.'),
-    })
+    .get(
+      '',
+      ({ ctx, query, set, request }) => {
+        const body = listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })
+        port.queries.remember(LIST, request.url, query)
+        return sendJson(set, body)
+      },
+      {
+        access: { scope: 'orders:read' },
+        query: OrderListQuery,
+        response: { 200: list(OrderListForm), ...authErrors },
+        detail: doc(
+          'List orders, newest first',
+          ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.',
+        ),
+      },
+    )
     .get('/:id', ({ ctx, params }) => ({ data: getOrder({ ctx, input: { id: params.id } }) }), {
       access: { scope: 'orders:read', owns: orders },
       params: IdParams,
       response: { 200: data(Order), ...withNotFound },
       detail: doc('Get an order (detail form)'),
     })
-    .put('/:id/status', ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }), {
-      access: write,
-      params: IdParams,
-      body: StatusUpdate,
-      response: { 200: data(Order), ...withConflict },
-      detail: doc('Change an order status', STATUS_TEXT),
-    })
-    .put('/:id', ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }), {
-      access: write,
-      params: IdParams,
-      body: StatusUpdate,
-      response: { 200: data(Order), ...withConflict },
-      detail: doc('Change an order status (alias of PUT /orders/:id/status)', STATUS_TEXT),
-    })
+    .put(
+      '/:id/status',
+      ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }),
+      {
+        access: write,
+        params: IdParams,
+        body: StatusUpdate,
+        response: { 200: data(Order), ...withConflict },
+        detail: doc('Change an order status', STATUS_TEXT),
+      },
+    )
+    .put(
+      '/:id',
+      ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }),
+      {
+        access: write,
+        params: IdParams,
+        body: StatusUpdate,
+        response: { 200: data(Order), ...withConflict },
+        detail: doc('Change an order status (alias of PUT /orders/:id/status)', STATUS_TEXT),
+      },
+    )

@@ -27,13 +27,17 @@ export function memberSince(ctx: Ctx, userId: string): number | undefined {
 }
 
 /** The viewer the ctx acts for: a person of the panel; an API key or the system sees no "new" marks. */
-export function viewerOf(ctx: Ctx, joined = ctx.actor.kind === 'user' ? memberSince(ctx, ctx.actor.userId) : undefined): Viewer | undefined {
+export function viewerOf(
+  ctx: Ctx,
+  joined = ctx.actor.kind === 'user' ? memberSince(ctx, ctx.actor.userId) : undefined,
+): Viewer | undefined {
   if (ctx.actor.kind !== 'user' || joined === undefined) return undefined
   return { userId: ctx.actor.userId, since: Math.max(joined, ctx.clock.now() - NEW_FOR_MS) }
 }
 
 /** The "new" test's parameters for a viewer (sql/inbox.ts): with none, no row is new (a `since` no order reaches). */
-export const isNewParams = (v: Viewer | undefined): NewParams => (v ? [v.since, v.userId] : [Number.MAX_SAFE_INTEGER, ''])
+export const isNewParams = (v: Viewer | undefined): NewParams =>
+  v ? [v.since, v.userId] : [Number.MAX_SAFE_INTEGER, '']
 
 /** Which of `orderIds` each person has opened: order id → user ids (the live stream's per-person rows). */
 export function openedBy(ctx: Ctx, orderIds: readonly string[]): Map<string, Set<string>> {

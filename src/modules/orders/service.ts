@@ -25,7 +25,15 @@ export function listOrders({ ctx, input: q }: { ctx: Ctx; input: OrderListQuery 
  * `JSON.stringify(listOrders(…))`, from the page's ids, the count and the orders' cached list
  * forms (fragments.ts): after a checkout only the new order's form is built.
  */
-export function listOrdersJson({ ctx, input: q, cache }: { ctx: Ctx; input: OrderListQuery; cache: Fragments }): string {
+export function listOrdersJson({
+  ctx,
+  input: q,
+  cache,
+}: {
+  ctx: Ctx
+  input: OrderListQuery
+  cache: Fragments
+}): string {
   const { limit, offset } = page(q)
   const f = orderFilter(ctx, q)
   const data = orderFragments(ctx.db.$client, ctx.store.id, pageOfOrderIds(ctx.db, f, limit, offset), cache)
@@ -41,10 +49,13 @@ const orderFilter = (ctx: Ctx, q: OrderListQuery): OrderFilter => ({
 
 // Time filters can't use the counters; they narrow an indexed range, so counting it is bounded by the answer.
 const totalOf = (ctx: Ctx, f: OrderFilter): number =>
-  f.createdSince === undefined && f.updatedSince === undefined ? countOrders(ctx.db, ctx.store.id, f.status) : countMatching(ctx.db, f)
+  f.createdSince === undefined && f.updatedSince === undefined
+    ? countOrders(ctx.db, ctx.store.id, f.status)
+    : countMatching(ctx.db, f)
 
 /** The store's order: 404 when missing, 403 when another store's. */
-export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order => owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
+export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order =>
+  owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
 export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const o = ownOrder(ctx, id)
@@ -56,7 +67,13 @@ export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string
  * concurrent moves exactly one changes the row; the others see the new status and get 409.
  * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */
-export function updateOrderStatus({ ctx, input: { id, status: to } }: { ctx: Ctx; input: { id: string; status: OrderStatus } }) {
+export function updateOrderStatus({
+  ctx,
+  input: { id, status: to },
+}: {
+  ctx: Ctx
+  input: { id: string; status: OrderStatus }
+}) {
   const order = write(ctx, (tx, fx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)
@@ -73,7 +90,13 @@ export function updateOrderStatus({ ctx, input: { id, status: to } }: { ctx: Ctx
     // A status move changes no product; a cancellation puts stock back (restoreStock names them).
     if (to === 'cancelled') restoreStock(ctx.db.$client, fx, id)
     else fx.productsChanged([])
-    fx.emit('order.updated', { id, orderNumber: o.orderNumber, previousStatus: o.status, newStatus: to, updatedAt: iso(now) })
+    fx.emit('order.updated', {
+      id,
+      orderNumber: o.orderNumber,
+      previousStatus: o.status,
+      newStatus: to,
+      updatedAt: iso(now),
+    })
     return { ...o, status: to, updatedAt: now }
   })
   return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])

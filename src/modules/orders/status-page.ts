@@ -11,23 +11,68 @@ import { itemsOf, orderById, orderIdByToken, timelineOf } from './sql'
 export { statusTokenOf } from './sql'
 
 export interface PublicOrderStatus {
-  order: Pick<Order, 'orderNumber' | 'status' | 'currency' | 'itemsSubtotal' | 'shippingName' | 'shippingPrice' | 'discountCode' | 'discountAmount' | 'total' | 'createdAt'>
+  order: Pick<
+    Order,
+    | 'orderNumber'
+    | 'status'
+    | 'currency'
+    | 'itemsSubtotal'
+    | 'shippingName'
+    | 'shippingPrice'
+    | 'discountCode'
+    | 'discountAmount'
+    | 'total'
+    | 'createdAt'
+  >
   items: Pick<OrderItem, 'productName' | 'variantName' | 'quantity' | 'subtotal'>[]
   timeline: { status: OrderStatus; at: number }[]
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/
 
-export function orderStatusByToken({ ctx: { db, store }, input: { token } }: { ctx: { db: { $client: Database }; store: Pick<Store, 'id' | 'status'> }; input: { token: string } }): PublicOrderStatus | undefined {
+export function orderStatusByToken({
+  ctx: { db, store },
+  input: { token },
+}: {
+  ctx: { db: { $client: Database }; store: Pick<Store, 'id' | 'status'> }
+  input: { token: string }
+}): PublicOrderStatus | undefined {
   const client = db.$client
   if (!TOKEN.test(token) || store.status === 'suspended') return undefined
   const orderId = orderIdByToken(client, store.id, token)
   const o = orderId && orderById(client, orderId)
   if (!o || o.storeId !== store.id) return undefined
-  const { orderNumber, status, currency, itemsSubtotal, shippingName, shippingPrice, discountCode, discountAmount, total, createdAt } = o
+  const {
+    orderNumber,
+    status,
+    currency,
+    itemsSubtotal,
+    shippingName,
+    shippingPrice,
+    discountCode,
+    discountAmount,
+    total,
+    createdAt,
+  } = o
   return {
-    order: { orderNumber, status, currency, itemsSubtotal, shippingName, shippingPrice, discountCode, discountAmount, total, createdAt },
-    items: (itemsOf(client, [o.id]).get(o.id) ?? []).map(({ productName, variantName, quantity, subtotal }) => ({ productName, variantName, quantity, subtotal })),
+    order: {
+      orderNumber,
+      status,
+      currency,
+      itemsSubtotal,
+      shippingName,
+      shippingPrice,
+      discountCode,
+      discountAmount,
+      total,
+      createdAt,
+    },
+    items: (itemsOf(client, [o.id]).get(o.id) ?? []).map(({ productName, variantName, quantity, subtotal }) => ({
+      productName,
+      variantName,
+      quantity,
+      subtotal,
+    })),
     timeline: timelineOf(client, o.id),
   }
 }

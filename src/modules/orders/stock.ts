@@ -44,7 +44,10 @@ export function takeStock(db: Database, fx: Fx, lines: readonly StockLine[]): vo
   }
   for (const w of wanted.values()) {
     if (takeUnits(db, w.table, w.id, w.quantity)) continue
-    throw new OutOfStock(`items[${w.position}].${w.table === 'variants' ? 'variantId' : 'productId'}`, unitsLeft(db, w.table, w.id))
+    throw new OutOfStock(
+      `items[${w.position}].${w.table === 'variants' ? 'variantId' : 'productId'}`,
+      unitsLeft(db, w.table, w.id),
+    )
   }
 }
 

@@ -6,7 +6,10 @@ import type { Order, OrderItem } from '../../db/schema'
 import { toMajor } from '../../lib/money'
 import { iso } from '../../lib/time'
 
-type ItemFields = Pick<OrderItem, 'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'>
+type ItemFields = Pick<
+  OrderItem,
+  'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'
+>
 
 /** An item in the list form (spec 2.3): names, quantity and money, no ids. */
 const itemListView = (i: Omit<ItemFields, 'productId' | 'variantId'>, currency: string) => ({
@@ -49,7 +52,10 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
     // Detail form adds the ids (spec 2.3).
     items: items.map((i) => ({ productId: i.productId, variantId: i.variantId, ...itemListView(i, c) })),
     subtotal: toMajor(o.itemsSubtotal, c),
-    shippingOption: o.shippingName === null || o.shippingPrice === null ? null : { name: o.shippingName, price: toMajor(o.shippingPrice, c) },
+    shippingOption:
+      o.shippingName === null || o.shippingPrice === null
+        ? null
+        : { name: o.shippingName, price: toMajor(o.shippingPrice, c) },
     discount: o.discountCode === null ? null : { code: o.discountCode, amount: toMajor(o.discountAmount, c) },
     total: toMajor(o.total, c),
     currency: c,
@@ -61,7 +67,10 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
 
 /** List views for rows already in display order. */
 export function listViews(db: Db, rows: ListOrder[]): OrderListView[] {
-  const items = listItemsOf(db.$client, rows.map((r) => r.id))
+  const items = listItemsOf(
+    db.$client,
+    rows.map((r) => r.id),
+  )
   return rows.map((o) => orderListView(o, items.get(o.id) ?? []))
 }
 
@@ -75,5 +84,8 @@ export function listViews(db: Db, rows: ListOrder[]): OrderListView[] {
 export function createdOrderView(client: Database, orderId: string) {
   const o = orderById(client, orderId)
   if (!o) return undefined
-  return orderDetailView({ ...o, status: 'pending', updatedAt: o.createdAt }, itemsOf(client, [orderId]).get(orderId) ?? [])
+  return orderDetailView(
+    { ...o, status: 'pending', updatedAt: o.createdAt },
+    itemsOf(client, [orderId]).get(orderId) ?? [],
+  )
 }

@@ -34,7 +34,16 @@ export function actorRef(actor: Actor, keyPrefix?: string): string {
 
 /** In the caller's transaction. */
 export function recordActivity(tx: Runner, at: number, e: ActivityEntry): void {
-  tx.insert(activity).values({ storeId: e.storeId, actor: e.actor, verb: e.verb, recordType: e.recordType, recordId: e.recordId ?? null, at }).run()
+  tx.insert(activity)
+    .values({
+      storeId: e.storeId,
+      actor: e.actor,
+      verb: e.verb,
+      recordType: e.recordType,
+      recordId: e.recordId ?? null,
+      at,
+    })
+    .run()
 }
 
 export interface ActivityQuery {

@@ -12,7 +12,8 @@ export function checkEmail(raw: unknown): { email: string; emailKey: string } {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ValidationError('email', 'required')
   const email = raw.trim()
   if (email.length > EMAIL_MAX) throw new ValidationError('email', 'too_long')
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new ValidationError('email', 'invalid_format', 'Enter an e-mail address such as name@example.com')
+  if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    throw new ValidationError('email', 'invalid_format', 'Enter an e-mail address such as name@example.com')
   return { email, emailKey: email.toLowerCase() }
 }
 
@@ -23,15 +24,24 @@ export function checkName(raw: unknown, required = true): string {
   return name
 }
 
-export const userByEmail = (db: Runner, email: string): User | undefined => db.select().from(users).where(eq(users.emailKey, email.trim().toLowerCase())).get()
-export const userById = (db: Runner, id: string): User | undefined => db.select().from(users).where(eq(users.id, id)).get()
+export const userByEmail = (db: Runner, email: string): User | undefined =>
+  db.select().from(users).where(eq(users.emailKey, email.trim().toLowerCase())).get()
+export const userById = (db: Runner, id: string): User | undefined =>
+  db.select().from(users).where(eq(users.id, id)).get()
 
 // Every signed-in panel request reads the person's stores: prepared once per connection, since
 // building the Drizzle query each time was a large share of a panel page's CPU (bench panel-pages).
 const storesStatements = new WeakMap<Db, ReturnType<typeof prepareStoresOf>>()
 const prepareStoresOf = (db: Db) =>
   db
-    .select({ membershipId: memberships.id, storeId: stores.id, name: stores.name, slug: stores.slug, role: memberships.role, status: stores.status })
+    .select({
+      membershipId: memberships.id,
+      storeId: stores.id,
+      name: stores.name,
+      slug: stores.slug,
+      role: memberships.role,
+      status: stores.status,
+    })
     .from(memberships)
     .innerJoin(stores, eq(stores.id, memberships.storeId))
     .where(eq(memberships.userId, sql.placeholder('userId')))
@@ -46,7 +56,11 @@ export function storesOf(db: Db, userId: string) {
 }
 
 export const membershipOf = (db: Runner, userId: string, storeId: string): Membership | undefined =>
-  db.select().from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.storeId, storeId))).get()
+  db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.storeId, storeId)))
+    .get()
 
 export function membershipByEmail(db: Runner, storeId: string, email: string): Membership | undefined {
   const user = userByEmail(db, email)

@@ -47,10 +47,19 @@ export interface RelyingParty {
   origin: string
 }
 
-export const passkeysOf = (ctx: PeopleCtx, userId: string): Passkey[] => ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).all()
+export const passkeysOf = (ctx: PeopleCtx, userId: string): Passkey[] =>
+  ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).all()
 export const passkeyCount = (ctx: PeopleCtx): number => countPasskeys(ctx.db.$client)
 
-export async function registrationOptions({ ctx, input, challenges }: { ctx: PeopleCtx; input: { user: User; rp: RelyingParty }; challenges: Challenges }): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function registrationOptions({
+  ctx,
+  input,
+  challenges,
+}: {
+  ctx: PeopleCtx
+  input: { user: User; rp: RelyingParty }
+  challenges: Challenges
+}): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { user, rp } = input
   const existing = passkeysOf(ctx, user.id)
   const options = await generateRegistrationOptions({
@@ -60,16 +69,28 @@ export async function registrationOptions({ ctx, input, challenges }: { ctx: Peo
     userDisplayName: user.name || user.email,
     userID: new TextEncoder().encode(user.id),
     attestationType: 'none',
-    excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports ? JSON.parse(p.transports) : undefined })),
+    excludeCredentials: existing.map((p) => ({
+      id: p.credentialId,
+      transports: p.transports ? JSON.parse(p.transports) : undefined,
+    })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   })
   challenges.add(options.challenge, user.id)
   return options
 }
 
-export async function registerPasskey({ ctx, input, challenges }: { ctx: PeopleCtx; input: { user: User; rp: RelyingParty; response: unknown; name?: unknown }; challenges: Challenges }): Promise<Passkey> {
+export async function registerPasskey({
+  ctx,
+  input,
+  challenges,
+}: {
+  ctx: PeopleCtx
+  input: { user: User; rp: RelyingParty; response: unknown; name?: unknown }
+  challenges: Challenges
+}): Promise<Passkey> {
   const { user, rp } = input
-  if (passkeysOf(ctx, user.id).length >= MAX_PASSKEYS) throw new ValidationError('passkey', 'out_of_range', `At most ${MAX_PASSKEYS} passkeys`)
+  if (passkeysOf(ctx, user.id).length >= MAX_PASSKEYS)
+    throw new ValidationError('passkey', 'out_of_range', `At most ${MAX_PASSKEYS} passkeys`)
   let verified
   try {
     verified = await verifyRegistrationResponse({
@@ -100,7 +121,13 @@ export async function registerPasskey({ ctx, input, challenges }: { ctx: PeopleC
     .get()
 }
 
-export async function authenticationOptions({ input, challenges }: { input: { rp: RelyingParty }; challenges: Challenges }): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function authenticationOptions({
+  input,
+  challenges,
+}: {
+  input: { rp: RelyingParty }
+  challenges: Challenges
+}): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({ rpID: input.rp.id, userVerification: 'preferred' })
   challenges.add(options.challenge)
   return options
@@ -117,7 +144,15 @@ export class PasskeyRefused extends Unauthorized {
  * party, a valid signature and a counter that moved forward (when the authenticator keeps one).
  * Returns the person's id.
  */
-export async function verifyPasskey({ ctx, input, challenges }: { ctx: PeopleCtx; input: { rp: RelyingParty; response: unknown }; challenges: Challenges }): Promise<string> {
+export async function verifyPasskey({
+  ctx,
+  input,
+  challenges,
+}: {
+  ctx: PeopleCtx
+  input: { rp: RelyingParty; response: unknown }
+  challenges: Challenges
+}): Promise<string> {
   const response = input.response as AuthenticationResponseJSON
   if (!response || typeof response !== 'object' || typeof response.id !== 'string') throw new PasskeyRefused()
   const pk = ctx.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).get()
@@ -129,18 +164,31 @@ export async function verifyPasskey({ ctx, input, challenges }: { ctx: PeopleCtx
       expectedChallenge: (c) => challenges.take(c),
       expectedOrigin: input.rp.origin,
       expectedRPID: input.rp.id,
-      credential: { id: pk.credentialId, publicKey: Buffer.from(pk.publicKey, 'base64url'), counter: pk.counter, transports: pk.transports ? JSON.parse(pk.transports) : undefined },
+      credential: {
+        id: pk.credentialId,
+        publicKey: Buffer.from(pk.publicKey, 'base64url'),
+        counter: pk.counter,
+        transports: pk.transports ? JSON.parse(pk.transports) : undefined,
+      },
       requireUserVerification: false,
     })
   } catch {
     throw new PasskeyRefused()
   }
   if (!result.verified) throw new PasskeyRefused()
-  ctx.db.update(passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: ctx.clock.now() }).where(eq(passkeys.id, pk.id)).run()
+  ctx.db
+    .update(passkeys)
+    .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: ctx.clock.now() })
+    .where(eq(passkeys.id, pk.id))
+    .run()
   return pk.userId
 }
 
 export function removePasskey({ ctx, input }: { ctx: PeopleCtx; input: { userId: string; passkeyId: string } }): void {
-  const gone = ctx.db.delete(passkeys).where(and(eq(passkeys.id, input.passkeyId), eq(passkeys.userId, input.userId))).returning({ id: passkeys.id }).all()
+  const gone = ctx.db
+    .delete(passkeys)
+    .where(and(eq(passkeys.id, input.passkeyId), eq(passkeys.userId, input.userId)))
+    .returning({ id: passkeys.id })
+    .all()
   if (gone.length === 0) throw new NotFound('Passkey')
 }

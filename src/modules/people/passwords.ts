@@ -46,7 +46,13 @@ export function passwordProblem(password: string, email: string): PasswordProble
 export function checkNewPassword(password: unknown, email: string): string {
   if (typeof password !== 'string' || password === '') throw new ValidationError('password', 'required')
   const problem = passwordProblem(password, email)
-  if (problem) throw new ValidationError('password', problem === 'too_long' ? 'too_long' : problem === 'too_short' ? 'out_of_range' : 'not_allowed', undefined, { problem })
+  if (problem)
+    throw new ValidationError(
+      'password',
+      problem === 'too_long' ? 'too_long' : problem === 'too_short' ? 'out_of_range' : 'not_allowed',
+      undefined,
+      { problem },
+    )
   return password
 }
 
@@ -79,7 +85,8 @@ class WorkQueue {
  */
 const work = new WorkQueue(PASSWORD_WORK_PARALLEL, PASSWORD_WORK_QUEUE)
 
-export const hashPassword = (password: string): Promise<string> => work.run(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
+export const hashPassword = (password: string): Promise<string> =>
+  work.run(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
 
 let dummy: Promise<string> | undefined
 /** argon2id verifications run so far in this process: tests check that no sign-in answer skips one. */
@@ -89,7 +96,8 @@ export const passwordWork = { verifications: 0 }
  * against a dummy hash of the same cost: both answers take the same time.
  */
 export function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
-  const target = hash ?? (dummy ??= Bun.password.hash('not-a-password: the cost of a real verification', { algorithm: 'argon2id' }))
+  const target =
+    hash ?? (dummy ??= Bun.password.hash('not-a-password: the cost of a real verification', { algorithm: 'argon2id' }))
   return work.run(async () => {
     passwordWork.verifications++
     const ok = await Bun.password.verify(password, await target, 'argon2id')

@@ -25,7 +25,11 @@ const RW = (...names: string[]) => names.flatMap((n) => [`${n}:read`, `${n}:writ
 
 export const ROLE_GRANTS: Record<Role, ReadonlySet<Grant>> = {
   owner: new Set<Grant>([...SCOPES, ...MANAGE]),
-  staff: new Set<Grant>([...RW('orders', 'products', 'categories', 'discounts', 'shipping', 'reviews'), 'customers:read', 'stats:read']),
+  staff: new Set<Grant>([
+    ...RW('orders', 'products', 'categories', 'discounts', 'shipping', 'reviews'),
+    'customers:read',
+    'stats:read',
+  ]),
   viewer: new Set<Grant>(READS.filter((s) => s !== 'webhooks:read')),
 }
 

@@ -22,7 +22,8 @@ export const PENDING_MS = 10 * 60_000
 const TOUCH_MS = 60_000
 
 /** `Set-Cookie` for a new session id: exactly the contract's attributes (no Domain), kept 60 days by the browser. */
-export const sessionCookie = (token: string): string => `${COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_MS / 1000}`
+export const sessionCookie = (token: string): string =>
+  `${COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_MS / 1000}`
 export const clearedCookie = (): string => `${COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`
 
 /** The session id in a Cookie header, when well formed. */
@@ -111,7 +112,12 @@ export interface Resolved {
 // Every panel request resolves its session: prepared once per connection (see lookups.ts storesOf).
 const sessionStatements = new WeakMap<Db, ReturnType<typeof prepareSessionByHash>>()
 const prepareSessionByHash = (db: Db) =>
-  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, sql.placeholder('hash'))).prepare()
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sql.placeholder('hash')))
+    .prepare()
 function sessionByHash(db: Db, hash: string) {
   let stmt = sessionStatements.get(db)
   if (!stmt) sessionStatements.set(db, (stmt = prepareSessionByHash(db)))
@@ -124,7 +130,9 @@ export function resolveSession({ ctx, input }: { ctx: PeopleCtx; input: { token:
   if (!row) return undefined
   const now = clock.now()
   const { session } = row
-  const expired = session.pending ? now - session.createdAt > PENDING_MS : now - session.lastSeenAt > IDLE_MS || now - session.createdAt > ABSOLUTE_MS
+  const expired = session.pending
+    ? now - session.createdAt > PENDING_MS
+    : now - session.lastSeenAt > IDLE_MS || now - session.createdAt > ABSOLUTE_MS
   if (expired) {
     db.delete(sessions).where(eq(sessions.id, session.id)).run()
     return undefined
@@ -136,7 +144,13 @@ export function resolveSession({ ctx, input }: { ctx: PeopleCtx; input: { token:
   return row
 }
 
-export function setSessionStore({ ctx, input }: { ctx: PeopleCtx; input: { sessionId: string; storeId: string } }): void {
+export function setSessionStore({
+  ctx,
+  input,
+}: {
+  ctx: PeopleCtx
+  input: { sessionId: string; storeId: string }
+}): void {
   ctx.db.update(sessions).set({ storeId: input.storeId }).where(eq(sessions.id, input.sessionId)).run()
 }
 
@@ -153,13 +167,19 @@ export function listSessions({ ctx, input }: { ctx: PeopleCtx; input: { userId: 
 
 /** Ends one of the person's own sessions (another person's id ends nothing). */
 export function endSession({ ctx, input }: { ctx: PeopleCtx; input: { userId: string; sessionId: string } }): boolean {
-  const gone = ctx.db.delete(sessions).where(and(eq(sessions.id, input.sessionId), eq(sessions.userId, input.userId))).returning({ id: sessions.id }).all()
+  const gone = ctx.db
+    .delete(sessions)
+    .where(and(eq(sessions.id, input.sessionId), eq(sessions.userId, input.userId)))
+    .returning({ id: sessions.id })
+    .all()
   return gone.length > 0
 }
 
 /** Ends every session of the person but `keep` (none: all of them). */
 export function endOtherSessions({ ctx, input }: { ctx: PeopleCtx; input: { userId: string; keep?: string } }): number {
-  const where = input.keep ? and(eq(sessions.userId, input.userId), ne(sessions.id, input.keep)) : eq(sessions.userId, input.userId)
+  const where = input.keep
+    ? and(eq(sessions.userId, input.userId), ne(sessions.id, input.keep))
+    : eq(sessions.userId, input.userId)
   return ctx.db.delete(sessions).where(where).returning({ id: sessions.id }).all().length
 }
 

@@ -31,7 +31,15 @@ export interface SignedIn {
   pending: boolean
 }
 
-export async function signInWithPassword({ ctx, input, throttle }: { ctx: PeopleCtx; input: SignInInput; throttle: Counter }): Promise<SignedIn> {
+export async function signInWithPassword({
+  ctx,
+  input,
+  throttle,
+}: {
+  ctx: PeopleCtx
+  input: SignInInput
+  throttle: Counter
+}): Promise<SignedIn> {
   const email = typeof input.email === 'string' ? input.email.trim().slice(0, 254) : ''
   const password = typeof input.password === 'string' ? input.password.slice(0, 1024) : ''
   const wait = waitBeforeAttempt(throttle, input.ip, email)
@@ -44,6 +52,9 @@ export async function signInWithPassword({ ctx, input, throttle }: { ctx: People
   }
   const pending = user.totpEnabledAt !== null
   const storeId = storesOf(ctx.db, user.id)[0]?.storeId ?? null
-  const opened = openSession({ ctx, input: { userId: user.id, storeId, pending, userAgent: input.userAgent, ip: input.ip, replacing: input.replacing } })
+  const opened = openSession({
+    ctx,
+    input: { userId: user.id, storeId, pending, userAgent: input.userAgent, ip: input.ip, replacing: input.replacing },
+  })
   return { opened, pending }
 }

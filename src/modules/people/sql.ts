@@ -6,21 +6,40 @@ import type { Database } from 'bun:sqlite'
 
 /** The distinct actors and record types of a store's log (at most 200 each). */
 export function activityFacetRows(client: Database, storeId: string): { actors: string[]; recordTypes: string[] } {
-  const actors = client.query<{ actor: string }, [string]>('SELECT DISTINCT actor FROM activity WHERE store_id = ? ORDER BY actor LIMIT 200').all(storeId)
-  const recordTypes = client.query<{ t: string }, [string]>('SELECT DISTINCT record_type AS t FROM activity WHERE store_id = ? ORDER BY t LIMIT 200').all(storeId)
+  const actors = client
+    .query<{ actor: string }, [string]>(
+      'SELECT DISTINCT actor FROM activity WHERE store_id = ? ORDER BY actor LIMIT 200',
+    )
+    .all(storeId)
+  const recordTypes = client
+    .query<{ t: string }, [string]>(
+      'SELECT DISTINCT record_type AS t FROM activity WHERE store_id = ? ORDER BY t LIMIT 200',
+    )
+    .all(storeId)
   return { actors: actors.map((r) => r.actor), recordTypes: recordTypes.map((r) => r.t) }
 }
 
 /** Deletes up to `limit` activity lines older than the cutoff; returns how many went. */
 export const deleteActivityBefore = (client: Database, cutoff: number, limit: number): number =>
-  client.run('DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at < ? LIMIT ?)', [cutoff, limit]).changes
+  client.run('DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at < ? LIMIT ?)', [cutoff, limit])
+    .changes
 
 /** Deletes sessions past an expiry: pending ones created before `pendingBefore`, idle since `idleBefore`, or created before `absoluteBefore`. */
-export function deleteExpiredSessions(client: Database, pendingBefore: number, idleBefore: number, absoluteBefore: number): void {
-  client.run('DELETE FROM sessions WHERE (pending = 1 AND created_at < ?1) OR last_seen_at < ?2 OR created_at < ?3', [pendingBefore, idleBefore, absoluteBefore])
+export function deleteExpiredSessions(
+  client: Database,
+  pendingBefore: number,
+  idleBefore: number,
+  absoluteBefore: number,
+): void {
+  client.run('DELETE FROM sessions WHERE (pending = 1 AND created_at < ?1) OR last_seen_at < ?2 OR created_at < ?3', [
+    pendingBefore,
+    idleBefore,
+    absoluteBefore,
+  ])
 }
 
-export const countPasskeys = (client: Database): number => client.query<{ n: number }, []>('SELECT count(*) AS n FROM passkeys').get()!.n
+export const countPasskeys = (client: Database): number =>
+  client.query<{ n: number }, []>('SELECT count(*) AS n FROM passkeys').get()!.n
 
 /** Deletes one-time links that expired, or were used, before `before`. */
 export const deleteInvitationsBefore = (client: Database, before: number): void => {

@@ -30,7 +30,10 @@ export const PER_IP = { limit: 100, windowSec: 3600 } as const
 const keyOf = (ip: string, subject: string) => `signin:${ip}|${Bun.hash(subject.trim().toLowerCase()).toString(36)}`
 
 function tiers(ip: string, subject: string) {
-  return [...PER_EMAIL_TIERS.map((t) => ({ ...t, key: `${keyOf(ip, subject)}:${t.windowSec}` })), { ...PER_IP, key: `signin:${ip}:${PER_IP.windowSec}` }]
+  return [
+    ...PER_EMAIL_TIERS.map((t) => ({ ...t, key: `${keyOf(ip, subject)}:${t.windowSec}` })),
+    { ...PER_IP, key: `signin:${ip}:${PER_IP.windowSec}` },
+  ]
 }
 
 /** Seconds until the next attempt may be made, or 0 when it may be made now. */

@@ -11,7 +11,8 @@ export const hashToken = (token: string): string => Bun.SHA256.hash(token, 'hex'
 export const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/
 
 /** The panel's form token of a session: derived from its secret id, so it is never stored and dies with it. */
-export const formTokenOf = (sessionToken: string): string => (Bun.SHA256.hash(`form-token:${sessionToken}`, 'base64url') as unknown as string)
+export const formTokenOf = (sessionToken: string): string =>
+  Bun.SHA256.hash(`form-token:${sessionToken}`, 'base64url') as unknown as string
 
 /** Constant-time comparison of two strings of public length. */
 export function sameSecret(a: string, b: string): boolean {

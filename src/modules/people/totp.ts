@@ -18,17 +18,35 @@ const PERIOD = 30
 export const RECOVERY_CODES = 10
 
 const aad = (userId: string) => `totp:${userId}`
-const totpOf = (secret: string, label: string, issuer: string) => new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) })
+const totpOf = (secret: string, label: string, issuer: string) =>
+  new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) })
 
 /** Begins a setup: a new secret, sealed on the person's row, not yet in force. */
-export function startTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; issuer: string } }): { secret: string; uri: string } {
+export function startTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; issuer: string } }): {
+  secret: string
+  uri: string
+} {
   const secret = new Secret({ size: 20 }).base32
-  ctx.db.update(users).set({ totpSecret: secretBoxOf(ctx.config).seal(secret, aad(input.user.id)), totpEnabledAt: null, updatedAt: ctx.clock.now() }).where(eq(users.id, input.user.id)).run()
+  ctx.db
+    .update(users)
+    .set({
+      totpSecret: secretBoxOf(ctx.config).seal(secret, aad(input.user.id)),
+      totpEnabledAt: null,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(eq(users.id, input.user.id))
+    .run()
   return { secret, uri: totpOf(secret, input.user.email, input.issuer).toString() }
 }
 
 /** The setup in progress (secret and URI), to show it again. */
-export function pendingTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; issuer: string } }): { secret: string; uri: string } | undefined {
+export function pendingTotp({
+  ctx,
+  input,
+}: {
+  ctx: PeopleCtx
+  input: { user: User; issuer: string }
+}): { secret: string; uri: string } | undefined {
   const { user } = input
   if (!user.totpSecret || user.totpEnabledAt !== null) return undefined
   const secret = secretBoxOf(ctx.config).open(user.totpSecret, aad(user.id))
@@ -66,7 +84,8 @@ const normalizeCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g,
 export function confirmTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; code: unknown } }): string[] {
   const { user } = input
   const code = typeof input.code === 'string' ? input.code.replace(/\s/g, '') : ''
-  if (!user.totpSecret || user.totpEnabledAt !== null) throw new ValidationError('code', 'not_found', 'Start the set-up again')
+  if (!user.totpSecret || user.totpEnabledAt !== null)
+    throw new ValidationError('code', 'not_found', 'Start the set-up again')
   const secret = secretBoxOf(ctx.config).open(user.totpSecret, aad(user.id))
   if (!takeStep(ctx, user, secret, code)) throw new ValidationError('code', 'invalid_format', 'That code is not right')
   const codes = Array.from({ length: RECOVERY_CODES }, newCode)
@@ -74,20 +93,32 @@ export function confirmTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: Use
   transaction(ctx.db, (tx) => {
     tx.update(users).set({ totpEnabledAt: now, updatedAt: now }).where(eq(users.id, user.id)).run()
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).run()
-    for (const c of codes) tx.insert(recoveryCodes).values({ userId: user.id, codeHash: hashToken(normalizeCode(c)), createdAt: now }).run()
+    for (const c of codes)
+      tx.insert(recoveryCodes)
+        .values({ userId: user.id, codeHash: hashToken(normalizeCode(c)), createdAt: now })
+        .run()
   })
   return codes
 }
 
 export function disableTotp({ ctx, input }: { ctx: PeopleCtx; input: { userId: string } }): void {
   transaction(ctx.db, (tx) => {
-    tx.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: ctx.clock.now() }).where(eq(users.id, input.userId)).run()
+    tx.update(users)
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: ctx.clock.now() })
+      .where(eq(users.id, input.userId))
+      .run()
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, input.userId)).run()
   })
 }
 
 /** The second step: a current TOTP code (once) or an unused recovery code (once). */
-export function checkSecondStep({ ctx, input }: { ctx: PeopleCtx; input: { user: User; code: unknown } }): 'totp' | 'recovery' | undefined {
+export function checkSecondStep({
+  ctx,
+  input,
+}: {
+  ctx: PeopleCtx
+  input: { user: User; code: unknown }
+}): 'totp' | 'recovery' | undefined {
   const { user } = input
   const raw = typeof input.code === 'string' ? input.code.trim().slice(0, 64) : ''
   if (!user.totpSecret || user.totpEnabledAt === null || !raw) return undefined
@@ -99,15 +130,26 @@ export function checkSecondStep({ ctx, input }: { ctx: PeopleCtx; input: { user:
   const used = ctx.db
     .update(recoveryCodes)
     .set({ usedAt: ctx.clock.now() })
-    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, hashToken(normalizeCode(raw))), isNull(recoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(recoveryCodes.userId, user.id),
+        eq(recoveryCodes.codeHash, hashToken(normalizeCode(raw))),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: recoveryCodes.id })
     .all()
   return used.length === 1 ? 'recovery' : undefined
 }
 
 export function recoveryCodesLeft(ctx: PeopleCtx, userId: string): number {
-  return ctx.db.select({ id: recoveryCodes.id }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))).all().length
+  return ctx.db
+    .select({ id: recoveryCodes.id })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+    .all().length
 }
 
 /** For tests and the browser test: the code an authenticator would show now. */
-export const totpCodeAt = (secret: string, timestamp: number): string => totpOf(secret, 'x', 'x').generate({ timestamp })
+export const totpCodeAt = (secret: string, timestamp: number): string =>
+  totpOf(secret, 'x', 'x').generate({ timestamp })

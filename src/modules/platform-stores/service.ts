@@ -43,40 +43,68 @@ export interface CreateStoreInput {
   description?: string
 }
 
-export function createStore({ ctx: { db, clock, actor }, input }: { ctx: OperatorCtx; input: CreateStoreInput }): Store {
+export function createStore({
+  ctx: { db, clock, actor },
+  input,
+}: {
+  ctx: OperatorCtx
+  input: CreateStoreInput
+}): Store {
   const name = input.name?.trim()
   if (!name) throw new ValidationError('name', 'required')
   const slug = input.slug ?? slugify(name)
   if (!isSlug(slug)) throw new ValidationError('slug', 'invalid_format', SLUG_RULE)
   const plan = (input.plan ?? 'free') as Plan
-  if (!PLANS.includes(plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
+  if (!PLANS.includes(plan))
+    throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
   const currency = (input.currency ?? 'USD').toUpperCase()
-  if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', 'Currency must be an ISO 4217 code')
+  if (!isCurrency(currency))
+    throw new ValidationError('currency', 'invalid_format', 'Currency must be an ISO 4217 code')
   let whatsappNumber: string | null = null
   if (input.whatsapp) {
     whatsappNumber = toE164(input.whatsapp) ?? null
-    if (!whatsappNumber) throw new ValidationError('whatsapp', 'invalid_format', 'WhatsApp number must be a valid international phone number')
+    if (!whatsappNumber)
+      throw new ValidationError(
+        'whatsapp',
+        'invalid_format',
+        'WhatsApp number must be a valid international phone number',
+      )
   }
   const now = clock.now()
   try {
     return transaction(db, (tx) => {
       const row = tx
         .insert(stores)
-        .values({ id: createId(), name, slug, plan, currency, whatsappNumber, description: input.description ?? null, createdAt: now, updatedAt: now })
+        .values({
+          id: createId(),
+          name,
+          slug,
+          plan,
+          currency,
+          whatsappNumber,
+          description: input.description ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning()
         .get()
       noteOperator(tx, now, actor, row, 'create')
       return row
     })
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('DUPLICATE_SLUG', `Slug '${slug}' is already taken`, { field: 'slug' })
+    if (isUniqueViolation(err))
+      throw new Conflict('DUPLICATE_SLUG', `Slug '${slug}' is already taken`, { field: 'slug' })
     throw err
   }
 }
 
 /** A store by id or slug (the CLI's `<store>`). */
 export function findStore({ ctx: { db }, input: { ref } }: { ctx: { db: Db }; input: { ref: string } }): Store {
-  const s = db.select().from(stores).where(or(eq(stores.id, ref), eq(stores.slug, ref))).get()
+  const s = db
+    .select()
+    .from(stores)
+    .where(or(eq(stores.id, ref), eq(stores.slug, ref)))
+    .get()
   if (!s) throw new NotFound('Store')
   return s
 }
@@ -84,9 +112,23 @@ export function findStore({ ctx: { db }, input: { ref } }: { ctx: { db: Db }; in
 const storeById = new WeakMap<Db, { get(p: { id: string }): Store | undefined }>()
 
 /** Prepared once per connection: every public order and storefront read starts here. */
-export function getStore({ ctx: { db }, input: { id } }: { ctx: { db: Db }; input: { id: string } }): Store | undefined {
+export function getStore({
+  ctx: { db },
+  input: { id },
+}: {
+  ctx: { db: Db }
+  input: { id: string }
+}): Store | undefined {
   let stmt = storeById.get(db)
-  if (!stmt) storeById.set(db, (stmt = db.select().from(stores).where(eq(stores.id, sql.placeholder('id'))).prepare()))
+  if (!stmt)
+    storeById.set(
+      db,
+      (stmt = db
+        .select()
+        .from(stores)
+        .where(eq(stores.id, sql.placeholder('id')))
+        .prepare()),
+    )
   return stmt.get({ id })
 }
 
@@ -96,17 +138,39 @@ export function listStores({ ctx: { db } }: { ctx: { db: Db } }): Store[] {
 
 const touched = (s: Store) => [s.id]
 
-export function setPlan({ ctx: { db, clock, actor }, input: { ref, plan } }: { ctx: OperatorCtx; input: { ref: string; plan: string } }): Store {
-  if (!PLANS.includes(plan as Plan)) throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
+export function setPlan({
+  ctx: { db, clock, actor },
+  input: { ref, plan },
+}: {
+  ctx: OperatorCtx
+  input: { ref: string; plan: string }
+}): Store {
+  if (!PLANS.includes(plan as Plan))
+    throw new ValidationError('plan', 'invalid_format', `Plan must be one of ${PLANS.join(', ')}`)
   const s = findStore({ ctx: { db }, input: { ref } })
-  return transaction(db, (tx) => {
-    const row = tx.update(stores).set({ plan: plan as Plan, updatedAt: clock.now() }).where(eq(stores.id, s.id)).returning().get()!
-    noteOperator(tx, clock.now(), actor, row, 'change plan')
-    return row
-  }, touched)
+  return transaction(
+    db,
+    (tx) => {
+      const row = tx
+        .update(stores)
+        .set({ plan: plan as Plan, updatedAt: clock.now() })
+        .where(eq(stores.id, s.id))
+        .returning()
+        .get()!
+      noteOperator(tx, clock.now(), actor, row, 'change plan')
+      return row
+    },
+    touched,
+  )
 }
 
-export function suspendStore({ ctx: { db, clock, actor }, input: { storeId, reason } }: { ctx: OperatorCtx; input: { storeId: string; reason: SuspendReason } }): Store {
+export function suspendStore({
+  ctx: { db, clock, actor },
+  input: { storeId, reason },
+}: {
+  ctx: OperatorCtx
+  input: { storeId: string; reason: SuspendReason }
+}): Store {
   const now = clock.now()
   return transaction(
     db,
@@ -126,23 +190,33 @@ export function suspendStore({ ctx: { db, clock, actor }, input: { storeId, reas
 }
 
 /** A recorded payment: every open invoice is settled and the store is active again. */
-export function reinstateStore({ ctx: { db, clock, actor }, input: { storeId } }: { ctx: OperatorCtx; input: { storeId: string } }): Store {
+export function reinstateStore({
+  ctx: { db, clock, actor },
+  input: { storeId },
+}: {
+  ctx: OperatorCtx
+  input: { storeId: string }
+}): Store {
   const now = clock.now()
-  return transaction(db, (tx) => {
-    tx.update(invoices)
-      .set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now })
-      .where(and(eq(invoices.storeId, storeId), eq(invoices.status, 'open')))
-      .run()
-    const row = tx
-      .update(stores)
-      .set({ status: 'active', suspendedReason: null, suspendedAt: null, updatedAt: now })
-      .where(eq(stores.id, storeId))
-      .returning()
-      .get()
-    if (!row) throw new NotFound('Store')
-    noteOperator(tx, now, actor, row, 'reinstate')
-    return row
-  }, touched)
+  return transaction(
+    db,
+    (tx) => {
+      tx.update(invoices)
+        .set({ status: 'paid', paidAt: now, nextRetryAt: null, updatedAt: now })
+        .where(and(eq(invoices.storeId, storeId), eq(invoices.status, 'open')))
+        .run()
+      const row = tx
+        .update(stores)
+        .set({ status: 'active', suspendedReason: null, suspendedAt: null, updatedAt: now })
+        .where(eq(stores.id, storeId))
+        .returning()
+        .get()
+      if (!row) throw new NotFound('Store')
+      noteOperator(tx, now, actor, row, 'reinstate')
+      return row
+    },
+    touched,
+  )
 }
 
 /** An operator's write of a store, in its activity log (when the CLI or the system made it). */
@@ -162,4 +236,5 @@ export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
   return s
 }
 
-export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store => publicStore(getStore({ ctx: { db }, input: { id: storeId } }), upgradeUrl)
+export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store =>
+  publicStore(getStore({ ctx: { db }, input: { id: storeId } }), upgradeUrl)

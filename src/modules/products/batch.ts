@@ -18,7 +18,10 @@ export interface ItemProblem<K = string> {
 /** A batch some of whose items were refused: nothing of it was written. */
 export class BatchRefused<K = string> extends AppError {
   constructor(readonly problems: ItemProblem<K>[]) {
-    super('VALIDATION_ERROR', `${problems.length} item(s) of the batch were refused; nothing was written`, { field: 'items', reason: 'not_allowed' })
+    super('VALIDATION_ERROR', `${problems.length} item(s) of the batch were refused; nothing was written`, {
+      field: 'items',
+      reason: 'not_allowed',
+    })
   }
 }
 
@@ -33,7 +36,11 @@ class DryRun<R> {
  * the write would have done, checked by the same rules against the same state. `dryRun` may
  * decide from the result (an apply that changes nothing writes nothing).
  */
-export function allOrNothing<R, K>(ctx: Ctx, run: (tx: Tx, fx: Fx, refuse: (key: K, error: unknown) => void) => R, opts: { dryRun?: boolean | ((result: R) => boolean) } = {}): R {
+export function allOrNothing<R, K>(
+  ctx: Ctx,
+  run: (tx: Tx, fx: Fx, refuse: (key: K, error: unknown) => void) => R,
+  opts: { dryRun?: boolean | ((result: R) => boolean) } = {},
+): R {
   try {
     return write(ctx, (tx, fx) => {
       const problems: ItemProblem<K>[] = []

@@ -31,12 +31,23 @@ export function priceStockGrid(ctx: Ctx, page: { limit: number; offset: number }
   const client = ctx.db.$client
   const f = { storeId: ctx.store.id }
   const products = pageOfProducts(client, f, page.limit, page.offset)
-  const vs = activeVariantsOf(client, products.map((p) => p.id))
+  const vs = activeVariantsOf(
+    client,
+    products.map((p) => p.id),
+  )
   const currency = ctx.store.currency
   const rows = products.flatMap((p): GridRow[] => {
     const own = vs.get(p.id)
-    if (!own?.length) return [{ productId: p.id, productName: p.name, price: toMajor(p.price, currency), stock: p.stock }]
-    return own.map((v) => ({ productId: p.id, productName: p.name, variantId: v.id, variantName: v.name, price: toMajor(v.price, currency), stock: v.stock }))
+    if (!own?.length)
+      return [{ productId: p.id, productName: p.name, price: toMajor(p.price, currency), stock: p.stock }]
+    return own.map((v) => ({
+      productId: p.id,
+      productName: p.name,
+      variantId: v.id,
+      variantName: v.name,
+      price: toMajor(v.price, currency),
+      stock: v.stock,
+    }))
   })
   return { total: countProducts(client, f), rows }
 }
@@ -67,15 +78,30 @@ export function editPricesAndStock({ ctx, input }: { ctx: Ctx; input: PriceStock
         for (const c of changes.filter((c) => !c.variantId)) Object.assign(body, pick(c))
         if (changes.some((c) => c.variantId)) {
           // The whole variant list, as stored, with the changed cells: changeProduct keeps only what it is sent.
-          const all = tx.select().from(variants).where(eq(variants.productId, productId)).orderBy(asc(variants.position), asc(variants.createdAt)).all()
+          const all = tx
+            .select()
+            .from(variants)
+            .where(eq(variants.productId, productId))
+            .orderBy(asc(variants.position), asc(variants.createdAt))
+            .all()
           order = all.map((v) => v.id)
-          for (const c of changes) if (c.variantId && !order.includes(c.variantId)) throw new ValidationError('variantId', 'not_found', 'The variant is not one of this product')
-          body.variants = all.map((v) => ({ id: v.id, name: v.name, price: toMajor(v.price, ctx.store.currency), stock: v.stock, isActive: v.isActive, ...pick(changes.find((c) => c.variantId === v.id) ?? {}) }))
+          for (const c of changes)
+            if (c.variantId && !order.includes(c.variantId))
+              throw new ValidationError('variantId', 'not_found', 'The variant is not one of this product')
+          body.variants = all.map((v) => ({
+            id: v.id,
+            name: v.name,
+            price: toMajor(v.price, ctx.store.currency),
+            stock: v.stock,
+            isActive: v.isActive,
+            ...pick(changes.find((c) => c.variantId === v.id) ?? {}),
+          }))
         }
         changeProduct(ctx, tx, fx, { id: productId, ...checkBody(ProductUpdate, body) })
       } catch (error) {
         // `variants[2].price` is the third variant's cell; anything else is every cell of the product.
-        const at = error instanceof ValidationError ? /^variants\[(\d+)\]/.exec(String(error.details?.field ?? '')) : null
+        const at =
+          error instanceof ValidationError ? /^variants\[(\d+)\]/.exec(String(error.details?.field ?? '')) : null
         const variantId = at ? order[Number(at[1])] : undefined
         const own = variantId ? indexes.filter((i) => input[i]!.variantId === variantId) : []
         for (const i of own.length ? own : indexes) refuse(i, error)
@@ -85,4 +111,7 @@ export function editPricesAndStock({ ctx, input }: { ctx: Ctx; input: PriceStock
   })
 }
 
-const pick = (c: Partial<PriceStockChange>) => ({ ...(c.price !== undefined ? { price: c.price } : {}), ...(c.stock !== undefined ? { stock: c.stock } : {}) })
+const pick = (c: Partial<PriceStockChange>) => ({
+  ...(c.price !== undefined ? { price: c.price } : {}),
+  ...(c.stock !== undefined ? { stock: c.stock } : {}),
+})

@@ -16,12 +16,19 @@ import { ownProduct, productFilter, productView } from './service'
 import { activeVariantsOf, countProducts, pageOfProductIds, productsByIds } from './sql'
 
 /** Each id's `productView` as JSON, in `ids` order; the store's products only. */
-export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, publicUrl: string | undefined, ids: string[], cache: Fragments): string[] {
+export function productFragments(
+  db: Db,
+  store: Pick<Store, 'id' | 'currency'>,
+  publicUrl: string | undefined,
+  ids: string[],
+  cache: Fragments,
+): string[] {
   return cache.many(store.id, ids, (missing) => {
     const vs = activeVariantsOf(db.$client, missing)
     const imgs = imagesOf(db, missing, publicUrl)
     const built = new Map<string, string>()
-    for (const p of productsByIds(db.$client, missing)) built.set(p.id, JSON.stringify(productView(p, vs.get(p.id) ?? [], store.currency, imgs.get(p.id))))
+    for (const p of productsByIds(db.$client, missing))
+      built.set(p.id, JSON.stringify(productView(p, vs.get(p.id) ?? [], store.currency, imgs.get(p.id))))
     return built
   })
 }
@@ -32,7 +39,15 @@ export function productFragments(db: Db, store: Pick<Store, 'id' | 'currency'>, 
  * write did not change (the fragments). `input.route` is the request's `routeKey` (db/cache.ts):
  * a hit is served by the pipeline before routing.
  */
-export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { query: ProductListQuery; route: string }; cache: StoreCache }): CachedBody {
+export function productListBody({
+  ctx,
+  input,
+  cache,
+}: {
+  ctx: Ctx
+  input: { query: ProductListQuery; route: string }
+  cache: StoreCache
+}): CachedBody {
   return cache.body(ctx.store.id, input.route, () => listProductsJson(ctx, input.query, cache))
 }
 
@@ -40,14 +55,22 @@ export function productListBody({ ctx, input, cache }: { ctx: Ctx; input: { quer
  * `JSON.stringify(listProducts(ctx, q))`, from the page's ids and the count (kept as the store's
  * listing through stock-only writes: no filter reads stock) and the fragments.
  */
-export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Pick<StoreCache, 'fragments' | 'listing'>): string {
+export function listProductsJson(
+  ctx: Ctx,
+  q: ProductListQuery,
+  cache: Pick<StoreCache, 'fragments' | 'listing'>,
+): string {
   const { limit, offset } = page(q)
   const f = productFilter(ctx, q)
   const client = ctx.db.$client
-  const { ids, total } = cache.listing(ctx.store.id, `products ${f.isActive} ${f.createdSince} ${f.updatedSince} ${limit} ${offset}`, () => ({
-    ids: pageOfProductIds(client, f, limit, offset),
-    total: countProducts(client, f),
-  }))
+  const { ids, total } = cache.listing(
+    ctx.store.id,
+    `products ${f.isActive} ${f.createdSince} ${f.updatedSince} ${limit} ${offset}`,
+    () => ({
+      ids: pageOfProductIds(client, f, limit, offset),
+      total: countProducts(client, f),
+    }),
+  )
   const data = productFragments(ctx.db, ctx.store, ctx.config.publicUrl, ids, cache.fragments)
   return `{"data":[${data.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
 }
@@ -58,7 +81,15 @@ export function listProductsJson(ctx: Ctx, q: ProductListQuery, cache: Pick<Stor
  * it (a deletion included) has dropped it, so a hit needs no read; a miss checks the product as
  * `getProduct` does (403 / 404) and builds the fragment.
  */
-export function productJson({ ctx, input: { id }, cache }: { ctx: Ctx; input: { id: string }; cache: Fragments }): string {
+export function productJson({
+  ctx,
+  input: { id },
+  cache,
+}: {
+  ctx: Ctx
+  input: { id: string }
+  cache: Fragments
+}): string {
   const hit = cachedProductJson(ctx, id, cache)
   if (hit !== undefined) return hit
   ownProduct(ctx, id)

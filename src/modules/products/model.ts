@@ -7,8 +7,10 @@ const StockCount = t.Number({ multipleOf: 1, minimum: 0, maximum: 1_000_000_000,
 const Stock = t.Nullable(StockCount, { description: 'Units on hand; null = not tracked (never sold out)' })
 const InStock = t.Boolean({ description: 'False when tracked stock is 0 (the checkout refuses it: 409 OUT_OF_STOCK)' })
 
-export const Variant = t.Object({ id: Id, name: t.String(), price: t.Number(), isActive: t.Boolean(), stock: Stock, inStock: InStock }, { title: 'Variant' })
-
+export const Variant = t.Object(
+  { id: Id, name: t.String(), price: t.Number(), isActive: t.Boolean(), stock: Stock, inStock: InStock },
+  { title: 'Variant' },
+)
 
 export const Product = t.Object(
   {
@@ -21,8 +23,13 @@ export const Product = t.Object(
     imageUrl: t.Nullable(t.String({ description: 'As set, or else the first uploaded image' })),
     images: t.Array(ProductImage, { description: 'Uploaded images by position' }),
     isActive: t.Boolean(),
-    stock: t.Nullable(StockCount, { description: 'Units on hand of a product without variants; null = not tracked. A product with variants keeps stock per variant.' }),
-    inStock: t.Boolean({ description: 'Without variants: tracked stock above 0 or untracked; with variants: some active variant in stock' }),
+    stock: t.Nullable(StockCount, {
+      description:
+        'Units on hand of a product without variants; null = not tracked. A product with variants keeps stock per variant.',
+    }),
+    inStock: t.Boolean({
+      description: 'Without variants: tracked stock above 0 or untracked; with variants: some active variant in stock',
+    }),
     categoryId: t.Nullable(t.String()),
     variants: t.Array(Variant, { description: 'Active variants only' }),
     createdAt: Timestamp,
@@ -59,7 +66,11 @@ export const ProductUpdate = t.Partial(ProductCreate)
 export const ProductListQuery = t.Object({
   ...Pagination,
   ...Since,
-  isActive: t.Optional(t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], { error: "isActive must be 'true', 'false' or 'all'" })),
+  isActive: t.Optional(
+    t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], {
+      error: "isActive must be 'true', 'false' or 'all'",
+    }),
+  ),
 })
 
 export type ProductCreate = typeof ProductCreate.static

@@ -26,12 +26,26 @@ export function searchProducts({ ctx, input: s }: { ctx: Ctx; input: ProductSear
   if (s.status === 'active') conds.push(eq(products.isActive, true))
   if (s.status === 'inactive') conds.push(eq(products.isActive, false))
   const where = and(...conds)
-  const rows = ctx.db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(s.limit).offset(s.offset).all()
+  const rows = ctx.db
+    .select()
+    .from(products)
+    .where(where)
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(s.limit)
+    .offset(s.offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(products).where(where).get()!.n
   const currency = ctx.store.currency
   return {
     total,
-    data: rows.map((p) => ({ id: p.id, name: p.name, price: toMajor(p.price, currency), comparePrice: toMajorOrNull(p.comparePrice, currency), isActive: p.isActive, stock: p.stock })),
+    data: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: toMajor(p.price, currency),
+      comparePrice: toMajorOrNull(p.comparePrice, currency),
+      isActive: p.isActive,
+      stock: p.stock,
+    })),
   }
 }
 

@@ -9,7 +9,14 @@ import { iso } from '../../lib/time'
 import { imagesOf, type ImageView } from './images/views'
 import { capFor, enforceCap } from '../plans'
 import { activeFilter, isoParam, page } from '../shared'
-import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter, type VariantFields } from './sql'
+import {
+  activeVariantsOf,
+  countProducts,
+  pageOfProducts,
+  productById,
+  type ProductFilter,
+  type VariantFields,
+} from './sql'
 import { owned } from '../shared'
 import { write, type Fx } from '../../kernel/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
@@ -64,7 +71,12 @@ export function listProducts({ ctx, input: q }: { ctx: Ctx; input: ProductListQu
   const ids = rows.map((r) => r.id)
   const vs = activeVariantsOf(client, ids)
   const imgs = imagesOf(ctx.db, ids, ctx.config.publicUrl)
-  return { data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency, imgs.get(p.id))), total, limit, offset }
+  return {
+    data: rows.map((p) => productView(p, vs.get(p.id) ?? [], ctx.store.currency, imgs.get(p.id))),
+    total,
+    limit,
+    offset,
+  }
 }
 
 /**
@@ -78,16 +90,23 @@ export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
 
 export function getProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const p = ownProduct(ctx, id)
-  return productView(p, activeVariantsOf(ctx.db.$client, [id]).get(id) ?? [], ctx.store.currency, imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id))
+  return productView(
+    p,
+    activeVariantsOf(ctx.db.$client, [id]).get(id) ?? [],
+    ctx.store.currency,
+    imagesOf(ctx.db, [id], ctx.config.publicUrl).get(id),
+  )
 }
 
 function checkCategory(ctx: Ctx, db: Runner, categoryId: string | null | undefined): void {
   if (!categoryId) return
   const c = db.select({ storeId: categories.storeId }).from(categories).where(eq(categories.id, categoryId)).get()
-  if (!c || c.storeId !== ctx.store.id) throw new ValidationError('categoryId', 'not_found', 'categoryId does not name a category of this store')
+  if (!c || c.storeId !== ctx.store.id)
+    throw new ValidationError('categoryId', 'not_found', 'categoryId does not name a category of this store')
 }
 
-const duplicateSlug = (slug: string) => new Conflict('DUPLICATE_SLUG', `A product with slug '${slug}' already exists`, { field: 'slug', slug })
+const duplicateSlug = (slug: string) =>
+  new Conflict('DUPLICATE_SLUG', `A product with slug '${slug}' already exists`, { field: 'slug', slug })
 
 function money(ctx: Ctx, amount: number, field: string) {
   return toMinor(amount, ctx.store.currency, field)
@@ -95,11 +114,14 @@ function money(ctx: Ctx, amount: number, field: string) {
 
 /** A "was" price at or under the price would show a discount that isn't one (contract, third wave). */
 function checkComparePrice(price: number, comparePrice: number | null): void {
-  if (comparePrice !== null && comparePrice <= price) throw new ValidationError('comparePrice', 'out_of_range', "'comparePrice' must be greater than 'price' (or null)")
+  if (comparePrice !== null && comparePrice <= price)
+    throw new ValidationError('comparePrice', 'out_of_range', "'comparePrice' must be greater than 'price' (or null)")
 }
 
 export function createProduct({ ctx, input }: { ctx: Ctx; input: ProductCreate }) {
-  const id = slugTaken(input.slug ?? slugify(input.name), () => write(ctx, (tx, fx) => insertProduct(ctx, tx, fx, input)))
+  const id = slugTaken(input.slug ?? slugify(input.name), () =>
+    write(ctx, (tx, fx) => insertProduct(ctx, tx, fx, input)),
+  )
   return getProduct({ ctx, input: { id } })
 }
 
@@ -122,12 +144,22 @@ export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
   checkComparePrice(price, comparePrice)
-  const variantRows = (input.variants ?? []).map((v, i) => ({ name: v.name, price: money(ctx, v.price, `variants[${i}].price`), isActive: v.isActive ?? true, stock: v.stock ?? null, position: i }))
+  const variantRows = (input.variants ?? []).map((v, i) => ({
+    name: v.name,
+    price: money(ctx, v.price, `variants[${i}].price`),
+    isActive: v.isActive ?? true,
+    stock: v.stock ?? null,
+    position: i,
+  }))
   const now = ctx.clock.now()
   // The count reads every live product of the store (~70 ns each here: creating 3,000 in one CSV
   // import spent ~0.4 s counting): only a finite cap needs it.
   if (capFor(ctx.config, ctx.store.plan, 'productLimit') !== Infinity) {
-    const current = tx.select({ n: count() }).from(products).where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt))).get()!.n
+    const current = tx
+      .select({ n: count() })
+      .from(products)
+      .where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt)))
+      .get()!.n
     enforceCap(ctx, 'productLimit', current + 1, current)
   }
   if (variantRows.length > 0) enforceCap(ctx, 'variants', variantRows.length, 0)
@@ -152,13 +184,19 @@ export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate
       .returning({ id: products.id })
       .get(),
   )
-  if (variantRows.length) tx.insert(variants).values(variantRows.map((v) => ({ ...v, productId: p.id, createdAt: now, updatedAt: now }))).run()
+  if (variantRows.length)
+    tx.insert(variants)
+      .values(variantRows.map((v) => ({ ...v, productId: p.id, createdAt: now, updatedAt: now })))
+      .run()
   fx.productsChanged([p.id])
   return p.id
 }
 
 /** The product changed since the editor read it (`ifUpdatedAt`): nothing of this save is applied. */
-export const editConflict = () => new Conflict('EDIT_CONFLICT', 'The product changed since it was read; read it again before saving', { field: 'updatedAt' })
+export const editConflict = () =>
+  new Conflict('EDIT_CONFLICT', 'The product changed since it was read; read it again before saving', {
+    field: 'updatedAt',
+  })
 
 /**
  * Partial update. A `variants` array updates the variants that carry an `id`, creates those
@@ -167,20 +205,32 @@ export const editConflict = () => new Conflict('EDIT_CONFLICT', 'The product cha
  * read): checked inside the write transaction, so a save based on an older read is refused
  * whole (409 EDIT_CONFLICT) instead of dropping what another save added in between.
  */
-export function updateProduct({ ctx, input }: { ctx: Ctx; input: { id: string; ifUpdatedAt?: number } & ProductUpdate }) {
+export function updateProduct({
+  ctx,
+  input,
+}: {
+  ctx: Ctx
+  input: { id: string; ifUpdatedAt?: number } & ProductUpdate
+}) {
   slugTaken(input.slug ?? '', () => write(ctx, (tx, fx) => changeProduct(ctx, tx, fx, input)))
   return getProduct({ ctx, input: { id: input.id } })
 }
 
 /** updateProduct inside the caller's write, with every rule (batch.ts runs many in one transaction). */
-export function changeProduct(ctx: Ctx, tx: Runner, fx: Fx, { id, ifUpdatedAt, ...input }: { id: string; ifUpdatedAt?: number } & ProductUpdate): void {
+export function changeProduct(
+  ctx: Ctx,
+  tx: Runner,
+  fx: Fx,
+  { id, ifUpdatedAt, ...input }: { id: string; ifUpdatedAt?: number } & ProductUpdate,
+): void {
   const { variants: variantInput, ...fields } = input
   const set: Partial<typeof products.$inferInsert> = {}
   if (fields.name !== undefined) set.name = fields.name
   if (fields.slug !== undefined) set.slug = fields.slug
   if (fields.description !== undefined) set.description = fields.description
   if (fields.price !== undefined) set.price = money(ctx, fields.price, 'price')
-  if (fields.comparePrice !== undefined) set.comparePrice = fields.comparePrice === null ? null : money(ctx, fields.comparePrice, 'comparePrice')
+  if (fields.comparePrice !== undefined)
+    set.comparePrice = fields.comparePrice === null ? null : money(ctx, fields.comparePrice, 'comparePrice')
   if (fields.imageUrl !== undefined) set.imageUrl = fields.imageUrl
   if (fields.isActive !== undefined) set.isActive = fields.isActive
   if (fields.stock !== undefined) set.stock = fields.stock
@@ -190,12 +240,22 @@ export function changeProduct(ctx: Ctx, tx: Runner, fx: Fx, { id, ifUpdatedAt, .
   const current = ownProduct(ctx, id, tx)
   if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) throw editConflict()
   // Checked against the resulting values, only when this update touches either price.
-  if (set.price !== undefined || set.comparePrice !== undefined) checkComparePrice(set.price ?? current.price, set.comparePrice === undefined ? current.comparePrice : set.comparePrice)
+  if (set.price !== undefined || set.comparePrice !== undefined)
+    checkComparePrice(
+      set.price ?? current.price,
+      set.comparePrice === undefined ? current.comparePrice : set.comparePrice,
+    )
   checkCategory(ctx, tx, fields.categoryId)
   // Strictly later than the version it replaces, even within one millisecond (or a fixed
   // clock): two saves never leave the same updatedAt, so `ifUpdatedAt` tells them apart.
   const at = Math.max(now, current.updatedAt + 1)
-  slugTaken(fields.slug ?? '', () => tx.update(products).set({ ...set, updatedAt: at }).where(eq(products.id, id)).run())
+  slugTaken(fields.slug ?? '', () =>
+    tx
+      .update(products)
+      .set({ ...set, updatedAt: at })
+      .where(eq(products.id, id))
+      .run(),
+  )
   if (wanted) syncVariants(ctx, tx, id, wanted, at)
   fx.productsChanged([id])
 }
@@ -203,7 +263,14 @@ export function changeProduct(ctx: Ctx, tx: Runner, fx: Fx, { id, ifUpdatedAt, .
 type VariantWanted = { id?: string; name: string; price: number; isActive?: boolean; stock?: number | null }
 
 function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWanted[], now: number) {
-  const existing = new Map(tx.select().from(variants).where(eq(variants.productId, productId)).all().map((v) => [v.id, v]))
+  const existing = new Map(
+    tx
+      .select()
+      .from(variants)
+      .where(eq(variants.productId, productId))
+      .all()
+      .map((v) => [v.id, v]),
+  )
   const activeAfter = wanted.filter((v) => v.isActive !== false).length
   const activeBefore = [...existing.values()].filter((v) => v.isActive).length
   const adding = wanted.filter((v) => !v.id).length
@@ -213,17 +280,33 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
   const kept = new Set<string>()
   wanted.forEach((v, i) => {
     if (v.id) {
-      if (!existing.has(v.id)) throw new ValidationError(`variants[${i}].id`, 'not_found', 'Variant id does not belong to this product')
+      if (!existing.has(v.id))
+        throw new ValidationError(`variants[${i}].id`, 'not_found', 'Variant id does not belong to this product')
       kept.add(v.id)
       // An absent `stock` keeps the count: a client that doesn't know about stock can't reset it.
       const stock = v.stock === undefined ? {} : { stock: v.stock }
-      tx.update(variants).set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, ...stock, updatedAt: now }).where(eq(variants.id, v.id)).run()
+      tx.update(variants)
+        .set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, ...stock, updatedAt: now })
+        .where(eq(variants.id, v.id))
+        .run()
     } else {
-      tx.insert(variants).values({ productId, name: v.name, price: v.price, isActive: v.isActive ?? true, stock: v.stock ?? null, position: i, createdAt: now, updatedAt: now }).run()
+      tx.insert(variants)
+        .values({
+          productId,
+          name: v.name,
+          price: v.price,
+          isActive: v.isActive ?? true,
+          stock: v.stock ?? null,
+          position: i,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run()
     }
   })
   for (const v of existing.values()) {
-    if (!kept.has(v.id) && v.isActive) tx.update(variants).set({ isActive: false, updatedAt: now }).where(eq(variants.id, v.id)).run()
+    if (!kept.has(v.id) && v.isActive)
+      tx.update(variants).set({ isActive: false, updatedAt: now }).where(eq(variants.id, v.id)).run()
   }
 }
 

@@ -39,7 +39,9 @@ function whereOf(f: ProductFilter): { sql: string; params: (string | number)[] }
 export function pageOfProducts(client: Database, f: ProductFilter, limit: number, offset: number): Product[] {
   const w = whereOf(f)
   const rows = client
-    .query<Product, (string | number)[]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+    .query<Product, (string | number)[]>(
+      `SELECT ${PRODUCT_FIELDS} FROM products WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    )
     .all(...w.params, limit, offset)
   for (const r of rows) productRow(r)
   return rows
@@ -49,21 +51,27 @@ export function pageOfProducts(client: Database, f: ProductFilter, limit: number
 export function pageOfProductIds(client: Database, f: ProductFilter, limit: number, offset: number): string[] {
   const w = whereOf(f)
   return client
-    .query<{ id: string }, (string | number)[]>(`SELECT id FROM products WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+    .query<{ id: string }, (string | number)[]>(
+      `SELECT id FROM products WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    )
     .all(...w.params, limit, offset)
     .map((r) => r.id)
 }
 
 /** Products by id, in no particular order. */
 export function productsByIds(client: Database, ids: string[]): Product[] {
-  const rows = client.query<Product, [string]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids))
+  const rows = client
+    .query<Product, [string]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids))
   for (const r of rows) productRow(r)
   return rows
 }
 
 export function countProducts(client: Database, f: ProductFilter): number {
   const w = whereOf(f)
-  return client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM products WHERE ${w.sql}`).get(...w.params)!.n
+  return client
+    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM products WHERE ${w.sql}`)
+    .get(...w.params)!.n
 }
 
 /** Active variants of many products in one query (variants_product_idx), grouped by product, by position. */
@@ -71,7 +79,9 @@ export function activeVariantsOf(client: Database, productIds: string[]): Map<st
   const out = new Map<string, VariantFields[]>()
   if (productIds.length === 0) return out
   const rows = client
-    .query<VariantFields, [string]>(`SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY product_id, position`)
+    .query<VariantFields, [string]>(
+      `SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY product_id, position`,
+    )
     .all(JSON.stringify(productIds))
   for (const v of rows) {
     variantRow(v)

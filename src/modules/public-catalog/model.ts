@@ -29,26 +29,48 @@ export const PublicStore = t.Object(
   { title: 'PublicStore', description: '`id` is the `storeId` that POST /api/orders and POST /api/reviews take' },
 )
 
-export const PublicCategory = t.Object({ id: Id, name: t.String(), slug: t.String(), position: t.Integer() }, { title: 'PublicCategory' })
+export const PublicCategory = t.Object(
+  { id: Id, name: t.String(), slug: t.String(), position: t.Integer() },
+  { title: 'PublicCategory' },
+)
 
-const PublicStock = (description: string) => t.Optional(t.Nullable(t.Number({ multipleOf: 1, minimum: 0 }), { description }))
-const PublicVariant = t.Composite([t.Omit(Variant, ['stock']), t.Object({ stock: PublicStock('Units on hand, only when the store shows stock counts (showStockCount); null = not tracked') })], { title: 'PublicVariant' })
+const PublicStock = (description: string) =>
+  t.Optional(t.Nullable(t.Number({ multipleOf: 1, minimum: 0 }), { description }))
+const PublicVariant = t.Composite(
+  [
+    t.Omit(Variant, ['stock']),
+    t.Object({
+      stock: PublicStock('Units on hand, only when the store shows stock counts (showStockCount); null = not tracked'),
+    }),
+  ],
+  { title: 'PublicVariant' },
+)
 
 export const PublicProduct = t.Composite(
   [
     t.Omit(Product, ['stock', 'variants']),
     t.Object({
-      stock: PublicStock('Units on hand of a product without variants, only when the store shows stock counts (showStockCount); null = not tracked'),
+      stock: PublicStock(
+        'Units on hand of a product without variants, only when the store shows stock counts (showStockCount); null = not tracked',
+      ),
       variants: t.Array(PublicVariant, { description: 'Active variants only' }),
       reviewCount: t.Integer({ description: 'Approved reviews' }),
-      averageRating: t.Nullable(t.Number({ description: 'Mean of approved ratings, 2 decimals; null without reviews' })),
+      averageRating: t.Nullable(
+        t.Number({ description: 'Mean of approved ratings, 2 decimals; null without reviews' }),
+      ),
     }),
   ],
   { title: 'PublicProduct' },
 )
 
 export const PublicShipping = t.Object(
-  { id: Id, name: t.String(), price: t.Number(), description: t.Nullable(t.String()), estimatedDays: t.Nullable(t.Integer()) },
+  {
+    id: Id,
+    name: t.String(),
+    price: t.Number(),
+    description: t.Nullable(t.String()),
+    estimatedDays: t.Nullable(t.Integer()),
+  },
   { title: 'PublicShippingOption' },
 )
 
@@ -63,7 +85,9 @@ export const Storefront = t.Object(
 )
 
 // Format is checked by the service so every ill-formed slug is `invalid_format` (a short one too).
-export const CheckSlugQuery = t.Object({ slug: t.String({ maxLength: 200, description: '3–50 characters of a-z, 0-9 and inner hyphens' }) })
+export const CheckSlugQuery = t.Object({
+  slug: t.String({ maxLength: 200, description: '3–50 characters of a-z, 0-9 and inner hyphens' }),
+})
 export const CheckSlugResult = t.Object({ slug: t.String(), available: t.Boolean() }, { title: 'CheckSlugResult' })
 
 export type DirectoryQuery = typeof DirectoryQuery.static

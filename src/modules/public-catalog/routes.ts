@@ -21,7 +21,13 @@ export type PublicCatalogPort = CtxBase & { cache: StoreCache; visits: Pick<Visi
  * missing, unpublished or suspended store throws, and the route answers that.
  */
 export const publicCatalogReads = (port: PublicCatalogPort): PreRoutedRead[] => [
-  { route: '/api/v1/stores/:slug', contentType: 'application/json', query: false, public: true, answer: ({ id, clientBucket }) => storeRead(port, id!, clientBucket) },
+  {
+    route: '/api/v1/stores/:slug',
+    contentType: 'application/json',
+    query: false,
+    public: true,
+    answer: ({ id, clientBucket }) => storeRead(port, id!, clientBucket),
+  },
 ]
 
 /** The store's public catalog body; counts the visit. */
@@ -38,38 +44,43 @@ function storeRead(port: PublicCatalogPort, slug: string, clientBucket: () => st
 /** Public reads: no key; the gate applies the per-IP `storeReads` / `checkSlug` buckets first. */
 export const publicCatalogRoutes = (port: PublicCatalogPort) =>
   new Elysia({ name: 'storefront-public' })
-  .use(access)
-  .get('/api/v1/stores', ({ query }) => listDirectory({ ctx: { db: port.db }, input: query }), {
-    access: { public: 'storeReads' },
-    query: DirectoryQuery,
-    response: { 200: list(DirectoryEntry), 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
-    detail: {
-      tags: ['Public'],
-      summary: 'Directory of published stores',
-      description: `No key. Published stores that are neither in maintenance nor suspended, by name. \`q\` matches the name or slug, ignoring case. ${STORE_READS}`,
-    },
-  })
-  .get(
-    '/api/v1/stores/:slug',
-    (c) => sendJson(c.set, storeRead(port, c.params.slug, () => clientBucketOf(c))),
-    {
+    .use(access)
+    .get('/api/v1/stores', ({ query }) => listDirectory({ ctx: { db: port.db }, input: query }), {
       access: { public: 'storeReads' },
-      params: StorefrontParams,
-      response: { 200: data(Storefront), ...publicErrors },
+      query: DirectoryQuery,
+      response: { 200: list(DirectoryEntry), 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
       detail: {
         tags: ['Public'],
-        summary: "A store's public catalog",
-        description: `No key. Store info, active categories, active products with active variants and approved-review count and average, active shipping options. Counts one catalog visit (stats). Unknown, unpublished or maintenance store → 404; suspended → 402. ${STORE_READS}`,
+        summary: 'Directory of published stores',
+        description: `No key. Published stores that are neither in maintenance nor suspended, by name. \`q\` matches the name or slug, ignoring case. ${STORE_READS}`,
       },
-    },
-  )
-  .get('/api/check-slug', ({ query }) => checkSlug({ ctx: { db: port.db }, input: { slug: query.slug } }), {
-    access: { public: 'checkSlug' },
-    query: CheckSlugQuery,
-    response: { 200: CheckSlugResult, 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
-    detail: {
-      tags: ['Public'],
-      summary: 'Is a store slug available?',
-      description: 'No key. `{ slug, available }` against store slugs; an ill-formed slug → 400. Limited per client IP (`RATE_LIMIT_CHECK_SLUG_PER_HOUR`, 30 an hour by default).',
-    },
-  })
+    })
+    .get(
+      '/api/v1/stores/:slug',
+      (c) =>
+        sendJson(
+          c.set,
+          storeRead(port, c.params.slug, () => clientBucketOf(c)),
+        ),
+      {
+        access: { public: 'storeReads' },
+        params: StorefrontParams,
+        response: { 200: data(Storefront), ...publicErrors },
+        detail: {
+          tags: ['Public'],
+          summary: "A store's public catalog",
+          description: `No key. Store info, active categories, active products with active variants and approved-review count and average, active shipping options. Counts one catalog visit (stats). Unknown, unpublished or maintenance store → 404; suspended → 402. ${STORE_READS}`,
+        },
+      },
+    )
+    .get('/api/check-slug', ({ query }) => checkSlug({ ctx: { db: port.db }, input: { slug: query.slug } }), {
+      access: { public: 'checkSlug' },
+      query: CheckSlugQuery,
+      response: { 200: CheckSlugResult, 400: ErrorBody, 429: ErrorBody, 500: ErrorBody },
+      detail: {
+        tags: ['Public'],
+        summary: 'Is a store slug available?',
+        description:
+          'No key. `{ slug, available }` against store slugs; an ill-formed slug → 400. Limited per client IP (`RATE_LIMIT_CHECK_SLUG_PER_HOUR`, 30 an hour by default).',
+      },
+    })

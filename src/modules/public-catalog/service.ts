@@ -29,7 +29,9 @@ export function listDirectory({ ctx: { db }, input: q }: { ctx: { db: Db }; inpu
   const term = q.q?.trim()
   if (term) {
     const pattern = containsPattern(term)
-    conds.push(or(sql`lower(${stores.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${stores.slug} LIKE ${pattern} ESCAPE '\\'`)!)
+    conds.push(
+      or(sql`lower(${stores.name}) LIKE ${pattern} ESCAPE '\\'`, sql`${stores.slug} LIKE ${pattern} ESCAPE '\\'`)!,
+    )
   }
   const cond = and(...conds)
   const rows = db
@@ -45,17 +47,31 @@ export function listDirectory({ ctx: { db }, input: q }: { ctx: { db: Db }; inpu
 }
 
 /** The store behind a public slug, checked as every public request's store is (read fresh each time). */
-export const publicStoreBySlug = ({ ctx: { db, config }, input: { slug } }: { ctx: { db: Db; config: Pick<Config, 'upgradeUrl'> }; input: { slug: string } }): Store =>
-  publicStore(storeBySlug(db.$client, slug), config.upgradeUrl)
+export const publicStoreBySlug = ({
+  ctx: { db, config },
+  input: { slug },
+}: {
+  ctx: { db: Db; config: Pick<Config, 'upgradeUrl'> }
+  input: { slug: string }
+}): Store => publicStore(storeBySlug(db.$client, slug), config.upgradeUrl)
 
 /** Approved-review count and mean per product of the store, in one grouped query. */
 function reviewStats(db: Db, storeId: string): Map<string, { reviewCount: number; averageRating: number | null }> {
-  return new Map(reviewStatsRows(db.$client, storeId).map((r) => [r.productId, { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 }]))
+  return new Map(
+    reviewStatsRows(db.$client, storeId).map((r) => [
+      r.productId,
+      { reviewCount: r.n, averageRating: Math.round(r.avg * 100) / 100 },
+    ]),
+  )
 }
 
 /** The catalog a storefront renders: store info, active categories, products and shipping options. */
 /** `ctx.config.publicUrl` makes picture URLs absolute (the API); the storefront's own pages leave it out. */
-export function storefrontOf({ ctx: { db, store: s, config } }: { ctx: { db: Db; store: Store; config?: { publicUrl?: string } } }) {
+export function storefrontOf({
+  ctx: { db, store: s, config },
+}: {
+  ctx: { db: Db; store: Store; config?: { publicUrl?: string } }
+}) {
   const publicUrl = config?.publicUrl
   const client = db.$client
   const cats = activeCategories(client, s.id)
@@ -89,7 +105,13 @@ const storeInfo = (s: Store) => ({
 })
 
 const shippingViews = (client: Db['$client'], s: Store) =>
-  activeShipping(client, s.id).map((o) => ({ id: o.id, name: o.name, price: toMajor(o.price, s.currency), description: o.description, estimatedDays: o.estimatedDays }))
+  activeShipping(client, s.id).map((o) => ({
+    id: o.id,
+    name: o.name,
+    price: toMajor(o.price, s.currency),
+    description: o.description,
+    estimatedDays: o.estimatedDays,
+  }))
 
 /**
  * `JSON.stringify({ data: storefrontOf({ ctx }) })`, with each product's view from its
@@ -97,7 +119,12 @@ const shippingViews = (client: Db['$client'], s: Store) =>
  * store hides them — and its review figures appended (reviews are not in the fragment: they
  * change without touching the product).
  */
-export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, cache: Pick<StoreCache, 'fragments' | 'publicFragments' | 'listing'>): string {
+export function storefrontJson(
+  db: Db,
+  s: Store,
+  publicUrl: string | undefined,
+  cache: Pick<StoreCache, 'fragments' | 'publicFragments' | 'listing'>,
+): string {
   const client = db.$client
   // What the store lists besides the products' views: kept through stock-only writes (a checkout).
   const { ids, stats, categories, shipping } = cache.listing(s.id, STOREFRONT_KEY, () => ({
@@ -110,7 +137,11 @@ export function storefrontJson(db: Db, s: Store, publicUrl: string | undefined, 
   if (!s.showStockCount) fragments = publicFragments(s.id, ids, fragments, cache.publicFragments)
   // Each product's view with its review figures, kept with the listing (so a review, which is not
   // a stock-only write, drops it with the figures) and reused while its fragment is the same.
-  const withReviews = cache.listing(s.id, STOREFRONT_VIEWS_KEY, () => new Map<string, { fragment: string; view: string }>())
+  const withReviews = cache.listing(
+    s.id,
+    STOREFRONT_VIEWS_KEY,
+    () => new Map<string, { fragment: string; view: string }>(),
+  )
   const views = fragments.map((json, i) => {
     const id = ids[i]!
     const kept = withReviews.get(id)
@@ -144,7 +175,10 @@ export const withoutStockCounts = (json: string) => json.replace(STOCK_MEMBER, '
 /** The same for a view object (storefrontOf): `stock` leaves the product and its variants. */
 function withoutStock(view: ReturnType<typeof productView>) {
   // Members keep their order, so the body is byte for byte the fragments' (tests/product-fragments).
-  const out: Omit<typeof view, 'stock'> & { stock?: unknown } = { ...view, variants: view.variants.map(({ stock: _s, ...v }) => v as (typeof view.variants)[number]) }
+  const out: Omit<typeof view, 'stock'> & { stock?: unknown } = {
+    ...view,
+    variants: view.variants.map(({ stock: _s, ...v }) => v as (typeof view.variants)[number]),
+  }
   delete out.stock
   return out as Omit<typeof view, 'stock'>
 }

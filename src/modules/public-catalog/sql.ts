@@ -6,7 +6,16 @@
  */
 import type { Database } from 'bun:sqlite'
 import { booleans, columns } from '../../db/sql'
-import { categories, products, shippingOptions, stores, type Category, type Product, type ShippingOption, type Store } from '../../db/schema'
+import {
+  categories,
+  products,
+  shippingOptions,
+  stores,
+  type Category,
+  type Product,
+  type ShippingOption,
+  type Store,
+} from '../../db/schema'
 
 const STORE_FIELDS = columns(stores)
 const PRODUCT_FIELDS = columns(products)
@@ -23,11 +32,19 @@ export const storeBySlug = (client: Database, slug: string): Store | undefined =
 }
 
 export const activeCategories = (client: Database, storeId: string): Pick<Category, (typeof CATEGORY_KEYS)[number]>[] =>
-  client.query<Pick<Category, (typeof CATEGORY_KEYS)[number]>, [string]>(`SELECT ${CATEGORY_FIELDS} FROM categories WHERE store_id = ? AND is_active = 1 ORDER BY position, created_at`).all(storeId)
+  client
+    .query<Pick<Category, (typeof CATEGORY_KEYS)[number]>, [string]>(
+      `SELECT ${CATEGORY_FIELDS} FROM categories WHERE store_id = ? AND is_active = 1 ORDER BY position, created_at`,
+    )
+    .all(storeId)
 
 /** Active, not deleted, newest first. */
 export function activeProducts(client: Database, storeId: string): Product[] {
-  const rows = client.query<Product, [string]>(`SELECT ${PRODUCT_FIELDS} FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`).all(storeId)
+  const rows = client
+    .query<Product, [string]>(
+      `SELECT ${PRODUCT_FIELDS} FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`,
+    )
+    .all(storeId)
   for (const r of rows) productRow(r)
   return rows
 }
@@ -35,21 +52,37 @@ export function activeProducts(client: Database, storeId: string): Product[] {
 /** The ids of `activeProducts`, in its order. */
 export const activeProductIds = (client: Database, storeId: string): string[] =>
   client
-    .query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC')
+    .query<{ id: string }, [string]>(
+      'SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC',
+    )
     .all(storeId)
     .map((r) => r.id)
 
 /** Approved-review count and mean rating per product of the store. */
 export const reviewStatsRows = (client: Database, storeId: string) =>
-  client.query<{ productId: string; n: number; avg: number }, [string]>("SELECT product_id AS productId, count(*) AS n, avg(rating) AS avg FROM reviews WHERE store_id = ? AND status = 'approved' GROUP BY product_id").all(storeId)
+  client
+    .query<{ productId: string; n: number; avg: number }, [string]>(
+      "SELECT product_id AS productId, count(*) AS n, avg(rating) AS avg FROM reviews WHERE store_id = ? AND status = 'approved' GROUP BY product_id",
+    )
+    .all(storeId)
 
-export const activeShipping = (client: Database, storeId: string): Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>[] =>
-  client.query<Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>, [string]>(`SELECT ${SHIPPING_FIELDS} FROM shipping_options WHERE store_id = ? AND is_active = 1 ORDER BY price, created_at`).all(storeId)
+export const activeShipping = (
+  client: Database,
+  storeId: string,
+): Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>[] =>
+  client
+    .query<Pick<ShippingOption, (typeof SHIPPING_KEYS)[number]>, [string]>(
+      `SELECT ${SHIPPING_FIELDS} FROM shipping_options WHERE store_id = ? AND is_active = 1 ORDER BY price, created_at`,
+    )
+    .all(storeId)
 
 // ── Catalog visits (visits.ts): written behind in batches, raw rows pruned after the rollup keeps them.
 
 /** One batch of counted visits, in one IMMEDIATE transaction. */
-export function insertVisits(db: Database, items: readonly (readonly [storeId: string, at: number, count: number])[]): void {
+export function insertVisits(
+  db: Database,
+  items: readonly (readonly [storeId: string, at: number, count: number])[],
+): void {
   const insert = db.query('INSERT INTO catalog_visits (store_id, created_at, count) VALUES (?1, ?2, ?3)')
   db.transaction(() => {
     for (const [storeId, at, count] of items) insert.run(storeId, at, count)
@@ -58,8 +91,18 @@ export function insertVisits(db: Database, items: readonly (readonly [storeId: s
 
 /** The id that ends the next prune batch of `size` raw rows before the cutoff; undefined when none is left. */
 export function visitBatchEnd(db: Database, cutoff: number, size: number): number | undefined {
-  const last = db.query<{ id: number }, [number, number]>('SELECT id FROM catalog_visits WHERE created_at < ?1 ORDER BY id LIMIT 1 OFFSET ?2').get(cutoff, size - 1)?.id
-  return last ?? db.query<{ id: number | null }, [number]>('SELECT max(id) AS id FROM catalog_visits WHERE created_at < ?1').get(cutoff)?.id ?? undefined
+  const last = db
+    .query<{ id: number }, [number, number]>(
+      'SELECT id FROM catalog_visits WHERE created_at < ?1 ORDER BY id LIMIT 1 OFFSET ?2',
+    )
+    .get(cutoff, size - 1)?.id
+  return (
+    last ??
+    db
+      .query<{ id: number | null }, [number]>('SELECT max(id) AS id FROM catalog_visits WHERE created_at < ?1')
+      .get(cutoff)?.id ??
+    undefined
+  )
 }
 
 /**

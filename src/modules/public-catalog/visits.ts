@@ -109,7 +109,8 @@ export class VisitCounter {
     } catch (err) {
       this.putBack(items)
       if (storageFailure(err)) this.health?.fail(err)
-      else if ((err as { code?: string }).code !== 'SQLITE_BUSY') this.log.error('catalog visits not written', { error: String(err) })
+      else if ((err as { code?: string }).code !== 'SQLITE_BUSY')
+        this.log.error('catalog visits not written', { error: String(err) })
       return false
     }
   }

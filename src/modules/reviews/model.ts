@@ -30,7 +30,9 @@ export const ReviewCreate = t.Object({
 
 export const ReviewCreated = t.Object({ id: Id, status: t.Literal('pending') }, { title: 'ReviewCreated' })
 
-const StatusFilter = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected')], { error: "status must be 'pending', 'approved' or 'rejected'" })
+const StatusFilter = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected')], {
+  error: "status must be 'pending', 'approved' or 'rejected'",
+})
 
 export const ReviewListQuery = t.Object({
   ...Pagination,

@@ -12,23 +12,23 @@ const moderate = { scope: 'reviews:write', owns: reviews, feature: 'reviewModera
 /** `POST /api/reviews`: no key; the gate applies the per-IP `reviews` bucket (3 per 24 h) first. */
 export const publicReviewRoutes = (port: CtxBase) =>
   new Elysia({ name: 'reviews-public' }).use(access).post(
-  '/api/reviews',
-  ({ body, set }) => {
-    set.status = 201
-    return submitReview({ ctx: port, input: body })
-  },
-  {
-    access: { public: 'reviews' },
-    body: ReviewCreate,
-    response: { 201: ReviewCreated, ...publicErrors },
-    detail: {
-      tags: ['Public'],
-      summary: 'Submit a product review',
-      description:
-        "No key. The review starts `pending` until the store moderates it. Unknown, unpublished or maintenance store → 404; suspended → 402; a `productId` that is missing, deleted or another store's → 400 `not_found`, inactive → 400 `inactive`. Limited per client IP (`RATE_LIMIT_REVIEWS_PER_DAY` per 24 h, 3 by default; every request counts).",
+    '/api/reviews',
+    ({ body, set }) => {
+      set.status = 201
+      return submitReview({ ctx: port, input: body })
     },
-  },
-)
+    {
+      access: { public: 'reviews' },
+      body: ReviewCreate,
+      response: { 201: ReviewCreated, ...publicErrors },
+      detail: {
+        tags: ['Public'],
+        summary: 'Submit a product review',
+        description:
+          "No key. The review starts `pending` until the store moderates it. Unknown, unpublished or maintenance store → 404; suspended → 402; a `productId` that is missing, deleted or another store's → 400 `not_found`, inactive → 400 `inactive`. Limited per client IP (`RATE_LIMIT_REVIEWS_PER_DAY` per 24 h, 3 by default; every request counts).",
+      },
+    },
+  )
 
 const MODERATE = {
   access: moderate,
@@ -36,7 +36,8 @@ const MODERATE = {
   body: ReviewModerate,
   response: { 200: data(Review), ...withNotFound },
 }
-const moderateText = " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, `pending` → 400 `not_allowed`."
+const moderateText =
+  " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, `pending` → 400 `not_allowed`."
 
 export const reviewRoutes = new Elysia({ prefix: '/api/v1/reviews' })
   .use(access)
@@ -46,14 +47,22 @@ export const reviewRoutes = new Elysia({ prefix: '/api/v1/reviews' })
     response: { 200: list(Review), ...authErrors },
     detail: doc('List reviews, newest first', ' Filters `status` (pending|approved|rejected) and `productId`.'),
   })
-  .put('/:id', ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }), {
-    ...MODERATE,
-    detail: doc('Moderate a review', moderateText),
-  })
-  .put('/:id/moderate', ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }), {
-    ...MODERATE,
-    detail: doc('Moderate a review (alias of PUT /api/v1/reviews/{id})', moderateText),
-  })
+  .put(
+    '/:id',
+    ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }),
+    {
+      ...MODERATE,
+      detail: doc('Moderate a review', moderateText),
+    },
+  )
+  .put(
+    '/:id/moderate',
+    ({ ctx, params, body }) => ({ data: moderateReview({ ctx, input: { id: params.id, status: body.status } }) }),
+    {
+      ...MODERATE,
+      detail: doc('Moderate a review (alias of PUT /api/v1/reviews/{id})', moderateText),
+    },
+  )
   .delete('/:id', ({ ctx, params }) => ({ data: deleteReview({ ctx, input: { id: params.id } }) }), {
     access: moderate,
     params: IdParams,

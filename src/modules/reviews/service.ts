@@ -30,14 +30,20 @@ export function reviewView(r: Review, productName: string) {
 // cached product fragments, which hold no review figures, stay.
 
 const withProduct = (db: Runner) =>
-  db.select({ review: reviews, productName: products.name }).from(reviews).innerJoin(products, eq(products.id, reviews.productId))
+  db
+    .select({ review: reviews, productName: products.name })
+    .from(reviews)
+    .innerJoin(products, eq(products.id, reviews.productId))
 
 /**
  * Public review submission. Order of checks (contract): the per-IP limit and schema ran before;
  * here 402 suspended → 404 unknown/unpublished store → 400 `productId`. The review and its
  * `review.created` outbox rows commit together.
  */
-export function submitReview({ ctx: base, input }: { ctx: CtxBase; input: ReviewCreate }): { id: string; status: 'pending' } {
+export function submitReview({ ctx: base, input }: { ctx: CtxBase; input: ReviewCreate }): {
+  id: string
+  status: 'pending'
+} {
   const store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)
   const ctx = ctxFor(base, store, { kind: 'public' })
   const now = ctx.clock.now()
@@ -74,7 +80,12 @@ export function listReviews({ ctx, input: q }: { ctx: Ctx; input: ReviewListQuer
   if (q.status) where.push(eq(reviews.status, q.status))
   if (q.productId) where.push(eq(reviews.productId, q.productId))
   const cond = and(...where)
-  const rows = withProduct(ctx.db).where(cond).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit).offset(offset).all()
+  const rows = withProduct(ctx.db)
+    .where(cond)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(reviews).where(cond).get()!.n
   return { data: rows.map((r) => reviewView(r.review, r.productName)), total, limit, offset }
 }
@@ -94,12 +105,23 @@ export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
  * Approve or reject. Re-moderation between approved and rejected is allowed; `pending` can't be
  * set back (400). Checks keep the contract's order: another store's review 403 → 400 → 404.
  */
-export function moderateReview({ ctx, input: { id, status } }: { ctx: Ctx; input: { id: string; status: ReviewStatus } }) {
+export function moderateReview({
+  ctx,
+  input: { id, status },
+}: {
+  ctx: Ctx
+  input: { id: string; status: ReviewStatus }
+}) {
   const now = ctx.clock.now()
   const row = write(ctx, (tx, fx) => {
     const found = findReview(tx, id)
     if (found && found.review.storeId !== ctx.store.id) throw new OtherStore('review')
-    if (status === 'pending') throw new ValidationError('status', 'not_allowed', "A review can be set to 'approved' or 'rejected', not back to 'pending'")
+    if (status === 'pending')
+      throw new ValidationError(
+        'status',
+        'not_allowed',
+        "A review can be set to 'approved' or 'rejected', not back to 'pending'",
+      )
     if (!found) throw new NotFound('Review')
     tx.update(reviews).set({ status, updatedAt: now }).where(eq(reviews.id, id)).run()
     fx.productsChanged([])
@@ -118,7 +140,6 @@ export function deleteReview({ ctx, input: { id } }: { ctx: Ctx; input: { id: st
   return { id, deleted: true as const }
 }
 
-
 /** A review as the storefront shows it: no status (only approved ones are shown), no product. */
 export interface PublicReview {
   id: string
@@ -132,10 +153,22 @@ export interface PublicReview {
  * One page of a product's approved reviews, newest first, and how many there are: what the
  * product page lists. Pending and rejected reviews are never read here.
  */
-export function approvedReviews({ ctx: { db }, input: { storeId, productId, ...q } }: { ctx: { db: Runner }; input: { storeId: string; productId: string; limit: number; offset: number } }): { data: PublicReview[]; total: number } {
+export function approvedReviews({
+  ctx: { db },
+  input: { storeId, productId, ...q },
+}: {
+  ctx: { db: Runner }
+  input: { storeId: string; productId: string; limit: number; offset: number }
+}): { data: PublicReview[]; total: number } {
   const cond = and(eq(reviews.storeId, storeId), eq(reviews.productId, productId), eq(reviews.status, 'approved'))
   const rows = db
-    .select({ id: reviews.id, customerName: reviews.customerName, rating: reviews.rating, comment: reviews.comment, createdAt: reviews.createdAt })
+    .select({
+      id: reviews.id,
+      customerName: reviews.customerName,
+      rating: reviews.rating,
+      comment: reviews.comment,
+      createdAt: reviews.createdAt,
+    })
     .from(reviews)
     .where(cond)
     .orderBy(desc(reviews.createdAt), desc(reviews.id))

@@ -9,7 +9,13 @@ import { ERROR_CODES } from '../../lib/errors'
 export const Id = t.String({ minLength: 1, maxLength: 64, description: 'CUID2 identifier' })
 export const IdParams = t.Object({ id: Id })
 export const Timestamp = t.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' })
-export const Slug = t.String({ pattern: SLUG_PATTERN, minLength: 3, maxLength: 50, description: '3–50 characters of a-z, 0-9 and inner hyphens', error: SLUG_RULE })
+export const Slug = t.String({
+  pattern: SLUG_PATTERN,
+  minLength: 3,
+  maxLength: 50,
+  description: '3–50 characters of a-z, 0-9 and inner hyphens',
+  error: SLUG_RULE,
+})
 export const Money = t.Number({ minimum: 0, maximum: 1e12, description: 'Amount in major units of the store currency' })
 export const IsoDate = t.String({ maxLength: 40, description: 'ISO 8601 date or date-time' })
 
@@ -51,7 +57,12 @@ export const data = <T extends TSchema>(schema: T) => t.Object({ data: schema })
 /** Elysia's `t.Integer` is a string-coercion union (for queries); responses document a plain integer. */
 const Count = (description: string) => t.Number({ multipleOf: 1, minimum: 0, description })
 export const list = <T extends TSchema>(schema: T) =>
-  t.Object({ data: t.Array(schema), total: Count('Matching records before pagination'), limit: Count('Page size used'), offset: Count('Records skipped') })
+  t.Object({
+    data: t.Array(schema),
+    total: Count('Matching records before pagination'),
+    limit: Count('Page size used'),
+    offset: Count('Records skipped'),
+  })
 export const Deleted = data(t.Object({ id: t.String(), deleted: t.Literal(true) }))
 
 /** Error responses every authenticated route can give (contract "Order of checks"). */

@@ -11,12 +11,16 @@ export function page(q: { limit?: number; offset?: number }) {
 export function isoParam(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
   const ms = parseIso(value)
-  if (ms === undefined) throw new ValidationError(field, 'invalid_format', `'${field}' must be an ISO 8601 date or date-time`)
+  if (ms === undefined)
+    throw new ValidationError(field, 'invalid_format', `'${field}' must be an ISO 8601 date or date-time`)
   return ms
 }
 
 /** createdSince / updatedSince filters (contract "Beyond the spec"). */
-export function sinceFilters(q: { createdSince?: string; updatedSince?: string }, cols: { createdAt: Column; updatedAt: Column }): SQL[] {
+export function sinceFilters(
+  q: { createdSince?: string; updatedSince?: string },
+  cols: { createdAt: Column; updatedAt: Column },
+): SQL[] {
   const out: SQL[] = []
   const c = isoParam(q.createdSince, 'createdSince')
   const u = isoParam(q.updatedSince, 'updatedSince')
@@ -41,7 +45,11 @@ export function activeFilter(value: string | undefined, fallback: 'true' | 'all'
  * as-is instead of re-wrapping it to merge them (docs/decisions/005). `contentType`: a route
  * that used to answer with an object keeps the header Elysia gave it (`…;charset=utf-8`).
  */
-export function sendJson(set: { headers: Record<string, string | number> }, body: CachedBody, contentType = 'application/json'): Response {
+export function sendJson(
+  set: { headers: Record<string, string | number> },
+  body: CachedBody,
+  contentType = 'application/json',
+): Response {
   const headers = set.headers as Record<string, string>
   headers['content-type'] = contentType
   set.headers = {}

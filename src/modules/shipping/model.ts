@@ -27,7 +27,11 @@ export const ShippingUpdate = t.Partial(ShippingCreate)
 export const ShippingListQuery = t.Object({
   ...Pagination,
   ...Since,
-  isActive: t.Optional(t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], { error: "isActive must be 'true', 'false' or 'all'" })),
+  isActive: t.Optional(
+    t.Union([t.Literal('true'), t.Literal('false'), t.Literal('all')], {
+      error: "isActive must be 'true', 'false' or 'all'",
+    }),
+  ),
 })
 
 export type ShippingCreate = typeof ShippingCreate.static

@@ -40,7 +40,10 @@ export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
     params: IdParams,
     body: ShippingUpdate,
     response: { 200: data(ShippingOption), ...withNotFound },
-    detail: doc('Update a shipping option (partial)', ' Orders already placed keep the name and price they were placed with.'),
+    detail: doc(
+      'Update a shipping option (partial)',
+      ' Orders already placed keep the name and price they were placed with.',
+    ),
   })
   .delete('/:id', ({ ctx, params }) => ({ data: deleteShipping({ ctx, input: { id: params.id } }) }), {
     access: write,

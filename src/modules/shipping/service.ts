@@ -29,15 +29,24 @@ export function listShipping({ ctx, input: q }: { ctx: Ctx; input: ShippingListQ
   const active = activeFilter(q.isActive, 'all')
   if (active !== undefined) where.push(eq(shippingOptions.isActive, active))
   const cond = and(...where)
-  const rows = ctx.db.select().from(shippingOptions).where(cond).orderBy(desc(shippingOptions.createdAt), desc(shippingOptions.id)).limit(limit).offset(offset).all()
+  const rows = ctx.db
+    .select()
+    .from(shippingOptions)
+    .where(cond)
+    .orderBy(desc(shippingOptions.createdAt), desc(shippingOptions.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(shippingOptions).where(cond).get()!.n
   return { data: rows.map((s) => shippingView(s, ctx.store.currency)), total, limit, offset }
 }
 
 /** The store's shipping option: 404 when missing, 403 when another store's. */
-export const ownShipping = (ctx: Ctx, id: string, db: Runner = ctx.db): ShippingOption => owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
+export const ownShipping = (ctx: Ctx, id: string, db: Runner = ctx.db): ShippingOption =>
+  owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
 
-export const getShipping = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => shippingView(ownShipping(ctx, id), ctx.store.currency)
+export const getShipping = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
+  shippingView(ownShipping(ctx, id), ctx.store.currency)
 
 function name(raw: string): string {
   const n = raw.trim()
@@ -69,7 +78,12 @@ export function updateShipping({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
   if (input.isActive !== undefined) set.isActive = input.isActive
   const row = write(ctx, (tx) => {
     ownShipping(ctx, id, tx)
-    return tx.update(shippingOptions).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(shippingOptions.id, id)).returning().get()!
+    return tx
+      .update(shippingOptions)
+      .set({ ...set, updatedAt: ctx.clock.now() })
+      .where(eq(shippingOptions.id, id))
+      .returning()
+      .get()!
   })
   return shippingView(row, ctx.store.currency)
 }

@@ -36,7 +36,13 @@ export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx;
   const storeId = ctx.store.id
   const today = Math.floor(ctx.clock.now() / DAY_MS)
   const first = today - days + 1
-  const series: DayFigure[] = Array.from({ length: days }, (_, i) => ({ day: first + i, orders: 0, revenue: 0, paidOrders: 0, visits: 0 }))
+  const series: DayFigure[] = Array.from({ length: days }, (_, i) => ({
+    day: first + i,
+    orders: 0,
+    revenue: 0,
+    paidOrders: 0,
+    visits: 0,
+  }))
   for (const r of ordersPerDaySince(client, storeId, first)) {
     const d = series[r.day - first]
     if (d) Object.assign(d, { orders: r.orders, revenue: r.revenue, paidOrders: r.paid })
@@ -51,7 +57,14 @@ export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx;
     const revenue = span.reduce((s, d) => s + d.revenue, 0)
     const paid = span.reduce((s, d) => s + d.paidOrders, 0)
     const visits = span.reduce((s, d) => s + d.visits, 0)
-    return { days: n, orders, revenue, average: paid === 0 ? 0 : Math.round(revenue / paid), visits, conversion: visits === 0 ? null : orders / visits }
+    return {
+      days: n,
+      orders,
+      revenue,
+      average: paid === 0 ? 0 : Math.round(revenue / paid),
+      visits,
+      conversion: visits === 0 ? null : orders / visits,
+    }
   })
   const top = topProductsSince(client, storeId, first)
   const lowStock = lowStockOf(client, storeId, LOW_STOCK)

@@ -21,7 +21,12 @@ export const Stats = t.Object(
       cancelled: t.Integer(),
     }),
     topProducts: t.Array(
-      t.Object({ productId: t.String(), productName: t.String(), quantity: t.Integer(), revenue: n('Σ line subtotals, major units') }),
+      t.Object({
+        productId: t.String(),
+        productName: t.String(),
+        quantity: t.Integer(),
+        revenue: n('Σ line subtotals, major units'),
+      }),
       { description: 'Up to 10 products by quantity sold in non-cancelled orders (ties: revenue, then id)' },
     ),
     visits: t.Integer({ description: 'Catalog visits (storefront reads) in the period' }),

@@ -13,7 +13,6 @@ import { DAY_MS } from '../../lib/time'
 import * as sql from './sql'
 import type { FigureRow } from './sql'
 
-
 export interface ProductFigure {
   quantity: number
   revenue: number
@@ -61,7 +60,11 @@ function collect(statusRows: Row[], productRows: Row[], visits: number): Figures
 
 /** Aggregates over the raw rows with created_at in [from, to). */
 export function plainFigures(db: Database, storeId: string, from: number, to: number): Figures {
-  return collect(sql.ordersByStatusIn(db, storeId, from, to), sql.productsIn(db, storeId, from, to), visitsIn(db, storeId, from, to))
+  return collect(
+    sql.ordersByStatusIn(db, storeId, from, to),
+    sql.productsIn(db, storeId, from, to),
+    visitsIn(db, storeId, from, to),
+  )
 }
 
 /**
@@ -79,7 +82,11 @@ function visitsIn(db: Database, storeId: string, from: number, to: number): numb
 
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */
 export function rollupFigures(db: Database, storeId: string, fromDay: number, toDay: number): Figures {
-  return collect(sql.ordersByStatusOnDays(db, storeId, fromDay, toDay), sql.productsOnDays(db, storeId, fromDay, toDay), sql.visitsOnDays(db, storeId, fromDay, toDay))
+  return collect(
+    sql.ordersByStatusOnDays(db, storeId, fromDay, toDay),
+    sql.productsOnDays(db, storeId, fromDay, toDay),
+    sql.visitsOnDays(db, storeId, fromDay, toDay),
+  )
 }
 
 // Far enough to cover any epoch-ms timestamp, small enough to stay an exact integer.

@@ -18,12 +18,16 @@ export const TOP_PRODUCTS = 10
 export function getStats({ ctx, input: q }: { ctx: Ctx; input: StatsQuery }) {
   const from = isoParam(q.from, 'from') ?? null
   const to = isoParam(q.to, 'to') ?? null
-  if (from !== null && to !== null && from > to) throw new ValidationError('from', 'out_of_range', "'from' must not be after 'to'")
+  if (from !== null && to !== null && from > to)
+    throw new ValidationError('from', 'out_of_range', "'from' must not be after 'to'")
   const currency = ctx.store.currency
   // One read transaction: every figure comes from the same snapshot.
   return ctx.db.transaction((tx) => {
     const f = figuresFor(ctx.db.$client, ctx.store.id, from, to)
-    const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, f.byStatus[s].orders])) as Record<(typeof ORDER_STATUSES)[number], number>
+    const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, f.byStatus[s].orders])) as Record<
+      (typeof ORDER_STATUSES)[number],
+      number
+    >
     const totalOrders = ORDER_STATUSES.reduce((n, s) => n + f.byStatus[s].orders, 0)
     const paidOrders = totalOrders - f.byStatus.cancelled.orders
     const revenue = ORDER_STATUSES.reduce((n, s) => (s === 'cancelled' ? n : n + f.byStatus[s].revenue), 0)
@@ -32,14 +36,31 @@ export function getStats({ ctx, input: q }: { ctx: Ctx; input: StatsQuery }) {
       .sort(([ia, a], [ib, b]) => b.quantity - a.quantity || b.revenue - a.revenue || (ia < ib ? -1 : 1))
       .slice(0, TOP_PRODUCTS)
     const names = new Map(
-      top.length ? tx.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, top.map(([id]) => id))).all().map((p) => [p.id, p.name]) : [],
+      top.length
+        ? tx
+            .select({ id: products.id, name: products.name })
+            .from(products)
+            .where(
+              inArray(
+                products.id,
+                top.map(([id]) => id),
+              ),
+            )
+            .all()
+            .map((p) => [p.id, p.name])
+        : [],
     )
     return {
       totalOrders,
       revenue: toMajor(revenue, currency),
       averageOrderValue: paidOrders === 0 ? 0 : toMajor(Math.round(revenue / paidOrders), currency),
       ordersByStatus,
-      topProducts: top.map(([productId, p]) => ({ productId, productName: names.get(productId) ?? '', quantity: p.quantity, revenue: toMajor(p.revenue, currency) })),
+      topProducts: top.map(([productId, p]) => ({
+        productId,
+        productName: names.get(productId) ?? '',
+        quantity: p.quantity,
+        revenue: toMajor(p.revenue, currency),
+      })),
       visits: f.visits,
       conversionRate: f.visits === 0 ? null : totalOrders / f.visits,
       from: from === null ? null : iso(from),

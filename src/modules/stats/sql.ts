@@ -19,15 +19,21 @@ const statements = perConnection((db: Database) => ({
       WHERE o.store_id = ?1 AND o.created_at >= ?2 AND o.created_at < ?3 AND o.status <> 'cancelled'
       GROUP BY i.product_id`,
   ),
-  visitsIn: db.query<{ n: number }, Range>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3'),
-  rolledVisitsOfDay: db.query<{ n: number }, [string, number]>('SELECT visits AS n FROM visit_stats_daily WHERE store_id = ?1 AND day = ?2'),
+  visitsIn: db.query<{ n: number }, Range>(
+    'SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3',
+  ),
+  rolledVisitsOfDay: db.query<{ n: number }, [string, number]>(
+    'SELECT visits AS n FROM visit_stats_daily WHERE store_id = ?1 AND day = ?2',
+  ),
   statusDays: db.query<FigureRow, Range>(
     'SELECT status AS k, SUM(orders) AS a, SUM(revenue) AS b FROM order_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY status',
   ),
   productsDays: db.query<FigureRow, Range>(
     'SELECT product_id AS k, SUM(quantity) AS a, SUM(revenue) AS b FROM product_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY product_id',
   ),
-  visitsDays: db.query<{ n: number }, Range>('SELECT COALESCE(SUM(visits), 0) AS n FROM visit_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3'),
+  visitsDays: db.query<{ n: number }, Range>(
+    'SELECT COALESCE(SUM(visits), 0) AS n FROM visit_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3',
+  ),
 }))
 
 /** Orders and Σ total per status, created in [from, to) — indexed by (store_id, created_at). */
@@ -37,7 +43,8 @@ export const productsIn = (db: Database, ...r: Range) => statements(db).products
 /** Raw catalog visits in [from, to). */
 export const rawVisitsIn = (db: Database, ...r: Range) => statements(db).visitsIn.get(...r)!.n
 /** A UTC day's rolled-up visits (0 when none). */
-export const rolledVisitsOfDay = (db: Database, storeId: string, day: number) => statements(db).rolledVisitsOfDay.get(storeId, day)?.n ?? 0
+export const rolledVisitsOfDay = (db: Database, storeId: string, day: number) =>
+  statements(db).rolledVisitsOfDay.get(storeId, day)?.n ?? 0
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */
 export const ordersByStatusOnDays = (db: Database, ...r: Range) => statements(db).statusDays.all(...r)
 export const productsOnDays = (db: Database, ...r: Range) => statements(db).productsDays.all(...r)
@@ -56,7 +63,11 @@ export const ordersPerDaySince = (db: Database, storeId: string, firstDay: numbe
     .all(storeId, firstDay)
 
 export const visitsPerDaySince = (db: Database, storeId: string, firstDay: number) =>
-  db.query<{ day: number; visits: number }, [string, number]>('SELECT day, visits FROM visit_stats_daily WHERE store_id = ? AND day >= ?').all(storeId, firstDay)
+  db
+    .query<{ day: number; visits: number }, [string, number]>(
+      'SELECT day, visits FROM visit_stats_daily WHERE store_id = ? AND day >= ?',
+    )
+    .all(storeId, firstDay)
 
 /** The five products sold most since `firstDay`, by quantity then revenue. */
 export const topProductsSince = (db: Database, storeId: string, firstDay: number) =>
@@ -75,7 +86,10 @@ export const topProductsSince = (db: Database, storeId: string, firstDay: number
 /** Up to ten tracked products or active variants with `atMost` units or fewer, fewest first. */
 export const lowStockOf = (db: Database, storeId: string, atMost: number) =>
   db
-    .query<{ productId: string; name: string; variant: string | null; stock: number }, [string, number, string, number]>(
+    .query<
+      { productId: string; name: string; variant: string | null; stock: number },
+      [string, number, string, number]
+    >(
       `SELECT id AS productId, name, NULL AS variant, stock FROM products WHERE store_id = ? AND deleted_at IS NULL AND stock IS NOT NULL AND stock <= ?
        UNION ALL
        SELECT p.id, p.name, v.name, v.stock FROM variants v JOIN products p ON p.id = v.product_id
@@ -85,10 +99,13 @@ export const lowStockOf = (db: Database, storeId: string, atMost: number) =>
     .all(storeId, atMost, storeId, atMost)
 
 const STEP_SQL = {
-  product: 'SELECT count(*) AS n FROM (SELECT 1 FROM products WHERE store_id = ? AND deleted_at IS NULL AND is_active = 1 LIMIT 1)',
-  picture: 'SELECT count(*) AS n FROM (SELECT 1 FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = ? AND p.deleted_at IS NULL LIMIT 1)',
+  product:
+    'SELECT count(*) AS n FROM (SELECT 1 FROM products WHERE store_id = ? AND deleted_at IS NULL AND is_active = 1 LIMIT 1)',
+  picture:
+    'SELECT count(*) AS n FROM (SELECT 1 FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = ? AND p.deleted_at IS NULL LIMIT 1)',
   shipping: 'SELECT count(*) AS n FROM (SELECT 1 FROM shipping_options WHERE store_id = ? AND is_active = 1 LIMIT 1)',
 } as const
 
 /** Whether the store has an active product, a picture, an active shipping option. */
-export const hasStep = (db: Database, storeId: string, step: keyof typeof STEP_SQL): boolean => db.query<{ n: number }, [string]>(STEP_SQL[step]).get(storeId)!.n > 0
+export const hasStep = (db: Database, storeId: string, step: keyof typeof STEP_SQL): boolean =>
+  db.query<{ n: number }, [string]>(STEP_SQL[step]).get(storeId)!.n > 0

@@ -16,13 +16,24 @@ export const StoreSettings = t.Object(
     slug: t.String(),
     whatsappNumber: t.Nullable(t.String({ description: 'E.164' })),
     currency: t.String({ description: 'ISO 4217 code' }),
-    whatsappTemplate: t.Nullable(t.String({ description: 'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template of the store language' })),
+    whatsappTemplate: t.Nullable(
+      t.String({
+        description:
+          'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template of the store language',
+      }),
+    ),
     description: t.Nullable(t.String()),
     language: Language,
     isPublished: t.Boolean(),
     isMaintenance: t.Boolean(),
-    pendingOrderTtlHours: t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Hours after which an order still pending is cancelled and its stock put back; 0 = never' }),
-    showStockCount: t.Boolean({ description: 'Whether the public store read shows exact stock counts (inStock is always shown)' }),
+    pendingOrderTtlHours: t.Integer({
+      minimum: 0,
+      maximum: MAX_PENDING_TTL_HOURS,
+      description: 'Hours after which an order still pending is cancelled and its stock put back; 0 = never',
+    }),
+    showStockCount: t.Boolean({
+      description: 'Whether the public store read shows exact stock counts (inStock is always shown)',
+    }),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
     status: t.Union([t.Literal('active'), t.Literal('suspended')]),
     productCount: t.Integer({ minimum: 0, description: 'Products not deleted (active or not)' }),
@@ -41,14 +52,26 @@ export const StoreUpdate = t.Object({
   name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   slug: t.Optional(Slug),
   description: t.Optional(t.Nullable(t.String({ maxLength: 5000 }))),
-  whatsappNumber: t.Optional(t.Nullable(t.String({ maxLength: 40, description: 'International form, e.g. +14155550100; stored as E.164' }))),
-  currency: t.Optional(t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; locked once the store has priced records' })),
+  whatsappNumber: t.Optional(
+    t.Nullable(t.String({ maxLength: 40, description: 'International form, e.g. +14155550100; stored as E.164' })),
+  ),
+  currency: t.Optional(
+    t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; locked once the store has priced records' }),
+  ),
   whatsappTemplate: t.Optional(t.Nullable(t.String({ maxLength: MAX_TEMPLATE_LENGTH }))),
   language: t.Optional(Language),
   isPublished: t.Optional(t.Boolean()),
   isMaintenance: t.Optional(t.Boolean()),
-  pendingOrderTtlHours: t.Optional(t.Integer({ minimum: 0, maximum: MAX_PENDING_TTL_HOURS, description: 'Default 72; 0 = pending orders never expire' })),
-  showStockCount: t.Optional(t.Boolean({ description: 'Default false: the public store read shows inStock, not how many are left' })),
+  pendingOrderTtlHours: t.Optional(
+    t.Integer({
+      minimum: 0,
+      maximum: MAX_PENDING_TTL_HOURS,
+      description: 'Default 72; 0 = pending orders never expire',
+    }),
+  ),
+  showStockCount: t.Optional(
+    t.Boolean({ description: 'Default false: the public store read shows inStock, not how many are left' }),
+  ),
 })
 
 export type StoreUpdate = typeof StoreUpdate.static

@@ -7,18 +7,18 @@ import { getStoreSettings, updateStoreSettings } from './service'
 const doc = routeDoc('Store')
 
 export const storeRoutes = new Elysia({ prefix: '/api/v1/store' })
-    .use(access)
-    .get('', ({ ctx }) => ({ data: getStoreSettings({ ctx }) }), {
-      access: { scope: 'store:read' },
-      response: { 200: data(StoreSettings), ...authErrors },
-      detail: doc('Get the store settings'),
-    })
-    .put('', ({ ctx, body }) => ({ data: updateStoreSettings({ ctx, input: body }) }), {
-      access: { scope: 'store:write' },
-      body: StoreUpdate,
-      response: { 200: data(StoreSettings), ...withConflict },
-      detail: doc(
-        'Update the store settings (partial)',
-        ' `plan` and `status` are not writable (ignored). A taken slug → 409 DUPLICATE_SLUG. The currency is locked (409 CURRENCY_LOCKED) once the store has products, shipping options, money discounts or orders, because their amounts are stored in minor units of the current currency. `whatsappTemplate` may use only {tienda}, {productos}, {total}, {nombre}.',
-      ),
-    })
+  .use(access)
+  .get('', ({ ctx }) => ({ data: getStoreSettings({ ctx }) }), {
+    access: { scope: 'store:read' },
+    response: { 200: data(StoreSettings), ...authErrors },
+    detail: doc('Get the store settings'),
+  })
+  .put('', ({ ctx, body }) => ({ data: updateStoreSettings({ ctx, input: body }) }), {
+    access: { scope: 'store:write' },
+    body: StoreUpdate,
+    response: { 200: data(StoreSettings), ...withConflict },
+    detail: doc(
+      'Update the store settings (partial)',
+      ' `plan` and `status` are not writable (ignored). A taken slug → 409 DUPLICATE_SLUG. The currency is locked (409 CURRENCY_LOCKED) once the store has products, shipping options, money discounts or orders, because their amounts are stored in minor units of the current currency. `whatsappTemplate` may use only {tienda}, {productos}, {total}, {nombre}.',
+    ),
+  })

@@ -31,7 +31,12 @@ function settingsView(ctx: Ctx, s: Store) {
     ...storeView(s),
     pendingOrderTtlHours: s.pendingOrderTtlHours,
     showStockCount: s.showStockCount,
-    productCount: n(ctx.db.select({ n: count() }).from(products).where(and(eq(products.storeId, s.id), isNull(products.deletedAt)))),
+    productCount: n(
+      ctx.db
+        .select({ n: count() })
+        .from(products)
+        .where(and(eq(products.storeId, s.id), isNull(products.deletedAt))),
+    ),
     categoryCount: n(ctx.db.select({ n: count() }).from(categories).where(eq(categories.storeId, s.id))),
     orderCount: countOrders(ctx.db, s.id),
   }
@@ -46,14 +51,22 @@ function settingsView(ctx: Ctx, s: Store) {
 function hasPricedRecords(tx: Runner, storeId: string): boolean {
   const exists = (q: { get(): unknown }) => q.get() !== undefined
   return (
-    exists(tx.select({ one: sql`1` }).from(products).where(and(eq(products.storeId, storeId), isNull(products.deletedAt))).limit(1)) ||
+    exists(
+      tx
+        .select({ one: sql`1` })
+        .from(products)
+        .where(and(eq(products.storeId, storeId), isNull(products.deletedAt)))
+        .limit(1),
+    ) ||
     exists(tx.select({ one: sql`1` }).from(orders).where(eq(orders.storeId, storeId)).limit(1)) ||
     exists(tx.select({ one: sql`1` }).from(shippingOptions).where(eq(shippingOptions.storeId, storeId)).limit(1)) ||
     exists(
       tx
         .select({ one: sql`1` })
         .from(discounts)
-        .where(and(eq(discounts.storeId, storeId), or(eq(discounts.type, 'fixed'), isNotNull(discounts.minOrderAmount))))
+        .where(
+          and(eq(discounts.storeId, storeId), or(eq(discounts.type, 'fixed'), isNotNull(discounts.minOrderAmount))),
+        )
         .limit(1),
     )
   )
@@ -76,20 +89,31 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
     if (input.whatsappNumber === null || input.whatsappNumber.trim() === '') set.whatsappNumber = null
     else {
       const e164 = toE164(input.whatsappNumber)
-      if (!e164) throw new ValidationError('whatsappNumber', 'invalid_format', "'whatsappNumber' must be a valid phone number in international form, e.g. +14155550100")
+      if (!e164)
+        throw new ValidationError(
+          'whatsappNumber',
+          'invalid_format',
+          "'whatsappNumber' must be a valid phone number in international form, e.g. +14155550100",
+        )
       set.whatsappNumber = e164
     }
   }
   let currency: string | undefined
   if (input.currency !== undefined) {
     currency = input.currency.toUpperCase()
-    if (!isCurrency(currency)) throw new ValidationError('currency', 'invalid_format', "'currency' must be an ISO 4217 code such as USD")
+    if (!isCurrency(currency))
+      throw new ValidationError('currency', 'invalid_format', "'currency' must be an ISO 4217 code such as USD")
   }
   if (input.whatsappTemplate !== undefined) {
     if (input.whatsappTemplate !== null) {
       const bad = unknownShortcodes(input.whatsappTemplate)
       if (bad.length) {
-        throw new ValidationError('whatsappTemplate', 'invalid_format', `Unknown shortcodes in 'whatsappTemplate': ${bad.join(', ')}. Known: {tienda}, {productos}, {total}, {nombre}`, { shortcodes: bad })
+        throw new ValidationError(
+          'whatsappTemplate',
+          'invalid_format',
+          `Unknown shortcodes in 'whatsappTemplate': ${bad.join(', ')}. Known: {tienda}, {productos}, {total}, {nombre}`,
+          { shortcodes: bad },
+        )
       }
     }
     set.whatsappTemplate = input.whatsappTemplate
@@ -106,19 +130,29 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
       if (!current) throw new NotFound('Store')
       if (currency !== undefined && currency !== current.currency) {
         if (hasPricedRecords(tx, ctx.store.id)) {
-          throw new Conflict('CURRENCY_LOCKED', `The currency can't change from ${current.currency} once the store has products, shipping options, money discounts or orders: their amounts are stored in ${current.currency}`, {
-            field: 'currency',
-            currency: current.currency,
-          })
+          throw new Conflict(
+            'CURRENCY_LOCKED',
+            `The currency can't change from ${current.currency} once the store has products, shipping options, money discounts or orders: their amounts are stored in ${current.currency}`,
+            {
+              field: 'currency',
+              currency: current.currency,
+            },
+          )
         }
         set.currency = currency
       }
       if (Object.keys(set).length === 0) return current
-      return tx.update(stores).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(stores.id, ctx.store.id)).returning().get()!
+      return tx
+        .update(stores)
+        .set({ ...set, updatedAt: ctx.clock.now() })
+        .where(eq(stores.id, ctx.store.id))
+        .returning()
+        .get()!
     })
     return settingsView(ctx, row)
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('DUPLICATE_SLUG', `Slug '${input.slug}' is already taken`, { field: 'slug', slug: input.slug })
+    if (isUniqueViolation(err))
+      throw new Conflict('DUPLICATE_SLUG', `Slug '${input.slug}' is already taken`, { field: 'slug', slug: input.slug })
     throw err
   }
 }

@@ -11,7 +11,8 @@ import { send, type SendResult } from './sender'
 import { signatureHeader } from './signing'
 import type { Claim } from './store'
 
-export const outcomeOf = (r: SendResult): Outcome => (r.kind === 'ok' || r.code !== null ? 'answered' : r.timedOut ? 'timeout' : 'other')
+export const outcomeOf = (r: SendResult): Outcome =>
+  r.kind === 'ok' || r.code !== null ? 'answered' : r.timedOut ? 'timeout' : 'other'
 
 /**
  * One line per attempt: which endpoint, which delivery, the receiver's status (null when none
@@ -20,8 +21,21 @@ export const outcomeOf = (r: SendResult): Outcome => (r.kind === 'ok' || r.code 
  */
 export function logAttempt(log: Logger, c: Claim, r: SendResult): void {
   if (log.enabled?.('info') === false) return
-  const failure = r.kind === 'ok' || r.code !== null ? undefined : r.timedOut ? 'timeout' : /^[A-Za-z_ ]{1,32}(?=:)/.exec(r.error)?.[0] ?? 'error'
-  log.info('webhook attempt', { webhookId: c.webhookId, deliveryId: c.id, storeId: c.webhook.storeId, status: r.code, ok: r.kind === 'ok', ms: r.latencyMs, ...(failure ? { failure } : {}) })
+  const failure =
+    r.kind === 'ok' || r.code !== null
+      ? undefined
+      : r.timedOut
+        ? 'timeout'
+        : (/^[A-Za-z_ ]{1,32}(?=:)/.exec(r.error)?.[0] ?? 'error')
+  log.info('webhook attempt', {
+    webhookId: c.webhookId,
+    deliveryId: c.id,
+    storeId: c.webhook.storeId,
+    status: r.code,
+    ok: r.kind === 'ok',
+    ms: r.latencyMs,
+    ...(failure ? { failure } : {}),
+  })
 }
 
 export class Attempt {
@@ -43,11 +57,16 @@ export class Attempt {
 
   async run(c: Claim, signal: AbortSignal): Promise<SendResult> {
     const { config, clock } = this.deps
-    const check = await checkWebhookUrl(c.webhook.url, { allowPrivate: config.webhookAllowPrivate, lookup: this.deps.lookup, resolve: true })
+    const check = await checkWebhookUrl(c.webhook.url, {
+      allowPrivate: config.webhookAllowPrivate,
+      lookup: this.deps.lookup,
+      resolve: true,
+    })
     if (!check.ok) return { kind: 'fail', code: null, latencyMs: null, error: `refused: ${check.message}` }
     const now = clock.now()
     const secrets = [this.open(c.webhook.secret, c.webhook.id)]
-    if (c.webhook.previousSecret && (c.webhook.previousSecretExpiresAt ?? 0) > now) secrets.push(this.open(c.webhook.previousSecret, c.webhook.id))
+    if (c.webhook.previousSecret && (c.webhook.previousSecretExpiresAt ?? 0) > now)
+      secrets.push(this.open(c.webhook.previousSecret, c.webhook.id))
     const ts = Math.floor(now / 1000)
     return send(
       {

@@ -80,7 +80,12 @@ export function planClaims(d: PlanState): Running[] {
         next.limit,
         (hook) => {
           // The same test as moveLimit's, now taking the slots.
-          if (out.length + tokens.length >= budget || d.lanes.stuck(hook.id, hook.storeId, at) || d.lanes.room(hook.id, hook.storeId, at) <= 0) return null
+          if (
+            out.length + tokens.length >= budget ||
+            d.lanes.stuck(hook.id, hook.storeId, at) ||
+            d.lanes.room(hook.id, hook.storeId, at) <= 0
+          )
+            return null
           tokens.push(d.take(hook, at))
           return lock
         },
@@ -145,7 +150,12 @@ export function planClaims(d: PlanState): Running[] {
  * fair turn there. Otherwise nothing moves, and the busy endpoints' completions pull their
  * rows: moved ahead of their send, each row would cost a second write transaction.
  */
-function moveLimit(d: PlanState, at: number, budgetLeft: number, hookOf: (id: string) => SigningRow | undefined): { limit: number; aside?: boolean; blocked?: 'empty' | 'budget' | 'lanes' } {
+function moveLimit(
+  d: PlanState,
+  at: number,
+  budgetLeft: number,
+  hookOf: (id: string) => SigningRow | undefined,
+): { limit: number; aside?: boolean; blocked?: 'empty' | 'budget' | 'lanes' } {
   if (budgetLeft <= 0) return { limit: 0, blocked: 'budget' }
   const head = d.store.outboxHead(OUTBOX_PEEK)
   if (head.length === 0) return { limit: 0, blocked: 'empty' }

@@ -21,7 +21,9 @@ export interface OutboxKey {
 const SPAN = 36n ** 23n
 
 export function deliveryIdOf(r: OutboxKey): string {
-  const hex = createHash('sha256').update(`${r.seq}\n${r.webhookId}\n${r.createdAt}\n${r.subjectId ?? ''}\n${r.payload ?? ''}`).digest('hex')
+  const hex = createHash('sha256')
+    .update(`${r.seq}\n${r.webhookId}\n${r.createdAt}\n${r.subjectId ?? ''}\n${r.payload ?? ''}`)
+    .digest('hex')
   const letter = String.fromCharCode(97 + (parseInt(hex.slice(0, 2), 16) % 26))
   // 124 bits of the digest, as 23 base-36 characters (a 128-bit BigInt converts in a fraction of a 256-bit one's time).
   return letter + (BigInt(`0x${hex.slice(2, 33)}`) % SPAN).toString(36).padStart(23, '0')

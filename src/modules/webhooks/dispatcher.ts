@@ -37,13 +37,12 @@ import type { RetryRules } from './retry-policy'
 import { FairShare, laneLimits } from './scheduling'
 import type { SendResult } from './sender'
 import type { SigningRow } from './sql'
-import { DeliveryStore, type Claim } from './store'
+import { DeliveryStore } from './store'
 import { planClaims, type Running } from './claim-plan'
 import { Attempt, logAttempt, outcomeOf } from './attempt'
 import type { DispatcherDeps } from './dispatcher-deps'
 
 export type { DispatcherDeps }
-
 
 const RESULT_GATHER_MS = 5
 
@@ -51,8 +50,6 @@ export interface SweepResult {
   /** Rows claimed and attempted by this sweep (including follow-up pumps while it waited). */
   attempted: number
 }
-
-
 
 // The fields and methods the claim plan reads (claim-plan.ts, PlanState) are not private; the
 // rest of the dispatcher's state is.
@@ -155,7 +152,8 @@ export class Dispatcher {
       const now = this.deps.clock.now()
       for (const b of batch) {
         const disabled = this.store.record(b.run.claim, b.result, now, this.rules, random)
-        if (disabled) this.deps.log.warn('webhook endpoint disabled', { webhookId: b.run.claim.webhookId, reason: disabled })
+        if (disabled)
+          this.deps.log.warn('webhook endpoint disabled', { webhookId: b.run.claim.webhookId, reason: disabled })
       }
       return this.draining ? [] : this.claimDue()
     })
@@ -205,8 +203,11 @@ export class Dispatcher {
 
   private start(run: Running): void {
     this.attemptedCount++
-    void this.attempt.run(run.claim, this.abort.signal)
-      .catch((err): SendResult => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }))
+    void this.attempt
+      .run(run.claim, this.abort.signal)
+      .catch(
+        (err): SendResult => ({ kind: 'fail', code: null, latencyMs: null, error: `internal error: ${String(err)}` }),
+      )
       .then((result) => {
         logAttempt(this.deps.log, run.claim, result)
         // Written by the next tick's transaction, together with that tick's claims. Under

@@ -115,7 +115,8 @@ export class LoopLagProbe {
       const now = performance.now()
       const lateMs = now - this.expected
       this.expected = now + 10
-      if (this.signal.observe({ lateMs, cpuShare: this.cpuShare(now), active: active(), pressured: pressured() })) onLate()
+      if (this.signal.observe({ lateMs, cpuShare: this.cpuShare(now), active: active(), pressured: pressured() }))
+        onLate()
     }, 10)
     this.timer.unref?.()
   }

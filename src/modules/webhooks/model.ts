@@ -2,12 +2,17 @@ import { t } from 'elysia'
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../db/schema'
 import { Id, Pagination, Timestamp } from '../shared'
 
-const EventName = t.Union(
-  [t.Literal('order.created'), t.Literal('order.updated'), t.Literal('review.created')],
-  { error: `events must be among ${WEBHOOK_EVENTS.join(', ')}`, description: 'An event type' },
-)
+const EventName = t.Union([t.Literal('order.created'), t.Literal('order.updated'), t.Literal('review.created')], {
+  error: `events must be among ${WEBHOOK_EVENTS.join(', ')}`,
+  description: 'An event type',
+})
 
-const DeliveryStatus = t.Union([t.Literal('pending'), t.Literal('sending'), t.Literal('succeeded'), t.Literal('failed')])
+const DeliveryStatus = t.Union([
+  t.Literal('pending'),
+  t.Literal('sending'),
+  t.Literal('succeeded'),
+  t.Literal('failed'),
+])
 
 export const Webhook = t.Object(
   {
@@ -15,7 +20,9 @@ export const Webhook = t.Object(
     url: t.String(),
     events: t.Array(t.String()),
     isActive: t.Boolean(),
-    disabledReason: t.Nullable(t.String({ description: 'Why the service disabled the endpoint (410 Gone, failing for days); null otherwise' })),
+    disabledReason: t.Nullable(
+      t.String({ description: 'Why the service disabled the endpoint (410 Gone, failing for days); null otherwise' }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -62,7 +69,11 @@ export const Delivery = t.Object(
 
 export const DeliveryListQuery = t.Object({
   ...Pagination,
-  status: t.Optional(t.Union([t.Literal('pending'), t.Literal('sending'), t.Literal('succeeded'), t.Literal('failed')], { error: `status must be one of ${DELIVERY_STATUSES.join(', ')}` })),
+  status: t.Optional(
+    t.Union([t.Literal('pending'), t.Literal('sending'), t.Literal('succeeded'), t.Literal('failed')], {
+      error: `status must be one of ${DELIVERY_STATUSES.join(', ')}`,
+    }),
+  ),
 })
 
 export const DeliveryParams = t.Object({ id: Id, deliveryId: t.String({ minLength: 1, maxLength: 80 }) })

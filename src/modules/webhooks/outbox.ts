@@ -26,14 +26,26 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number, stor
  * many. `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs
  * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's id, not a body.
  */
-export function appendEvent<E extends WebhookEvent>(client: Database, storeId: string, type: E, data: EventData<E>, now: number): number {
+export function appendEvent<E extends WebhookEvent>(
+  client: Database,
+  storeId: string,
+  type: E,
+  data: EventData<E>,
+  now: number,
+): number {
   const deferred = EVENTS[type].deferred as { subject: (d: EventData<E>) => string } | undefined
   if (deferred) return outboxStatements(client).append.run(storeId, type, null, deferred.subject(data), now).changes
   return enqueueEvent(client, storeId, type, data, now)
 }
 
 /** Appends rows whose body is `data`, rendered now. The body is only serialized when some endpoint wants the event. */
-export function enqueueEvent(client: Database, storeId: string, type: WebhookEvent, data: unknown, now: number): number {
+export function enqueueEvent(
+  client: Database,
+  storeId: string,
+  type: WebhookEvent,
+  data: unknown,
+  now: number,
+): number {
   const s = outboxStatements(client)
   if (s.anySubscriber.all(storeId, type).length === 0) return 0
   return s.append.run(storeId, type, eventPayload(type, data, now, storeId), null, now).changes
@@ -70,7 +82,16 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
     const lock = claim?.(r.webhookId) ?? null
     const id = deliveryIdOf(r)
     const payload = r.payload ?? renderPayload(client, r)
-    s.insertDelivery.run(id, r.webhookId, r.storeId, r.eventType, payload, r.createdAt, lock === null ? 'pending' : 'sending', lock)
+    s.insertDelivery.run(
+      id,
+      r.webhookId,
+      r.storeId,
+      r.eventType,
+      payload,
+      r.createdAt,
+      lock === null ? 'pending' : 'sending',
+      lock,
+    )
     return { id, webhookId: r.webhookId, payload, lock }
   })
   // The rows read are the oldest `limit`, and the write transaction keeps others out: deleting
@@ -79,9 +100,7 @@ export function moveOutbox(client: Database, limit: number, claim?: (webhookId: 
   return out
 }
 
-
 /** Inside the caller's write transaction: moves the whole outbox. */
 export function moveAll(client: Database): void {
   while (moveOutbox(client, 1000).length > 0);
 }
-

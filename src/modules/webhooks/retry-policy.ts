@@ -32,13 +32,20 @@ export type Verdict =
  * `failingSince`: start of the endpoint's current run of failures (this attempt's time when it
  * starts one). `random()` returns [0, 1), as Math.random does.
  */
-export function afterFailure(a: FailedAttempt, rules: RetryRules, failingSince: number, now: number, random: () => number): Verdict {
+export function afterFailure(
+  a: FailedAttempt,
+  rules: RetryRules,
+  failingSince: number,
+  now: number,
+  random: () => number,
+): Verdict {
   let disabledReason: string | undefined
   if (a.gone) disabledReason = 'Endpoint answered 410 Gone'
   else if (now - failingSince >= rules.disableAfterDays * DAY_MS) {
     disabledReason = `Every delivery failed since ${iso(failingSince)} (${rules.disableAfterDays} days)`
   }
-  if (disabledReason || a.attempts > rules.schedule.length) return { status: 'failed', nextAttemptAt: null, disabledReason }
+  if (disabledReason || a.attempts > rules.schedule.length)
+    return { status: 'failed', nextAttemptAt: null, disabledReason }
   const base = rules.schedule[a.attempts - 1]! * 1000
   // ±10 % jitter spreads retries of a burst; Retry-After (429/503) can only push the retry
   // later than the schedule, never sooner, and at most 24 h out.

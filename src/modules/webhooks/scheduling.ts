@@ -32,7 +32,11 @@ export interface LaneLimits {
 }
 
 /** Limits derived from the configuration: the slow lane as wide as the fast one. */
-export function laneLimits(c: { webhookConcurrency: number; webhookConcurrencyPerEndpoint: number; webhookTimeoutMs: number }): LaneLimits {
+export function laneLimits(c: {
+  webhookConcurrency: number
+  webhookConcurrencyPerEndpoint: number
+  webhookTimeoutMs: number
+}): LaneLimits {
   return {
     overall: c.webhookConcurrency,
     perEndpoint: c.webhookConcurrencyPerEndpoint,
@@ -111,7 +115,8 @@ export class FairShare {
     this.demote(now)
     const own = this.sending(endpoint)
     if (this.isSlow(endpoint)) return Math.max(0, Math.min(1 - own, this.limits.slowLane - this.slow))
-    if (this.stuck(endpoint, store, now)) return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.slowLane - this.slow))
+    if (this.stuck(endpoint, store, now))
+      return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.slowLane - this.slow))
     return Math.max(0, Math.min(this.limits.perEndpoint - own, this.limits.overall - this.fast))
   }
 

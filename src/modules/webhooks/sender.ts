@@ -29,7 +29,15 @@ export interface SendRequest {
 
 export type SendResult =
   | { kind: 'ok'; code: number; latencyMs: number }
-  | { kind: 'fail'; code: number | null; latencyMs: number | null; error: string; retryAfterMs?: number; gone?: boolean; timedOut?: boolean }
+  | {
+      kind: 'fail'
+      code: number | null
+      latencyMs: number | null
+      error: string
+      retryAfterMs?: number
+      gone?: boolean
+      timedOut?: boolean
+    }
 
 const SNIPPET_BYTES = 256
 
@@ -53,11 +61,18 @@ export async function send(req: SendRequest, now: () => number): Promise<SendRes
   return result
 }
 
-async function sendTo(req: SendRequest, address: string, now: () => number): Promise<{ result: SendResult; connected: boolean }> {
+async function sendTo(
+  req: SendRequest,
+  address: string,
+  now: () => number,
+): Promise<{ result: SendResult; connected: boolean }> {
   const started = performance.now()
   const signal = AbortSignal.any([AbortSignal.timeout(req.timeoutMs), req.signal])
   const name = req.url.hostname.replace(/^\[|\]$/g, '')
-  const tls = req.url.protocol === 'https:' ? { ...(isIP(name) ? {} : { serverName: name }), ...(req.ca ? { ca: req.ca } : {}) } : undefined
+  const tls =
+    req.url.protocol === 'https:'
+      ? { ...(isIP(name) ? {} : { serverName: name }), ...(req.ca ? { ca: req.ca } : {}) }
+      : undefined
   try {
     const res = await fetch(pinnedUrl(req.url, address), {
       method: 'POST',
@@ -69,18 +84,35 @@ async function sendTo(req: SendRequest, address: string, now: () => number): Pro
     } as RequestInit)
     const latencyMs = Math.round(performance.now() - started)
     const snippet = await readSnippet(res)
-    if (res.status >= 200 && res.status < 300) return { result: { kind: 'ok', code: res.status, latencyMs }, connected: true }
+    if (res.status >= 200 && res.status < 300)
+      return { result: { kind: 'ok', code: res.status, latencyMs }, connected: true }
     let error = `HTTP ${res.status}`
-    if (res.status >= 300 && res.status < 400) error += `: redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''} not followed`
+    if (res.status >= 300 && res.status < 400)
+      error += `: redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''} not followed`
     else if (snippet) error += `: ${snippet}`
-    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), now()) : undefined
-    return { result: { kind: 'fail', code: res.status, latencyMs, error, retryAfterMs, gone: res.status === 410 }, connected: true }
+    const retryAfterMs =
+      res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after'), now()) : undefined
+    return {
+      result: { kind: 'fail', code: res.status, latencyMs, error, retryAfterMs, gone: res.status === 410 },
+      connected: true,
+    }
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started)
     const e = err as { name?: string; code?: string }
-    if (e.name === 'TimeoutError') return { result: { kind: 'fail', code: null, latencyMs, error: `timeout after ${req.timeoutMs} ms`, timedOut: true }, connected: true }
-    if (req.signal.aborted) return { result: { kind: 'fail', code: null, latencyMs, error: 'aborted: service shutting down' }, connected: true }
-    return { result: { kind: 'fail', code: null, latencyMs, error: describeError(err) }, connected: !NOT_CONNECTED.has(e.code ?? '') }
+    if (e.name === 'TimeoutError')
+      return {
+        result: { kind: 'fail', code: null, latencyMs, error: `timeout after ${req.timeoutMs} ms`, timedOut: true },
+        connected: true,
+      }
+    if (req.signal.aborted)
+      return {
+        result: { kind: 'fail', code: null, latencyMs, error: 'aborted: service shutting down' },
+        connected: true,
+      }
+    return {
+      result: { kind: 'fail', code: null, latencyMs, error: describeError(err) },
+      connected: !NOT_CONNECTED.has(e.code ?? ''),
+    }
   }
 }
 

@@ -45,15 +45,24 @@ export const deliveryView = (d: ListedDelivery) => ({
 export function listWebhooks({ ctx, input: q }: { ctx: Ctx; input: WebhookListQuery }) {
   const { limit, offset } = page(q)
   const cond = eq(webhooks.storeId, ctx.store.id)
-  const rows = ctx.db.select().from(webhooks).where(cond).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(limit).offset(offset).all()
+  const rows = ctx.db
+    .select()
+    .from(webhooks)
+    .where(cond)
+    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = ctx.db.select({ n: count() }).from(webhooks).where(cond).get()!.n
   return { data: rows.map(webhookView), total, limit, offset }
 }
 
 /** The store's webhook: 404 when missing, 403 when another store's. */
-export const ownWebhook = (ctx: Ctx, id: string, db: Runner = ctx.db): WebhookRow => owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
+export const ownWebhook = (ctx: Ctx, id: string, db: Runner = ctx.db): WebhookRow =>
+  owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
 
-export const getWebhook = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) => webhookView(ownWebhook(ctx, id))
+export const getWebhook = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
+  webhookView(ownWebhook(ctx, id))
 
 /** SSRF guard (lib/ssrf.ts) at registration; the dispatcher checks again before each send. */
 async function checkedUrl(ctx: Ctx, raw: string): Promise<string> {
@@ -82,10 +91,20 @@ export async function createWebhook({ ctx, input }: { ctx: Ctx; input: WebhookCr
   const row = write(ctx, (tx) => {
     const limit = ctx.config.webhookMaxPerStore
     const current = tx.select({ n: count() }).from(webhooks).where(eq(webhooks.storeId, ctx.store.id)).get()!.n
-    if (current >= limit) throw new Conflict('LIMIT_REACHED', `A store can have at most ${limit} webhook endpoints`, { limit })
+    if (current >= limit)
+      throw new Conflict('LIMIT_REACHED', `A store can have at most ${limit} webhook endpoints`, { limit })
     return tx
       .insert(webhooks)
-      .values({ id, storeId: ctx.store.id, url, events: JSON.stringify(events), isActive: input.isActive ?? true, secret: seal(ctx, id, secret), createdAt: now, updatedAt: now })
+      .values({
+        id,
+        storeId: ctx.store.id,
+        url,
+        events: JSON.stringify(events),
+        isActive: input.isActive ?? true,
+        secret: seal(ctx, id, secret),
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get()
   })
@@ -93,7 +112,13 @@ export async function createWebhook({ ctx, input }: { ctx: Ctx; input: WebhookCr
 }
 
 /** Partial update. Re-activating an endpoint clears why it was disabled and its failure run. */
-export async function updateWebhook({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & WebhookUpdate }) {
+export async function updateWebhook({
+  ctx,
+  input: { id, ...input },
+}: {
+  ctx: Ctx
+  input: { id: string } & WebhookUpdate
+}) {
   ownWebhook(ctx, id)
   const set: Partial<typeof webhooks.$inferInsert> = {}
   if (input.events !== undefined) set.events = JSON.stringify(checkedEvents(input.events))
@@ -102,7 +127,12 @@ export async function updateWebhook({ ctx, input: { id, ...input } }: { ctx: Ctx
   const row = write(ctx, (tx) => {
     const current = ownWebhook(ctx, id, tx)
     if (input.isActive === true && !current.isActive) Object.assign(set, { disabledReason: null, failingSince: null })
-    return tx.update(webhooks).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(webhooks.id, id)).returning().get()
+    return tx
+      .update(webhooks)
+      .set({ ...set, updatedAt: ctx.clock.now() })
+      .where(eq(webhooks.id, id))
+      .returning()
+      .get()
   })
   return webhookView(row)
 }
@@ -142,7 +172,13 @@ export function rotateSecret({ ctx, input: { id } }: { ctx: Ctx; input: { id: st
   return { ...webhookView(row), secret }
 }
 
-export function listDeliveries({ ctx, input: { webhookId, ...q } }: { ctx: Ctx; input: { webhookId: string } & DeliveryListQuery }) {
+export function listDeliveries({
+  ctx,
+  input: { webhookId, ...q },
+}: {
+  ctx: Ctx
+  input: { webhookId: string } & DeliveryListQuery
+}) {
   ownWebhook(ctx, webhookId)
   const { limit, offset } = page(q)
   // A read: events still in the outbox are listed as pending, not moved (store.ts).
@@ -155,7 +191,13 @@ export function listDeliveries({ ctx, input: { webhookId, ...q } }: { ctx: Ctx; 
  * retry schedule applies again) and is attempted at once. A delivery being sent right now is
  * left as it is. An inactive endpoint's replay waits until the endpoint is re-activated.
  */
-export function retryDelivery({ ctx, input: { webhookId, deliveryId } }: { ctx: Ctx; input: { webhookId: string; deliveryId: string } }) {
+export function retryDelivery({
+  ctx,
+  input: { webhookId, deliveryId },
+}: {
+  ctx: Ctx
+  input: { webhookId: string; deliveryId: string }
+}) {
   const now = ctx.clock.now()
   const row = write(ctx, (tx, fx) => {
     ownWebhook(ctx, webhookId, tx)

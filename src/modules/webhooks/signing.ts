@@ -24,7 +24,7 @@ function keyOf(secret: string): Buffer {
 
 export function sign(secret: string, msgId: string, timestampSec: number, body: string): string {
   const key = keyOf(secret)
-  return 'v1,' + createHmac('sha256', key).update(`${msgId}.${timestampSec}.${body}`).digest('base64')
+  return `v1,${createHmac('sha256', key).update(`${msgId}.${timestampSec}.${body}`).digest('base64')}`
 }
 
 /** The `webhook-signature` value: one `v1,` entry per live secret, space-separated. */

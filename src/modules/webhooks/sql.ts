@@ -13,7 +13,6 @@ type Row<T extends Table> = T['$inferSelect']
 export type DeliveryRow = Row<typeof webhookDeliveries>
 export type WebhookRow = Row<typeof webhooks>
 
-
 const D = getTableName(webhookDeliveries)
 const O = getTableName(webhookOutbox)
 const W = getTableName(webhooks)
@@ -38,7 +37,9 @@ function prepare(c: Database) {
       `SELECT id FROM ${D} WHERE status = 'sending' AND webhook_id = ?1 AND locked_until < ?2 LIMIT ?3`,
     ),
     /** Whose events are next in the outbox: a read of the integer key's first pages. */
-    outboxHead: c.prepare<Pick<Row<typeof webhookOutbox>, 'webhookId'>, [number]>(`SELECT ${columns(webhookOutbox, ['webhookId'])} FROM ${O} ORDER BY seq LIMIT ?`),
+    outboxHead: c.prepare<Pick<Row<typeof webhookOutbox>, 'webhookId'>, [number]>(
+      `SELECT ${columns(webhookOutbox, ['webhookId'])} FROM ${O} ORDER BY seq LIMIT ?`,
+    ),
     /** Every active endpoint with something due: the sweep's starting point. */
     dueEndpoints: c.prepare<Pick<WebhookRow, 'id'>, [number]>(
       `SELECT w.id FROM ${W} w WHERE w.is_active = 1 AND (
@@ -54,9 +55,15 @@ function prepare(c: Database) {
        RETURNING ${columns(webhookDeliveries, CLAIMED)}`,
     ),
     /** An endpoint that may be sent to (active), with what signing needs. */
-    activeWebhook: c.prepare<SigningRow, [string]>(`SELECT ${columns(webhooks, SIGNING)} FROM ${W} WHERE id = ? AND is_active = 1`),
-    failingSince: c.prepare<Pick<WebhookRow, 'failingSince'>, [string]>(`SELECT ${columns(webhooks, ['failingSince'])} FROM ${W} WHERE id = ?`),
-    attemptState: c.prepare<AttemptState, [string]>(`SELECT ${columns(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`),
+    activeWebhook: c.prepare<SigningRow, [string]>(
+      `SELECT ${columns(webhooks, SIGNING)} FROM ${W} WHERE id = ? AND is_active = 1`,
+    ),
+    failingSince: c.prepare<Pick<WebhookRow, 'failingSince'>, [string]>(
+      `SELECT ${columns(webhooks, ['failingSince'])} FROM ${W} WHERE id = ?`,
+    ),
+    attemptState: c.prepare<AttemptState, [string]>(
+      `SELECT ${columns(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`,
+    ),
     succeeded: c.prepare<never, [number, number, number, number, string]>(
       `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, delivered_at = ?1, last_response_code = ?2,
          last_latency_ms = ?3, last_error = NULL, next_attempt_at = NULL, locked_until = NULL, updated_at = ?1
@@ -67,9 +74,15 @@ function prepare(c: Database) {
          last_latency_ms = ?4, last_error = ?5, locked_until = NULL, updated_at = ?6
        WHERE id = ?7 AND status = 'sending' AND locked_until = ?8`,
     ),
-    clearFailing: c.prepare<never, [string]>(`UPDATE ${W} SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL`),
-    setFailing: c.prepare<never, [number, string]>(`UPDATE ${W} SET failing_since = ?1 WHERE id = ?2 AND failing_since IS NULL`),
-    disable: c.prepare<never, [string, number, string]>(`UPDATE ${W} SET is_active = 0, disabled_reason = ?1, updated_at = ?2 WHERE id = ?3 AND is_active = 1`),
+    clearFailing: c.prepare<never, [string]>(
+      `UPDATE ${W} SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL`,
+    ),
+    setFailing: c.prepare<never, [number, string]>(
+      `UPDATE ${W} SET failing_since = ?1 WHERE id = ?2 AND failing_since IS NULL`,
+    ),
+    disable: c.prepare<never, [string, number, string]>(
+      `UPDATE ${W} SET is_active = 0, disabled_reason = ?1, updated_at = ?2 WHERE id = ?3 AND is_active = 1`,
+    ),
     failPending: c.prepare<never, [string, number, string]>(
       `UPDATE ${D} SET status = 'failed', next_attempt_at = NULL, last_error = ?1, updated_at = ?2 WHERE webhook_id = ?3 AND status = 'pending'`,
     ),
@@ -83,7 +96,11 @@ export const deliveryStatements = perConnection(prepare)
 
 // ── The delivery log's retention (retention.ts).
 
-export const endpointIds = (client: Database): string[] => client.query<{ id: string }, []>('SELECT id FROM webhooks').all().map((r) => r.id)
+export const endpointIds = (client: Database): string[] =>
+  client
+    .query<{ id: string }, []>('SELECT id FROM webhooks')
+    .all()
+    .map((r) => r.id)
 
 /**
  * Deletes up to `batch` finished deliveries of one endpoint and status created at or before the
@@ -91,7 +108,13 @@ export const endpointIds = (client: Database): string[] => client.query<{ id: st
  * that reads before it writes, as a deferred transaction, fails at once with SQLITE_BUSY if
  * another connection (the admin CLI) wrote in between; this one waits.
  */
-export function deleteFinishedDeliveries(client: Database, webhookId: string, status: 'succeeded' | 'failed', cutoff: number, batch: number): number {
+export function deleteFinishedDeliveries(
+  client: Database,
+  webhookId: string,
+  status: 'succeeded' | 'failed',
+  cutoff: number,
+  batch: number,
+): number {
   const del = client.query<never, [string, string, number, number]>(
     `DELETE FROM webhook_deliveries WHERE rowid IN (
        SELECT rowid FROM webhook_deliveries WHERE webhook_id = ?1 AND status = ?2 AND created_at <= ?3 LIMIT ?4)`,
@@ -146,4 +169,3 @@ export const outboxStatements = perConnection(
     deleteUpTo: client.prepare('DELETE FROM webhook_outbox WHERE seq <= ?'),
   }),
 )
-

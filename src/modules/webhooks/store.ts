@@ -64,7 +64,12 @@ export class DeliveryStore {
    * `pending`, and their endpoints are returned to be looked at again. `hooks` caches endpoint
    * rows for the tick.
    */
-  move(limit: number, claim: (webhook: SigningRow) => number | null, out: Claim[], hooks: Map<string, SigningRow | undefined>): { moved: number; waiting: Set<string> } {
+  move(
+    limit: number,
+    claim: (webhook: SigningRow) => number | null,
+    out: Claim[],
+    hooks: Map<string, SigningRow | undefined>,
+  ): { moved: number; waiting: Set<string> } {
     const hookOf = (id: string) => {
       if (!hooks.has(id)) hooks.set(id, this.activeWebhook(id))
       return hooks.get(id)
@@ -75,7 +80,8 @@ export class DeliveryStore {
       return hook ? claim(hook) : null
     })
     for (const m of moved) {
-      if (m.lock !== null) out.push({ id: m.id, webhookId: m.webhookId, payload: m.payload, lock: m.lock, webhook: hookOf(m.webhookId)! })
+      if (m.lock !== null)
+        out.push({ id: m.id, webhookId: m.webhookId, payload: m.payload, lock: m.lock, webhook: hookOf(m.webhookId)! })
       else waiting.add(m.webhookId)
     }
     return { moved: moved.length, waiting }
@@ -93,11 +99,17 @@ export class DeliveryStore {
       return undefined
     }
     const row = q.attemptState.all(c.id)[0]
-    if (!row || row.status !== 'sending' || row.lockedUntil !== c.lock) return undefined
-    const error = r.error.length > ERROR_MAX ? r.error.slice(0, ERROR_MAX - 1) + '…' : r.error
+    if (row?.status !== 'sending' || row.lockedUntil !== c.lock) return undefined
+    const error = r.error.length > ERROR_MAX ? `${r.error.slice(0, ERROR_MAX - 1)}…` : r.error
     const failingSince = q.failingSince.all(c.webhookId)[0]?.failingSince ?? now
     q.setFailing.run(now, c.webhookId)
-    const verdict = afterFailure({ attempts: row.attempts + 1, retryAfterMs: r.retryAfterMs, gone: r.gone }, rules, failingSince, now, random)
+    const verdict = afterFailure(
+      { attempts: row.attempts + 1, retryAfterMs: r.retryAfterMs, gone: r.gone },
+      rules,
+      failingSince,
+      now,
+      random,
+    )
     q.failed.run(verdict.status, verdict.nextAttemptAt, r.code, r.latencyMs, error, now, c.id, c.lock)
     if (verdict.disabledReason) {
       q.disable.run(verdict.disabledReason, now, c.webhookId)
@@ -111,7 +123,18 @@ export class DeliveryStore {
 /** A row of the delivery listing: a log row, or an event still in the outbox shown as the pending delivery it will become. */
 export type ListedDelivery = Pick<
   DeliveryRow,
-  'id' | 'webhookId' | 'eventType' | 'status' | 'attempts' | 'lastResponseCode' | 'lastLatencyMs' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'webhookId'
+  | 'eventType'
+  | 'status'
+  | 'attempts'
+  | 'lastResponseCode'
+  | 'lastLatencyMs'
+  | 'lastError'
+  | 'nextAttemptAt'
+  | 'deliveredAt'
+  | 'createdAt'
+  | 'updatedAt'
 >
 
 /**
@@ -121,9 +144,17 @@ export type ListedDelivery = Pick<
  * dispatcher's job, in its own bounded steps). The outbox has no index by endpoint; it is
  * scanned only when it holds rows at all, which outside a checkout burst it does not.
  */
-export function listDeliveryLog(db: Db, webhookId: string, status: DeliveryStatus | undefined, limit: number, offset: number): { rows: ListedDelivery[]; total: number } {
+export function listDeliveryLog(
+  db: Db,
+  webhookId: string,
+  status: DeliveryStatus | undefined,
+  limit: number,
+  offset: number,
+): { rows: ListedDelivery[]; total: number } {
   const queuedCond = eq(webhookOutbox.webhookId, webhookId)
-  const outboxInUse = (status === undefined || status === 'pending') && db.select({ seq: webhookOutbox.seq }).from(webhookOutbox).limit(1).all().length > 0
+  const outboxInUse =
+    (status === undefined || status === 'pending') &&
+    db.select({ seq: webhookOutbox.seq }).from(webhookOutbox).limit(1).all().length > 0
   const queuedTotal = outboxInUse ? db.select({ n: count() }).from(webhookOutbox).where(queuedCond).get()!.n : 0
   const queued: ListedDelivery[] =
     offset < queuedTotal

@@ -21,8 +21,23 @@ export function sendTestEvent({ ctx, input: { id } }: { ctx: Ctx; input: { id: s
   const testId = createId()
   write(ctx, (tx, fx) => {
     const hook = ownWebhook(ctx, id, tx)
-    const payload = JSON.stringify({ type: TEST_EVENT, event: TEST_EVENT, timestamp: iso(now), storeId: ctx.store.id, data: { id: testId, webhookId: hook.id, url: hook.url } })
-    tx.insert(webhookOutbox).values({ webhookId: hook.id, storeId: ctx.store.id, eventType: TEST_EVENT, payload, subjectId: null, createdAt: now }).run()
+    const payload = JSON.stringify({
+      type: TEST_EVENT,
+      event: TEST_EVENT,
+      timestamp: iso(now),
+      storeId: ctx.store.id,
+      data: { id: testId, webhookId: hook.id, url: hook.url },
+    })
+    tx.insert(webhookOutbox)
+      .values({
+        webhookId: hook.id,
+        storeId: ctx.store.id,
+        eventType: TEST_EVENT,
+        payload,
+        subjectId: null,
+        createdAt: now,
+      })
+      .run()
     fx.queued()
   })
   return { id: testId, type: TEST_EVENT }

@@ -14,12 +14,21 @@ function say(el: Element | null, text: string): void {
   if (el) el.textContent = text
 }
 
-async function post(url: string, token: string | undefined, body: unknown): Promise<{ ok: boolean; data: Record<string, unknown> }> {
+async function post(
+  url: string,
+  token: string | undefined,
+  body: unknown,
+): Promise<{ ok: boolean; data: Record<string, unknown> }> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
   // The session's form token, from the form of this page (a pending or signed-in session has one).
   token ??= document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value
   if (token) headers['x-form-token'] = token
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body ?? {}), credentials: 'same-origin' })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body ?? {}),
+    credentials: 'same-origin',
+  })
   const data = (await res.json().catch(() => ({}))) as Record<string, unknown>
   return { ok: res.ok && data.ok !== false, data }
 }

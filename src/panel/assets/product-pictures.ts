@@ -34,7 +34,8 @@ export function startProductPictures(): void {
     wanted?.querySelector('button')?.focus()
   }
 
-  const positionOf = (f: HTMLFormElement) => Number((f.elements.namedItem('position') as HTMLInputElement | null)?.value)
+  const positionOf = (f: HTMLFormElement) =>
+    Number((f.elements.namedItem('position') as HTMLInputElement | null)?.value)
   const isEarlier = (f: HTMLFormElement) => positionOf(f) < Number(f.closest<HTMLElement>('li')?.dataset.position)
 
   async function move(id: string, position: number, earlier: boolean) {
@@ -42,7 +43,11 @@ export function startProductPictures(): void {
       const res = await fetch(`${base}/${encodeURIComponent(id)}/move`, {
         method: 'POST',
         credentials: 'same-origin',
-        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', 'x-form-token': token() },
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-form-token': token(),
+        },
         body: new URLSearchParams({ position: String(position) }),
       })
       const answer = (await res.json()) as Answer
@@ -97,7 +102,11 @@ export function startProductPictures(): void {
 }
 
 /** Picked or dropped files, one request each, in turn (the store's uploads in flight are bounded). */
-function startUploads(token: () => string, swap: (html: string | undefined) => void, say: (text: string | undefined) => void): void {
+function startUploads(
+  token: () => string,
+  swap: (html: string | undefined) => void,
+  say: (text: string | undefined) => void,
+): void {
   const form = document.getElementById('picture-upload') as HTMLFormElement | null
   const input = form?.querySelector<HTMLInputElement>('input[type="file"]')
   const progress = document.getElementById('upload-progress')

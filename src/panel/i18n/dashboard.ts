@@ -9,7 +9,8 @@ const en = {
   visits: 'Visits',
   conversion: 'Conversion',
   chartTitle: 'Orders and revenue per day, last 30 days',
-  chartSummary: (orders: number, revenue: string) => `${orders} orders and ${revenue} in the last 30 days. Bars: orders; line: revenue.`,
+  chartSummary: (orders: number, revenue: string) =>
+    `${orders} orders and ${revenue} in the last 30 days. Bars: orders; line: revenue.`,
   showTable: 'Show the numbers as a table',
   day: 'Day',
   topProducts: 'Top products (30 days)',
@@ -28,12 +29,13 @@ const en = {
   stepShipping: 'Add a shipping option',
   stepPublish: 'Publish your store',
   stepShare: 'Share your store',
-  qrLabel: 'QR code of your store\'s link',
+  qrLabel: "QR code of your store's link",
   qrHint: 'Print it or show it: scanning it opens your store.',
   done: 'Done',
   todo: 'To do',
   upgradeTitle: 'More with a paid plan',
-  upgradeText: 'Pro and Lifetime plans add revenue, average order, visits, conversion, the daily chart and your top products.',
+  upgradeText:
+    'Pro and Lifetime plans add revenue, average order, visits, conversion, the daily chart and your top products.',
   upgrade: 'Upgrade',
 }
 export type DashboardWords = typeof en
@@ -46,7 +48,8 @@ const es: DashboardWords = {
   visits: 'Visitas',
   conversion: 'Conversión',
   chartTitle: 'Pedidos e ingresos por día, últimos 30 días',
-  chartSummary: (orders, revenue) => `${orders} pedidos y ${revenue} en los últimos 30 días. Barras: pedidos; línea: ingresos.`,
+  chartSummary: (orders, revenue) =>
+    `${orders} pedidos y ${revenue} en los últimos 30 días. Barras: pedidos; línea: ingresos.`,
   showTable: 'Ver los números en una tabla',
   day: 'Día',
   topProducts: 'Productos más vendidos (30 días)',
@@ -70,7 +73,8 @@ const es: DashboardWords = {
   done: 'Hecho',
   todo: 'Pendiente',
   upgradeTitle: 'Más con un plan pago',
-  upgradeText: 'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus productos más vendidos.',
+  upgradeText:
+    'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus productos más vendidos.',
   upgrade: 'Mejorar plan',
 }
 
@@ -82,7 +86,8 @@ const pt: DashboardWords = {
   visits: 'Visitas',
   conversion: 'Conversão',
   chartTitle: 'Pedidos e receita por dia, últimos 30 dias',
-  chartSummary: (orders, revenue) => `${orders} pedidos e ${revenue} nos últimos 30 dias. Barras: pedidos; linha: receita.`,
+  chartSummary: (orders, revenue) =>
+    `${orders} pedidos e ${revenue} nos últimos 30 dias. Barras: pedidos; linha: receita.`,
   showTable: 'Ver os números em uma tabela',
   day: 'Dia',
   topProducts: 'Mais vendidos (30 dias)',
@@ -106,7 +111,8 @@ const pt: DashboardWords = {
   done: 'Feito',
   todo: 'A fazer',
   upgradeTitle: 'Mais com um plano pago',
-  upgradeText: 'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais vendidos.',
+  upgradeText:
+    'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais vendidos.',
   upgrade: 'Fazer upgrade',
 }
 

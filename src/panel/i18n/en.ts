@@ -90,11 +90,13 @@ export const en = {
   disableTwoStep: 'Turn off two-step sign-in',
   recoveryLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left.`,
   totpSetupTitle: 'Turn on two-step sign-in',
-  totpSetupIntro: 'Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.',
+  totpSetupIntro:
+    'Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.',
   totpKey: 'Setup key',
   totpLink: 'Open in authenticator app',
   recoveryTitle: 'Your recovery codes',
-  recoveryIntro: 'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  recoveryIntro:
+    'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
   copy: 'Copy',
   copied: 'Copied.',
   done: 'Done',
@@ -115,7 +117,8 @@ export const en = {
   changeRoleOf: (who: string) => `Role of ${who}`,
   removeMember: (who: string) => `Remove ${who}`,
   removeConfirmTitle: (who: string) => `Remove ${who} from the team?`,
-  removeConfirmText: 'They lose access to this store at once and are signed out of it. Their past activity stays in the log.',
+  removeConfirmText:
+    'They lose access to this store at once and are signed out of it. Their past activity stays in the log.',
   confirmRemove: 'Yes, remove',
   lastSignIn: 'Last sign-in',
   never: 'Never',
@@ -161,7 +164,8 @@ export const en = {
   noStoreTitle: 'No store',
   noStoreText: 'You are not in any store. Ask an owner to invite you again.',
   suspendedTitle: 'Store suspended',
-  suspendedText: (store: string) => `${store} is suspended for an unpaid invoice. Nothing in it can be shown or changed until the payment is recorded.`,
+  suspendedText: (store: string) =>
+    `${store} is suspended for an unpaid invoice. Nothing in it can be shown or changed until the payment is recorded.`,
   suspendedReason: (reason: string) => `Reason: ${reason}.`,
   upgrade: 'Settle the payment',
   notFoundTitle: 'Page not found',

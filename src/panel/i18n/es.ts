@@ -89,11 +89,13 @@ export const es: PanelWords = {
   disableTwoStep: 'Desactivar la verificación en dos pasos',
   recoveryLeft: (n) => `Quedan ${n} código${n === 1 ? '' : 's'} de recuperación.`,
   totpSetupTitle: 'Activar la verificación en dos pasos',
-  totpSetupIntro: 'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
+  totpSetupIntro:
+    'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
   totpKey: 'Clave de configuración',
   totpLink: 'Abrir en la app de autenticación',
   recoveryTitle: 'Tus códigos de recuperación',
-  recoveryIntro: 'Cada código inicia sesión una vez si pierdes tu teléfono. Guárdalos en un lugar seguro: solo se muestran ahora.',
+  recoveryIntro:
+    'Cada código inicia sesión una vez si pierdes tu teléfono. Guárdalos en un lugar seguro: solo se muestran ahora.',
   copy: 'Copiar',
   copied: 'Copiado.',
   done: 'Listo',
@@ -113,7 +115,8 @@ export const es: PanelWords = {
   changeRoleOf: (w) => `Rol de ${w}`,
   removeMember: (w) => `Quitar a ${w}`,
   removeConfirmTitle: (w) => `¿Quitar a ${w} del equipo?`,
-  removeConfirmText: 'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el registro.',
+  removeConfirmText:
+    'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el registro.',
   confirmRemove: 'Sí, quitar',
   lastSignIn: 'Último acceso',
   never: 'Nunca',
@@ -156,7 +159,8 @@ export const es: PanelWords = {
   noStoreTitle: 'Sin tienda',
   noStoreText: 'No estás en ninguna tienda. Pide a un dueño que te invite de nuevo.',
   suspendedTitle: 'Tienda suspendida',
-  suspendedText: (s) => `${s} está suspendida por una factura impaga. No se puede ver ni cambiar nada hasta que se registre el pago.`,
+  suspendedText: (s) =>
+    `${s} está suspendida por una factura impaga. No se puede ver ni cambiar nada hasta que se registre el pago.`,
   suspendedReason: (r) => `Motivo: ${r}.`,
   upgrade: 'Pagar',
   notFoundTitle: 'Página no encontrada',

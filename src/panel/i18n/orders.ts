@@ -10,7 +10,13 @@ import { ORDER_LINE_WORDS } from '../../shop/i18n/order-lines'
 
 const en = {
   ordersTitle: 'Orders',
-  status: { pending: 'Pending', confirmed: 'Confirmed', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' } as Record<OrderStatus, string>,
+  status: {
+    pending: 'Pending',
+    confirmed: 'Confirmed',
+    shipped: 'Shipped',
+    delivered: 'Delivered',
+    cancelled: 'Cancelled',
+  } as Record<OrderStatus, string>,
   statusLabel: 'Status',
   allStatuses: 'All statuses',
   search: 'Search',
@@ -82,7 +88,13 @@ export type OrdersWords = typeof en
 
 const es: OrdersWords = {
   ordersTitle: 'Pedidos',
-  status: { pending: 'Pendiente', confirmed: 'Confirmado', shipped: 'Enviado', delivered: 'Entregado', cancelled: 'Cancelado' },
+  status: {
+    pending: 'Pendiente',
+    confirmed: 'Confirmado',
+    shipped: 'Enviado',
+    delivered: 'Entregado',
+    cancelled: 'Cancelado',
+  },
   statusLabel: 'Estado',
   allStatuses: 'Todos los estados',
   search: 'Buscar',
@@ -152,7 +164,13 @@ const es: OrdersWords = {
 
 const pt: OrdersWords = {
   ordersTitle: 'Pedidos',
-  status: { pending: 'Pendente', confirmed: 'Confirmado', shipped: 'Enviado', delivered: 'Entregue', cancelled: 'Cancelado' },
+  status: {
+    pending: 'Pendente',
+    confirmed: 'Confirmado',
+    shipped: 'Enviado',
+    delivered: 'Entregue',
+    cancelled: 'Cancelado',
+  },
   statusLabel: 'Status',
   allStatuses: 'Todos os status',
   search: 'Buscar',
@@ -228,28 +246,37 @@ type Message = (name: string, number: string, total: string) => string
 const MESSAGES: Record<PanelLanguage, Record<OrderStatus, Message>> = {
   en: {
     pending: (n, o, t) => `Hi ${n}, we received your order ${o} (${t}). We will confirm it shortly.`,
-    confirmed: (n, o, t) => `Hi ${n}, your order ${o} (${t}) is confirmed. We are preparing it and will tell you when it ships.`,
+    confirmed: (n, o, t) =>
+      `Hi ${n}, your order ${o} (${t}) is confirmed. We are preparing it and will tell you when it ships.`,
     shipped: (n, o) => `Hi ${n}, your order ${o} is on its way.`,
     delivered: (n, o) => `Hi ${n}, your order ${o} was delivered. Thank you for your purchase!`,
     cancelled: (n, o) => `Hi ${n}, your order ${o} was cancelled. Write to us if you have any questions.`,
   },
   es: {
     pending: (n, o, t) => `Hola ${n}, recibimos tu pedido ${o} (${t}). Te lo confirmamos en breve.`,
-    confirmed: (n, o, t) => `Hola ${n}, tu pedido ${o} (${t}) está confirmado. Lo estamos preparando y te avisamos cuando salga.`,
+    confirmed: (n, o, t) =>
+      `Hola ${n}, tu pedido ${o} (${t}) está confirmado. Lo estamos preparando y te avisamos cuando salga.`,
     shipped: (n, o) => `Hola ${n}, tu pedido ${o} está en camino.`,
     delivered: (n, o) => `Hola ${n}, tu pedido ${o} fue entregado. ¡Gracias por tu compra!`,
     cancelled: (n, o) => `Hola ${n}, tu pedido ${o} fue cancelado. Escríbenos si tienes alguna pregunta.`,
   },
   pt: {
     pending: (n, o, t) => `Olá ${n}, recebemos seu pedido ${o} (${t}). Vamos confirmá-lo em breve.`,
-    confirmed: (n, o, t) => `Olá ${n}, seu pedido ${o} (${t}) está confirmado. Estamos preparando e avisaremos quando for enviado.`,
+    confirmed: (n, o, t) =>
+      `Olá ${n}, seu pedido ${o} (${t}) está confirmado. Estamos preparando e avisaremos quando for enviado.`,
     shipped: (n, o) => `Olá ${n}, seu pedido ${o} está a caminho.`,
     delivered: (n, o) => `Olá ${n}, seu pedido ${o} foi entregue. Obrigado pela compra!`,
     cancelled: (n, o) => `Olá ${n}, seu pedido ${o} foi cancelado. Fale conosco se tiver alguma dúvida.`,
   },
 }
 
-export function customerMessage(storeLanguage: string, status: OrderStatus, name: string, number: string, total: string): string {
+export function customerMessage(
+  storeLanguage: string,
+  status: OrderStatus,
+  name: string,
+  number: string,
+  total: string,
+): string {
   const lang: PanelLanguage = storeLanguage === 'es' || storeLanguage === 'pt' ? storeLanguage : 'en'
   return MESSAGES[lang][status](name, number, total)
 }

@@ -89,7 +89,8 @@ export const pt: PanelWords = {
   disableTwoStep: 'Desativar a verificação em duas etapas',
   recoveryLeft: (n) => `Resta${n === 1 ? '' : 'm'} ${n} código${n === 1 ? '' : 's'} de recuperação.`,
   totpSetupTitle: 'Ativar a verificação em duas etapas',
-  totpSetupIntro: 'Adicione esta chave ao seu app autenticador (ou abra o link no celular) e digite o código que ele mostra.',
+  totpSetupIntro:
+    'Adicione esta chave ao seu app autenticador (ou abra o link no celular) e digite o código que ele mostra.',
   totpKey: 'Chave de configuração',
   totpLink: 'Abrir no app autenticador',
   recoveryTitle: 'Seus códigos de recuperação',
@@ -113,7 +114,8 @@ export const pt: PanelWords = {
   changeRoleOf: (w) => `Papel de ${w}`,
   removeMember: (w) => `Remover ${w}`,
   removeConfirmTitle: (w) => `Remover ${w} da equipe?`,
-  removeConfirmText: 'A pessoa perde o acesso a esta loja na hora e sai da sessão dela. A atividade passada continua no registro.',
+  removeConfirmText:
+    'A pessoa perde o acesso a esta loja na hora e sai da sessão dela. A atividade passada continua no registro.',
   confirmRemove: 'Sim, remover',
   lastSignIn: 'Último acesso',
   never: 'Nunca',
@@ -156,7 +158,8 @@ export const pt: PanelWords = {
   noStoreTitle: 'Sem loja',
   noStoreText: 'Você não está em nenhuma loja. Peça a um dono para convidar você de novo.',
   suspendedTitle: 'Loja suspensa',
-  suspendedText: (s) => `${s} está suspensa por uma fatura em aberto. Nada nela pode ser mostrado ou mudado até o pagamento ser registrado.`,
+  suspendedText: (s) =>
+    `${s} está suspensa por uma fatura em aberto. Nada nela pode ser mostrado ou mudado até o pagamento ser registrado.`,
   suspendedReason: (r) => `Motivo: ${r}.`,
   upgrade: 'Pagar',
   notFoundTitle: 'Página não encontrada',

@@ -6,7 +6,16 @@
  * plan's category cap and the slug rule are the API's.
  */
 import { categories } from '../../db/schema'
-import { CategoryCreate, CategoryUpdate, createCategory, deleteCategory, getCategory, listCategories, moveCategory, updateCategory } from '../../modules/categories'
+import {
+  CategoryCreate,
+  CategoryUpdate,
+  createCategory,
+  deleteCategory,
+  getCategory,
+  listCategories,
+  moveCategory,
+  updateCategory,
+} from '../../modules/categories'
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
@@ -18,32 +27,57 @@ import { categoryWords } from './words/categories'
 type Category = ReturnType<typeof getCategory>
 const at = (id: string) => `/admin/categories/${encodeURIComponent(id)}`
 
-function listPage(f: Frame, d: { rows: Category[]; name: string; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+function listPage(
+  f: Frame,
+  d: { rows: Category[]; name: string; errors: Record<string, string>; problem?: Problem; done?: string },
+): string {
   const w = categoryWords(f)
   const writable = can(f, 'categories:write')
   const move = (c: Category, by: 'up' | 'down', label: string, name: string) =>
-    form(f, `${at(c.id)}/move`, html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`)
+    form(
+      f,
+      `${at(c.id)}/move`,
+      html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`,
+    )
   const rows = d.rows.map(
-    (c, i) => html`<li><p><strong>${c.name}</strong>${c.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
-    ${writable
-      ? html`<div class="actions">${i > 0 ? move(c, 'up', w.moveUp, w.moveUpOf(c.name)) : ''}${i < d.rows.length - 1 ? move(c, 'down', w.moveDown, w.moveDownOf(c.name)) : ''}
+    (
+      c,
+      i,
+    ) => html`<li><p><strong>${c.name}</strong>${c.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
+    ${
+      writable
+        ? html`<div class="actions">${i > 0 ? move(c, 'up', w.moveUp, w.moveUpOf(c.name)) : ''}${i < d.rows.length - 1 ? move(c, 'down', w.moveDown, w.moveDownOf(c.name)) : ''}
         <a class="button secondary" href="${at(c.id)}" aria-label="${w.renameOf(c.name)}">${w.rename}</a>
         <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.removeOf(c.name)}">${w.remove}</a></div>`
-      : html`<p><a href="${at(c.id)}">${c.name}</a></p>`}</li>`,
+        : html`<p><a href="${at(c.id)}">${c.name}</a></p>`
+    }</li>`,
   )
   return layout(
     f,
     w.title,
     html`${notice(d.done)}<p class="hint">${w.intro}</p>
     ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.none}</p>`}
-    ${writable
-      ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}
+    ${
+      writable
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}
       ${form(f, '/admin/categories', html`${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}<button type="submit">${w.add}</button>`, 'novalidate')}</section>`
-      : ''}`,
+        : ''
+    }`,
   )
 }
 
-function editPage(f: Frame, d: { id: string; title: string; name: string; active: boolean; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+function editPage(
+  f: Frame,
+  d: {
+    id: string
+    title: string
+    name: string
+    active: boolean
+    errors: Record<string, string>
+    problem?: Problem
+    done?: string
+  },
+): string {
   const w = categoryWords(f)
   const writable = can(f, 'categories:write')
   return layout(
@@ -64,18 +98,40 @@ function editPage(f: Frame, d: { id: string; title: string; name: string; active
 }
 
 /** A duplicate slug is the name's doing, in the category's words. */
-const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }) => (e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined)
+const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }) =>
+  e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined
 
 export function categoryPages(kit: PageKit): PageRoute[] {
   const rowsOf = (c: PageReq) => listCategories({ ctx: ctxOf(c), input: { limit: 100 } }).data
-  const list = (c: PageReq, status: number, d: { name?: string; errors?: Record<string, string>; problem?: Problem; done?: string } = {}) =>
-    kit.render(panelOf(c), c.set, status, (f) => listPage(f, { rows: rowsOf(c), name: d.name ?? '', errors: d.errors ?? {}, problem: d.problem, done: d.done }))
-  const edit = (c: PageReq, status: number, d: { name: string; active: boolean; title: string; errors?: Record<string, string>; problem?: Problem; done?: string }) =>
-    kit.render(panelOf(c), c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
+  const list = (
+    c: PageReq,
+    status: number,
+    d: { name?: string; errors?: Record<string, string>; problem?: Problem; done?: string } = {},
+  ) =>
+    kit.render(panelOf(c), c.set, status, (f) =>
+      listPage(f, { rows: rowsOf(c), name: d.name ?? '', errors: d.errors ?? {}, problem: d.problem, done: d.done }),
+    )
+  const edit = (
+    c: PageReq,
+    status: number,
+    d: {
+      name: string
+      active: boolean
+      title: string
+      errors?: Record<string, string>
+      problem?: Problem
+      done?: string
+    },
+  ) => kit.render(panelOf(c), c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
   const w = (c: PageReq) => categoryWords(panelOf(c))
 
   return [
-    { method: 'get', path: '/admin/categories', need: 'categories:read', handler: (c) => list(c, 200, { done: doneOf(c, w(c).done) }) },
+    {
+      method: 'get',
+      path: '/admin/categories',
+      need: 'categories:read',
+      handler: (c) => list(c, 200, { done: doneOf(c, w(c).done) }),
+    },
     {
       method: 'post',
       path: '/admin/categories',
@@ -100,7 +156,12 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return edit(c, 200, { name: cat.name, active: cat.isActive, title: w(c).editTitle(cat.name), done: doneOf(c, w(c).done) })
+          return edit(c, 200, {
+            name: cat.name,
+            active: cat.isActive,
+            title: w(c).editTitle(cat.name),
+            done: doneOf(c, w(c).done),
+          })
         }),
     },
     {
@@ -113,12 +174,20 @@ export function categoryPages(kit: PageKit): PageRoute[] {
           const name = (field(c.body, 'name') ?? '').trim()
           const active = ticked(c.body, 'isActive')
           try {
-            updateCategory({ ctx: ctxOf(c), input: { id: c.params.id!, ...checkBody(CategoryUpdate, { name, isActive: active }) } })
+            updateCategory({
+              ctx: ctxOf(c),
+              input: { id: c.params.id!, ...checkBody(CategoryUpdate, { name, isActive: active }) },
+            })
             return kit.seeOther(c.set, `${at(c.params.id!)}?done=saved`)
           } catch (e) {
             const r = refusal(c, e, special(panelOf(c)))
             if (!r || r.status === 404 || r.status === 403) throw e
-            return edit(c, r.status, { name, active, title: w(c).editTitle(getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } }).name), ...r })
+            return edit(c, r.status, {
+              name,
+              active,
+              title: w(c).editTitle(getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } }).name),
+              ...r,
+            })
           }
         }),
     },
@@ -141,7 +210,14 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) => confirmPage(f, { title: w(c).removeTitle(cat.name), text: w(c).removeText, action: `${at(cat.id)}/delete`, back: '/admin/categories' }))
+          return kit.render(panelOf(c), c.set, 200, (f) =>
+            confirmPage(f, {
+              title: w(c).removeTitle(cat.name),
+              text: w(c).removeText,
+              action: `${at(cat.id)}/delete`,
+              back: '/admin/categories',
+            }),
+          )
         }),
     },
     {

@@ -22,7 +22,11 @@ export function ordersChart(days: ChartDay[], title: string, summary: string): H
   const maxRevenue = Math.max(1, ...days.map((d) => d.revenue))
   const y = (v: number, max: number) => (H - PAD - (v / max) * (H - 2 * PAD)).toFixed(1)
   const bars = days
-    .map((d, i) => (d.orders > 0 ? `<rect x="${(PAD + i * step + step * 0.15).toFixed(1)}" y="${y(d.orders, maxOrders)}" width="${(step * 0.7).toFixed(1)}" height="${(((d.orders / maxOrders) * (H - 2 * PAD)) || 0).toFixed(1)}" fill="#9cb9e3"/>` : ''))
+    .map((d, i) =>
+      d.orders > 0
+        ? `<rect x="${(PAD + i * step + step * 0.15).toFixed(1)}" y="${y(d.orders, maxOrders)}" width="${(step * 0.7).toFixed(1)}" height="${((d.orders / maxOrders) * (H - 2 * PAD) || 0).toFixed(1)}" fill="#9cb9e3"/>`
+        : '',
+    )
     .join('')
   const points = days.map((d, i) => `${(PAD + i * step + step / 2).toFixed(1)},${y(d.revenue, maxRevenue)}`).join(' ')
   return html`<svg class="chart" viewBox="0 0 ${String(W)} ${String(H)}" role="img" aria-labelledby="chart-title chart-desc" preserveAspectRatio="none">

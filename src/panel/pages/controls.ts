@@ -25,13 +25,15 @@ export function described(id: string, hint: string | undefined, error: string | 
   return raw(`${ids ? ` aria-describedby="${ids}"` : ''}${error ? ' aria-invalid="true"' : ''}`)
 }
 
-export const errorAt = (id: string, error: string | undefined) => (error ? html`<p id="${id}-error" class="error">${error}</p>` : '')
-export const hintAt = (id: string, hint: string | undefined) => (hint ? html`<p id="${id}-hint" class="hint">${hint}</p>` : '')
+export const errorAt = (id: string, error: string | undefined) =>
+  error ? html`<p id="${id}-error" class="error">${error}</p>` : ''
+export const hintAt = (id: string, hint: string | undefined) =>
+  hint ? html`<p id="${id}-hint" class="hint">${hint}</p>` : ''
 
 export function input(o: InputOpts): Html {
   const error = o.errors?.[o.id]
   const value = o.value === null || o.value === undefined ? '' : String(o.value)
-  const attrs = raw(o.attrs ? ' ' + o.attrs : '')
+  const attrs = raw(o.attrs ? ` ${o.attrs}` : '')
   const control = o.multiline
     ? html`<textarea id="${o.id}" name="${o.name ?? o.id}" rows="4"${described(o.id, o.hint, error)}${attrs}>${value}</textarea>`
     : html`<input id="${o.id}" name="${o.name ?? o.id}" type="${o.type ?? 'text'}" value="${value}"${described(o.id, o.hint, error)}${attrs}>`
@@ -42,7 +44,14 @@ export function checkbox(id: string, name: string, label: string, checked: boole
   return html`<div class="check"><input id="${id}" name="${name}" type="checkbox" value="1"${raw(checked ? ' checked' : '')}${described(id, hint, undefined)}><label for="${id}">${label}</label></div>${hintAt(id, hint)}`
 }
 
-export function select(id: string, name: string, label: string, options: { value: string; label: string }[], selected: string, errors?: Record<string, string>): Html {
+export function select(
+  id: string,
+  name: string,
+  label: string,
+  options: { value: string; label: string }[],
+  selected: string,
+  errors?: Record<string, string>,
+): Html {
   const error = errors?.[id]
   return html`<label for="${id}">${label}</label><select id="${id}" name="${name}"${described(id, undefined, error)}>${options.map(
     (o) => html`<option value="${o.value}"${raw(o.value === selected ? ' selected' : '')}>${o.label}</option>`,

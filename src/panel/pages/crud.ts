@@ -15,14 +15,20 @@ export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Pr
   try {
     return await run()
   } catch (e) {
-    if (e instanceof AppError && e.status === 404) return kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-    if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED') return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
+    if (e instanceof AppError && e.status === 404)
+      return kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED')
+      return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
     throw e
   }
 }
 
 /** A refused form: its problem (undefined: not the person's to fix, so the error goes on) and the message per control id. */
-export function refusal(c: PageReq, e: unknown, special?: (e: AppError) => Problem | undefined): { problem: Problem; errors: Record<string, string>; status: number } | undefined {
+export function refusal(
+  c: PageReq,
+  e: unknown,
+  special?: (e: AppError) => Problem | undefined,
+): { problem: Problem; errors: Record<string, string>; status: number } | undefined {
   const mine = e instanceof AppError ? special?.(e) : undefined
   const problem = mine ?? problemOf(e, cw(panelOf(c)))
   if (!problem) return undefined

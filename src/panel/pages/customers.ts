@@ -31,9 +31,17 @@ export function customerSearch(raw: string | undefined): string | undefined {
 type ListData = ReturnType<typeof listCustomers>
 type Detail = ReturnType<typeof getCustomer>
 
-const day = (iso: string | null, locale: string) => (iso ? html`<time datetime="${iso}">${when(Date.parse(iso), locale)}</time>` : '—')
+const day = (iso: string | null, locale: string) =>
+  iso ? html`<time datetime="${iso}">${when(Date.parse(iso), locale)}</time>` : '—'
 
-function listPage(f: Frame, o: OrdersWords, d: ListData, currency: string, q: string | undefined, page: number): string {
+function listPage(
+  f: Frame,
+  o: OrdersWords,
+  d: ListData,
+  currency: string,
+  q: string | undefined,
+  page: number,
+): string {
   const pages = Math.max(1, Math.ceil(d.total / PAGE))
   const href = (n: number) => `/admin/customers?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`
   return layout(
@@ -52,9 +60,11 @@ function listPage(f: Frame, o: OrdersWords, d: ListData, currency: string, q: st
         <p class="order-meta"><span>${o.colOrders}: ${c.ordersCount}</span> <span class="total">${o.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.locale)}</span> <span>${o.colLastOrder}: ${day(c.lastOrderAt, f.w.locale)}</span></p>
       </li>`,
     )}</ul>
-    ${pages > 1
-      ? html`<nav class="pager actions" aria-label="${o.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${o.newer}</a>` : ''}<span>${o.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${o.older}</a>` : ''}</nav>`
-      : ''}`,
+    ${
+      pages > 1
+        ? html`<nav class="pager actions" aria-label="${o.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${o.newer}</a>` : ''}<span>${o.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${o.older}</a>` : ''}</nav>`
+        : ''
+    }`,
   )
 }
 
@@ -72,7 +82,9 @@ function detailPage(f: Frame, o: OrdersWords, c: Detail, currency: string): stri
     </dl></section>
     <section aria-labelledby="orders-h"><h2 id="orders-h">${o.customerOrders}</h2>
       <ol class="orders">${c.orders.map(
-        (r) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(o, r.status)}</p>
+        (
+          r,
+        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(o, r.status)}</p>
           <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.locale)}</span> ${day(r.createdAt, f.w.locale)}</p></li>`,
       )}</ol>
     </section>
@@ -92,7 +104,9 @@ export function customersPages() {
         const q = customerSearch(c.query.q)
         const page = intParam(c.query.page, 1)
         const data = listCustomers({ ctx, input: { q, limit: PAGE, offset: (page - 1) * PAGE } })
-        return render(c, 200, (f) => listPage(f, ordersWords(p.lang), data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page))
+        return render(c, 200, (f) =>
+          listPage(f, ordersWords(p.lang), data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page),
+        )
       },
       { access: { panel: 'customers:read' }, ...hidden },
     )
@@ -106,7 +120,8 @@ export function customersPages() {
         try {
           detail = getCustomer({ ctx, input: { id: c.params.id!, ...{ ordersLimit: 100 } } })
         } catch (e) {
-          if (e instanceof AppError && e.status === 404) return render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          if (e instanceof AppError && e.status === 404)
+            return render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
           throw e
         }
         return render(c, 200, (f) => detailPage(f, ordersWords(p.lang), detail, ctx.store.currency))

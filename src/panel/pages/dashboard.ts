@@ -30,17 +30,20 @@ interface Data {
   shopUrl: string
 }
 
-const pct = (x: number | null, locale: string) => (x === null ? '—' : numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x))
+const pct = (x: number | null, locale: string) =>
+  x === null ? '—' : numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x)
 
 function period(d: DashboardWords, p: PeriodFigure, data: Data, locale: string): Html {
   const c = data.currency
   return html`<div class="stat"><h2>${d.period(p.days)}</h2>
     <p>${d.orders}: <strong>${p.orders}</strong></p>
-    ${data.paid
-      ? html`<p>${d.revenue}: <strong>${money(p.revenue, c, locale)}</strong></p>
+    ${
+      data.paid
+        ? html`<p>${d.revenue}: <strong>${money(p.revenue, c, locale)}</strong></p>
         <p>${d.average}: ${money(p.average, c, locale)}</p>
         <p>${d.visits}: ${p.visits} · ${d.conversion}: ${pct(p.conversion, locale)}</p>`
-      : ''}
+        : ''
+    }
   </div>`
 }
 
@@ -58,9 +61,11 @@ function analytics(f: Frame, d: DashboardWords, data: Data): Html {
       </table></div></details>
     </section>
     <section aria-labelledby="top-h"><h2 id="top-h">${d.topProducts}</h2>
-      ${data.numbers.top.length === 0
-        ? html`<p>${d.noSales}</p>`
-        : html`<ol>${data.numbers.top.map((t) => html`<li>${t.name ?? t.productId} · ${d.sold(t.quantity)} · ${money(t.revenue, data.currency, locale)}</li>`)}</ol>`}
+      ${
+        data.numbers.top.length === 0
+          ? html`<p>${d.noSales}</p>`
+          : html`<ol>${data.numbers.top.map((t) => html`<li>${t.name ?? t.productId} · ${d.sold(t.quantity)} · ${money(t.revenue, data.currency, locale)}</li>`)}</ol>`
+      }
     </section>`
 }
 
@@ -89,19 +94,25 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
     f.w.dashboardTitle,
     html`${checklist(d, data)}
     <div class="stats">${data.numbers.periods.map((p) => period(d, p, data, locale))}</div>
-    ${data.paid
-      ? analytics(f, d, data)
-      : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${d.upgradeTitle}</h2><p>${d.upgradeText}</p><p><a class="button" href="${data.upgradeUrl}">${d.upgrade}</a></p></section>`}
+    ${
+      data.paid
+        ? analytics(f, d, data)
+        : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${d.upgradeTitle}</h2><p>${d.upgradeText}</p><p><a class="button" href="${data.upgradeUrl}">${d.upgrade}</a></p></section>`
+    }
     <section aria-labelledby="low-h"><h2 id="low-h">${d.lowStock}</h2>
-      ${data.numbers.lowStock.length === 0
-        ? html`<p>${d.noLowStock}</p>`
-        : html`<ul>${data.numbers.lowStock.map((l) => html`<li>${l.name}${l.variant ? html` (${l.variant})` : ''}: <strong>${d.left(l.stock)}</strong></li>`)}</ul>`}
+      ${
+        data.numbers.lowStock.length === 0
+          ? html`<p>${d.noLowStock}</p>`
+          : html`<ul>${data.numbers.lowStock.map((l) => html`<li>${l.name}${l.variant ? html` (${l.variant})` : ''}: <strong>${d.left(l.stock)}</strong></li>`)}</ul>`
+      }
     </section>
-    ${can(f, 'orders:read')
-      ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.latestOrders}</h2>
+    ${
+      can(f, 'orders:read')
+        ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.latestOrders}</h2>
         ${data.latest.length === 0 ? html`<p>${d.noOrders}</p>` : html`<ol class="orders">${data.latest.map((r) => inboxRow(o, locale, r))}</ol>`}
         <p><a href="/admin/orders">${d.allOrders}</a></p></section>`
-      : raw('')}`,
+        : raw('')
+    }`,
   )
 }
 
@@ -114,7 +125,7 @@ export function dashboardPages() {
       const ctx = p.person!.ctx!
       const store = ctx.store
       const data: Data = {
-        numbers: dashboardNumbers({ ctx, input: {  } }),
+        numbers: dashboardNumbers({ ctx, input: {} }),
         steps: readiness({ ctx }),
         latest: readInbox({ ctx, input: { limit: 5, offset: 0 } }).rows,
         currency: store.currency,

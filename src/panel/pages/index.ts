@@ -18,6 +18,16 @@ import { csvPages } from './csv/routes'
 export type { PageKit, PageRoute } from './kit'
 
 export function catalogPages(kit: PageKit): PageRoute[] {
-  return [...productPages(kit), ...settingsPages(kit), ...keyPages(kit), ...webhookPages(kit), ...reviewPages(kit), ...categoryPages(kit), ...discountPages(kit), ...shippingPages(kit), ...bulkPages(kit), ...csvPages(kit)]
+  return [
+    ...productPages(kit),
+    ...settingsPages(kit),
+    ...keyPages(kit),
+    ...webhookPages(kit),
+    ...reviewPages(kit),
+    ...categoryPages(kit),
+    ...discountPages(kit),
+    ...shippingPages(kit),
+    ...bulkPages(kit),
+    ...csvPages(kit),
+  ]
 }
-

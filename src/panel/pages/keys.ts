@@ -17,7 +17,8 @@ import { banner, input, notice } from './controls'
 import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
-const canHave = (resource: string, access: 'read' | 'write') => (SCOPES as readonly string[]).includes(`${resource}:${access}`)
+const canHave = (resource: string, access: 'read' | 'write') =>
+  (SCOPES as readonly string[]).includes(`${resource}:${access}`)
 const day = (isoText: string | null) => (isoText ? isoText.slice(0, 10) : '')
 
 interface KeyForm {
@@ -28,7 +29,10 @@ interface KeyForm {
 
 type KeyRow = ReturnType<typeof listKeys>[number]
 
-function keysPage(f: Frame, d: { keys: KeyRow[]; form: KeyForm; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+function keysPage(
+  f: Frame,
+  d: { keys: KeyRow[]; form: KeyForm; errors: Record<string, string>; problem?: Problem; done?: string },
+): string {
   const w = cw(f)
   const e = d.errors
   const box = (resource: string, access: 'read' | 'write') => {
@@ -95,7 +99,9 @@ function revokePage(f: Frame, k: { id: string; name: string }): string {
 
 function readForm(body: unknown): KeyForm {
   const scopes = new Set<string>()
-  for (const r of RESOURCES) for (const a of ['read', 'write'] as const) if (canHave(r, a) && ticked(body, `scope-${r}-${a}`)) scopes.add(`${r}:${a}`)
+  for (const r of RESOURCES)
+    for (const a of ['read', 'write'] as const)
+      if (canHave(r, a) && ticked(body, `scope-${r}-${a}`)) scopes.add(`${r}:${a}`)
   return { name: (field(body, 'name') ?? '').trim().slice(0, 100), expires: field(body, 'expires') ?? '', scopes }
 }
 
@@ -103,16 +109,27 @@ export function keyPages(kit: PageKit): PageRoute[] {
   const { db, clock, cache } = kit.deps
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
-    kit.render(panelOf(c), c.set, status, (fr) => keysPage(fr, { keys: listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }))
-  const keyOf = (c: PageReq) => listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
-  const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(panelOf(c), c.set, status, (fr) =>
+      keysPage(fr, { keys: listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }),
+    )
+  const keyOf = (c: PageReq) =>
+    listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
+  const notFound = (c: PageReq) =>
+    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
   return [
     {
       method: 'get',
       path: '/admin/keys',
       need: 'keys',
-      handler: (c) => show(c, 200, { name: '', expires: '', scopes: new Set() }, {}, c.query.done === 'revoked' ? cw(panelOf(c)).revoked : undefined),
+      handler: (c) =>
+        show(
+          c,
+          200,
+          { name: '', expires: '', scopes: new Set() },
+          {},
+          c.query.done === 'revoked' ? cw(panelOf(c)).revoked : undefined,
+        ),
     },
     {
       method: 'post',
@@ -139,8 +156,17 @@ export function keyPages(kit: PageKit): PageRoute[] {
         if (Object.keys(errors).length) return show(c, 400, f, errors)
         // The key and its activity line commit together (as the CLI's key:create).
         const created = transaction(db, () => {
-          const k = createKey({ ctx: { db, clock }, input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt } })
-          recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'create', recordType: 'api_key', recordId: k.id })
+          const k = createKey({
+            ctx: { db, clock },
+            input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt },
+          })
+          recordActivity(db, clock.now(), {
+            storeId: ctx.store.id,
+            actor: actorRef(ctx.actor),
+            verb: 'create',
+            recordType: 'api_key',
+            recordId: k.id,
+          })
           return k
         })
         return kit.render(panelOf(c), c.set, 200, (fr) => createdPage(fr, created.key))
@@ -168,7 +194,13 @@ export function keyPages(kit: PageKit): PageRoute[] {
         try {
           transaction(db, () => {
             const r = revokeKey({ ctx: { db, clock }, input: { id: c.params.id! } })
-            recordActivity(db, clock.now(), { storeId: ctx.store.id, actor: actorRef(ctx.actor), verb: 'revoke', recordType: 'api_key', recordId: r.id })
+            recordActivity(db, clock.now(), {
+              storeId: ctx.store.id,
+              actor: actorRef(ctx.actor),
+              verb: 'revoke',
+              recordType: 'api_key',
+              recordId: r.id,
+            })
           })
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return notFound(c)

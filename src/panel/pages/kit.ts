@@ -22,7 +22,13 @@ export type SetLike = Req['set']
 
 export interface PageKit {
   deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
-  render(p: PanelRequest, set: SetLike, status: number, build: (f: Frame) => string, extra?: Record<string, string>): Promise<Response>
+  render(
+    p: PanelRequest,
+    set: SetLike,
+    status: number,
+    build: (f: Frame) => string,
+    extra?: Record<string, string>,
+  ): Promise<Response>
   seeOther(set: SetLike, location: string): Response
 }
 
@@ -47,7 +53,8 @@ export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
 export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
 
 /** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
-export const pageParam = (query: Record<string, string | undefined>) => Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))
+export const pageParam = (query: Record<string, string | undefined>) =>
+  Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))
 
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (body: unknown, name: string) => field(body, name) !== undefined
@@ -71,7 +78,13 @@ export interface Problem {
 export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (e instanceof PlanRequired) return { message: w.planLimit, upgradeUrl: e.upgradeUrl }
   if (!(e instanceof AppError) || e.status >= 500) return undefined
-  const d = (e.details ?? {}) as { field?: string; reason?: string; shortcodes?: string[]; currency?: string; limit?: number }
+  const d = (e.details ?? {}) as {
+    field?: string
+    reason?: string
+    shortcodes?: string[]
+    currency?: string
+    limit?: number
+  }
   const f = d.field
   if (e.code === 'DUPLICATE_SLUG') return { field: f ?? 'name', message: w.slugTaken }
   if (e.code === 'CURRENCY_LOCKED') return { field: 'currency', message: w.currencyLocked(d.currency ?? '') }
@@ -79,7 +92,8 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.err.other! } : undefined
   if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.comparePriceAbove }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
-  if (f === 'whatsappTemplate' && d.shortcodes) return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
+  if (f === 'whatsappTemplate' && d.shortcodes)
+    return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
   return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }
 }
 

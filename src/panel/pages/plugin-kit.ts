@@ -43,7 +43,8 @@ export async function frameOf(p: PanelRequest): Promise<Frame> {
 /** Counts on navigation links: reviews waiting for approval, for a role that reads them. */
 function badgesOf(p: PanelRequest): Frame['badges'] {
   const { person } = p
-  if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'reviews:read')) return undefined
+  if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'reviews:read'))
+    return undefined
   return { reviews: countPendingReviews({ ctx: person.ctx }) }
 }
 
@@ -53,7 +54,6 @@ export const htmlPage = (set: Set, status: number, text: string) => page(set, st
 export async function render(c: Handler, status: number, build: (f: Frame) => string): Promise<Response> {
   return htmlPage(c.set, status, build(await frameOf(panelOf(c))))
 }
-
 
 /** Positive integer from a query value, else `fallback`. */
 export const intParam = (v: string | undefined, fallback: number, max = 1_000_000) => {

@@ -12,9 +12,57 @@ import { panelOf, type PageKit, type PageReq, type PageRoute } from './kit'
 
 type Lang = 'en' | 'es' | 'pt'
 const WORDS = {
-  en: { title: 'Reviews', pending: 'Waiting for approval', others: 'Approved and rejected', none: 'No reviews yet.', approve: 'Approve', reject: 'Reject', remove: 'Delete', confirm: 'Delete this review?', confirmText: 'It is removed for good, from the product page too.', keep: 'Keep it', rating: (n: number) => `${n} out of 5`, status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' }, upgrade: 'Approving and rejecting reviews comes with a paid plan.', upgradeLink: 'See the plans', done: 'Saved.' },
-  es: { title: 'Reseñas', pending: 'Esperando aprobación', others: 'Aprobadas y rechazadas', none: 'Aún no hay reseñas.', approve: 'Aprobar', reject: 'Rechazar', remove: 'Eliminar', confirm: '¿Eliminar esta reseña?', confirmText: 'Se borra para siempre, también de la página del producto.', keep: 'Conservarla', rating: (n: number) => `${n} de 5`, status: { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada' }, upgrade: 'Aprobar y rechazar reseñas viene con un plan de pago.', upgradeLink: 'Ver los planes', done: 'Guardado.' },
-  pt: { title: 'Avaliações', pending: 'Aguardando aprovação', others: 'Aprovadas e rejeitadas', none: 'Ainda não há avaliações.', approve: 'Aprovar', reject: 'Rejeitar', remove: 'Excluir', confirm: 'Excluir esta avaliação?', confirmText: 'Ela some para sempre, também da página do produto.', keep: 'Manter', rating: (n: number) => `${n} de 5`, status: { pending: 'Pendente', approved: 'Aprovada', rejected: 'Rejeitada' }, upgrade: 'Aprovar e rejeitar avaliações vem com um plano pago.', upgradeLink: 'Ver os planos', done: 'Salvo.' },
+  en: {
+    title: 'Reviews',
+    pending: 'Waiting for approval',
+    others: 'Approved and rejected',
+    none: 'No reviews yet.',
+    approve: 'Approve',
+    reject: 'Reject',
+    remove: 'Delete',
+    confirm: 'Delete this review?',
+    confirmText: 'It is removed for good, from the product page too.',
+    keep: 'Keep it',
+    rating: (n: number) => `${n} out of 5`,
+    status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' },
+    upgrade: 'Approving and rejecting reviews comes with a paid plan.',
+    upgradeLink: 'See the plans',
+    done: 'Saved.',
+  },
+  es: {
+    title: 'Reseñas',
+    pending: 'Esperando aprobación',
+    others: 'Aprobadas y rechazadas',
+    none: 'Aún no hay reseñas.',
+    approve: 'Aprobar',
+    reject: 'Rechazar',
+    remove: 'Eliminar',
+    confirm: '¿Eliminar esta reseña?',
+    confirmText: 'Se borra para siempre, también de la página del producto.',
+    keep: 'Conservarla',
+    rating: (n: number) => `${n} de 5`,
+    status: { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada' },
+    upgrade: 'Aprobar y rechazar reseñas viene con un plan de pago.',
+    upgradeLink: 'Ver los planes',
+    done: 'Guardado.',
+  },
+  pt: {
+    title: 'Avaliações',
+    pending: 'Aguardando aprovação',
+    others: 'Aprovadas e rejeitadas',
+    none: 'Ainda não há avaliações.',
+    approve: 'Aprovar',
+    reject: 'Rejeitar',
+    remove: 'Excluir',
+    confirm: 'Excluir esta avaliação?',
+    confirmText: 'Ela some para sempre, também da página do produto.',
+    keep: 'Manter',
+    rating: (n: number) => `${n} de 5`,
+    status: { pending: 'Pendente', approved: 'Aprovada', rejected: 'Rejeitada' },
+    upgrade: 'Aprovar e rejeitar avaliações vem com um plano pago.',
+    upgradeLink: 'Ver os planos',
+    done: 'Salvo.',
+  },
 }
 const wordsOf = (f: { lang: string }) => WORDS[(f.lang as Lang) in WORDS ? (f.lang as Lang) : 'en']
 
@@ -28,11 +76,17 @@ function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
   return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.rating(r.rating)}</span> <span class="badge">${w.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
 }
 
-function reviewsPage(f: Frame, o: { rows: ReviewRow[]; moderate: boolean; upgradeUrl?: string; done?: string }): string {
+function reviewsPage(
+  f: Frame,
+  o: { rows: ReviewRow[]; moderate: boolean; upgradeUrl?: string; done?: string },
+): string {
   const w = wordsOf(f)
   const pending = o.rows.filter((r) => r.status === 'pending')
   const others = o.rows.filter((r) => r.status !== 'pending')
-  const list = (rows: ReviewRow[]) => (rows.length ? html`<ul class="orders">${rows.map((r) => reviewItem(f, r, o.moderate))}</ul>` : html`<p>${w.none}</p>`)
+  const list = (rows: ReviewRow[]) =>
+    rows.length
+      ? html`<ul class="orders">${rows.map((r) => reviewItem(f, r, o.moderate))}</ul>`
+      : html`<p>${w.none}</p>`
   return layout(
     f,
     w.title,
@@ -50,12 +104,19 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       const ctx = ctxOf(c)
       const rows = listReviews({ ctx, input: { limit: 100, offset: 0 } }).data
       const paid = ctx.store.plan !== 'free'
-      return reviewsPage(f, { rows, moderate: moderates(c, f), upgradeUrl: paid || !can(f, 'reviews:write') ? undefined : config.upgradeUrl, done })
+      return reviewsPage(f, {
+        rows,
+        moderate: moderates(c, f),
+        upgradeUrl: paid || !can(f, 'reviews:write') ? undefined : config.upgradeUrl,
+        done,
+      })
     })
-  const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+  const notFound = (c: PageReq) =>
+    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
   /** A moderation POST: refused on the free plan (the page shows the upgrade link instead of the buttons). */
   const act = (c: PageReq, fn: () => void) => {
-    if (ctxOf(c).store.plan === 'free') return kit.render(panelOf(c), c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
+    if (ctxOf(c).store.plan === 'free')
+      return kit.render(panelOf(c), c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
     try {
       fn()
     } catch (e) {
@@ -66,9 +127,26 @@ export function reviewPages(kit: PageKit): PageRoute[] {
   }
   const id = (c: PageReq) => c.params.id!
   return [
-    { method: 'get', path: '/admin/reviews', need: 'reviews:read', handler: (c) => show(c, 200, c.query.done ? wordsOf(panelOf(c)).done : undefined) },
-    { method: 'post', path: '/admin/reviews/:id/approve', need: 'reviews:write', owns: reviews, handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'approved' } })) },
-    { method: 'post', path: '/admin/reviews/:id/reject', need: 'reviews:write', owns: reviews, handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'rejected' } })) },
+    {
+      method: 'get',
+      path: '/admin/reviews',
+      need: 'reviews:read',
+      handler: (c) => show(c, 200, c.query.done ? wordsOf(panelOf(c)).done : undefined),
+    },
+    {
+      method: 'post',
+      path: '/admin/reviews/:id/approve',
+      need: 'reviews:write',
+      owns: reviews,
+      handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'approved' } })),
+    },
+    {
+      method: 'post',
+      path: '/admin/reviews/:id/reject',
+      need: 'reviews:write',
+      owns: reviews,
+      handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'rejected' } })),
+    },
     {
       method: 'get',
       path: '/admin/reviews/:id/delete',
@@ -77,10 +155,19 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         kit.render(panelOf(c), c.set, 200, (f) => {
           const w = wordsOf(f)
-          return layout(f, w.confirm, html`<p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`)
+          return layout(
+            f,
+            w.confirm,
+            html`<p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`,
+          )
         }),
     },
-    { method: 'post', path: '/admin/reviews/:id/delete', need: 'reviews:write', owns: reviews, handler: (c) => act(c, () => void deleteReview({ ctx: ctxOf(c), input: { id: id(c) } })) },
+    {
+      method: 'post',
+      path: '/admin/reviews/:id/delete',
+      need: 'reviews:write',
+      owns: reviews,
+      handler: (c) => act(c, () => void deleteReview({ ctx: ctxOf(c), input: { id: id(c) } })),
+    },
   ]
 }
-

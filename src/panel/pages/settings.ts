@@ -14,7 +14,19 @@ import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice, select } from './controls'
-import { controlId, cw, field, numberField, panelOf, problemOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import {
+  controlId,
+  cw,
+  field,
+  numberField,
+  panelOf,
+  problemOf,
+  ticked,
+  type PageKit,
+  type PageReq,
+  type PageRoute,
+  type Problem,
+} from './kit'
 import { catalogWords } from './words'
 
 interface SettingsForm {
@@ -80,7 +92,13 @@ function preview(store: Store, f: SettingsForm): string {
   const sample = catalogWords(language)
   const currency = /^[A-Za-z]{3}$/.test(f.currency) ? f.currency.toUpperCase() : store.currency
   const url = whatsappFor(
-    { ...store, name: f.name || store.name, language, whatsappNumber: '+10000000000', whatsappTemplate: f.whatsappTemplate.trim() === '' ? null : f.whatsappTemplate.replace(/\r\n/g, '\n') },
+    {
+      ...store,
+      name: f.name || store.name,
+      language,
+      whatsappNumber: '+10000000000',
+      whatsappTemplate: f.whatsappTemplate.trim() === '' ? null : f.whatsappTemplate.replace(/\r\n/g, '\n'),
+    },
     { customerName: sample.sampleCustomer, total: 4500, currency },
     [
       { quantity: 2, productName: sample.sampleLine1, variantName: null, subtotal: 3000 },
@@ -139,14 +157,21 @@ export function settingsPages(kit: PageKit): PageRoute[] {
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, d: Omit<PageData, 'slug' | 'preview'>) => {
     const ctx = ctxOf(c)
-    return kit.render(panelOf(c), c.set, status, (f) => settingsPage(f, { ...d, slug: ctx.store.slug, preview: preview(ctx.store, d.form) }))
+    return kit.render(panelOf(c), c.set, status, (f) =>
+      settingsPage(f, { ...d, slug: ctx.store.slug, preview: preview(ctx.store, d.form) }),
+    )
   }
   return [
     {
       method: 'get',
       path: '/admin/settings',
       need: 'store:read',
-      handler: (c) => show(c, 200, { form: formOf(getStoreSettings({ ctx: ctxOf(c) })), errors: {}, done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined }),
+      handler: (c) =>
+        show(c, 200, {
+          form: formOf(getStoreSettings({ ctx: ctxOf(c) })),
+          errors: {},
+          done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined,
+        }),
     },
     {
       method: 'post',
@@ -160,7 +185,11 @@ export function settingsPages(kit: PageKit): PageRoute[] {
         } catch (e) {
           const problem = problemOf(e, cw(panelOf(c)))
           if (!problem) throw e
-          return show(c, e instanceof AppError ? e.status : 400, { form, problem, errors: problem.field ? { [controlId(problem.field)]: problem.message } : {} })
+          return show(c, e instanceof AppError ? e.status : 400, {
+            form,
+            problem,
+            errors: problem.field ? { [controlId(problem.field)]: problem.message } : {},
+          })
         }
         return kit.seeOther(c.set, '/admin/settings?done=saved')
       },

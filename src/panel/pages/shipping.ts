@@ -4,14 +4,32 @@
  * API's schema checks, so a blank name, a negative price or 400 days are refused at their field.
  */
 import { shippingOptions } from '../../db/schema'
-import { createShipping, deleteShipping, getShipping, listShipping, ShippingCreate, ShippingUpdate, updateShipping } from '../../modules/shipping'
+import {
+  createShipping,
+  deleteShipping,
+  getShipping,
+  listShipping,
+  ShippingCreate,
+  ShippingUpdate,
+  updateShipping,
+} from '../../modules/shipping'
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { formatMoney } from '../../shop/i18n'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, ctxOf, doneOf, guarded, refusal } from './crud'
-import { cw, field, numberField, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import {
+  cw,
+  field,
+  numberField,
+  panelOf,
+  ticked,
+  type PageKit,
+  type PageReq,
+  type PageRoute,
+  type Problem,
+} from './kit'
 import { shippingWords } from './words/shipping'
 
 type Option = ReturnType<typeof getShipping>
@@ -24,7 +42,13 @@ interface ShippingForm {
 }
 const at = (id: string) => `/admin/shipping/${encodeURIComponent(id)}`
 const emptyForm = (): ShippingForm => ({ name: '', price: '', description: '', days: '', active: true })
-const formOf = (o: Option): ShippingForm => ({ name: o.name, price: String(o.price), description: o.description ?? '', days: o.estimatedDays === null ? '' : String(o.estimatedDays), active: o.isActive })
+const formOf = (o: Option): ShippingForm => ({
+  name: o.name,
+  price: String(o.price),
+  description: o.description ?? '',
+  days: o.estimatedDays === null ? '' : String(o.estimatedDays),
+  active: o.isActive,
+})
 const readForm = (body: unknown): ShippingForm => ({
   name: field(body, 'name') ?? '',
   price: field(body, 'price') ?? '',
@@ -33,13 +57,21 @@ const readForm = (body: unknown): ShippingForm => ({
   active: ticked(body, 'isActive'),
 })
 const num = (s: string) => numberField({ v: s }, 'v')
-const bodyOf = (f: ShippingForm) => ({ name: f.name.trim(), price: num(f.price) ?? '', description: f.description.trim() === '' ? null : f.description, estimatedDays: num(f.days) ?? null, isActive: f.active })
+const bodyOf = (f: ShippingForm) => ({
+  name: f.name.trim(),
+  price: num(f.price) ?? '',
+  description: f.description.trim() === '' ? null : f.description,
+  estimatedDays: num(f.days) ?? null,
+  isActive: f.active,
+})
 
 function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string }): string {
   const w = shippingWords(f)
   const writable = can(f, 'shipping:write')
   const rows = d.rows.map(
-    (o) => html`<li><p><a href="${at(o.id)}" aria-label="${w.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.locale)}${o.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
+    (
+      o,
+    ) => html`<li><p><a href="${at(o.id)}" aria-label="${w.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.locale)}${o.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
     ${o.description || o.estimatedDays !== null ? html`<p class="hint">${[o.description ?? '', o.estimatedDays === null ? '' : w.daysOf(o.estimatedDays)].filter(Boolean).join(' · ')}</p>` : ''}
     ${writable ? html`<div class="actions"><a class="button secondary" href="${at(o.id)}/delete" aria-label="${w.removeOf(o.name)}">${w.remove}</a></div>` : ''}</li>`,
   )
@@ -51,7 +83,18 @@ function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string
   )
 }
 
-function editorPage(f: Frame, d: { id?: string; title: string; form: ShippingForm; currency: string; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+function editorPage(
+  f: Frame,
+  d: {
+    id?: string
+    title: string
+    form: ShippingForm
+    currency: string
+    errors: Record<string, string>
+    problem?: Problem
+    done?: string
+  },
+): string {
   const w = shippingWords(f)
   const e = d.errors
   const writable = can(f, 'shipping:write')
@@ -74,7 +117,18 @@ function editorPage(f: Frame, d: { id?: string; title: string; form: ShippingFor
 
 export function shippingPages(kit: PageKit): PageRoute[] {
   const w = (c: PageReq) => shippingWords(panelOf(c))
-  const editor = (c: PageReq, status: number, d: { id?: string; title: string; form: ShippingForm; errors?: Record<string, string>; problem?: Problem; done?: string }) =>
+  const editor = (
+    c: PageReq,
+    status: number,
+    d: {
+      id?: string
+      title: string
+      form: ShippingForm
+      errors?: Record<string, string>
+      problem?: Problem
+      done?: string
+    },
+  ) =>
     kit.render(panelOf(c), c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: ctxOf(c).store.currency }))
 
   return [
@@ -85,10 +139,17 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const ctx = ctxOf(c)
         const rows = listShipping({ ctx, input: { limit: 100 } }).data
-        return kit.render(panelOf(c), c.set, 200, (f) => listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }))
+        return kit.render(panelOf(c), c.set, 200, (f) =>
+          listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }),
+        )
       },
     },
-    { method: 'get', path: '/admin/shipping/new', need: 'shipping:write', handler: (c) => editor(c, 200, { title: w(c).add, form: emptyForm() }) },
+    {
+      method: 'get',
+      path: '/admin/shipping/new',
+      need: 'shipping:write',
+      handler: (c) => editor(c, 200, { title: w(c).add, form: emptyForm() }),
+    },
     {
       method: 'post',
       path: '/admin/shipping',
@@ -113,7 +174,12 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return editor(c, 200, { id: o.id, title: w(c).editTitle(o.name), form: formOf(o), done: doneOf(c, w(c).done) })
+          return editor(c, 200, {
+            id: o.id,
+            title: w(c).editTitle(o.name),
+            form: formOf(o),
+            done: doneOf(c, w(c).done),
+          })
         }),
     },
     {
@@ -144,7 +210,14 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) => confirmPage(f, { title: w(c).removeTitle(o.name), text: w(c).removeText, action: `${at(o.id)}/delete`, back: '/admin/shipping' }))
+          return kit.render(panelOf(c), c.set, 200, (f) =>
+            confirmPage(f, {
+              title: w(c).removeTitle(o.name),
+              text: w(c).removeText,
+              action: `${at(o.id)}/delete`,
+              back: '/admin/shipping',
+            }),
+          )
         }),
     },
     {

@@ -4,7 +4,7 @@
  * event" and "Retry", and the delete confirmation.
  */
 import { WEBHOOK_EVENTS } from '../../db/schema'
-import { getWebhook, listDeliveries } from '../../modules/webhooks'
+import type { getWebhook, listDeliveries } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, input, notice } from './controls'
@@ -40,22 +40,26 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
     const toggle = form(
       f,
       `${hookPath(h.id)}/active`,
-      html`<input type="hidden" name="isActive" value="${h.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${(h.isActive ? w.disable : w.enable) + ': ' + h.url}">${h.isActive ? w.disable : w.enable}</button>`,
+      html`<input type="hidden" name="isActive" value="${h.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${`${h.isActive ? w.disable : w.enable}: ${h.url}`}">${h.isActive ? w.disable : w.enable}</button>`,
     )
     return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.disabled}</span>`}</p>
       <p class="hint">${h.events.join(', ')}${h.disabledReason ? html` · ${h.disabledReason}` : ''}</p>
-      ${writable
-        ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.editWebhookOf(h.url)}">${w.editWebhook}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${w.deleteWebhook + ': ' + h.url}">${w.deleteWebhook}</a></div>`
-        : ''}</li>`
+      ${
+        writable
+          ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.editWebhookOf(h.url)}">${w.editWebhook}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${`${w.deleteWebhook}: ${h.url}`}">${w.deleteWebhook}</a></div>`
+          : ''
+      }</li>`
   })
   return layout(
     f,
     w.webhooksTitle,
     html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.webhooksTitle}</h2>${d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.noWebhooks}</p>`}</section>
-    ${writable
-      ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
+    ${
+      writable
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
       ${form(f, '/admin/webhooks', html`${hookFields(w, d)}<button type="submit">${w.addWebhook}</button>`, 'novalidate')}</section>`
-      : ''}`,
+        : ''
+    }`,
   )
 }
 
@@ -92,21 +96,31 @@ export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: strin
   return layout(
     f,
     w.deliveriesOf(h.url),
-    html`${notice(done)}${writable
-      ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
-      : ''}
-    ${rows.length === 0
-      ? html`<p>${w.noDeliveries}</p>`
-      : html`<ul class="list">${rows.map(
-          (d) => html`<li><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
+    html`${notice(done)}${
+      writable
+        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
+        : ''
+    }
+    ${
+      rows.length === 0
+        ? html`<p>${w.noDeliveries}</p>`
+        : html`<ul class="list">${rows.map(
+            (d) => html`<li><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
           <dl class="facts"><dt>${w.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
           <dt>${w.attempts}</dt><dd>${d.attempts}</dd>
           <dt>${w.response}</dt><dd>${d.lastResponseCode ?? '-'}${d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''}</dd>
           ${d.lastError ? html`<dt>${w.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
-          ${writable && d.status !== 'sending'
-            ? form(f, `${hookPath(h.id)}/deliveries/${encodeURIComponent(d.id)}/retry`, html`<button type="submit" class="secondary" aria-label="${w.retryDelivery(d.id)}">${w.retry}</button>`)
-            : ''}</li>`,
-        )}</ul>`}
+          ${
+            writable && d.status !== 'sending'
+              ? form(
+                  f,
+                  `${hookPath(h.id)}/deliveries/${encodeURIComponent(d.id)}/retry`,
+                  html`<button type="submit" class="secondary" aria-label="${w.retryDelivery(d.id)}">${w.retry}</button>`,
+                )
+              : ''
+          }</li>`,
+          )}</ul>`
+    }
     <p>${writable ? html`<a href="${hookPath(h.id)}/edit">${w.editWebhookOf(h.url)}</a> · ` : ''}<a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
   )
 }

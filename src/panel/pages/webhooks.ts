@@ -9,20 +9,49 @@
  */
 import { WEBHOOK_EVENTS, webhooks } from '../../db/schema'
 import { AppError } from '../../lib/errors'
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, sendTestEvent, updateWebhook, WebhookCreate, WebhookUpdate } from '../../modules/webhooks'
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+  rotateSecret,
+  sendTestEvent,
+  updateWebhook,
+  WebhookCreate,
+  WebhookUpdate,
+} from '../../modules/webhooks'
 import { checkBody } from '../../plugins/validation-errors'
 import { ctxOf, guarded } from './crud'
 import { cw, field, panelOf, problemOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
-import { deletePage, deliveriesPage, editPage, eventId, hookPath, listPage, secretPage, type HookForm } from './webhooks-views'
+import {
+  deletePage,
+  deliveriesPage,
+  editPage,
+  eventId,
+  hookPath,
+  listPage,
+  secretPage,
+  type HookForm,
+} from './webhooks-views'
 
 /** The posted URL and events. */
-const readHook = (body: unknown) => ({ url: (field(body, 'url') ?? '').trim(), events: new Set<string>(WEBHOOK_EVENTS.filter((e) => ticked(body, eventId(e)))) })
+const readHook = (body: unknown) => ({
+  url: (field(body, 'url') ?? '').trim(),
+  events: new Set<string>(WEBHOOK_EVENTS.filter((e) => ticked(body, eventId(e)))),
+})
 
 /** A verb's refusal as the form shows it (undefined: not the person's to fix). */
-function refused(c: PageReq, e: unknown, form: { url: string; events: Set<string> }): (HookForm & { status: number }) | undefined {
+function refused(
+  c: PageReq,
+  e: unknown,
+  form: { url: string; events: Set<string> },
+): (HookForm & { status: number }) | undefined {
   const w = cw(panelOf(c))
   const problem = problemOf(e, w)
-  if (!problem || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED')))) return undefined
+  if (!problem || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
+    return undefined
   const errors: Record<string, string> = {}
   if (problem.field?.startsWith('events')) errors.events = form.events.size === 0 ? w.eventsRequired : problem.message
   else if (problem.field) errors[problem.field] = problem.message
@@ -33,16 +62,24 @@ export function webhookPages(kit: PageKit): PageRoute[] {
   const hooksOf = (c: PageReq) => listWebhooks({ ctx: ctxOf(c), input: { limit: 100 } }).data
   const hookOf = (c: PageReq) => getWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10
-  const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = { saved: (w) => w.saved, retried: (w) => w.retried, test: (w) => w.testSent }
+  const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = {
+    saved: (w) => w.saved,
+    retried: (w) => w.retried,
+    test: (w) => w.testSent,
+  }
   const done = (c: PageReq) => DONE[c.query.done ?? '']?.(cw(panelOf(c)))
-  const edit = (c: PageReq, status: number, d: HookForm) => kit.render(panelOf(c), c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
+  const edit = (c: PageReq, status: number, d: HookForm) =>
+    kit.render(panelOf(c), c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
 
   return [
     {
       method: 'get',
       path: '/admin/webhooks',
       need: 'webhooks:read',
-      handler: (c) => kit.render(panelOf(c), c.set, 200, (f) => listPage(f, { hooks: hooksOf(c), url: '', events: new Set(WEBHOOK_EVENTS), errors: {}, done: done(c) })),
+      handler: (c) =>
+        kit.render(panelOf(c), c.set, 200, (f) =>
+          listPage(f, { hooks: hooksOf(c), url: '', events: new Set(WEBHOOK_EVENTS), errors: {}, done: done(c) }),
+        ),
     },
     {
       method: 'post',
@@ -51,7 +88,10 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: async (c) => {
         const form = readHook(c.body)
         try {
-          const created = await createWebhook({ ctx: ctxOf(c), input: checkBody(WebhookCreate, { url: form.url, events: [...form.events] }) })
+          const created = await createWebhook({
+            ctx: ctxOf(c),
+            input: checkBody(WebhookCreate, { url: form.url, events: [...form.events] }),
+          })
           return kit.render(panelOf(c), c.set, 200, (f) => secretPage(f, created))
         } catch (e) {
           const r = refused(c, e, form)
@@ -92,7 +132,10 @@ export function webhookPages(kit: PageKit): PageRoute[] {
         guarded(kit, c, async () => {
           const form = readHook(c.body)
           try {
-            await updateWebhook({ ctx: ctxOf(c), input: { id: c.params.id!, ...checkBody(WebhookUpdate, { url: form.url, events: [...form.events] }) } })
+            await updateWebhook({
+              ctx: ctxOf(c),
+              input: { id: c.params.id!, ...checkBody(WebhookUpdate, { url: form.url, events: [...form.events] }) },
+            })
             return kit.seeOther(c.set, `${hookPath(c.params.id!)}/edit?done=saved`)
           } catch (e) {
             const r = refused(c, e, form)
@@ -108,7 +151,10 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: webhooks,
       handler: (c) =>
         guarded(kit, c, async () => {
-          await updateWebhook({ ctx: ctxOf(c), input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' } })
+          await updateWebhook({
+            ctx: ctxOf(c),
+            input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' },
+          })
           return kit.seeOther(c.set, '/admin/webhooks?done=saved')
         }),
     },

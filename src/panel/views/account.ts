@@ -60,15 +60,19 @@ export function accountPage(f: Frame, a: AccountData): string {
       )}
     </section>
     <section aria-labelledby="two-step-h"><h2 id="two-step-h">${w.twoStep}</h2>
-      ${a.twoStep.on
-        ? html`<p>${w.twoStepOn} ${w.recoveryLeft(a.twoStep.codesLeft)}</p>${form(f, '/admin/account/two-step/disable', html`<button type="submit" class="danger">${w.disableTwoStep}</button>`)}`
-        : html`<p>${w.twoStepOff}</p>${form(f, '/admin/account/two-step', html`<button type="submit">${w.enableTwoStep}</button>`)}`}
+      ${
+        a.twoStep.on
+          ? html`<p>${w.twoStepOn} ${w.recoveryLeft(a.twoStep.codesLeft)}</p>${form(f, '/admin/account/two-step/disable', html`<button type="submit" class="danger">${w.disableTwoStep}</button>`)}`
+          : html`<p>${w.twoStepOff}</p>${form(f, '/admin/account/two-step', html`<button type="submit">${w.enableTwoStep}</button>`)}`
+      }
     </section>
     <section aria-labelledby="devices-h"><h2 id="devices-h">${w.devices}</h2>
       <div class="table"><table>
         <thead><tr><th scope="col">${w.device}</th><th scope="col">${w.lastSeen}</th><th scope="col">${w.network}</th><th scope="col"><span class="sr-only">${w.end}</span></th></tr></thead>
         <tbody>${a.sessions.map(
-          (s) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${s.lastSeen.slice(0, 16).replace('T', ' ')}</time></td><td>${s.network ?? '-'}</td>
+          (
+            s,
+          ) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${s.lastSeen.slice(0, 16).replace('T', ' ')}</time></td><td>${s.network ?? '-'}</td>
           <td>${s.current ? '' : form(f, `/admin/account/sessions/${encodeURIComponent(s.id)}/end`, html`<button type="submit" class="secondary" aria-label="${w.endDevice(s.device)}">${w.end}</button>`)}</td></tr>`,
         )}</tbody>
       </table></div>

@@ -15,7 +15,8 @@ export function dashboardPage(f: Frame, d: DashboardData): string {
     f,
     w.dashboardTitle,
     html`<div class="stats">${d.periods.map(
-      (p) => html`<div class="stat"><h2>${p.label}</h2><p>${w.ordersCount}: <strong>${p.orders}</strong></p><p>${w.revenue}: <strong>${p.revenue}</strong></p></div>`,
+      (p) =>
+        html`<div class="stat"><h2>${p.label}</h2><p>${w.ordersCount}: <strong>${p.orders}</strong></p><p>${w.revenue}: <strong>${p.revenue}</strong></p></div>`,
     )}<div class="stat"><h2>${w.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
     ${d.shopUrl ? html`<p><a href="${d.shopUrl}">${w.openShop}</a></p>` : ''}`,
   )

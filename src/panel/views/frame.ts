@@ -1,9 +1,9 @@
 /** Every page's frame: who is looking, the header, the navigation by role, the layout, forms with the token, and the short message pages. */
-import { type Role } from '../../db/schema'
+import type { Role } from '../../db/schema'
 import { roleHas, type PanelNeed } from '../../modules/people'
 import { html, raw, type Html } from '../../shop/html'
-import { type PanelAssets } from '../assets'
-import { type PanelLanguage, type PanelWords } from '../i18n'
+import type { PanelAssets } from '../assets'
+import type { PanelLanguage, PanelWords } from '../i18n'
 import { NAV } from '../nav'
 
 export interface FramePerson {
@@ -42,7 +42,7 @@ export const tokenField = (f: Frame) => {
 
 /** A POST form with the token; `attrs` is markup the code itself wrote. */
 export const form = (f: Frame, action: string, body: Html | Html[], attrs = ''): Html =>
-  html`<form method="post" action="${action}"${raw(attrs ? ' ' + attrs : '')}>${tokenField(f)}${body}</form>`
+  html`<form method="post" action="${action}"${raw(attrs ? ` ${attrs}` : '')}>${tokenField(f)}${body}</form>`
 
 export function header(f: Frame): Html {
   const p = f.person
@@ -71,16 +71,16 @@ export function header(f: Frame): Html {
 export function nav(f: Frame): Html | '' {
   if (!f.person?.role) return ''
   const items = NAV.filter((n) => can(f, n.need))
-  return html`<nav class="nav" aria-label="${f.w.nav}"><ul>${items.map(
-    (n) => {
-      const count = n.key === 'reviews' ? f.badges?.reviews : undefined
-      // The count is part of the link's name, said in words: "Reviews, 3 waiting for approval".
-      const badge = count ? html`<span class="sr-only">, ${f.w.pendingReviews.replace('{n}', String(count))}</span> <span class="badge" aria-hidden="true">${count}</span>` : ''
-      // The panel script refreshes the count every half minute (GET /admin/badges): live without a reload.
-      const live = n.key === 'reviews' ? html` data-badge="reviews" data-badge-words="${f.w.pendingReviews}"` : ''
-      return html`<li><a href="${n.path}"${raw(f.path === n.path ? ' aria-current="page"' : '')}${live}>${f.w[n.key]}${badge}</a></li>`
-    },
-  )}</ul></nav>`
+  return html`<nav class="nav" aria-label="${f.w.nav}"><ul>${items.map((n) => {
+    const count = n.key === 'reviews' ? f.badges?.reviews : undefined
+    // The count is part of the link's name, said in words: "Reviews, 3 waiting for approval".
+    const badge = count
+      ? html`<span class="sr-only">, ${f.w.pendingReviews.replace('{n}', String(count))}</span> <span class="badge" aria-hidden="true">${count}</span>`
+      : ''
+    // The panel script refreshes the count every half minute (GET /admin/badges): live without a reload.
+    const live = n.key === 'reviews' ? html` data-badge="reviews" data-badge-words="${f.w.pendingReviews}"` : ''
+    return html`<li><a href="${n.path}"${raw(f.path === n.path ? ' aria-current="page"' : '')}${live}>${f.w[n.key]}${badge}</a></li>`
+  })}</ul></nav>`
 }
 
 /**
@@ -92,7 +92,8 @@ export function nav(f: Frame): Html | '' {
 const robots = (f: Frame) => (f.person ? '' : html`<meta name="robots" content="noindex">`)
 
 export function layout(f: Frame, title: string, body: Html, opts: { narrow?: boolean } = {}): string {
-  return `<!doctype html>${html`<html lang="${f.lang}">
+  return `<!doctype html>${
+    html`<html lang="${f.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -112,10 +113,12 @@ ${nav(f)}
 ${body}
 </main>
 </body>
-</html>`.value}`
+</html>`.value
+  }`
 }
 
-export const errorLine = (id: string, text: string | undefined) => (text ? html`<p id="${id}" class="error" role="alert">${text}</p>` : '')
+export const errorLine = (id: string, text: string | undefined) =>
+  text ? html`<p id="${id}" class="error" role="alert">${text}</p>` : ''
 
 // ---------------------------------------------------------------- sign-in
 
@@ -124,9 +127,18 @@ export function messagePage(f: Frame, title: string, text: string, extra: Html |
 }
 
 export const forbiddenPage = (f: Frame, text = f.w.forbiddenText) =>
-  messagePage(f, f.w.forbiddenTitle, text, f.person?.role ? html`<p><a href="/admin">${f.w.backToDashboard}</a></p>` : '')
+  messagePage(
+    f,
+    f.w.forbiddenTitle,
+    text,
+    f.person?.role ? html`<p><a href="/admin">${f.w.backToDashboard}</a></p>` : '',
+  )
 
-export function suspendedPage(f: Frame, store: { name: string; suspendedReason: string | null }, upgradeUrl: string): string {
+export function suspendedPage(
+  f: Frame,
+  store: { name: string; suspendedReason: string | null },
+  upgradeUrl: string,
+): string {
   const w = f.w
   return layout(
     f,

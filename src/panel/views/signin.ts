@@ -2,7 +2,10 @@
 import { html, raw } from '../../shop/html'
 import { type Frame, tokenField, form, layout, errorLine } from './frame'
 
-export function loginPage(f: Frame, opts: { email?: string; error?: string; passkeys: boolean; next?: string }): string {
+export function loginPage(
+  f: Frame,
+  opts: { email?: string; error?: string; passkeys: boolean; next?: string },
+): string {
   const w = f.w
   const described = opts.error ? raw(' aria-describedby="login-error" aria-invalid="true"') : ''
   return layout(
@@ -66,16 +69,33 @@ export const nameField = (f: Frame, value: string | undefined, error?: string) =
 /** An invitation, a reset or a sign-in link, opened. */
 export function linkPage(
   f: Frame,
-  link: { kind: 'invite' | 'reset' | 'signin'; token: string; email: string; storeName: string | null; existing: boolean; name?: string | null },
+  link: {
+    kind: 'invite' | 'reset' | 'signin'
+    token: string
+    email: string
+    storeName: string | null
+    existing: boolean
+    name?: string | null
+  },
   opts: PasswordFormOpts = {},
 ): string {
   const w = f.w
   const action = `/admin/join?token=${encodeURIComponent(link.token)}`
   if (link.kind === 'signin') {
-    return layout(f, w.signInLinkTitle, html`<section>${form(f, action, html`<p>${w.signInLinkIntro(link.email)}</p><button type="submit">${w.continue}</button>`)}</section>`, { narrow: true })
+    return layout(
+      f,
+      w.signInLinkTitle,
+      html`<section>${form(f, action, html`<p>${w.signInLinkIntro(link.email)}</p><button type="submit">${w.continue}</button>`)}</section>`,
+      { narrow: true },
+    )
   }
   if (link.kind === 'reset') {
-    return layout(f, w.resetTitle, html`<section>${form(f, action, html`<p>${link.email}</p>${passwordField(f, 'new-password', w.newPassword, opts.error)}<button type="submit">${w.continue}</button>`)}</section>`, { narrow: true })
+    return layout(
+      f,
+      w.resetTitle,
+      html`<section>${form(f, action, html`<p>${link.email}</p>${passwordField(f, 'new-password', w.newPassword, opts.error)}<button type="submit">${w.continue}</button>`)}</section>`,
+      { narrow: true },
+    )
   }
   const title = w.joinTitle(link.storeName ?? '')
   const body = link.existing
@@ -91,7 +111,11 @@ export function linkPage(
   return layout(f, title, html`<section>${form(f, action, body)}</section>`, { narrow: true })
 }
 
-export function setupPage(f: Frame, token: string, opts: PasswordFormOpts & { storeName?: string; email?: string } = {}): string {
+export function setupPage(
+  f: Frame,
+  token: string,
+  opts: PasswordFormOpts & { storeName?: string; email?: string } = {},
+): string {
   const w = f.w
   const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
   return layout(

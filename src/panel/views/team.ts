@@ -1,5 +1,5 @@
 /** The team page, a ready invitation, and the activity log. */
-import { type Role } from '../../db/schema'
+import type { Role } from '../../db/schema'
 import { html, raw } from '../../shop/html'
 import { type Frame, form, layout, errorLine } from './frame'
 
@@ -14,9 +14,9 @@ export interface TeamData {
 export function teamPage(f: Frame, t: TeamData): string {
   const w = f.w
   const roleSelect = (id: string, label: string, value: Role) =>
-    html`<label for="${id}" class="sr-only">${label}</label><select id="${id}" name="role">${(['owner', 'staff', 'viewer'] as const).map(
-      (r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.roles[r]}</option>`,
-    )}</select>`
+    html`<label for="${id}" class="sr-only">${label}</label><select id="${id}" name="role">${(
+      ['owner', 'staff', 'viewer'] as const
+    ).map((r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.roles[r]}</option>`)}</select>`
   return layout(
     f,
     w.teamTitle,
@@ -32,14 +32,18 @@ export function teamPage(f: Frame, t: TeamData): string {
         <td><a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></td></tr>`
       })}</tbody>
     </table></div></section>
-    ${t.pending.length
-      ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.pendingInvitations}</h2><div class="table"><table>
+    ${
+      t.pending.length
+        ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.pendingInvitations}</h2><div class="table"><table>
         <thead><tr><th scope="col">${w.email}</th><th scope="col">${w.role}</th><th scope="col">${w.expires}</th><th scope="col"><span class="sr-only">${w.revoke}</span></th></tr></thead>
         <tbody>${t.pending.map(
-          (i) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${i.expiresAt.slice(0, 16).replace('T', ' ')}</time></td>
+          (
+            i,
+          ) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${i.expiresAt.slice(0, 16).replace('T', ' ')}</time></td>
           <td>${form(f, `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`, html`<button type="submit" class="secondary" aria-label="${w.revokeInvitation(i.email)}">${w.revoke}</button>`)}</td></tr>`,
         )}</tbody></table></div></section>`
-      : ''}
+        : ''
+    }
     <section aria-labelledby="invite-h"><h2 id="invite-h">${w.invitePerson}</h2>
       ${form(
         f,
@@ -112,12 +116,15 @@ export function activityPage(f: Frame, a: ActivityData): string {
       )}</select></div>
       <button type="submit" class="secondary">${w.filter}</button>
     </form>
-    ${a.rows.length === 0
-      ? html`<p>${w.noActivity}</p>`
-      : html`<div class="table"><table><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.person}</th><th scope="col">${w.what}</th><th scope="col">${w.record}</th></tr></thead>
+    ${
+      a.rows.length === 0
+        ? html`<p>${w.noActivity}</p>`
+        : html`<div class="table"><table><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.person}</th><th scope="col">${w.what}</th><th scope="col">${w.record}</th></tr></thead>
       <tbody>${a.rows.map(
-        (r) => html`<tr><td><time datetime="${r.at}">${r.at.slice(0, 16).replace('T', ' ')}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
-      )}</tbody></table></div>`}
+        (r) =>
+          html`<tr><td><time datetime="${r.at}">${r.at.slice(0, 16).replace('T', ' ')}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
+      )}</tbody></table></div>`
+    }
     ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.older}</a></p>` : ''}`,
   )
 }

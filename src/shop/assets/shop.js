@@ -1,21 +1,30 @@
 // The shop's one script: the cart (kept in this browser, per store) and the checkout, written
 // against the public API. Without it the pages still read; with it a customer can order.
 // The page gives the words and the catalog in its #shop-data block, so this file has no words.
-;(function () {
-  'use strict'
+;(() => {
   var m = location.pathname.match(/^\/s\/([^/]+)/)
   if (!m) return
-  var CART = 'cart:' + m[1]
-  var ATTEMPT = 'checkout:' + m[1]
-  var $ = function (sel, el) { return (el || document).querySelector(sel) }
+  var CART = `cart:${m[1]}`
+  var ATTEMPT = `checkout:${m[1]}`
+  var $ = (sel, el) => (el || document).querySelector(sel)
   // The page says ordering needs JavaScript; it is here.
-  Array.prototype.forEach.call(document.querySelectorAll('[data-needs-js]'), function (e) { e.hidden = true })
+  Array.prototype.forEach.call(document.querySelectorAll('[data-needs-js]'), (e) => {
+    e.hidden = true
+  })
 
   function read(store, key) {
-    try { return JSON.parse(store.getItem(key)) } catch (e) { return null }
+    try {
+      return JSON.parse(store.getItem(key))
+    } catch (_e) {
+      return null
+    }
   }
   function write(store, key, value) {
-    try { value === null ? store.removeItem(key) : store.setItem(key, JSON.stringify(value)) } catch (e) { /* storage off: the cart lives for this page only */ }
+    try {
+      value === null ? store.removeItem(key) : store.setItem(key, JSON.stringify(value))
+    } catch (_e) {
+      /* storage off: the cart lives for this page only */
+    }
   }
   var lines = read(localStorage, CART)
   if (!Array.isArray(lines)) lines = []
@@ -31,7 +40,7 @@
   }
   showCount()
   // Another tab changed the cart.
-  addEventListener('storage', function (e) {
+  addEventListener('storage', (e) => {
     if (e.key !== CART) return
     lines = read(localStorage, CART) || []
     showCount()
@@ -41,26 +50,34 @@
   // ---- Product page: add to cart ----
   var add = $('[data-add]')
   if (add) {
-    add.addEventListener('submit', function (e) {
+    add.addEventListener('submit', (e) => {
       e.preventDefault()
       var status = $('[data-add-status]', add)
       var variant = null
       if (add.elements.variant) {
         var picked = $('input[name=variant]:checked', add)
-        if (!picked) { status.textContent = add.getAttribute('data-choose'); return }
+        if (!picked) {
+          status.textContent = add.getAttribute('data-choose')
+          return
+        }
         variant = picked.value
       }
       var q = Math.max(1, Math.min(999, parseInt(add.elements.qty.value, 10) || 1))
       var p = add.getAttribute('data-product')
       var found = false
       for (var i = 0; i < lines.length; i++) {
-        if (lines[i].p === p && lines[i].v === variant) { lines[i].q = Math.min(999, lines[i].q + q); found = true }
+        if (lines[i].p === p && lines[i].v === variant) {
+          lines[i].q = Math.min(999, lines[i].q + q)
+          found = true
+        }
       }
       if (!found) lines.push({ p: p, v: variant, q: q })
       save()
       status.textContent = ''
       // Set on the next frame so screen readers announce a repeated message too.
-      requestAnimationFrame(function () { status.textContent = add.getAttribute('data-added') })
+      requestAnimationFrame(() => {
+        status.textContent = add.getAttribute('data-added')
+      })
     })
   }
 
@@ -71,7 +88,7 @@
   // Posts JSON to the public POST /api/reviews. Without this script the same form posts its
   // fields to the page's own route, which calls the same verb and redirects back.
   var review = $('[data-review]')
-  if (review && data && data.review) writeReview(review, data.review)
+  if (review && data?.review) writeReview(review, data.review)
 
   function writeReview(form, R) {
     form.noValidate = true // our messages, in the store's language, instead of the browser's
@@ -85,21 +102,31 @@
     var timer
     // The count as the person types; read out to a screen reader once they pause, not at every key.
     function counted() {
-      var text = count.getAttribute('data-count').replace('{n}', f.comment.value.length.toLocaleString(document.documentElement.lang))
+      var text = count
+        .getAttribute('data-count')
+        .replace('{n}', f.comment.value.length.toLocaleString(document.documentElement.lang))
       count.textContent = text
       clearTimeout(timer)
-      timer = setTimeout(function () { live.textContent = text }, 1000)
+      timer = setTimeout(() => {
+        live.textContent = text
+      }, 1000)
     }
     f.comment.addEventListener('input', counted)
 
     function say(el, text) {
       el.textContent = ''
       // Set on the next frame so a repeated message is announced again.
-      requestAnimationFrame(function () { el.textContent = text })
+      requestAnimationFrame(() => {
+        el.textContent = text
+      })
     }
     function clear() {
-      Array.prototype.forEach.call(form.querySelectorAll('.err'), function (e) { e.textContent = '' })
-      Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (e) { e.removeAttribute('aria-invalid') })
+      Array.prototype.forEach.call(form.querySelectorAll('.err'), (e) => {
+        e.textContent = ''
+      })
+      Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), (e) => {
+        e.removeAttribute('aria-invalid')
+      })
       ok.textContent = ''
       err.textContent = ''
     }
@@ -109,7 +136,7 @@
     }
     /** The message next to the field the API named; false when the form has no such field. */
     function fieldError(field, reason) {
-      var target = $('[data-err="' + field + '"]', form)
+      var target = $(`[data-err="${field}"]`, form)
       if (!target) return false
       target.textContent = message(field, reason)
       var input = field === 'rating' ? $('input[name=rating]', form) : f[field]
@@ -125,7 +152,7 @@
       return minutes === 1 ? R.limitMinute : R.limitMinutes.replace('{n}', String(minutes))
     }
 
-    form.addEventListener('submit', function (e) {
+    form.addEventListener('submit', (e) => {
       e.preventDefault()
       if (busy) return
       clear()
@@ -135,29 +162,46 @@
       // The page checks what it can; the API checks again and names the field it refuses.
       if (!name) return void fieldError('customerName', 'required')
       if (!picked) return void fieldError('rating', 'required')
-      var body = { storeId: form.getAttribute('data-store'), productId: form.getAttribute('data-product'), customerName: name, rating: parseInt(picked.value, 10) }
+      var body = {
+        storeId: form.getAttribute('data-store'),
+        productId: form.getAttribute('data-product'),
+        customerName: name,
+        rating: parseInt(picked.value, 10),
+      }
       if (text) body.comment = text
       busy = true
       var label = button.textContent
       button.disabled = true
       button.textContent = R.sending
       form.setAttribute('aria-busy', 'true')
-      fetch('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-        .then(function (res) {
-          return res.json().catch(function () { return {} }).then(function (json) { return { status: res.status, json: json, retry: res.headers.get('retry-after') } })
-        })
-        .then(function (r) {
-          if (r.status === 201) {
-            form.reset()
-            count.textContent = count.getAttribute('data-count').replace('{n}', '0')
-            return say(ok, R.thanks)
-          }
-          var d = (r.json && r.json.details) || {}
-          if (r.status === 400 && d.field && fieldError(d.field, d.reason)) return
-          if (r.status === 400 && d.field) return say(err, message(d.field, d.reason))
-          say(err, r.status === 429 ? retryText(parseInt(r.retry, 10) || 86400) : R.failed)
-        }, function () { say(err, R.network) })
-        .then(function () {
+      fetch('/api/reviews', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+        .then((res) =>
+          res
+            .json()
+            .catch(() => ({}))
+            .then((json) => ({ status: res.status, json: json, retry: res.headers.get('retry-after') })),
+        )
+        .then(
+          (r) => {
+            if (r.status === 201) {
+              form.reset()
+              count.textContent = count.getAttribute('data-count').replace('{n}', '0')
+              return say(ok, R.thanks)
+            }
+            var d = r.json?.details || {}
+            if (r.status === 400 && d.field && fieldError(d.field, d.reason)) return
+            if (r.status === 400 && d.field) return say(err, message(d.field, d.reason))
+            say(err, r.status === 429 ? retryText(parseInt(r.retry, 10) || 86400) : R.failed)
+          },
+          () => {
+            say(err, R.network)
+          },
+        )
+        .then(() => {
           busy = false
           button.disabled = false
           button.textContent = label
@@ -170,12 +214,13 @@
   var cart = $('[data-cart]')
   if (!cart || !data) return
   var W = data.words
-  var digits = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency }).resolvedOptions().maximumFractionDigits
-  var scale = Math.pow(10, digits)
+  var digits = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency }).resolvedOptions()
+    .maximumFractionDigits
+  var scale = 10 ** digits
   var fmt = new Intl.NumberFormat(data.locale, { style: 'currency', currency: data.currency })
   // Money in minor units here too, so sums never pick up float error.
-  var minor = function (major) { return Math.round(major * scale) }
-  var show = function (m) { return fmt.format(m / scale) }
+  var minor = (major) => Math.round(major * scale)
+  var show = (m) => fmt.format(m / scale)
   var form = $('[data-checkout]')
   var list = $('[data-lines]')
   var busy = false
@@ -185,7 +230,7 @@
     if (!p) return null
     if (line.v) {
       var v = p.variants[line.v]
-      return v ? { name: p.name + ' (' + v.name + ')', price: v.price, inStock: p.inStock && v.inStock } : null
+      return v ? { name: `${p.name} (${v.name})`, price: v.price, inStock: p.inStock && v.inStock } : null
     }
     return Object.keys(p.variants).length ? null : { name: p.name, price: p.price, inStock: p.inStock }
   }
@@ -202,7 +247,7 @@
     lines = lines.filter(item)
     save()
     list.textContent = ''
-    lines.forEach(function (line, i) {
+    lines.forEach((line, i) => {
       var it = item(line)
       var li = el('li', { class: 'line' })
       var info = el('div')
@@ -211,20 +256,28 @@
       li.appendChild(info)
       li.appendChild(el('div', { class: 'sum', 'data-sum': i }, show(minor(it.price) * line.q)))
       var ctl = el('div', { class: 'ctl' })
-      var id = 'q-' + i
+      var id = `q-${i}`
       ctl.appendChild(el('label', { for: id, class: 'vh' }, W.quantityOf.replace('{name}', it.name)))
-      var input = el('input', { id: id, type: 'number', inputmode: 'numeric', min: '1', max: '999', value: String(line.q), 'aria-describedby': 'items-' + i + '-err' })
-      input.addEventListener('input', function () {
+      var input = el('input', {
+        id: id,
+        type: 'number',
+        inputmode: 'numeric',
+        min: '1',
+        max: '999',
+        value: String(line.q),
+        'aria-describedby': `items-${i}-err`,
+      })
+      input.addEventListener('input', () => {
         var q = parseInt(input.value, 10)
         if (!(q >= 1 && q <= 999)) return
         line.q = q
         save()
-        $('[data-sum="' + i + '"]').textContent = show(minor(it.price) * q)
+        $(`[data-sum="${i}"]`).textContent = show(minor(it.price) * q)
         totals()
       })
       ctl.appendChild(input)
-      var rm = el('button', { type: 'button', class: 'link', 'aria-label': W.remove + ': ' + it.name }, W.remove)
-      rm.addEventListener('click', function () {
+      var rm = el('button', { type: 'button', class: 'link', 'aria-label': `${W.remove}: ${it.name}` }, W.remove)
+      rm.addEventListener('click', () => {
         lines.splice(i, 1)
         renderCart()
         var next = $('[data-lines] input') || $('h1')
@@ -233,7 +286,7 @@
       })
       ctl.appendChild(rm)
       li.appendChild(ctl)
-      li.appendChild(el('span', { class: 'err', id: 'items-' + i + '-err' }, it.inStock ? '' : W.outOfStock))
+      li.appendChild(el('span', { class: 'err', id: `items-${i}-err` }, it.inStock ? '' : W.outOfStock))
       list.appendChild(li)
     })
     $('[data-empty]').hidden = lines.length > 0
@@ -243,7 +296,9 @@
 
   function totals() {
     var sub = 0
-    lines.forEach(function (line) { sub += minor(item(line).price) * line.q })
+    lines.forEach((line) => {
+      sub += minor(item(line).price) * line.q
+    })
     var picked = $('input[name=shippingOptionId]:checked', form)
     var ship = picked ? minor(data.shipping[picked.value]) : 0
     $('[data-subtotal]').textContent = show(sub)
@@ -254,27 +309,41 @@
 
   // ---- Checkout ----
   function clearErrors() {
-    Array.prototype.forEach.call(cart.querySelectorAll('.err'), function (e) { e.textContent = '' })
-    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (e) { e.removeAttribute('aria-invalid') })
+    Array.prototype.forEach.call(cart.querySelectorAll('.err'), (e) => {
+      e.textContent = ''
+    })
+    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), (e) => {
+      e.removeAttribute('aria-invalid')
+    })
     $('[data-form-err]').textContent = ''
   }
 
   /** Shows a message next to the field the API named (`details.field`); false if there is no such place. */
   function fieldError(field, message) {
     var im = /^items\[(\d+)\]/.exec(field)
-    var target = im ? $('#items-' + im[1] + '-err') : $('[data-err="' + field + '"]', form)
+    var target = im ? $(`#items-${im[1]}-err`) : $(`[data-err="${field}"]`, form)
     if (!target) return false
     target.textContent = message
-    var input = im ? $('#q-' + im[1]) : form.elements[field]
-    if (input && input.setAttribute) { input.setAttribute('aria-invalid', 'true'); input.focus() }
-    else if (input && input[0]) input[0].focus()
+    var input = im ? $(`#q-${im[1]}`) : form.elements[field]
+    if (input?.setAttribute) {
+      input.setAttribute('aria-invalid', 'true')
+      input.focus()
+    } else if (input?.[0]) input[0].focus()
     return true
   }
 
   function reasonText(field, reason) {
     if (field === 'phone' && reason !== 'required') return W.invalidPhone
     if (field === 'discountCode' && reason === 'not_found') return W.unknownCode
-    var map = { required: W.required, out_of_range: W.tooLong, not_found: W.notFound, inactive: W.inactive, expired: W.expired, exhausted: W.exhausted, below_minimum: W.belowMinimum }
+    var map = {
+      required: W.required,
+      out_of_range: W.tooLong,
+      not_found: W.notFound,
+      inactive: W.inactive,
+      expired: W.expired,
+      exhausted: W.exhausted,
+      below_minimum: W.belowMinimum,
+    }
     return map[reason] || W.invalid
   }
 
@@ -286,27 +355,32 @@
   function newKey() {
     var b = new Uint8Array(16)
     crypto.getRandomValues(b)
-    return Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1) }).join('')
+    return Array.prototype.map.call(b, (x) => (x + 256).toString(16).slice(1)).join('')
   }
 
-  form.addEventListener('change', function (e) { if (e.target.name === 'shippingOptionId') totals() })
+  form.addEventListener('change', (e) => {
+    if (e.target.name === 'shippingOptionId') totals()
+  })
 
-  form.addEventListener('submit', function (e) {
+  form.addEventListener('submit', (e) => {
     e.preventDefault()
     if (busy) return
     clearErrors()
     var f = form.elements
-    var val = function (name) { return f[name] ? f[name].value.trim() : '' }
+    var val = (name) => (f[name] ? f[name].value.trim() : '')
     // The page checks what it can (the API checks again and names the field it refuses).
     var bad = null
     if (!val('name')) bad = bad || (fieldError('name', W.required) && 'name')
     if (!val('phone')) bad = bad || (fieldError('phone', W.required) && 'phone')
-    if (bad) { f[bad].focus(); return }
+    if (bad) {
+      f[bad].focus()
+      return
+    }
     var body = {
       storeId: data.storeId,
       name: val('name'),
       phone: val('phone'),
-      items: lines.map(function (l) { return l.v ? { variantId: l.v, quantity: l.q } : { productId: l.p, quantity: l.q } }),
+      items: lines.map((l) => (l.v ? { variantId: l.v, quantity: l.q } : { productId: l.p, quantity: l.q })),
     }
     if (val('address')) body.address = val('address')
     if (val('notes')) body.notes = val('notes')
@@ -328,25 +402,40 @@
     button.disabled = true
     button.textContent = W.placing
     form.setAttribute('aria-busy', 'true')
-    fetch('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': attempt.key }, body: text })
-      .then(function (res) {
-        return res.json().catch(function () { return {} }).then(function (json) { return { status: res.status, json: json } })
-      })
-      .then(function (r) {
-        if (r.status === 201) return done(r.json)
-        var j = r.json || {}
-        var d = j.details || {}
-        if (r.status === 400 && d.field && fieldError(d.field, reasonText(d.field, d.reason))) return
-        if (r.status === 409 && j.code === 'DUPLICATE_ORDER') return formError(W.duplicate)
-        if (r.status === 409 && j.code === 'OUT_OF_STOCK') {
-          var msg = d.available === 0 ? W.soldOutNow : W.outOfStock + (d.available !== undefined ? ' ' + W.available.replace('{n}', d.available) : '')
-          if (!d.field || !fieldError(d.field, msg)) formError(msg)
-          return
-        }
-        if (r.status === 409 && j.code === 'IDEMPOTENCY_KEY_REUSED') write(sessionStorage, ATTEMPT, null)
-        formError(r.status === 429 ? W.tooMany : W.failed)
-      }, function () { formError(W.network) })
-      .then(function () {
+    fetch('/api/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': attempt.key },
+      body: text,
+    })
+      .then((res) =>
+        res
+          .json()
+          .catch(() => ({}))
+          .then((json) => ({ status: res.status, json: json })),
+      )
+      .then(
+        (r) => {
+          if (r.status === 201) return done(r.json)
+          var j = r.json || {}
+          var d = j.details || {}
+          if (r.status === 400 && d.field && fieldError(d.field, reasonText(d.field, d.reason))) return
+          if (r.status === 409 && j.code === 'DUPLICATE_ORDER') return formError(W.duplicate)
+          if (r.status === 409 && j.code === 'OUT_OF_STOCK') {
+            var msg =
+              d.available === 0
+                ? W.soldOutNow
+                : W.outOfStock + (d.available !== undefined ? ` ${W.available.replace('{n}', d.available)}` : '')
+            if (!d.field || !fieldError(d.field, msg)) formError(msg)
+            return
+          }
+          if (r.status === 409 && j.code === 'IDEMPOTENCY_KEY_REUSED') write(sessionStorage, ATTEMPT, null)
+          formError(r.status === 429 ? W.tooMany : W.failed)
+        },
+        () => {
+          formError(W.network)
+        },
+      )
+      .then(() => {
         busy = false
         button.disabled = false
         button.textContent = label
@@ -361,12 +450,22 @@
     cart.hidden = true
     var box = $('[data-done]')
     $('[data-order-number]').textContent = order.orderNumber
-    $('[data-order-total]').textContent = typeof order.total === 'number'
-      ? new Intl.NumberFormat(data.locale, { style: 'currency', currency: order.currency || data.currency }).format(order.total) : ''
+    $('[data-order-total]').textContent =
+      typeof order.total === 'number'
+        ? new Intl.NumberFormat(data.locale, { style: 'currency', currency: order.currency || data.currency }).format(
+            order.total,
+          )
+        : ''
     var wa = $('[data-wa]')
-    if (typeof order.whatsappUrl === 'string' && order.whatsappUrl.indexOf('https://wa.me/') === 0) { wa.href = order.whatsappUrl; wa.hidden = false }
+    if (typeof order.whatsappUrl === 'string' && order.whatsappUrl.indexOf('https://wa.me/') === 0) {
+      wa.href = order.whatsappUrl
+      wa.hidden = false
+    }
     var follow = $('[data-status]')
-    if (follow && typeof order.statusUrl === 'string' && order.statusUrl.indexOf(location.origin + '/s/') === 0) { follow.href = order.statusUrl; follow.hidden = false }
+    if (follow && typeof order.statusUrl === 'string' && order.statusUrl.indexOf(`${location.origin}/s/`) === 0) {
+      follow.href = order.statusUrl
+      follow.hidden = false
+    }
     box.hidden = false
     box.focus()
   }

@@ -27,7 +27,8 @@ export const es: Words = {
   unavailableTitle: 'No disponible por ahora',
   unavailableText: 'Esta tienda no está disponible por el momento. Vuelve más tarde.',
   busyTitle: 'Demasiadas páginas a la vez',
-  busyText: 'Desde esta conexión se han abierto muchísimas páginas en el último minuto. Espera un minuto y vuelve a intentarlo.',
+  busyText:
+    'Desde esta conexión se han abierto muchísimas páginas en el último minuto. Espera un minuto y vuelve a intentarlo.',
   storesTitle: 'Tiendas',
   storesIntro: 'Elige una tienda para ver su catálogo.',
   noStores: 'Todavía no hay tiendas.',
@@ -62,7 +63,8 @@ export const es: Words = {
     exhausted: 'Este código de descuento ya se agotó.',
     belowMinimum: 'Tu pedido no llega al mínimo de este código de descuento.',
     invalid: 'Revisa este campo.',
-    duplicate: 'Parece que ya hiciste este pedido hace unos minutos. Revisa tus mensajes, o cambia el pedido para hacer otro.',
+    duplicate:
+      'Parece que ya hiciste este pedido hace unos minutos. Revisa tus mensajes, o cambia el pedido para hacer otro.',
     outOfStock: 'Lo sentimos, no queda suficiente stock de un producto de tu carrito. Baja la cantidad o quítalo.',
     available: 'Solo quedan {n}.',
     soldOutNow: 'Lo sentimos, se acaba de agotar. Quítalo para continuar.',
@@ -88,7 +90,8 @@ export const es: Words = {
   sendReview: 'Enviar reseña',
   shareWhatsapp: 'Compartir por WhatsApp',
   forbiddenTitle: 'No permitido',
-  forbiddenText: 'Este formulario solo se puede enviar desde la página de la tienda. Vuelve al producto e inténtalo de nuevo.',
+  forbiddenText:
+    'Este formulario solo se puede enviar desde la página de la tienda. Vuelve al producto e inténtalo de nuevo.',
   review: {
     thanks: 'Gracias — tu reseña aparecerá cuando la tienda la apruebe.',
     sending: 'Enviando tu reseña…',

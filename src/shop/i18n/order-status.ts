@@ -5,7 +5,13 @@ import { ORDER_LINE_WORDS } from './order-lines'
 const en = {
   title: (number: string) => `Order ${number}`,
   intro: 'Here is where your order stands. This page updates when the shop moves it.',
-  status: { pending: 'Received', confirmed: 'Confirmed', shipped: 'On its way', delivered: 'Delivered', cancelled: 'Cancelled' } as Record<OrderStatus, string>,
+  status: {
+    pending: 'Received',
+    confirmed: 'Confirmed',
+    shipped: 'On its way',
+    delivered: 'Delivered',
+    cancelled: 'Cancelled',
+  } as Record<OrderStatus, string>,
   now: 'Status',
   timeline: 'History',
   ...ORDER_LINE_WORDS.en,
@@ -18,7 +24,13 @@ export type OrderStatusWords = typeof en
 const es: OrderStatusWords = {
   title: (number) => `Pedido ${number}`,
   intro: 'Así va tu pedido. Esta página se actualiza cuando la tienda lo mueve.',
-  status: { pending: 'Recibido', confirmed: 'Confirmado', shipped: 'En camino', delivered: 'Entregado', cancelled: 'Cancelado' },
+  status: {
+    pending: 'Recibido',
+    confirmed: 'Confirmado',
+    shipped: 'En camino',
+    delivered: 'Entregado',
+    cancelled: 'Cancelado',
+  },
   now: 'Estado',
   timeline: 'Historial',
   ...ORDER_LINE_WORDS.es,
@@ -30,7 +42,13 @@ const es: OrderStatusWords = {
 const pt: OrderStatusWords = {
   title: (number) => `Pedido ${number}`,
   intro: 'Veja como está o seu pedido. Esta página é atualizada quando a loja o movimenta.',
-  status: { pending: 'Recebido', confirmed: 'Confirmado', shipped: 'A caminho', delivered: 'Entregue', cancelled: 'Cancelado' },
+  status: {
+    pending: 'Recebido',
+    confirmed: 'Confirmado',
+    shipped: 'A caminho',
+    delivered: 'Entregue',
+    cancelled: 'Cancelado',
+  },
   now: 'Status',
   timeline: 'Histórico',
   ...ORDER_LINE_WORDS.pt,

@@ -1,6 +1,6 @@
 /** The cart and checkout page. */
 import { type Html, html, raw } from '../html'
-import { type PageCtx, type ViewCatalog } from './types'
+import type { PageCtx, ViewCatalog } from './types'
 import { layout, money, storePath, summary } from './parts'
 import { orderStatusWords } from '../i18n/order-status'
 
@@ -18,12 +18,14 @@ export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
 <ul class="lines" data-lines></ul>
 <form class="checkout" data-checkout novalidate>
 <h2>${words.checkout}</h2>
-${ships.length
+${
+  ships.length
     ? html`<fieldset class="ships"><legend>${words.shipping}</legend>
 ${ships.map((s, i) => html`<label class="opt"><input type="radio" name="shippingOptionId" value="${s.id}"${i === 0 ? raw(' checked') : ''}> <span>${s.name}</span> <span class="p">${money(c, s.price, store.currency)}</span>${s.estimatedDays !== null ? html` <span class="muted">(${words.days(s.estimatedDays)})</span>` : ''}</label>`)}
 <span class="err" id="shippingOptionId-err" data-err="shippingOptionId"></span>
 </fieldset>`
-    : ''}
+    : ''
+}
 ${field('name', words.name, raw('<input id="name" name="name" autocomplete="name" required maxlength="200" aria-describedby="name-err">'))}
 ${field('phone', words.phone, raw('<input id="phone" name="phone" type="tel" autocomplete="tel" required maxlength="40" aria-describedby="phone-hint phone-err">'), words.phoneHint)}
 ${field('address', words.address, raw('<textarea id="address" name="address" autocomplete="street-address" rows="2" maxlength="1000" aria-describedby="address-err"></textarea>'))}
@@ -52,9 +54,25 @@ ${field('discountCode', words.discountCode, raw('<input id="discountCode" name="
     products: Object.fromEntries(
       cat.products.map((p) => [
         p.id,
-        { name: p.name, price: p.price, inStock: p.inStock !== false, variants: Object.fromEntries(p.variants.map((v) => [v.id, { name: v.name, price: v.price, inStock: v.inStock !== false }])) },
+        {
+          name: p.name,
+          price: p.price,
+          inStock: p.inStock !== false,
+          variants: Object.fromEntries(
+            p.variants.map((v) => [v.id, { name: v.name, price: v.price, inStock: v.inStock !== false }]),
+          ),
+        },
       ]),
     ),
   }
-  return layout(c, { title: `${words.cartTitle} · ${store.name}`, description: summary(store.description, store.name), path: `${storePath(store)}/cart`, store, noindex: true, script: true, data, main })
+  return layout(c, {
+    title: `${words.cartTitle} · ${store.name}`,
+    description: summary(store.description, store.name),
+    path: `${storePath(store)}/cart`,
+    store,
+    noindex: true,
+    script: true,
+    data,
+    main,
+  })
 }

@@ -1,6 +1,6 @@
 /** The catalog page and its product cards. */
 import { type Html, html } from '../html'
-import { type PageCtx, type ViewCatalog, type ViewProduct } from './types'
+import type { PageCtx, ViewCatalog, ViewProduct } from './types'
 import { img, isAvailable, layout, priceOf, productPath, shareLink, storePath, summary, whatsappLink } from './parts'
 
 export function productCard(p: ViewProduct, cat: ViewCatalog, c: PageCtx, eager: boolean): Html {
@@ -26,7 +26,8 @@ export function catalogPage(cat: ViewCatalog, c: PageCtx): Html {
   const sections = cat.categories
     .filter((k) => byCat.get(k.id)!.length)
     .map((k) => ({ id: `c-${k.slug}`, name: k.name, products: byCat.get(k.id)! }))
-  if (rest.length) sections.push({ id: 'c-more', name: sections.length ? words.other : words.allProducts, products: rest })
+  if (rest.length)
+    sections.push({ id: 'c-more', name: sections.length ? words.other : words.allProducts, products: rest })
   let shown = 0
   const main = html`<section class="intro">
 <h1>${store.name}</h1>
@@ -46,7 +47,12 @@ ${sections.map(
     '@context': 'https://schema.org',
     '@type': 'ItemList',
     name: store.name,
-    itemListElement: cat.products.map((p, i) => ({ '@type': 'ListItem', position: i + 1, url: c.origin + productPath(store, p), name: p.name })),
+    itemListElement: cat.products.map((p, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      url: c.origin + productPath(store, p),
+      name: p.name,
+    })),
   }
   return layout(c, {
     title: store.name,

@@ -1,21 +1,37 @@
 /** The directory, message pages and the sitemap. */
 import { type Html, html } from '../html'
-import { type PageCtx, type ViewCatalog, type ViewStore } from './types'
+import type { PageCtx, ViewCatalog, ViewStore } from './types'
 import { layout, productPath, storePath, summary } from './parts'
 
 export function directoryPage(entries: { name: string; slug: string; description: string | null }[], c: PageCtx): Html {
   const { words } = c
   const main = html`<h1>${words.storesTitle}</h1>
-${entries.length
+${
+  entries.length
     ? html`<p>${words.storesIntro}</p><ul class="stores">${entries.map((e) => html`<li><a href="${storePath(e)}">${e.name}</a>${e.description ? html`<p class="muted">${summary(e.description, '')}</p>` : ''}</li>`)}</ul>`
-    : html`<p>${words.noStores}</p>`}`
+    : html`<p>${words.noStores}</p>`
+}`
   return layout(c, { title: words.storesTitle, description: words.storesIntro, path: '/', main })
 }
 
-export function messagePage(kind: 'notFound' | 'unavailable' | 'busy' | 'forbidden', c: PageCtx, store?: ViewStore): Html {
+export function messagePage(
+  kind: 'notFound' | 'unavailable' | 'busy' | 'forbidden',
+  c: PageCtx,
+  store?: ViewStore,
+): Html {
   const { words } = c
-  const title = { notFound: words.notFoundTitle, unavailable: words.unavailableTitle, busy: words.busyTitle, forbidden: words.forbiddenTitle }[kind]
-  const text = { notFound: words.notFoundText, unavailable: words.unavailableText, busy: words.busyText, forbidden: words.forbiddenText }[kind]
+  const title = {
+    notFound: words.notFoundTitle,
+    unavailable: words.unavailableTitle,
+    busy: words.busyTitle,
+    forbidden: words.forbiddenTitle,
+  }[kind]
+  const text = {
+    notFound: words.notFoundText,
+    unavailable: words.unavailableText,
+    busy: words.busyText,
+    forbidden: words.forbiddenText,
+  }[kind]
   return layout(c, {
     title: store ? `${title} · ${store.name}` : title,
     description: text,

@@ -2,10 +2,11 @@
 import { type Html, html, jsonForScript, raw } from '../html'
 import { formatMoney } from '../i18n'
 import { ASSETS } from '../assets'
-import { type PageCtx, type ViewImage, type ViewProduct, type ViewStore } from './types'
+import type { PageCtx, ViewImage, ViewProduct, ViewStore } from './types'
 
 export const storePath = (s: { slug: string }) => `/s/${encodeURIComponent(s.slug)}`
-export const productPath = (s: { slug: string }, p: { slug: string }) => `${storePath(s)}/p/${encodeURIComponent(p.slug)}`
+export const productPath = (s: { slug: string }, p: { slug: string }) =>
+  `${storePath(s)}/p/${encodeURIComponent(p.slug)}`
 export const money = (c: PageCtx, amount: number, currency: string) => formatMoney(amount, currency, c.words.locale)
 
 export const isAvailable = (p: ViewProduct): boolean =>
@@ -45,7 +46,17 @@ export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined
 export function picturesOf(p: ViewProduct, origin: string): ViewImage[] {
   return (p.images ?? []).flatMap((img) => {
     const url = sameOrigin(img.url, origin)
-    return url ? [{ ...img, url, sizes: img.sizes?.flatMap((s) => (sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [])) }] : []
+    return url
+      ? [
+          {
+            ...img,
+            url,
+            sizes: img.sizes?.flatMap((s) =>
+              sameOrigin(s.url, origin) ? [{ url: sameOrigin(s.url, origin)!, width: s.width }] : [],
+            ),
+          },
+        ]
+      : []
   })
 }
 
@@ -70,7 +81,9 @@ export function priceOf(p: ViewProduct, currency: string, c: PageCtx): Html {
   const from = prices.some((x) => x !== min)
   const was = p.comparePrice !== null && p.comparePrice > min
   return html`<p class="price">${from ? `${c.words.from} ` : ''}<span>${money(c, min, currency)}</span>${
-    was ? html` <span class="was"><span class="vh">${c.words.regularPrice}: </span><s>${money(c, p.comparePrice!, currency)}</s></span>` : ''
+    was
+      ? html` <span class="was"><span class="vh">${c.words.regularPrice}: </span><s>${money(c, p.comparePrice!, currency)}</s></span>`
+      : ''
   }</p>`
 }
 
@@ -136,8 +149,12 @@ ${o.jsonLd ? html`<script type="application/ld+json">${jsonForScript(o.jsonLd)}<
 <body>
 <a class="skip" href="#main">${words.skip}</a>
 <header class="top">
-${o.store ? html`<a class="brand" href="${storePath(o.store)}">${o.store.name}</a>
-<a class="cart-link" href="${storePath(o.store)}/cart">${words.cart} <span class="count" data-cart-count></span></a>` : html`<span class="brand">${words.storesTitle}</span>`}
+${
+  o.store
+    ? html`<a class="brand" href="${storePath(o.store)}">${o.store.name}</a>
+<a class="cart-link" href="${storePath(o.store)}/cart">${words.cart} <span class="count" data-cart-count></span></a>`
+    : html`<span class="brand">${words.storesTitle}</span>`
+}
 </header>
 <main id="main" tabindex="-1">
 ${o.main}

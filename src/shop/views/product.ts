@@ -1,11 +1,39 @@
 /** The product page and its JSON-LD. */
 import { type Html, html, raw } from '../html'
 import { numberFormat } from '../../lib/intl'
-import { NO_REVIEWS_PAGE, type ReviewOutcome, type ReviewsPage, reviewForm, reviewScriptData, reviewsJsonLd, reviewsSection } from '../review-views'
-import { type PageCtx, type ViewCatalog, type ViewProduct, type ViewStore } from './types'
-import { galleryImg, img, isAvailable, layout, money, pictureOf, picturesOf, priceOf, priceText, productPath, shareLink, storePath, summary, whatsappLink } from './parts'
+import {
+  NO_REVIEWS_PAGE,
+  type ReviewOutcome,
+  type ReviewsPage,
+  reviewForm,
+  reviewScriptData,
+  reviewsJsonLd,
+  reviewsSection,
+} from '../review-views'
+import type { PageCtx, ViewCatalog, ViewProduct, ViewStore } from './types'
+import {
+  galleryImg,
+  img,
+  isAvailable,
+  layout,
+  money,
+  pictureOf,
+  picturesOf,
+  priceOf,
+  priceText,
+  productPath,
+  shareLink,
+  storePath,
+  summary,
+  whatsappLink,
+} from './parts'
 
-export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx, reviews: ReviewsPage = NO_REVIEWS_PAGE): Record<string, unknown> {
+export function productJsonLd(
+  p: ViewProduct,
+  store: ViewStore,
+  c: PageCtx,
+  reviews: ReviewsPage = NO_REVIEWS_PAGE,
+): Record<string, unknown> {
   const pic = pictureOf(p, c.origin)
   const prices = p.variants.length ? p.variants.map((v) => v.price) : [p.price]
   const availability = `https://schema.org/${isAvailable(p) ? 'InStock' : 'OutOfStock'}`
@@ -20,10 +48,26 @@ export function productJsonLd(p: ViewProduct, store: ViewStore, c: PageCtx, revi
     url,
     offers:
       prices.length > 1
-        ? { '@type': 'AggregateOffer', priceCurrency: store.currency, lowPrice: Math.min(...prices), highPrice: Math.max(...prices), offerCount: prices.length, availability, url }
+        ? {
+            '@type': 'AggregateOffer',
+            priceCurrency: store.currency,
+            lowPrice: Math.min(...prices),
+            highPrice: Math.max(...prices),
+            offerCount: prices.length,
+            availability,
+            url,
+          }
         : { '@type': 'Offer', priceCurrency: store.currency, price: prices[0], availability, url },
     ...(p.reviewCount > 0 && p.averageRating !== null
-      ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: p.averageRating, reviewCount: p.reviewCount, bestRating: 5, worstRating: 1 } }
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: p.averageRating,
+            reviewCount: p.reviewCount,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
       : {}),
     ...(reviews.data.length ? { review: reviewsJsonLd(reviews) } : {}),
   }

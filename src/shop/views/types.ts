@@ -1,5 +1,5 @@
 /** The view types the shop's pages render (what the public catalog read returns). */
-import { type Words } from '../i18n'
+import type { Words } from '../i18n'
 
 export interface ViewImage {
   url: string
@@ -41,7 +41,13 @@ export interface ViewCatalog {
   store: ViewStore
   categories: { id: string; name: string; slug: string }[]
   products: ViewProduct[]
-  shippingOptions: { id: string; name: string; price: number; description: string | null; estimatedDays: number | null }[]
+  shippingOptions: {
+    id: string
+    name: string
+    price: number
+    description: string | null
+    estimatedDays: number | null
+  }[]
 }
 
 /** What every page needs besides its data: words, the absolute origin for links and tags. */

@@ -48,40 +48,95 @@ export const formatOrderNumber = (seq: number) => `ORD-${String(seq).padStart(6,
  * Prices and names from the database only; 400 naming the first bad line. `stock` receives each
  * line's stock as read in this transaction (null = untracked), for takeStock.
  */
-function resolveLines(db: Database, storeId: string, orderId: string, refs: LineRef[], stock: StockLine[]): OrderItem[] {
-  const vmap = new Map(sql.variantsByIds(db, refs.flatMap((r) => (r.variantId ? [r.variantId] : []))).map((v) => [v.id, v]))
-  const pmap = new Map(sql.productsByIds(db, refs.flatMap((r) => (r.productId ? [r.productId] : []))).map((p) => [p.id, p]))
+function resolveLines(
+  db: Database,
+  storeId: string,
+  orderId: string,
+  refs: LineRef[],
+  stock: StockLine[],
+): OrderItem[] {
+  const vmap = new Map(
+    sql
+      .variantsByIds(
+        db,
+        refs.flatMap((r) => (r.variantId ? [r.variantId] : [])),
+      )
+      .map((v) => [v.id, v]),
+  )
+  const pmap = new Map(
+    sql
+      .productsByIds(
+        db,
+        refs.flatMap((r) => (r.productId ? [r.productId] : [])),
+      )
+      .map((p) => [p.id, p]),
+  )
   return refs.map((r, i): OrderItem => {
     const at = r.at ?? i
     if (r.variantId) {
       const field = `items[${at}].variantId`
       const v = vmap.get(r.variantId)
-      if (!v || v.storeId !== storeId || v.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
-      if (!v.isActive || !v.productActive) throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
+      if (!v || v.storeId !== storeId || v.deletedAt !== null)
+        throw new ValidationError(field, 'not_found', `${field} does not name a variant of this store`)
+      if (!v.isActive || !v.productActive)
+        throw new ValidationError(field, 'inactive', `${field} names a variant that is not available`)
       stock.push({ productId: v.productId, variantId: v.id, quantity: r.quantity, stock: v.stock, position: at })
       return line(orderId, i, v.productId, v.productName, v.id, v.name, v.price, r.quantity, v.stock !== null)
     }
     const field = `items[${at}].productId`
     const p = pmap.get(r.productId!)
-    if (!p || p.storeId !== storeId || p.deletedAt !== null) throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
+    if (!p || p.storeId !== storeId || p.deletedAt !== null)
+      throw new ValidationError(field, 'not_found', `${field} does not name a product of this store`)
     if (!p.isActive) throw new ValidationError(field, 'inactive', `${field} names a product that is not available`)
-    if (p.hasVariants) throw new ValidationError(`items[${at}].variantId`, 'required', `items[${at}]: this product has variants; name one with variantId`)
+    if (p.hasVariants)
+      throw new ValidationError(
+        `items[${at}].variantId`,
+        'required',
+        `items[${at}]: this product has variants; name one with variantId`,
+      )
     stock.push({ productId: p.id, variantId: null, quantity: r.quantity, stock: p.stock, position: at })
     return line(orderId, i, p.id, p.name, null, null, p.price, r.quantity, p.stock !== null)
   })
 }
 
-function line(orderId: string, i: number, productId: string, productName: string, variantId: string | null, variantName: string | null, unitPrice: number, quantity: number, stockTaken: boolean): OrderItem {
+function line(
+  orderId: string,
+  i: number,
+  productId: string,
+  productName: string,
+  variantId: string | null,
+  variantName: string | null,
+  unitPrice: number,
+  quantity: number,
+  stockTaken: boolean,
+): OrderItem {
   const subtotal = lineSubtotal(unitPrice, quantity)
   if (!Number.isSafeInteger(subtotal)) throw new ValidationError(`items[${i}].quantity`, 'out_of_range')
   // Item ids are internal (never shown): the order id and the line's position keep them unique without another CUID.
-  return { id: `${orderId}-${i}`, orderId, productId, productName, variantId, variantName, quantity, unitPrice, subtotal, position: i, stockTaken }
+  return {
+    id: `${orderId}-${i}`,
+    orderId,
+    productId,
+    productName,
+    variantId,
+    variantName,
+    quantity,
+    unitPrice,
+    subtotal,
+    position: i,
+    stockTaken,
+  }
 }
 
 function resolveShipping(db: Database, storeId: string, id: string | null | undefined) {
   if (!id) return null
   const s = sql.shippingById(db, id)
-  if (!s || s.storeId !== storeId) throw new ValidationError('shippingOptionId', 'not_found', 'shippingOptionId does not name a shipping option of this store')
+  if (!s || s.storeId !== storeId)
+    throw new ValidationError(
+      'shippingOptionId',
+      'not_found',
+      'shippingOptionId does not name a shipping option of this store',
+    )
   if (!s.isActive) throw new ValidationError('shippingOptionId', 'inactive', 'This shipping option is not available')
   return s
 }
@@ -90,18 +145,31 @@ function resolveShipping(db: Database, storeId: string, id: string | null | unde
  * The discount, if any, and what it takes off. Reasons: not_found, inactive, expired,
  * exhausted (usedCount reached maxUses), below_minimum (items' subtotal under minOrderAmount).
  */
-function resolveDiscount(db: Database, store: Store, code: string | null | undefined, itemsSubtotal: number, now: number) {
+function resolveDiscount(
+  db: Database,
+  store: Store,
+  code: string | null | undefined,
+  itemsSubtotal: number,
+  now: number,
+) {
   if (code === null || code === undefined) return null
   const f = 'discountCode'
   const d = sql.discountByCode(db, store.id, code.trim().toUpperCase())
   if (!d) throw new ValidationError(f, 'not_found', 'Unknown discount code')
   if (!d.isActive) throw new ValidationError(f, 'inactive', 'This discount code is not active')
-  if (d.expiresAt !== null && d.expiresAt <= now) throw new ValidationError(f, 'expired', 'This discount code has expired')
-  if (d.maxUses !== null && d.usedCount >= d.maxUses) throw new ValidationError(f, 'exhausted', 'This discount code has reached its maximum number of uses')
+  if (d.expiresAt !== null && d.expiresAt <= now)
+    throw new ValidationError(f, 'expired', 'This discount code has expired')
+  if (d.maxUses !== null && d.usedCount >= d.maxUses)
+    throw new ValidationError(f, 'exhausted', 'This discount code has reached its maximum number of uses')
   if (!meetsMinimum(itemsSubtotal, d.minOrderAmount)) {
-    throw new ValidationError(f, 'below_minimum', 'The order does not reach the minimum amount for this discount code', {
-      minOrderAmount: toMajor(d.minOrderAmount!, store.currency),
-    })
+    throw new ValidationError(
+      f,
+      'below_minimum',
+      'The order does not reach the minimum amount for this discount code',
+      {
+        minOrderAmount: toMajor(d.minOrderAmount!, store.currency),
+      },
+    )
   }
   return { discount: d, amount: discountAmount(d.type, d.value, itemsSubtotal) }
 }
@@ -146,11 +214,19 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const db = base.db.$client
   const now = base.clock.now()
   let ctx = stores.get(input.storeId)
-  if (!ctx) stores.set(input.storeId, (ctx = ctxFor(base, storeForPublic(base.db, input.storeId, base.config.upgradeUrl), { kind: 'public' })))
+  if (!ctx)
+    stores.set(
+      input.storeId,
+      (ctx = ctxFor(base, storeForPublic(base.db, input.storeId, base.config.upgradeUrl), { kind: 'public' })),
+    )
   const { store } = ctx
   if (idempotencyKey !== undefined) {
     const replay = findReplay(db, store.id, idempotencyKey, reqHash, now)
-    if (replay) return { result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true }, storeId: store.id }
+    if (replay)
+      return {
+        result: { status: replay.status, body: replay.body as OrderCreatedBody, replayed: true },
+        storeId: store.id,
+      }
   }
 
   const orderId = createId()
@@ -162,23 +238,28 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const shippingPrice = shipping?.price ?? 0
   const total = orderTotal(itemsSubtotal, shippingPrice, disc?.amount ?? 0)
   // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
-  if (!Number.isSafeInteger(itemsSubtotal + shippingPrice)) throw new ValidationError('items', 'out_of_range', 'The order total is too large')
+  if (!Number.isSafeInteger(itemsSubtotal + shippingPrice))
+    throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
   // Looked up once: a new customer has no orders to compare, and only a new one needs an id made.
   const knownCustomer = customerIdByPhone(db, store.id, phone)
   if (knownCustomer !== undefined && sql.recentDuplicate(db, knownCustomer, hash, now - DEDUP_WINDOW_MS)) {
-    throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', { windowSeconds: DEDUP_WINDOW_MS / 1000 })
+    throw new Conflict('DUPLICATE_ORDER', 'The same order from this phone was received less than 5 minutes ago', {
+      windowSeconds: DEDUP_WINDOW_MS / 1000,
+    })
   }
   const fx = effects.fxFor(ctx)
   fx.ordersChanged([]) // a new order changes no existing order's view
   fx.catalogStockOnly() // of the catalog, only the stock it takes (takeStock names the products)
   takeStock(db, fx, stock)
-  if (disc && !sql.useDiscount(db, disc.discount.id)) throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
+  if (disc && !sql.useDiscount(db, disc.discount.id))
+    throw new ValidationError('discountCode', 'exhausted', 'This discount code has reached its maximum number of uses')
   const seq = sql.nextOrderSeq(db, store.id)
   const name = input.name.trim()
   const address = input.address?.trim() || null
   let customerId = knownCustomer
-  if (customerId === undefined) sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
+  if (customerId === undefined)
+    sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
   else sql.touchCustomer(db, customerId, address, now)
 
   // The status page's token: 256 random bits, not the order id (contract "The customer's order page").

@@ -39,15 +39,41 @@ function mergeLines(lines: LineRef[]): LineRef[] {
 
 function checkShape(input: OrderCreate, maxUnits: number): { phone: string; lines: LineRef[] } {
   const lines = input.items.map((it, i): LineRef => {
-    if (it.variantId && it.productId) throw new ValidationError(`items[${i}].productId`, 'not_allowed', `items[${i}]: give either variantId or productId, not both`)
-    if (!it.variantId && !it.productId) throw new ValidationError(`items[${i}].variantId`, 'required', `items[${i}] needs a variantId (or a productId for a product without variants)`)
-    return { variantId: it.variantId ?? null, productId: it.variantId ? null : it.productId!, quantity: it.quantity, at: i }
+    if (it.variantId && it.productId)
+      throw new ValidationError(
+        `items[${i}].productId`,
+        'not_allowed',
+        `items[${i}]: give either variantId or productId, not both`,
+      )
+    if (!it.variantId && !it.productId)
+      throw new ValidationError(
+        `items[${i}].variantId`,
+        'required',
+        `items[${i}] needs a variantId (or a productId for a product without variants)`,
+      )
+    return {
+      variantId: it.variantId ?? null,
+      productId: it.variantId ? null : it.productId!,
+      quantity: it.quantity,
+      at: i,
+    }
   })
   const units = lines.reduce((n, l) => n + l.quantity, 0)
-  if (units > maxUnits) throw new ValidationError('items', 'out_of_range', `An order may hold at most ${maxUnits} units in all; this one has ${units}`, { max: maxUnits })
+  if (units > maxUnits)
+    throw new ValidationError(
+      'items',
+      'out_of_range',
+      `An order may hold at most ${maxUnits} units in all; this one has ${units}`,
+      { max: maxUnits },
+    )
   if (!input.name.trim()) throw new ValidationError('name', 'required', "'name' must not be blank")
   const phone = toE164(input.phone)
-  if (!phone) throw new ValidationError('phone', 'invalid_format', "'phone' must be a valid phone number in international form, e.g. +14155550100")
+  if (!phone)
+    throw new ValidationError(
+      'phone',
+      'invalid_format',
+      "'phone' must be a valid phone number in international form, e.g. +14155550100",
+    )
   return { phone, lines: mergeLines(lines) }
 }
 
@@ -55,9 +81,21 @@ function checkShape(input: OrderCreate, maxUnits: number): { phone: string; line
  * Shape, unit cap, phone and Idempotency-Key checks (400), before any store look-up.
  * `maxUnits` is ORDER_MAX_UNITS: one anonymous order can't take a shop's whole stock.
  */
-export function prepareOrder(input: OrderCreate, idempotencyKey: string | undefined, maxUnits: number, origin?: string): PendingOrder {
+export function prepareOrder(
+  input: OrderCreate,
+  idempotencyKey: string | undefined,
+  maxUnits: number,
+  origin?: string,
+): PendingOrder {
   const { phone, lines: refs } = checkShape(input, maxUnits)
-  const o: PendingOrder = { input, idempotencyKey, phone, refs, hash: dedupHash(phone, refs), reqHash: idempotencyKey === undefined ? '' : requestHash(input) }
+  const o: PendingOrder = {
+    input,
+    idempotencyKey,
+    phone,
+    refs,
+    hash: dedupHash(phone, refs),
+    reqHash: idempotencyKey === undefined ? '' : requestHash(input),
+  }
   if (origin !== undefined) o.origin = origin
   return o
 }

@@ -6,7 +6,17 @@
  */
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { getTableColumns, type Table } from 'drizzle-orm'
-import { idempotencyKeys, orderItems, orders, type Discount, type Order, type OrderItem, type Product, type ShippingOption, type Variant } from '../../../db/schema'
+import {
+  type idempotencyKeys,
+  orderItems,
+  orders,
+  type Discount,
+  type Order,
+  type OrderItem,
+  type Product,
+  type ShippingOption,
+  type Variant,
+} from '../../../db/schema'
 import { perCount, placeholders } from '../../../db/sql'
 
 /** A row as raw SQL returns it: booleans are 0/1. */
@@ -20,13 +30,22 @@ export type VariantRow = Raw<
     deletedAt: Product['deletedAt']
   }
 >
-export type ProductRow = Raw<Pick<Product, 'id' | 'name' | 'price' | 'storeId' | 'isActive' | 'deletedAt' | 'stock'> & { hasVariants: boolean }>
+export type ProductRow = Raw<
+  Pick<Product, 'id' | 'name' | 'price' | 'storeId' | 'isActive' | 'deletedAt' | 'stock'> & { hasVariants: boolean }
+>
 export type ShippingRow = Raw<Pick<ShippingOption, 'id' | 'storeId' | 'name' | 'price' | 'isActive'>>
-export type DiscountRow = Raw<Pick<Discount, 'id' | 'code' | 'type' | 'value' | 'minOrderAmount' | 'maxUses' | 'usedCount' | 'expiresAt' | 'isActive'>>
+export type DiscountRow = Raw<
+  Pick<
+    Discount,
+    'id' | 'code' | 'type' | 'value' | 'minOrderAmount' | 'maxUses' | 'usedCount' | 'expiresAt' | 'isActive'
+  >
+>
 
 // Orders have 1–100 lines: the lookups' and the items insert's texts are built once per count (db/sql.ts perCount).
 const variantLookup = perCount(
-  (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
+  (
+    n,
+  ) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
                  p.is_active AS productActive, p.deleted_at AS deletedAt, v.stock
             FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(n)})`,
 )
@@ -44,21 +63,32 @@ const productLookup = perCount(
  */
 function columnsOf<T extends Table>(table: T) {
   const cols = Object.entries(getTableColumns(table))
-  const values = new Function('r', `return [${cols.map(([k]) => `r[${JSON.stringify(k)}]`).join(', ')}]`) as (row: T['$inferSelect']) => unknown[]
+  const values = new Function('r', `return [${cols.map(([k]) => `r[${JSON.stringify(k)}]`).join(', ')}]`) as (
+    row: T['$inferSelect'],
+  ) => unknown[]
   return { names: cols.map(([, c]) => c.name), values }
 }
 const ORDER = columnsOf(orders)
 const ITEM = columnsOf(orderItems)
 const INSERT_ORDER = `INSERT INTO orders (${ORDER.names.join(', ')}) VALUES (${placeholders(ORDER.names.length)})`
 const ITEM_ROW = `(${placeholders(ITEM.names.length)})`
-const insertItemsSql = perCount((n) => `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`)
+const insertItemsSql = perCount(
+  (n) =>
+    `INSERT INTO order_items (${ITEM.names.join(', ')}) VALUES ${Array.from({ length: n }, () => ITEM_ROW).join(', ')}`,
+)
 
-export const variantsByIds = (db: Database, ids: string[]): VariantRow[] => (ids.length ? db.query<VariantRow, string[]>(variantLookup(ids.length)).all(...ids) : [])
+export const variantsByIds = (db: Database, ids: string[]): VariantRow[] =>
+  ids.length ? db.query<VariantRow, string[]>(variantLookup(ids.length)).all(...ids) : []
 
-export const productsByIds = (db: Database, ids: string[]): ProductRow[] => (ids.length ? db.query<ProductRow, string[]>(productLookup(ids.length)).all(...ids) : [])
+export const productsByIds = (db: Database, ids: string[]): ProductRow[] =>
+  ids.length ? db.query<ProductRow, string[]>(productLookup(ids.length)).all(...ids) : []
 
 export const shippingById = (db: Database, id: string): ShippingRow | null =>
-  db.query<ShippingRow, [string]>('SELECT id, store_id AS storeId, name, price, is_active AS isActive FROM shipping_options WHERE id = ?').get(id)
+  db
+    .query<ShippingRow, [string]>(
+      'SELECT id, store_id AS storeId, name, price, is_active AS isActive FROM shipping_options WHERE id = ?',
+    )
+    .get(id)
 
 export const discountByCode = (db: Database, storeId: string, codeKey: string): DiscountRow | null =>
   db
@@ -76,15 +106,25 @@ export const discountByCode = (db: Database, storeId: string, codeKey: string): 
  * page of the WAL at a random place (decision 010).
  */
 export const recentDuplicate = (db: Database, customerId: string, hash: string, since: number): boolean =>
-  db.query('SELECT 1 FROM orders WHERE customer_id = ? AND created_at > ? AND dedup_hash = ? LIMIT 1').get(customerId, since, hash) !== null
+  db
+    .query('SELECT 1 FROM orders WHERE customer_id = ? AND created_at > ? AND dedup_hash = ? LIMIT 1')
+    .get(customerId, since, hash) !== null
 
 /** Guarded increment: usedCount can never pass maxUses, whoever else is checking out. False when exhausted. */
 export const useDiscount = (db: Database, id: string): boolean =>
-  db.query('UPDATE discounts SET used_count = used_count + 1 WHERE id = ? AND (max_uses IS NULL OR used_count < max_uses)').run(id).changes > 0
+  db
+    .query(
+      'UPDATE discounts SET used_count = used_count + 1 WHERE id = ? AND (max_uses IS NULL OR used_count < max_uses)',
+    )
+    .run(id).changes > 0
 
 /** The store's next order number. RETURNING through .all(): a raw .get() would leave the statement un-reset. */
 export const nextOrderSeq = (db: Database, storeId: string): number =>
-  db.query<{ seq: number }, [string]>('UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq AS seq').all(storeId)[0]!.seq
+  db
+    .query<{ seq: number }, [string]>(
+      'UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq AS seq',
+    )
+    .all(storeId)[0]!.seq
 
 // The customer's order figures (orders_count, total_spent, first/last order) follow its
 // orders by trigger (drizzle/0009), like order_counts. A later order never overwrites the
@@ -93,8 +133,13 @@ export const nextOrderSeq = (db: Database, storeId: string): number =>
 // updated_at still moves: the order figures changed, and updatedSince syncs them.
 
 /** A customer's first order: its record. */
-export function insertCustomer(db: Database, c: { id: string; storeId: string; name: string; phone: string; address: string | null; now: number }): void {
-  db.query('INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(c.id, c.storeId, c.name, c.phone, c.address, c.now, c.now)
+export function insertCustomer(
+  db: Database,
+  c: { id: string; storeId: string; name: string; phone: string; address: string | null; now: number },
+): void {
+  db.query(
+    'INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(c.id, c.storeId, c.name, c.phone, c.address, c.now, c.now)
 }
 
 /** A returning customer's order: an address fills a blank one, and the record is updated now. */
@@ -113,7 +158,12 @@ export function insertItems(db: Database, items: OrderItem[]): void {
 type IdempotencyRow = typeof idempotencyKeys.$inferSelect
 
 /** The stored answer for (store, key) recorded after `since`. */
-export const replayOf = (db: Database, storeId: string, key: string, since: number): Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'> | null =>
+export const replayOf = (
+  db: Database,
+  storeId: string,
+  key: string,
+  since: number,
+): Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'> | null =>
   db
     .query<Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'>, [string, string, number]>(
       'SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody FROM idempotency_keys WHERE store_id = ? AND key = ? AND created_at > ?',
@@ -142,6 +192,8 @@ export function deferNames(db: Database): number {
 
 /** The names of the orders after `after` into the index, in one statement, and the trigger back on. */
 export function indexNamesAfter(db: Database, after: number): void {
-  db.query('INSERT INTO order_names (rowid, name, store_id) SELECT rowid, customer_name, store_id FROM orders WHERE rowid > ?').run(after)
+  db.query(
+    'INSERT INTO order_names (rowid, name, store_id) SELECT rowid, customer_name, store_id FROM orders WHERE rowid > ?',
+  ).run(after)
   db.query('DELETE FROM order_names_batch').run()
 }

@@ -23,7 +23,8 @@ export interface InboxRow {
  * The SQL of an inbox row's `isNew` for `o` (an orders alias) and its two parameters, in order:
  * since, user id. With no viewer no row is new (a `since` no order reaches).
  */
-const IS_NEW = '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?)) AS isNew'
+const IS_NEW =
+  '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?)) AS isNew'
 const ROW = `o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, ${IS_NEW}`
 export type NewParams = [since: number, userId: string]
 type RawRow = InboxRow & { isNew: number | boolean }
@@ -43,7 +44,13 @@ export interface InboxWhere {
 }
 
 /** One page of the store's orders newest first, with the viewer's "new" marks. */
-export function inboxRowsWhere(client: Database, w: InboxWhere, isNew: NewParams, limit: number, offset: number): InboxRow[] {
+export function inboxRowsWhere(
+  client: Database,
+  w: InboxWhere,
+  isNew: NewParams,
+  limit: number,
+  offset: number,
+): InboxRow[] {
   const where: string[] = []
   const params: (string | number)[] = []
   if (w.customerId !== undefined) {
@@ -59,7 +66,9 @@ export function inboxRowsWhere(client: Database, w: InboxWhere, isNew: NewParams
   if (w.rowids) where.push('o.rowid IN (SELECT value FROM json_each(?))'), params.push(JSON.stringify(w.rowids))
   else if (w.nameLike !== undefined) where.push("o.customer_name LIKE ? ESCAPE '\\'"), params.push(w.nameLike)
   return client
-    .query<RawRow, (string | number)[]>(`SELECT ${ROW} FROM orders o WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`)
+    .query<RawRow, (string | number)[]>(
+      `SELECT ${ROW} FROM orders o WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
+    )
     .all(...isNew, ...params, limit, offset)
     .map(rowOf)
 }
@@ -76,12 +85,16 @@ export function inboxRowsById(client: Database, storeId: string, ids: readonly s
 }
 
 export const customerIdByPhone = (client: Database, storeId: string, phone: string): string | undefined =>
-  client.query<{ id: string }, [string, string]>('SELECT id FROM customers WHERE store_id = ? AND phone = ?').get(storeId, phone)?.id
+  client
+    .query<{ id: string }, [string, string]>('SELECT id FROM customers WHERE store_id = ? AND phone = ?')
+    .get(storeId, phone)?.id
 
 /** Rowids of the store's orders whose name contains `match` (an FTS5 trigram phrase), at most `limit`. */
 export const orderRowidsNamed = (client: Database, storeId: string, match: string, limit: number): number[] =>
   client
-    .query<{ r: number }, [string, string, number]>('SELECT rowid AS r FROM order_names WHERE order_names MATCH ? AND store_id = ? LIMIT ?')
+    .query<{ r: number }, [string, string, number]>(
+      'SELECT rowid AS r FROM order_names WHERE order_names MATCH ? AND store_id = ? LIMIT ?',
+    )
     .all(match, storeId, limit)
     .map((x) => x.r)
 
@@ -97,14 +110,21 @@ const EVENT = 'id, store_id AS storeId, order_id AS orderId, status, previous'
 
 /** Events of every store after `after`, in commit order (the live inbox's one cursor). */
 export const orderEventsAfter = (client: Database, after: number, limit = 1000): OrderEventRow[] =>
-  client.query<OrderEventRow, [number, number]>(`SELECT ${EVENT} FROM order_events WHERE id > ? ORDER BY id LIMIT ?`).all(after, limit)
+  client
+    .query<OrderEventRow, [number, number]>(`SELECT ${EVENT} FROM order_events WHERE id > ? ORDER BY id LIMIT ?`)
+    .all(after, limit)
 
 /** One store's events after `after` (a stream resuming from its Last-Event-ID). */
 export const storeOrderEventsAfter = (client: Database, storeId: string, after: number, limit = 500): OrderEventRow[] =>
-  client.query<OrderEventRow, [string, number, number]>(`SELECT ${EVENT} FROM order_events WHERE store_id = ? AND id > ? ORDER BY id LIMIT ?`).all(storeId, after, limit)
+  client
+    .query<OrderEventRow, [string, number, number]>(
+      `SELECT ${EVENT} FROM order_events WHERE store_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .all(storeId, after, limit)
 
 /** The newest event id (0 when none). */
-export const lastOrderEventId = (client: Database): number => client.query<{ n: number | null }, []>('SELECT max(id) AS n FROM order_events').get()!.n ?? 0
+export const lastOrderEventId = (client: Database): number =>
+  client.query<{ n: number | null }, []>('SELECT max(id) AS n FROM order_events').get()!.n ?? 0
 
 export interface HistoryLine {
   status: OrderStatus
@@ -136,12 +156,18 @@ export const historyOf = (client: Database, storeId: string, orderId: string): H
 
 /** When the person joined the store (ms), or undefined when they are not a member. */
 export const memberSinceOf = (client: Database, storeId: string, userId: string): number | undefined =>
-  client.query<{ at: number }, [string, string]>('SELECT created_at AS at FROM memberships WHERE store_id = ? AND user_id = ?').get(storeId, userId)?.at
+  client
+    .query<{ at: number }, [string, string]>(
+      'SELECT created_at AS at FROM memberships WHERE store_id = ? AND user_id = ?',
+    )
+    .get(storeId, userId)?.at
 
 /** Who opened which of these orders: (order id, user id) pairs. */
 export const openedPairs = (client: Database, orderIds: readonly string[]): { o: string; u: string }[] =>
   client
-    .query<{ o: string; u: string }, [string]>('SELECT order_id AS o, user_id AS u FROM order_opened WHERE order_id IN (SELECT value FROM json_each(?))')
+    .query<{ o: string; u: string }, [string]>(
+      'SELECT order_id AS o, user_id AS u FROM order_opened WHERE order_id IN (SELECT value FROM json_each(?))',
+    )
     .all(JSON.stringify(orderIds))
 
 /** Marks the store's order opened by the person (only an order created since `since`), and drops their marks older than that. */

@@ -4,11 +4,16 @@ import type { OrderStatus } from '../../../db/schema'
 
 /** The order a status token names within a store. */
 export const orderIdByToken = (client: Database, storeId: string, token: string): string | undefined =>
-  client.query<{ orderId: string }, [string, string]>('SELECT id AS orderId FROM orders WHERE status_token = ? AND store_id = ?').get(token, storeId)?.orderId
+  client
+    .query<{ orderId: string }, [string, string]>(
+      'SELECT id AS orderId FROM orders WHERE status_token = ? AND store_id = ?',
+    )
+    .get(token, storeId)?.orderId
 
 /** The order's status token (the panel puts the page's link in its WhatsApp message). */
 export const statusTokenOf = (client: Database, orderId: string): string | undefined =>
-  client.query<{ token: string | null }, [string]>('SELECT status_token AS token FROM orders WHERE id = ?').get(orderId)?.token ?? undefined
+  client.query<{ token: string | null }, [string]>('SELECT status_token AS token FROM orders WHERE id = ?').get(orderId)
+    ?.token ?? undefined
 
 /** The order's status moves, oldest first (found by the order's rowid, schema/order-events.ts). */
 export const timelineOf = (client: Database, orderId: string): { status: OrderStatus; at: number }[] =>
@@ -42,11 +47,17 @@ export const deleteIdempotencyKeysBefore = (client: Database, before: number): v
 
 /** Stores that expire pending orders, with their time to live in hours. */
 export const storesExpiringOrders = (client: Database): { id: string; ttl: number }[] =>
-  client.query<{ id: string; ttl: number }, []>('SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0').all()
+  client
+    .query<{ id: string; ttl: number }, []>(
+      'SELECT id, pending_order_ttl_hours AS ttl FROM stores WHERE pending_order_ttl_hours > 0',
+    )
+    .all()
 
 /** Up to `limit` of the store's pending orders created at or before `before`, oldest first. */
 export const pendingOrdersBefore = (client: Database, storeId: string, before: number, limit: number): string[] =>
   client
-    .query<{ id: string }, [string, number, number]>("SELECT id FROM orders WHERE store_id = ? AND status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?")
+    .query<{ id: string }, [string, number, number]>(
+      "SELECT id FROM orders WHERE store_id = ? AND status = 'pending' AND created_at <= ? ORDER BY created_at LIMIT ?",
+    )
     .all(storeId, before, limit)
     .map((r) => r.id)

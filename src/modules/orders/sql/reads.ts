@@ -8,7 +8,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import { columns } from '../../../db/sql'
-import { type Db } from '../../../db/client'
+import type { Db } from '../../../db/client'
 import { orderItems, orders, type Order, type OrderItem, type OrderStatus } from '../../../db/schema'
 
 const ORDER_FIELDS = columns(orders)
@@ -18,7 +18,17 @@ const ITEM_FIELDS = columns(orderItems)
  * The list form's columns only (spec 2.3): bun:sqlite's cost is mostly building row objects,
  * so a page of 50 orders with 9 columns instead of 22 (and items with 6 of 12) is ~half the CPU.
  */
-const LIST_ORDER_KEYS = ['id', 'orderNumber', 'status', 'customerName', 'customerPhone', 'total', 'currency', 'notes', 'createdAt'] as const
+const LIST_ORDER_KEYS = [
+  'id',
+  'orderNumber',
+  'status',
+  'customerName',
+  'customerPhone',
+  'total',
+  'currency',
+  'notes',
+  'createdAt',
+] as const
 const LIST_ITEM_KEYS = ['orderId', 'productName', 'variantName', 'quantity', 'unitPrice', 'subtotal'] as const
 export type ListOrder = Pick<Order, (typeof LIST_ORDER_KEYS)[number]>
 export type ListItem = Pick<OrderItem, (typeof LIST_ITEM_KEYS)[number]>
@@ -74,12 +84,21 @@ export function pageOfOrderIds(db: Db, f: OrderFilter, limit: number, offset: nu
       : `SELECT id FROM orders WHERE rowid IN (
            SELECT rowid FROM orders WHERE ${w.sql} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?
          ) ORDER BY created_at DESC, rowid DESC`
-  return db.$client.query<[string], (string | number)[]>(sql).values(...w.params, limit, offset).map((r) => r[0] as string)
+  return db.$client
+    .query<[string], (string | number)[]>(sql)
+    .values(...w.params, limit, offset)
+    .map((r) => r[0] as string)
 }
 
 /** The list form's rows of these orders, in no particular order. The ids go in as one JSON array (a fixed statement text). */
 export const listOrdersByIds = (client: Database, ids: string[]): ListOrder[] =>
-  ids.length === 0 ? [] : client.query<ListOrder, [string]>(`SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids))
+  ids.length === 0
+    ? []
+    : client
+        .query<ListOrder, [string]>(
+          `SELECT ${LIST_ORDER_FIELDS} FROM orders WHERE id IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(ids))
 
 /** Up to this offset, reading the skipped rows costs less than the covering subquery. */
 const SHALLOW_OFFSET = 100
@@ -87,18 +106,27 @@ const SHALLOW_OFFSET = 100
 /** Orders of the store (optionally in one status) from the counters: one primary-key read. */
 export function countOrders(db: Db, storeId: string, status?: OrderStatus): number {
   const q = status
-    ? db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ? AND status = ?').get(storeId, status)
-    : db.$client.query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ?').get(storeId)
+    ? db.$client
+        .query<{ n: number }, string[]>(
+          'SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ? AND status = ?',
+        )
+        .get(storeId, status)
+    : db.$client
+        .query<{ n: number }, string[]>('SELECT coalesce(sum(count), 0) AS n FROM order_counts WHERE store_id = ?')
+        .get(storeId)
   return q!.n
 }
 
 /** Orders matching a filter with a time bound, counted: the bound narrows an indexed range, so this is bounded by the answer. */
 export function countMatching(db: Db, f: OrderFilter): number {
   const w = whereOf(f)
-  return db.$client.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders WHERE ${w.sql}`).get(...w.params)!.n
+  return db.$client
+    .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM orders WHERE ${w.sql}`)
+    .get(...w.params)!.n
 }
 
-export const orderById = (client: Database, id: string): Order | undefined => client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(id)[0]
+export const orderById = (client: Database, id: string): Order | undefined =>
+  client.query<Order, [string]>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`).all(id)[0]
 
 /**
  * The items of many orders in one query (order_items_order_idx), grouped by order. The ids go
@@ -113,11 +141,17 @@ export function listItemsOf(client: Database, orderIds: string[]): Map<string, L
   return itemRowsOf<ListItem>(client, orderIds, LIST_ITEM_FIELDS)
 }
 
-function itemRowsOf<T extends { orderId: string }>(client: Database, orderIds: string[], fields: string): Map<string, T[]> {
+function itemRowsOf<T extends { orderId: string }>(
+  client: Database,
+  orderIds: string[],
+  fields: string,
+): Map<string, T[]> {
   const out = new Map<string, T[]>()
   if (orderIds.length === 0) return out
   const rows = client
-    .query<T, [string]>(`SELECT ${fields} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`)
+    .query<T, [string]>(
+      `SELECT ${fields} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`,
+    )
     .all(JSON.stringify(orderIds))
   for (const r of rows) {
     const list = out.get(r.orderId)

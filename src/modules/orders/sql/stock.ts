@@ -17,15 +17,19 @@ const LEFT = {
 } as const
 
 /** Takes `quantity` units of a tracked item; false when fewer are left. */
-export const takeUnits = (db: Database, table: StockTable, id: string, quantity: number): boolean => db.query(TAKE[table]).run(quantity, id).changes === 1
+export const takeUnits = (db: Database, table: StockTable, id: string, quantity: number): boolean =>
+  db.query(TAKE[table]).run(quantity, id).changes === 1
 
 /** The units left of an item (0 when it is gone). */
-export const unitsLeft = (db: Database, table: StockTable, id: string): number => db.query<{ stock: number | null }, [string]>(LEFT[table]).get(id)?.stock ?? 0
+export const unitsLeft = (db: Database, table: StockTable, id: string): number =>
+  db.query<{ stock: number | null }, [string]>(LEFT[table]).get(id)?.stock ?? 0
 
 /** The products whose units the order took. */
 export const productsWithTakenStock = (db: Database, orderId: string): string[] =>
   db
-    .query<{ id: string }, [string]>('SELECT DISTINCT product_id AS id FROM order_items WHERE order_id = ? AND stock_taken = 1')
+    .query<{ id: string }, [string]>(
+      'SELECT DISTINCT product_id AS id FROM order_items WHERE order_id = ? AND stock_taken = 1',
+    )
     .all(orderId)
     .map((r) => r.id)
 

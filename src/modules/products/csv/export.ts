@@ -17,8 +17,11 @@ import { CSV_COLUMNS, neutralise } from './format'
 
 export const EXPORT_PAGE = 500
 
-
-const line = (cells: (string | number | null)[]) => stringify([cells.map((c) => neutralise(c === null ? '' : String(c)))], { record_delimiter: '\r\n', quoted_match: /\r/ })
+const line = (cells: (string | number | null)[]) =>
+  stringify([cells.map((c) => neutralise(c === null ? '' : String(c)))], {
+    record_delimiter: '\r\n',
+    quoted_match: /\r/,
+  })
 
 /** The store's catalog as CSV text, in chunks (a byte-order mark first, so spreadsheets read it as UTF-8). */
 export async function* exportCatalogCsv(ctx: Ctx): AsyncGenerator<string> {
@@ -28,16 +31,28 @@ export async function* exportCatalogCsv(ctx: Ctx): AsyncGenerator<string> {
   const cats = categoriesOfStore(client, storeId)
   const named = new Map<string, number>()
   for (const c of cats) named.set(c.name.trim().toLowerCase(), (named.get(c.name.trim().toLowerCase()) ?? 0) + 1)
-  const categoryCell = new Map(cats.map((c) => [c.id, (named.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? c.slug : c.name]))
-  yield '\uFEFF' + line([...CSV_COLUMNS])
+  const categoryCell = new Map(
+    cats.map((c) => [c.id, (named.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? c.slug : c.name]),
+  )
+  yield `\uFEFF${line([...CSV_COLUMNS])}`
   let after = 0
   for (;;) {
     const rows = productsAfter(client, storeId, after, EXPORT_PAGE)
     if (rows.length === 0) return
-    const vs = activeVariantsOf(client, rows.map((r) => r.id))
+    const vs = activeVariantsOf(
+      client,
+      rows.map((r) => r.id),
+    )
     let out = ''
     for (const p of rows) {
-      const common = [p.name, p.slug, p.description, toMajor(p.price, currency), p.comparePrice === null ? null : toMajor(p.comparePrice, currency), p.categoryId ? (categoryCell.get(p.categoryId) ?? '') : '']
+      const common = [
+        p.name,
+        p.slug,
+        p.description,
+        toMajor(p.price, currency),
+        p.comparePrice === null ? null : toMajor(p.comparePrice, currency),
+        p.categoryId ? (categoryCell.get(p.categoryId) ?? '') : '',
+      ]
       const active = p.isActive ? 'true' : 'false'
       const own = vs.get(p.id) ?? []
       if (own.length === 0) out += line([...common, null, null, p.stock, active])

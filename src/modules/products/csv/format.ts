@@ -11,7 +11,18 @@
  */
 
 /** The columns, in the order the export writes them; an import accepts them in any order. */
-export const CSV_COLUMNS = ['name', 'slug', 'description', 'price', 'comparePrice', 'category', 'variant', 'variantPrice', 'stock', 'isActive'] as const
+export const CSV_COLUMNS = [
+  'name',
+  'slug',
+  'description',
+  'price',
+  'comparePrice',
+  'category',
+  'variant',
+  'variantPrice',
+  'stock',
+  'isActive',
+] as const
 export type CsvColumn = (typeof CSV_COLUMNS)[number]
 
 /** An import holds at most this many rows (not counting the header)… */

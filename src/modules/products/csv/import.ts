@@ -62,7 +62,10 @@ export function importCatalog({ ctx, input }: { ctx: Ctx; input: { rows: CsvRow[
           changeProduct(ctx, tx, fx, { id: current.id, ...update })
           report.update.push({ line, slug: current.slug, name: body.name, columns })
         } catch (error) {
-          const at = error instanceof AppError && error.code === 'DUPLICATE_SLUG' ? { line, column: 'slug' as const } : placeOf(g, error instanceof AppError ? error.details?.field : undefined)
+          const at =
+            error instanceof AppError && error.code === 'DUPLICATE_SLUG'
+              ? { line, column: 'slug' as const }
+              : placeOf(g, error instanceof AppError ? error.details?.field : undefined)
           refuse(at, error)
         }
       }
@@ -78,7 +81,13 @@ function storedOf(ctx: Ctx, tx: Tx, groups: CsvGroup[]) {
   const rows = tx
     .select()
     .from(products)
-    .where(and(eq(products.storeId, ctx.store.id), isNull(products.deletedAt), sql`${products.slug} IN (SELECT value FROM json_each(${slugs}))`))
+    .where(
+      and(
+        eq(products.storeId, ctx.store.id),
+        isNull(products.deletedAt),
+        sql`${products.slug} IN (SELECT value FROM json_each(${slugs}))`,
+      ),
+    )
     .all()
   const ids = JSON.stringify(rows.map((p) => p.id))
   const vs = tx
@@ -94,7 +103,11 @@ function storedOf(ctx: Ctx, tx: Tx, groups: CsvGroup[]) {
 
 /** A category cell → its id: by slug, else by name (case aside); empty → none; unknown or ambiguous → refused. */
 function categoryFinder(ctx: Ctx, tx: Tx): (cell: string) => string | null {
-  const all = tx.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories).where(eq(categories.storeId, ctx.store.id)).all()
+  const all = tx
+    .select({ id: categories.id, name: categories.name, slug: categories.slug })
+    .from(categories)
+    .where(eq(categories.storeId, ctx.store.id))
+    .all()
   return (cell) => {
     const c = cell.trim()
     if (c === '') return null
@@ -102,13 +115,19 @@ function categoryFinder(ctx: Ctx, tx: Tx): (cell: string) => string | null {
     if (bySlug) return bySlug.id
     const named = all.filter((x) => x.name.trim().toLowerCase() === c.toLowerCase())
     if (named.length === 1) return named[0]!.id
-    if (named.length > 1) throw new ValidationError('categoryId', 'duplicate', 'Several categories have this name: use its slug')
+    if (named.length > 1)
+      throw new ValidationError('categoryId', 'duplicate', 'Several categories have this name: use its slug')
     throw new ValidationError('categoryId', 'not_found', 'categoryId does not name a category of this store')
   }
 }
 
 /** What of a stored product the file's body changes, as a ProductUpdate, and the columns that differ. */
-function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { update: ProductUpdate; columns: CsvColumn[] } {
+function changesOf(
+  ctx: Ctx,
+  body: ProductCreate,
+  p: Product,
+  vs: Variant[],
+): { update: ProductUpdate; columns: CsvColumn[] } {
   const cur = ctx.store.currency
   const update: ProductUpdate = {}
   const columns = new Set<CsvColumn>()
@@ -116,7 +135,8 @@ function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { 
   // Names are compared as the file gives them: trimmed (a stored name with outer spaces is not a change).
   const named = (v: { name: string }) => v.name.trim()
   if (body.name !== named(p)) (update.name = body.name), columns.add('name')
-  if ((body.description ?? '') !== (p.description ?? '')) (update.description = body.description ?? null), columns.add('description')
+  if ((body.description ?? '') !== (p.description ?? ''))
+    (update.description = body.description ?? null), columns.add('description')
   if (minor(body.price, 'price') !== p.price) (update.price = body.price), columns.add('price')
   const compare = body.comparePrice == null ? null : minor(body.comparePrice, 'comparePrice')
   if (compare !== p.comparePrice) (update.comparePrice = body.comparePrice ?? null), columns.add('comparePrice')
@@ -126,7 +146,13 @@ function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { 
   const active = vs.filter((v) => v.isActive)
   if (wanted.length === 0 && (body.stock ?? null) !== p.stock) (update.stock = body.stock ?? null), columns.add('stock')
   const sameVariants =
-    wanted.length === active.length && wanted.every((w, i) => w.name === named(active[i]!) && minor(w.price, `variants[${i}].price`) === active[i]!.price && (w.stock ?? null) === active[i]!.stock)
+    wanted.length === active.length &&
+    wanted.every(
+      (w, i) =>
+        w.name === named(active[i]!) &&
+        minor(w.price, `variants[${i}].price`) === active[i]!.price &&
+        (w.stock ?? null) === active[i]!.stock,
+    )
   if (!sameVariants) {
     // Matched by name (an inactive one named again comes back); the rest are deactivated, as a PUT's list does.
     const free = [...active, ...vs.filter((v) => !v.isActive)]
@@ -136,8 +162,16 @@ function changesOf(ctx: Ctx, body: ProductCreate, p: Product, vs: Variant[]): { 
       return { ...(id ? { id } : {}), name: w.name, price: w.price, stock: w.stock ?? null, isActive: true }
     })
     if (wanted.length !== active.length || wanted.some((w, i) => w.name !== named(active[i]!))) columns.add('variant')
-    if (wanted.some((w, i) => w.price !== undefined && minor(w.price, `variants[${i}].price`) !== active.find((v) => named(v) === w.name)?.price)) columns.add('variantPrice')
-    if (wanted.some((w) => (w.stock ?? null) !== (active.find((v) => named(v) === w.name)?.stock ?? null))) columns.add('stock')
+    if (
+      wanted.some(
+        (w, i) =>
+          w.price !== undefined &&
+          minor(w.price, `variants[${i}].price`) !== active.find((v) => named(v) === w.name)?.price,
+      )
+    )
+      columns.add('variantPrice')
+    if (wanted.some((w) => (w.stock ?? null) !== (active.find((v) => named(v) === w.name)?.stock ?? null)))
+      columns.add('stock')
   }
   return { update, columns: [...columns] }
 }

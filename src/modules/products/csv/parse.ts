@@ -30,7 +30,12 @@ export class CsvFileRefused extends AppError {
       bytes: `A file holds at most ${CSV_MAX_BYTES} bytes`,
       malformed: `The file is not valid CSV${line ? ` (line ${line})` : ''}`,
     }
-    super('VALIDATION_ERROR', text[problem], { field: 'file', reason: problem === 'rows' || problem === 'bytes' ? 'out_of_range' : 'invalid_format', problem, ...(line ? { line } : {}) })
+    super('VALIDATION_ERROR', text[problem], {
+      field: 'file',
+      reason: problem === 'rows' || problem === 'bytes' ? 'out_of_range' : 'invalid_format',
+      problem,
+      ...(line ? { line } : {}),
+    })
   }
 }
 
@@ -59,7 +64,14 @@ const newlines = (cells: string[]) => cells.reduce((n, c) => n + (c.match(/\n/g)
 export async function parseCatalogCsv(file: Blob): Promise<CsvRow[]> {
   if (file.size > CSV_MAX_BYTES) throw new CsvFileRefused('bytes')
   const head = await file.slice(0, 4096).text()
-  const parser = parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, delimiter: delimiterOf(head), max_record_size: CSV_MAX_RECORD })
+  const parser = parse({
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    delimiter: delimiterOf(head),
+    max_record_size: CSV_MAX_RECORD,
+  })
   const source = Readable.fromWeb(file.stream() as import('node:stream/web').ReadableStream<Uint8Array>)
   source.on('error', (e) => parser.destroy(e))
   source.pipe(parser)

@@ -30,7 +30,10 @@ export function groupRows(rows: CsvRow[], problems: CsvProblem[]): CsvGroup[] {
   const groups = new Map<string, CsvGroup>()
   for (const row of rows) {
     if (row.width !== undefined) {
-      problems.push({ line: row.line, error: new ValidationError('row', 'invalid_format', `This line has ${row.width} cells; the header has 10`) })
+      problems.push({
+        line: row.line,
+        error: new ValidationError('row', 'invalid_format', `This line has ${row.width} cells; the header has 10`),
+      })
       continue
     }
     const slug = row.cells.slug.trim()
@@ -43,9 +46,33 @@ export function groupRows(rows: CsvRow[], problems: CsvProblem[]): CsvGroup[] {
     const first = g.rows[0]!
     const differs = PRODUCT_COLUMNS.find((c) => !same(row.cells[c], first.cells[c]))
     const variant = row.cells.variant.trim()
-    if (differs) problems.push({ line: row.line, column: differs, error: new ValidationError(differs, 'duplicate', 'Another line of this slug says otherwise', { conflictsWith: first.line, clash: 'product' }) })
-    else if (!variant || g.variantRows.length < g.rows.length) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'A product without variants has one line', { conflictsWith: first.line, clash: 'single' }) })
-    else if (g.variantRows.some((r) => r.cells.variant.trim() === variant)) problems.push({ line: row.line, column: 'variant', error: new ValidationError('variant', 'duplicate', 'This variant is named twice', { conflictsWith: g.variantRows.find((r) => r.cells.variant.trim() === variant)!.line, clash: 'variant' }) })
+    if (differs)
+      problems.push({
+        line: row.line,
+        column: differs,
+        error: new ValidationError(differs, 'duplicate', 'Another line of this slug says otherwise', {
+          conflictsWith: first.line,
+          clash: 'product',
+        }),
+      })
+    else if (!variant || g.variantRows.length < g.rows.length)
+      problems.push({
+        line: row.line,
+        column: 'variant',
+        error: new ValidationError('variant', 'duplicate', 'A product without variants has one line', {
+          conflictsWith: first.line,
+          clash: 'single',
+        }),
+      })
+    else if (g.variantRows.some((r) => r.cells.variant.trim() === variant))
+      problems.push({
+        line: row.line,
+        column: 'variant',
+        error: new ValidationError('variant', 'duplicate', 'This variant is named twice', {
+          conflictsWith: g.variantRows.find((r) => r.cells.variant.trim() === variant)!.line,
+          clash: 'variant',
+        }),
+      })
     g.rows.push(row)
     if (variant) g.variantRows.push(row)
   }
@@ -54,11 +81,13 @@ export function groupRows(rows: CsvRow[], problems: CsvProblem[]): CsvGroup[] {
 
 const NUMBER = /^-?\d+(?:[.,]\d+)?$/
 const isNumber = (s: string) => NUMBER.test(s.trim())
-const same = (a: string, b: string) => a.trim() === b.trim() || (isNumber(a) && isNumber(b) && toNumber(a) === toNumber(b))
+const same = (a: string, b: string) =>
+  a.trim() === b.trim() || (isNumber(a) && isNumber(b) && toNumber(a) === toNumber(b))
 const toNumber = (s: string) => Number(s.trim().replace(',', '.'))
 
 /** A number cell: empty → `empty`; a number; anything else stays text so the API's schema refuses it at its field. */
-const numberCell = <E>(s: string, empty: E): number | string | E => (s.trim() === '' ? empty : isNumber(s) ? toNumber(s) : s)
+const numberCell = <E>(s: string, empty: E): number | string | E =>
+  s.trim() === '' ? empty : isNumber(s) ? toNumber(s) : s
 
 const BOOLEAN: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
 const booleanCell = (s: string): boolean | string => (s.trim() === '' ? true : (BOOLEAN[s.trim().toLowerCase()] ?? s))
@@ -78,7 +107,12 @@ export function bodyOf(g: CsvGroup, categoryId: string | null): Record<string, u
   if (g.slug) body.slug = g.slug
   if (price === undefined) delete body.price
   if (g.variantRows.length === 0) body.stock = numberCell(c.stock, null)
-  else body.variants = g.variantRows.map((r) => ({ name: r.cells.variant.trim(), price: numberCell(r.cells.variantPrice, price), stock: numberCell(r.cells.stock, null) }))
+  else
+    body.variants = g.variantRows.map((r) => ({
+      name: r.cells.variant.trim(),
+      price: numberCell(r.cells.variantPrice, price),
+      stock: numberCell(r.cells.stock, null),
+    }))
   return body
 }
 

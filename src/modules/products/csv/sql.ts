@@ -2,7 +2,11 @@
 import type { Database } from 'bun:sqlite'
 
 export const categoriesOfStore = (client: Database, storeId: string) =>
-  client.query<{ id: string; name: string; slug: string }, [string]>('SELECT id, name, slug FROM categories WHERE store_id = ?').all(storeId)
+  client
+    .query<{ id: string; name: string; slug: string }, [string]>(
+      'SELECT id, name, slug FROM categories WHERE store_id = ?',
+    )
+    .all(storeId)
 
 export interface ExportRow {
   rid: number

@@ -45,7 +45,7 @@ export class UploadAdmission {
       return this.admit(storeId)
     } catch (err) {
       headers['retry-after'] = String(UPLOAD_RETRY_AFTER_SEC)
-      headers['connection'] = 'close'
+      headers.connection = 'close'
       request.body?.cancel().catch(() => {})
       throw err
     }

@@ -15,4 +15,5 @@ export const uploadBodyLimit = (config: Config): number => config.mediaMaxBytes 
  * most as many as a product may hold (MAX_PRODUCT_IMAGES), each held to MEDIA_MAX_BYTES by the
  * service. Streamed to disk like the API's (staging.ts), never held in memory.
  */
-export const uploadsBodyLimit = (config: Config): number => config.maxProductImages * config.mediaMaxBytes + MULTIPART_SLACK
+export const uploadsBodyLimit = (config: Config): number =>
+  config.maxProductImages * config.mediaMaxBytes + MULTIPART_SLACK

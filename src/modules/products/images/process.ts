@@ -74,7 +74,8 @@ export interface Rendition {
   data: Uint8Array
 }
 
-const bad = (reason: ErrorReason, message: string, extra?: Record<string, unknown>) => new ValidationError('file', reason, message, extra)
+const bad = (reason: ErrorReason, message: string, extra?: Record<string, unknown>) =>
+  new ValidationError('file', reason, message, extra)
 
 /** The widths to make for an image `width` pixels wide (after orientation). */
 export function widthsFor(width: number): number[] {
@@ -97,9 +98,14 @@ export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<
   } catch {
     throw bad('invalid_image', `file starts like a ${kind.toUpperCase()} but is not a readable image`)
   }
-  if (meta.format !== kind || !meta.width || !meta.height) throw bad('invalid_image', `file starts like a ${kind.toUpperCase()} but is not a readable image`)
+  if (meta.format !== kind || !meta.width || !meta.height)
+    throw bad('invalid_image', `file starts like a ${kind.toUpperCase()} but is not a readable image`)
   if (meta.width * meta.height > maxPixels) {
-    throw bad('too_many_pixels', `file is ${meta.width} × ${meta.height} pixels; at most ${maxPixels} pixels are accepted`, { maxPixels, width: meta.width, height: meta.height })
+    throw bad(
+      'too_many_pixels',
+      `file is ${meta.width} × ${meta.height} pixels; at most ${maxPixels} pixels are accepted`,
+      { maxPixels, width: meta.width, height: meta.height },
+    )
   }
   // EXIF orientations 5–8 turn the image a quarter: width and height swap.
   const orientedWidth = (meta.orientation ?? 1) >= 5 ? meta.height : meta.width
@@ -120,7 +126,9 @@ async function encode(bytes: Uint8Array, kind: ImageKind, widths: number[], maxP
     return await Promise.all(
       widths.map(async (w) => {
         const img = sharp(top.data, raw)
-        const { data, info } = await (w < top.info.width ? img.resize({ width: w }) : img).webp({ quality: 80 }).toBuffer({ resolveWithObject: true })
+        const { data, info } = await (w < top.info.width ? img.resize({ width: w }) : img)
+          .webp({ quality: 80 })
+          .toBuffer({ resolveWithObject: true })
         return { width: info.width, height: info.height, data }
       }),
     )

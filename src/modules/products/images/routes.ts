@@ -62,7 +62,14 @@ export const imageRoutes = (port: ImageRoutesPort) =>
                 schema: {
                   type: 'object',
                   required: ['file'],
-                  properties: { file: { type: 'string', format: 'binary', description: 'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)' } },
+                  properties: {
+                    file: {
+                      type: 'string',
+                      format: 'binary',
+                      description:
+                        'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)',
+                    },
+                  },
                 },
               },
             },
@@ -70,16 +77,28 @@ export const imageRoutes = (port: ImageRoutesPort) =>
         },
       },
     )
-    .put('/:imageId', ({ ctx, params, body }) => ({ data: moveImage({ ctx, input: { productId: params.id, imageId: params.imageId, position: body.position } }) }), {
-      access: write,
-      params: ImageParams,
-      body: ImageMove,
-      response: { 200: data(ProductImage), ...withNotFound },
-      detail: doc('Move a product image to another position'),
-    })
-    .delete('/:imageId', async ({ ctx, params }) => ({ data: await deleteImage({ ctx, input: { productId: params.id, imageId: params.imageId } }) }), {
-      access: write,
-      params: ImageParams,
-      response: { 200: Deleted, ...withNotFound },
-      detail: doc('Delete a product image and its files'),
-    })
+    .put(
+      '/:imageId',
+      ({ ctx, params, body }) => ({
+        data: moveImage({ ctx, input: { productId: params.id, imageId: params.imageId, position: body.position } }),
+      }),
+      {
+        access: write,
+        params: ImageParams,
+        body: ImageMove,
+        response: { 200: data(ProductImage), ...withNotFound },
+        detail: doc('Move a product image to another position'),
+      },
+    )
+    .delete(
+      '/:imageId',
+      async ({ ctx, params }) => ({
+        data: await deleteImage({ ctx, input: { productId: params.id, imageId: params.imageId } }),
+      }),
+      {
+        access: write,
+        params: ImageParams,
+        response: { 200: Deleted, ...withNotFound },
+        detail: doc('Delete a product image and its files'),
+      },
+    )

@@ -37,9 +37,16 @@ function renumber(db: Database, fx: Fx, productId: string, ids: string[]): void 
   renumberImages(db, productId, ids)
 }
 
-export async function uploadImage({ ctx, input: { productId, file } }: { ctx: Ctx; input: { productId: string; file: Blob | undefined } }): Promise<ImageView> {
+export async function uploadImage({
+  ctx,
+  input: { productId, file },
+}: {
+  ctx: Ctx
+  input: { productId: string; file: Blob | undefined }
+}): Promise<ImageView> {
   ownProduct(ctx, productId)
-  if (!(file instanceof Blob)) throw new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
+  if (!(file instanceof Blob))
+    throw new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
   if (file.size > ctx.config.mediaMaxBytes) throw new PayloadTooLarge(ctx.config.mediaMaxBytes)
   // Refused early without decoding when the cap is already reached; checked again when writing.
   checkCap(ctx, rowsOf(ctx.db.$client, productId).length)
@@ -58,7 +65,15 @@ export async function uploadImage({ ctx, input: { productId, file } }: { ctx: Ct
       ownProduct(ctx, productId, tx)
       const position = rowsOf(ctx.db.$client, productId).length
       checkCap(ctx, position)
-      const r: ImageRow = { id, storeId: ctx.store.id, productId, position, width: largest.width, height: largest.height, widths: widths.join(',') }
+      const r: ImageRow = {
+        id,
+        storeId: ctx.store.id,
+        productId,
+        position,
+        width: largest.width,
+        height: largest.height,
+        widths: widths.join(','),
+      }
       insertImage(ctx.db.$client, r, ctx.clock.now())
       fx.productsChanged([productId])
       return r
@@ -78,10 +93,19 @@ function ownImage(ctx: Ctx, tx: Runner, productId: string, imageId: string): Ima
 }
 
 /** Moves an image to `position` (0 = first); the others keep their order around it. */
-export function moveImage({ ctx, input: { productId, imageId, position } }: { ctx: Ctx; input: { productId: string; imageId: string; position: number } }): ImageView {
+export function moveImage({
+  ctx,
+  input: { productId, imageId, position },
+}: {
+  ctx: Ctx
+  input: { productId: string; imageId: string; position: number }
+}): ImageView {
   const moved = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
-    if (position > rows.length - 1) throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, { max: rows.length - 1 })
+    if (position > rows.length - 1)
+      throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, {
+        max: rows.length - 1,
+      })
     const ids = rows.map((r) => r.id).filter((id) => id !== imageId)
     ids.splice(position, 0, imageId)
     renumber(ctx.db.$client, fx, productId, ids)
@@ -91,11 +115,22 @@ export function moveImage({ ctx, input: { productId, imageId, position } }: { ct
 }
 
 /** Deletes the row (the rest close up), then its files: a URL that answered once now answers 404. */
-export async function deleteImage({ ctx, input: { productId, imageId } }: { ctx: Ctx; input: { productId: string; imageId: string } }) {
+export async function deleteImage({
+  ctx,
+  input: { productId, imageId },
+}: {
+  ctx: Ctx
+  input: { productId: string; imageId: string }
+}) {
   const gone = write(ctx, (tx, fx) => {
     const rows = ownImage(ctx, tx, productId, imageId)
     deleteImageRow(ctx.db.$client, imageId)
-    renumber(ctx.db.$client, fx, productId, rows.filter((r) => r.id !== imageId).map((r) => r.id))
+    renumber(
+      ctx.db.$client,
+      fx,
+      productId,
+      rows.filter((r) => r.id !== imageId).map((r) => r.id),
+    )
     return rows.find((r) => r.id === imageId)!
   })
   await removeImage(ctx.config.dataDir, ctx.store.id, imageId, gone.widths.split(',').map(Number))

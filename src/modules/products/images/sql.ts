@@ -22,25 +22,22 @@ const IMAGE_FIELDS = 'id, store_id AS storeId, product_id AS productId, position
 
 /** A product's pictures, by position. */
 export const imageRowsOf = (db: Database, productId: string): ImageRow[] =>
-  db.query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id = ? ORDER BY position`).all(productId)
+  db
+    .query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id = ? ORDER BY position`)
+    .all(productId)
 
 /** Many products' pictures in one query, by product then position; the ids go in as one JSON array, so the text never changes. */
 export const imageRowsOfProducts = (db: Database, productIds: string[]): ImageRow[] =>
   db
-    .query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`)
+    .query<ImageRow, [string]>(
+      `SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
+    )
     .all(JSON.stringify(productIds))
 
 export function insertImage(db: Database, r: ImageRow, at: number): void {
-  db.query('INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-    r.id,
-    r.storeId,
-    r.productId,
-    r.position,
-    r.width,
-    r.height,
-    r.widths,
-    at,
-  )
+  db.query(
+    'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, at)
 }
 
 /** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique (product_id, position) index never sees a clash. */
@@ -84,6 +81,8 @@ export function deleteImageRow(db: Database, id: string): void {
 
 export function existingStoreIds(db: Database, ids: string[]): Set<string> {
   if (!ids.length) return new Set()
-  const rows = db.query<{ id: string }, string[]>(`SELECT id FROM stores WHERE id IN (${placeholders(ids.length)})`).all(...ids)
+  const rows = db
+    .query<{ id: string }, string[]>(`SELECT id FROM stores WHERE id IN (${placeholders(ids.length)})`)
+    .all(...ids)
   return new Set(rows.map((r) => r.id))
 }

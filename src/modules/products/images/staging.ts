@@ -27,7 +27,8 @@ export function resetStaging(dataDir: string): void {
   rmSync(stagingDir(dataDir), { recursive: true, force: true })
 }
 
-const notMultipart = () => new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
+const notMultipart = () =>
+  new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
 
 /** One file part on disk. `size` stops at the limit + 1: a larger file is cut there, and the service refuses it (413). */
 export interface StagedPart {
@@ -48,12 +49,20 @@ export interface StagedParts {
  * Streams up to `maxFiles` parts of the multipart field `file` of `request` to disk, each cut one
  * byte past `maxFileBytes` (busboy's per-file limit), and keeps the small text fields.
  */
-export async function stageUploads(request: Request, dataDir: string, maxFileBytes: number, maxFiles: number): Promise<StagedParts> {
+export async function stageUploads(
+  request: Request,
+  dataDir: string,
+  maxFileBytes: number,
+  maxFiles: number,
+): Promise<StagedParts> {
   const type = request.headers.get('content-type') ?? ''
   if (!request.body || !type.toLowerCase().startsWith('multipart/form-data')) throw notMultipart()
   let parser: busboy.Busboy
   try {
-    parser = busboy({ headers: { 'content-type': type }, limits: { files: maxFiles, fileSize: maxFileBytes + 1, fields: 10, fieldSize: 1024, parts: maxFiles + 10 } })
+    parser = busboy({
+      headers: { 'content-type': type },
+      limits: { files: maxFiles, fileSize: maxFileBytes + 1, fields: 10, fieldSize: 1024, parts: maxFiles + 10 },
+    })
   } catch {
     throw notMultipart()
   }
@@ -97,7 +106,11 @@ export async function stageUploads(request: Request, dataDir: string, maxFileByt
  * Streams the multipart field `file` of `request` to disk; undefined when the body has no such
  * field. Past `maxFileBytes` → 413 (the partial file is removed).
  */
-export async function stageUpload(request: Request, dataDir: string, maxFileBytes: number): Promise<StagedFile | undefined> {
+export async function stageUpload(
+  request: Request,
+  dataDir: string,
+  maxFileBytes: number,
+): Promise<StagedFile | undefined> {
   const staged = await stageUploads(request, dataDir, maxFileBytes, 1)
   const part = staged.files[0]
   if (!part) return undefined

@@ -64,10 +64,19 @@ export function storesWithMedia(dataDir: string): string[] {
 
 /** Removes every file of a store whose rows are gone. */
 export async function removeStoreMedia(dataDir: string, storeId: string): Promise<void> {
-  await Promise.all([rm(publicDir(dataDir, storeId), { recursive: true, force: true }), rm(originalsDir(dataDir, storeId), { recursive: true, force: true })])
+  await Promise.all([
+    rm(publicDir(dataDir, storeId), { recursive: true, force: true }),
+    rm(originalsDir(dataDir, storeId), { recursive: true, force: true }),
+  ])
 }
 
-export async function saveImage(dataDir: string, storeId: string, imageId: string, original: Uint8Array, renditions: { width: number; data: Uint8Array }[]): Promise<void> {
+export async function saveImage(
+  dataDir: string,
+  storeId: string,
+  imageId: string,
+  original: Uint8Array,
+  renditions: { width: number; data: Uint8Array }[],
+): Promise<void> {
   const pub = publicDir(dataDir, storeId)
   const orig = originalsDir(dataDir, storeId)
   await Promise.all([mkdir(pub, { recursive: true, mode: 0o755 }), mkdir(orig, { recursive: true, mode: 0o700 })])

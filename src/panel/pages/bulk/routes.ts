@@ -3,10 +3,27 @@
  * save — the cells the person changed, applied by the products module's editPricesAndStock in one
  * transaction or none, each refused row shown with its reason in the person's language.
  */
-import { BatchRefused, editPricesAndStock, priceStockGrid, type GridRow, type PriceStockChange } from '../../../modules/products'
+import {
+  BatchRefused,
+  editPricesAndStock,
+  priceStockGrid,
+  type GridRow,
+  type PriceStockChange,
+} from '../../../modules/products'
 import { AppError } from '../../../lib/errors'
 import { ctxFor, type Ctx } from '../../../kernel/context'
-import { cw, field, numberField, pageParam, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
+import {
+  cw,
+  field,
+  numberField,
+  pageParam,
+  panelOf,
+  problemOf,
+  type PageKit,
+  type PageReq,
+  type PageRoute,
+  type Problem,
+} from '../kit'
 import { bulkPage, type BulkRow } from './view'
 import { bulkWords } from './words'
 
@@ -15,7 +32,8 @@ export const BULK_PAGE_SIZE = 50
 const MAX_ROWS = BULK_PAGE_SIZE * 100
 
 /** The person's ctx with its activity line named for the whole batch (one line per save or import). */
-export const noted = (ctx: Ctx, verb: string): Ctx => ctxFor(ctx, ctx.store, ctx.actor, ctx.activity ? { ...ctx.activity, verb, recordType: 'product' } : undefined)
+export const noted = (ctx: Ctx, verb: string): Ctx =>
+  ctxFor(ctx, ctx.store, ctx.actor, ctx.activity ? { ...ctx.activity, verb, recordType: 'product' } : undefined)
 
 const keyOf = (r: GridRow) => (r.variantId ? `${r.productId}:${r.variantId}` : r.productId)
 const text = (v: number | null) => (v === null ? '' : String(v))
@@ -23,7 +41,12 @@ const text = (v: number | null) => (v === null ? '' : String(v))
 /** The page's rows as stored. */
 function gridRows(ctx: Ctx, page: number) {
   const g = priceStockGrid(ctx, { limit: BULK_PAGE_SIZE, offset: (page - 1) * BULK_PAGE_SIZE })
-  const rows: BulkRow[] = g.rows.map((r) => ({ key: keyOf(r), label: r.variantName ? `${r.productName} · ${r.variantName}` : r.productName, price: text(r.price), stock: text(r.stock) }))
+  const rows: BulkRow[] = g.rows.map((r) => ({
+    key: keyOf(r),
+    label: r.variantName ? `${r.productName} · ${r.variantName}` : r.productName,
+    price: text(r.price),
+    stock: text(r.stock),
+  }))
   return { rows, pages: Math.max(1, Math.ceil(g.total / BULK_PAGE_SIZE)) }
 }
 
@@ -83,7 +106,9 @@ export function bulkPages(kit: PageKit): PageRoute[] {
         const n = Math.max(0, Math.floor(Number(c.query.n)) || 0)
         const b = bulkWords(p.lang)
         const done = c.query.done === 'saved' ? b.bulkSaved(n) : c.query.done === 'none' ? b.nothingChanged : undefined
-        return kit.render(p, c.set, 200, (f) => bulkPage(f, { page, pages, pageSize: BULK_PAGE_SIZE, currency: ctx.store.currency, rows, done }))
+        return kit.render(p, c.set, 200, (f) =>
+          bulkPage(f, { page, pages, pageSize: BULK_PAGE_SIZE, currency: ctx.store.currency, rows, done }),
+        )
       },
     },
     {
@@ -117,9 +142,28 @@ export function bulkPages(kit: PageKit): PageRoute[] {
           const { rows, pages } = gridRows(ctxOf(c), page)
           const shown = rows.map((r): BulkRow => {
             const x = byKey.get(r.key)
-            return x ? { ...r, price: x.price, stock: x.stock, wasPrice: x.wasPrice, wasStock: x.wasStock, error: errors.get(r.key) } : r
+            return x
+              ? {
+                  ...r,
+                  price: x.price,
+                  stock: x.stock,
+                  wasPrice: x.wasPrice,
+                  wasStock: x.wasStock,
+                  error: errors.get(r.key),
+                }
+              : r
           })
-          return kit.render(p, c.set, 400, (f) => bulkPage(f, { page, pages, pageSize: BULK_PAGE_SIZE, currency: ctxOf(c).store.currency, rows: shown, problem, refused: errors.size }))
+          return kit.render(p, c.set, 400, (f) =>
+            bulkPage(f, {
+              page,
+              pages,
+              pageSize: BULK_PAGE_SIZE,
+              currency: ctxOf(c).store.currency,
+              rows: shown,
+              problem,
+              refused: errors.size,
+            }),
+          )
         }
       },
     },

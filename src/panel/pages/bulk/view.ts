@@ -62,11 +62,13 @@ export function bulkPage(f: Frame, d: BulkData): string {
     <p>${b.bulkIntro}</p>
     <p class="hint">${b.bulkBound(d.pageSize)} ${b.stockEmpty}</p>
     ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
-    ${d.rows.length === 0
-      ? html`<p>${b.noRows}</p>`
-      : writable
-        ? form(f, href(d.page), html`${grid}<p><button type="submit">${b.saveChanges}</button></p>`, 'novalidate')
-        : grid}
+    ${
+      d.rows.length === 0
+        ? html`<p>${b.noRows}</p>`
+        : writable
+          ? form(f, href(d.page), html`${grid}<p><button type="submit">${b.saveChanges}</button></p>`, 'novalidate')
+          : grid
+    }
     ${pager(w, d.page, d.pages, href)}
     <p><a href="/admin/products">${w.backToProducts}</a></p>`,
   )

@@ -3,7 +3,20 @@
  * (/admin/products/import: upload → dry run → apply). The dry run and the apply are the products
  * module's importCatalog; between them the checked file waits in StagedImports (staging.ts).
  */
-import { BatchRefused, stageUploads, CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, CsvFileRefused, exportCatalogCsv, importCatalog, parseCatalogCsv, type CsvRow, type ImportPlace, type ImportReport } from '../../../modules/products'
+import {
+  BatchRefused,
+  stageUploads,
+  CSV_COLUMNS,
+  CSV_MAX_BYTES,
+  CSV_MAX_ROWS,
+  CsvFileRefused,
+  exportCatalogCsv,
+  importCatalog,
+  parseCatalogCsv,
+  type CsvRow,
+  type ImportPlace,
+  type ImportReport,
+} from '../../../modules/products'
 import { ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
@@ -30,7 +43,8 @@ function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkW
     if (d.clash === 'variant') return { ...at, message: b.variantTwice(d.conflictsWith!) }
     if (d.clash === 'single') return { ...at, message: b.mixedRows(d.conflictsWith!) }
     if (d.field === 'row') return { ...at, message: b.wrongWidth }
-    if (d.field === 'categoryId') return { ...at, message: d.reason === 'duplicate' ? b.categoryAmbiguous : b.categoryUnknown }
+    if (d.field === 'categoryId')
+      return { ...at, message: d.reason === 'duplicate' ? b.categoryAmbiguous : b.categoryUnknown }
   }
   const p = problemOf(error, w)
   return { ...at, message: p?.message ?? w.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
@@ -50,7 +64,9 @@ export function csvPages(kit: PageKit): PageRoute[] {
     } catch (e) {
       if (!(e instanceof BatchRefused)) throw e
       const p = panelOf(c)
-      const problems = (e.problems as { key: ImportPlace; error: unknown }[]).map(({ key, error }) => lineMessage(key, error, cw(p), bulkWords(p.lang)))
+      const problems = (e.problems as { key: ImportPlace; error: unknown }[]).map(({ key, error }) =>
+        lineMessage(key, error, cw(p), bulkWords(p.lang)),
+      )
       return { problems: problems.sort((a, b) => a.line - b.line) }
     }
   }
@@ -121,10 +137,12 @@ export function csvPages(kit: PageKit): PageRoute[] {
         let file: Blob
         let name: string
         try {
-          if (!tokenOk(c, parts.fields)) return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+          if (!tokenOk(c, parts.fields))
+            return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
           const part = parts.files[0]
           if (!part || part.size === 0) return form(c, 400, { error: b.chooseFile })
-          if (part.size > CSV_MAX_BYTES) return form(c, 413, { error: b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
+          if (part.size > CSV_MAX_BYTES)
+            return form(c, 413, { error: b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
           // Held in memory (≤ 5 MiB) for the apply; the staged part on disk goes now.
           file = new Blob([await part.file.arrayBuffer()])
           name = part.filename || 'file.csv'
@@ -134,9 +152,14 @@ export function csvPages(kit: PageKit): PageRoute[] {
         const rows = await parsed(c, file)
         if (rows instanceof Response) return rows
         const outcome = run(c, rows, true)
-        const keep = outcome.report && outcome.problems.length === 0 && outcome.report.create.length + outcome.report.update.length > 0
+        const keep =
+          outcome.report &&
+          outcome.problems.length === 0 &&
+          outcome.report.create.length + outcome.report.update.length > 0
         const s = keep ? staged.put(ownerOf(c), { name, file, hash: await sha256(file) }) : undefined
-        return kit.render(panelOf(c), c.set, 200, (f) => dryRunPage(f, { name, rows: rows.length, ...outcome, ...(s ? { staged: { id: s.id, hash: s.hash } } : {}) }))
+        return kit.render(panelOf(c), c.set, 200, (f) =>
+          dryRunPage(f, { name, rows: rows.length, ...outcome, ...(s ? { staged: { id: s.id, hash: s.hash } } : {}) }),
+        )
       },
     },
     {
@@ -150,7 +173,10 @@ export function csvPages(kit: PageKit): PageRoute[] {
         if (rows instanceof Response) return rows
         // Planned and checked again inside the apply's transaction: the catalog may have moved since the dry run.
         const outcome = run(c, rows, false)
-        if (!outcome.report) return kit.render(panelOf(c), c.set, 409, (f) => dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }))
+        if (!outcome.report)
+          return kit.render(panelOf(c), c.set, 409, (f) =>
+            dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }),
+          )
         staged.drop(s.id)
         const { create, update } = outcome.report
         return kit.seeOther(c.set, `/admin/products/import?done=imported&c=${create.length}&u=${update.length}`)

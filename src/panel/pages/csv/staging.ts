@@ -26,7 +26,8 @@ export interface Staged {
   expiresAt: number
 }
 
-export const sha256 = async (file: Blob) => new Bun.CryptoHasher('sha256').update(await file.arrayBuffer()).digest('hex')
+export const sha256 = async (file: Blob) =>
+  new Bun.CryptoHasher('sha256').update(await file.arrayBuffer()).digest('hex')
 
 export class StagedImports {
   private items = new Map<string, Staged>()
@@ -37,7 +38,12 @@ export class StagedImports {
     this.sweep()
     for (const [id, s] of this.items) if (s.sessionId === owner.sessionId) this.items.delete(id)
     while (this.items.size >= MAX_STAGED) this.items.delete(this.items.keys().next().value!)
-    const staged: Staged = { id: randomBytes(16).toString('base64url'), ...owner, ...file, expiresAt: this.now() + STAGED_TTL_MS }
+    const staged: Staged = {
+      id: randomBytes(16).toString('base64url'),
+      ...owner,
+      ...file,
+      expiresAt: this.now() + STAGED_TTL_MS,
+    }
     this.items.set(staged.id, staged)
     return staged
   }

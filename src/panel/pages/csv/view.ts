@@ -41,7 +41,16 @@ export function importPage(f: Frame, d: { currency: string; error?: string; done
 
 const more = (f: Frame, n: number): Html | '' => (n > SHOWN ? html`<p>${bulkWords(f.lang).andMore(n - SHOWN)}</p>` : '')
 
-export function dryRunPage(f: Frame, d: { name: string; report?: ImportReport; rows: number; problems: LineMessage[]; staged?: { id: string; hash: string } }): string {
+export function dryRunPage(
+  f: Frame,
+  d: {
+    name: string
+    report?: ImportReport
+    rows: number
+    problems: LineMessage[]
+    staged?: { id: string; hash: string }
+  },
+): string {
   const b = bulkWords(f.lang)
   const w = cw(f)
   const r = d.report
@@ -51,25 +60,35 @@ export function dryRunPage(f: Frame, d: { name: string; report?: ImportReport; r
     f,
     b.dryRunTitle,
     html`<p>${b.fileName(d.name, d.rows)}</p>
-    ${d.problems.length
-      ? html`<div class="alert" role="alert"><p>${b.refused(d.problems.length)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
+    ${
+      d.problems.length
+        ? html`<div class="alert" role="alert"><p>${b.refused(d.problems.length)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
         <h2>${b.refused(d.problems.length)}</h2>
         <ul class="list">${d.problems.slice(0, SHOWN).map((p) => html`<li>${b.lineProblem(p.line, p.column ?? '', p.message)}</li>`)}</ul>${more(f, d.problems.length)}`
-      : ''}
-    ${r
-      ? html`<ul>
+        : ''
+    }
+    ${
+      r
+        ? html`<ul>
         <li>${b.toCreate(r.create.length)}</li>
         <li>${b.toUpdate(r.update.length)}</li>
         <li>${b.unchanged(r.unchanged)}</li>
       </ul>
       ${r.create.length ? html`<h2>${b.toCreate(r.create.length)}</h2><ul class="list">${r.create.slice(0, SHOWN).map((c) => html`<li>${c.name} (${b.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}` : ''}
       ${r.update.length ? html`<h2>${b.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${b.lineOf(u.line)}): ${b.changes(u.columns.join(', '))}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
-      : ''}
-    ${d.staged && changes > 0
-      ? form(f, '/admin/products/import/apply', html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${b.applyHint}</p><p><button type="submit">${b.applyImport}</button></p>`)
-      : r && !d.problems.length
-        ? html`<p class="notice" role="status">${b.nothingToImport}</p>`
-        : ''}
+        : ''
+    }
+    ${
+      d.staged && changes > 0
+        ? form(
+            f,
+            '/admin/products/import/apply',
+            html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${b.applyHint}</p><p><button type="submit">${b.applyImport}</button></p>`,
+          )
+        : r && !d.problems.length
+          ? html`<p class="notice" role="status">${b.nothingToImport}</p>`
+          : ''
+    }
     <p><a href="/admin/products/import">${b.anotherFile}</a></p>`,
   )
 }

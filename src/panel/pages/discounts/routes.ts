@@ -6,7 +6,15 @@
  */
 import { discounts } from '../../../db/schema'
 import type { AppError } from '../../../lib/errors'
-import { createDiscount, deleteDiscount, DiscountCreate, DiscountUpdate, getDiscount, listDiscounts, updateDiscount } from '../../../modules/discounts'
+import {
+  createDiscount,
+  deleteDiscount,
+  DiscountCreate,
+  DiscountUpdate,
+  getDiscount,
+  listDiscounts,
+  updateDiscount,
+} from '../../../modules/discounts'
 import { checkBody } from '../../../plugins/validation-errors'
 import { confirmPage, ctxOf, doneOf, guarded, refusal } from '../crud'
 import { field, panelOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
@@ -15,13 +23,25 @@ import { at, bodyOf, editorPage, emptyForm, formOf, listPage, readForm, type Dis
 
 export function discountPages(kit: PageKit): PageRoute[] {
   const w = (c: PageReq) => discountWords(panelOf(c))
-  const editor = (c: PageReq, status: number, d: { id?: string; title: string; form: DiscountForm; errors?: Record<string, string>; problem?: Problem; done?: string }) =>
+  const editor = (
+    c: PageReq,
+    status: number,
+    d: {
+      id?: string
+      title: string
+      form: DiscountForm
+      errors?: Record<string, string>
+      problem?: Problem
+      done?: string
+    },
+  ) =>
     kit.render(panelOf(c), c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: ctxOf(c).store.currency }))
   /** The module's words for its own refusals: a taken code, a percentage out of (0, 100]. */
   const special = (c: PageReq, form: DiscountForm) => (e: AppError) => {
     if (e.code === 'DUPLICATE_CODE') return { field: 'code', message: w(c).codeTaken }
     const d = e.details as { field?: string; reason?: string } | undefined
-    if (d?.field === 'value' && d.reason === 'out_of_range' && form.type === 'percentage') return { field: 'value', message: w(c).percentRange }
+    if (d?.field === 'value' && d.reason === 'out_of_range' && form.type === 'percentage')
+      return { field: 'value', message: w(c).percentRange }
     return undefined
   }
 
@@ -33,10 +53,17 @@ export function discountPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const ctx = ctxOf(c)
         const rows = listDiscounts({ ctx, input: { limit: 100 } }).data
-        return kit.render(panelOf(c), c.set, 200, (f) => listPage(f, { rows, currency: ctx.store.currency, now: ctx.clock.now(), done: doneOf(c, w(c).done) }))
+        return kit.render(panelOf(c), c.set, 200, (f) =>
+          listPage(f, { rows, currency: ctx.store.currency, now: ctx.clock.now(), done: doneOf(c, w(c).done) }),
+        )
       },
     },
-    { method: 'get', path: '/admin/discounts/new', need: 'discounts:write', handler: (c) => editor(c, 200, { title: w(c).add, form: emptyForm() }) },
+    {
+      method: 'get',
+      path: '/admin/discounts/new',
+      need: 'discounts:write',
+      handler: (c) => editor(c, 200, { title: w(c).add, form: emptyForm() }),
+    },
     {
       method: 'post',
       path: '/admin/discounts',
@@ -61,7 +88,12 @@ export function discountPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return editor(c, 200, { id: d.id, title: w(c).editTitle(d.code), form: formOf(d), done: doneOf(c, w(c).done) })
+          return editor(c, 200, {
+            id: d.id,
+            title: w(c).editTitle(d.code),
+            form: formOf(d),
+            done: doneOf(c, w(c).done),
+          })
         }),
     },
     {
@@ -75,7 +107,10 @@ export function discountPages(kit: PageKit): PageRoute[] {
           const current = getDiscount({ ctx, input: { id: c.params.id! } })
           const form = readForm(c.body)
           try {
-            updateDiscount({ ctx, input: { id: current.id, ...checkBody(DiscountUpdate, bodyOf(form, current.expiresAt)) } })
+            updateDiscount({
+              ctx,
+              input: { id: current.id, ...checkBody(DiscountUpdate, bodyOf(form, current.expiresAt)) },
+            })
             return kit.seeOther(c.set, `${at(current.id)}?done=saved`)
           } catch (e) {
             const r = refusal(c, e, special(c, form))
@@ -103,7 +138,14 @@ export function discountPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) => confirmPage(f, { title: w(c).removeTitle(d.code), text: w(c).removeText, action: `${at(d.id)}/delete`, back: '/admin/discounts' }))
+          return kit.render(panelOf(c), c.set, 200, (f) =>
+            confirmPage(f, {
+              title: w(c).removeTitle(d.code),
+              text: w(c).removeText,
+              action: `${at(d.id)}/delete`,
+              back: '/admin/discounts',
+            }),
+          )
         }),
     },
     {

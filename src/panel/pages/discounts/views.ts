@@ -3,7 +3,7 @@
  * whose fields become the API's DiscountCreate / DiscountUpdate body (form → body here, so the
  * schema and the module refuse it at the same field as over the API).
  */
-import { getDiscount } from '../../../modules/discounts'
+import type { getDiscount } from '../../../modules/discounts'
 import { html, raw } from '../../../shop/html'
 import { formatMoney } from '../../../shop/i18n'
 import { can, form, layout, type Frame } from '../../views'
@@ -25,8 +25,24 @@ export interface DiscountForm {
 }
 
 const str = (v: number | null) => (v === null ? '' : String(v))
-export const emptyForm = (): DiscountForm => ({ code: '', type: 'percentage', value: '', minOrderAmount: '', maxUses: '', expires: '', active: true })
-export const formOf = (d: Discount): DiscountForm => ({ code: d.code, type: d.type, value: String(d.value), minOrderAmount: str(d.minOrderAmount), maxUses: str(d.maxUses), expires: d.expiresAt?.slice(0, 10) ?? '', active: d.isActive })
+export const emptyForm = (): DiscountForm => ({
+  code: '',
+  type: 'percentage',
+  value: '',
+  minOrderAmount: '',
+  maxUses: '',
+  expires: '',
+  active: true,
+})
+export const formOf = (d: Discount): DiscountForm => ({
+  code: d.code,
+  type: d.type,
+  value: String(d.value),
+  minOrderAmount: str(d.minOrderAmount),
+  maxUses: str(d.maxUses),
+  expires: d.expiresAt?.slice(0, 10) ?? '',
+  active: d.isActive,
+})
 
 export const readForm = (body: unknown): DiscountForm => ({
   code: (field(body, 'code') ?? '').trim(),
@@ -44,26 +60,41 @@ export const readForm = (body: unknown): DiscountForm => ({
  */
 export function bodyOf(f: DiscountForm, keep?: string | null): Record<string, unknown> {
   const num = (s: string) => numberField({ v: s }, 'v')
-  const body: Record<string, unknown> = { code: f.code, type: f.type, value: num(f.value) ?? '', minOrderAmount: num(f.minOrderAmount) ?? null, maxUses: num(f.maxUses) ?? null, isActive: f.active }
-  if (keep === undefined || f.expires !== (keep?.slice(0, 10) ?? '')) body.expiresAt = f.expires === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(f.expires) ? `${f.expires}T23:59:59.999Z` : f.expires
+  const body: Record<string, unknown> = {
+    code: f.code,
+    type: f.type,
+    value: num(f.value) ?? '',
+    minOrderAmount: num(f.minOrderAmount) ?? null,
+    maxUses: num(f.maxUses) ?? null,
+    isActive: f.active,
+  }
+  if (keep === undefined || f.expires !== (keep?.slice(0, 10) ?? ''))
+    body.expiresAt =
+      f.expires === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(f.expires) ? `${f.expires}T23:59:59.999Z` : f.expires
   return body
 }
 
 export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now: number; done?: string }): string {
   const w = discountWords(f)
   const writable = can(f, 'discounts:write')
-  const valueOf = (x: Discount) => (x.type === 'percentage' ? `${x.value} %` : formatMoney(x.value, d.currency, f.w.locale))
-  const state = (x: Discount) => (!x.isActive ? w.inactive : x.expiresAt && Date.parse(x.expiresAt) <= d.now ? w.expired : w.active)
+  const shownValue = (x: Discount) =>
+    x.type === 'percentage' ? `${x.value} %` : formatMoney(x.value, d.currency, f.w.locale)
+  const state = (x: Discount) =>
+    !x.isActive ? w.inactive : x.expiresAt && Date.parse(x.expiresAt) <= d.now ? w.expired : w.active
   const rows = d.rows.map(
-    (x) => html`<li><p><a href="${at(x.id)}" aria-label="${w.editOf(x.code)}"><strong>${x.code}</strong></a> · ${valueOf(x)} <span class="badge">${state(x)}</span></p>
+    (
+      x,
+    ) => html`<li><p><a href="${at(x.id)}" aria-label="${w.editOf(x.code)}"><strong>${x.code}</strong></a> · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
     <p class="hint">${w.used(x.usedCount, x.maxUses)}${x.expiresAt ? ` · ${w.until(x.expiresAt.slice(0, 10))}` : ''}</p>
-    ${writable
-      ? html`<div class="actions">${form(
-          f,
-          `${at(x.id)}/active`,
-          html`<input type="hidden" name="isActive" value="${x.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${x.isActive ? w.deactivateOf(x.code) : w.activateOf(x.code)}">${x.isActive ? w.deactivate : w.activate}</button>`,
-        )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.removeOf(x.code)}">${w.remove}</a></div>`
-      : ''}</li>`,
+    ${
+      writable
+        ? html`<div class="actions">${form(
+            f,
+            `${at(x.id)}/active`,
+            html`<input type="hidden" name="isActive" value="${x.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${x.isActive ? w.deactivateOf(x.code) : w.activateOf(x.code)}">${x.isActive ? w.deactivate : w.activate}</button>`,
+          )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.removeOf(x.code)}">${w.remove}</a></div>`
+        : ''
+    }</li>`,
   )
   return layout(
     f,
@@ -73,14 +104,35 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
   )
 }
 
-export function editorPage(f: Frame, d: { id?: string; title: string; form: DiscountForm; currency: string; errors: Record<string, string>; problem?: Problem; done?: string }): string {
+export function editorPage(
+  f: Frame,
+  d: {
+    id?: string
+    title: string
+    form: DiscountForm
+    currency: string
+    errors: Record<string, string>
+    problem?: Problem
+    done?: string
+  },
+): string {
   const w = discountWords(f)
   const e = d.errors
   const writable = can(f, 'discounts:write')
   const x = d.form
   const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
     ${input({ id: 'code', label: w.code, value: x.code, hint: w.codeHint, errors: e, attrs: 'required maxlength="40" autocapitalize="characters"' })}
-    ${select('type', 'type', w.type, [{ value: 'percentage', label: w.percentage }, { value: 'fixed', label: `${w.fixed} (${d.currency})` }], x.type, e)}
+    ${select(
+      'type',
+      'type',
+      w.type,
+      [
+        { value: 'percentage', label: w.percentage },
+        { value: 'fixed', label: `${w.fixed} (${d.currency})` },
+      ],
+      x.type,
+      e,
+    )}
     ${input({ id: 'value', label: w.value, value: x.value, hint: w.valueHint, errors: e, attrs: 'required inputmode="decimal"' })}
     ${input({ id: 'minOrderAmount', label: `${w.minOrder} (${d.currency})`, value: x.minOrderAmount, hint: w.minOrderHint, errors: e, attrs: 'inputmode="decimal"' })}
     ${input({ id: 'maxUses', label: w.maxUses, value: x.maxUses, hint: w.maxUsesHint, errors: e, attrs: 'inputmode="numeric"' })}

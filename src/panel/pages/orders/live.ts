@@ -26,7 +26,17 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
-import { inboxRows, lastOrderEventId, memberSince, NEW_FOR_MS, openedBy, orderEventsAfter, storeOrderEventsAfter, type InboxRow, type OrderEventRow } from '../../../modules/orders'
+import {
+  inboxRows,
+  lastOrderEventId,
+  memberSince,
+  NEW_FOR_MS,
+  openedBy,
+  orderEventsAfter,
+  storeOrderEventsAfter,
+  type InboxRow,
+  type OrderEventRow,
+} from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
 import { latestPerOrder, type Batch } from './live-batch'
 import { inboxRow } from './views'
@@ -127,7 +137,12 @@ export class OrderFeed {
         c.push(encoder.encode('retry: 1000\n\n'))
         if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
         // The store's events the stream has not seen, then live.
-        if (after < this.cursor) this.send(ctx, [c], storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor))
+        if (after < this.cursor)
+          this.send(
+            ctx,
+            [c],
+            storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor),
+          )
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c, ctx)
         signal?.addEventListener('abort', () => this.drop(c))
@@ -190,7 +205,8 @@ export class OrderFeed {
         if (list) list.push(e)
         else perStore.set(e.storeId, [e])
       }
-      for (const [storeId, list] of perStore) this.send(this.ctxs.get(storeId)!, [...(this.byStore.get(storeId) ?? [])], list)
+      for (const [storeId, list] of perStore)
+        this.send(this.ctxs.get(storeId)!, [...(this.byStore.get(storeId) ?? [])], list)
       if (events.length < 1000) return
     }
   }
@@ -233,7 +249,10 @@ export class OrderFeed {
   }
 
   private serialise(c: Client, batch: Batch, rows: Map<string, InboxRow>, marks: string[]): string {
-    let out = batch.skipped > 0 ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.o.moreArrived(batch.skipped) })}\n\n` : ''
+    let out =
+      batch.skipped > 0
+        ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.o.moreArrived(batch.skipped) })}\n\n`
+        : ''
     let lastId = 0
     for (const [i, { event: e, created }] of batch.sent.entries()) {
       const found = rows.get(e.orderId)
@@ -257,7 +276,7 @@ export class OrderFeed {
 
   private heartbeat(): void {
     const now = Date.now()
-    for (const set of [...this.byStore.values()]) for (const c of [...set]) (c.until <= now ? c.end() : c.push(PING))
+    for (const set of [...this.byStore.values()]) for (const c of [...set]) c.until <= now ? c.end() : c.push(PING)
   }
 
   /** Ends every stream (shutdown); a browser's EventSource reconnects to the next process. */

@@ -11,7 +11,11 @@ import { can, form, layout, type Frame } from '../../views'
 import { money, statusBadge, when } from './views'
 
 /** The moves a button is shown for, in the order they appear. */
-const MOVE_LABEL: Record<Exclude<OrderStatus, 'pending' | 'cancelled'>, keyof OrdersWords> = { confirmed: 'confirm', shipped: 'ship', delivered: 'deliver' }
+const MOVE_LABEL: Record<Exclude<OrderStatus, 'pending' | 'cancelled'>, keyof OrdersWords> = {
+  confirmed: 'confirm',
+  shipped: 'ship',
+  delivered: 'deliver',
+}
 
 export interface OrderPageData {
   /** The order and its lines as stored (money in minor units). */
@@ -41,7 +45,8 @@ function lines(o: OrdersWords, locale: string, d: OrderPageData): Html {
     <caption class="sr-only">${o.items}</caption>
     <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th><th scope="col">${o.price}</th></tr></thead>
     <tbody>${d.items.map(
-      (i) => html`<tr><td>${i.productName}${i.variantName ? html`<br><span class="hint">${i.variantName}</span>` : ''}</td><td>${i.quantity}</td><td>${money(i.subtotal, c, locale)}</td></tr>`,
+      (i) =>
+        html`<tr><td>${i.productName}${i.variantName ? html`<br><span class="hint">${i.variantName}</span>` : ''}</td><td>${i.quantity}</td><td>${money(i.subtotal, c, locale)}</td></tr>`,
     )}</tbody>
     <tfoot>
       <tr><th scope="row" colspan="2">${o.subtotal}</th><td>${money(d.order.itemsSubtotal, c, locale)}</td></tr>
@@ -63,14 +68,16 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
     o.orderTitle(order.orderNumber),
     html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}${d.error ? html`<p class="alert" role="alert">${d.error}</p>` : ''}
     <p class="actions">${statusBadge(o, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale)}</time></p>
-    ${moves.length
-      ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${o.actions}</h2><div class="actions">
+    ${
+      moves.length
+        ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${o.actions}</h2><div class="actions">
         ${forward.map((m) => form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="${m}"><button type="submit">${o[MOVE_LABEL[m]] as string}</button>`))}
         ${moves.includes('cancelled') ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${o.cancel}</button></form>` : ''}
       </div></section>`
-      : d.moves.length === 0
-        ? html`<p class="hint">${o.noMoves}</p>`
-        : ''}
+        : d.moves.length === 0
+          ? html`<p class="hint">${o.noMoves}</p>`
+          : ''
+    }
     <section aria-labelledby="items-h"><h2 id="items-h">${o.items}</h2>${lines(o, f.w.locale, d)}</section>
     <section aria-labelledby="customer-h"><h2 id="customer-h">${o.customer}</h2>
       <dl class="facts">
@@ -86,24 +93,29 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
     <section aria-labelledby="notes-h"><h2 id="notes-h">${o.notes}</h2><p class="address">${order.notes ?? o.noNotes}</p></section>
     <section aria-labelledby="history-h"><h2 id="history-h">${o.history}</h2>
       <ol class="history">${d.history.map(
-        (h) => html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale)}</time> ${who(o, h)}</li>`,
+        (h) =>
+          html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale)}</time> ${who(o, h)}</li>`,
       )}</ol>
     </section>
     <section aria-labelledby="internal-h"><h2 id="internal-h">${o.internalNotes}</h2>
       <p class="hint">${o.internalHint}</p>
-      ${d.notes.length === 0
-        ? html`<p>${o.noInternal}</p>`
-        : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale)}</time></p></li>`)}</ul>`}
-      ${writer
-        ? form(
-            f,
-            `/admin/orders/${id}/notes`,
-            html`<label for="note">${o.noteLabel}</label>
+      ${
+        d.notes.length === 0
+          ? html`<p>${o.noInternal}</p>`
+          : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale)}</time></p></li>`)}</ul>`
+      }
+      ${
+        writer
+          ? form(
+              f,
+              `/admin/orders/${id}/notes`,
+              html`<label for="note">${o.noteLabel}</label>
             <textarea id="note" name="body" rows="3" maxlength="2000" required${raw(d.noteError ? ' aria-invalid="true" aria-describedby="note-error"' : '')}>${d.noteError?.body ?? ''}</textarea>
             ${d.noteError ? html`<p id="note-error" class="error" role="alert">${d.noteError.text}</p>` : ''}
             <button type="submit">${o.addNote}</button>`,
-          )
-        : ''}
+            )
+          : ''
+      }
     </section>
     <p><a href="/admin/orders">${o.backToOrders}</a></p>`,
   )
@@ -125,7 +137,8 @@ export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderN
 
 /** The packing slip: store, order number, lines, customer and address; no navigation, no script. */
 export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: Order, items: OrderItem[]): string {
-  return `<!doctype html>${html`<html lang="${f.lang}">
+  return `<!doctype html>${
+    html`<html lang="${f.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -148,5 +161,6 @@ export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: 
 ${order.notes ? html`<h2>${o.notes}</h2><p class="address">${order.notes}</p>` : ''}
 </main>
 </body>
-</html>`.value}`
+</html>`.value
+  }`
 }

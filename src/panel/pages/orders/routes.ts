@@ -37,7 +37,8 @@ import { inboxPage } from './views'
 
 export const INBOX_PAGE_SIZE = 25
 const hidden = { detail: { hide: true } }
-const isStatus = (s: unknown): s is OrderStatus => typeof s === 'string' && (ORDER_STATUSES as readonly string[]).includes(s)
+const isStatus = (s: unknown): s is OrderStatus =>
+  typeof s === 'string' && (ORDER_STATUSES as readonly string[]).includes(s)
 
 /** A GET from this origin (or typed, or a client without fetch metadata): it may mark an order opened. */
 const opened = (request: Request) => {
@@ -64,7 +65,11 @@ export function ordersPages(deps: OrdersPanelDeps) {
     }
   }
 
-  async function order(c: Handler, status: number, extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {}) {
+  async function order(
+    c: Handler,
+    status: number,
+    extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {},
+  ) {
     const p = panelOf(c)
     const ctx = ctxOf(p)
     const o = orderOf(c)
@@ -77,8 +82,21 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const token = statusTokenOf(ctx.db.$client, o.id)
     const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total)
     // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
-    const whatsapp = whatsappUrl(o.customerPhone, token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message)
-    return render(c, status, (f) => orderPage(f, w, { order: o, items, moves: nextStatuses(o.status), history: orderHistory({ ctx, input: { orderId: o.id } }), notes: notesOf({ ctx, input: { orderId: o.id } }), whatsapp, ...extra }))
+    const whatsapp = whatsappUrl(
+      o.customerPhone,
+      token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message,
+    )
+    return render(c, status, (f) =>
+      orderPage(f, w, {
+        order: o,
+        items,
+        moves: nextStatuses(o.status),
+        history: orderHistory({ ctx, input: { orderId: o.id } }),
+        notes: notesOf({ ctx, input: { orderId: o.id } }),
+        whatsapp,
+        ...extra,
+      }),
+    )
   }
 
   return new Elysia()
@@ -93,10 +111,24 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
         const page = intParam(c.query.page, 1)
         const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
-        const { rows, total, more } = readInbox({ ctx, input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE } })
+        const { rows, total, more } = readInbox({
+          ctx,
+          input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
+        })
         // A search knows whether another page follows, not how many (it counts no matches).
         const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
-        return render(c, 200, (f) => inboxPage(f, ordersWords(p.lang), { rows, total, page, pages, status, q, after, live: page === 1 && !status && !q }))
+        return render(c, 200, (f) =>
+          inboxPage(f, ordersWords(p.lang), {
+            rows,
+            total,
+            page,
+            pages,
+            status,
+            q,
+            after,
+            live: page === 1 && !status && !q,
+          }),
+        )
       },
       { access: { panel: 'orders:read' }, ...hidden },
     )
@@ -108,16 +140,24 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
         const after = Number.isSafeInteger(last) && last >= 0 ? last : lastOrderEventId(deps.db.$client)
         const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, c.request.signal)
-        return finish(c.set, 200, body, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' })
+        return finish(c.set, 200, body, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        })
       },
       { access: { panel: 'orders:read' }, ...hidden },
     )
-    .get('/admin/orders/:id', (raw) => {
-      const c = h(raw)
-      const w = ordersWords(panelOf(c).lang)
-      const moved = c.query.moved
-      return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]) } : {})
-    }, { access: { panel: 'orders:read', owns: orders }, ...hidden })
+    .get(
+      '/admin/orders/:id',
+      (raw) => {
+        const c = h(raw)
+        const w = ordersWords(panelOf(c).lang)
+        const moved = c.query.moved
+        return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]) } : {})
+      },
+      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+    )
     .get(
       '/admin/orders/:id/print',
       async (raw) => {
@@ -138,7 +178,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const p = panelOf(c)
         const o = orderOf(c)
         if (!o) return notFound(c)
-        if (!nextStatuses(o.status).includes('cancelled')) return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
+        if (!nextStatuses(o.status).includes('cancelled'))
+          return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
         return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
       },
       { access: { panel: 'orders:write', owns: orders }, ...hidden },
@@ -152,7 +193,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
         try {
           addOrderNote({ ctx: ctxOf(p), input: { orderId: c.params.id!, body } })
         } catch (e) {
-          if (e instanceof ValidationError) return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
+          if (e instanceof ValidationError)
+            return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
           if (e instanceof AppError && e.status === 404) return notFound(c)
           throw e
         }

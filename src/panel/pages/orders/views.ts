@@ -12,7 +12,8 @@ import type { InboxRow } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
 import { layout, type Frame } from '../../views'
 
-export const money = (minor: number, currency: string, locale: string) => formatMoney(toMajor(minor, currency), currency, locale)
+export const money = (minor: number, currency: string, locale: string) =>
+  formatMoney(toMajor(minor, currency), currency, locale)
 
 /** Formatted minutes, per locale: the inbox shows the same recent orders request after request, and Intl's format is its row's costliest part. */
 const formatted = new Map<string, string>()
@@ -28,7 +29,8 @@ export function when(ms: number, locale: string): string {
   return text
 }
 
-export const statusBadge = (o: OrdersWords, s: OrderStatus) => html`<span class="badge status-${s}">${o.status[s]}</span>`
+export const statusBadge = (o: OrdersWords, s: OrderStatus) =>
+  html`<span class="badge status-${s}">${o.status[s]}</span>`
 
 /** One inbox row; `id="order-<id>"` lets the live script replace it in place. */
 export function inboxRow(o: OrdersWords, locale: string, r: InboxRow): Html {
@@ -61,7 +63,8 @@ function pageHref(d: InboxData, page: number): string {
 }
 
 export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
-  const statusOption = (s: OrderStatus | '') => html`<option value="${s}"${raw((d.status ?? '') === s ? ' selected' : '')}>${s ? o.status[s] : o.allStatuses}</option>`
+  const statusOption = (s: OrderStatus | '') =>
+    html`<option value="${s}"${raw((d.status ?? '') === s ? ' selected' : '')}>${s ? o.status[s] : o.allStatuses}</option>`
   const empty = d.rows.length === 0 ? html`<p id="orders-empty">${d.q || d.status ? o.noMatch : o.noOrders}</p>` : ''
   return layout(
     f,
@@ -79,12 +82,14 @@ export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
     <p id="live-status" class="hint" role="status" data-stream="/admin/orders/live?after=${String(d.after)}" data-live="${d.live ? '1' : ''}">${o.liveHint}</p>
     ${empty}
     <ol class="orders" id="orders" aria-label="${o.ordersTitle}">${d.rows.map((r) => inboxRow(o, f.w.locale, r))}</ol>
-    ${d.pages > 1
-      ? html`<nav class="pager actions" aria-label="${o.pageOf(d.page, d.pages)}">
+    ${
+      d.pages > 1
+        ? html`<nav class="pager actions" aria-label="${o.pageOf(d.page, d.pages)}">
           ${d.page > 1 ? html`<a href="${pageHref(d, d.page - 1)}">${o.newer}</a>` : ''}
           <span>${o.pageOf(d.page, d.pages)}</span>
           ${d.page < d.pages ? html`<a href="${pageHref(d, d.page + 1)}">${o.older}</a>` : ''}
         </nav>`
-      : ''}`,
+        : ''
+    }`,
   )
 }

@@ -46,9 +46,11 @@ function variantRows(f: Frame, d: EditorData): Html {
       </div>
       ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.variantActive, v.active)}
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
-      ${writable
-        ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${m.moveUpLabel(n)}">${m.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${m.moveDownLabel(n)}">${m.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button></div>`
-        : ''}
+      ${
+        writable
+          ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${m.moveUpLabel(n)}">${m.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${m.moveDownLabel(n)}">${m.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button></div>`
+          : ''
+      }
     </fieldset>`
   })}`
 }
@@ -80,9 +82,10 @@ export function editorPage(f: Frame, d: EditorData): string {
   ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
   const fieldErrors = Object.keys(e).length > 0
   const m = pw(f)
-  const conflict = d.conflict && d.id
-    ? html`<div class="alert" role="alert"><p><strong>${m.changedTitle}</strong></p><p>${m.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${m.reload}</a></p></div>`
-    : ''
+  const conflict =
+    d.conflict && d.id
+      ? html`<div class="alert" role="alert"><p><strong>${m.changedTitle}</strong></p><p>${m.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${m.reload}</a></p></div>`
+      : ''
   return layout(
     f,
     d.title,

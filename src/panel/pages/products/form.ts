@@ -32,7 +32,19 @@ export interface ProductForm {
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v))
 
 /** The editor's form for a stored product and its variants. */
-export function formOf(p: { name: string; description: string | null; price: number; comparePrice: number | null; stock: number | null; categoryId: string | null; isActive: boolean; updatedAt: string }, vs: { id: string; name: string; price: number; stock: number | null; isActive: boolean }[]): ProductForm {
+export function formOf(
+  p: {
+    name: string
+    description: string | null
+    price: number
+    comparePrice: number | null
+    stock: number | null
+    categoryId: string | null
+    isActive: boolean
+    updatedAt: string
+  },
+  vs: { id: string; name: string; price: number; stock: number | null; isActive: boolean }[],
+): ProductForm {
   return {
     name: p.name,
     description: p.description ?? '',
@@ -46,7 +58,17 @@ export function formOf(p: { name: string; description: string | null; price: num
   }
 }
 
-export const emptyForm = (): ProductForm => ({ name: '', description: '', price: '', comparePrice: '', stock: '', categoryId: '', active: true, variants: [], updatedAt: '' })
+export const emptyForm = (): ProductForm => ({
+  name: '',
+  description: '',
+  price: '',
+  comparePrice: '',
+  stock: '',
+  categoryId: '',
+  active: true,
+  variants: [],
+  updatedAt: '',
+})
 
 /** The posted form. Rows are `v<i>-name`, `v<i>-price`, … up to `variantCount`. */
 export function readForm(body: unknown): ProductForm {
@@ -76,7 +98,8 @@ export function readForm(body: unknown): ProductForm {
 }
 
 /** The version the form was opened on; absent (a hand-made post, an API-like client) means no check. */
-export const openedAt = (f: ProductForm): number | undefined => (/^\d{1,16}$/.test(f.updatedAt) ? Number(f.updatedAt) : undefined)
+export const openedAt = (f: ProductForm): number | undefined =>
+  /^\d{1,16}$/.test(f.updatedAt) ? Number(f.updatedAt) : undefined
 
 /**
  * The variant-row buttons, which re-show the form unsaved: "add", "remove-<i>", "up-<i>",
@@ -112,10 +135,18 @@ function bodyOf(f: ProductForm, create: boolean): Record<string, unknown> {
     isActive: f.active,
   }
   if (!create || f.variants.length > 0) {
-    body.variants = f.variants.map((v) => ({ ...(v.id ? { id: v.id } : {}), name: v.name.trim(), price: num(v.price) ?? '', stock: num(v.stock) ?? null, isActive: v.active }))
+    body.variants = f.variants.map((v) => ({
+      ...(v.id ? { id: v.id } : {}),
+      name: v.name.trim(),
+      price: num(v.price) ?? '',
+      stock: num(v.stock) ?? null,
+      isActive: v.active,
+    }))
   }
   for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k]
-  if (Array.isArray(body.variants)) for (const v of body.variants as Record<string, unknown>[]) for (const [k, x] of Object.entries(v)) if (x === undefined) delete v[k]
+  if (Array.isArray(body.variants))
+    for (const v of body.variants as Record<string, unknown>[])
+      for (const [k, x] of Object.entries(v)) if (x === undefined) delete v[k]
   return body
 }
 

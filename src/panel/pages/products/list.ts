@@ -43,13 +43,16 @@ export function listPage(f: Frame, d: ListData): string {
       <div><label for="status">${w.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
       <div><button type="submit" class="secondary">${w.apply}</button></div>
     </form>
-    ${d.rows.length === 0
-      ? html`<p>${w.noProducts}</p>`
-      : html`<div class="table"><table>
+    ${
+      d.rows.length === 0
+        ? html`<p>${w.noProducts}</p>`
+        : html`<div class="table"><table>
       <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.price}</th><th scope="col">${w.status}</th></tr></thead>
       <tbody>${d.rows.map(
-        (r) => html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
-      )}</tbody></table></div>`}
+        (r) =>
+          html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
+      )}</tbody></table></div>`
+    }
     ${pager(w, d.page, pages, href)}`,
   )
 }

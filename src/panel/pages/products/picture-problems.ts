@@ -20,7 +20,8 @@ const MB = 1024 * 1024
 /** Undefined for errors that are not the person's to fix (they go to the error handler). */
 export function pictureProblem(e: unknown, lang: PanelLanguage, config: Config): PictureProblem | undefined {
   const w = pw({ lang })
-  if (e instanceof PlanRequired) return { status: e.status, message: catalogWords(lang).planLimit, upgradeUrl: e.upgradeUrl }
+  if (e instanceof PlanRequired)
+    return { status: e.status, message: catalogWords(lang).planLimit, upgradeUrl: e.upgradeUrl }
   if (e instanceof PayloadTooLarge) return { status: 413, message: w.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }
   if (e instanceof RateLimited) return { status: 429, message: w.busy }
   if (!(e instanceof AppError) || e.status >= 500) return undefined
@@ -35,6 +36,6 @@ export function pictureProblem(e: unknown, lang: PanelLanguage, config: Config):
           ? w.notAnImage
           : d.reason === 'invalid_image' || d.reason === 'invalid_format'
             ? w.unreadable
-            : catalogWords(lang).err[d.reason ?? 'other'] ?? catalogWords(lang).err.other!
+            : (catalogWords(lang).err[d.reason ?? 'other'] ?? catalogWords(lang).err.other!)
   return { status: e.status, message }
 }

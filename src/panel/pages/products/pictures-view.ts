@@ -46,9 +46,11 @@ export function pictureItems(v: PicturesView): Html {
     return html`<li id="picture-${img.id}" class="picture" data-id="${img.id}" data-position="${i}"${raw(v.writable ? ' draggable="true"' : '')}>
       <img src="${thumb.url}" width="${thumb.width}" height="${height}" alt="${w.pictureAlt(i + 1, v.productName)}" decoding="async">
       <div><p class="picture-label">${w.picture(i + 1, n)}</p>
-      ${v.writable
-        ? html`<div class="actions">${i > 0 ? moveForm(v, img, i - 1, w.moveEarlier, w.moveEarlierLabel(i + 1)) : ''}${i < n - 1 ? moveForm(v, img, i + 1, w.moveLater, w.moveLaterLabel(i + 1)) : ''}<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.deletePictureLabel(i + 1)}">${w.deletePicture}</a></div>`
-        : ''}</div>
+      ${
+        v.writable
+          ? html`<div class="actions">${i > 0 ? moveForm(v, img, i - 1, w.moveEarlier, w.moveEarlierLabel(i + 1)) : ''}${i < n - 1 ? moveForm(v, img, i + 1, w.moveLater, w.moveLaterLabel(i + 1)) : ''}<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.deletePictureLabel(i + 1)}">${w.deletePicture}</a></div>`
+          : ''
+      }</div>
     </li>`
   })}`
 }

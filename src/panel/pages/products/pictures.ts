@@ -22,7 +22,8 @@ import { pw } from './words'
 type Renderer = ReturnType<typeof productRenderer>
 
 const wantsJson = (c: PageReq) => (c.request.headers.get('accept') ?? '').includes('application/json')
-const editorUrl = (id: string, query: string, hash: string) => `/admin/products/${encodeURIComponent(id)}?${query}#${hash}`
+const editorUrl = (id: string, query: string, hash: string) =>
+  `/admin/products/${encodeURIComponent(id)}?${query}#${hash}`
 
 /** What the editor's pictures section says after a redirect here (`?done=…`, `?added=n`). */
 export function picturesDone(c: PageReq): string | undefined {
@@ -38,9 +39,18 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
   const { config, uploads } = kit.deps
 
   /** The list as it now stands, for the script: the fragment and a sentence for the live region. */
-  function fragment(c: PageReq, id: string, status: number, extra: { ok: boolean; announce?: string; error?: string; upgradeUrl?: string }) {
+  function fragment(
+    c: PageReq,
+    id: string,
+    status: number,
+    extra: { ok: boolean; announce?: string; error?: string; upgradeUrl?: string },
+  ) {
     const product = getProduct({ ctx: r.ctxOf(c), input: { id } })
-    return json(c.set, status, { ...extra, html: pictureItems(r.picturesOf(panelOf(c), product)).value, count: product.images.length })
+    return json(c.set, status, {
+      ...extra,
+      html: pictureItems(r.picturesOf(panelOf(c), product)).value,
+      count: product.images.length,
+    })
   }
 
   async function upload(c: PageReq): Promise<Response> {
@@ -53,7 +63,9 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
       const problem = pictureProblem(e, p.lang, config)!
-      return wantsJson(c) ? fragment(c, id, 429, { ok: false, error: problem.message }) : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
+      return wantsJson(c)
+        ? fragment(c, id, 429, { ok: false, error: problem.message })
+        : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
     }
     try {
       let staged
@@ -62,7 +74,9 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       } catch (e) {
         const problem = pictureProblem(e, p.lang, config)
         if (!problem) throw e
-        return wantsJson(c) ? fragment(c, id, problem.status, { ok: false, error: problem.message }) : r.stored(c, problem.status, id, { pictures: { errors: [problem.message] } })
+        return wantsJson(c)
+          ? fragment(c, id, problem.status, { ok: false, error: problem.message })
+          : r.stored(c, problem.status, id, { pictures: { errors: [problem.message] } })
       }
       try {
         if (!tokenOk(c, staged.fields)) return r.forbidden(c)
@@ -86,8 +100,17 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
             upgradeUrl ??= problem.upgradeUrl
           }
         }
-        if (wantsJson(c)) return fragment(c, id, errors.length ? status : 201, { ok: errors.length === 0, error: errors[0], upgradeUrl, announce: added ? w.picturesAdded(added) : undefined })
-        if (errors.length) return r.stored(c, status, id, { pictures: { errors, upgradeUrl, done: added ? w.picturesAdded(added) : undefined } })
+        if (wantsJson(c))
+          return fragment(c, id, errors.length ? status : 201, {
+            ok: errors.length === 0,
+            error: errors[0],
+            upgradeUrl,
+            announce: added ? w.picturesAdded(added) : undefined,
+          })
+        if (errors.length)
+          return r.stored(c, status, id, {
+            pictures: { errors, upgradeUrl, done: added ? w.picturesAdded(added) : undefined },
+          })
         return kit.seeOther(c.set, editorUrl(id, `added=${added}`, 'pictures'))
       } finally {
         await staged.remove()
@@ -104,7 +127,8 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       const { position } = checkBody(ImageMove, { position: numberField(c.body, 'position') })
       moveImage({ ctx: r.ctxOf(c), input: { productId: id, imageId, position } })
       const count = getProduct({ ctx: r.ctxOf(c), input: { id } }).images.length
-      if (wantsJson(c)) return fragment(c, id, 200, { ok: true, announce: pw(panelOf(c)).pictureMoved(position + 1, count) })
+      if (wantsJson(c))
+        return fragment(c, id, 200, { ok: true, announce: pw(panelOf(c)).pictureMoved(position + 1, count) })
       return kit.seeOther(c.set, editorUrl(id, `done=moved&to=${position + 1}&of=${count}`, `picture-${imageId}`))
     } catch (e) {
       const page = r.missing(c, e)
@@ -141,7 +165,14 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       handler: (c) => {
         const got = found(c)
         if (got instanceof Response || got instanceof Promise) return got
-        return kit.render(panelOf(c), c.set, 200, (f) => layout(f, pw(f).deletePictureTitle(got.n), pictureDeleteBody(r.picturesOf(f, got.product), got.image, got.n), { narrow: true }))
+        return kit.render(panelOf(c), c.set, 200, (f) =>
+          layout(
+            f,
+            pw(f).deletePictureTitle(got.n),
+            pictureDeleteBody(r.picturesOf(f, got.product), got.image, got.n),
+            { narrow: true },
+          ),
+        )
       },
     },
     {

@@ -24,14 +24,28 @@ const MB = 1024 * 1024
 
 export function productRenderer(kit: PageKit) {
   const ctxOf = (c: PageReq): Ctx => panelOf(c).person!.ctx!
-  const categoriesOf = (ctx: Ctx) => listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
+  const categoriesOf = (ctx: Ctx) =>
+    listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
   const maxMb = Math.floor(kit.deps.config.mediaMaxBytes / MB)
 
   /** The pictures of a stored product as the person sees them (a page's frame, or the request for a fragment). */
-  function picturesOf(who: Frame | PanelRequest, product: { id: string; name: string; images: ImageView[] }, extra: EditorInput['pictures'] = {}): PicturesView {
+  function picturesOf(
+    who: Frame | PanelRequest,
+    product: { id: string; name: string; images: ImageView[] },
+    extra: EditorInput['pictures'] = {},
+  ): PicturesView {
     const writable = 'assets' in who ? can(who, 'products:write') : true
     const token = 'assets' in who ? (who.person?.formToken ?? '') : (who.formToken ?? '')
-    return { lang: who.lang, token, writable, productId: product.id, productName: product.name, images: product.images, maxMb, ...extra }
+    return {
+      lang: who.lang,
+      token,
+      writable,
+      productId: product.id,
+      productName: product.name,
+      images: product.images,
+      maxMb,
+      ...extra,
+    }
   }
 
   function editor(c: PageReq, status: number, d: EditorInput) {
@@ -49,7 +63,8 @@ export function productRenderer(kit: PageKit) {
     )
   }
 
-  const notFound = (c: PageReq) => kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+  const notFound = (c: PageReq) =>
+    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
   const forbidden = (c: PageReq) => kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
 
   /** A verb's 404 or 403 (not a plan's) as its page; undefined for anything else. */
@@ -60,11 +75,21 @@ export function productRenderer(kit: PageKit) {
   }
 
   /** The stored product in its editor (GET, and after a picture action). */
-  function stored(c: PageReq, status: number, id: string, extra: Pick<EditorInput, 'done' | 'pictures' | 'problem'> = {}) {
+  function stored(
+    c: PageReq,
+    status: number,
+    id: string,
+    extra: Pick<EditorInput, 'done' | 'pictures' | 'problem'> = {},
+  ) {
     const ctx = ctxOf(c)
     try {
       const product = getProduct({ ctx, input: { id } })
-      return editor(c, status, { id, title: cw(panelOf(c)).editProduct(product.name), form: formOf(product, variantsForEditing({ ctx, input: { productId: id } })), ...extra })
+      return editor(c, status, {
+        id,
+        title: cw(panelOf(c)).editProduct(product.name),
+        form: formOf(product, variantsForEditing({ ctx, input: { productId: id } })),
+        ...extra,
+      })
     } catch (e) {
       const page = missing(c, e)
       if (page) return page

@@ -9,7 +9,18 @@ import { products } from '../../../db/schema'
 import { AppError } from '../../../lib/errors'
 import { createProduct, deleteProduct, getProduct, searchProducts, updateProduct } from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
-import { controlId, cw, field, pageParam, panelOf, problemOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
+import {
+  controlId,
+  cw,
+  field,
+  pageParam,
+  panelOf,
+  problemOf,
+  type PageKit,
+  type PageReq,
+  type PageRoute,
+  type Problem,
+} from '../kit'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
 import { listPage, PAGE_SIZE } from './list'
@@ -73,11 +84,23 @@ export function productPages(kit: PageKit): PageRoute[] {
         const r = searchProducts({ ctx, input: { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } })
         const done = c.query.done === 'deleted' ? cw(p).deleted : undefined
         return kit.render(p, c.set, 200, (f) =>
-          listPage(f, { q, status, page, total: r.total, done, rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.locale) })) }),
+          listPage(f, {
+            q,
+            status,
+            page,
+            total: r.total,
+            done,
+            rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.locale) })),
+          }),
         )
       },
     },
-    { method: 'get', path: '/admin/products/new', need: 'products:write', handler: (c) => editor(c, 200, { title: cw(panelOf(c)).newProduct, form: emptyForm() }) },
+    {
+      method: 'get',
+      path: '/admin/products/new',
+      need: 'products:write',
+      handler: (c) => editor(c, 200, { title: cw(panelOf(c)).newProduct, form: emptyForm() }),
+    },
     {
       method: 'post',
       path: '/admin/products',
@@ -94,7 +117,10 @@ export function productPages(kit: PageKit): PageRoute[] {
       owns: products,
       handler: (c) => {
         const pictures = { done: picturesDone(c) }
-        return r.stored(c, 200, c.params.id!, { done: DONE[c.query.done ?? ''] === 'saved' ? cw(panelOf(c)).saved : undefined, pictures })
+        return r.stored(c, 200, c.params.id!, {
+          done: DONE[c.query.done ?? ''] === 'saved' ? cw(panelOf(c)).saved : undefined,
+          pictures,
+        })
       },
     },
     {
@@ -106,7 +132,11 @@ export function productPages(kit: PageKit): PageRoute[] {
         const id = c.params.id!
         const form = readForm(c.body)
         const d = { id, title: titleOf(c, form.name), form }
-        return submit(c, d, () => updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } }).id)
+        return submit(
+          c,
+          d,
+          () => updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } }).id,
+        )
       },
     },
     {

@@ -8,7 +8,8 @@ import type { Frame } from '../../views'
 
 const en = {
   pictures: 'Pictures',
-  picturesHint: (max: number) => `JPEG, PNG or WebP, up to ${max} MB each. The first picture is the one the shop shows first.`,
+  picturesHint: (max: number) =>
+    `JPEG, PNG or WebP, up to ${max} MB each. The first picture is the one the shop shows first.`,
   picturesLater: 'Save the product first; then you can add pictures.',
   noPictures: 'No pictures yet.',
   picture: (n: number, of: number) => `Picture ${n} of ${of}`,
@@ -47,7 +48,8 @@ const en = {
   moveDownLabel: (n: number) => `Move down, variant ${n}`,
   // concurrent edits
   changedTitle: 'This product changed since you opened it',
-  changedText: 'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing of theirs is lost.',
+  changedText:
+    'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing of theirs is lost.',
   reload: 'Open the current version',
 }
 
@@ -55,7 +57,8 @@ export type ProductWords = typeof en
 
 const es: ProductWords = {
   pictures: 'Fotos',
-  picturesHint: (max) => `JPEG, PNG o WebP, hasta ${max} MB cada una. La primera foto es la que la tienda muestra primero.`,
+  picturesHint: (max) =>
+    `JPEG, PNG o WebP, hasta ${max} MB cada una. La primera foto es la que la tienda muestra primero.`,
   picturesLater: 'Guarda primero el producto; después podrás agregar fotos.',
   noPictures: 'Todavía no hay fotos.',
   picture: (n, of) => `Foto ${n} de ${of}`,
@@ -91,7 +94,8 @@ const es: ProductWords = {
   moveUpLabel: (n) => `Subir, variante ${n}`,
   moveDownLabel: (n) => `Bajar, variante ${n}`,
   changedTitle: 'Este producto cambió desde que lo abriste',
-  changedText: 'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que no se pierde nada de lo suyo.',
+  changedText:
+    'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que no se pierde nada de lo suyo.',
   reload: 'Abrir la versión actual',
 }
 
@@ -133,7 +137,8 @@ const pt: ProductWords = {
   moveUpLabel: (n) => `Subir, variante ${n}`,
   moveDownLabel: (n) => `Descer, variante ${n}`,
   changedTitle: 'Este produto mudou desde que você o abriu',
-  changedText: 'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então nada do que a outra pessoa fez se perde.',
+  changedText:
+    'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então nada do que a outra pessoa fez se perde.',
   reload: 'Abrir a versão atual',
 }
 

@@ -15,7 +15,8 @@ export const en = {
   slugTaken: 'Another product already uses this name in its address. Change the name.',
   phoneInvalid: 'Enter the number in international form, e.g. +14155550100.',
   shortcodesUnknown: (codes: string) => `Unknown shortcodes: ${codes}. Use {tienda}, {productos}, {total}, {nombre}.`,
-  currencyLocked: (c: string) => `The currency stays ${c} once the store has products, shipping options, discounts or orders.`,
+  currencyLocked: (c: string) =>
+    `The currency stays ${c} once the store has products, shipping options, discounts or orders.`,
   planLimit: 'Your plan does not allow this.',
   upgradePlan: 'Upgrade your plan',
   fixBelow: 'Some fields need attention.',
@@ -73,7 +74,8 @@ export const en = {
   storeName: 'Store name',
   whatsappNumber: 'WhatsApp number',
   whatsappTemplate: 'WhatsApp message template',
-  templateHint: 'Shortcodes: {tienda} store, {productos} order lines, {total}, {nombre} customer. Leave empty for the default.',
+  templateHint:
+    'Shortcodes: {tienda} store, {productos} order lines, {total}, {nombre} customer. Leave empty for the default.',
   preview: 'Preview',
   previewTitle: 'Message preview (sample order)',
   sampleCustomer: 'Ana Silva',
@@ -143,11 +145,13 @@ export const en = {
   editWebhookOf: (url: string) => `Edit webhook ${url}`,
   editWebhookTitle: (url: string) => `Edit the webhook to ${url}`,
   signingSecret: 'Signing secret',
-  rotateText: (hours: number) => `A new secret signs from now on; the old one keeps signing beside it for ${hours} hours, so your receiver can switch without losing messages.`,
+  rotateText: (hours: number) =>
+    `A new secret signs from now on; the old one keeps signing beside it for ${hours} hours, so your receiver can switch without losing messages.`,
   rotateSecret: 'Rotate the secret',
   secretRotated: 'Your new signing secret',
   sendTest: 'Send test event',
-  sendTestHint: 'Sends one webhook.test event to this endpoint only, signed like every event; it shows in the log below.',
+  sendTestHint:
+    'Sends one webhook.test event to this endpoint only, signed like every event; it shows in the log below.',
   testSent: 'A test event is on its way.',
   viewLog: 'Delivery log',
   viewLogOf: (url: string) => `Delivery log of ${url}`,
@@ -172,7 +176,10 @@ export const en = {
   retryDelivery: (id: string) => `Retry delivery ${id}`,
   retried: 'The delivery will be sent again now.',
   limitReached: (n: number) => `A store can have at most ${n} webhooks.`,
-  deliveryStatus: { pending: 'Pending', sending: 'Sending', succeeded: 'Delivered', failed: 'Failed' } as Record<string, string>,
+  deliveryStatus: { pending: 'Pending', sending: 'Sending', succeeded: 'Delivered', failed: 'Failed' } as Record<
+    string,
+    string
+  >,
 }
 
 export type CatalogWords = typeof en

@@ -16,7 +16,8 @@ export const es: CatalogWords = {
   slugTaken: 'Otro producto ya usa este nombre en su dirección. Cambia el nombre.',
   phoneInvalid: 'Escribe el número en formato internacional, p. ej. +5491155550100.',
   shortcodesUnknown: (codes) => `Códigos desconocidos: ${codes}. Usa {tienda}, {productos}, {total}, {nombre}.`,
-  currencyLocked: (c) => `La moneda sigue siendo ${c} una vez que la tienda tiene productos, envíos, descuentos o pedidos.`,
+  currencyLocked: (c) =>
+    `La moneda sigue siendo ${c} una vez que la tienda tiene productos, envíos, descuentos o pedidos.`,
   planLimit: 'Tu plan no permite esto.',
   upgradePlan: 'Mejorar el plan',
   fixBelow: 'Algunos campos necesitan atención.',
@@ -72,7 +73,8 @@ export const es: CatalogWords = {
   storeName: 'Nombre de la tienda',
   whatsappNumber: 'Número de WhatsApp',
   whatsappTemplate: 'Plantilla del mensaje de WhatsApp',
-  templateHint: 'Códigos: {tienda} tienda, {productos} líneas del pedido, {total}, {nombre} cliente. Déjala vacía para usar la predeterminada.',
+  templateHint:
+    'Códigos: {tienda} tienda, {productos} líneas del pedido, {total}, {nombre} cliente. Déjala vacía para usar la predeterminada.',
   preview: 'Vista previa',
   previewTitle: 'Vista previa del mensaje (pedido de ejemplo)',
   sampleCustomer: 'Ana Silva',
@@ -140,11 +142,13 @@ export const es: CatalogWords = {
   editWebhookOf: (url) => `Editar el webhook ${url}`,
   editWebhookTitle: (url) => `Editar el webhook a ${url}`,
   signingSecret: 'Secreto de firma',
-  rotateText: (hours) => `Un secreto nuevo firma desde ahora; el anterior sigue firmando a su lado durante ${hours} horas, para que tu receptor cambie sin perder mensajes.`,
+  rotateText: (hours) =>
+    `Un secreto nuevo firma desde ahora; el anterior sigue firmando a su lado durante ${hours} horas, para que tu receptor cambie sin perder mensajes.`,
   rotateSecret: 'Rotar el secreto',
   secretRotated: 'Tu nuevo secreto de firma',
   sendTest: 'Enviar evento de prueba',
-  sendTestHint: 'Envía un evento webhook.test solo a este destino, firmado como todos; aparece en el registro de abajo.',
+  sendTestHint:
+    'Envía un evento webhook.test solo a este destino, firmado como todos; aparece en el registro de abajo.',
   testSent: 'Un evento de prueba va en camino.',
   viewLog: 'Registro de entregas',
   viewLogOf: (url) => `Registro de entregas de ${url}`,

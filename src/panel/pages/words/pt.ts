@@ -72,7 +72,8 @@ export const pt: CatalogWords = {
   storeName: 'Nome da loja',
   whatsappNumber: 'Número de WhatsApp',
   whatsappTemplate: 'Modelo da mensagem de WhatsApp',
-  templateHint: 'Códigos: {tienda} loja, {productos} itens do pedido, {total}, {nombre} cliente. Deixe vazio para usar o padrão.',
+  templateHint:
+    'Códigos: {tienda} loja, {productos} itens do pedido, {total}, {nombre} cliente. Deixe vazio para usar o padrão.',
   preview: 'Pré-visualizar',
   previewTitle: 'Pré-visualização da mensagem (pedido de exemplo)',
   sampleCustomer: 'Ana Silva',
@@ -140,11 +141,13 @@ export const pt: CatalogWords = {
   editWebhookOf: (url) => `Editar o webhook ${url}`,
   editWebhookTitle: (url) => `Editar o webhook para ${url}`,
   signingSecret: 'Segredo de assinatura',
-  rotateText: (hours) => `Um segredo novo assina a partir de agora; o anterior continua assinando ao lado dele por ${hours} horas, para o seu receptor trocar sem perder mensagens.`,
+  rotateText: (hours) =>
+    `Um segredo novo assina a partir de agora; o anterior continua assinando ao lado dele por ${hours} horas, para o seu receptor trocar sem perder mensagens.`,
   rotateSecret: 'Trocar o segredo',
   secretRotated: 'Seu novo segredo de assinatura',
   sendTest: 'Enviar evento de teste',
-  sendTestHint: 'Envia um evento webhook.test só para este destino, assinado como todos; ele aparece no registro abaixo.',
+  sendTestHint:
+    'Envia um evento webhook.test só para este destino, assinado como todos; ele aparece no registro abaixo.',
   testSent: 'Um evento de teste está a caminho.',
   viewLog: 'Registro de entregas',
   viewLogOf: (url) => `Registro de entregas de ${url}`,

@@ -5,7 +5,8 @@ export const en = {
   bulkEdit: 'Bulk edit',
   exportCsv: 'Export CSV',
   importCsv: 'Import CSV',
-  bulkIntro: 'Change prices and stock of many products at once. Saving applies every changed cell together, or none of them if one is refused.',
+  bulkIntro:
+    'Change prices and stock of many products at once. Saving applies every changed cell together, or none of them if one is refused.',
   bulkBound: (n: number) => `${n} products a page; products with variants have a row per variant.`,
   stockEmpty: 'An empty stock means stock is not tracked.',
   gridCaption: 'Prices and stock',
@@ -15,12 +16,15 @@ export const en = {
   saveChanges: 'Save changes',
   bulkSaved: (n: number) => (n === 1 ? 'Saved the changes to 1 product.' : `Saved the changes to ${fmt(n)} products.`),
   nothingChanged: 'Nothing was changed.',
-  rowsRefused: (n: number) => (n === 1 ? '1 row needs attention; nothing was saved.' : `${fmt(n)} rows need attention; nothing was saved.`),
+  rowsRefused: (n: number) =>
+    n === 1 ? '1 row needs attention; nothing was saved.' : `${fmt(n)} rows need attention; nothing was saved.`,
   noRows: 'No products yet.',
   // CSV
   importTitle: 'Import products from CSV',
-  importIntro: 'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You will see what would change before anything is saved.',
-  columnsAre: (cols: string, currency: string) => `The first line names the columns: ${cols}. One line per variant; a product without variants has one line. Prices are in ${currency}; an empty stock is not tracked.`,
+  importIntro:
+    'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You will see what would change before anything is saved.',
+  columnsAre: (cols: string, currency: string) =>
+    `The first line names the columns: ${cols}. One line per variant; a product without variants has one line. Prices are in ${currency}; an empty stock is not tracked.`,
   importLimits: (rows: string, mb: string) => `At most ${rows} rows and ${mb} MB per file.`,
   exportHint: 'The export has the same columns: download it, edit it in a spreadsheet, and import it again.',
   file: 'CSV file',
@@ -34,7 +38,8 @@ export const en = {
   refused: (n: number) => (n === 1 ? '1 line refused' : `${fmt(n)} lines refused`),
   lineOf: (line: number) => `line ${line}`,
   changes: (cols: string) => `changes ${cols}`,
-  lineProblem: (line: number, column: string, message: string) => (column ? `Line ${line}, column ${column}: ${message}` : `Line ${line}: ${message}`),
+  lineProblem: (line: number, column: string, message: string) =>
+    column ? `Line ${line}, column ${column}: ${message}` : `Line ${line}: ${message}`,
   andMore: (n: number) => `…and ${fmt(n)} more.`,
   fixAndRetry: 'Nothing will be imported while a line is refused. Fix the file and check it again.',
   applyImport: 'Apply the import',
@@ -46,7 +51,10 @@ export const en = {
   fileHeader: (cols: string) => `The first line must name exactly these columns: ${cols}.`,
   fileRows: (n: string) => `The file has more than ${n} rows. Split it into smaller files.`,
   fileBytes: (mb: string) => `The file is larger than ${mb} MB. Split it into smaller files.`,
-  fileMalformed: (line: number | undefined) => (line ? `The file is not valid CSV near line ${line} (check its quotes).` : 'The file is not valid CSV (check its quotes).'),
+  fileMalformed: (line: number | undefined) =>
+    line
+      ? `The file is not valid CSV near line ${line} (check its quotes).`
+      : 'The file is not valid CSV (check its quotes).',
   conflicts: (line: number) => `Line ${line} has the same slug with other product details.`,
   variantTwice: (line: number) => `This variant is already on line ${line}.`,
   mixedRows: (line: number) => `Line ${line} has the same slug; a product without variants has a single line.`,

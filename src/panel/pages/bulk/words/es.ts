@@ -7,7 +7,8 @@ export const es: BulkWords = {
   bulkEdit: 'Edición masiva',
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
-  bulkIntro: 'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas juntas, o ninguna si se rechaza alguna.',
+  bulkIntro:
+    'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas juntas, o ninguna si se rechaza alguna.',
   bulkBound: (n) => `${n} productos por página; los productos con variantes tienen una fila por variante.`,
   stockEmpty: 'Un stock vacío significa que no se controla.',
   gridCaption: 'Precios y stock',
@@ -15,15 +16,20 @@ export const es: BulkWords = {
   priceOf: (row) => `Precio de ${row}`,
   stockOf: (row) => `Stock de ${row}`,
   saveChanges: 'Guardar cambios',
-  bulkSaved: (n) => (n === 1 ? 'Se guardaron los cambios de 1 producto.' : `Se guardaron los cambios de ${fmt(n)} productos.`),
+  bulkSaved: (n) =>
+    n === 1 ? 'Se guardaron los cambios de 1 producto.' : `Se guardaron los cambios de ${fmt(n)} productos.`,
   nothingChanged: 'No se cambió nada.',
-  rowsRefused: (n) => (n === 1 ? '1 fila necesita atención; no se guardó nada.' : `${fmt(n)} filas necesitan atención; no se guardó nada.`),
+  rowsRefused: (n) =>
+    n === 1 ? '1 fila necesita atención; no se guardó nada.' : `${fmt(n)} filas necesitan atención; no se guardó nada.`,
   noRows: 'Todavía no hay productos.',
   importTitle: 'Importar productos desde CSV',
-  importIntro: 'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
-  columnsAre: (cols, currency) => `La primera línea nombra las columnas: ${cols}. Una línea por variante; un producto sin variantes tiene una línea. Los precios van en ${currency}; un stock vacío no se controla.`,
+  importIntro:
+    'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
+  columnsAre: (cols, currency) =>
+    `La primera línea nombra las columnas: ${cols}. Una línea por variante; un producto sin variantes tiene una línea. Los precios van en ${currency}; un stock vacío no se controla.`,
   importLimits: (rows, mb) => `Como máximo ${rows} filas y ${mb} MB por archivo.`,
-  exportHint: 'La exportación tiene las mismas columnas: descárgala, edítala en una hoja de cálculo e impórtala de nuevo.',
+  exportHint:
+    'La exportación tiene las mismas columnas: descárgala, edítala en una hoja de cálculo e impórtala de nuevo.',
   file: 'Archivo CSV',
   checkFile: 'Revisar el archivo',
   chooseFile: 'Elige un archivo CSV.',
@@ -35,7 +41,8 @@ export const es: BulkWords = {
   refused: (n) => (n === 1 ? '1 línea rechazada' : `${fmt(n)} líneas rechazadas`),
   lineOf: (line) => `línea ${line}`,
   changes: (cols) => `cambia ${cols}`,
-  lineProblem: (line, column, message) => (column ? `Línea ${line}, columna ${column}: ${message}` : `Línea ${line}: ${message}`),
+  lineProblem: (line, column, message) =>
+    column ? `Línea ${line}, columna ${column}: ${message}` : `Línea ${line}: ${message}`,
   andMore: (n) => `…y ${fmt(n)} más.`,
   fixAndRetry: 'No se importará nada mientras haya una línea rechazada. Corrige el archivo y revísalo de nuevo.',
   applyImport: 'Aplicar la importación',
@@ -47,7 +54,10 @@ export const es: BulkWords = {
   fileHeader: (cols) => `La primera línea debe nombrar exactamente estas columnas: ${cols}.`,
   fileRows: (n) => `El archivo tiene más de ${n} filas. Divídelo en archivos más pequeños.`,
   fileBytes: (mb) => `El archivo pesa más de ${mb} MB. Divídelo en archivos más pequeños.`,
-  fileMalformed: (line) => (line ? `El archivo no es un CSV válido cerca de la línea ${line} (revisa sus comillas).` : 'El archivo no es un CSV válido (revisa sus comillas).'),
+  fileMalformed: (line) =>
+    line
+      ? `El archivo no es un CSV válido cerca de la línea ${line} (revisa sus comillas).`
+      : 'El archivo no es un CSV válido (revisa sus comillas).',
   conflicts: (line) => `La línea ${line} tiene el mismo slug con otros datos del producto.`,
   variantTwice: (line) => `Esta variante ya está en la línea ${line}.`,
   mixedRows: (line) => `La línea ${line} tiene el mismo slug; un producto sin variantes tiene una sola línea.`,

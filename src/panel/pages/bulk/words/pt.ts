@@ -7,7 +7,8 @@ export const pt: BulkWords = {
   bulkEdit: 'Edição em massa',
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
-  bulkIntro: 'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou nenhuma se alguma for recusada.',
+  bulkIntro:
+    'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou nenhuma se alguma for recusada.',
   bulkBound: (n) => `${n} produtos por página; produtos com variantes têm uma linha por variante.`,
   stockEmpty: 'Um estoque vazio significa que ele não é controlado.',
   gridCaption: 'Preços e estoque',
@@ -17,11 +18,14 @@ export const pt: BulkWords = {
   saveChanges: 'Salvar alterações',
   bulkSaved: (n) => (n === 1 ? 'Alterações de 1 produto salvas.' : `Alterações de ${fmt(n)} produtos salvas.`),
   nothingChanged: 'Nada foi alterado.',
-  rowsRefused: (n) => (n === 1 ? '1 linha precisa de atenção; nada foi salvo.' : `${fmt(n)} linhas precisam de atenção; nada foi salvo.`),
+  rowsRefused: (n) =>
+    n === 1 ? '1 linha precisa de atenção; nada foi salvo.' : `${fmt(n)} linhas precisam de atenção; nada foi salvo.`,
   noRows: 'Ainda não há produtos.',
   importTitle: 'Importar produtos de um CSV',
-  importIntro: 'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
-  columnsAre: (cols, currency) => `A primeira linha nomeia as colunas: ${cols}. Uma linha por variante; um produto sem variantes tem uma linha. Os preços são em ${currency}; um estoque vazio não é controlado.`,
+  importIntro:
+    'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
+  columnsAre: (cols, currency) =>
+    `A primeira linha nomeia as colunas: ${cols}. Uma linha por variante; um produto sem variantes tem uma linha. Os preços são em ${currency}; um estoque vazio não é controlado.`,
   importLimits: (rows, mb) => `No máximo ${rows} linhas e ${mb} MB por arquivo.`,
   exportHint: 'A exportação tem as mesmas colunas: baixe, edite numa planilha e importe de novo.',
   file: 'Arquivo CSV',
@@ -35,7 +39,8 @@ export const pt: BulkWords = {
   refused: (n) => (n === 1 ? '1 linha recusada' : `${fmt(n)} linhas recusadas`),
   lineOf: (line) => `linha ${line}`,
   changes: (cols) => `altera ${cols}`,
-  lineProblem: (line, column, message) => (column ? `Linha ${line}, coluna ${column}: ${message}` : `Linha ${line}: ${message}`),
+  lineProblem: (line, column, message) =>
+    column ? `Linha ${line}, coluna ${column}: ${message}` : `Linha ${line}: ${message}`,
   andMore: (n) => `…e mais ${fmt(n)}.`,
   fixAndRetry: 'Nada será importado enquanto houver uma linha recusada. Corrija o arquivo e verifique de novo.',
   applyImport: 'Aplicar a importação',
@@ -47,7 +52,10 @@ export const pt: BulkWords = {
   fileHeader: (cols) => `A primeira linha deve nomear exatamente estas colunas: ${cols}.`,
   fileRows: (n) => `O arquivo tem mais de ${n} linhas. Divida-o em arquivos menores.`,
   fileBytes: (mb) => `O arquivo tem mais de ${mb} MB. Divida-o em arquivos menores.`,
-  fileMalformed: (line) => (line ? `O arquivo não é um CSV válido perto da linha ${line} (verifique as aspas).` : 'O arquivo não é um CSV válido (verifique as aspas).'),
+  fileMalformed: (line) =>
+    line
+      ? `O arquivo não é um CSV válido perto da linha ${line} (verifique as aspas).`
+      : 'O arquivo não é um CSV válido (verifique as aspas).',
   conflicts: (line) => `A linha ${line} tem o mesmo slug com outros dados do produto.`,
   variantTwice: (line) => `Esta variante já está na linha ${line}.`,
   mixedRows: (line) => `A linha ${line} tem o mesmo slug; um produto sem variantes tem uma única linha.`,
