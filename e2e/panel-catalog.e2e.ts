@@ -181,7 +181,7 @@ describe('the catalog pages on a phone', () => {
       const { page } = w
       await signIn(page)
       // The count is part of the link's name, in words (the badge itself is hidden from screen readers).
-      await page.getByRole('link', { name: /^Reviews\s*, 1 waiting for approval$/ }).click()
+      await page.getByRole('link', { name: /^Reviews\s+1 waiting for approval$/ }).click()
       await page.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor()
       await page.getByText('Rosa <i>R</i>').waitFor()
       await check(page)
