@@ -126,14 +126,22 @@ export async function check(page: Page): Promise<void> {
 }
 
 /** The clipboard's text, after a "Copy" button (the context needs clipboard-read). */
-/** Follows a navigation link to its page (through the phone's More page when it is not a tab), waits for the page's heading, and checks the page (check). */
-export async function goTo(page: Page, name: string): Promise<void> {
-  // On a phone only Orders, Products and Dashboard are tabs: the other links are on the More page.
-  if ((await page.getByRole('link', { name, exact: true }).count()) === 0) {
+/**
+ * A link of the panel's navigation, header or More page: on a phone only Orders, Products and
+ * Dashboard are tabs, so when the page shows no such link this opens the More page first.
+ */
+export async function navLink(page: Page, name: string | RegExp) {
+  const exact = typeof name === 'string'
+  if ((await page.getByRole('link', { name, exact }).count()) === 0) {
     await page.getByRole('link', { name: 'More', exact: true }).click()
     await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
   }
-  await page.getByRole('link', { name, exact: true }).first().click()
+  return page.getByRole('link', { name, exact }).first()
+}
+
+/** Follows a navigation link to its page (through the phone's More page when it is not a tab), waits for the page's heading, and checks the page (check). */
+export async function goTo(page: Page, name: string): Promise<void> {
+  await (await navLink(page, name)).click()
   await page.getByRole('heading', { level: 1, name }).waitFor()
   await check(page)
 }

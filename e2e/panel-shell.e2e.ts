@@ -72,7 +72,7 @@ const PAGES = [
   '/admin/account',
 ]
 
-const box = async (page: Page, locator: ReturnType<Page['locator']>) => {
+const box = async (locator: ReturnType<Page['locator']>) => {
   const b = await locator.boundingBox()
   if (!b) throw new Error(`not on screen: ${locator}`)
   return b
@@ -95,22 +95,22 @@ describe('the frame on a phone and a desktop', () => {
       await signInAs(h, page, OWNER, PASSWORD)
       await page.goto(`${h.origin}/admin/orders`)
       await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor()
-      expect((await box(page, page.locator('header.top'))).height).toBeLessThanOrEqual(56)
-      expect((await box(page, page.locator('#orders > li').first())).y).toBeLessThan(200)
+      expect((await box(page.locator('header.top'))).height).toBeLessThanOrEqual(56)
+      expect((await box(page.locator('#orders > li').first())).y).toBeLessThan(200)
 
       const tabs = page.getByRole('navigation', { name: 'Shortcuts' })
-      const t = await box(page, tabs)
+      const t = await box(tabs)
       expect(t.y + t.height).toBeLessThanOrEqual(PHONE.height)
       expect(t.y).toBeGreaterThan(PHONE.height - 100)
       for (const name of ['Orders 3 new', 'Products', 'Dashboard', 'More'])
-        expect((await box(page, tabs.getByRole('link', { name, exact: true }))).height).toBeGreaterThanOrEqual(44)
+        expect((await box(tabs.getByRole('link', { name, exact: true }))).height).toBeGreaterThanOrEqual(44)
       expect(await tabs.getByRole('link', { name: 'Orders 3 new' }).getAttribute('aria-current')).toBe('page')
       expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0) // hidden on a phone
       expect(await page.title()).toBe('(3) Orders · Seller panel')
 
       // Scrolled to the end, the tabs are still in view.
       await page.mouse.wheel(0, 5000)
-      expect((await box(page, tabs)).y).toBeGreaterThan(PHONE.height - 100)
+      expect((await box(tabs)).y).toBeGreaterThan(PHONE.height - 100)
 
       await tabs.getByRole('link', { name: 'More' }).click()
       await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
@@ -132,12 +132,12 @@ describe('the frame on a phone and a desktop', () => {
       await signInAs(h, page, OWNER, PASSWORD)
       await page.goto(`${h.origin}/admin/orders`)
       await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor()
-      const side = await box(page, page.getByRole('navigation', { name: 'Main' }))
-      const main = await box(page, page.locator('main'))
+      const side = await box(page.getByRole('navigation', { name: 'Main' }))
+      const main = await box(page.locator('main'))
       expect(side.x).toBe(0)
       expect(main.x).toBeGreaterThanOrEqual(side.x + side.width)
       expect(await page.getByRole('navigation', { name: 'Shortcuts' }).count()).toBe(0)
-      expect((await box(page, page.locator('#orders > li').first())).y).toBeLessThan(200)
+      expect((await box(page.locator('#orders > li').first())).y).toBeLessThan(200)
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click()
       await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor()
       expect(
