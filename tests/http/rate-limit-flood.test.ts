@@ -1,5 +1,5 @@
 /**
- * Per-IP limits under a flood of distinct clients (contract "Browsers and the public edge"):
+ * Per-IP limits under a flood of distinct clients:
  * IPv6 clients share a bucket per /64, `::ffff:a.b.c.d` is `a.b.c.d`, and 100,000 distinct
  * clients never block the event loop for more than 20 ms (flushes and sweeps run in slices);
  * once their windows end, memory and the rate_limits table return to where they were.

@@ -1,6 +1,6 @@
 /**
- * Online guessing (contract "Sign-in"): failures are counted per IP + e-mail and per IP, in the
- * SQLite-backed windows of http/rate-limiter.ts. Once a tier is full, every attempt — a correct
+ * Online guessing: failures are counted per IP + e-mail and per IP, in the
+ * SQLite-backed windows of db/rate-limiter.ts. Once a tier is full, every attempt — a correct
  * password included — answers 429 with Retry-After until its window ends. The delays grow
  * (15 minutes, then the hour, then the day) and never lock the account itself: a stranger
  * guessing from elsewhere uses up their own windows, not the owner's.

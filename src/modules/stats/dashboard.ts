@@ -1,5 +1,5 @@
 /**
- * The panel dashboard's numbers (issue 20): per UTC day for the last 30 days — orders, revenue
+ * The panel dashboard's numbers: per UTC day for the last 30 days — orders, revenue
  * (cancelled left out, as the API's stats), visits — read from the daily rollups the triggers
  * keep (drizzle/0004), never a scan of orders; today / 7 / 30 days summed from them; the top
  * products of the 30 days; tracked stock at 5 or less; and the store's getting-started steps.

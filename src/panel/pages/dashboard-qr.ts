@@ -1,5 +1,5 @@
 /**
- * The "share your store" step's QR code (issue 20): the store's link drawn on the server as SVG by
+ * The "share your store" step's QR code: the store's link drawn on the server as SVG by
  * `uqr` (no script, no image request: the CSP is self-only and inline SVG markup is not script).
  * It gets an accessible name (role="img" + <title>) and a fixed size in attributes (the CSP allows
  * no inline style). uqr's markup holds only numbers and the two colours it is given, never the URL
