@@ -3,7 +3,7 @@ import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { addProduct, addShipping, makeCatalog, orderBody, placeOrder, uniqPhone } from '../helpers/factories'
-import { qrSvgOf } from '../../src/panel/pages/dashboard-qr'
+import { qrSvgOf } from '../../src/panel/views/qr'
 
 const t = appForFile()
 

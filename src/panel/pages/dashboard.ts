@@ -15,7 +15,7 @@ import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
 import { can, layout, type Frame } from '../views'
 import { ordersChart } from './chart'
-import { storeQr } from './dashboard-qr'
+import { storeQr } from '../views/qr'
 import { panelOf, render, type Handler } from './plugin-kit'
 import { inboxRow, money } from './orders/views'
 
