@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { subRequestIps } from '../lib/client-ip'
+import { assistantRequests } from '../modules/orders'
 
 export interface ApiRequest {
   method: string
@@ -186,6 +187,7 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
     })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
+    assistantRequests.add(inner)
     const res = await handle(inner)
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }

@@ -216,7 +216,9 @@ function expectTotpQr(text: string, secret: string) {
   const uri = /<a href="(otpauth:[^"]+)"/.exec(text)![1]!.replaceAll('&amp;', '&')
   expect(uri).toContain(`secret=${secret}`)
   const svg = /<svg [^>]*class="qr"[\s\S]*?<\/svg>/.exec(text)?.[0]
-  expect(svg).toContain('role="img" aria-labelledby="totp-qr-title"><title id="totp-qr-title">QR code for your authenticator app')
+  expect(svg).toContain(
+    'role="img" aria-labelledby="totp-qr-title"><title id="totp-qr-title">QR code for your authenticator app',
+  )
   const expected = qrSvgOf(uri)
   expect(svg).toContain(expected.slice(expected.indexOf('><rect') + 1))
   expect(text.indexOf('class="qr"')).toBeLessThan(text.indexOf('id="totp-secret"'))
