@@ -4,8 +4,7 @@
  * call is one ordinary API request, so scopes, plan checks and rate limits apply to it as usual.
  */
 import { readFileSync } from 'node:fs'
-import { subRequestIps } from '../lib/client-ip'
-import { assistantRequests } from '../modules/orders'
+import { assistantRequests, subRequestIps } from '../lib/client-ip'
 
 export interface ApiRequest {
   method: string

@@ -6,9 +6,7 @@
  * the API (another site, an app, a script).
  */
 import type { OrderSource } from '../../db/schema'
-
-/** Requests the in-process MCP client made (mcp/client.ts). */
-export const assistantRequests = new WeakSet<Request>()
+import { assistantRequests } from '../../lib/client-ip'
 
 export function orderSourceOf(request: Request): OrderSource {
   if (request.headers.get('sec-fetch-site') === 'same-origin') return 'storefront'
