@@ -285,6 +285,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     total,
     dedupHash: hash,
     statusToken: token,
+    source: o.source,
     createdAt: now,
     updatedAt: now,
   }
