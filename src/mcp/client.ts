@@ -1,10 +1,11 @@
 /**
  * How the tools reach the API: over HTTPS with the operator's settings (stdio server), or
- * in-process through `app.handle` with the caller's own key (the /mcp route). Either way a tool
+ * in-process through `app.handle` with the caller's own key or OAuth token (the /mcp route). Either way a tool
  * call is one ordinary API request, so scopes, plan checks and rate limits apply to it as usual.
  */
 import { readFileSync } from 'node:fs'
 import { subRequestIps } from '../lib/client-ip'
+import { fromMcp } from '../http/token-gate'
 
 export interface ApiRequest {
   method: string
@@ -186,6 +187,8 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
     })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
+    // An assistant's OAuth token is accepted on the API only for these in-process calls (http/token-gate.ts).
+    fromMcp.add(inner)
     const res = await handle(inner)
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }

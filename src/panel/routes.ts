@@ -45,6 +45,8 @@ import { type Req, panelOf, field, finish, page, seeOther, json, minutes } from 
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { teamRoutes } from './team-routes'
+import { appsRoutes } from './apps-routes'
+import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 
 export type { PanelDeps, PanelOptions } from './env'
@@ -316,7 +318,12 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     issuerOf,
     opts,
   }
-  app = app.use(linkRoutes(env)).use(accountRoutes(env)).use(teamRoutes(env)) as unknown as typeof app
+  app = app
+    .use(linkRoutes(env))
+    .use(accountRoutes(env))
+    .use(teamRoutes(env))
+    .use(appsRoutes(env))
+    .use(oauthPanelRoutes(env)) as unknown as typeof app
 
   // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
