@@ -288,7 +288,11 @@ describe('token endpoint', () => {
   test('refresh tokens rotate; a reused one revokes the whole family', async () => {
     const { b } = await signedInOwner(t)
     const c = await connect(t, b)
-    const [res, first] = await token(t, { grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId })
+    const [res, first] = await token(t, {
+      grant_type: 'refresh_token',
+      refresh_token: c.refresh,
+      client_id: c.clientId,
+    })
     expectStatus(res, first).toBe(200)
     expect(first.refresh_token).not.toBe(c.refresh)
     expect((await callTool(t, first.access_token, 'get_store'))[0].status).toBe(200)
@@ -302,7 +306,11 @@ describe('token endpoint', () => {
     expect(reusedBody.error).toBe('invalid_grant')
     expect((await callTool(t, first.access_token, 'get_store'))[0].status).toBe(401)
     expect((await callTool(t, c.access, 'get_store'))[0].status).toBe(401)
-    const [next] = await token(t, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.clientId })
+    const [next] = await token(t, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: c.clientId,
+    })
     expect(next.status).toBe(400)
   })
 
@@ -316,7 +324,11 @@ describe('token endpoint', () => {
     expectStatus(grant, grantBody).toBe(400)
     expect(grantBody.error).toBe('unsupported_grant_type')
     // The right client still refreshes: the wrong one spent nothing.
-    const [ok, okBody] = await token(t, { grant_type: 'refresh_token', refresh_token: c.refresh, client_id: c.clientId })
+    const [ok, okBody] = await token(t, {
+      grant_type: 'refresh_token',
+      refresh_token: c.refresh,
+      client_id: c.clientId,
+    })
     expectStatus(ok, okBody).toBe(200)
   })
 
@@ -363,7 +375,11 @@ describe('token endpoint', () => {
     const [mine] = await revoke({ token: c.refresh, client_id: c.clientId })
     expect(mine.status).toBe(200)
     expect((await callTool(t, c.access, 'get_store'))[0].status).toBe(401)
-    const grant = t.deps.db.select().from(oauthGrants).all().find((g) => g.revokedAt !== null)
+    const grant = t.deps.db
+      .select()
+      .from(oauthGrants)
+      .all()
+      .find((g) => g.revokedAt !== null)
     expect(grant).toBeDefined()
   })
 })
