@@ -259,7 +259,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
             ctx: people,
             input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
           })
-          return json(set, 200, { ok: true, next: '/admin' }, sessionCookie(opened.token))
+          const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
+          return json(set, 200, { ok: true, next }, sessionCookie(opened.token))
         } catch (e) {
           if (!(e instanceof PasskeyRefused)) throw e
           countFailure(limiter, p.ip, 'passkey')

@@ -12,7 +12,8 @@ import { SCOPES } from '../../src/lib/scopes'
 import { fixedClock } from '../../src/lib/time'
 import { oauthCodes, oauthGrants, oauthTokens } from '../../src/db/schema'
 import { appForFile, expectStatus, makeApp } from '../helpers/app'
-import { signedInOwner } from '../helpers/panel'
+import { PanelClient, signedInOwner } from '../helpers/panel'
+import { SoftAuthenticator } from '../helpers/webauthn'
 import {
   answerConsent,
   authorizeQuery,
@@ -126,6 +127,31 @@ describe('authorization request', () => {
     const consent = await b.get(signed.location!)
     expect(consent.status).toBe(200)
     expect(consent.text).toContain('Connect Claude?')
+  })
+
+  test('signing in with a passkey on the way comes back to the request too', async () => {
+    const { b } = await signedInOwner(t)
+    await b.get('/admin/account')
+    const formToken = b.formToken()
+    const opts = await b.postJson('/admin/account/passkeys/options', {}, { token: formToken })
+    const auth = new SoftAuthenticator('localhost', 'http://localhost')
+    await b.postJson('/admin/account/passkeys', { response: auth.register(opts.json.options) }, { token: formToken })
+    const query = authorizeQuery(await registeredClient(t), pkce().challenge)
+    const c = new PanelClient((r) => t.app.handle(r))
+    const first = await c.get(`/oauth/authorize?${query}`)
+    const next = decodeURIComponent(first.location!.split('next=')[1]!)
+    const options = await c.postJson('/admin/login/passkey/options', {})
+    const signed = await c.postJson('/admin/login/passkey', { response: auth.assert(options.json.options), next })
+    expect(signed.json).toEqual({ ok: true, next: `/oauth/authorize?${query}` })
+    expect((await c.get(signed.json.next)).status).toBe(200)
+    // A next elsewhere is ignored.
+    const d = new PanelClient((r) => t.app.handle(r))
+    const again = await d.postJson('/admin/login/passkey/options', {})
+    const elsewhere = await d.postJson('/admin/login/passkey', {
+      response: auth.assert(again.json.options),
+      next: 'https://evil.example/',
+    })
+    expect(elsewhere.json.next).toBe('/admin')
   })
 
   test('a request that breaks a rule is a 400 page, issues no code and never redirects', async () => {
