@@ -118,7 +118,7 @@ export class Gate {
     const { cache, config, clock } = this.deps
     cache.syncExternal()
 
-    // Every /api answer carries the rate-limit headers, 413s included (contract), so a
+    // Every /api answer carries the rate-limit headers, 413s included, so a
     // request refused before its key is known counts against its IP like any public one.
     const hitIp = (bucket: Bucket) => {
       const w = hitPublic(this.deps, bucket, typeof ip === 'function' ? ip() : ip)
@@ -152,7 +152,7 @@ export class Gate {
     if (who && key) (who.storeId = store.id), (who.keyPrefix = key.prefix) // the request's log line
     const w = this.deps.limiter.hit(app ? `app:${app.grantId}` : `key:${key!.id}`, config.rateLimitKey, 60)
     setRateHeaders(headers, w, 'key')
-    // 402 outranks 429 (contract order), but its response still carries the key's counter.
+    // 402 outranks 429, but its response still carries the key's counter.
     if (store.status === 'suspended') {
       delete headers['retry-after']
       throw new PaymentRequired(config.upgradeUrl)
@@ -166,7 +166,7 @@ export class Gate {
       const holder = app ? 'This connected app' : 'This API key'
       throw new Forbidden(`${holder} lacks the '${policy.scope}' scope`, { scope: policy.scope })
     }
-    // Another store's record is a 403 before its body or query is validated (contract order),
+    // Another store's record is a 403 before its body or query is validated,
     // and before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
     // Otherwise only where validation can fail first: a body, or a query string.
     if (
@@ -184,7 +184,7 @@ export class Gate {
     const actor: Actor = app
       ? { kind: 'app', grantId: app.grantId, userId: app.userId, role: app.role }
       : { kind: 'key', keyId: key!.id }
-    // A write is logged in its transaction (db/write.ts): who, verb and record, from the route.
+    // A write is logged in its transaction (kernel/write.ts): who, verb and record, from the route.
     const note =
       request.method === 'GET' || request.method === 'HEAD'
         ? undefined

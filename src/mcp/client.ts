@@ -4,8 +4,7 @@
  * call is one ordinary API request, so scopes, plan checks and rate limits apply to it as usual.
  */
 import { readFileSync } from 'node:fs'
-import { subRequestIps } from '../lib/client-ip'
-import { fromMcp } from '../http/token-gate'
+import { assistantRequests, subRequestIps } from '../lib/client-ip'
 
 export interface ApiRequest {
   method: string
@@ -187,8 +186,9 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
     })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
-    // An assistant's OAuth token is accepted on the API only for these in-process calls (http/token-gate.ts).
-    fromMcp.add(inner)
+    // An order they place is the assistant's; an assistant's OAuth token is accepted on the API
+    // only for these calls (http/token-gate.ts).
+    assistantRequests.add(inner)
     const res = await handle(inner)
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }
