@@ -65,7 +65,8 @@ async function signIn(page: Page, address: string) {
 
 async function signOut(page: Page) {
   // On a phone, signing out is on the More page.
-  if ((await page.getByRole('button', { name: 'Sign out' }).count()) === 0) await (await navLink(page, 'More')).click()
+  if ((await page.getByRole('button', { name: 'Sign out' }).count()) === 0)
+    await (await navLink(page, 'More pages')).click()
   await page.getByRole('button', { name: 'Sign out' }).first().click()
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
 }
@@ -173,7 +174,7 @@ describe('the panel in Chromium', () => {
       await acceptInvitation(page, invitation(email('staff'), 'staff'), 'Sally Staff')
       await check(page)
       // On a phone the links beyond the tabs are on the More page.
-      await page.getByRole('link', { name: 'More', exact: true }).click()
+      await page.getByRole('link', { name: 'More pages', exact: true }).click()
       await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
       for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
         expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0)
