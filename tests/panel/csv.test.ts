@@ -128,6 +128,20 @@ describe('CSV export', () => {
     expect(res.text.split('\r\n').filter((l) => l.startsWith('Tee,')).length).toBe(2)
   })
 
+  test('a line break inside a cell: the cell is quoted and the line after it guarded; the import gives it back', async () => {
+    const { b, ctx, key } = await shop()
+    const description = "Hand made.\n=cmd|' /C calc'!A0\r\n+1 and\r@lone CR"
+    createProduct({ ctx, input: { name: 'Mug', slug: 'mug', description, price: 8 } })
+    const csv = await exportOf(b)
+    expect(csv).toContain(`Mug,mug,"Hand made.\n'=cmd|' /C calc'!A0\r\n'+1 and\r'@lone CR",8,,,,,,true\r\n`)
+    // No physical line of the file starts with a formula trigger.
+    for (const line of csv.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^[=+\-@\t]/)
+    const page = await upload(b, csv)
+    expect(page.text).toContain('1 product unchanged')
+    expect((await productsOf(key))[0]).toMatchObject({ slug: 'mug', name: 'Mug' })
+    expect((await t.api.get('/api/v1/products?limit=1', { key }))[1].data[0].description).toBe(description)
+  })
+
   test('a viewer may export (it is a read)', async () => {
     const { store } = await shop()
     const viewer = await makeMember(t.deps, store.id, 'viewer')
