@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { sameSecret, type PanelNeed } from '../../modules/people'
-import type { UploadAdmission } from '../../modules/products'
+import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
@@ -21,7 +21,14 @@ export type PageReq = Req
 export type SetLike = Req['set']
 
 export interface PageKit {
-  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
+  deps: {
+    db: Db
+    clock: Clock
+    config: Config
+    cache: StoreCache
+    uploads: UploadAdmission
+    imports: ImportAdmission
+  }
   render(
     p: PanelRequest,
     set: SetLike,
