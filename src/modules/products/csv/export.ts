@@ -1,6 +1,7 @@
 /**
- * The catalog as CSV: the format's columns, one row per active variant and one row for a product
- * without variants, oldest product first, money in major units, every cell neutralised (format.ts).
+ * The catalog as CSV: the documented columns (docs/panel-catalog.md), one row per active variant
+ * and one row for a product without variants, oldest product first, money in major units, every
+ * cell neutralised (format.ts).
  * csv-stringify quotes every cell holding a comma, a quote, a CR or an LF — a bare CR or LF too,
  * since many readers end a record there, and an unquoted line break would start a new row whose
  * first cell a spreadsheet could run. A category is written by name, or by slug when two of the

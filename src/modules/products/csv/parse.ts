@@ -1,7 +1,7 @@
 /**
- * Reading a catalog CSV (csv-parse): the header names the format's columns in any order; each later
- * record is a row with its line number (where the record starts, as a text editor counts; a quoted
- * cell may span lines). The bytes are read as UTF-8 (with or without a byte-order mark) or UTF-16
+ * Reading a catalog CSV (csv-parse): the header names the documented columns
+ * (docs/panel-catalog.md) in any order; each later record is a row with its line number (where the
+ * record starts, as a text editor counts; a quoted cell may span lines). The bytes are read as UTF-8 (with or without a byte-order mark) or UTF-16
  * with its mark (decode.ts); anything else, a NUL character, or a record over 64 KB refuses the file
  * as a whole, naming the line, as do a wrong header and too many rows or bytes.
  *
@@ -30,7 +30,7 @@ function delimiterOf(text: string): ',' | ';' {
   return (first.match(/;/g)?.length ?? 0) > (first.match(/,/g)?.length ?? 0) ? ';' : ','
 }
 
-/** The header's column positions, or undefined when it is not the format's ten columns. */
+/** The header's column positions, or undefined when it is not the ten documented columns. */
 function columnsOf(header: string[]): Record<CsvColumn, number> | undefined {
   const names = header.map((h) => h.trim().toLowerCase())
   if (names.length !== CSV_COLUMNS.length) return undefined
