@@ -27,6 +27,7 @@ import { changesOf, columnsOf, type CsvChange } from './changes'
 import type { CsvColumn } from './format'
 import type { CsvRow } from './parse'
 import { groupRows, placeOf, type CsvGroup, type CsvProblem } from './plan'
+import { liveProductCount } from './sql'
 import { nextTurn } from './turns'
 
 export interface ImportReport {
@@ -162,7 +163,7 @@ export async function checkCatalogImport({
   }
   const { groups, refused } = grouped(input.rows, refuse)
   const report = emptyReport(input.rows.length)
-  const carried: Carried = { live: liveProducts(ctx), created: 0, slugs: new Set() }
+  const carried: Carried = { live: liveProductCount(ctx.db.$client, ctx.store.id), created: 0, slugs: new Set() }
   for (let i = 0; i < groups.length; i += DRY_RUN_SLICE) {
     await pause()
     try {
@@ -176,12 +177,6 @@ export async function checkCatalogImport({
   }
   if (problems.length > 0) throw new BatchRefused(problems)
   return report
-}
-
-function liveProducts(ctx: Ctx): number {
-  return ctx.db.$client
-    .query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ? AND deleted_at IS NULL')
-    .get(ctx.store.id)!.n
 }
 
 /** The store's live products named by the groups' slugs, and all their variants by position. */
