@@ -173,7 +173,8 @@ describe('the dry run in slices', () => {
     const rows = await rowsOf(lines)
     let pauses = 0
     const report = await checkCatalogImport({ ctx, input: { rows }, pause: async () => void pauses++ })
-    expect(pauses).toBe(4)
+    // At most DRY_RUN_SLICE products a slice (fewer when a slice's time runs out first).
+    expect(pauses).toBeGreaterThanOrEqual(Math.ceil(lines.length / DRY_RUN_SLICE))
     expect(count(ctx.store.id)).toBe(0)
     expect(report).toEqual(importCatalog({ ctx, input: { rows, dryRun: true } }))
     expect(report.create).toHaveLength(lines.length)

@@ -3,9 +3,9 @@
  * (batch.ts), planning again inside it: nothing read before it is trusted. The dry run
  * (checkCatalogImport) does the same work by the same rules — every cell's rule (cells.ts), the
  * API's schema, then insertProduct / changeProduct (caps, compare-at price, category, slug) —
- * a slice of products at a time, each slice in its own transaction rolled back, with a turn of
- * the event loop between slices: a 10,000-row check never holds the process (or the database's
- * write lock) for long, and what it reports — products to create, to update (matched by slug,
+ * a slice of products at a time (at most 25, and at most about 2 ms of work), each slice in its
+ * own transaction rolled back, with a turn of the event loop between slices: a 10,000-row check
+ * never holds the process (or the database's write lock) for long, and what it reports — products to create, to update (matched by slug,
  * with each value's old → new), unchanged, and every fault of every line — is what the apply
  * will do. Two things span slices and are carried from one to the next: the plan's product count
  * and the slugs already created.
@@ -40,8 +40,12 @@ export interface ImportReport {
 /** Refused lines, in file order; the plan's upgrade link rides on a PLAN_REQUIRED error. */
 export type ImportPlace = { line: number; column?: CsvColumn }
 
-/** Products checked per slice of a dry run (each slice a few milliseconds of work). */
-export const DRY_RUN_SLICE = 100
+/**
+ * A dry run's slice ends after this many products, or sooner once it has worked DRY_RUN_SLICE_MS
+ * (by the context's clock): on a busy machine a product takes longer, and the slice stays short.
+ */
+export const DRY_RUN_SLICE = 25
+export const DRY_RUN_SLICE_MS = 2
 
 /** What spans a dry run's slices: creates in earlier (rolled back) slices, for the plan's cap and for slugs. */
 interface Carried {
@@ -52,7 +56,10 @@ interface Carried {
 
 type Refuse = (key: ImportPlace, error: unknown) => void
 
-/** The products of `groups` planned and written in `tx` (the caller commits or rolls back). */
+/**
+ * The products of `groups` planned and written in `tx` (the caller commits or rolls back), in order,
+ * until `enough` says stop (checked after each product): the number of groups done.
+ */
 function runGroups(
   ctx: Ctx,
   tx: Tx,
@@ -62,10 +69,14 @@ function runGroups(
   report: ImportReport,
   refuse: Refuse,
   carried?: Carried,
-): void {
+  enough: () => boolean = () => false,
+): number {
   const stored = storedOf(ctx, tx, groups)
   const cats = categoriesOf(ctx, tx)
+  let done = 0
   for (const g of groups) {
+    if (done > 0 && enough()) break
+    done++
     if (g.rows.some((r) => refused.has(r.line))) continue
     const line = g.rows[0]!.line
     const { body: raw, faults } = readGroup(g, cats.find, ctx.store.currency)
@@ -111,6 +122,7 @@ function runGroups(
       refuse(at, error)
     }
   }
+  return done
 }
 
 const emptyReport = (rows: number): ImportReport => ({ rows, create: [], update: [], unchanged: 0 })
@@ -164,11 +176,13 @@ export async function checkCatalogImport({
   const { groups, refused } = grouped(input.rows, refuse)
   const report = emptyReport(input.rows.length)
   const carried: Carried = { live: liveProductCount(ctx.db.$client, ctx.store.id), created: 0, slugs: new Set() }
-  for (let i = 0; i < groups.length; i += DRY_RUN_SLICE) {
+  for (let i = 0; i < groups.length; ) {
     await pause()
+    const until = ctx.clock.now() + DRY_RUN_SLICE_MS
+    const enough = () => ctx.clock.now() >= until
     try {
       write(ctx, (tx, fx) => {
-        runGroups(ctx, tx, fx, groups.slice(i, i + DRY_RUN_SLICE), refused, report, refuse, carried)
+        i += runGroups(ctx, tx, fx, groups.slice(i, i + DRY_RUN_SLICE), refused, report, refuse, carried, enough)
         throw new SliceDone()
       })
     } catch (e) {

@@ -46,7 +46,7 @@ function columnsOf(header: string[]): Record<CsvColumn, number> | undefined {
 const newlines = (cells: string[]) => cells.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0)
 
 /** Characters handed to the parser between two turns of the event loop (a few milliseconds of work). */
-const SLICE_CHARS = 32 * 1024
+const SLICE_CHARS = 8 * 1024
 
 async function* slices(text: string): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += SLICE_CHARS) {
