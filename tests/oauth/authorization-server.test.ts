@@ -69,6 +69,27 @@ describe('discovery', () => {
       scopes_supported: [...SCOPES],
     })
   })
+
+  test('a browser-based assistant may read them: CORS for any origin, preflights answered', async () => {
+    const [res] = await t.api.get('/.well-known/oauth-authorization-server', {
+      headers: { origin: 'https://claude.ai' },
+    })
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    for (const path of ['/.well-known/oauth-protected-resource', '/oauth/register', '/oauth/token']) {
+      const pre = await t.app.handle(
+        new Request(`http://localhost${path}`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://claude.ai',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-protocol-version',
+          },
+        }),
+      )
+      expect({ path, status: pre.status }).toEqual({ path, status: 204 })
+      expect(pre.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version')
+    }
+  })
 })
 
 describe('registration (RFC 7591)', () => {
