@@ -43,6 +43,13 @@ export function startOrdersLive(): void {
   }
 
   const source = new EventSource(url)
+  // The page says "reload to see new orders" (true without the script); once the stream is open it isn't.
+  let opened = false
+  source.addEventListener('open', () => {
+    if (opened) return
+    opened = true
+    if (status.dataset.liveHint) status.textContent = status.dataset.liveHint
+  })
   // A burst of more orders than the first page holds: the older ones are counted, not sent.
   source.addEventListener('burst', (event) => {
     try {

@@ -79,7 +79,7 @@ export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
         <button type="submit">${o.search}</button>
       </form>
     </section>
-    <p id="live-status" class="hint" role="status" data-stream="/admin/orders/live?after=${String(d.after)}" data-live="${d.live ? '1' : ''}">${o.liveHint}</p>
+    <p id="live-status" class="hint" role="status" data-stream="/admin/orders/live?after=${String(d.after)}" data-live="${d.live ? '1' : ''}" data-live-hint="${o.liveHint}">${o.reloadHint}</p>
     ${empty}
     <ol class="orders" id="orders" aria-label="${o.ordersTitle}">${d.rows.map((r) => inboxRow(o, f.w.locale, r))}</ol>
     ${
