@@ -1,5 +1,5 @@
 /**
- * The dashboard at /admin (issue 20; it replaces the shell's first figures): today / 7 / 30
+ * The dashboard at /admin: today / 7 / 30
  * days from the daily rollups, a server-drawn chart with its table, top products, low stock,
  * latest orders and the getting-started steps until they are done. On the free plan the
  * analytics part says what a paid plan adds and links the upgrade; the counts stay.
