@@ -139,9 +139,7 @@ describe('the bulk edit grid', () => {
       for (const m of res.text.matchAll(i)) if (m[2] === label) return m[1]
       return undefined
     }
-    expect(res.text).toMatch(
-      new RegExp(`id="r${row('Tee · S')}-error" class="error">Escribe 0 o más.`),
-    )
+    expect(res.text).toMatch(new RegExp(`id="r${row('Tee · S')}-error" class="error">Escribe 0 o más.`))
     expect(res.text).toMatch(
       new RegExp(`id="r${row('Mug')}-error" class="error">El precio de comparación debe ser mayor que el precio.`),
     )
