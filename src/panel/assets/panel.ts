@@ -5,6 +5,8 @@
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startAlerts } from './alerts'
+import { setBadge } from './badges'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
 
@@ -94,7 +96,8 @@ if (addForm && supported) {
   })
 }
 
-// The live orders inbox (orders-live.ts).
+// New-order alerts on every page (alerts.ts) and the live order lists (orders-live.ts): one stream per tab.
+startAlerts()
 startOrdersLive()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
@@ -109,17 +112,7 @@ if (reviewsLink) {
       const res = await fetch('/admin/badges', { headers: { accept: 'application/json' } })
       if (!res.ok) return
       const { reviews } = (await res.json()) as { reviews: number }
-      for (const old of reviewsLink.querySelectorAll('.badge, .sr-only')) old.remove()
-      if (reviews > 0) {
-        const badge = document.createElement('span')
-        badge.className = 'badge'
-        badge.setAttribute('aria-hidden', 'true')
-        badge.textContent = String(reviews)
-        const words = document.createElement('span')
-        words.className = 'sr-only'
-        words.textContent = `, ${(reviewsLink.dataset.badgeWords ?? '{n}').replace('{n}', String(reviews))}`
-        reviewsLink.append(words, ' ', badge)
-      }
+      setBadge(reviewsLink, reviews)
     } catch {
       // Offline for a moment: the next turn tries again.
     }
