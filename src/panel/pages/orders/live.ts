@@ -37,7 +37,9 @@ import {
   type InboxRow,
   type OrderEventRow,
 } from '../../../modules/orders'
+import { sessionsStillGranted } from '../../../modules/people'
 import type { OrdersWords } from '../../i18n/orders'
+import { StreamAccess } from './live-access'
 import { latestPerOrder, type Batch } from './live-batch'
 import { inboxRow } from './views'
 
@@ -60,6 +62,8 @@ export const STREAM_MAX_MS = 60_000
 interface Client {
   /** The store's id; the store's ctx is kept once per store (`ctxs`), not per stream. */
   storeId: string
+  /** The session that opened it: its end, or its losing `orders:read`, ends the stream (live-access.ts). */
+  sessionId: string
   o: OrdersWords
   locale: string
   /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
@@ -89,8 +93,10 @@ export class OrderFeed {
   private sweep: ReturnType<typeof setInterval> | undefined
   private beat: ReturnType<typeof setInterval> | undefined
   private open = 0
+  private access: StreamAccess
 
   constructor(private deps: FeedDeps) {
+    this.access = new StreamAccess((held) => sessionsStillGranted(deps.db, 'orders:read', held))
     deps.settled.on((storeId) => {
       if (this.byStore.has(storeId)) this.schedule()
     })
@@ -101,14 +107,22 @@ export class OrderFeed {
     return this.open
   }
 
-  /** A stream for `ctx`'s store, resuming after event `after`. */
-  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  /** A stream for `ctx`'s store, opened by session `sessionId`, resuming after event `after`. */
+  stream(
+    ctx: Ctx,
+    sessionId: string,
+    o: OrdersWords,
+    locale: string,
+    after: number,
+    signal?: AbortSignal,
+  ): ReadableStream<Uint8Array> {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
           storeId: ctx.store.id,
+          sessionId,
           o,
           locale,
           userId,
@@ -145,6 +159,7 @@ export class OrderFeed {
           )
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c, ctx)
+        this.access.add(c)
         signal?.addEventListener('abort', () => this.drop(c))
       },
       cancel: () => {
@@ -160,13 +175,17 @@ export class OrderFeed {
     if (!set) this.byStore.set(id, (set = new Set()))
     set.add(c)
     this.open++
-    this.sweep ??= setInterval(() => this.drain(), SWEEP_MS)
+    this.sweep ??= setInterval(() => {
+      this.drain()
+      this.access.recheck()
+    }, SWEEP_MS)
     this.beat ??= setInterval(() => this.heartbeat(), HEARTBEAT_MS)
     this.sweep.unref?.()
     this.beat.unref?.()
   }
 
   private drop(c: Client): void {
+    this.access.remove(c)
     const set = this.byStore.get(c.storeId)
     if (!set?.delete(c)) return
     this.open--
