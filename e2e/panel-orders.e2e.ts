@@ -1,5 +1,5 @@
 /**
- * The orders inbox in Chromium (issue 20's "Done when"), phone-sized, by roles and labels: an
+ * The orders inbox in Chromium, phone-sized, by roles and labels: an
  * order posted to POST /api/orders from outside appears in an open inbox within 2 s without a
  * reload, with the count in the title; "Confirm" moves it (the API then says confirmed);
  * cancelling asks, then puts stock back; the WhatsApp link carries the number and the order
@@ -15,7 +15,7 @@ import { memberships } from '../src/db/schema'
 import { and, eq } from 'drizzle-orm'
 import { makeKey } from '../tests/helpers/factories'
 import { addProduct, addVariant } from '../tests/helpers/factories'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, startHarness, type Harness, navLink } from './panel-harness'
 
 const TIMEOUT = 90_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -188,7 +188,7 @@ describe('the orders inbox in Chromium', () => {
       expect(box.x + box.width).toBeLessThanOrEqual(390)
       await page.getByText('Show the numbers as a table').click()
       await check(page)
-      await page.getByRole('link', { name: 'Customers' }).click()
+      await (await navLink(page, 'Customers')).click()
       await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor()
       await check(page)
       await page.getByRole('searchbox', { name: 'Search' }).fill('1 415 555 0142')

@@ -21,6 +21,7 @@ import {
   verifyPasskey,
 } from '../modules/people'
 import type { PanelEnv } from './env'
+import { safeNext } from './gate'
 import { type Req, finish, json, panelOf } from './respond'
 
 const tooMany = (set: Req['set'], wait: number) =>
@@ -67,7 +68,9 @@ export function passkeySignInRoutes(env: PanelEnv) {
             ctx: people,
             input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
           })
-          const res = json(set, 200, { ok: true, next: '/admin' }, sessionCookie(opened.token))
+          // Signing in on the way to a page (the consent page of an assistant, say) comes back to it.
+          const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
+          const res = json(set, 200, { ok: true, next }, sessionCookie(opened.token))
           res.headers.append('set-cookie', clearedPasskeyTicket())
           return res
         } catch (e) {

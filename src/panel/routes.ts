@@ -1,7 +1,7 @@
 /**
- * The seller panel under /admin (contract "The panel", "People, roles and sign-in"): sign-in
- * (password, two-step; passkeys in passkey-signin-routes.ts), first-run setup, one-time links,
- * the shell (dashboard, account, team, activity, and every page of pages/), sign out and
+ * The seller panel under /admin: sign-in (password, two-step; passkeys in
+ * passkey-signin-routes.ts), first-run setup, one-time links, the shell (dashboard, account,
+ * team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
  * (panel/gate.ts) decides before the body is read and the hook below renders its decision, then
  * checks the session's form token on every state-changing request. Forms POST and redirect;
@@ -42,6 +42,8 @@ import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
+import { appsRoutes } from './apps-routes'
+import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 
 export type { PanelDeps, PanelOptions } from './env'
@@ -195,7 +197,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       (c) => {
         const p = panelOf(c)
         if (!p.pending) return seeOther(c.set as Req['set'], p.person ? '/admin' : '/admin/login')
-        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, {}))
+        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, { next: safeNext(c.query.next) }))
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
@@ -206,21 +208,23 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const set = c.set as Req['set']
         if (!p.pending) return seeOther(set, '/admin/login')
         const { user, session } = p.pending
+        // The sign-in form's next rides in the two-step form (an assistant's consent page, a panel page).
+        const next = safeNext(field(c.body, 'next') ?? c.query.next)
         const subject = `two-step:${user.id}`
         const wait = waitBeforeAttempt(limiter, p.ip, subject)
         if (wait > 0)
-          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)) }), {
+          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)), next }), {
             'retry-after': String(wait),
           })
         if (!checkSecondStep({ ctx: people, input: { user, code: field(c.body, 'code') } })) {
           countFailure(limiter, p.ip, subject)
-          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode }))
+          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode, next }))
         }
         const opened = openSession({
           ctx: people,
           input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id },
         })
-        return signedInTo(set, opened, safeNext(c.query.next) ?? '/admin')
+        return signedInTo(set, opened, next ?? '/admin')
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
@@ -278,9 +282,11 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(passkeySignInRoutes(env))
     .use(linkRoutes(env))
     .use(accountRoutes(env))
-    .use(teamRoutes(env)) as unknown as typeof app
+    .use(teamRoutes(env))
+    .use(appsRoutes(env))
+    .use(oauthPanelRoutes(env)) as unknown as typeof app
 
-  // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
+  // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
     const declared = {
       panel: r.need,

@@ -32,7 +32,7 @@ afterAll(async () => {
 })
 
 describe('MCP over Streamable HTTP at /mcp', () => {
-  test('lists exactly the contract tools with descriptions, object schemas and annotations', async () => {
+  test('lists exactly the documented tools with descriptions, object schemas and annotations', async () => {
     const { key } = makeShop(srv.running.deps)
     const client = await connect(key)
     const { tools } = await client.listTools()

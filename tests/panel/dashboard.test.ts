@@ -1,4 +1,4 @@
-/** The dashboard (issue 20), over HTTP: figures from the rollups, the SVG chart and its table, top products, low stock, latest orders, the checklist; the free plan's upgrade box. */
+/** The dashboard, over HTTP: figures from the rollups, the SVG chart and its table, top products, low stock, latest orders, the checklist; the free plan's upgrade box. */
 import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'

@@ -83,7 +83,7 @@ describe('password sign-in', () => {
     expect(ok.status).toBe(303)
   })
 
-  test('the session cookie has exactly the contract attributes, its id is stored hashed, and sign-in rotates it', async () => {
+  test('the session cookie has exactly the documented attributes, its id is stored hashed, and sign-in rotates it', async () => {
     const { email, user } = await makeOwnerShop(t.deps)
     const b = client()
     await signIn(b, email)

@@ -115,7 +115,7 @@ export const orders = sqliteTable(
     dedupHash: text('dedup_hash').notNull(),
     /**
      * The customer's status page (`/s/:slug/orders/<token>`): 256 random bits, not the id, made by
-     * the checkout (contract "The customer's order page"). Null for orders placed before status
+     * the checkout. Null for orders placed before status
      * pages existed (drizzle/0016). A column, not a table of its own (decision 012).
      */
     statusToken: text('status_token'),
@@ -185,7 +185,7 @@ export const orderItems = sqliteTable(
   (i) => [index('order_items_order_idx').on(i.orderId, i.position), index('order_items_product_idx').on(i.productId)],
 )
 
-/** Idempotency-Key records for POST /api/orders, kept 24 h (contract "Beyond the spec"). */
+/** Idempotency-Key records for POST /api/orders, kept 24 h. */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {

@@ -1,4 +1,4 @@
-/** The dashboard's words (issue 20), es | en | pt, beside the shell's catalogue (panel/i18n.ts). */
+/** The dashboard's words, es | en | pt, beside the shell's catalogue (panel/i18n/index.ts). */
 import type { PanelLanguage } from '../i18n'
 
 const en = {

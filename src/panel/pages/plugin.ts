@@ -1,15 +1,16 @@
 /**
- * The panel's pages beyond the shell (issue 20: orders, customers, the dashboard), one Elysia plugin the shell
+ * The panel's pages beyond the shell, one Elysia plugin the shell
  * mounts under its hook (panel/routes.ts), so the gate's decision and the form-token check run
  * before every handler here.
  */
 import { Elysia } from 'elysia'
 import { customersPages } from './customers'
 import { dashboardPages } from './dashboard'
+import { morePage } from './more'
 import { ordersPages, type OrdersPanelDeps } from './orders/routes'
 
 export type PagesDeps = OrdersPanelDeps
 
 export function panelPages(deps: PagesDeps) {
-  return new Elysia().use(ordersPages(deps)).use(customersPages()).use(dashboardPages())
+  return new Elysia().use(ordersPages(deps)).use(customersPages()).use(dashboardPages()).use(morePage())
 }

@@ -27,7 +27,7 @@ export interface PendingOrder {
 /**
  * Lines naming the same variant (or product) become one line at the first one's place, so
  * `[{q:1},{q:1}]` is the same order as `[{q:2}]` for the duplicate check, the stock take and
- * the unit cap (contract "The public edge, third wave").
+ * the unit cap.
  */
 function mergeLines(lines: LineRef[]): LineRef[] {
   const byItem = new Map<string, LineRef>()
