@@ -54,8 +54,8 @@ const MIN_DRAIN_GAP_MS = 500
 const HEARTBEAT_MS = 5000
 /**
  * A stream ends after this long and the browser reconnects through the gate with its
- * Last-Event-ID (missing nothing), so an ended session, a removed member or a changed role stops
- * receiving within this time.
+ * Last-Event-ID (missing nothing). An ended session, a removed member or a lost `orders:read`
+ * ends it sooner: within 2 s (live-access.ts).
  */
 export const STREAM_MAX_MS = 60_000
 
@@ -76,6 +76,9 @@ interface Client {
   push(chunk: Uint8Array): boolean
   end(): void
 }
+
+/** Who opens a stream: their session (live-access.ts), and the request's abort signal. */
+type Opener = { sessionId: string; signal?: AbortSignal }
 
 export interface FeedDeps {
   db: { $client: Database }
@@ -107,22 +110,15 @@ export class OrderFeed {
     return this.open
   }
 
-  /** A stream for `ctx`'s store, opened by session `sessionId`, resuming after event `after`. */
-  stream(
-    ctx: Ctx,
-    sessionId: string,
-    o: OrdersWords,
-    locale: string,
-    after: number,
-    signal?: AbortSignal,
-  ): ReadableStream<Uint8Array> {
+  /** A stream for `ctx`'s store, resuming after event `after`, held by the session that opened it. */
+  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, by: Opener): ReadableStream<Uint8Array> {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
           storeId: ctx.store.id,
-          sessionId,
+          sessionId: by.sessionId,
           o,
           locale,
           userId,
@@ -160,7 +156,7 @@ export class OrderFeed {
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c, ctx)
         this.access.add(c)
-        signal?.addEventListener('abort', () => this.drop(c))
+        by.signal?.addEventListener('abort', () => this.drop(c))
       },
       cancel: () => {
         if (client) this.drop(client)
@@ -175,10 +171,8 @@ export class OrderFeed {
     if (!set) this.byStore.set(id, (set = new Set()))
     set.add(c)
     this.open++
-    this.sweep ??= setInterval(() => {
-      this.drain()
-      this.access.recheck()
-    }, SWEEP_MS)
+    // Each second: the log (a commit on another connection) and who may still read it.
+    this.sweep ??= setInterval(() => (this.drain(), this.access.recheck()), SWEEP_MS)
     this.beat ??= setInterval(() => this.heartbeat(), HEARTBEAT_MS)
     this.sweep.unref?.()
     this.beat.unref?.()
