@@ -64,17 +64,15 @@ export function sameOrigin(request: Request, origin: string): boolean {
   return request.headers.get('sec-fetch-site') === 'same-origin'
 }
 
-/** Where `next` may send a person after sign-in: a panel path of this origin, nothing else. */
+/**
+ * Where `next` may send a person after sign-in: a same-origin path under `/admin` or
+ * `/oauth/authorize`, in printable ASCII (a Location header carries nothing else); anything else
+ * is ignored, so the caller falls back to `/admin`.
+ */
 export function safeNext(next: unknown): string | undefined {
-  if (
-    typeof next !== 'string' ||
-    !next.startsWith('/admin') ||
-    next.startsWith('//') ||
-    next.includes('\\') ||
-    next.length > 512
-  )
-    return undefined
-  return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined
+  if (typeof next !== 'string' || next.length > 512 || !/^[\x21-\x7e]+$/.test(next)) return undefined
+  if (next.startsWith('//') || next.includes('\\')) return undefined
+  return /^\/(?:admin|oauth\/authorize)(?:[/?#]|$)/.test(next) ? next : undefined
 }
 
 /** A form post names its verb by its last path segment (`…/:id/delete`); a post to the record itself updates it. */

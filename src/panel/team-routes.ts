@@ -21,6 +21,7 @@ import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage 
 
 import { type Req, panelOf, field, seeOther } from './respond'
 import type { PanelEnv } from './env'
+import { confirmFirst } from './confirm'
 
 export function teamRoutes(env: PanelEnv) {
   const { db, people, render, linkUrl, signedInTo, hidden } = env
@@ -30,7 +31,9 @@ export function teamRoutes(env: PanelEnv) {
     .get('/admin/team', (c) => team(panelOf(c), c.set as Req['set'], 200), { access: { panel: 'team' }, ...hidden })
     .post(
       '/admin/team/invite',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         const ctx = p.person!.ctx!
@@ -58,7 +61,9 @@ export function teamRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/team/:id/role',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         try {
@@ -92,7 +97,9 @@ export function teamRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/team/:id/remove',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         try {
