@@ -114,7 +114,7 @@ export class Gate {
     const { cache, config, clock } = this.deps
     cache.syncExternal()
 
-    // Every /api answer carries the rate-limit headers, 413s included (contract), so a
+    // Every /api answer carries the rate-limit headers, 413s included, so a
     // request refused before its key is known counts against its IP like any public one.
     const hitIp = (bucket: Bucket) => {
       const w = hitPublic(this.deps, bucket, typeof ip === 'function' ? ip() : ip)
@@ -144,7 +144,7 @@ export class Gate {
     if (who) (who.storeId = store.id), (who.keyPrefix = key.prefix) // the request's log line
     const w = this.deps.limiter.hit(`key:${key.id}`, config.rateLimitKey, 60)
     setRateHeaders(headers, w, 'key')
-    // 402 outranks 429 (contract order), but its response still carries the key's counter.
+    // 402 outranks 429, but its response still carries the key's counter.
     if (store.status === 'suspended') {
       delete headers['retry-after']
       throw new PaymentRequired(config.upgradeUrl)
@@ -156,7 +156,7 @@ export class Gate {
     if (policy.scope && !hasScope(scopes, policy.scope)) {
       throw new Forbidden(`This API key lacks the '${policy.scope}' scope`, { scope: policy.scope })
     }
-    // Another store's record is a 403 before its body or query is validated (contract order),
+    // Another store's record is a 403 before its body or query is validated,
     // and before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
     // Otherwise only where validation can fail first: a body, or a query string.
     if (
@@ -171,7 +171,7 @@ export class Gate {
     if (policy.feature && store.plan === 'free') {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
-    // A key's write is logged in its transaction (db/write.ts): who, verb and record, from the route.
+    // A key's write is logged in its transaction (kernel/write.ts): who, verb and record, from the route.
     const note =
       request.method === 'GET' || request.method === 'HEAD'
         ? undefined

@@ -33,3 +33,33 @@ export function parseIso(value: string): number | undefined {
   const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4).padEnd(frac ? 4 : 0, '0')}${offset}`)
   return Number.isNaN(ms) ? undefined : ms
 }
+
+/** Runs `fn` every `ms` until stopped: setInterval in production, a hand-turned one in tests. */
+export type Ticker = (fn: () => void, ms: number) => { stop(): void }
+
+export const intervalTicker: Ticker = (fn, ms) => {
+  const timer = setInterval(fn, ms)
+  timer.unref?.()
+  return { stop: () => clearInterval(timer) }
+}
+
+/** A ticker a test turns by hand: `tick()` runs every registered function once. */
+export function manualTicker(): Ticker & { intervals: number[]; tick(): void } {
+  const fns: (() => void)[] = []
+  const intervals: number[] = []
+  const every: Ticker = (fn, ms) => {
+    fns.push(fn)
+    intervals.push(ms)
+    return {
+      stop: () => {
+        fns.splice(fns.indexOf(fn), 1)
+      },
+    }
+  }
+  return Object.assign(every, {
+    intervals,
+    tick: () => {
+      for (const fn of [...fns]) fn()
+    },
+  })
+}

@@ -5,7 +5,7 @@
 export const SHORTCODES = ['tienda', 'productos', 'total', 'nombre'] as const
 export type Shortcode = (typeof SHORTCODES)[number]
 
-/** Each store language has its own default (contract "Small API additions"); the shortcodes stay Spanish. */
+/** Each store language has its own default; the shortcodes stay Spanish. */
 export const DEFAULT_TEMPLATES = {
   es: 'Hola {tienda}, soy {nombre}. Quiero hacer este pedido:\n{productos}\nTotal: {total}',
   en: 'Hi {tienda}, this is {nombre}. I would like to place this order:\n{productos}\nTotal: {total}',

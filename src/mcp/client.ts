@@ -4,7 +4,7 @@
  * call is one ordinary API request, so scopes, plan checks and rate limits apply to it as usual.
  */
 import { readFileSync } from 'node:fs'
-import { subRequestIps } from '../lib/client-ip'
+import { assistantRequests, subRequestIps } from '../lib/client-ip'
 
 export interface ApiRequest {
   method: string
@@ -186,6 +186,7 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
     })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
+    assistantRequests.add(inner)
     const res = await handle(inner)
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }

@@ -1,5 +1,5 @@
 /**
- * Two checks for the hosted /mcp endpoint (contract "Small API additions"):
+ * Two checks for the hosted /mcp endpoint:
  *
  * - Origin (the MCP specification's DNS-rebinding guidance): a browser page of another site must
  *   not drive the endpoint. A request without `Origin` (every non-browser client) passes; one

@@ -8,7 +8,7 @@ import { access } from '../plugins/access'
 import {
   checkNewPassword,
   confirmTotp,
-  countFailure,
+  throttledCheck,
   disableTotp,
   endOtherSessions,
   endSession,
@@ -25,7 +25,6 @@ import {
   startTotp,
   updateProfile,
   verifyPassword,
-  waitBeforeAttempt,
 } from '../modules/people'
 import type { PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
@@ -72,7 +71,10 @@ export function accountRoutes(env: PanelEnv) {
         const set = c.set as Req['set']
         const { user, session } = p.person!
         if (!user.passwordHash) return firstPassword(c)
-        const wait = waitBeforeAttempt(limiter, p.ip, user.email)
+        // Counted before the hash, given back when it was right (people/throttle.ts).
+        const { wait, ok } = await throttledCheck(limiter, p.ip, user.email, () =>
+          verifyPassword(field(c.body, 'current') ?? '', user.passwordHash, p.ip),
+        )
         if (wait > 0)
           return account(
             p,
@@ -82,15 +84,12 @@ export function accountRoutes(env: PanelEnv) {
             { password: p.w.tooManyAttempts(minutes(wait)) },
             { 'retry-after': String(wait) },
           )
-        if (!(await verifyPassword(field(c.body, 'current') ?? '', user.passwordHash))) {
-          countFailure(limiter, p.ip, user.email)
-          return account(p, set, 400, undefined, { password: p.w.wrongPassword })
-        }
+        if (!ok) return account(p, set, 400, undefined, { password: p.w.wrongPassword })
         // The current password is this change's proof that it is them (confirm.ts).
         session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
         let hash: string
         try {
-          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email))
+          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
           return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
@@ -181,7 +180,7 @@ export function accountRoutes(env: PanelEnv) {
       const checked = checkNewPassword(password, user.email)
       if (field(c.body, 'password2') !== password)
         return account(p, set, 400, undefined, { password: p.w.passwordsDiffer })
-      hash = await hashPassword(checked)
+      hash = await hashPassword(checked, p.ip)
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e
       return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })

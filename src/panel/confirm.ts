@@ -14,14 +14,7 @@ import type { Session } from '../db/schema'
 import type { Db } from '../db/client'
 import type { Config } from '../config'
 import type { Clock } from '../lib/time'
-import {
-  checkSecondStep,
-  countFailure,
-  passkeysOf,
-  recordProof,
-  verifyPassword,
-  waitBeforeAttempt,
-} from '../modules/people'
+import { checkSecondStep, passkeysOf, recordProof, throttledCheck, verifyPassword } from '../modules/people'
 import type { Counter } from '../modules/people'
 import type { PanelRequest } from './gate'
 import { field, minutes, panelOf, type Req } from './respond'
@@ -83,21 +76,20 @@ export async function confirmFirst(
     // Guessing here is throttled like the sign-in it stands for (the same windows).
     const subject = password !== undefined ? user.email : `two-step:${user.id}`
     const which = password !== undefined ? 'password' : 'code'
-    const wait = waitBeforeAttempt(limiter, p.ip, subject)
+    // Counted before the check, given back when it was right (people/throttle.ts).
+    const { wait, ok } = await throttledCheck(limiter, p.ip, subject, async () =>
+      password !== undefined
+        ? verifyPassword(password, user.passwordHash, p.ip)
+        : checkSecondStep({ ctx: people, input: { user, code } }) !== undefined,
+    )
     if (wait > 0) {
       error = { text: p.w.tooManyAttempts(minutes(wait)), field: which }
       status = 429
       extra['retry-after'] = String(wait)
+    } else if (ok) {
+      session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
+      return undefined
     } else {
-      const ok =
-        password !== undefined
-          ? await verifyPassword(password, user.passwordHash)
-          : checkSecondStep({ ctx: people, input: { user, code } }) !== undefined
-      if (ok) {
-        session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
-        return undefined
-      }
-      countFailure(limiter, p.ip, subject)
       error = { text: which === 'password' ? p.w.wrongPassword : p.w.wrongCode, field: which }
       status = 401
     }

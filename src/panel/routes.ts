@@ -1,5 +1,5 @@
 /**
- * The seller panel under /admin (contract "The panel", "People, roles and sign-in"): sign-in
+ * The seller panel under /admin: sign-in
  * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
  * account, team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
@@ -187,7 +187,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(confirmRoutes(env))
     .use(teamRoutes(env)) as unknown as typeof app
 
-  // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
+  // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
     const declared = {
       panel: r.need,

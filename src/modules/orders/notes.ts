@@ -1,5 +1,5 @@
 /**
- * Internal notes on an order (issue 20): written by the store's team in the panel, read only
+ * Internal notes on an order: written by the store's team in the panel, read only
  * there (the API's order has no notes field but the customer's own `notes`). Each names its
  * author; a note is never edited, so the list is the record of what the team said.
  */

@@ -33,7 +33,7 @@ export function createOwner({
   })
 }
 
-/** `user:list`: the store's people (contract table). */
+/** `user:list`: the store's people. */
 export function listMembers({ ctx, input }: { ctx: PeopleCtx; input: { storeId: string } }) {
   return ctx.db
     .select({

@@ -3,6 +3,7 @@ import { escapeHtml, html, raw } from '../../shop/html'
 import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
 import { passwordField } from './signin'
+import { qrCode } from './qr'
 
 export interface AccountData {
   name: string
@@ -103,6 +104,7 @@ export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, 
     f,
     w.totpSetupTitle,
     html`<section><p>${w.totpSetupIntro}</p>
+      <figure>${qrCode(setup.uri, w.totpQr, { id: 'totp-qr-title', cache: false })}</figure>
       <p><strong>${w.totpKey}</strong></p>
       <p><code id="totp-secret" class="secret">${setup.secret}</code></p>
       <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="totp-secret-status" role="status"></span></p>
