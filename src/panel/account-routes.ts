@@ -33,6 +33,7 @@ import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 import { type Req, panelOf, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
 import { confirmFirst } from './confirm'
+import { accountAppsSection } from './apps-routes'
 
 export function accountRoutes(env: PanelEnv) {
   const { db, limiter, people, render, signedInTo, hidden, issuerOf } = env
@@ -233,6 +234,7 @@ export function accountRoutes(env: PanelEnv) {
             network: s.ipPrefix,
             current: s.id === session.id,
           })),
+          sections: [accountAppsSection(env, p, f)],
         }),
       extra,
     )

@@ -65,14 +65,17 @@ export function sameOrigin(request: Request, origin: string): boolean {
 }
 
 /**
- * Where `next` may send a person after sign-in: a same-origin path under `/admin` or
- * `/oauth/authorize`, in printable ASCII (a Location header carries nothing else); anything else
- * is ignored, so the caller falls back to `/admin`.
+ * Where `next` may send a person after sign-in: a same-origin path under `/admin`, or an
+ * assistant's authorization request (its consent page; it carries its client's parameters, so it
+ * may be longer), in printable ASCII (a Location header carries nothing else). Anything else is
+ * ignored, so the caller falls back to `/admin`.
  */
 export function safeNext(next: unknown): string | undefined {
-  if (typeof next !== 'string' || next.length > 512 || !/^[\x21-\x7e]+$/.test(next)) return undefined
+  if (typeof next !== 'string' || !/^[\x21-\x7e]+$/.test(next)) return undefined
   if (next.startsWith('//') || next.includes('\\')) return undefined
-  return /^\/(?:admin|oauth\/authorize)(?:[/?#]|$)/.test(next) ? next : undefined
+  if (/^\/oauth\/authorize(?:[?#]|$)/.test(next)) return next.length > 4096 ? undefined : next
+  if (!next.startsWith('/admin') || next.length > 512) return undefined
+  return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined
 }
 
 /** A form post names its verb by its last path segment (`…/:id/delete`); a post to the record itself updates it. */

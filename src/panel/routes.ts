@@ -35,6 +35,8 @@ import { teamRoutes } from './team-routes'
 import { signInRoutes } from './signin-routes'
 import { passkeyRoutes } from './passkey-routes'
 import { confirmRoutes } from './confirm-routes'
+import { appsRoutes } from './apps-routes'
+import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 
 export type { PanelDeps, PanelOptions } from './env'
@@ -178,14 +180,16 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'signedIn' }, ...hidden },
     )
 
-  // Sign-in, links, account, confirm-it's-you, team and activity (each its own file).
+  // Sign-in, links, account, confirm-it's-you, team and activity, connected apps and OAuth consent (each its own file).
   app = app
     .use(signInRoutes(env))
     .use(linkRoutes(env))
     .use(accountRoutes(env))
     .use(passkeyRoutes(env))
     .use(confirmRoutes(env))
-    .use(teamRoutes(env)) as unknown as typeof app
+    .use(teamRoutes(env))
+    .use(appsRoutes(env))
+    .use(oauthPanelRoutes(env)) as unknown as typeof app
 
   // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {

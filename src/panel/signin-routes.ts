@@ -95,7 +95,8 @@ export function signInRoutes(env: PanelEnv) {
           const set = c.set as Req['set']
           if (!p.pending) return seeOther(set, '/admin/login')
           const { user, session } = p.pending
-          const next = safeNext(c.query.next)
+          // The sign-in form's next rides in the two-step form (an assistant's consent page, a panel page).
+          const next = safeNext(field(c.body, 'next') ?? c.query.next)
           const subject = `two-step:${user.id}`
           const wait = waitBeforeAttempt(limiter, p.ip, subject)
           if (wait > 0)

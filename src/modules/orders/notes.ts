@@ -16,7 +16,13 @@ export const MAX_NOTE_LENGTH = 2000
 
 const authorOf = (ctx: Ctx): string => {
   const a = ctx.actor
-  return a.kind === 'user' ? `user:${a.userId}` : a.kind === 'key' ? `key:${a.keyId}` : a.kind
+  return a.kind === 'user'
+    ? `user:${a.userId}`
+    : a.kind === 'key'
+      ? `key:${a.keyId}`
+      : a.kind === 'app'
+        ? `app:${a.grantId}`
+        : a.kind
 }
 
 /** Adds a note to the ctx's store's order (404 / 403 as the order's other verbs). */

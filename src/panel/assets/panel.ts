@@ -5,6 +5,8 @@
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startAlerts } from './alerts'
+import { setBadge } from './badges'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
 
@@ -60,8 +62,8 @@ if (signInButton && supported) {
     try {
       const options = await post('/admin/login/passkey/options', undefined, {})
       const response = await startAuthentication({ optionsJSON: options.data.options as never })
-      // Where the sign-in page was asked to go next (an invitation to accept, say); the server checks it.
-      const next = $<HTMLInputElement>('input[name="next"]')?.value
+      // Where the sign-in form was to lead (an assistant's consent page, a panel page): the server checks it.
+      const next = document.querySelector<HTMLInputElement>('input[name="next"]')?.value
       const done = await post('/admin/login/passkey', undefined, { response, next })
       if (done.ok) location.assign(String(done.data.next ?? '/admin'))
       else say(status, signInButton.dataset.failed ?? '')
@@ -116,7 +118,8 @@ if (confirmForm && supported) {
   })
 }
 
-// The live orders inbox (orders-live.ts).
+// New-order alerts on every page (alerts.ts) and the live order lists (orders-live.ts): one stream per tab.
+startAlerts()
 startOrdersLive()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
@@ -131,17 +134,7 @@ if (reviewsLink) {
       const res = await fetch('/admin/badges', { headers: { accept: 'application/json' } })
       if (!res.ok) return
       const { reviews } = (await res.json()) as { reviews: number }
-      for (const old of reviewsLink.querySelectorAll('.badge, .sr-only')) old.remove()
-      if (reviews > 0) {
-        const badge = document.createElement('span')
-        badge.className = 'badge'
-        badge.setAttribute('aria-hidden', 'true')
-        badge.textContent = String(reviews)
-        const words = document.createElement('span')
-        words.className = 'sr-only'
-        words.textContent = `, ${(reviewsLink.dataset.badgeWords ?? '{n}').replace('{n}', String(reviews))}`
-        reviewsLink.append(words, ' ', badge)
-      }
+      setBadge(reviewsLink, reviews)
     } catch {
       // Offline for a moment: the next turn tries again.
     }

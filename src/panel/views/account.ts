@@ -1,5 +1,5 @@
 /** The account page: name, password, passkeys, two-step and its recovery codes, devices. */
-import { escapeHtml, html, raw } from '../../shop/html'
+import { escapeHtml, html, raw, type Html } from '../../shop/html'
 import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
 import { passwordField } from './signin'
@@ -16,6 +16,8 @@ export interface AccountData {
   passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
   twoStep: { on: boolean; codesLeft: number }
   sessions: { id: string; device: string; lastSeen: string; network: string | null; current: boolean }[]
+  /** Sections other areas add (connected apps: apps-routes.ts). */
+  sections?: Html[]
 }
 
 export function accountPage(f: Frame, a: AccountData): string {
@@ -94,7 +96,8 @@ export function accountPage(f: Frame, a: AccountData): string {
         )}</tbody>
       </table></div>
       ${a.sessions.length > 1 ? form(f, '/admin/account/sessions/end-others', html`<button type="submit" class="danger">${w.endOthers}</button>`) : ''}
-    </section>`,
+    </section>
+    ${a.sections ?? ''}`,
   )
 }
 

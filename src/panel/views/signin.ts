@@ -42,8 +42,8 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
     <section>
       ${form(
         f,
-        opts.next ? `/admin/login/two-step?next=${encodeURIComponent(opts.next)}` : '/admin/login/two-step',
-        html`<p id="code-hint">${w.twoStepIntro}</p>
+        '/admin/login/two-step',
+        html`${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}<p id="code-hint">${w.twoStepIntro}</p>
         <label for="code">${w.code}</label>
         <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
         <button type="submit">${w.verify}</button>`,
