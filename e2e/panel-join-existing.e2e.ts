@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createOwner, hashPassword, issueSignInLink, userByEmail } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, goTo, navLink, open, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 120_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -45,7 +45,7 @@ test(
     await loud.page.getByLabel('Password').fill(PASSWORD)
     await loud.page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await loud.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-    await loud.page.getByRole('link', { name: 'Team', exact: true }).click()
+    await goTo(loud.page, 'Team')
     await loud.page.getByLabel('Email').fill(VICTIM)
     await loud.page.getByLabel('Role', { exact: true }).selectOption('owner')
     await loud.page.getByRole('button', { name: 'Invite', exact: true }).click()
@@ -78,11 +78,12 @@ test(
     await quinn.page.getByText(`You are signed in as ${VICTIM}`).waitFor()
     await quinn.page.getByRole('button', { name: 'Accept and join' }).click()
     await quinn.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-    await quinn.page.getByLabel('Store', { exact: true }).waitFor() // two stores now: the switcher
+    // Two stores now: the store switcher is on the page (on a phone it sits in the menu).
+    await quinn.page.getByLabel('Store', { exact: true }).waitFor({ state: 'attached' })
     await check(quinn.page)
 
     // A first password: no current one asked, the new one twice.
-    await quinn.page.getByRole('link', { name: 'Account' }).click()
+    await (await navLink(quinn.page, 'Account')).click()
     await quinn.page.getByRole('heading', { level: 2, name: 'Set a password' }).waitFor()
     await check(quinn.page)
     expect(await quinn.page.getByLabel('Current password').count()).toBe(0)
@@ -91,6 +92,8 @@ test(
     await quinn.page.getByRole('button', { name: 'Set a password' }).click()
     await quinn.page.getByText('Password set.').waitFor()
     await check(quinn.page)
+    // On a phone, signing out is on the More page.
+    await (await navLink(quinn.page, 'More')).click()
     await quinn.page.getByRole('button', { name: 'Sign out' }).first().click()
     await quinn.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
     await quinn.page.getByLabel('Email').fill(VICTIM)
