@@ -25,6 +25,8 @@ export interface BurstEvent {
 }
 
 export interface StreamListener {
+  /** The stream is open (again, after a reconnect). */
+  open?(): void
   order?(e: OrderEvent): void
   burst?(e: BurstEvent): void
 }
@@ -44,6 +46,9 @@ function open(): StreamListener[] | undefined {
   const after = Math.min(...afters.filter((n) => Number.isSafeInteger(n) && n >= 0))
   const list: StreamListener[] = []
   const source = new EventSource(`${base}?after=${after}`)
+  source.addEventListener('open', () => {
+    for (const l of list) l.open?.()
+  })
   source.addEventListener('order', (event) => {
     const m = event as MessageEvent<string>
     let d: OrderEvent

@@ -13,7 +13,14 @@ export function startOrdersLive(): void {
   const status = document.getElementById('live-status')
   const lists = [...document.querySelectorAll<HTMLElement>('[data-live-list]')]
   if (!status && lists.length === 0) return
+  // Without the script the line says to reload for new orders; once the stream is open, that they come by themselves.
+  let opened = false
   onOrders({
+    open() {
+      if (opened || !status?.dataset.liveHint) return
+      opened = true
+      status.textContent = status.dataset.liveHint
+    },
     order(d) {
       // The row's markup is the server's own, every stored text escaped there.
       const template = document.createElement('template')

@@ -144,3 +144,7 @@ if (reviewsLink) {
     if (document.visibilityState === 'visible') void refresh()
   })
 }
+
+// A refused form opens on its error summary (every fault, each a link to its field): focus it, so
+// a screen reader reads it first and a keyboard's next Tab is its first link.
+$<HTMLElement>('[data-error-summary]')?.focus()

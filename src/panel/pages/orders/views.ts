@@ -82,7 +82,7 @@ export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
         <button type="submit">${o.search}</button>
       </form>
     </section>
-    <p id="live-status" class="hint" role="status">${o.liveHint}</p>
+    <p id="live-status" class="hint" role="status" data-live-hint="${o.liveHint}">${o.reloadHint}</p>
     ${empty}
     <ol class="orders" id="orders" aria-label="${o.ordersTitle}" data-after="${String(d.after)}"${raw(d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '')}>${d.rows.map((r) => inboxRow(o, f.w.locale, r))}</ol>
     ${
