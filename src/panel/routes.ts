@@ -1,7 +1,7 @@
 /**
- * The seller panel under /admin: sign-in
- * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
- * account, team, activity, and every page of pages/), sign out and
+ * The seller panel under /admin: sign-in (password, two-step; passkeys in
+ * passkey-signin-routes.ts), first-run setup, one-time links, the shell (dashboard, account,
+ * team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
  * (panel/gate.ts) decides before the body is read and the hook below renders its decision, then
  * checks the session's form token on every state-changing request. Forms POST and redirect;
@@ -31,6 +31,7 @@ export { PANEL_CSP }
 import { type Req, panelOf, field, finish, page, seeOther } from './respond'
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
+import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
 import { signInRoutes } from './signin-routes'
 import { passkeyRoutes } from './passkey-routes'
@@ -183,6 +184,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   // Sign-in, links, account, confirm-it's-you, team and activity, connected apps and OAuth consent (each its own file).
   app = app
     .use(signInRoutes(env))
+    .use(passkeySignInRoutes(env))
     .use(linkRoutes(env))
     .use(accountRoutes(env))
     .use(passkeyRoutes(env))

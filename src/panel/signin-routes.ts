@@ -1,30 +1,25 @@
-/** Sign-in: the password, its second step, a passkey, and signing out. */
+/** Sign-in: the password, its second step, and signing out (a passkey: passkey-signin-routes.ts). */
 import { Elysia } from 'elysia'
 import { RateLimited } from '../lib/errors'
 import { access } from '../plugins/access'
 import {
-  authenticationOptions,
   checkSecondStep,
   clearedCookie,
   countFailure,
   endSession,
   openSession,
   passkeyCount,
-  sessionCookie,
   SignInFailed,
   signInWithPassword,
-  storesOf,
-  verifyPasskey,
   waitBeforeAttempt,
-  PasskeyRefused,
 } from '../modules/people'
 import type { PanelEnv } from './env'
 import { safeNext } from './gate'
-import { field, finish, json, minutes, panelOf, seeOther, type Req } from './respond'
+import { field, minutes, panelOf, seeOther, type Req } from './respond'
 import { loginPage, twoStepPage } from './views'
 
 export function signInRoutes(env: PanelEnv) {
-  const { db, limiter, people, challenges, render, rpOf, currentSessionId, signedInTo, hidden } = env
+  const { limiter, people, render, currentSessionId, signedInTo, hidden } = env
   return (
     new Elysia({ name: 'signInRoutes' })
       .use(access)
@@ -118,46 +113,6 @@ export function signInRoutes(env: PanelEnv) {
             },
           })
           return signedInTo(set, opened, next ?? '/admin')
-        },
-        { access: { panel: 'anonymous' }, ...hidden },
-      )
-      .post(
-        '/admin/login/passkey/options',
-        async (c) =>
-          json(c.set as Req['set'], 200, {
-            options: await authenticationOptions({ input: { rp: rpOf(panelOf(c)) }, challenges }),
-          }),
-        { access: { panel: 'anonymous' }, ...hidden },
-      )
-      .post(
-        '/admin/login/passkey',
-        async (c) => {
-          const p = panelOf(c)
-          const set = c.set as Req['set']
-          const wait = waitBeforeAttempt(limiter, p.ip, 'passkey')
-          if (wait > 0)
-            return finish(set, 429, JSON.stringify({ ok: false }), {
-              'content-type': 'application/json',
-              'retry-after': String(wait),
-            })
-          try {
-            const userId = await verifyPasskey({
-              ctx: people,
-              input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response },
-              challenges,
-            })
-            const storeId = storesOf(db, userId)[0]?.storeId ?? null
-            const opened = openSession({
-              ctx: people,
-              input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
-            })
-            const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
-            return json(set, 200, { ok: true, next }, sessionCookie(opened.token))
-          } catch (e) {
-            if (!(e instanceof PasskeyRefused)) throw e
-            countFailure(limiter, p.ip, 'passkey')
-            return json(set, 401, { ok: false })
-          }
         },
         { access: { panel: 'anonymous' }, ...hidden },
       )
