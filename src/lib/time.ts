@@ -33,3 +33,17 @@ export function parseIso(value: string): number | undefined {
   const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4).padEnd(frac ? 4 : 0, '0')}${offset}`)
   return Number.isNaN(ms) ? undefined : ms
 }
+
+/**
+ * An IANA time zone name as the runtime's zone data spells it ("america/bogota" →
+ * "America/Bogota"); undefined for a name it doesn't know. Offsets ("+05:00") are refused: a
+ * store's clock follows its place's daylight-saving rules, which an offset doesn't carry.
+ */
+export function canonicalZone(name: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(name) || name.length > 64) return undefined
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
+  } catch {
+    return undefined
+  }
+}

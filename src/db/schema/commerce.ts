@@ -110,6 +110,10 @@ export const orders = sqliteTable(
      * pages existed (drizzle/0016). A column, not a table of its own (decision 012).
      */
     statusToken: text('status_token'),
+    /** Set by the move to `shipped` (both optional); null before and when the seller gave none. */
+    trackingNumber: text('tracking_number'),
+    /** An `https:` link to the carrier's tracking page. */
+    trackingUrl: text('tracking_url'),
     ...timestamps,
   },
   (o) => [
