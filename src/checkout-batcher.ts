@@ -9,7 +9,8 @@
 import type { Ctx, CtxBase } from './kernel/context'
 import type { Logger } from './lib/log'
 import type { WalSync } from './db/wal-sync'
-import { savepoint, transact, type Effects } from './kernel/write'
+import { savepoint } from './kernel/savepoint'
+import { transact, type Effects } from './kernel/write'
 import { placeOrder, withNamesIndexedOnce, type CheckoutResult, type PendingOrder } from './modules/orders'
 
 export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: unknown }

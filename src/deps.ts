@@ -4,7 +4,7 @@ import type { AppendEvent } from './kernel/events'
 import type { SecretBox } from './lib/secret-box'
 import { afterCommitOf, afterCommitOn } from './kernel/write'
 import { createLogger, type Logger } from './lib/log'
-import { systemClock, type Clock } from './lib/time'
+import { systemClock, type Clock, type Ticker } from './lib/time'
 import { Signal } from './lib/signal'
 import { StoreCache, type StoreCacheOptions } from './db/cache'
 import { ValidQueries } from './http/pre-routed'
@@ -63,7 +63,13 @@ export interface Deps {
 /** Opens the database (migrating it) and builds the per-process pieces every part shares. */
 export function createDeps(
   config: Config,
-  opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {},
+  opts: {
+    clock?: Clock
+    log?: Logger
+    externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'>
+    /** What turns the periodic flushes (catalog visits); tests turn it by hand. */
+    ticker?: Ticker
+  } = {},
 ): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
   const clock = opts.clock ?? systemClock
@@ -90,7 +96,7 @@ export function createDeps(
     dispatcher,
     walSync,
     writeHealth,
-    visits: new VisitCounter(db.$client, clock, log, writeHealth),
+    visits: new VisitCounter(db.$client, clock, log, writeHealth, opts.ticker),
     appendEvent,
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     settled: new Signal<string>(),

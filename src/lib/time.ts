@@ -34,16 +34,32 @@ export function parseIso(value: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms
 }
 
-/**
- * An IANA time zone name as the runtime's zone data spells it ("america/bogota" →
- * "America/Bogota"); undefined for a name it doesn't know. Offsets ("+05:00") are refused: a
- * store's clock follows its place's daylight-saving rules, which an offset doesn't carry.
- */
-export function canonicalZone(name: string): string | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(name) || name.length > 64) return undefined
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
-  } catch {
-    return undefined
+/** Runs `fn` every `ms` until stopped: setInterval in production, a hand-turned one in tests. */
+export type Ticker = (fn: () => void, ms: number) => { stop(): void }
+
+export const intervalTicker: Ticker = (fn, ms) => {
+  const timer = setInterval(fn, ms)
+  timer.unref?.()
+  return { stop: () => clearInterval(timer) }
+}
+
+/** A ticker a test turns by hand: `tick()` runs every registered function once. */
+export function manualTicker(): Ticker & { intervals: number[]; tick(): void } {
+  const fns: (() => void)[] = []
+  const intervals: number[] = []
+  const every: Ticker = (fn, ms) => {
+    fns.push(fn)
+    intervals.push(ms)
+    return {
+      stop: () => {
+        fns.splice(fns.indexOf(fn), 1)
+      },
+    }
   }
+  return Object.assign(every, {
+    intervals,
+    tick: () => {
+      for (const fn of [...fns]) fn()
+    },
+  })
 }

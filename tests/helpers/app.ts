@@ -11,7 +11,7 @@ import { testConfig, type Config } from '../../src/config'
 import { createDeps, closeDeps } from '../../src/deps'
 import { openDb, type Db } from '../../src/db/client'
 import { createLogger, type Logger } from '../../src/lib/log'
-import type { fixedClock, Clock } from '../../src/lib/time'
+import type { fixedClock, Clock, Ticker } from '../../src/lib/time'
 import type { Deps } from '../../src/deps'
 import type { StoreCacheOptions } from '../../src/db/cache'
 
@@ -47,7 +47,12 @@ export function capturingLog(): { log: Logger; lines: Record<string, unknown>[] 
 
 export function makeApp(
   overrides: Partial<Config> = {},
-  opts: { clock?: Clock; log?: Logger; externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'> } = {},
+  opts: {
+    clock?: Clock
+    log?: Logger
+    externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'>
+    ticker?: Ticker
+  } = {},
 ): TestApp {
   const dataDir = tempDir()
   const config = testConfig({ dataDir, logLevel: 'silent', dbSynchronous: 'NORMAL', ...overrides })
@@ -58,6 +63,7 @@ export function makeApp(
     clock: opts.clock,
     log: opts.log ?? createLogger('silent'),
     externalWrites: opts.externalWrites ?? { externalLagMs: 0 },
+    ticker: opts.ticker,
   })
   const app = createApp(deps)
   let admin: Db | undefined
@@ -84,7 +90,10 @@ export function makeApp(
  * `beforeAll(makeApp)` / `afterAll(close)` pair, once. The arguments are read when the file is
  * loaded; the app is made in `beforeAll`, so reading `t` at the file's top level is an error.
  */
-export function appForFile(overrides: Partial<Config> = {}, opts: { clock?: Clock; log?: Logger } = {}): TestApp {
+export function appForFile(
+  overrides: Partial<Config> = {},
+  opts: { clock?: Clock; log?: Logger; ticker?: Ticker } = {},
+): TestApp {
   let made: TestApp | undefined
   beforeAll(() => {
     made = makeApp(overrides, opts)

@@ -14,11 +14,13 @@ import { transaction } from '../../kernel/write'
 import { invoices, stores, type Store } from '../../db/schema'
 import { recordActivity } from '../people'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
-import { isCurrency, toMajor, toMinor } from '../../lib/money'
-import { DAY_MS, iso, isoOrNull } from '../../lib/time'
+import { isCurrency, toMinor } from '../../lib/money'
+import { DAY_MS } from '../../lib/time'
 import type { SuspendReason } from '../platform-stores'
 
-export type Invoice = typeof invoices.$inferSelect
+import { type BillingResult, type Invoice, invoiceView, resultView } from './views'
+
+export { type BillingResult, type Invoice, invoiceView, resultView }
 
 /** Delay after the n-th failed charge before the next attempt (Stripe-like: 3, 5, 7 days, then weekly). */
 export const RETRY_DELAYS_MS = [3 * DAY_MS, 5 * DAY_MS, 7 * DAY_MS]
@@ -26,36 +28,6 @@ export const retryDelay = (failures: number) => RETRY_DELAYS_MS[Math.min(failure
 
 /** Suspensions that a payment lifts; a `manual` one is the operator's and stays until store:reinstate. */
 const BILLING_REASONS = new Set(['unpaid', 'refund', 'chargeback'])
-
-export function invoiceView(i: Invoice) {
-  return {
-    id: i.id,
-    storeId: i.storeId,
-    amount: toMajor(i.amount, i.currency),
-    currency: i.currency,
-    status: i.status,
-    attempts: i.attempts,
-    maxAttempts: i.maxAttempts,
-    nextRetryAt: isoOrNull(i.nextRetryAt),
-    dueAt: iso(i.dueAt),
-    paidAt: isoOrNull(i.paidAt),
-    createdAt: iso(i.createdAt),
-    updatedAt: iso(i.updatedAt),
-  }
-}
-
-export interface BillingResult {
-  invoice: Invoice
-  store: Store
-  /** 'suspended' | 'reinstated' when this operation changed the store's status. */
-  storeChange: 'suspended' | 'reinstated' | null
-}
-
-export const resultView = (r: BillingResult) => ({
-  ...invoiceView(r.invoice),
-  store: { id: r.store.id, status: r.store.status, suspendedReason: r.store.suspendedReason },
-  storeChange: r.storeChange,
-})
 
 export interface OpenInvoiceInput {
   storeId: string

@@ -3,55 +3,18 @@ import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { categories, products, variants, type Product } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
-import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
+import { toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
-import { iso } from '../../lib/time'
-import { imagesOf, type ImageView } from './images/views'
+import { imagesOf } from './images/views'
 import { capFor, enforceCap } from '../plans'
 import { activeFilter, isoParam, page } from '../shared'
-import {
-  activeVariantsOf,
-  countProducts,
-  pageOfProducts,
-  productById,
-  type ProductFilter,
-  type VariantFields,
-} from './sql'
+import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter } from './sql'
 import { owned } from '../shared'
 import { write, type Fx } from '../../kernel/write'
 import type { ProductCreate, ProductListQuery, ProductUpdate } from './model'
+import { productView } from './view'
 
-const variantView = (v: VariantFields, currency: string) => ({
-  id: v.id,
-  name: v.name,
-  price: toMajor(v.price, currency),
-  isActive: v.isActive,
-  stock: v.stock,
-  inStock: v.stock === null || v.stock > 0,
-})
-
-/** `vs`: the product's active variants; `imgs`: its images by position (images/service.ts). */
-export function productView(p: Product, vs: VariantFields[], currency: string, imgs: ImageView[] = []) {
-  const variantViews = vs.filter((v) => v.isActive).map((v) => variantView(v, currency))
-  return {
-    id: p.id,
-    name: p.name,
-    slug: p.slug,
-    description: p.description,
-    price: toMajor(p.price, currency),
-    comparePrice: toMajorOrNull(p.comparePrice, currency),
-    imageUrl: p.imageUrl ?? imgs[0]?.url ?? null,
-    images: imgs,
-    isActive: p.isActive,
-    stock: p.stock,
-    // A product with variants is sold through them (checkout refuses its bare productId).
-    inStock: variantViews.length > 0 ? variantViews.some((v) => v.inStock) : p.stock === null || p.stock > 0,
-    categoryId: p.categoryId,
-    variants: variantViews,
-    createdAt: iso(p.createdAt),
-    updatedAt: iso(p.updatedAt),
-  }
-}
+export { productView }
 
 /** The list's filter from its query (400 on a bad date). */
 export const productFilter = (ctx: Ctx, q: ProductListQuery): ProductFilter => ({

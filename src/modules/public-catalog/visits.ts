@@ -12,7 +12,7 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Logger } from '../../lib/log'
-import { DAY_MS, type Clock } from '../../lib/time'
+import { DAY_MS, intervalTicker, type Clock, type Ticker } from '../../lib/time'
 import { storageFailure, type WriteHealth } from '../../db/write-health'
 import { insertVisits, pruneVisitBatch, visitBatchEnd } from './sql'
 
@@ -36,7 +36,7 @@ export class VisitCounter {
   private pending = new Map<string, Map<number, number>>()
   /** `visitor|storeId` → when its visit was last counted; oldest first (re-inserted on count). */
   private seen = new Map<string, number>()
-  private timer: ReturnType<typeof setInterval>
+  private timer: { stop(): void }
   private flushing = false
 
   constructor(
@@ -44,10 +44,9 @@ export class VisitCounter {
     private clock: Clock,
     private log: Logger,
     private health?: WriteHealth,
-    flushMs = VISIT_FLUSH_MS,
+    every: Ticker = intervalTicker,
   ) {
-    this.timer = setInterval(() => void this.flushSliced(), flushMs)
-    this.timer.unref?.()
+    this.timer = every(() => void this.flushSliced(), VISIT_FLUSH_MS)
   }
 
   /** One catalog visit of `storeId` by `visitor` (a client IP bucket), now. Memory only. */
@@ -132,7 +131,7 @@ export class VisitCounter {
   }
 
   close(): void {
-    clearInterval(this.timer)
+    this.timer.stop()
     this.flush()
   }
 }

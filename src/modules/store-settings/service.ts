@@ -6,7 +6,7 @@ import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../li
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
-import { canonicalZone } from '../../lib/time'
+import { canonicalZone } from '../../lib/zone'
 import { PLACEHOLDER_NAMES, unknownPlaceholders } from '../../lib/whatsapp'
 import { getStore as storeRow, storeView } from '../platform-stores'
 import { write } from '../../kernel/write'
