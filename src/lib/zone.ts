@@ -49,13 +49,14 @@ export function dateTimeIn(ms: number, locale: string, zone: string): string {
 }
 
 /** A day ("Mar 1") in `locale` on the store's clock. */
-export const dayIn = (ms: number, locale: string, zone: string, style: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric' }) =>
-  dateTimeFormat(locale, { ...style, timeZone: safeZone(zone) }).format(ms)
+export const dayIn = (
+  ms: number,
+  locale: string,
+  zone: string,
+  style: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric' },
+) => dateTimeFormat(locale, { ...style, timeZone: safeZone(zone) }).format(ms)
 
-/**
- * The store's day an instant falls on, as a day number (its local date's days since
- * 1970-01-01), and the instant that day starts: a day is the store's day, not UTC's.
- */
+/** How far the zone's clock is ahead of UTC at the instant `ms` (negative west of Greenwich). */
 export function zoneOffsetMs(ms: number, zone: string): number {
   const parts = dateTimeFormat('en-US', {
     timeZone: safeZone(zone),
