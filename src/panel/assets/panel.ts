@@ -5,6 +5,7 @@
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
 
@@ -94,6 +95,7 @@ if (addForm && supported) {
 
 // The live orders inbox (orders-live.ts).
 startOrdersLive()
+startOrderActions()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()

@@ -13,7 +13,7 @@ import { DAY_MS } from '../../lib/time'
 import { dateTimeFormat, numberFormat } from '../../lib/intl'
 import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
-import { can, layout, type Frame } from '../views'
+import { can, layout, zoneOf, type Frame } from '../views'
 import { ordersChart } from './chart'
 import { storeQr } from './dashboard-qr'
 import { panelOf, render, type Handler } from './plugin-kit'
@@ -109,7 +109,7 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
     ${
       can(f, 'orders:read')
         ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.latestOrders}</h2>
-        ${data.latest.length === 0 ? html`<p>${d.noOrders}</p>` : html`<ol class="orders">${data.latest.map((r) => inboxRow(o, locale, r))}</ol>`}
+        ${data.latest.length === 0 ? html`<p>${d.noOrders}</p>` : html`<ol class="orders">${data.latest.map((r) => inboxRow(o, { locale, zone: zoneOf(f) }, r))}</ol>`}
         <p><a href="/admin/orders">${d.allOrders}</a></p></section>`
         : raw('')
     }`,

@@ -92,6 +92,7 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.err.other! } : undefined
   if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.comparePriceAbove }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
+  if (f === 'timezone') return { field: f, message: w.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)
     return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
   return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }

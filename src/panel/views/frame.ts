@@ -14,6 +14,8 @@ export interface FramePerson {
   storeId?: string
   storeName?: string
   role?: Role
+  /** The store's IANA time zone: every date the panel shows is on the store's clock. */
+  zone?: string
 }
 
 export interface Frame {
@@ -28,6 +30,9 @@ export interface Frame {
   /** Counts shown on navigation links: reviews waiting for approval. */
   badges?: { reviews?: number }
 }
+
+/** The store's time zone, UTC without a store. */
+export const zoneOf = (f: Frame): string => f.person?.zone ?? 'UTC'
 
 export const can = (f: Frame, need: PanelNeed): boolean => {
   const role = f.person?.role

@@ -91,6 +91,10 @@ export const en = {
   maintenance: 'Maintenance mode',
   pendingTtl: 'Cancel pending orders after (hours)',
   pendingTtlHint: '0 = never.',
+  timezone: 'Time zone',
+  timezoneHint:
+    'Where the store is, e.g. America/Bogota: the panel, the customer’s order page and the daily figures use its clock.',
+  timezoneInvalid: 'Enter a time zone name such as America/Bogota or Europe/Lisbon.',
   showStockCount: 'Show stock counts in the shop',
   viewShop: 'View the storefront',
   // API keys

@@ -90,6 +90,10 @@ export const es: CatalogWords = {
   maintenance: 'Modo mantenimiento',
   pendingTtl: 'Cancelar pedidos pendientes después de (horas)',
   pendingTtlHint: '0 = nunca.',
+  timezone: 'Zona horaria',
+  timezoneHint:
+    'Donde está la tienda, p. ej. America/Bogota: el panel, la página del pedido del cliente y las cifras diarias usan su hora.',
+  timezoneInvalid: 'Escribe el nombre de una zona horaria, como America/Bogota o Europe/Madrid.',
   showStockCount: 'Mostrar el stock en la tienda',
   viewShop: 'Ver la tienda',
   keysTitle: 'Claves de API',

@@ -89,6 +89,10 @@ export const pt: CatalogWords = {
   maintenance: 'Modo manutenção',
   pendingTtl: 'Cancelar pedidos pendentes depois de (horas)',
   pendingTtlHint: '0 = nunca.',
+  timezone: 'Fuso horário',
+  timezoneHint:
+    'Onde a loja fica, p. ex. America/Sao_Paulo: o painel, a página do pedido do cliente e os números diários usam o seu horário.',
+  timezoneInvalid: 'Digite o nome de um fuso horário, como America/Sao_Paulo ou Europe/Lisbon.',
   showStockCount: 'Mostrar o estoque na loja',
   viewShop: 'Ver a loja',
   keysTitle: 'Chaves de API',
