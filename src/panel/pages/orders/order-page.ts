@@ -1,7 +1,8 @@
 /**
  * The order page (lines, totals, customer, notes, history, the moves the state machine allows,
- * "Message on WhatsApp"), the cancel confirmation, and the packing slip: a page of its own with
- * no navigation and no script, laid out for paper by the print rules of panel.css.
+ * "Message on WhatsApp", and "Tell … on WhatsApp" first after a move), the cancel confirmation,
+ * and the packing slip: a page of its own with no navigation, laid out for paper by the print
+ * rules of panel.css.
  */
 import type { Order, OrderItem, OrderStatus } from '../../../db/schema'
 import { escapeHtml, html, raw, type Html } from '../../../shop/html'
@@ -191,12 +192,14 @@ export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: 
 <title>${o.packingSlip} ${order.orderNumber} · ${storeName}</title>
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
+<script type="module" src="${f.assets.js.url}"></script>
 </head>
 <body class="slip">
 <main id="main">
+<p class="slip-actions"><a href="/admin/orders/${encodeURIComponent(order.id)}">${o.backToOrder}</a> <button type="button" data-print hidden>${o.printSlip}</button></p>
 <h1>${storeName}</h1>
 <p><strong>${o.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale, zoneOf(f))}</time></p>
-<table>
+<table class="order-lines">
 <caption class="sr-only">${o.items}</caption>
 <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th></tr></thead>
 <tbody>${items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td></tr>`)}</tbody>
