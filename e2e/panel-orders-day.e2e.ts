@@ -118,8 +118,8 @@ describe("the seller's day on a phone", () => {
         .query<{ status: string }, [string]>('SELECT status FROM orders WHERE id = ?')
         .get(o.id)!.status
       expect(status).toBe('confirmed')
-      // The inbox shows the move: the row lost its moves.
-      await page.waitForLoadState('load')
+      // The inbox shows the move: the pending list, read again, no longer holds it; the full list shows it confirmed.
+      await page.locator(`#order-${o.id}`).waitFor({ state: 'detached', timeout: 30_000 })
       await page.goto(`${h.origin}/admin/orders`)
       await page.locator(`#order-${o.id}[data-status="confirmed"]`).waitFor({ timeout: 30_000 })
       expect(await page.getByRole('button', { name: `Confirm and message ${o.orderNumber}` }).count()).toBe(0)
@@ -187,10 +187,15 @@ describe("the seller's day on a phone", () => {
         .locator('table.order-lines thead th, table.order-lines td:not(:first-child)')
         .evaluateAll((cells) =>
           cells.map((c) => {
-            const range = document.createRange()
+            type Lines = { selectNodeContents(n: unknown): void; getClientRects(): Iterable<{ top: number }> }
+            const doc = (globalThis as unknown as { document: { createRange(): Lines } }).document
+            const range = doc.createRange()
             range.selectNodeContents(c)
             // One rectangle per line the cell's text is laid out on.
-            return [c.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]
+            return [
+              (c as { textContent: string | null }).textContent,
+              new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+            ]
           }),
         )
       expect(lines.length).toBeGreaterThan(4)
