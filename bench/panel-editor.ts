@@ -1,5 +1,5 @@
 /**
- * Lighthouse on the seller panel's product editor (issue 21: ≥ 95 in each category, mobile
+ * Lighthouse on the seller panel's product editor (target ≥ 95 in each category, mobile
  * preset): a real server on a temp DATA_DIR, a store with a product of two variants and two
  * pictures, signed in by a session cookie sent with every request (Lighthouse's extraHeaders).
  * Prints the four scores and the page weight; `bun run bench panel-editor`, or run this file.

@@ -1,5 +1,5 @@
 /**
- * The panel's two busiest pages, the orders inbox and the dashboard (issue 20), signed in:
+ * The panel's two busiest pages, the orders inbox and the dashboard, signed in:
  *
  * - CPU per request against a bare `Bun.serve` over TLS with the same cert returning the same
  *   bytes (like bench/storefront.ts): same run, same connections, same pinning, rounds

@@ -1,5 +1,5 @@
 /**
- * The panel's order pages at scale (issue 20): one store with 1,000,000 orders (`--quick`:
+ * The panel's order pages at scale: one store with 1,000,000 orders (`--quick`:
  * 100,000; `bun bench/panel-scale.ts <N>` for any N), 100,000 customers, two lines per order,
  * then the real server on that database and a signed-in session (over HTTP, like a browser):
  *

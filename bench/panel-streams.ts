@@ -1,5 +1,5 @@
 /**
- * The live inbox at 1,000 open streams (issue 20), one server process, the streams held by a
+ * The live inbox at 1,000 open streams, one server process, the streams held by a
  * client in another process (bench/panel-streams-client.ts, Bun fetch) on the load CPU:
  *
  * - fan-out latency: a probe order is posted (POST /api/orders); from its 201 at the poster to
@@ -106,7 +106,7 @@ async function fanOut(
       STREAMS_URL: server.url,
       STREAMS_COOKIE: cookie,
       STREAMS_N: String(streams),
-      // Bun's fetch holds 256 connections at once by default (docs/stack-notes "Third wave").
+      // Bun's fetch holds 256 connections at once by default (measured on Bun 1.x).
       BUN_CONFIG_MAX_HTTP_REQUESTS: String(streams + 64),
     },
     ROOT,

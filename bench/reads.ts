@@ -48,7 +48,7 @@ interface Endpoint {
   auth: boolean
   /** Target server CPU per request uncached, µs. */
   target?: number
-  /** Target uncached CPU per request over the bare twin's (issue 23). */
+  /** Target uncached CPU per request over the bare twin's. */
   bareRatio?: number
 }
 

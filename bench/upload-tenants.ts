@@ -1,5 +1,5 @@
 /**
- * Upload exhaustion across tenants (issue 22, finding 1), the security review's scenario: store B
+ * Upload exhaustion across tenants, the security review's scenario: store B
  * sends 24 uploads of ~8 MB at once while store A uploads one 10 × 10 PNG. Printed: A's time to
  * 201, the server's peak RSS (VmHWM), and what B's uploads got (201 or 429 + Retry-After).
  *

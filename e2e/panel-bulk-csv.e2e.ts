@@ -1,5 +1,5 @@
 /**
- * The bulk edit and the catalog CSV in Chromium on a phone (issue 21), driven by roles and labels:
+ * The bulk edit and the catalog CSV in Chromium on a phone, driven by roles and labels:
  * bulk-edit three prices and read them through GET /api/v1/products; export the CSV, change one
  * price in the file, import it (the dry run shows 1 update), apply, and read the new price through
  * the API. Every page is checked (panel-harness.ts: no off-origin request, console error or

@@ -1,5 +1,5 @@
 /**
- * The catalog pages in Chromium on a phone (issue 21), driven by roles and labels: create a
+ * The catalog pages in Chromium on a phone, driven by roles and labels: create a
  * product with two variants and stock and read it through GET /api/v1/products/:id; create an API
  * key with products:read, copy it, use it on /api/v1/products, revoke it (then 401). Every page
  * is checked (panel-harness.ts: no off-origin request, console error or dialog, no serious or

@@ -1,5 +1,5 @@
 /**
- * The orders inbox in Chromium (issue 20's "Done when"), phone-sized, by roles and labels: an
+ * The orders inbox in Chromium, phone-sized, by roles and labels: an
  * order posted to POST /api/orders from outside appears in an open inbox within 2 s without a
  * reload, with the count in the title; "Confirm" moves it (the API then says confirmed);
  * cancelling asks, then puts stock back; the WhatsApp link carries the number and the order

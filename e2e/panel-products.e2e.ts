@@ -1,5 +1,5 @@
 /**
- * The product editor's pictures in Chromium on a phone (issue 21), by roles and labels: create a
+ * The product editor's pictures in Chromium on a phone, by roles and labels: create a
  * product with two variants with stock, pick two pictures at once (uploaded one by one with a
  * progress bar each), reorder them by keyboard ("Move later", said in the live region, focus
  * kept on the moved picture), and see the new order on the storefront's product page and through

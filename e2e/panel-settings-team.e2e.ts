@@ -1,5 +1,5 @@
 /**
- * Webhooks, the store pages and the team in Chromium on a phone (issue 21), by roles and labels:
+ * Webhooks, the store pages and the team in Chromium on a phone, by roles and labels:
  * add a webhook to a local receiver, copy its secret (shown once), "Send test event" arrives
  * signed (verified with `standardwebhooks`), a failing delivery shows in the log and "Retry"
  * sends it again; categories (reorder), discounts (150 % refused at the field) and shipping;

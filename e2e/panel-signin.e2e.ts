@@ -1,5 +1,5 @@
 /**
- * The seller panel in Chromium (issue 19's "Done when"), driven by roles and labels: accept an
+ * The seller panel in Chromium, driven by roles and labels: accept an
  * invitation and set a password, sign out and in, a passkey through Chromium's virtual
  * authenticator, TOTP with a code and a recovery code, what a staff member sees, a cross-origin
  * form post, and `user:reset` ending an open session. Every page is checked (panel-harness.ts).

@@ -253,7 +253,7 @@ describe('storefront in Chromium', () => {
   )
 
   test(
-    'plain-language answers: DUPLICATE_ORDER from the API; 429 as the contract shapes it',
+    'plain-language answers: DUPLICATE_ORDER from the API; 429 as the API shapes it',
     async () => {
       const w = await open()
       const { page } = w
@@ -270,7 +270,7 @@ describe('storefront in Chromium', () => {
       expect(await ordersByPhone('+14155550105')).toHaveLength(1)
 
       // A real 429 needs the IP's order budget spent (raised for these tests): answered here as
-      // the contract shapes it. OUT_OF_STOCK is real: see the stock test below.
+      // the API shapes it. OUT_OF_STOCK is real: see the stock test below.
       await page.route(`${origin}/api/orders`, (route) =>
         route.fulfill({
           status: 429,

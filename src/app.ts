@@ -23,6 +23,7 @@ import { FirstRun } from './modules/people'
 import { PanelGate } from './panel/gate'
 import { panelRoutes } from './panel/routes'
 import { orderStatusRoutes } from './shop/order-status'
+import { oauthRoutes } from './modules/oauth/routes'
 
 const ReplicaHealth = t.Object(
   {
@@ -119,6 +120,7 @@ export function createApp(deps: Deps) {
   for (const routes of api) app = app.use(routes) as unknown as typeof app
   app = app
     .use(mcp)
+    .use(oauthRoutes(deps))
     .use(mediaRoutes(deps))
     .use(orderStatusRoutes(deps))
     .use(shopRoutes(deps))

@@ -42,7 +42,7 @@ const intList: Parser<number[]> = (raw) => {
 
 /**
  * Where Litestream replicates the database (src/replica): `file:///absolute/path` or
- * `s3://bucket[/path]`, the two the contract names. Other schemes Litestream knows (gcs, abs, sftp)
+ * `s3://bucket[/path]`, the two documented in docs/operations.md. Other schemes Litestream knows (gcs, abs, sftp)
  * are refused rather than passed through untried.
  */
 const replicaUrl: Parser<string> = (raw) => {
@@ -113,7 +113,7 @@ const schema = {
   mcpAllowedOrigins: setting<string[]>('MCP_ALLOWED_ORIGINS', origins, [], 'comma-separated http(s) origins'),
   upgradeUrl: setting('UPGRADE_URL', url, 'https://storefront.example/billing/upgrade', 'an http(s) URL'),
 
-  // Rate limits (spec part 8). Windows in seconds.
+  // Rate limits. Windows in seconds.
   rateLimitKey: setting('RATE_LIMIT_KEY_PER_MIN', int(1), 100, 'a positive integer'),
   rateLimitOrders: setting('RATE_LIMIT_ORDERS_PER_MIN', int(1), 10, 'a positive integer'),
   rateLimitReviews: setting('RATE_LIMIT_REVIEWS_PER_DAY', int(1), 3, 'a positive integer'),
@@ -132,7 +132,7 @@ const schema = {
   /** Units of one public order in all: one anonymous order can't take a shop's whole stock. */
   orderMaxUnits: setting('ORDER_MAX_UNITS', int(1), 500, 'a positive integer'),
 
-  // Plan caps (contract "Plans and suspension"). 0 for variants means "no variants".
+  // Plan caps. 0 for variants means "no variants".
   freeMaxProducts: setting('FREE_MAX_PRODUCTS', int(0), 10, 'an integer ≥ 0'),
   freeMaxCategories: setting('FREE_MAX_CATEGORIES', int(0), 3, 'an integer ≥ 0'),
   proMaxProducts: setting('PRO_MAX_PRODUCTS', int(0), 500, 'an integer ≥ 0'),

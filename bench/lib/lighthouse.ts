@@ -13,7 +13,7 @@ export interface Lhr {
   >
 }
 
-/** Lighthouse's target in each category (issues 20, 21; the storefront's since the second wave). */
+/** Lighthouse's target in each category. */
 export const TARGET_LIGHTHOUSE = 95
 
 export const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'

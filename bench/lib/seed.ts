@@ -94,7 +94,7 @@ export async function seed(dataDir: string, opts: SeedOpts = {}): Promise<Seeded
  */
 export async function seedWith(cwd: string | undefined, dataDir: string, opts: SeedOpts = {}): Promise<Seeded> {
   if (cwd === undefined) return seed(dataDir, opts)
-  // bench/lib/ since the core's reshaping; one bench/lib.ts before it (88d40c8 and earlier).
+  // bench/lib/ since the core's reshaping; one file before it (88d40c8 and earlier).
   const lib = existsSync(`${cwd}/bench/lib/seed.ts`) ? `${cwd}/bench/lib/seed.ts` : `${cwd}/bench/lib.ts`
   const code = `const { seed } = await import(${JSON.stringify(lib)}); process.stdout.write(JSON.stringify(await seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
   const r = Bun.spawnSync([process.execPath, '-e', code], { cwd, stderr: 'pipe' })

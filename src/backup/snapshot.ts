@@ -1,5 +1,5 @@
 /**
- * Backups (contract "Logging and the operator's tools → Backups"). A snapshot is a folder
+ * Backups. A snapshot is a folder
  * `storefront-<UTC time>/` holding
  *   storefront.db   a consistent online copy made with `VACUUM INTO` (one read transaction: every
  *                   commit before it began is in, none after; writers carry on meanwhile in WAL)

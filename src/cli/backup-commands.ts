@@ -1,4 +1,4 @@
-/** `backup` and `restore` (contract "Backups", "Replication"); the work is in src/backup/snapshot.ts and src/replica/restore.ts. */
+/** `backup` and `restore`; the work is in src/backup/snapshot.ts and src/replica/restore.ts. */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { BACKUPS_DIR, BackupError, createSnapshot, DB_FILE, restoreSnapshot } from '../backup/snapshot'

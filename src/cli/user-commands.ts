@@ -1,5 +1,5 @@
 /**
- * `user:invite`, `user:list`, `user:remove`, `user:reset` (contract "People, roles and sign-in"):
+ * `user:invite`, `user:list`, `user:remove`, `user:reset`:
  * the operator's way into the panel, and recovery when a person is locked out. Links are
  * printed once (only their hash is stored); they point at PUBLIC_URL, else https://localhost:PORT.
  */

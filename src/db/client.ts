@@ -50,7 +50,7 @@ export function openDb({ dataDir, synchronous = 'FULL' }: OpenDbOptions): Db {
   return db
 }
 
-/** Files under DATA_DIR that hold customer data or secrets (contract "Files at rest"). */
+/** Files under DATA_DIR that hold customer data or secrets. */
 const PRIVATE_FILES = [
   'storefront.db',
   'storefront.db-wal',

@@ -15,6 +15,8 @@ export interface Window {
   /** Window length in seconds (for RateLimit-Policy). */
   windowSec: number
   allowed: boolean
+  /** When the window began (epoch ms): a count given back goes to this window, not a later one. */
+  windowStart: number
 }
 
 interface Entry {
@@ -107,12 +109,31 @@ export class RateLimiter {
     e.count++
     this.dirty.add(e)
     const resetSec = Math.max(1, Math.ceil((windowEnd - now) / 1000))
-    return { limit, remaining: Math.max(0, limit - e.count), resetSec, windowSec, allowed: e.count <= limit }
+    return {
+      limit,
+      remaining: Math.max(0, limit - e.count),
+      resetSec,
+      windowSec,
+      allowed: e.count <= limit,
+      windowStart,
+    }
   }
 
   /**
-   * The window of `key` as it stands, without counting a request: sign-in reads its count of
-   * failures first and counts only a failure (modules/people/signin.ts).
+   * Takes back one request counted by `hit` in the window that began at `windowStart` (sign-in
+   * counts an attempt before the password is checked and gives it back when it was right). A
+   * window that has ended since is left alone: its count no longer matters.
+   */
+  giveBack(key: string, windowSec: number, windowStart: number): void {
+    const e = this.windows.get(windowStart + windowSec * 1000)?.get(key)
+    if (!e || e.windowStart !== windowStart || e.count === 0) return
+    e.count--
+    this.dirty.add(e)
+  }
+
+  /**
+   * The window of `key` as it stands, without counting a request: the throttle reads every tier
+   * before it counts an attempt in any (modules/people/throttle.ts).
    */
   peek(key: string, limit: number, windowSec: number): Window {
     const now = this.clock.now()
@@ -125,7 +146,7 @@ export class RateLimiter {
       count = r && r.windowStart === windowStart ? r.count : 0
     }
     const resetSec = Math.max(1, Math.ceil((windowEnd - now) / 1000))
-    return { limit, remaining: Math.max(0, limit - count), resetSec, windowSec, allowed: count < limit }
+    return { limit, remaining: Math.max(0, limit - count), resetSec, windowSec, allowed: count < limit, windowStart }
   }
 
   /** Clients held in memory (for tests and the resilience report). */

@@ -1,5 +1,5 @@
 /**
- * Disk full and I/O errors (contract "Disk full or I/O errors"): a write that fails for lack of
+ * Disk full and I/O errors: a write that fails for lack of
  * space or a storage fault is the operator's problem, not a bug. The request gets 503
  * SERVICE_UNAVAILABLE with Retry-After (plugins/errors.ts), `/health` answers 503
  * `{ status: "degraded", reason }` while writes fail, and each distinct error is logged once a

@@ -1,7 +1,7 @@
 /**
  * Access as each route declares it (`{ access: … }`, plugins/access.ts), compiled at startup
  * into a method + path table. The gate matches a request against it before the body is parsed,
- * so the contract's order of checks holds (401 → 402 → 429 → 403 → 400 → 404). The OpenAPI
+ * so the order of checks (docs/api.md) holds (401 → 402 → 429 → 403 → 400 → 404). The OpenAPI
  * text, the MCP tool metadata and the protected-route tests read the same declarations.
  */
 import { getTableName, type Column, type Table } from 'drizzle-orm'

@@ -10,7 +10,7 @@
 import { and, eq, getTableColumns, isNull, sql, type Column } from 'drizzle-orm'
 import type { StoreCache } from '../db/cache'
 import type { RateLimiter } from '../db/rate-limiter'
-import { ctxFor, type ActivityNote, type Ctx, type CtxBase } from '../kernel/context'
+import { ctxFor, type Actor, type Ctx, type CtxBase } from '../kernel/context'
 import { apiKeys, type ApiKey, type Store } from '../db/schema'
 import {
   Forbidden,
@@ -35,6 +35,10 @@ import {
   type SessionGate,
 } from './access'
 import { limitUndeclaredBody } from './body-limit'
+import { activityNote, decodeId } from './activity-note'
+import { findTokenHolder, unauthorizedOnMcp } from './token-gate'
+
+export { activityNote }
 import { uploadBodyLimit } from '../modules/products'
 import type { Window } from '../db/rate-limiter'
 
@@ -114,7 +118,7 @@ export class Gate {
     const { cache, config, clock } = this.deps
     cache.syncExternal()
 
-    // Every /api answer carries the rate-limit headers, 413s included (contract), so a
+    // Every /api answer carries the rate-limit headers, 413s included, so a
     // request refused before its key is known counts against its IP like any public one.
     const hitIp = (bucket: Bucket) => {
       const w = hitPublic(this.deps, bucket, typeof ip === 'function' ? ip() : ip)
@@ -133,30 +137,36 @@ export class Gate {
       throw new PayloadTooLarge(maxBody)
     }
 
-    const key = this.findKey(request.headers.get('authorization'))
-    if (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= clock.now())) {
+    const authorization = request.headers.get('authorization')
+    const key = this.findKey(authorization)
+    // An assistant's OAuth token opens /mcp and the API requests its tools make, nothing else (token-gate.ts).
+    const app = key ? undefined : findTokenHolder(this.deps, request, path, authorization)
+    if (!app && (!key || key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt <= clock.now()))) {
       // Failed attempts count against the caller's IP, so key guessing is throttled too.
       hitIp('anonymous')
+      unauthorizedOnMcp(config, request, path, headers)
       throw new Unauthorized(key ? 'API key is revoked or expired' : undefined)
     }
-    const store = this.findStore(key.storeId)
+    const store = this.findStore(app ? app.storeId : key!.storeId)
     if (!store) throw new Unauthorized()
-    if (who) (who.storeId = store.id), (who.keyPrefix = key.prefix) // the request's log line
-    const w = this.deps.limiter.hit(`key:${key.id}`, config.rateLimitKey, 60)
+    if (who && key) (who.storeId = store.id), (who.keyPrefix = key.prefix) // the request's log line
+    const w = this.deps.limiter.hit(app ? `app:${app.grantId}` : `key:${key!.id}`, config.rateLimitKey, 60)
     setRateHeaders(headers, w, 'key')
-    // 402 outranks 429 (contract order), but its response still carries the key's counter.
+    // 402 outranks 429, but its response still carries the key's counter.
     if (store.status === 'suspended') {
       delete headers['retry-after']
       throw new PaymentRequired(config.upgradeUrl)
     }
     if (!w.allowed) throw new RateLimited(w.resetSec)
-    this.usage.set(key.id, clock.now())
+    if (key) this.usage.set(key.id, clock.now())
 
-    const scopes = key.scopes.split(' ')
+    // A token's scopes are the granted ones its person's role allows now (modules/oauth/access.ts).
+    const scopes = app ? app.scopes : key!.scopes.split(' ')
     if (policy.scope && !hasScope(scopes, policy.scope)) {
-      throw new Forbidden(`This API key lacks the '${policy.scope}' scope`, { scope: policy.scope })
+      const holder = app ? 'This connected app' : 'This API key'
+      throw new Forbidden(`${holder} lacks the '${policy.scope}' scope`, { scope: policy.scope })
     }
-    // Another store's record is a 403 before its body or query is validated (contract order),
+    // Another store's record is a 403 before its body or query is validated,
     // and before the plan (scope/ownership → plan), so a paid route checks it whatever the method.
     // Otherwise only where validation can fail first: a body, or a query string.
     if (
@@ -171,12 +181,22 @@ export class Gate {
     if (policy.feature && store.plan === 'free') {
       throw new PlanRequired(policy.feature, config.upgradeUrl, PAID_FEATURES[policy.feature])
     }
-    // A key's write is logged in its transaction (db/write.ts): who, verb and record, from the route.
+    const actor: Actor = app
+      ? { kind: 'app', grantId: app.grantId, userId: app.userId, role: app.role }
+      : { kind: 'key', keyId: key!.id }
+    // A write is logged in its transaction (kernel/write.ts): who, verb and record, from the route.
     const note =
       request.method === 'GET' || request.method === 'HEAD'
         ? undefined
-        : activityNote(request.method, path, policy.scope, policy.owns, id, `key:${key.prefix}`)
-    return ctxFor(this.deps, store, { kind: 'key', keyId: key.id }, note)
+        : activityNote(
+            request.method,
+            path,
+            policy.scope,
+            policy.owns,
+            id,
+            app ? `app:${app.grantId}` : `key:${key!.prefix}`,
+          )
+    return ctxFor(this.deps, store, actor, note)
   }
 
   /** The store of an owned table's row (undefined: no such row), for the panel's id routes. */
@@ -226,44 +246,6 @@ export class Gate {
   close(): void {
     clearInterval(this.usageTimer)
     this.flushUsage()
-  }
-}
-
-/**
- * The activity line of an API write: POST creates, PUT updates, DELETE deletes (a POST to a
- * sub-path, e.g. …/retry, is named by it); the record is the route's owned table, else the
- * scope's resource; its id the path's `:id` (a create's comes from the write's result).
- */
-export function activityNote(
-  method: string,
-  path: string,
-  scope: string | null,
-  owns: OwnedTable | undefined,
-  id: string | undefined,
-  actor: string,
-): ActivityNote {
-  const resource = owns
-    ? recordName(owns).replace(/ /g, '_')
-    : (scope ?? 'store').split(':')[0]!.replace(/ies$/, 'y').replace(/s$/, '')
-  const last = path.split('/').at(-1) ?? ''
-  const verb =
-    method === 'DELETE'
-      ? 'delete'
-      : method === 'PUT' || method === 'PATCH'
-        ? 'update'
-        : id !== undefined && last !== id && /^[a-z-]+$/.test(last)
-          ? last
-          : 'create'
-  return id === undefined
-    ? { actor, verb, recordType: resource }
-    : { actor, verb, recordType: resource, recordId: decodeId(id) }
-}
-
-function decodeId(raw: string): string {
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw // a malformed escape names no record
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * One JSON line per request at `info` (contract "Logging and the operator's tools"):
+ * One JSON line per request at `info`:
  * `{ time, level, msg: "request", id, method, route, path, status, ms, storeId, keyPrefix, ip }`.
  *
  * What a line never holds: bodies, headers (keys, secrets), the query string (`q` searches

@@ -1,5 +1,5 @@
 /**
- * Pending orders expire (contract "The public edge, third wave"): an order still `pending`
+ * Pending orders expire: an order still `pending`
  * `pendingOrderTtlHours` after it was placed is cancelled by the system — its stock goes back
  * and `order.updated` is sent, exactly as a cancellation over the API does — so an anonymous
  * order nobody follows up can't hold stock for ever. 0 hours means never.

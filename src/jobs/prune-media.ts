@@ -1,5 +1,5 @@
 /**
- * The media lifecycle (contract "The public edge, third wave"): pictures of a soft-deleted
+ * The media lifecycle: pictures of a soft-deleted
  * product stop being served at once (images/media.ts) and leave the disk, with their rows,
  * MEDIA_RETENTION_DAYS later — long enough for an operator to take a mistaken delete back from
  * DATA_DIR before the nightly backups rotate it out. A store whose rows are gone loses its media

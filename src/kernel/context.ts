@@ -13,10 +13,15 @@ import type { Role, Store } from '../db/schema'
 import type { AppendEvent } from './events'
 import type { Clock } from '../lib/time'
 
-/** Who is acting: an API key, a person signed in to the panel, a public caller, the admin CLI, or the service itself (jobs). */
+/**
+ * Who is acting: an API key, a person signed in to the panel, an app a person connected (an
+ * assistant's OAuth token: it acts as that person, `grantId` names the connection), a public
+ * caller, the admin CLI, or the service itself (jobs).
+ */
 export type Actor =
   | { kind: 'key'; keyId: string }
   | { kind: 'user'; userId: string; role: Role }
+  | { kind: 'app'; grantId: string; userId: string; role: Role }
   | { kind: 'public' }
   | { kind: 'cli' }
   | { kind: 'system' }
@@ -33,7 +38,7 @@ export interface Ctx {
   readonly activity?: ActivityNote
 }
 
-/** An activity-log line to come: `actor` is `user:<id>`, `key:<prefix>`, `cli` or `system`. */
+/** An activity-log line to come: `actor` is `user:<id>`, `key:<prefix>`, `app:<grant id>`, `cli` or `system`. */
 export interface ActivityNote {
   actor: string
   verb: string

@@ -9,6 +9,8 @@ interface IpServer {
 
 /** In-process sub-requests (the /mcp route's tool calls) carry the IP of the request that made them. */
 export const subRequestIps = new WeakMap<Request, string>()
+/** The /mcp route's tool calls among them (an order they place is the assistant's, not the storefront's). */
+export const assistantRequests = new WeakSet<Request>()
 
 export function clientIp(request: Request, server: IpServer | null | undefined, trustProxy: boolean): string {
   const inherited = subRequestIps.get(request)

@@ -37,7 +37,7 @@ export const codeToStatus = (code: ErrorCode): number => ERROR_STATUS[code]
 /** The 409 codes: what a Conflict may carry. */
 export type ConflictCode = { [C in ErrorCode]: (typeof ERROR_STATUS)[C] extends 409 ? C : never }[ErrorCode]
 
-/** Every `details.reason` a 400 VALIDATION_ERROR can carry (contract "Responses and validation"). */
+/** Every `details.reason` a 400 VALIDATION_ERROR can carry. */
 export const ERROR_REASONS = [
   'required',
   'invalid_type',
@@ -94,7 +94,7 @@ export class Forbidden extends AppError {
   }
 }
 
-/** A record exists but belongs to another store (spec 5.4). */
+/** A record exists but belongs to another store. */
 export class OtherStore extends Forbidden {
   constructor(resource: string) {
     super(`This ${resource} belongs to another store`)
@@ -125,7 +125,7 @@ export class RateLimited extends AppError {
   }
 }
 
-/** Spec 7.3: the body has no `code`, and its fields are fixed. */
+/** The 402 body (docs/api.md, Errors): no `code`, and its fields are fixed. */
 export class PaymentRequired extends AppError {
   constructor(readonly upgradeUrl: string) {
     super('PAYMENT_REQUIRED', 'This store is suspended for an unpaid invoice. Settle the payment to restore access.')
@@ -135,7 +135,7 @@ export class PaymentRequired extends AppError {
   }
 }
 
-/** Spec 7.4, with the contract's `details { limit, current }` for caps. */
+/** The 403 plan body (docs/api.md, Errors), with `details { limit, current }` for caps. */
 export class PlanRequired extends AppError {
   constructor(
     readonly feature: string,
@@ -157,7 +157,7 @@ export class PlanRequired extends AppError {
   }
 }
 
-/** Writes are failing (disk full, I/O error): retry later (contract "Disk full or I/O errors"). */
+/** Writes are failing (disk full, I/O error): retry later. */
 export class ServiceUnavailable extends AppError {
   constructor(
     readonly retryAfter: number,

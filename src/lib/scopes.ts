@@ -1,4 +1,4 @@
-/** Contract "Scopes". GET needs `:read`; POST/PUT/DELETE need `:write`. `all` grants every scope. */
+/** The API key scopes (docs/api.md). GET needs `:read`; POST/PUT/DELETE need `:write`. `all` grants every scope. */
 export const SCOPES = [
   'store:read',
   'store:write',

@@ -1,10 +1,10 @@
 /**
  * How the tools reach the API: over HTTPS with the operator's settings (stdio server), or
- * in-process through `app.handle` with the caller's own key (the /mcp route). Either way a tool
+ * in-process through `app.handle` with the caller's own key or OAuth token (the /mcp route). Either way a tool
  * call is one ordinary API request, so scopes, plan checks and rate limits apply to it as usual.
  */
 import { readFileSync } from 'node:fs'
-import { subRequestIps } from '../lib/client-ip'
+import { assistantRequests, subRequestIps } from '../lib/client-ip'
 
 export interface ApiRequest {
   method: string
@@ -186,6 +186,9 @@ export function inProcessClient(handle: (req: Request) => Promise<Response>, out
     })
     // Public tools (create_order, check_slug) count against the caller's own per-IP limits.
     subRequestIps.set(inner, ip)
+    // An order they place is the assistant's; an assistant's OAuth token is accepted on the API
+    // only for these calls (http/token-gate.ts).
+    assistantRequests.add(inner)
     const res = await handle(inner)
     return { status: res.status, headers: res.headers, body: await readBody(res) }
   }

@@ -66,7 +66,7 @@ function apiError(status: number, headers: Headers, body: unknown): CallToolResu
       ? { ...(body as Record<string, unknown>) }
       : { error: typeof body === 'string' && body ? body : `HTTP ${status}` }
   const structured: Record<string, unknown> = { status, ...b }
-  // 402 and PLAN_REQUIRED bodies put the readable text in `message` (spec 7.3, 7.4).
+  // 402 and PLAN_REQUIRED bodies put the readable text in `message`.
   const message = typeof b.message === 'string' ? b.message : String(b.error ?? `HTTP ${status}`)
   const code = typeof b.code === 'string' ? b.code : status === 402 ? 'PAYMENT_REQUIRED' : undefined
   if (code && structured.code === undefined) structured.code = code

@@ -1,5 +1,5 @@
 /**
- * Two checks for the hosted /mcp endpoint (contract "Small API additions"):
+ * Two checks for the hosted /mcp endpoint:
  *
  * - Origin (the MCP specification's DNS-rebinding guidance): a browser page of another site must
  *   not drive the endpoint. A request without `Origin` (every non-browser client) passes; one
@@ -15,15 +15,9 @@ import type { RateLimiter } from '../db/rate-limiter'
 import type { Ctx } from '../kernel/context'
 import { Forbidden, RateLimited } from '../lib/errors'
 import { setRateHeaders } from '../http/gate'
+import { ownOrigin } from '../http/origin'
 
-export function ownOrigin(config: Config, request: Request): string {
-  if (config.publicUrl) return new URL(config.publicUrl).origin
-  const host = request.headers.get('host') ?? new URL(request.url).host
-  const https = config.trustProxy
-    ? request.headers.get('x-forwarded-proto') === 'https'
-    : request.url.startsWith('https:')
-  return `${https ? 'https' : 'http'}://${host}`.toLowerCase()
-}
+export { ownOrigin }
 
 /** Throws 403 when the request comes from a page of another site. */
 export function checkMcpOrigin(config: Config, request: Request): void {
@@ -47,9 +41,11 @@ export function countBatch(
   body: unknown,
   headers: Record<string, string | number>,
 ): void {
-  if (!Array.isArray(body) || body.length < 2 || ctx?.actor.kind !== 'key') return
+  const actor = ctx?.actor
+  if (!Array.isArray(body) || body.length < 2 || (actor?.kind !== 'key' && actor?.kind !== 'app')) return
+  const counter = actor.kind === 'key' ? `key:${actor.keyId}` : `app:${actor.grantId}`
   let w
-  for (let i = 1; i < body.length; i++) w = deps.limiter.hit(`key:${ctx.actor.keyId}`, deps.config.rateLimitKey, 60)
+  for (let i = 1; i < body.length; i++) w = deps.limiter.hit(counter, deps.config.rateLimitKey, 60)
   setRateHeaders(headers, w!, 'key')
   if (!w!.allowed) throw new RateLimited(w!.resetSec)
 }

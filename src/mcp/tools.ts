@@ -1,5 +1,5 @@
 /**
- * The 34 assistant tools (contract "Assistant-tool server (MCP)") as data: each maps a flat input
+ * The 34 assistant tools as data: each maps a flat input
  * (`{ id, status }`, `{ limit, offset }`, the resource's fields) to one HTTP request of the API.
  *
  * Input schemas are JSON Schema built from the API's own request schemas (`model.ts` of each
@@ -47,7 +47,7 @@ export interface ToolDef {
   description: string
   /** The key scope the call needs, as its route declares it; null for the public endpoints. */
   scope: Scope | null
-  /** A paid-plan feature the call needs (spec 7.4), as its route declares it. */
+  /** A paid-plan feature the call needs, as its route declares it. */
   feature?: PaidFeature
   method: HttpMethod
   /** API path; `:id` is filled from the input's `id`. */

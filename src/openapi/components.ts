@@ -5,7 +5,7 @@
 import { ORDER_STATUSES } from '../db/schema'
 
 /**
- * Objects a client refers to by name (contract "OpenAPI document"). Every schema with a `title`
+ * Objects a client refers to by name. Every schema with a `title`
  * becomes a component; tests/openapi/document.test.ts requires these ones to exist and to be
  * referenced. A new model joins by its `title` and one line here.
  */

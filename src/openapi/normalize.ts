@@ -1,6 +1,6 @@
 /**
- * Turns the document @elysiajs/openapi generates into the one clients get (contract "OpenAPI
- * document"). The generator writes OpenAPI 3.0's `nullable` into a 3.1 document, documents
+ * Turns the document @elysiajs/openapi generates into the one clients get
+ * (docs/openapi.md). The generator writes OpenAPI 3.0's `nullable` into a 3.1 document, documents
  * TypeBox's query coercions (`t.Integer` is "a string or an integer") in bodies and responses
  * too, leaks Elysia's custom `error` message keyword, inlines every model, and states neither
  * headers, servers nor webhooks. Fixing those here, once, keeps the route files as they are.

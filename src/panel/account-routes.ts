@@ -8,7 +8,7 @@ import { access } from '../plugins/access'
 import {
   checkNewPassword,
   confirmTotp,
-  countFailure,
+  throttledCheck,
   disableTotp,
   endOtherSessions,
   endSession,
@@ -26,7 +26,6 @@ import {
   startTotp,
   updateProfile,
   verifyPassword,
-  waitBeforeAttempt,
 } from '../modules/people'
 import type { PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
@@ -34,6 +33,7 @@ import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
 import { type Req, panelOf, field, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
+import { accountAppsSection } from './apps-routes'
 
 export function accountRoutes(env: PanelEnv) {
   const { db, limiter, people, challenges, render, rpOf, signedInTo, hidden, issuerOf } = env
@@ -71,7 +71,10 @@ export function accountRoutes(env: PanelEnv) {
         const p = panelOf(c)
         const set = c.set as Req['set']
         const { user, session } = p.person!
-        const wait = waitBeforeAttempt(limiter, p.ip, user.email)
+        // Counted before the hash, given back when it was right (people/throttle.ts).
+        const { wait, ok } = await throttledCheck(limiter, p.ip, user.email, () =>
+          verifyPassword(field(c.body, 'current') ?? '', user.passwordHash, p.ip),
+        )
         if (wait > 0)
           return account(
             p,
@@ -81,13 +84,10 @@ export function accountRoutes(env: PanelEnv) {
             { password: p.w.tooManyAttempts(minutes(wait)) },
             { 'retry-after': String(wait) },
           )
-        if (!(await verifyPassword(field(c.body, 'current') ?? '', user.passwordHash))) {
-          countFailure(limiter, p.ip, user.email)
-          return account(p, set, 400, undefined, { password: p.w.wrongPassword })
-        }
+        if (!ok) return account(p, set, 400, undefined, { password: p.w.wrongPassword })
         let hash: string
         try {
-          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email))
+          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
           return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
@@ -242,6 +242,7 @@ export function accountRoutes(env: PanelEnv) {
             network: s.ipPrefix,
             current: s.id === session.id,
           })),
+          sections: [accountAppsSection(env, p, f)],
         }),
       extra,
     )

@@ -64,16 +64,15 @@ export function sameOrigin(request: Request, origin: string): boolean {
   return request.headers.get('sec-fetch-site') === 'same-origin'
 }
 
-/** Where `next` may send a person after sign-in: a panel path of this origin, nothing else. */
+/**
+ * Where `next` may send a person after sign-in: a panel path of this origin, or an assistant's
+ * authorization request (its consent page), nothing else. An authorization request carries its
+ * client's parameters, so it may be longer.
+ */
 export function safeNext(next: unknown): string | undefined {
-  if (
-    typeof next !== 'string' ||
-    !next.startsWith('/admin') ||
-    next.startsWith('//') ||
-    next.includes('\\') ||
-    next.length > 512
-  )
-    return undefined
+  if (typeof next !== 'string' || next.startsWith('//') || next.includes('\\')) return undefined
+  if (/^\/oauth\/authorize(?:[?#]|$)/.test(next)) return next.length > 4096 ? undefined : next
+  if (!next.startsWith('/admin') || next.length > 512) return undefined
   return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined
 }
 

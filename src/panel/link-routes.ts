@@ -5,7 +5,7 @@ import { access } from '../plugins/access'
 import {
   checkNewPassword,
   consumeLink,
-  countFailure,
+  throttledCheck,
   createOwner,
   hashPassword,
   LinkRefused,
@@ -13,7 +13,6 @@ import {
   readLink,
   storesOf,
   verifyPassword,
-  waitBeforeAttempt,
   checkEmail,
   checkName,
 } from '../modules/people'
@@ -74,7 +73,7 @@ export function linkRoutes(env: PanelEnv) {
         }
         // Spent before the slow hash: two posts racing with the one link make one store.
         opts.firstRun.spend()
-        const hash = await hashPassword(password)
+        const hash = await hashPassword(password, p.ip)
         let store
         try {
           store = createStore({ ctx: { db, clock }, input: { name: storeName } })
@@ -147,12 +146,11 @@ export function linkRoutes(env: PanelEnv) {
         let cleanName: string | undefined
         if (link.kind === 'invite' && existing) {
           // Joining another store with an existing account: its password, throttled like sign-in.
-          const wait = waitBeforeAttempt(limiter, p.ip, link.email)
+          const { wait, ok } = await throttledCheck(limiter, p.ip, link.email, () =>
+            verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash, p.ip),
+          )
           if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
-          if (!(await verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash))) {
-            countFailure(limiter, p.ip, link.email)
-            return again(p.w.wrongPassword, 'password', 401)
-          }
+          if (!ok) return again(p.w.wrongPassword, 'password', 401)
         } else if (link.kind === 'invite' || link.kind === 'reset') {
           if (link.kind === 'invite') {
             try {
@@ -162,7 +160,7 @@ export function linkRoutes(env: PanelEnv) {
             }
           }
           try {
-            passwordHash = await hashPassword(checkNewPassword(field(c.body, 'password'), link.email))
+            passwordHash = await hashPassword(checkNewPassword(field(c.body, 'password'), link.email), p.ip)
           } catch (e) {
             if (!(e instanceof ValidationError)) throw e
             return again(passwordMessage(p.w, e), 'password')

@@ -1,5 +1,5 @@
 /**
- * The panel's navigation (contract "The panel"): one table gives each link its path and the
+ * The panel's navigation: one table gives each link its path and the
  * grant it needs. The layout shows a person only the links their role grants, and the routes
  * declare the same grant (routes.ts), so a link that isn't shown answers 403 when typed.
  */
@@ -36,7 +36,7 @@ export const NAV: readonly NavItem[] = [
   { key: 'shipping', path: '/admin/shipping', need: 'shipping:read' },
   { key: 'reviews', path: '/admin/reviews', need: 'reviews:read' },
   { key: 'customers', path: '/admin/customers', need: 'customers:read' },
-  // Settings: owners change them, viewers read them; staff has no store:read (contract).
+  // Settings: owners change them, viewers read them; staff has no store:read.
   { key: 'settings', path: '/admin/settings', need: 'store:read' },
   { key: 'team', path: '/admin/team', need: 'team' },
   { key: 'keys', path: '/admin/keys', need: 'keys' },

@@ -1,5 +1,5 @@
 /**
- * The seller panel under /admin (contract "The panel", "People, roles and sign-in"): sign-in
+ * The seller panel under /admin: sign-in
  * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
  * account, team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
@@ -45,6 +45,8 @@ import { type Req, panelOf, field, finish, page, seeOther, json, minutes } from 
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { teamRoutes } from './team-routes'
+import { appsRoutes } from './apps-routes'
+import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
 
 export type { PanelDeps, PanelOptions } from './env'
@@ -257,7 +259,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
             ctx: people,
             input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
           })
-          return json(set, 200, { ok: true, next: '/admin' }, sessionCookie(opened.token))
+          const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
+          return json(set, 200, { ok: true, next }, sessionCookie(opened.token))
         } catch (e) {
           if (!(e instanceof PasskeyRefused)) throw e
           countFailure(limiter, p.ip, 'passkey')
@@ -316,9 +319,14 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     issuerOf,
     opts,
   }
-  app = app.use(linkRoutes(env)).use(accountRoutes(env)).use(teamRoutes(env)) as unknown as typeof app
+  app = app
+    .use(linkRoutes(env))
+    .use(accountRoutes(env))
+    .use(teamRoutes(env))
+    .use(appsRoutes(env))
+    .use(oauthPanelRoutes(env)) as unknown as typeof app
 
-  // The catalog pages (issue 21, src/panel/pages/): each declares its access like the routes above.
+  // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
     const declared = {
       panel: r.need,

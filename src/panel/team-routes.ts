@@ -21,6 +21,8 @@ import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage 
 
 import { type Req, panelOf, field, seeOther } from './respond'
 import type { PanelEnv } from './env'
+import { teamAppsSection } from './apps-routes'
+import { appActorNames } from '../modules/oauth'
 
 export function teamRoutes(env: PanelEnv) {
   const { db, people, render, linkUrl, signedInTo, hidden } = env
@@ -143,8 +145,14 @@ export function teamRoutes(env: PanelEnv) {
                 .map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email])
             : [],
         )
+        // A connected app's writes: "<client> for <person>".
+        const apps = appActorNames(
+          db,
+          facets.actors.filter((a) => a.startsWith('app:')).map((a) => a.slice(4)),
+        )
         const label = (a: string) =>
           names.get(a) ??
+          apps.get(a) ??
           (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
         const qs = new URLSearchParams()
         if (actor) qs.set('actor', actor)
@@ -176,7 +184,14 @@ export function teamRoutes(env: PanelEnv) {
     const ctx = p.person!.ctx!
     const t = listTeam({ ctx })
     return render(p, set, status, (f) =>
-      teamPage(f, { members: t.members, pending: t.pending, myUserId: p.person!.user.id, error, email }),
+      teamPage(f, {
+        members: t.members,
+        pending: t.pending,
+        myUserId: p.person!.user.id,
+        error,
+        email,
+        sections: [teamAppsSection(env, p, f)],
+      }),
     )
   }
 }

@@ -1,5 +1,5 @@
 /**
- * CORS for the five public endpoints (contract "Browsers and the public edge"), so a storefront on
+ * CORS for the five public endpoints, so a storefront on
  * another origin can place an order from a browser. Key-authenticated routes get no CORS headers:
  * a secret key does not belong in a browser, and without them a browser refuses to read the answer.
  *

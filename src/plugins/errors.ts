@@ -46,7 +46,7 @@ export function toErrorResult(
       return { status: 400, body: v.toBody() }
     }
     case 'PARSE': {
-      // Elysia wraps whatever the body readers throw; plugins/body-limit.ts throws PayloadTooLarge.
+      // Elysia wraps whatever the body readers throw; http/body-limit.ts throws PayloadTooLarge.
       const cause = (error as { cause?: unknown }).cause
       if (cause instanceof AppError) return { status: cause.status, body: cause.toBody() }
       return {

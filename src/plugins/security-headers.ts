@@ -1,5 +1,5 @@
 /**
- * Headers on every response (contract "Browsers and the public edge"): `nosniff` always; HSTS
+ * Headers on every response: `nosniff` always; HSTS
  * when the client reached the service over https (itself, or a proxy that says so under
  * TRUST_PROXY). Set in onRequest so error answers carry them too. `Cache-Control: no-store` on
  * key-authenticated routes is set by the gate, which knows the route's declared access.

@@ -1,5 +1,5 @@
 /**
- * `admin restore --from-replica [--timestamp ISO]` (contract "Replication"): the replica's latest
+ * `admin restore --from-replica [--timestamp ISO]`: the replica's latest
  * state, or its state at a time, into DATA_DIR with `litestream restore -o`.
  *
  * Like the snapshot restore (backup/snapshot.ts) it refuses while the service holds DATA_DIR,

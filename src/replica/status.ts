@@ -1,5 +1,5 @@
 /**
- * What `GET /health` says about replication (contract "Replication"), as pure functions of what
+ * What `GET /health` says about replication, as pure functions of what
  * the supervisor saw, so they can be tested without a process.
  *
  * The lag is read from Litestream's own output, not from the replica: its JSON log says when a

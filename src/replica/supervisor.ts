@@ -1,5 +1,5 @@
 /**
- * Litestream as a supervised child of the service (contract "Replication", docs/operations.md#replication):
+ * Litestream as a supervised child of the service:
  * started with the server, restarted with backoff when it dies, stopped by its pid on shutdown
  * after the database is closed, so its final sync ships the last commits.
  *

@@ -1,5 +1,5 @@
 /**
- * The customer's order status page, `/s/:slug/orders/<token>` (issue 20): the order's lines,
+ * The customer's order status page, `/s/:slug/orders/<token>`: the order's lines,
  * total and status timeline in the store's language, `noindex`, never cached, no referrer (the
  * token is in the path). The token is 256 random bits made by the checkout, not the order id;
  * an unknown token, or one of another store, is a 404 that says nothing more.

@@ -1,5 +1,5 @@
 /**
- * The storefront pages (contract "The storefront"): `/` (directory, or the only store), the
+ * The storefront pages: `/` (directory, or the only store), the
  * store's catalog `/s/:slug`, product pages, the cart, the store's sitemap, `/robots.txt` and the
  * hashed static assets. Pages read the same services the JSON API reads (storefrontOf,
  * listDirectory) and are cached per store in the same StoreCache, so a write to a store drops
@@ -119,7 +119,7 @@ export const shopRoutes = (deps: ShopDeps) => {
 
   type Outcome = { store: Store } | { page: Rendered }
 
-  /** The contract's public checks, as pages: unknown/unpublished/maintenance → 404, suspended → 503. */
+  /** The public checks (docs/api.md), as pages: unknown/unpublished/maintenance → 404, suspended → 503. */
   function open(request: Request, slug: string): Outcome {
     cache.syncExternal()
     const s = storeBySlug(slug)

@@ -1,5 +1,5 @@
 /**
- * Backups beyond the concurrent case (tests/resilience-backup.test.ts): the scheduled job keeps
+ * Backups beyond the concurrent case (tests/resilience/backup.test.ts): the scheduled job keeps
  * BACKUP_KEEP snapshots in DATA_DIR/backups and runs off the event loop; restore refuses a
  * damaged snapshot or a folder that is not one and leaves DATA_DIR untouched; a pid file left by
  * a dead process does not block a restore; the settings are validated.

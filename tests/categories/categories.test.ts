@@ -1,6 +1,5 @@
 /**
- * The categories API over HTTP (spec 4.6, 8; contract "Resources": Category, "Plans and
- * suspension" caps): CRUD, ordering by position, filters, duplicate slugs, what deleting does
+ * The categories API over HTTP (docs/api.md: categories, limits, plan caps): CRUD, ordering by position, filters, duplicate slugs, what deleting does
  * to products, the free plan's 3-category cap, and freshness after writes.
  */
 import { describe, expect, test } from 'bun:test'

@@ -1,6 +1,6 @@
 /**
- * The admin CLI (contract "Admin CLI"): every command with --json prints exactly one JSON object
- * with the contract's fields; errors are JSON too, with a non-zero exit; migrations run first;
+ * The admin CLI: every command with --json prints exactly one JSON object
+ * with the documented fields; errors are JSON too, with a non-zero exit; migrations run first;
  * and what the CLI does through its own connection takes effect on a running app's very next
  * request (PRAGMA data_version invalidation).
  */

@@ -1,5 +1,5 @@
 /**
- * The admin CLI refuses what it doesn't understand (contract "Logging and the operator's tools"):
+ * The admin CLI refuses what it doesn't understand:
  * unknown commands and unknown or misspelt flags exit 2 with usage and a "did you mean", nothing
  * is written; --help/-h works everywhere; human output names the database (stderr), lists are
  * aligned tables and a new key says it is shown once.

@@ -1,5 +1,5 @@
 /**
- * The operator's settings (contract "Operator interface"): parsed once, defaults for unset or
+ * The operator's settings: parsed once, defaults for unset or
  * empty variables, and a start that stops with every bad variable named.
  */
 import { describe, expect, test } from 'bun:test'
@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../../src/config'
 import { ROOT } from '../helpers/server'
 
 describe('loadConfig', () => {
-  test('defaults match the contract table', () => {
+  test('defaults match the documented table', () => {
     const c = loadConfig({})
     expect(c).toMatchObject({
       port: 3443,

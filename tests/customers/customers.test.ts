@@ -49,7 +49,7 @@ describe('GET /api/v1/customers', () => {
     expect(Object.keys(body.data[0]).sort()).toEqual(KEYS)
     const [, rest] = await t.api.get('/api/v1/customers?limit=2&offset=2', { key })
     expect(rest.data).toHaveLength(1)
-    // A later order never renames the customer (contract "The public edge, third wave").
+    // A later order never renames the customer.
     expect(rest.data[0]).toMatchObject({ name: 'Ana', phone: '+14155550101', ordersCount: 2, totalSpent: 30 })
   })
 

@@ -1,5 +1,5 @@
 /**
- * Files at rest (contract "Browsers and the public edge → Files at rest"): the real service,
+ * Files at rest: the real service,
  * started with a permissive umask (022) as a shell would, creates DATA_DIR 0700 and every file in
  * it 0600 — the database, its -wal and -shm, secret.key, the TLS key — also the WAL it creates
  * again after a clean stop; a DATA_DIR left loose by an older version is tightened at start.

@@ -1,5 +1,5 @@
 /**
- * The raw read statements (products/, orders/, customers/, public-catalog/ statements.ts) return
+ * The raw read statements (products/, orders/, customers/, public-catalog/ sql.ts or sql/) return
  * exactly what the Drizzle queries they replaced returned, on seeded data with the awkward rows:
  * inactive and deleted products, inactive variants, tracked and untracked stock, images,
  * createdAt ties, other stores' rows, pending reviews, inactive shipping and categories; with
@@ -231,7 +231,7 @@ const FILTERS: Omit<ProductFilter, 'storeId'>[] = [
   { createdSince: T0 + 2000, updatedSince: T0 + 5000 },
 ]
 
-describe('products/statements.ts', () => {
+describe('products/sql.ts', () => {
   test('pages and totals equal Drizzle’s for every filter, page and offset (ties, inactive, deleted, other store)', () => {
     let compared = 0
     for (const f of FILTERS) {
@@ -298,7 +298,7 @@ describe('products/statements.ts', () => {
   })
 })
 
-describe('orders/ and customers/ statements.ts', () => {
+describe('orders/ and customers/ sql', () => {
   test('a page of list-form orders and their items equal the Drizzle rows’ columns, by store, status and customer', () => {
     const LIST_ORDER = [
       'id',
@@ -409,7 +409,7 @@ describe('orders/ and customers/ statements.ts', () => {
   })
 })
 
-describe('public-catalog/statements.ts', () => {
+describe('public-catalog/sql.ts', () => {
   test('store by slug, categories, products, review stats and shipping equal the Drizzle queries', () => {
     for (const s of [shop, other]) {
       const id = s.store.id

@@ -2,7 +2,8 @@
  * A flood of distinct IPv6 clients against a fresh app, measured: run as its own process
  * (`bun tests/helpers/flood.ts [clients]`, prints one JSON line) so that the heap of whatever
  * else runs in the test process does not add its garbage-collection pauses to the figures.
- * Used by tests/http/rate-limit-flood.test.ts and the resilience report.
+ * Used by tests/http/rate-limit-flood.test.ts (rows and memory, in process) and the resilience
+ * report and step (tests/resilience/flood.ts: the loop-block bound).
  */
 import { readFileSync } from 'node:fs'
 import type { Clock } from '../../src/lib/time'

@@ -1,5 +1,5 @@
 /**
- * Image bytes for the upload tests (the API's, tests/images.test.ts, and the panel's,
+ * Image bytes for the upload tests (the API's, tests/products/images.test.ts, and the panel's,
  * tests/panel/pictures.test.ts): real pictures made by sharp, and the decompression bomb.
  */
 import sharp from 'sharp'

@@ -16,7 +16,7 @@ import { tempDir, type Json } from './app'
 
 export const ROOT = path.join(import.meta.dir, '../..')
 
-/** The contract's list, verbatim. */
+/** The documented list (docs/mcp.md), verbatim. */
 export const CONTRACT_TOOLS = `get_store update_store list_products get_product
 create_product update_product delete_product list_categories create_category update_category
 delete_category list_orders get_order update_order_status list_discounts create_discount

@@ -1,5 +1,5 @@
 /**
- * The public edge for browsers (contract "Browsers and the public edge"): CORS on the five public
+ * The public edge for browsers: CORS on the five public
  * endpoints (preflight 204, never rate limited; actual answers, errors included, carry the origin
  * and the exposed headers), none on key-authenticated routes; nosniff everywhere, HSTS over https
  * (also behind TRUST_PROXY), no-store on keyed answers. Real sockets where TLS matters.

@@ -1,5 +1,5 @@
 /**
- * The error model (spec 7.1–7.2, contract "Responses and validation"): 400 VALIDATION_ERROR
+ * The error model: 400 VALIDATION_ERROR
  * with details.field/reason, malformed JSON, 404 for unknown routes, 413 over 1 MiB (declared
  * and chunked), a bare 500 INTERNAL_ERROR logged with the request id, and rate-limit headers on
  * every /api response, errors included.
@@ -115,7 +115,7 @@ describe('400 VALIDATION_ERROR names the field and the reason', () => {
   })
 })
 
-// `/` is the storefront's directory page (contract "The storefront"), not an unknown route.
+// `/` is the storefront's directory page, not an unknown route.
 describe('404 NOT_FOUND as JSON for unknown routes', () => {
   for (const path of ['/api/v1/nothing-here', '/api/v1/products/x/y/z', '/api/nothing', '/api', '/nothing']) {
     test(path, async () => {

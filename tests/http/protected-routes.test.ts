@@ -1,5 +1,5 @@
 /**
- * The negative cases of the contract's order of checks, for every authenticated route:
+ * The negative cases of the order of checks (docs/api.md), for every authenticated route:
  * 401 (missing, malformed, unknown, revoked, expired key; before body validation) → 402 → 429
  * → 403 scope → 403 another store's record → 403 PLAN_REQUIRED.
  */

@@ -1,5 +1,5 @@
 /**
- * The public edge, third wave (issue 22): abuse an anonymous caller can't do. Each test here
+ * The public edge: abuse an anonymous caller can't do. Each test here
  * fails on the base commit 88d40c8.
  */
 import { describe, expect, test } from 'bun:test'
@@ -237,7 +237,7 @@ describe('pending orders expire', () => {
     ])
     expect(stockOf(p.id)).toBe(7)
     expect(events()).toBe(before + 1)
-    // The history names the system as the actor (the activity log, issue 19).
+    // The history names the system as the actor (the activity log).
     expect(
       t.deps.db.$client.query('SELECT actor, verb, record_type AS type FROM activity WHERE record_id = ?').get(old),
     ).toEqual({ actor: 'system', verb: 'cancel', type: 'order' })

@@ -1,5 +1,5 @@
 /**
- * Spec part 8: 100 requests per minute per key across every authenticated endpoint, per-IP
+ * The rate limits (docs/api.md): 100 requests per minute per key across every authenticated endpoint, per-IP
  * limits for public endpoints, 429 with Retry-After and Remaining 0; the limiter's windows,
  * write-behind and reload after a restart; and exactly `limit` admissions under concurrency.
  */

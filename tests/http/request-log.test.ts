@@ -1,5 +1,5 @@
 /**
- * Request logs (contract "Logging and the operator's tools"): one line per request with the
+ * Request logs: one line per request with the
  * contract's fields, the request id kept or replaced and echoed, nothing secret or personal in
  * a line, one line per webhook attempt, repeating errors logged once a minute with a count,
  * and LOG_LEVEL=warn silencing request lines in the real process.
@@ -54,7 +54,7 @@ function app(min: 'debug' | 'info' | 'warn' = 'debug', overrides = {}) {
 }
 
 describe('one line per request', () => {
-  test('20 requests → 20 lines with the contract fields, each id the one in its response', async () => {
+  test('20 requests → 20 lines with the documented fields, each id the one in its response', async () => {
     const { t, requests } = app()
     const { store, key } = makeShop(t.deps)
     const calls: [string, string, string | undefined][] = [

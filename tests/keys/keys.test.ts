@@ -1,5 +1,5 @@
 /**
- * API keys (contract "Admin CLI", "Scopes"): `sfk_` + 33 base62 characters from 24 random
+ * API keys: `sfk_` + 33 base62 characters from 24 random
  * bytes; only the SHA-256 hash and a 12-character prefix are stored (the secret is nowhere in
  * the database file); lastUsedAt is written behind; scopes are enforced, `all` grants all.
  */
@@ -141,7 +141,7 @@ describe('scopes', () => {
     expect(hasScope([''], 'products:read')).toBe(false)
   })
 
-  test('the contract names exactly these scopes', () => {
+  test('the documented scopes, exactly', () => {
     expect<string[]>([...SCOPES].sort()).toEqual(
       'store:read store:write products:read products:write categories:read categories:write orders:read orders:write discounts:read discounts:write reviews:read reviews:write customers:read stats:read shipping:read shipping:write webhooks:read webhooks:write'
         .split(' ')

@@ -1,5 +1,5 @@
 /**
- * Money is integer minor units inside, major units at the edge (contract "Resources"). The
+ * Money is integer minor units inside, major units at the edge. The
  * minor digits come from ISO 4217: USD 2, JPY 0, KWD 3.
  */
 import { describe, expect, test } from 'bun:test'

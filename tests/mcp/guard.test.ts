@@ -1,5 +1,5 @@
 /**
- * /mcp hardening (contract "Small API additions"): a request whose Origin names another site is
+ * /mcp hardening: a request whose Origin names another site is
  * refused unless MCP_ALLOWED_ORIGINS lists it (DNS-rebinding guidance of the MCP specification);
  * each message of a JSON-RPC batch counts against the key's limit; the stdio client refuses to
  * send its key over plain http except to this machine.

@@ -32,7 +32,7 @@ afterAll(async () => {
 })
 
 describe('MCP over Streamable HTTP at /mcp', () => {
-  test('lists exactly the contract tools with descriptions, object schemas and annotations', async () => {
+  test('lists exactly the documented tools with descriptions, object schemas and annotations', async () => {
     const { key } = makeShop(srv.running.deps)
     const client = await connect(key)
     const { tools } = await client.listTools()
@@ -53,6 +53,9 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const { store, key } = makeShop(srv.running.deps, { plan: 'pro' })
     const used = await fullFlow(await connect(key), srv, store)
     expect([...used].sort()).toEqual([...CONTRACT_TOOLS].sort())
+    // The order create_order placed is recorded as the assistant's, not the storefront's.
+    const sources = srv.running.deps.db.$client.query('SELECT source FROM orders WHERE store_id = ?').all(store.id)
+    expect(sources).toEqual([{ source: 'mcp' }])
   })
 
   test('API errors come back as tool errors with the API code', async () => {

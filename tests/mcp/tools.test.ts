@@ -45,7 +45,7 @@ function fakeApi(answer: (req: ApiRequest) => { status: number; body: unknown; h
 }
 
 describe('tool definitions', () => {
-  test('exactly the 34 names of the contract', () => {
+  test('exactly the 34 documented names', () => {
     expect(TOOLS.map((t) => t.name).sort()).toEqual([...CONTRACT_TOOLS].sort())
     expect(new Set(TOOLS.map((t) => t.name)).size).toBe(34)
   })

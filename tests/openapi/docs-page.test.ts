@@ -1,5 +1,5 @@
 /**
- * The /docs page works with no network beyond the service (contract "OpenAPI document"): its
+ * The /docs page works with no network beyond the service: its
  * only script is served by the service, content-addressed and cached immutably, from the vendored
  * copy of the pinned @scalar/api-reference bundle; the page's CSP admits this origin only.
  * e2e/docs-offline.e2e.ts renders it in a browser.

@@ -1,5 +1,5 @@
 /**
- * The served OpenAPI document as generators and linters take it (contract "OpenAPI document"):
+ * The served OpenAPI document as generators and linters take it:
  * lint-clean under Redocly's `recommended` rules, integers as `type: integer`, no OpenAPI 3.0
  * `nullable`, named components, camelCase verb operationIds, JSON-only bodies, documented
  * response headers, the error code enum, webhooks and servers. The rules are checked over the

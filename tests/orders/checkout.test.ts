@@ -110,7 +110,7 @@ describe('201', () => {
     const [, body] = await post(
       orderBody(store.id, cat, { name: 'Eva', items: [{ productId: cat.mug.id, quantity: 3 }] }),
     )
-    // The store's template, then the order's status page on a line of its own (contract, third wave).
+    // The store's template, then the order's status page on a line of its own.
     expect(new URL(body.whatsappUrl).searchParams.get('text')).toBe(
       `Eva @ ${store.name}: - 3 x Mug: 30.00 USD = 30.00 USD\n\n${body.statusUrl}`,
     )

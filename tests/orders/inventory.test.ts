@@ -1,5 +1,5 @@
 /**
- * Inventory (contract "Inventory"): stock set through the API and shown as inStock everywhere,
+ * Inventory: stock set through the API and shown as inStock everywhere,
  * taken by POST /api/orders in the order's transaction (exact under races, in-process and across
  * processes), nothing written for a short order, units back on cancellation.
  */
@@ -149,7 +149,7 @@ describe('stock on products and variants', () => {
     const [res, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     expectStatus(res, body).toBe(200)
     const pub = body.data.products.find((p: Json) => p.id === mug.id)
-    // How many are left is the seller's business unless the store shows it (issue 22).
+    // How many are left is the seller's business unless the store shows it.
     expect([pub.stock, pub.inStock]).toEqual([undefined, false])
     for (const p of body.data.products) for (const v of p.variants) expect(v.stock).toBeUndefined()
     await t.api.put('/api/v1/store', { showStockCount: true }, { key })

@@ -19,7 +19,7 @@ describe('status machine', () => {
     'shipped>cancelled',
   ])
 
-  test('allows exactly the spec 3.1 moves, over every pair', () => {
+  test('allows exactly the documented status moves, over every pair', () => {
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {
         expect([`${from}>${to}`, canTransition(from, to)]).toEqual([`${from}>${to}`, allowed.has(`${from}>${to}`)])

@@ -1,5 +1,5 @@
 /**
- * The panel's bulk edit of prices and stock over HTTP (issue 21): changed cells only, applied in
+ * The panel's bulk edit of prices and stock over HTTP: changed cells only, applied in
  * one transaction or none through the products module's verbs (the API's schema and rules: stock
  * -1 or 1.5, a negative price, a compare-at price at or under the new price), errors next to their
  * row in the person's language, roles (staff edits, viewer reads) and another store's products.

@@ -1,5 +1,5 @@
 /**
- * The panel's catalog CSV over HTTP (issue 21): export (contract columns, one row per variant,
+ * The panel's catalog CSV over HTTP: export (contract columns, one row per variant,
  * money in major units, formula cells neutralised), import (dry run with an error per line, then
  * all rows in one transaction or none), the round trip that changes nothing, the file's bounds
  * (wrong header, a 50,000-row file, a body over 5 MB), roles and another store.

@@ -1,5 +1,5 @@
 /**
- * API keys in the panel over HTTP (issue 21): create with scopes per resource and an optional
+ * API keys in the panel over HTTP: create with scopes per resource and an optional
  * expiry, the secret shown once, the key working on /api/v1 at once with exactly its scopes,
  * the list, revoke (then 401 at once), the activity lines; staff and viewers refused, even by a
  * hand-made post; another store's key id refused.

@@ -1,5 +1,5 @@
 /**
- * The inbox's "new" marker is per person (issue 20): an order stays new to each person until THAT
+ * The inbox's "new" marker is per person: an order stays new to each person until THAT
  * person opens it — in the inbox, the dashboard's latest orders and the live stream's rows (which
  * the tab title counts) — and the marks stay bounded: nothing placed before a person joined or
  * more than 30 days ago is new, and opening an order prunes the person's marks past that window.

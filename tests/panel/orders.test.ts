@@ -1,6 +1,6 @@
 /**
  * The orders inbox, the order page and its moves, the packing slip and the live stream, over
- * HTTP (issue 20): roles (a viewer sees no move and is refused one), another store's order,
+ * HTTP: roles (a viewer sees no move and is refused one), another store's order,
  * search by number / phone in any format / name, "new" until opened, and an order committed
  * elsewhere reaching an open stream with its event id, resumable with Last-Event-ID.
  */
@@ -57,7 +57,7 @@ describe('the inbox', () => {
     expect(rowOf(b.id, page.text)).toContain('>New<')
     expect(rowOf(b.id, page.text)).toContain('Pending')
     expect(rowOf(b.id, page.text)).toMatch(/\$3[4-9]\.00|\$\d+\.\d\d/)
-    // Opening it marks it seen for the person who opened it (tests/panel-orders-new.test.ts: per person).
+    // Opening it marks it seen for the person who opened it (tests/panel/orders-new.test.ts: per person).
     expect((await owner.get(`/admin/orders/${b.id}`)).status).toBe(200)
     expect(rowOf(b.id, (await owner.get('/admin/orders')).text)).not.toContain('>New<')
     // A cross-site navigation does not.

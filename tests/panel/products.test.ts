@@ -1,5 +1,5 @@
 /**
- * The panel's product pages over HTTP (issue 21): list with search, filter and paging; the editor
+ * The panel's product pages over HTTP: list with search, filter and paging; the editor
  * creating and updating through the API's verbs (variants and stock included, seen through
  * GET /api/v1/products/:id); errors at their field in the person's language (comparePrice must
  * be above price); the plan's cap with its upgrade link; roles and another store's product.

@@ -1,5 +1,5 @@
 /**
- * The panel's Reviews link carries the count of reviews waiting for approval (issue 25, item 4),
+ * The panel's Reviews link carries the count of reviews waiting for approval,
  * in words for screen readers, only for roles that read reviews and only for their own store.
  */
 import { expect, test } from 'bun:test'
@@ -29,7 +29,7 @@ test('new pending reviews show as a count on the Reviews link; approving one low
   expect(reviewsLink((await owner.get('/admin')).text)).toContain('>2</span>')
 })
 
-test('every role reads reviews (contract), so a viewer sees the count too', async () => {
+test('every role reads reviews, so a viewer sees the count too', async () => {
   const { store } = await makeOwnerShop(t.deps)
   makeReview(t.deps, store.id)
   const viewer = await makeMember(t.deps, store.id, 'viewer')

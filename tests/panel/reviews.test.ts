@@ -1,5 +1,5 @@
 /**
- * Reviews in the panel (issue 21, item 4): pending first, approve / reject / delete through the
+ * Reviews in the panel: pending first, approve / reject / delete through the
  * reviews module's verbs (the same rules as the API), the free plan's upgrade link instead of
  * the controls, and the role and store limits.
  */

@@ -1,5 +1,5 @@
 /**
- * The panel's Settings page over HTTP (issue 21): every setting saved through the API's verb and
+ * The panel's Settings page over HTTP: every setting saved through the API's verb and
  * read back over GET /api/v1/store; the WhatsApp preview of a sample order in the store's
  * language; bad input at its field; staff has no Settings, a viewer reads but cannot post.
  */

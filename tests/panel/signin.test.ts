@@ -14,6 +14,7 @@ import { fixedClock } from '../../src/lib/time'
 import { passwordWork } from '../../src/modules/people'
 import { sessions, users } from '../../src/db/schema'
 import { hashToken, totpCodeAt, PER_EMAIL_TIERS } from '../../src/modules/people'
+import { qrSvgOf } from '../../src/panel/views/qr'
 
 const clock = fixedClock(Date.UTC(2026, 2, 2, 10, 0, 0))
 const client = () => new PanelClient((r) => t.app.handle(r))
@@ -82,7 +83,7 @@ describe('password sign-in', () => {
     expect(ok.status).toBe(303)
   })
 
-  test('the session cookie has exactly the contract attributes, its id is stored hashed, and sign-in rotates it', async () => {
+  test('the session cookie has exactly the documented attributes, its id is stored hashed, and sign-in rotates it', async () => {
     const { email, user } = await makeOwnerShop(t.deps)
     const b = client()
     await signIn(b, email)
@@ -210,12 +211,26 @@ describe('devices and password change', () => {
   })
 })
 
+/** The setup page draws the otpauth: URI of exactly this secret as an SVG QR code, above the key. */
+function expectTotpQr(text: string, secret: string) {
+  const uri = /<a href="(otpauth:[^"]+)"/.exec(text)![1]!.replaceAll('&amp;', '&')
+  expect(uri).toContain(`secret=${secret}`)
+  const svg = /<svg [^>]*class="qr"[\s\S]*?<\/svg>/.exec(text)?.[0]
+  expect(svg).toContain(
+    'role="img" aria-labelledby="totp-qr-title"><title id="totp-qr-title">QR code for your authenticator app',
+  )
+  const expected = qrSvgOf(uri)
+  expect(svg).toContain(expected.slice(expected.indexOf('><rect') + 1))
+  expect(text.indexOf('class="qr"')).toBeLessThan(text.indexOf('id="totp-secret"'))
+}
+
 describe('two-step sign-in (TOTP) and recovery codes', () => {
   async function enable(b: PanelClient) {
     await b.get('/admin/account')
     const setup = await b.submit('/admin/account/two-step')
     expect(setup.status).toBe(200)
     const secret = /<code id="totp-secret" class="secret">([A-Z2-7]+)<\/code>/.exec(setup.text)![1]!
+    expectTotpQr(setup.text, secret)
     const done = await b.submit('/admin/account/two-step/confirm', { code: totpCodeAt(secret, clock.now()) })
     expect(done.status).toBe(200)
     const codes = [...done.text.matchAll(/<li>([a-z0-9]{5}-[a-z0-9]{5})<\/li>/g)].map((m) => m[1]!)

@@ -1,5 +1,5 @@
 /**
- * Categories, discounts and shipping in the panel over HTTP (issue 21): each write goes through
+ * Categories, discounts and shipping in the panel over HTTP: each write goes through
  * the API's verb and the API reads it back; the API's refusals at their field in the person's
  * language; the plan's category cap shows the upgrade link; reordering is the storefront's
  * order; deleting asks first; viewers read with fields disabled and post nothing; another

@@ -1,5 +1,5 @@
 /**
- * The Team page's remaining steps over HTTP (issue 21): the invitation link is plain selectable
+ * The Team page's remaining steps over HTTP: the invitation link is plain selectable
  * text with "Copy link" and a WhatsApp share of that very link; removing a person asks first;
  * the last owner can be neither removed nor demoted, with a message that says what to do;
  * another store's member has no confirmation page (403).

@@ -1,5 +1,5 @@
 /**
- * Managing a webhook in the panel over HTTP (issue 21): edit the URL and events (the API's URL
+ * Managing a webhook in the panel over HTTP: edit the URL and events (the API's URL
  * rules at the field), rotate the secret (the new one shown once; the old one still signs during
  * the overlap), "Send test event" (a `webhook.test` event to that endpoint only, through the
  * outbox and the signed delivery path, in its log), a failing delivery in the log and "Retry";

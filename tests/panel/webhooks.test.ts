@@ -1,5 +1,5 @@
 /**
- * Webhooks in the panel over HTTP (issue 21): add (the secret shown once), the API's URL rules at
+ * Webhooks in the panel over HTTP: add (the secret shown once), the API's URL rules at
  * the field (plain http, a private address), disable and enable, the delivery log with "Retry",
  * delete after confirming; staff and viewers refused by hand; another store's endpoint refused.
  */

@@ -1,5 +1,5 @@
 /**
- * The activity log records operators too (issue 19, item 8): the admin CLI's store and invoice
+ * The activity log records operators too: the admin CLI's store and invoice
  * commands write `cli` lines, and the billing sweep's suspensions `system` lines, each in the
  * writing transaction.
  */

@@ -10,7 +10,7 @@ import { capFor } from '../../src/modules/plans/caps'
 let t: TestApp
 const savedDataDir = process.env.DATA_DIR
 beforeAll(() => {
-  // Pro caps made small so the test can reach them; free keeps the contract's defaults.
+  // Pro caps made small so the test can reach them; free keeps the documented defaults.
   t = makeApp({ proMaxProducts: 4, proMaxCategories: 2, rateLimitKey: 100_000 })
   process.env.DATA_DIR = t.config.dataDir
 })
@@ -36,7 +36,7 @@ function expectPlanRequired(res: Response, body: Json, feature: string, details:
   })
 }
 
-test('the contract defaults: free 10 products, 3 categories, no variants; pro 500/50; lifetime none', () => {
+test('the documented defaults: free 10 products, 3 categories, no variants; pro 500/50; lifetime none', () => {
   const c = testConfig()
   expect([
     capFor(c, 'free', 'productLimit'),

@@ -1,6 +1,5 @@
 /**
- * Pictures can't be turned into a file read, and they leave with their product (issue 22,
- * findings 3 and 8): restore refuses links and special files, /media never follows a link, a
+ * Pictures can't be turned into a file read, and they leave with their product: restore refuses links and special files, /media never follows a link, a
  * soft-deleted product's pictures stop being served and leave the disk after the retention.
  */
 import { describe, expect, test } from 'bun:test'

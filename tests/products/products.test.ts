@@ -1,6 +1,5 @@
 /**
- * The products API over HTTP (spec 2.4, 2.5, 3.3, 4.4, 4.5, 7, 8; contract "Resources",
- * "Responses and validation", "Plans and suspension"): envelopes and paging, filters, fields and
+ * The products API over HTTP (docs/api.md: products, variants, errors, limits, plan caps): envelopes and paging, filters, fields and
  * money, validation, slugs, partial updates with variant sync, soft delete, plan caps, body
  * handling, cache freshness and concurrency.
  */
@@ -203,7 +202,7 @@ describe('GET /api/v1/products — filters', () => {
 })
 
 describe('product fields and money', () => {
-  test('POST answers 201 with exactly the spec 2.4 fields; variants carry the spec 2.5 fields, active only', async () => {
+  test('POST answers 201 with exactly the documented fields; variants carry theirs, active only', async () => {
     const { key } = shop()
     clock.set(T0 + 1234)
     const [res, body] = await post(key, {
@@ -274,7 +273,7 @@ describe('product fields and money', () => {
 
   test('USD: two decimals, stored as integer cents, float artefacts absorbed', async () => {
     const { key } = shop('pro', 'USD')
-    // comparePrice must exceed price (contract, third wave), so the price sits just under it.
+    // comparePrice must exceed price, so the price sits just under it.
     const [res, body] = await post(key, { name: uniq('Usd'), price: 0.29, comparePrice: 0.1 + 0.2 })
     expectStatus(res, body).toBe(201)
     expect(body.data.price).toBe(0.29)

@@ -1,5 +1,5 @@
 /**
- * Upload exhaustion across tenants (issue 22, finding 1): uploads in flight are bounded per
+ * Upload exhaustion across tenants: uploads in flight are bounded per
  * store (429 + Retry-After before a byte is read), a waiting upload's body sits on disk, not in
  * memory, and the resize slot is shared store by store in turn.
  */

@@ -9,7 +9,7 @@ import { systemClock } from '../../src/lib/time'
 
 const t = appForFile()
 
-// Visits are written behind (storefront/visits.ts): flush them before counting rows.
+// Visits are written behind (public-catalog/visits.ts): flush them before counting rows.
 const visits = (storeId: string) =>
   (t.deps.visits.flush(), t.deps.db.$client)
     .query<{ n: number }, [string]>('SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?')

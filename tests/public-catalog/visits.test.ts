@@ -1,5 +1,5 @@
 /**
- * Catalog visits (contract "Reads never write synchronously"): a public catalog read writes
+ * Catalog visits: a public catalog read writes
  * nothing; the counts are written behind in batches and reach stats within seconds; raw rows
  * older than VISIT_RAW_DAYS are pruned while the stats keep their counts.
  */

@@ -1,5 +1,5 @@
 /**
- * Backup while orders are being posted, restore into a fresh DATA_DIR (contract "Backups").
+ * Backup while orders are being posted, restore into a fresh DATA_DIR.
  *
  * The real service (`bun src/index.ts`) takes orders from several concurrent clients; mid-stream
  * `bun run admin backup --to DIR` runs as its own process. Then `admin restore` is tried against

@@ -1,5 +1,5 @@
 /**
- * Disk full, for real (contract "Disk full or I/O errors"): DATA_DIR on a small tmpfs, filled
+ * Disk full, for real: DATA_DIR on a small tmpfs, filled
  * with a file until ENOSPC. Checks: writes answer 503 SERVICE_UNAVAILABLE with Retry-After
  * (never 500), /health is 503 degraded, the log has one line per distinct error (not one per
  * request), reads keep working (owner lists, the public catalog and directory), and once space

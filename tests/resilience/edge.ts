@@ -1,5 +1,5 @@
 /**
- * The public edge's abuse cases (issue 22), each against the real service (`bun src/index.ts`):
+ * The public edge's abuse cases, each against the real service (`bun src/index.ts`):
  *
  *   uploads         store B sends N × ~8 MB uploads at once while store A uploads a 10 × 10 PNG:
  *                   A gets 201, B past its in-flight bound gets 429 + Retry-After, the server's

@@ -1,5 +1,5 @@
 /**
- * A flood of distinct IPv6 clients (contract "Browsers and the public edge"): each /64 its own
+ * A flood of distinct IPv6 clients: each /64 its own
  * bucket, 100,000 of them. Checks: the event loop is never blocked > 20 ms (flushing and sweeping
  * run in slices), and once the windows end the limiter holds no client, the rate_limits table no
  * row, and the heap is back near where it started. Runs in its own process (tests/helpers/flood.ts)

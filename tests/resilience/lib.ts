@@ -64,7 +64,7 @@ export function summary(r: CaseResult): string {
 const isStr = (v: unknown): v is string => typeof v === 'string'
 
 /**
- * Why a non-2xx answer breaks spec part 7 (undefined when it doesn't): `error` is a string,
+ * Why a non-2xx answer breaks the error rules of docs/api.md (undefined when it doesn't): `error` is a string,
  * `code` a string (except 402, whose body is fixed by 7.3), 400 is VALIDATION_ERROR with
  * `details.field` and `details.reason`, 429 carries Retry-After.
  */
@@ -82,7 +82,7 @@ export function errorShapeProblem(status: number, body: unknown, headers: Header
       isStr(b.upgradeUrl) &&
       b.code === undefined
       ? undefined
-      : '402 body differs from spec 7.3'
+      : '402 body differs from the documented one'
   }
   if (!isStr(b.code)) return '`code` is not a string'
   if (b.details !== undefined && (typeof b.details !== 'object' || b.details === null || Array.isArray(b.details)))

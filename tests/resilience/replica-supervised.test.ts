@@ -1,9 +1,9 @@
 /**
- * Replication with Litestream (src/replica, contract "Replication"): the settings, the generated
+ * Replication with Litestream (src/replica): the settings, the generated
  * config, the lag arithmetic, the supervised child (restarted when it dies, a leftover from a
  * killed service stopped, stopped by its pid), the checkpoint hand-over proved by a restore equal
  * row for row, and `admin restore --from-replica` (latest, point in time, refusals).
- * The machine-loss case (SIGKILL mid-stream) is tests/resilience-replica.test.ts.
+ * The machine-loss case (SIGKILL mid-stream) is tests/resilience/replica.test.ts.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'

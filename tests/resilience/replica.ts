@@ -1,5 +1,5 @@
 /**
- * Replication survives losing the machine (contract "Replication", docs/operations.md#replication).
+ * Replication survives losing the machine.
  *
  * The real service (`bun src/index.ts`) runs with REPLICA_URL=file://… and takes orders from
  * concurrent clients; mid-stream the service and its Litestream are both SIGKILLed at the same

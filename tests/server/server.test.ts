@@ -1,5 +1,5 @@
 /**
- * Serving over real sockets (contract "Operator interface"): the self-signed certificate made
+ * Serving over real sockets: the self-signed certificate made
  * on first start and reused, operator PEM files, the HTTP_PORT redirect, /health, and
  * TRUST_PROXY mode (X-Forwarded-Proto redirect, client IP = rightmost X-Forwarded-For).
  */

@@ -1,5 +1,5 @@
 /**
- * The storefront's public edge (issue 22, findings 5 and 6): pictures only from this origin as a
+ * The storefront's public edge: pictures only from this origin as a
  * browser resolves URLs, one visit per IP per store per 30 minutes, and a per-IP page limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

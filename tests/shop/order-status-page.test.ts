@@ -1,5 +1,5 @@
 /**
- * The customer's order status page (issue 20): the 201 carries `statusUrl` with a token of 256
+ * The customer's order status page: the 201 carries `statusUrl` with a token of 256
  * random bits that is not the order id; the page shows lines, total and the status timeline in
  * the store's language, is noindex and uncached, follows the seller's moves; another token, or
  * the token under another store's slug, shows nothing.

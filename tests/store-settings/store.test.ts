@@ -32,7 +32,7 @@ const STORE_FIELDS = [
 ]
 
 describe('GET /api/v1/store', () => {
-  test('returns exactly the contract fields, on the free plan too', async () => {
+  test('returns exactly the documented fields, on the free plan too', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'free', description: 'Mugs and more' })
     const [res, body] = await t.api.get('/api/v1/store', { key })
     expectStatus(res, body).toBe(200)

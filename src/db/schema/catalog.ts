@@ -40,7 +40,7 @@ export const products = sqliteTable(
     isActive: bool('is_active').notNull().default(true),
     /** Units on hand for a product without variants; null = not tracked (never sold out). */
     stock: integer('stock'),
-    /** Soft delete (spec 1): the row stays because orders and reviews point at it. */
+    /** Soft delete: the row stays because orders and reviews point at it. */
     deletedAt: integer('deleted_at'),
     ...timestamps,
   },

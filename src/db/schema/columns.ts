@@ -1,7 +1,7 @@
 import { integer, text } from 'drizzle-orm/sqlite-core'
 import { createId } from '../../lib/cuid'
 
-/** Every row id is a plain CUID2 (spec 2.1). */
+/** Every row id is a plain CUID2. */
 export const id = () =>
   text('id')
     .primaryKey()

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { sqliteTable, text, integer, uniqueIndex, index, primaryKey } from 'drizzle-orm/sqlite-core'
 import { id, timestamps, bool } from './columns'
 import { createId } from '../../lib/cuid'
@@ -6,6 +7,14 @@ import { products, variants } from './catalog'
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/**
+ * Where an order was placed: the store's own pages (`storefront`), the in-process assistant
+ * tools (`mcp`), or any other client of `POST /api/orders` (`api`). Null for orders placed before
+ * the source was recorded. Only storefront orders count in the dashboard's conversion (docs/panel.md).
+ */
+export const ORDER_SOURCES = ['storefront', 'api', 'mcp'] as const
+export type OrderSource = (typeof ORDER_SOURCES)[number]
 
 export const shippingOptions = sqliteTable(
   'shipping_options',
@@ -106,10 +115,11 @@ export const orders = sqliteTable(
     dedupHash: text('dedup_hash').notNull(),
     /**
      * The customer's status page (`/s/:slug/orders/<token>`): 256 random bits, not the id, made by
-     * the checkout (contract "The customer's order page"). Null for orders placed before status
+     * the checkout. Null for orders placed before status
      * pages existed (drizzle/0016). A column, not a table of its own (decision 012).
      */
     statusToken: text('status_token'),
+    source: text('source', { enum: ORDER_SOURCES }),
     /** Set by the move to `shipped` (both optional); null before and when the seller gave none. */
     trackingNumber: text('tracking_number'),
     /** An `https:` link to the carrier's tracking page. */
@@ -117,6 +127,11 @@ export const orders = sqliteTable(
     ...timestamps,
   },
   (o) => [
+    // The dashboard counts a period's storefront orders from this index alone (a range count;
+    // `source` is a column too so the count never reads the table).
+    index('orders_store_storefront_created_idx')
+      .on(o.storeId, o.createdAt, o.source)
+      .where(sql`${o.source} = 'storefront'`),
     uniqueIndex('orders_status_token_uq').on(o.statusToken),
     uniqueIndex('orders_store_number_uq').on(o.storeId, o.orderNumber),
     index('orders_store_created_idx').on(o.storeId, o.createdAt),
@@ -174,7 +189,7 @@ export const orderItems = sqliteTable(
   (i) => [index('order_items_order_idx').on(i.orderId, i.position), index('order_items_product_idx').on(i.productId)],
 )
 
-/** Idempotency-Key records for POST /api/orders, kept 24 h (contract "Beyond the spec"). */
+/** Idempotency-Key records for POST /api/orders, kept 24 h. */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {

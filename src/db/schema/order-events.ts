@@ -1,5 +1,5 @@
 /**
- * The orders inbox's own rows (issue 20). `order_events` is a commit-ordered log of what
+ * The orders inbox's own rows. `order_events` is a commit-ordered log of what
  * happened to each order — its creation and every status move — written by triggers on `orders`
  * (drizzle/0014) in the writer's own transaction, so every write path (checkout, API, MCP, the
  * CLI, the expiry job, another process) lands in it without remembering to. Its AUTOINCREMENT id

@@ -1,5 +1,5 @@
 /**
- * People who sign in to the panel (contract "People, roles and sign-in"): users, their
+ * People who sign in to the panel: users, their
  * memberships of stores with a role, one-time links (invitations, resets, sign-in links),
  * sessions, passkeys, recovery codes, and the activity log. Every secret is stored hashed
  * (SHA-256 of ≥ 128 random bits: tokens, session ids, recovery codes; argon2id: passwords) or
@@ -18,7 +18,7 @@ export const users = sqliteTable(
   {
     id: id(),
     email: text('email').notNull(),
-    /** Lower-cased e-mail: unique, case-insensitive (contract). */
+    /** Lower-cased e-mail: unique, case-insensitive. */
     emailKey: text('email_key').notNull(),
     name: text('name').notNull().default(''),
     /** argon2id (Bun.password, PHC string); null until an invitation is accepted. */
@@ -145,7 +145,7 @@ export const recoveryCodes = sqliteTable(
 )
 
 /**
- * Who changed what, when (contract "Activity log"): written in the writing transaction, kept
+ * Who changed what, when: written in the writing transaction, kept
  * 180 days. `actor` is `user:<id>`, `key:<prefix>`, `cli` or `system`.
  */
 export const activity = sqliteTable(

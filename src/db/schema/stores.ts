@@ -5,7 +5,7 @@ export const PLANS = ['free', 'pro', 'lifetime'] as const
 export type Plan = (typeof PLANS)[number]
 export const STORE_STATUSES = ['active', 'suspended'] as const
 export type StoreStatus = (typeof STORE_STATUSES)[number]
-/** The storefront's words and the default WhatsApp template (contract "Small API additions"). */
+/** The storefront's words and the default WhatsApp template. */
 export const LANGUAGES = ['es', 'en', 'pt'] as const
 export type Language = (typeof LANGUAGES)[number]
 
@@ -29,7 +29,7 @@ export const stores = sqliteTable(
     suspendedAt: integer('suspended_at'),
     /** Last order number handed out; bumped inside the order transaction so numbers never collide. */
     orderSeq: integer('order_seq').notNull().default(0),
-    /** A pending order older than this is cancelled and its stock put back; 0 = never (contract, third wave). */
+    /** A pending order older than this is cancelled and its stock put back; 0 = never. */
     pendingOrderTtlHours: integer('pending_order_ttl_hours').notNull().default(72),
     /** The public store read shows exact stock counts only when the store opts in; `inStock` always. */
     showStockCount: bool('show_stock_count').notNull().default(false),

@@ -1,5 +1,5 @@
 /**
- * Invoices with card retries, and the suspension they drive (contract "Plans and suspension"):
+ * Invoices with card retries, and the suspension they drive:
  * a failed charge schedules the next retry; an invoice still unpaid after its last retry
  * suspends the store (jobs/billing.ts); a refund or chargeback suspends at once; a recorded
  * payment reinstates. Each operation has a `…Tx` form that runs inside a caller's transaction
@@ -190,10 +190,10 @@ function reverseTx(
   return { invoice, store, storeChange }
 }
 
-/** A full refund suspends the store at once (spec 7.3). */
+/** A full refund suspends the store at once. */
 export const recordRefundTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) =>
   reverseTx(ctx.db, ctx.now, input.invoiceId, 'refunded', input.storeId)
-/** A chargeback suspends the store at once (spec 7.3). */
+/** A chargeback suspends the store at once. */
 export const recordChargebackTx = ({ ctx, input }: { ctx: TxStep; input: InvoiceRef }) =>
   reverseTx(ctx.db, ctx.now, input.invoiceId, 'charged_back', input.storeId)
 

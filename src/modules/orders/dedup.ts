@@ -1,5 +1,5 @@
 /**
- * Duplicate detection (spec 4.3): same store, same E.164 phone and the same multiset of
+ * Duplicate detection: same store, same E.164 phone and the same multiset of
  * (variant or product, quantity) within 5 minutes. Lines are sorted into a canonical form so
  * their order in the body doesn't matter; the hash goes into `orders.dedup_hash`, compared
  * among the customer's (store, phone) orders of the window (sql/checkout.ts).

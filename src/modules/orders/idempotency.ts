@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST /api/orders (contract "Beyond the spec"): scoped to the store, kept
+ * `Idempotency-Key` on POST /api/orders: scoped to the store, kept
  * 24 h (jobs/prune.ts deletes older rows; reads ignore them too). Only 201s are stored, inside
  * the order's own transaction, so a record exists exactly when its order does.
  */

@@ -1,5 +1,5 @@
 /**
- * The seller's orders inbox (issue 20): a page of orders newest first, filtered by status and
+ * The seller's orders inbox: a page of orders newest first, filtered by status and
  * searched by order number, phone (any format, matched as E.164 through the customer's
  * (store, phone) index) or name, each row with the "new" marker of the person reading (seen.ts);
  * the commit-ordered event log the live inbox follows (`order_events`, kept by triggers,

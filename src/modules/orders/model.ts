@@ -56,7 +56,7 @@ export const OrderCreated = t.Object(
   { title: 'OrderCreated' },
 )
 
-// ---- Views (spec 2.2 / 2.3) ----
+// ---- Views ----
 
 export const OrderItemListForm = t.Object(
   {
@@ -82,7 +82,7 @@ export const OrderItem = t.Object(
   { title: 'OrderItem' },
 )
 
-/** List form: omits customerAddress, shippingOption, updatedAt and item ids (spec 2.2). */
+/** List form: omits customerAddress, shippingOption, updatedAt and item ids. */
 export const OrderListForm = t.Object(
   {
     id: Id,

@@ -1,5 +1,5 @@
 /**
- * Internal notes on an order (issue 20): written by the store's team in the panel, read only
+ * Internal notes on an order: written by the store's team in the panel, read only
  * there (the API's order has no notes field but the customer's own `notes`). Each names its
  * author; a note is never edited, so the list is the record of what the team said.
  */
@@ -16,7 +16,13 @@ export const MAX_NOTE_LENGTH = 2000
 
 const authorOf = (ctx: Ctx): string => {
   const a = ctx.actor
-  return a.kind === 'user' ? `user:${a.userId}` : a.kind === 'key' ? `key:${a.keyId}` : a.kind
+  return a.kind === 'user'
+    ? `user:${a.userId}`
+    : a.kind === 'key'
+      ? `key:${a.keyId}`
+      : a.kind === 'app'
+        ? `app:${a.grantId}`
+        : a.kind
 }
 
 /** Adds a note to the ctx's store's order (404 / 403 as the order's other verbs). */

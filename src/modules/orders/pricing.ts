@@ -1,5 +1,5 @@
 /**
- * Order money math, all in integer minor units (contract "Orders"): total = Σ line subtotals +
+ * Order money math, all in integer minor units: total = Σ line subtotals +
  * shipping − discount. A percentage discount applies to the items' subtotal only (not shipping),
  * rounded half up; a fixed discount never takes the items below zero.
  */

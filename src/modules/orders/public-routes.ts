@@ -4,6 +4,7 @@ import { ErrorBody, publicErrors } from '../shared'
 import { prepareOrder } from './checkout/prepare'
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency'
 import { OrderCreate, OrderCreated } from './model'
+import { orderSourceOf } from './source'
 import type { Config } from '../../config'
 import type { CheckoutResult } from './checkout/place'
 import type { PendingOrder } from './checkout/prepare'
@@ -31,7 +32,9 @@ export const publicOrderRoutes = (port: CheckoutPort) =>
     async ({ body, request, set }) => {
       const key = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER))
       const origin = port.config.publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin
-      const result = await port.checkout.submit(prepareOrder(body, key, port.config.orderMaxUnits, origin))
+      const result = await port.checkout.submit(
+        prepareOrder(body, key, port.config.orderMaxUnits, origin, orderSourceOf(request)),
+      )
       set.status = result.status
       if (result.replayed) set.headers['idempotent-replayed'] = 'true'
       return result.body

@@ -51,7 +51,7 @@ export const orderRoutes = (port: OrderRoutesPort) =>
         response: { 200: list(OrderListForm), ...authErrors },
         detail: doc(
           'List orders, newest first',
-          ' List form (spec 2.2): no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.',
+          ' List form: no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.',
         ),
       },
     )

@@ -1,5 +1,5 @@
 /**
- * The inbox's "new" marker, per person (issue 20): an order is new to a person until THAT person
+ * The inbox's "new" marker, per person: an order is new to a person until THAT person
  * opens it — another member opening it changes nothing for them. Two bounds keep it small:
  * an order placed before the person joined the store is not new to them (a new member does not
  * inherit the whole history as unread), and nothing older than NEW_FOR_MS is new (an inbox

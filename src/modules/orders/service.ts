@@ -1,4 +1,4 @@
-/** The orders API: list, get, status change. The list's SQL is in statements.ts. */
+/** The orders API: list, get, status change. The list's SQL is in sql/. */
 import { and, eq } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
@@ -64,7 +64,7 @@ export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string
 }
 
 /**
- * A status move (spec 3.1) as a compare-and-set inside BEGIN IMMEDIATE: of several identical
+ * A status move as a compare-and-set inside BEGIN IMMEDIATE: of several identical
  * concurrent moves exactly one changes the row; the others see the new status and get 409.
  * The `order.updated` outbox row commits with the change, and so does a cancellation's stock.
  */

@@ -1,5 +1,5 @@
 /**
- * The customer's order status page's read (issue 20): the order behind a status token (256
+ * The customer's order status page's read: the order behind a status token (256
  * random bits made by the checkout, drizzle/0016), its lines and its status timeline. Nothing
  * else of the customer or the store's other orders is read. A token of another store's slug,
  * an unknown token or a suspended store read as nothing.

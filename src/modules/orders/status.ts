@@ -1,7 +1,7 @@
 /**
- * The order status machine (spec 3.1): pending → confirmed → shipped → delivered, and
+ * The order status machine: pending → confirmed → shipped → delivered, and
  * cancellation from any state before delivered. Everything else — including a move to the
- * same status — is refused with 409 INVALID_STATUS_TRANSITION (contract "Orders").
+ * same status — is refused with 409 INVALID_STATUS_TRANSITION.
  */
 import type { OrderStatus } from '../../db/schema'
 import { Conflict } from '../../lib/errors'

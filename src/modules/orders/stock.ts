@@ -1,5 +1,5 @@
 /**
- * Inventory on the order path (contract "Inventory"). `stock` is null for an untracked item
+ * Inventory on the order path. `stock` is null for an untracked item
  * (never refused, never counted) and a non-negative count otherwise. Both functions run inside
  * the transaction that writes the order or its status, on that transaction's connection, so a
  * refused order leaves no units taken and a cancellation can't commit without its units back.

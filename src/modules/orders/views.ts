@@ -1,4 +1,4 @@
-/** Orders as the API shows them: list form and detail form (spec 2.2 / 2.3). */
+/** Orders as the API shows them: list form and detail form. */
 import type { Database } from 'bun:sqlite'
 import { itemsOf, listItemsOf, orderById, type ListItem, type ListOrder } from './sql'
 import type { Db } from '../../db/client'
@@ -11,7 +11,7 @@ type ItemFields = Pick<
   'productId' | 'productName' | 'variantId' | 'variantName' | 'quantity' | 'unitPrice' | 'subtotal'
 >
 
-/** An item in the list form (spec 2.3): names, quantity and money, no ids. */
+/** An item in the list form: names, quantity and money, no ids. */
 const itemListView = (i: Omit<ItemFields, 'productId' | 'variantId'>, currency: string) => ({
   productName: i.productName,
   variantName: i.variantName,
@@ -49,7 +49,7 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
     customerName: o.customerName,
     customerPhone: o.customerPhone,
     customerAddress: o.customerAddress,
-    // Detail form adds the ids (spec 2.3).
+    // Detail form adds the ids.
     items: items.map((i) => ({ productId: i.productId, variantId: i.variantId, ...itemListView(i, c) })),
     subtotal: toMajor(o.itemsSubtotal, c),
     shippingOption:

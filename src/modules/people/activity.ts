@@ -27,6 +27,8 @@ export function actorRef(actor: Actor, keyPrefix?: string): string {
       return `user:${actor.userId}`
     case 'key':
       return `key:${keyPrefix ?? actor.keyId}`
+    case 'app':
+      return `app:${actor.grantId}`
     default:
       return actor.kind
   }

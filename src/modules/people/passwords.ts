@@ -5,10 +5,13 @@
  *
  * Each hash or verification holds 64 MiB for its ~160 ms, so they run at most
  * PASSWORD_WORK_PARALLEL at once and at most PASSWORD_WORK_QUEUE wait; beyond that a sign-in
- * is refused as busy (429) rather than letting a burst take the machine's memory.
+ * is refused as busy (429) rather than letting a burst take the machine's memory. The queue takes
+ * turns between client addresses (password-queue.ts): a flood from many addresses does not
+ * refuse a person from a clean one.
  */
 import { dictionary } from '@zxcvbn-ts/language-common'
-import { RateLimited, ValidationError } from '../../lib/errors'
+import { ValidationError } from '../../lib/errors'
+import { FairQueue } from './password-queue'
 
 export const PASSWORD_MIN = 10
 export const PASSWORD_MAX = 256
@@ -56,37 +59,15 @@ export function checkNewPassword(password: unknown, email: string): string {
   return password
 }
 
-/** Runs argon2 work at most PASSWORD_WORK_PARALLEL at a time (memory: 64 MiB each). */
-class WorkQueue {
-  private running = 0
-  private waiting: (() => void)[] = []
-  constructor(
-    private parallel: number,
-    private queue: number,
-  ) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= this.parallel) {
-      if (this.waiting.length >= this.queue) throw new RateLimited(1)
-      await new Promise<void>((resolve) => this.waiting.push(resolve))
-    } else this.running++
-    try {
-      return await fn()
-    } finally {
-      const next = this.waiting.shift()
-      if (next) next()
-      else this.running--
-    }
-  }
-}
-
 /**
  * One per process, like the thread pool it bounds: two app instances in one test process share
  * the machine's memory all the same.
  */
-const work = new WorkQueue(PASSWORD_WORK_PARALLEL, PASSWORD_WORK_QUEUE)
+export const passwordQueue = new FairQueue(PASSWORD_WORK_PARALLEL, PASSWORD_WORK_QUEUE)
 
-export const hashPassword = (password: string): Promise<string> =>
-  work.run(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
+/** `address`: the client's (an IP, or its IPv6 /64), whose turn in the queue this takes. */
+export const hashPassword = (password: string, address = ''): Promise<string> =>
+  passwordQueue.run(address, () => Bun.password.hash(password, { algorithm: 'argon2id' }))
 
 let dummy: Promise<string> | undefined
 /** argon2id verifications run so far in this process: tests check that no sign-in answer skips one. */
@@ -95,10 +76,10 @@ export const passwordWork = { verifications: 0 }
  * Verifies against the stored hash, or, for an unknown e-mail or a person without a password,
  * against a dummy hash of the same cost: both answers take the same time.
  */
-export function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
+export function verifyPassword(password: string, hash: string | null | undefined, address = ''): Promise<boolean> {
   const target =
     hash ?? (dummy ??= Bun.password.hash('not-a-password: the cost of a real verification', { algorithm: 'argon2id' }))
-  return work.run(async () => {
+  return passwordQueue.run(address, async () => {
     passwordWork.verifications++
     const ok = await Bun.password.verify(password, await target, 'argon2id')
     return ok && !!hash

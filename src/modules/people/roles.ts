@@ -1,5 +1,5 @@
 /**
- * Roles are sets of the API's scopes (contract "People, roles and sign-in"), plus what only an
+ * Roles are sets of the API's scopes, plus what only an
  * owner manages. One table decides what a role may open in the panel, which links its
  * navigation shows, and what its URLs answer (403 when typed by hand).
  */

@@ -1,5 +1,5 @@
 /**
- * Sessions (contract): an opaque random id (256 bits) in the `__Host-sid` cookie, stored only as
+ * Sessions: an opaque random id (256 bits) in the `__Host-sid` cookie, stored only as
  * its SHA-256; idle expiry 14 days, absolute 60 days. A new id at sign-in and at every
  * privilege change (rotate). A `pending` session proved the password but still owes the second
  * step: it opens nothing but the two-step page, for 10 minutes.
@@ -21,7 +21,7 @@ export const PENDING_MS = 10 * 60_000
 /** lastSeenAt is written at most once a minute per session: a write per page view buys nothing. */
 const TOUCH_MS = 60_000
 
-/** `Set-Cookie` for a new session id: exactly the contract's attributes (no Domain), kept 60 days by the browser. */
+/** `Set-Cookie` for a new session id: exactly the documented attributes (docs/panel.md; no Domain), kept 60 days by the browser. */
 export const sessionCookie = (token: string): string =>
   `${COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_MS / 1000}`
 export const clearedCookie = (): string => `${COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`

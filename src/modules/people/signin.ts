@@ -8,7 +8,7 @@ import type { PeopleCtx } from './context'
 import { verifyPassword } from './passwords'
 import { openSession, type Opened } from './sessions'
 import { storesOf, userByEmail } from './team'
-import { countFailure, waitBeforeAttempt, type Counter } from './throttle'
+import { throttledCheck, type Counter } from './throttle'
 
 export class SignInFailed extends Unauthorized {
   constructor() {
@@ -42,14 +42,13 @@ export async function signInWithPassword({
 }): Promise<SignedIn> {
   const email = typeof input.email === 'string' ? input.email.trim().slice(0, 254) : ''
   const password = typeof input.password === 'string' ? input.password.slice(0, 1024) : ''
-  const wait = waitBeforeAttempt(throttle, input.ip, email)
-  if (wait > 0) throw new RateLimited(wait)
   const user = email ? userByEmail(ctx.db, email) : undefined
-  const ok = await verifyPassword(password, user?.passwordHash)
-  if (!ok || !user) {
-    countFailure(throttle, input.ip, email)
-    throw new SignInFailed()
-  }
+  // Counted before the hash, given back when it was right (throttle.ts).
+  const { wait, ok } = await throttledCheck(throttle, input.ip, email, () =>
+    verifyPassword(password, user?.passwordHash, input.ip),
+  )
+  if (wait > 0) throw new RateLimited(wait)
+  if (!ok || !user) throw new SignInFailed()
   const pending = user.totpEnabledAt !== null
   const storeId = storesOf(ctx.db, user.id)[0]?.storeId ?? null
   const opened = openSession({

@@ -1,5 +1,5 @@
 /**
- * Users, store memberships and one-time links (contract "People, roles and sign-in"): an
+ * Users, store memberships and one-time links: an
  * invitation to a store (72 h, used once), a password reset from `user:reset`, the demo's
  * sign-in link. A link's token (256 random bits) is shown once; only its hash is kept.
  * A store always keeps at least one owner.
@@ -448,7 +448,7 @@ export function createOwner({
   })
 }
 
-/** `user:list`: the store's people (contract table). */
+/** `user:list`: the store's people. */
 export function listMembers({ ctx, input }: { ctx: PeopleCtx; input: { storeId: string } }) {
   return ctx.db
     .select({

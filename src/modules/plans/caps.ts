@@ -1,5 +1,5 @@
 /**
- * Plan caps (contract "Plans and suspension"): free 10 products, 3 categories, no variants;
+ * Plan caps: free 10 products, 3 categories, no variants;
  * pro 500 products, 50 categories; lifetime none. Configurable by env.
  */
 import type { Ctx } from '../../kernel/context'

@@ -1,4 +1,4 @@
-/** Spec 7.4: the operations that need a paid plan (declared on their routes), and what the 403 says. */
+/** The operations that need a paid plan (declared on their routes), and what the 403 says. */
 export const PAID_FEATURES = {
   advancedAnalytics: 'Statistics need a Pro or Lifetime plan',
   reviewModeration: 'Review moderation needs a Pro or Lifetime plan',

@@ -75,7 +75,7 @@ function money(ctx: Ctx, amount: number, field: string) {
   return toMinor(amount, ctx.store.currency, field)
 }
 
-/** A "was" price at or under the price would show a discount that isn't one (contract, third wave). */
+/** A "was" price at or under the price would show a discount that isn't one. */
 function checkComparePrice(price: number, comparePrice: number | null): void {
   if (comparePrice !== null && comparePrice <= price)
     throw new ValidationError('comparePrice', 'out_of_range', "'comparePrice' must be greater than 'price' (or null)")
@@ -273,7 +273,7 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
   }
 }
 
-/** Soft delete (spec 1): the row stays for orders and reviews; GET answers 404 afterwards. */
+/** Soft delete: the row stays for orders and reviews; GET answers 404 afterwards. */
 export function deleteProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
     ownProduct(ctx, id, tx)

@@ -1,7 +1,7 @@
 /**
  * The storefront's public read side (no key): the directory of published stores, one store's
  * catalog, and the slug availability check. No function takes a store ctx: the store comes
- * from the URL, checked in the contract's order (404 → 402 → 404 unpublished).
+ * from the URL, checked in the documented order (docs/api.md) (404 → 402 → 404 unpublished).
  */
 import { and, asc, count, eq, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'

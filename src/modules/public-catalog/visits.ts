@@ -23,7 +23,7 @@ export const VISIT_RAW_DAYS = 35
 const ROWS_PER_TX = 2_000
 const PRUNE_BATCH = 5_000
 
-/** One visit per visitor (client IP bucket) per store in this window (contract, third wave). */
+/** One visit per visitor (client IP bucket) per store in this window. */
 export const VISIT_DEDUP_MS = 30 * 60_000
 /**
  * Visitors remembered at once (~100 bytes each): past it the oldest are forgotten, so memory

@@ -36,7 +36,7 @@ const withProduct = (db: Runner) =>
     .innerJoin(products, eq(products.id, reviews.productId))
 
 /**
- * Public review submission. Order of checks (contract): the per-IP limit and schema ran before;
+ * Public review submission. Order of checks: the per-IP limit and schema ran before;
  * here 402 suspended → 404 unknown/unpublished store → 400 `productId`. The review and its
  * `review.created` outbox rows commit together.
  */
@@ -103,7 +103,7 @@ export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
 
 /**
  * Approve or reject. Re-moderation between approved and rejected is allowed; `pending` can't be
- * set back (400). Checks keep the contract's order: another store's review 403 → 400 → 404.
+ * set back (400). Checks keep the documented order: another store's review 403 → 400 → 404.
  */
 export function moderateReview({
   ctx,

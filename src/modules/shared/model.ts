@@ -19,7 +19,7 @@ export const Slug = t.String({
 export const Money = t.Number({ minimum: 0, maximum: 1e12, description: 'Amount in major units of the store currency' })
 export const IsoDate = t.String({ maxLength: 40, description: 'ISO 8601 date or date-time' })
 
-/** limit/offset per spec part 8; createdSince/updatedSince per the contract. */
+/** limit/offset paging and the createdSince/updatedSince filters (docs/api.md). */
 export const Pagination = {
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, at most 100' })),
   offset: t.Optional(t.Integer({ minimum: 0, maximum: 1e9, default: 0, description: 'Records to skip' })),
@@ -65,7 +65,7 @@ export const list = <T extends TSchema>(schema: T) =>
   })
 export const Deleted = data(t.Object({ id: t.String(), deleted: t.Literal(true) }))
 
-/** Error responses every authenticated route can give (contract "Order of checks"). */
+/** Error responses every authenticated route can give. */
 export const authErrors = {
   400: ErrorBody,
   401: ErrorBody,

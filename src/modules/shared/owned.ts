@@ -2,7 +2,7 @@ import type { Ctx } from '../../kernel/context'
 import { NotFound, OtherStore } from '../../lib/errors'
 
 /**
- * Spec 5.4 for a looked-up record: 404 when it doesn't exist, 403 when it is another store's.
+ * The rule for a looked-up record: 404 when it doesn't exist, 403 when it is another store's.
  * `resource` is named as the 404 says it ("Shipping option").
  */
 export function owned<T extends { storeId: string }>(ctx: Ctx, row: T | undefined, resource: string): T {

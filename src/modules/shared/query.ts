@@ -16,7 +16,7 @@ export function isoParam(value: string | undefined, field: string): number | und
   return ms
 }
 
-/** createdSince / updatedSince filters (contract "Beyond the spec"). */
+/** createdSince / updatedSince filters. */
 export function sinceFilters(
   q: { createdSince?: string; updatedSince?: string },
   cols: { createdAt: Column; updatedAt: Column },

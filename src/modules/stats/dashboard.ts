@@ -1,12 +1,13 @@
 /**
- * The panel dashboard's numbers (issue 20): per UTC day for the last 30 days — orders, revenue
+ * The panel dashboard's numbers: per UTC day for the last 30 days — orders, revenue
  * (cancelled left out, as the API's stats), visits — read from the daily rollups the triggers
- * keep (drizzle/0004), never a scan of orders; today / 7 / 30 days summed from them; the top
+ * keep (drizzle/0004), never a scan of orders; today / 7 / 30 days summed from them, with the
+ * period's storefront orders counted from their own index for the conversion; the top
  * products of the 30 days; tracked stock at 5 or less; and the store's getting-started steps.
  */
 import type { Ctx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'
-import { hasStep, lowStockOf, ordersPerDaySince, topProductsSince, visitsPerDaySince } from './sql'
+import { hasStep, lowStockOf, ordersPerDaySince, storefrontOrdersIn, topProductsSince, visitsPerDaySince } from './sql'
 
 export interface DayFigure {
   /** UTC day number (epoch ms ÷ 86 400 000). */
@@ -25,7 +26,9 @@ export interface PeriodFigure {
   /** Minor units per non-cancelled order; 0 without one. */
   average: number
   visits: number
-  /** Orders ÷ visits; null without visits. */
+  /** Orders placed on the store's own pages (not over the API or by an assistant). */
+  storefrontOrders: number
+  /** Storefront orders ÷ storefront visits; null without visits. */
   conversion: number | null
 }
 
@@ -53,6 +56,7 @@ export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx;
   }
   const periods: PeriodFigure[] = [1, 7, 30].map((n) => {
     const span = series.slice(-n)
+    const storefrontOrders = storefrontOrdersIn(client, storeId, (today - n + 1) * DAY_MS, (today + 1) * DAY_MS)
     const orders = span.reduce((s, d) => s + d.orders, 0)
     const revenue = span.reduce((s, d) => s + d.revenue, 0)
     const paid = span.reduce((s, d) => s + d.paidOrders, 0)
@@ -63,7 +67,8 @@ export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx;
       revenue,
       average: paid === 0 ? 0 : Math.round(revenue / paid),
       visits,
-      conversion: visits === 0 ? null : orders / visits,
+      storefrontOrders,
+      conversion: visits === 0 ? null : storefrontOrders / visits,
     }
   })
   const top = topProductsSince(client, storeId, first)

@@ -68,7 +68,7 @@ export function plainFigures(db: Database, storeId: string, from: number, to: nu
 }
 
 /**
- * Raw visits in [from, to), a partial day. A day whose raw rows were pruned (storefront/visits.ts
+ * Raw visits in [from, to), a partial day. A day whose raw rows were pruned (public-catalog/visits.ts
  * keeps VISIT_RAW_DAYS) has only its rollup left: its share is prorated by the time covered.
  */
 function visitsIn(db: Database, storeId: string, from: number, to: number): number {

@@ -31,6 +31,9 @@ const statements = perConnection((db: Database) => ({
   productsDays: db.query<FigureRow, Range>(
     'SELECT product_id AS k, SUM(quantity) AS a, SUM(revenue) AS b FROM product_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY product_id',
   ),
+  storefrontOrdersIn: db.query<{ n: number }, Range>(
+    "SELECT COUNT(*) AS n FROM orders WHERE store_id = ?1 AND source = 'storefront' AND created_at >= ?2 AND created_at < ?3",
+  ),
   visitsDays: db.query<{ n: number }, Range>(
     'SELECT COALESCE(SUM(visits), 0) AS n FROM visit_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3',
   ),
@@ -45,6 +48,8 @@ export const rawVisitsIn = (db: Database, ...r: Range) => statements(db).visitsI
 /** A UTC day's rolled-up visits (0 when none). */
 export const rolledVisitsOfDay = (db: Database, storeId: string, day: number) =>
   statements(db).rolledVisitsOfDay.get(storeId, day)?.n ?? 0
+/** Orders placed on the store's own pages in [from, to): a range of the partial index orders_store_storefront_created_idx. */
+export const storefrontOrdersIn = (db: Database, ...r: Range) => statements(db).storefrontOrdersIn.get(...r)!.n
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */
 export const ordersByStatusOnDays = (db: Database, ...r: Range) => statements(db).statusDays.all(...r)
 export const productsOnDays = (db: Database, ...r: Range) => statements(db).productsDays.all(...r)

@@ -2,7 +2,7 @@
  * Delivers webhook events to endpoints, at least once. This file is the scheduling shell: it
  * decides when a tick runs and starts the sends. The pieces it drives:
  *
- * - store.ts / statements.ts: the delivery log's SQL (claim, move from the outbox, record).
+ * - store.ts / sql.ts: the delivery log's SQL (claim, move from the outbox, record).
  * - scheduling.ts: who may send next (fair share per endpoint, the fast and slow lanes). Pure.
  * - retry-policy.ts: what a failure leads to (retry when, fail, disable). Pure.
  * - sender.ts: one HTTP POST to the address the SSRF check passed. Stateless.

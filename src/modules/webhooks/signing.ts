@@ -1,7 +1,7 @@
 /**
  * Standard Webhooks signing: `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, the key
  * being the base64 part of `whsec_…`. node:crypto rather than the package's pure-JS HMAC for
- * speed; tests/webhooks-signing.test.ts pins byte-equality with `standardwebhooks`.
+ * speed; tests/webhooks/unit.test.ts pins byte-equality with `standardwebhooks`.
  */
 import { createHmac, randomBytes } from 'node:crypto'
 

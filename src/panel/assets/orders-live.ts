@@ -1,5 +1,5 @@
 /**
- * The live orders inbox (issue 20): an EventSource on the inbox's stream (`data-stream` on
+ * The live orders inbox: an EventSource on the inbox's stream (`data-stream` on
  * #live-status). Each event carries the order's row as the server rendered it, in the person's
  * language: a row already on the page is replaced in place (a status move made elsewhere), a new
  * order goes on top when the page shows the newest orders unfiltered. The tab's title counts the

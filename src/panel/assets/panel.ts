@@ -61,7 +61,9 @@ if (signInButton && supported) {
     try {
       const options = await post('/admin/login/passkey/options', undefined, {})
       const response = await startAuthentication({ optionsJSON: options.data.options as never })
-      const done = await post('/admin/login/passkey', undefined, { response })
+      // Where the sign-in form was to lead (an assistant's consent page, a panel page): the server checks it.
+      const next = document.querySelector<HTMLInputElement>('input[name="next"]')?.value
+      const done = await post('/admin/login/passkey', undefined, { response, next })
       if (done.ok) location.assign(String(done.data.next ?? '/admin'))
       else say(status, signInButton.dataset.failed ?? '')
     } catch {

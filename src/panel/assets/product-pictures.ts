@@ -1,5 +1,5 @@
 /**
- * The product editor's pictures (issue 21), on top of forms that work without it: picked or
+ * The product editor's pictures, on top of forms that work without it: picked or
  * dropped files upload one by one (XMLHttpRequest, for its upload progress) to the form's own
  * route with the session's form token, each with a progress bar and its own error; "Move
  * earlier/later" and dragging a picture post the same move form's route. Each answer carries the

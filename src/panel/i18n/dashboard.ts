@@ -1,4 +1,4 @@
-/** The dashboard's words (issue 20), es | en | pt, beside the shell's catalogue (panel/i18n.ts). */
+/** The dashboard's words, es | en | pt, beside the shell's catalogue (panel/i18n/index.ts). */
 import type { PanelLanguage } from '../i18n'
 
 const en = {
@@ -11,6 +11,8 @@ const en = {
   chartTitle: 'Orders and revenue per day, last 30 days',
   chartSummary: (orders: number, revenue: string) =>
     `${orders} orders and ${revenue} in the last 30 days. Bars: orders; line: revenue.`,
+  legendOrders: 'Orders (bars, left axis)',
+  legendRevenue: 'Revenue (line, right axis)',
   showTable: 'Show the numbers as a table',
   day: 'Day',
   topProducts: 'Top products (30 days)',
@@ -50,6 +52,8 @@ const es: DashboardWords = {
   chartTitle: 'Pedidos e ingresos por día, últimos 30 días',
   chartSummary: (orders, revenue) =>
     `${orders} pedidos y ${revenue} en los últimos 30 días. Barras: pedidos; línea: ingresos.`,
+  legendOrders: 'Pedidos (barras, eje izquierdo)',
+  legendRevenue: 'Ingresos (línea, eje derecho)',
   showTable: 'Ver los números en una tabla',
   day: 'Día',
   topProducts: 'Productos más vendidos (30 días)',
@@ -88,6 +92,8 @@ const pt: DashboardWords = {
   chartTitle: 'Pedidos e receita por dia, últimos 30 dias',
   chartSummary: (orders, revenue) =>
     `${orders} pedidos e ${revenue} nos últimos 30 dias. Barras: pedidos; linha: receita.`,
+  legendOrders: 'Pedidos (barras, eixo esquerdo)',
+  legendRevenue: 'Receita (linha, eixo direito)',
   showTable: 'Ver os números em uma tabela',
   day: 'Dia',
   topProducts: 'Mais vendidos (30 dias)',

@@ -92,6 +92,7 @@ export const en = {
   totpSetupTitle: 'Turn on two-step sign-in',
   totpSetupIntro:
     'Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.',
+  totpQr: 'QR code for your authenticator app: scan it instead of typing the key',
   totpKey: 'Setup key',
   totpLink: 'Open in authenticator app',
   recoveryTitle: 'Your recovery codes',

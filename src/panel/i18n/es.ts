@@ -91,6 +91,7 @@ export const es: PanelWords = {
   totpSetupTitle: 'Activar la verificación en dos pasos',
   totpSetupIntro:
     'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
+  totpQr: 'Código QR para tu app de autenticación: escanéalo en lugar de escribir la clave',
   totpKey: 'Clave de configuración',
   totpLink: 'Abrir en la app de autenticación',
   recoveryTitle: 'Tus códigos de recuperación',

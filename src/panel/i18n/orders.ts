@@ -1,6 +1,6 @@
 /**
- * The orders inbox's, order page's and customers pages' words (issue 20), es | en | pt, beside
- * the shell's catalogue (panel/i18n.ts). A sentence with a value is a function of that value.
+ * The orders inbox's, order page's and customers pages' words, es | en | pt, beside
+ * the shell's catalogue (panel/i18n/index.ts). A sentence with a value is a function of that value.
  * `customerMessage` (order-messages.ts) is what "Message on WhatsApp" writes to the customer.
  */
 import type { OrderStatus } from '../../db/schema'

@@ -91,6 +91,7 @@ export const pt: PanelWords = {
   totpSetupTitle: 'Ativar a verificação em duas etapas',
   totpSetupIntro:
     'Adicione esta chave ao seu app autenticador (ou abra o link no celular) e digite o código que ele mostra.',
+  totpQr: 'Código QR para o seu app autenticador: escaneie-o em vez de digitar a chave',
   totpKey: 'Chave de configuração',
   totpLink: 'Abrir no app autenticador',
   recoveryTitle: 'Seus códigos de recuperação',

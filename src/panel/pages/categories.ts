@@ -1,5 +1,5 @@
 /**
- * Categories (issue 21): the list in the storefront's order with "Move up"/"Move down" (plain
+ * Categories: the list in the storefront's order with "Move up"/"Move down" (plain
  * POST forms, so reordering works by keyboard and without script), add, rename (and show/hide),
  * delete after a confirmation page. Writes are the categories module's verbs (createCategory,
  * updateCategory, moveCategory, deleteCategory) with the body the API's schema checks, so the

@@ -1,5 +1,5 @@
 /**
- * Customers in the panel (issue 20): the list (search by name or phone; orders, total spent,
+ * Customers in the panel: the list (search by name or phone; orders, total spent,
  * last order) and a customer's page with their orders, from the customer records the checkout
  * keeps (and their counters, kept by triggers). Reading needs `customers:read` (every role).
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard at /admin (issue 20; it replaces the shell's first figures): today / 7 / 30
+ * The dashboard at /admin: today / 7 / 30
  * days from the daily rollups, a server-drawn chart with its table, top products, low stock,
  * latest orders and the getting-started steps until they are done. On the free plan the
  * analytics part says what a paid plan adds and links the upgrade; the counts stay.
@@ -10,12 +10,13 @@ import { html, raw, type Html } from '../../shop/html'
 import { inboxPage as readInbox } from '../../modules/orders'
 import { dashboardNumbers, readiness, type PeriodFigure } from '../../modules/stats'
 import { DAY_MS } from '../../lib/time'
+import { toMajor } from '../../lib/money'
 import { dateTimeFormat, numberFormat } from '../../lib/intl'
 import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
 import { can, layout, zoneOf, type Frame } from '../views'
 import { ordersChart } from './chart'
-import { storeQr } from './dashboard-qr'
+import { storeQr } from '../views/qr'
 import { panelOf, render, type Handler } from './plugin-kit'
 import { inboxRow, money } from './orders/views'
 
@@ -53,8 +54,15 @@ function analytics(f: Frame, d: DashboardWords, data: Data): Html {
   const series = data.numbers.series
   const days = series.map((s) => ({ label: day.format(s.day * DAY_MS), orders: s.orders, revenue: s.revenue }))
   const month = data.numbers.periods[2]!
+  const tick = numberFormat(locale, { style: 'currency', currency: data.currency, notation: 'compact' })
   return html`<section aria-labelledby="chart-h"><h2 id="chart-h">${d.chartTitle}</h2>
-      ${ordersChart(days, d.chartTitle, d.chartSummary(month.orders, money(month.revenue, data.currency, locale)))}
+      ${ordersChart(days, {
+        title: d.chartTitle,
+        summary: d.chartSummary(month.orders, money(month.revenue, data.currency, locale)),
+        orders: d.legendOrders,
+        revenue: d.legendRevenue,
+        money: (minor) => tick.format(toMajor(minor, data.currency)),
+      })}
       <details><summary>${d.showTable}</summary><div class="table"><table>
         <thead><tr><th scope="col">${d.day}</th><th scope="col">${d.orders}</th><th scope="col">${d.revenue}</th></tr></thead>
         <tbody>${days.map((x) => html`<tr><th scope="row">${x.label}</th><td>${x.orders}</td><td>${money(x.revenue, data.currency, locale)}</td></tr>`)}</tbody>
@@ -81,10 +89,14 @@ function checklist(d: DashboardWords, data: Data): Html | '' {
   if (steps.every(([, done]) => done)) return ''
   return html`<section aria-labelledby="start-h"><h2 id="start-h">${d.gettingStarted}</h2><ol class="steps">
     ${steps.map(([label, done, href]) => html`<li>${done ? html`<span>${label}</span> <span class="badge status-delivered">${d.done}</span>` : html`<a href="${href}">${label}</a> <span class="badge status-pending">${d.todo}</span>`}</li>`)}
-    <li><span>${d.stepShare}</span>: <a href="${data.shopUrl}">${data.shopUrl}</a>
-      <figure>${storeQr(data.shopUrl, d.qrLabel)}<figcaption>${d.qrHint}</figcaption></figure></li>
   </ol></section>`
 }
+
+/** The store's link and its QR code: always there, since sharing goes on after setup. */
+const share = (d: DashboardWords, data: Data): Html =>
+  html`<section aria-labelledby="share-h"><h2 id="share-h">${d.stepShare}</h2>
+    <p><a href="${data.shopUrl}">${data.shopUrl}</a></p>
+    <figure>${storeQr(data.shopUrl, d.qrLabel)}<figcaption>${d.qrHint}</figcaption></figure></section>`
 
 function page(f: Frame, d: DashboardWords, data: Data): string {
   const o = ordersWords(f.lang)
@@ -94,6 +106,7 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
     f.w.dashboardTitle,
     html`${checklist(d, data)}
     <div class="stats">${data.numbers.periods.map((p) => period(d, p, data, locale))}</div>
+    ${share(d, data)}
     ${
       data.paid
         ? analytics(f, d, data)

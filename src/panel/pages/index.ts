@@ -1,5 +1,5 @@
 /**
- * The catalog pages of the panel (issue 21): products, categories, discounts, shipping, reviews,
+ * The catalog pages of the panel: products, categories, discounts, shipping, reviews,
  * settings, API keys, webhooks. routes.ts
  * registers these definitions with their `access` beside the shell's own routes.
  */

@@ -1,5 +1,5 @@
 /**
- * The panel's pages beyond the shell (issue 20: orders, customers, the dashboard), one Elysia plugin the shell
+ * The panel's pages beyond the shell, one Elysia plugin the shell
  * mounts under its hook (panel/routes.ts), so the gate's decision and the form-token check run
  * before every handler here.
  */

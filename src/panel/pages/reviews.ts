@@ -1,5 +1,5 @@
 /**
- * Reviews in the panel (issue 21, item 4): pending first, then the others newest first; approve,
+ * Reviews in the panel: pending first, then the others newest first; approve,
  * reject, delete (after a confirmation page) through the reviews module's own verbs, so the
  * rules and the cache drops are the API's. Moderation is a paid feature (`reviewModeration`, not on free):
  * on the free plan the controls are replaced by the upgrade link; the list stays.

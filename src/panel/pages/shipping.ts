@@ -1,5 +1,5 @@
 /**
- * Shipping options (issue 21): list, create, edit, delete after a confirmation page, through the
+ * Shipping options: list, create, edit, delete after a confirmation page, through the
  * shipping module's verbs (createShipping, updateShipping, deleteShipping) with the body the
  * API's schema checks, so a blank name, a negative price or 400 days are refused at their field.
  */

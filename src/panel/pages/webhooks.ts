@@ -1,7 +1,7 @@
 /**
  * Webhooks (owners): add (https URL, events) with the signing secret shown once; edit the URL and
  * events; disable and enable; rotate the secret (the new one shown once; the old one keeps
- * signing for the contract's overlap); "Send test event"; delete after a confirmation page; each
+ * signing for the documented overlap, docs/webhooks.md); "Send test event"; delete after a confirmation page; each
  * endpoint's delivery log with "Retry". Every write is the API's verb (createWebhook,
  * updateWebhook, rotateSecret, deleteWebhook, retryDelivery) or the module's sendTestEvent, with
  * the body the API's schema checks, so the URL rules (https, public addresses only) and the

@@ -1,8 +1,9 @@
 /** The account page: name, password, passkeys, two-step and its recovery codes, devices. */
-import { escapeHtml, html, raw } from '../../shop/html'
+import { escapeHtml, html, raw, type Html } from '../../shop/html'
 import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
 import { passwordField } from './signin'
+import { qrCode } from './qr'
 
 export interface AccountData {
   name: string
@@ -13,6 +14,8 @@ export interface AccountData {
   passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
   twoStep: { on: boolean; codesLeft: number }
   sessions: { id: string; device: string; lastSeen: string; network: string | null; current: boolean }[]
+  /** Sections other areas add (connected apps: apps-routes.ts). */
+  sections?: Html[]
 }
 
 export function accountPage(f: Frame, a: AccountData): string {
@@ -77,7 +80,8 @@ export function accountPage(f: Frame, a: AccountData): string {
         )}</tbody>
       </table></div>
       ${a.sessions.length > 1 ? form(f, '/admin/account/sessions/end-others', html`<button type="submit" class="danger">${w.endOthers}</button>`) : ''}
-    </section>`,
+    </section>
+    ${a.sections ?? ''}`,
   )
 }
 
@@ -87,6 +91,7 @@ export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, 
     f,
     w.totpSetupTitle,
     html`<section><p>${w.totpSetupIntro}</p>
+      <figure>${qrCode(setup.uri, w.totpQr, { id: 'totp-qr-title', cache: false })}</figure>
       <p><strong>${w.totpKey}</strong></p>
       <p><code id="totp-secret" class="secret">${setup.secret}</code></p>
       <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="totp-secret-status" role="status"></span></p>

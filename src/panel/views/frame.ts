@@ -91,8 +91,8 @@ export function nav(f: Frame): Html | '' {
 /**
  * `noindex` on the pages anyone can reach (sign-in, two-step, one-time links, messages). A page
  * of a signed-in person is only ever sent to a request with a live session (a crawler gets the
- * sign-in page's redirect instead), so it needs none, and Lighthouse's SEO audit (issue 21's
- * target for the product editor) counts one against it.
+ * sign-in page's redirect instead), so it needs none, and Lighthouse's SEO audit (a target for
+ * the product editor) counts one against it.
  */
 const robots = (f: Frame) => (f.person ? '' : html`<meta name="robots" content="noindex">`)
 

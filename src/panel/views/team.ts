@@ -1,6 +1,6 @@
 /** The team page, a ready invitation, and the activity log. */
 import type { Role } from '../../db/schema'
-import { html, raw } from '../../shop/html'
+import { html, raw, type Html } from '../../shop/html'
 import { type Frame, form, layout, errorLine } from './frame'
 
 export interface TeamData {
@@ -9,6 +9,8 @@ export interface TeamData {
   myUserId: string
   error?: string
   email?: string
+  /** Sections other areas add (the store's connected apps: apps-routes.ts). */
+  sections?: Html[]
 }
 
 export function teamPage(f: Frame, t: TeamData): string {
@@ -56,7 +58,8 @@ export function teamPage(f: Frame, t: TeamData): string {
         <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map((r) => html`<option value="${r}">${w.roles[r]}</option>`)}</select>
         <button type="submit">${w.invite}</button>`,
       )}
-    </section>`,
+    </section>
+    ${t.sections ?? ''}`,
   )
 }
 

@@ -144,7 +144,7 @@
       input.focus()
       return true
     }
-    // As the page rounds it for a post without script (i18n.ts retryText).
+    // As the page rounds it for a post without script (src/shop/i18n/format.ts retryText).
     function retryText(seconds) {
       var minutes = Math.max(1, Math.round(seconds / 60))
       if (minutes >= 90) return R.limitHours.replace('{n}', String(Math.round(minutes / 60)))

@@ -1,4 +1,4 @@
-/** The customer's order status page's words (issue 20), in the store's language (es | en | pt). */
+/** The customer's order status page's words, in the store's language (es | en | pt). */
 import type { OrderStatus } from '../../db/schema'
 import { ORDER_LINE_WORDS } from './order-lines'
 

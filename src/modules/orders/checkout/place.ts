@@ -1,6 +1,6 @@
 /**
- * One order inside a transaction the caller holds (src/checkout-batcher.ts): checks in the contract's
- * order — suspended store (402) → unknown/unpublished store (404) → references (400) → duplicate
+ * One order inside a transaction the caller holds (src/checkout-batcher.ts): checks in the documented
+ * order (docs/api.md) — suspended store (402) → unknown/unpublished store (404) → references (400) → duplicate
  * (409) → stock (409 OUT_OF_STOCK) — then every write (stock, order, items, customer, discount
  * use, the `order.created` event,
  * the idempotency record; the counters follow the order by trigger). A rejected order leaves nothing behind.
@@ -42,7 +42,7 @@ export interface CheckoutResult {
   replayed: boolean
 }
 
-/** `ORD-` and six digits (contract); numbers past 999999 keep growing rather than collide. */
+/** `ORD-` and six digits; numbers past 999999 keep growing rather than collide. */
 export const formatOrderNumber = (seq: number) => `ORD-${String(seq).padStart(6, '0')}`
 
 export interface Placed {
@@ -108,7 +108,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   const disc = resolveDiscount(db, store, input.discountCode, itemsSubtotal, now)
   const shippingPrice = shipping?.price ?? 0
   const total = orderTotal(itemsSubtotal, shippingPrice, disc?.amount ?? 0)
-  // Past 2^53 minor units the sums above are no longer exact (contract "Money bounds").
+  // Past 2^53 minor units the sums above are no longer exact.
   if (!Number.isSafeInteger(itemsSubtotal + shippingPrice))
     throw new ValidationError('items', 'out_of_range', 'The order total is too large')
 
@@ -133,7 +133,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     sql.insertCustomer(db, { id: (customerId = createId()), storeId: store.id, name, phone, address, now })
   else sql.touchCustomer(db, customerId, address, now)
 
-  // The status page's token: 256 random bits, not the order id (contract "The customer's order page").
+  // The status page's token: 256 random bits, not the order id.
   const token = randomBytes(32).toString('base64url')
   const order: Order = {
     id: orderId,
@@ -156,6 +156,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
     total,
     dedupHash: hash,
     statusToken: token,
+    source: o.source,
     trackingNumber: null,
     trackingUrl: null,
     createdAt: now,

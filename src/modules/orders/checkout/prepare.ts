@@ -8,6 +8,7 @@ import { toE164 } from '../../../lib/phone'
 import { dedupHash, type LineRef } from '../dedup'
 import { requestHash } from '../idempotency'
 import type { OrderCreate } from '../model'
+import type { OrderSource } from '../../../db/schema'
 
 /** An order whose body passed every check that needs no database. */
 export interface PendingOrder {
@@ -19,12 +20,14 @@ export interface PendingOrder {
   reqHash: string
   /** This service's origin as the customer reached it, for `statusUrl` (else PUBLIC_URL, else a path). */
   origin?: string
+  /** Where it was placed: only storefront orders count in the dashboard's conversion. */
+  source: OrderSource
 }
 
 /**
  * Lines naming the same variant (or product) become one line at the first one's place, so
  * `[{q:1},{q:1}]` is the same order as `[{q:2}]` for the duplicate check, the stock take and
- * the unit cap (contract "The public edge, third wave").
+ * the unit cap.
  */
 function mergeLines(lines: LineRef[]): LineRef[] {
   const byItem = new Map<string, LineRef>()
@@ -86,6 +89,7 @@ export function prepareOrder(
   idempotencyKey: string | undefined,
   maxUnits: number,
   origin?: string,
+  source: OrderSource = 'api',
 ): PendingOrder {
   const { phone, lines: refs } = checkShape(input, maxUnits)
   const o: PendingOrder = {
@@ -95,6 +99,7 @@ export function prepareOrder(
     refs,
     hash: dedupHash(phone, refs),
     reqHash: idempotencyKey === undefined ? '' : requestHash(input),
+    source,
   }
   if (origin !== undefined) o.origin = origin
   return o

@@ -15,7 +15,7 @@ const ORDER_FIELDS = columns(orders)
 const ITEM_FIELDS = columns(orderItems)
 
 /**
- * The list form's columns only (spec 2.3): bun:sqlite's cost is mostly building row objects,
+ * The list form's columns only: bun:sqlite's cost is mostly building row objects,
  * so a page of 50 orders with 9 columns instead of 22 (and items with 6 of 12) is ~half the CPU.
  */
 const LIST_ORDER_KEYS = [

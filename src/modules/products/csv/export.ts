@@ -1,6 +1,6 @@
 /**
  * The catalog as CSV (csv-stringify does the quoting; a cell holding a bare carriage return is
- * quoted too, since some readers end a record there): the contract's columns, one row per active
+ * quoted too, since some readers end a record there): the documented columns (docs/panel-catalog.md), one row per active
  * variant and one row for a product without variants, oldest product first, money in major units,
  * every cell neutralised (format.ts). A category is written by name, or by slug when two of the
  * store's categories share that name, so the import finds the same one again.

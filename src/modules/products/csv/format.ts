@@ -1,5 +1,5 @@
 /**
- * The catalog's CSV format (contract, third wave): its columns, its bounds, and the rule that
+ * The catalog's CSV format: its columns, its bounds, and the rule that
  * keeps a spreadsheet from running a cell as a formula.
  *
  * Neutralising: a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (after any

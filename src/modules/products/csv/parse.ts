@@ -1,5 +1,5 @@
 /**
- * Reading a catalog CSV (csv-parse, streaming): the header names the contract's columns in any
+ * Reading a catalog CSV (csv-parse, streaming): the header names the documented columns (docs/panel-catalog.md) in any
  * order; each later record is a row with its line number (where the record starts, as a text
  * editor counts; a quoted cell may span lines). Memory stays bounded: the parser stops at the
  * row limit or the byte limit and the file is refused as a whole, with a reason a person can act on.
@@ -45,7 +45,7 @@ function delimiterOf(head: string): ',' | ';' {
   return (first.match(/;/g)?.length ?? 0) > (first.match(/,/g)?.length ?? 0) ? ';' : ','
 }
 
-/** The header's column positions, or undefined when it is not the contract's ten columns. */
+/** The header's column positions, or undefined when it is not the ten documented columns. */
 function columnsOf(header: string[]): Record<CsvColumn, number> | undefined {
   const names = header.map((h) => h.trim().toLowerCase())
   if (names.length !== CSV_COLUMNS.length) return undefined

@@ -2,7 +2,7 @@
  * How many uploads may be in flight (streaming to disk, waiting for or in the resize slot):
  * MEDIA_UPLOADS_PER_STORE per store and MEDIA_UPLOADS_TOTAL in all. Past either the upload is
  * refused before a byte of its body is read — 429 with Retry-After — so one store's burst can
- * neither fill the disk and memory nor queue ahead of every other store (issue 22, finding 1).
+ * neither fill the disk and memory nor queue ahead of every other store.
  */
 import { RateLimited } from '../../../lib/errors'
 

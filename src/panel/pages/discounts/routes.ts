@@ -1,5 +1,5 @@
 /**
- * Discounts (issue 21): list, create, edit, deactivate/activate, delete after a confirmation page.
+ * Discounts: list, create, edit, deactivate/activate, delete after a confirmation page.
  * Each write is the API's verb (createDiscount, updateDiscount, deleteDiscount) with the body the
  * API's schema checks: a 150 % discount, a taken code, a maximum of 1.5 uses are refused by the
  * module and shown at their field.

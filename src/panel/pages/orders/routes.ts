@@ -1,5 +1,5 @@
 /**
- * The orders pages of the panel (issue 20): the inbox, its live stream, the order page, the
+ * The orders pages of the panel: the inbox, its live stream, the order page, the
  * cancel confirmation, the packing slip, and the status moves — POST forms with the session's
  * form token (checked by the panel's hook in panel/routes.ts, which this plugin is mounted
  * under) that call the orders module's own verb, so the rules, stock and webhooks are the API's.

@@ -1,0 +1,2 @@
+ALTER TABLE `orders` ADD `source` text;--> statement-breakpoint
+CREATE INDEX `orders_store_storefront_created_idx` ON `orders` (`store_id`,`created_at`,`source`) WHERE "orders"."source" = 'storefront';

@@ -1,0 +1,133 @@
+/**
+ * The person's side of connecting an assistant (docs/mcp.md "Connect an assistant"):
+ * `/oauth/authorize` checks the client's request, signs the person in through the panel's own
+ * sign-in when needed (which comes back here through `next`), and shows the consent page; its
+ * POST — same origin and form token, as every panel POST — answers the client with a code or
+ * `access_denied`. The consent page's CSP lets its form lead to the client's redirect origin:
+ * Chromium applies `form-action` to the redirect that follows the POST.
+ */
+import { Elysia } from 'elysia'
+import { ownOrigin } from '../http/origin'
+import { access } from '../plugins/access'
+import {
+  approveAuthorization,
+  capByRole,
+  checkAuthorizeRequest,
+  redirectWith,
+  type AuthorizeRequest,
+} from '../modules/oauth'
+import type { Role } from '../modules/people'
+import type { PanelRequest } from './gate'
+import { appsWords } from './i18n/apps'
+import { badAuthorizePage, consentPage, messagePage } from './views'
+import { type Req, panelOf, field, seeOther, PANEL_CSP } from './respond'
+import type { PanelEnv } from './env'
+
+/** The authorization request's own parameters, carried from the query to the consent form. */
+const PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+  'state',
+  'resource',
+] as const
+
+function paramsOf(source: (name: string) => string | undefined): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const k of PARAMS) {
+    const v = source(k)
+    if (v !== undefined) out[k] = v
+  }
+  return out
+}
+
+export function oauthPanelRoutes(env: PanelEnv) {
+  const { db, clock, config, render, hidden } = env
+
+  function check(p: PanelRequest, request: Request, set: Req['set'], params: Record<string, string | undefined>) {
+    const checked = checkAuthorizeRequest(db, params, `${ownOrigin(config, request)}/mcp`)
+    if ('fault' in checked) {
+      const a = appsWords(p.lang)
+      return { refused: render(p, set, 400, (f) => badAuthorizePage(f, a, a.badRequest[checked.fault])) }
+    }
+    return { request: checked.request }
+  }
+
+  function consent(
+    p: PanelRequest,
+    set: Req['set'],
+    req: AuthorizeRequest,
+    params: Record<string, string | undefined>,
+  ) {
+    const person = p.person!
+    const storeId = person.store?.id ?? person.stores[0]!.storeId
+    const role = person.stores.find((s) => s.storeId === storeId)!.role
+    const redirect = new URL(req.redirectUri)
+    const fields: Record<string, string> = {}
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) fields[k] = v
+    if (!fields.redirect_uri) fields.redirect_uri = req.redirectUri
+    const a = appsWords(p.lang)
+    return render(
+      p,
+      set,
+      200,
+      (f) =>
+        consentPage(f, {
+          a,
+          client: req.clientName,
+          redirectHost: redirect.host,
+          fields,
+          stores: person.stores,
+          storeId,
+          scopes: capByRole(req.scopes, role),
+        }),
+      { 'content-security-policy': PANEL_CSP.replace("form-action 'self'", `form-action 'self' ${redirect.origin}`) },
+    )
+  }
+
+  return new Elysia({ name: 'oauthPanelRoutes' })
+    .use(access)
+    .get(
+      '/oauth/authorize',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const params = paramsOf((k) => c.query[k])
+        const checked = check(p, c.request, set, params)
+        if ('refused' in checked) return checked.refused
+        if (!p.person) {
+          const url = new URL(c.request.url)
+          return seeOther(set, `/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`)
+        }
+        if (p.person.stores.length === 0)
+          return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+        return consent(p, set, checked.request, params)
+      },
+      { access: { panel: 'anonymous' }, ...hidden },
+    )
+    .post(
+      '/oauth/authorize',
+      (c) => {
+        const p = panelOf(c)
+        const set = c.set as Req['set']
+        const params = paramsOf((k) => field(c.body, k))
+        const checked = check(p, c.request, set, params)
+        if ('refused' in checked) return checked.refused
+        const req = checked.request
+        if (field(c.body, 'decision') !== 'allow')
+          return seeOther(set, redirectWith(req.redirectUri, { error: 'access_denied', state: req.state }))
+        const person = p.person!
+        const chosen = person.stores.find((s) => s.storeId === field(c.body, 'store'))
+        if (!chosen) return render(p, set, 400, (f) => messagePage(f, f.w.forbiddenTitle, f.w.forbiddenText))
+        const { code } = approveAuthorization({
+          ctx: { db, clock },
+          input: { request: req, userId: person.user.id, storeId: chosen.storeId, role: chosen.role as Role },
+        })
+        return seeOther(set, redirectWith(req.redirectUri, { code, state: req.state }))
+      },
+      { access: { panel: 'signedIn' }, ...hidden },
+    )
+}

@@ -1,0 +1,148 @@
+/**
+ * The argon2id queue's fairness between addresses, driven step by step: tasks are promises the
+ * test settles itself and the clock is the test's, so no assertion depends on timing.
+ */
+import { describe, expect, test } from 'bun:test'
+import { RateLimited } from '../../src/lib/errors'
+import { fixedClock } from '../../src/lib/time'
+import { FairQueue, USE_HALF_LIFE_MS } from '../../src/modules/people/password-queue'
+
+/** A queue whose tasks finish when the test says; `order` lists the tasks as they start. */
+function harness(parallel: number, capacity: number) {
+  const clock = fixedClock(Date.UTC(2026, 2, 2))
+  const q = new FairQueue(parallel, capacity, clock.now)
+  const order: string[] = []
+  const finishers = new Map<string, () => void>()
+  const outcomes = new Map<string, 'done' | 'refused'>()
+  const submit = (address: string, name: string) => {
+    const p = q
+      .run(
+        address,
+        () =>
+          new Promise<void>((resolve) => {
+            order.push(name)
+            finishers.set(name, resolve)
+          }),
+      )
+      .then(
+        () => outcomes.set(name, 'done'),
+        (e) => {
+          expect(e).toBeInstanceOf(RateLimited)
+          outcomes.set(name, 'refused')
+        },
+      )
+    return p
+  }
+  /** Lets the queue's promise chains run (no timers involved). */
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve()
+  }
+  const finish = async (name: string) => {
+    finishers.get(name)!()
+    await settle()
+  }
+  return { q, clock, order, outcomes, submit, finish, settle }
+}
+
+describe('who goes next', () => {
+  test('a clean address is served before every waiting task of a busy one', async () => {
+    const h = harness(1, 10)
+    for (let i = 0; i < 4; i++) void h.submit('flood', `f${i}`)
+    await h.settle()
+    void h.submit('clean', 'c0')
+    await h.settle()
+    expect(h.order).toEqual(['f0'])
+    await h.finish('f0')
+    expect(h.order).toEqual(['f0', 'c0'])
+    await h.finish('c0')
+    await h.finish('f1')
+    await h.finish('f2')
+    await h.finish('f3')
+    expect(h.order).toEqual(['f0', 'c0', 'f1', 'f2', 'f3'])
+    expect([...h.outcomes.values()].every((o) => o === 'done')).toBe(true)
+  })
+
+  test('busy addresses take turns rather than first come, first served', async () => {
+    const h = harness(1, 20)
+    void h.submit('a', 'a0')
+    for (let i = 1; i < 4; i++) void h.submit('a', `a${i}`)
+    for (let i = 0; i < 3; i++) void h.submit('b', `b${i}`)
+    await h.settle()
+    for (const name of ['a0', 'b0', 'a1', 'b1', 'a2', 'b2', 'a3']) await h.finish(name)
+    expect(h.order).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2', 'a3'])
+  })
+
+  test('recent use fades: an address that hashed long ago counts as clean again', async () => {
+    const h = harness(1, 10)
+    void h.submit('old', 'o0')
+    await h.settle()
+    await h.finish('o0')
+    expect(h.q.useOf('old')).toBe(1)
+    h.clock.advance(USE_HALF_LIFE_MS)
+    expect(h.q.useOf('old')).toBeCloseTo(0.5)
+    h.clock.advance(USE_HALF_LIFE_MS * 20)
+    expect(h.q.useOf('old')).toBeLessThan(0.001)
+  })
+})
+
+describe('who is refused when the queue is full', () => {
+  test('a flood from many addresses fills the queue; a clean address still gets in, and a flooder is refused', async () => {
+    const h = harness(2, 8)
+    // 5 flooding addresses, each with a hash served already, then 10 more tasks between them.
+    for (let i = 0; i < 5; i++) {
+      void h.submit(`flood-${i}`, `early${i}`)
+      await h.settle()
+      await h.finish(`early${i}`)
+    }
+    for (let i = 0; i < 10; i++) void h.submit(`flood-${i % 5}`, `f${i}`)
+    await h.settle()
+    expect(h.q.load).toEqual({ running: 2, waiting: 8 })
+    void h.submit('clean', 'c0')
+    await h.settle()
+    expect(h.q.load).toEqual({ running: 2, waiting: 8 })
+    const refused = [...h.outcomes].filter(([, o]) => o === 'refused').map(([n]) => n)
+    expect(h.outcomes.size).toBe(6)
+    expect(refused).toHaveLength(1)
+    expect(refused[0]).toStartWith('f')
+    expect(h.outcomes.has('c0')).toBe(false)
+    // The clean address is next when a place frees.
+    await h.finish('f0')
+    expect(h.order.at(-1)).toBe('c0')
+  })
+
+  test('the heaviest address loses its newest task', async () => {
+    const h = harness(1, 4)
+    void h.submit('light', 'l0')
+    for (let i = 0; i < 3; i++) void h.submit('heavy', `h${i}`)
+    void h.submit('light', 'l1')
+    await h.settle()
+    expect(h.q.load).toEqual({ running: 1, waiting: 4 })
+    void h.submit('clean', 'c0')
+    await h.settle()
+    expect(h.outcomes.get('h2')).toBe('refused')
+    expect(h.outcomes.has('h1')).toBe(false)
+  })
+
+  test('an arrival that weighs as much as anyone waiting is itself refused', async () => {
+    const h = harness(1, 2)
+    void h.submit('a', 'a0')
+    void h.submit('b', 'b0')
+    void h.submit('c', 'c0')
+    await h.settle()
+    expect(h.q.load).toEqual({ running: 1, waiting: 2 })
+    void h.submit('d', 'd0')
+    await h.settle()
+    expect(h.outcomes.get('d0')).toBe('refused')
+    expect(h.outcomes.has('b0')).toBe(false)
+    expect(h.outcomes.has('c0')).toBe(false)
+  })
+
+  test('one address alone cannot push past the limit: its own arrival is refused, nothing of its is reordered', async () => {
+    const h = harness(2, 8)
+    for (let i = 0; i < 10; i++) void h.submit('everyone', `f${i}`)
+    await h.settle()
+    void h.submit('everyone', 'c0')
+    await h.settle()
+    expect(h.outcomes.get('c0')).toBe('refused')
+  })
+})
