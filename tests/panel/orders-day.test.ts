@@ -92,7 +92,7 @@ describe('moves that tell the customer', () => {
     await owner.get('/admin/orders')
     const res = await owner.submit(
       `/admin/orders/${o.id}/status`,
-      { status: 'confirmed', then: 'message' },
+      { status: 'confirmed' },
       { headers: { accept: 'application/json' } },
     )
     expect(res.status).toBe(200)
@@ -108,7 +108,7 @@ describe('moves that tell the customer', () => {
   test('without the script the move lands on the order page, which leads with Tell <name> on WhatsApp', async () => {
     const o = order({ name: 'Tom <Tell>' })
     await owner.get('/admin/orders')
-    const moved = await owner.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed', then: 'message' })
+    const moved = await owner.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
     expect(moved.status).toBe(303)
     expect(moved.location).toBe(`/admin/orders/${o.id}?moved=confirmed`)
     const page = await owner.get(moved.location!)

@@ -39,9 +39,10 @@ const itemsText = (r: InboxRow) =>
 /** A pending row's "Confirm" and "Confirm and message": the script opens the message after the move. */
 function rowMoves(o: OrdersWords, r: InboxRow, token: string): Html {
   const action = `/admin/orders/${encodeURIComponent(r.id)}/status`
-  const move = (then: string, label: string, cls: string) =>
-    html`<form method="post" action="${action}"${raw(then ? ' data-then-message' : '')}><input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="status" value="confirmed">${then ? html`<input type="hidden" name="then" value="message">` : ''}<button type="submit" class="${cls}" aria-label="${label} ${r.orderNumber}">${label}</button></form>`
-  return html`<div class="order-moves">${move('', o.confirm, 'secondary')}${move('message', o.confirmAndMessage, '')}</div>`
+  // Without the script both post the same move and land on the order page, which leads with "Tell … on WhatsApp".
+  const move = (message: boolean, label: string, cls: string) =>
+    html`<form method="post" action="${action}"${raw(message ? ' data-then-message' : '')}><input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="status" value="confirmed"><button type="submit" class="${cls}" aria-label="${label} ${r.orderNumber}">${label}</button></form>`
+  return html`<div class="order-moves">${move(false, o.confirm, 'secondary')}${move(true, o.confirmAndMessage, '')}</div>`
 }
 
 /** One inbox row; `id="order-<id>"` lets the live script replace it in place. */
