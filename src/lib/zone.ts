@@ -72,3 +72,24 @@ export function zoneOffsetMs(ms: number, zone: string): number {
   const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'))
   return local - Math.floor(ms / 1000) * 1000
 }
+
+const DAY = 86_400_000
+
+/**
+ * The store's last `n` days up to the one `now` falls on, oldest first: each as its local date's
+ * day number (days since 1970-01-01 of the date the store's clock shows, so `day × 86 400 000`
+ * formatted in UTC names that date) and the instants it starts and ends. A day across a
+ * daylight-saving change is 23 or 25 hours long.
+ */
+export function storeDays(now: number, zone: string, n: number): { day: number; start: number; end: number }[] {
+  const today = Math.floor((now + zoneOffsetMs(now, zone)) / DAY)
+  // Local midnight: the UTC instant of that wall time, corrected by the offset in force then.
+  const midnight = (day: number) => {
+    const guess = day * DAY - zoneOffsetMs(day * DAY, zone)
+    return day * DAY - zoneOffsetMs(guess, zone)
+  }
+  return Array.from({ length: n }, (_, i) => {
+    const day = today - n + 1 + i
+    return { day, start: midnight(day), end: midnight(day + 1) }
+  })
+}
