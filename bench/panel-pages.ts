@@ -7,7 +7,7 @@
  *   dashboard draws its chart). No target beyond printing the ratio: the panel page is rendered
  *   per request (it is one person's view: their "new" marks, their form token), not cached.
  * - Lighthouse (mobile preset, Chromium at /usr/bin/chromium, as the storefront's run) on both
- *   pages with the session cookie passed in `extraHeaders`. Target ≥ 95 in each category. The
+ *   pages, an order's page and the product list, with the session cookie passed in `extraHeaders`. Target ≥ 95 in each category. The
  *   panel is `noindex` on purpose (a seller's back office must not be indexed), so SEO's
  *   `is-crawlable` audit fails by design: the SEO column is Lighthouse's score, and the next
  *   column the same score without that one audit (docs/benchmarks.md).
@@ -59,6 +59,15 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     .all()
   db.close()
   await fillOrders(dataDir, seeded.storeId, variants, 2000)
+  // Lighthouse also reads an order's page and the product list (the phone's daily pages).
+  const lighthousePages: (readonly [string, string])[] = [...PAGES]
+  {
+    const read = new Database(path.join(dataDir, 'storefront.db'))
+    const order = read.query<{ id: string }, []>('SELECT id FROM orders ORDER BY created_at DESC LIMIT 1').get()
+    read.close()
+    if (order) lighthousePages.push(['order page', `/admin/orders/${order.id}`])
+    lighthousePages.push(['product list', '/admin/products'])
+  }
   const server = await startServer({ dataDir, env: { LOG_LEVEL: 'info' } })
   // BENCH_BASE_DIR=<another revision's checkout>: its server on the same data, signed in on its own, measured in the same rounds.
   const baseDir = process.env.BENCH_BASE_DIR
@@ -86,7 +95,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     }
     notes.push(...ratios, `cpu: ${cpuPlan().description}`, '')
     if (existsSync(CHROME)) {
-      lh = await lighthouseRows(server.url, cookie)
+      lh = await lighthouseRows(server.url, cookie, lighthousePages)
       printTable(lh.rows, (line) => notes.push(line))
       notes.push(
         `Lighthouse: mobile preset (its default form factor, simulated throttling), Chromium ${CHROME}, session cookie in extraHeaders; target ≥ ${TARGET_LIGHTHOUSE} each; "seo w/o crawlable": SEO without the is-crawlable audit (the panel is noindex by design)`,
@@ -161,10 +170,14 @@ async function pair(
   }
 }
 
-async function lighthouseRows(base: string, cookie: string): Promise<{ rows: Row[]; pass: boolean }> {
+async function lighthouseRows(
+  base: string,
+  cookie: string,
+  pages: readonly (readonly [string, string])[],
+): Promise<{ rows: Row[]; pass: boolean }> {
   const rows: Row[] = []
   let pass = true
-  for (const [name, p] of PAGES) {
+  for (const [name, p] of pages) {
     const lhr = await runLighthouse<Lhr>(base + p, { Cookie: cookie })
     const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100)
     const seo = lhr.categories.seo!

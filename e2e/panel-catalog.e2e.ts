@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { check, close, open, ownerStore, startHarness, type Harness, goTo } from './panel-harness'
+import { check, close, open, ownerStore, startHarness, type Harness, goTo, navLink } from './panel-harness'
 import { makeReview } from '../tests/helpers/factories'
 
 const TIMEOUT = 120_000
@@ -181,7 +181,7 @@ describe('the catalog pages on a phone', () => {
       const { page } = w
       await signIn(page)
       // The count is part of the link's name, in words (the badge itself is hidden from screen readers).
-      await page.getByRole('link', { name: /^Reviews\s*, 1 waiting for approval$/ }).click()
+      await (await navLink(page, /^Reviews\s+1 waiting for approval$/)).click()
       await page.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor()
       await page.getByText('Rosa <i>R</i>').waitFor()
       await check(page)
@@ -193,7 +193,7 @@ describe('the catalog pages on a phone', () => {
           .status,
       ).toBe('approved')
       // None waiting now: the link is "Reviews" again.
-      await page.getByRole('link', { name: 'Reviews', exact: true }).waitFor()
+      await (await navLink(page, 'Reviews')).waitFor()
       await close(w)
     },
     TIMEOUT,

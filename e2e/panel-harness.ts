@@ -24,6 +24,7 @@ const AXE = readFileSync(
   'utf8',
 )
 export const PHONE = { width: 390, height: 844 }
+export const DESKTOP = { width: 1280, height: 900 }
 
 export interface Harness {
   server: TestServer
@@ -74,9 +75,12 @@ export interface Watched {
   problems: string[]
 }
 
-/** A fresh context (its own cookies) and a phone-sized page whose requests, console and dialogs are watched. */
-export async function open(h: Harness, opts: { allowOrigins?: string[] } = {}): Promise<Watched> {
-  const context = await h.browser.newContext({ ignoreHTTPSErrors: true, viewport: PHONE })
+/** A fresh context (its own cookies) and a page (phone-sized unless `viewport` says otherwise) whose requests, console and dialogs are watched. */
+export async function open(
+  h: Harness,
+  opts: { allowOrigins?: string[]; viewport?: { width: number; height: number } } = {},
+): Promise<Watched> {
+  const context = await h.browser.newContext({ ignoreHTTPSErrors: true, viewport: opts.viewport ?? PHONE })
   const page = await context.newPage()
   const outside: string[] = []
   const problems: string[] = []
@@ -95,7 +99,7 @@ export async function open(h: Harness, opts: { allowOrigins?: string[] } = {}): 
   return { page, context, outside, problems }
 }
 
-/** axe-core (serious/critical) and no sideways scrolling, on the page as it stands. */
+/** axe-core (serious/critical) and no sideways scrolling at the page's own size, on the page as it stands. */
 export async function check(page: Page): Promise<void> {
   await page.waitForLoadState('load')
   // A <script> tag would be blocked by the page's CSP; evaluating the source is not (stack notes).
@@ -122,9 +126,22 @@ export async function check(page: Page): Promise<void> {
 }
 
 /** The clipboard's text, after a "Copy" button (the context needs clipboard-read). */
-/** Follows a navigation link to its page, waits for the page's heading, and checks the page (check). */
+/**
+ * A link of the panel's navigation, header or More page: on a phone only Orders, Products and
+ * Dashboard are tabs, so when the page shows no such link this opens the More page first.
+ */
+export async function navLink(page: Page, name: string | RegExp) {
+  const exact = typeof name === 'string'
+  if ((await page.getByRole('link', { name, exact }).count()) === 0) {
+    await page.getByRole('link', { name: 'More', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
+  }
+  return page.getByRole('link', { name, exact }).first()
+}
+
+/** Follows a navigation link to its page (through the phone's More page when it is not a tab), waits for the page's heading, and checks the page (check). */
 export async function goTo(page: Page, name: string): Promise<void> {
-  await page.getByRole('link', { name, exact: true }).click()
+  await (await navLink(page, name)).click()
   await page.getByRole('heading', { level: 1, name }).waitFor()
   await check(page)
 }

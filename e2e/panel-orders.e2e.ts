@@ -15,7 +15,7 @@ import { memberships } from '../src/db/schema'
 import { and, eq } from 'drizzle-orm'
 import { makeKey } from '../tests/helpers/factories'
 import { addProduct, addVariant } from '../tests/helpers/factories'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, startHarness, type Harness, navLink } from './panel-harness'
 
 const TIMEOUT = 90_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -190,7 +190,7 @@ describe('the orders inbox in Chromium', () => {
       expect(box.x + box.width).toBeLessThanOrEqual(390)
       await page.getByText('Show the numbers as a table').click()
       await check(page)
-      await page.getByRole('link', { name: 'Customers' }).click()
+      await (await navLink(page, 'Customers')).click()
       await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor()
       await check(page)
       await page.getByRole('searchbox', { name: 'Search' }).fill('1 415 555 0142')

@@ -11,7 +11,7 @@ import { ctxFor } from '../src/kernel/context'
 import { runAdmin } from '../src/cli/admin'
 import { createOwner, hashPassword, inviteToStore, totpCodeAt } from '../src/modules/people'
 import { createStore, getStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness } from './panel-harness'
+import { check, close, open, startHarness, type Harness, navLink } from './panel-harness'
 
 const TIMEOUT = 90_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -64,6 +64,8 @@ async function signIn(page: Page, address: string) {
 }
 
 async function signOut(page: Page) {
+  // On a phone, signing out is on the More page.
+  if ((await page.getByRole('button', { name: 'Sign out' }).count()) === 0) await (await navLink(page, 'More')).click()
   await page.getByRole('button', { name: 'Sign out' }).first().click()
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
 }
@@ -80,11 +82,10 @@ describe('the panel in Chromium', () => {
       await check(w.page)
       await signIn(w.page, address)
       await w.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
-      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
-        await w.page.getByRole('link', { name, exact: true }).waitFor()
-      await w.page.getByRole('link', { name: 'Team', exact: true }).click()
+      for (const name of ['Team', 'API keys', 'Webhooks', 'Activity']) await (await navLink(w.page, name)).waitFor()
+      await (await navLink(w.page, 'Team')).click()
       await check(w.page)
-      await w.page.getByRole('link', { name: 'Account' }).click()
+      await (await navLink(w.page, 'Account')).click()
       await check(w.page)
       await close(w)
     },
@@ -109,7 +110,7 @@ describe('the panel in Chromium', () => {
       })
       const address = email('passkey')
       await acceptInvitation(w.page, invitation(address, 'owner'), 'Pat Passkey')
-      await w.page.getByRole('link', { name: 'Account' }).click()
+      await (await navLink(w.page, 'Account')).click()
       await w.page.getByLabel('Passkey name').fill('This laptop')
       await w.page.getByRole('button', { name: 'Add a passkey' }).click()
       await w.page.getByText('Passkey added.').waitFor()
@@ -131,7 +132,7 @@ describe('the panel in Chromium', () => {
       const { page } = w
       const address = email('totp')
       await acceptInvitation(page, invitation(address, 'staff'), 'Tom Totp')
-      await page.getByRole('link', { name: 'Account' }).click()
+      await (await navLink(page, 'Account')).click()
       await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
       await check(page)
       const secret = (await page.locator('#totp-secret').textContent())!.trim()
@@ -171,9 +172,12 @@ describe('the panel in Chromium', () => {
       const { page } = w
       await acceptInvitation(page, invitation(email('staff'), 'staff'), 'Sally Staff')
       await check(page)
+      // On a phone the links beyond the tabs are on the More page.
+      await page.getByRole('link', { name: 'More', exact: true }).click()
+      await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
       for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
         expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0)
-      await page.getByRole('link', { name: 'Orders', exact: true }).waitFor()
+      await page.getByRole('main').getByRole('link', { name: 'Orders', exact: true }).waitFor()
       for (const url of ['/admin/team', '/admin/keys', '/admin/webhooks']) {
         const res = await page.goto(h.origin + url)
         expect(res!.status()).toBe(403)
@@ -203,7 +207,7 @@ describe('the panel in Chromium', () => {
       await attacker.getByRole('button', { name: 'Claim' }).click()
       await attacker.getByRole('heading', { level: 1, name: 'Not allowed' }).waitFor()
       await attacker.close()
-      await w.page.getByRole('link', { name: 'Account' }).click()
+      await (await navLink(w.page, 'Account')).click()
       expect(await w.page.getByLabel('Name', { exact: true }).inputValue()).toBe('Carla Careful')
       await close(w)
     },

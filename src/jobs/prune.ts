@@ -4,12 +4,14 @@ import type { Clock } from '../lib/time'
 import { pruneIdempotencyKeys } from '../modules/orders'
 import { pruneDeliveryLog } from '../modules/webhooks'
 import { pruneVisits } from '../modules/public-catalog'
+import { pruneOauth } from '../modules/oauth'
 import { pruneMedia } from './prune-media'
 
 /**
  * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and
  * finished webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, raw catalog visits past VISIT_RAW_DAYS,
- * and the pictures of products deleted more than MEDIA_RETENTION_DAYS ago.
+ * the pictures of products deleted more than MEDIA_RETENTION_DAYS ago, and the connected apps'
+ * lapsed codes and tokens (modules/oauth/prune.ts).
  */
 export interface PruneDeps {
   db: Db
@@ -24,4 +26,5 @@ export async function pruneExpired(deps: PruneDeps): Promise<void> {
   await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
   await pruneVisits(deps.db.$client, deps.clock.now())
   await pruneMedia(deps.db.$client, deps.config.dataDir, deps.clock.now())
+  pruneOauth({ ctx: deps })
 }

@@ -43,3 +43,7 @@ export const NAV: readonly NavItem[] = [
   { key: 'webhooks', path: '/admin/webhooks', need: 'webhooks:read' },
   { key: 'activity', path: '/admin/activity', need: 'activity' },
 ]
+
+/** The phone's bottom tabs, in this order, then "More" (`/admin/more`: every link of NAV, the account and signing out). */
+export const TABS: readonly NavItem['key'][] = ['orders', 'products', 'dashboard']
+export const MORE_PATH = '/admin/more'

@@ -200,7 +200,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       (c) => {
         const p = panelOf(c)
         if (!p.pending) return seeOther(c.set as Req['set'], p.person ? '/admin' : '/admin/login')
-        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, {}))
+        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, { next: safeNext(c.query.next) }))
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
@@ -211,21 +211,23 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const set = c.set as Req['set']
         if (!p.pending) return seeOther(set, '/admin/login')
         const { user, session } = p.pending
+        // The sign-in form's next rides in the two-step form (an assistant's consent page, a panel page).
+        const next = safeNext(field(c.body, 'next') ?? c.query.next)
         const subject = `two-step:${user.id}`
         const wait = waitBeforeAttempt(limiter, p.ip, subject)
         if (wait > 0)
-          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)) }), {
+          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)), next }), {
             'retry-after': String(wait),
           })
         if (!checkSecondStep({ ctx: people, input: { user, code: field(c.body, 'code') } })) {
           countFailure(limiter, p.ip, subject)
-          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode }))
+          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode, next }))
         }
         const opened = openSession({
           ctx: people,
           input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id },
         })
-        return signedInTo(set, opened, safeNext(c.query.next) ?? '/admin')
+        return signedInTo(set, opened, next ?? '/admin')
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )

@@ -14,6 +14,7 @@ import { oauthCodes, oauthGrants, oauthTokens } from '../../src/db/schema'
 import { appForFile, expectStatus, makeApp } from '../helpers/app'
 import { PanelClient, signedInOwner } from '../helpers/panel'
 import { SoftAuthenticator } from '../helpers/webauthn'
+import { totpCodeAt } from '../../src/modules/people'
 import {
   answerConsent,
   authorizeQuery,
@@ -68,6 +69,27 @@ describe('discovery', () => {
       token_endpoint_auth_methods_supported: ['none'],
       scopes_supported: [...SCOPES],
     })
+  })
+
+  test('a browser-based assistant may read them: CORS for any origin, preflights answered', async () => {
+    const [res] = await t.api.get('/.well-known/oauth-authorization-server', {
+      headers: { origin: 'https://claude.ai' },
+    })
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    for (const path of ['/.well-known/oauth-protected-resource', '/oauth/register', '/oauth/token']) {
+      const pre = await t.app.handle(
+        new Request(`http://localhost${path}`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://claude.ai',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-protocol-version',
+          },
+        }),
+      )
+      expect({ path, status: pre.status }).toEqual({ path, status: 204 })
+      expect(pre.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version')
+    }
   })
 })
 
@@ -127,6 +149,32 @@ describe('authorization request', () => {
     const consent = await b.get(signed.location!)
     expect(consent.status).toBe(200)
     expect(consent.text).toContain('Connect Claude?')
+  })
+
+  test('signing in with two-step on the way comes back to the request too', async () => {
+    const { b, email } = await signedInOwner(t)
+    const setup = await b.submitFrom('/admin/account', '/admin/account/two-step')
+    const secret = /<code id="totp-secret" class="secret">([A-Z2-7]+)<\/code>/.exec(setup.text)![1]!
+    await b.submit('/admin/account/two-step/confirm', { code: totpCodeAt(secret, t.clock.now()) })
+    const query = authorizeQuery(await registeredClient(t), pkce().challenge)
+    const c = new PanelClient((r) => t.app.handle(r))
+    const login = (await c.get(`/oauth/authorize?${query}`)).location!
+    await c.get(login)
+    const next = decodeURIComponent(login.split('next=')[1]!)
+    const step1 = await c.submit('/admin/login', { email, password: 'correct horse battery staple', next })
+    expect(step1.location).toBe(`/admin/login/two-step?next=${encodeURIComponent(next)}`)
+    const hiddenNext = () => /name="next" value="([^"]+)"/.exec(c.last!.text)![1]!.replace(/&amp;/g, '&')
+    await c.get(step1.location!)
+    expect(hiddenNext()).toBe(next)
+    // A wrong code keeps the way back; the right one (the next 30-second step) takes it.
+    const wrong = await c.submit('/admin/login/two-step', { code: '000000', next: hiddenNext() })
+    expect(wrong.status).toBe(401)
+    const signed = await c.submit('/admin/login/two-step', {
+      code: totpCodeAt(secret, t.clock.now() + 30_000),
+      next: hiddenNext(),
+    })
+    expect(signed.location).toBe(`/oauth/authorize?${query}`)
+    expect((await c.get(signed.location!)).text).toContain('Connect Claude?')
   })
 
   test('signing in with a passkey on the way comes back to the request too', async () => {

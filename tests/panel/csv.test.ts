@@ -230,7 +230,7 @@ describe('CSV import', () => {
     expect(page.text).toContain('7 líneas rechazadas')
     expect(page.text).toContain('Línea 4, columna price: La línea 3 tiene el mismo slug con otros datos del producto.')
     expect(page.text).toContain('Línea 5, columna category: Ninguna categoría de esta tienda tiene este nombre o slug.')
-    expect(page.text).toContain('Línea 6, columna stock: Este valor está fuera del rango permitido.')
+    expect(page.text).toContain('Línea 6, columna stock: Escribe 0 o más.')
     expect(page.text).toContain('Línea 7, columna stock: Escribe un número.')
     expect(page.text).toContain('Línea 8, columna price: Escribe un número.')
     expect(page.text).toContain('Línea 9, columna comparePrice: El precio de comparación debe ser mayor que el precio.')

@@ -23,7 +23,7 @@ test('new pending reviews show as a count on the Reviews link; approving one low
   makeReview(t.deps, other.store.id) // another store's review never counts here
   const page = await owner.get('/admin')
   expect(reviewsLink(page.text)).toContain('<span class="badge" aria-hidden="true">3</span>')
-  expect(reviewsLink(page.text)).toContain('<span class="sr-only">, 3 waiting for approval</span>')
+  expect(reviewsLink(page.text)).toContain('<span class="sr-only"> 3 waiting for approval</span>')
 
   t.deps.db.$client.run("UPDATE reviews SET status = 'approved' WHERE id = ?", [ids[0]!])
   expect(reviewsLink((await owner.get('/admin')).text)).toContain('>2</span>')

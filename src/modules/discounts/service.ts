@@ -3,7 +3,8 @@ import type { Ctx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { discounts, type Discount, type DiscountType } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
-import { toMajor, toMajorOrNull, toMinor } from '../../lib/money'
+import { everyFault, faultsIn } from '../../lib/faults'
+import { minorDigits, toMajor, toMajorOrNull, toMinor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { activeFilter, isoParam, page, sinceFilters } from '../shared'
 import { owned } from '../shared'
@@ -30,8 +31,8 @@ export function discountView(d: Discount, currency: string) {
   }
 }
 
-/** A value in API units → stored integer, checked against the type (contract: percentage in (0, 100]). */
-function valueIn(ctx: Ctx, type: DiscountType, value: number): number {
+/** A value in API units → stored integer, checked against the type (a percentage is in (0, 100]). */
+function valueIn(currency: string, type: DiscountType, value: number): number {
   if (type === 'percentage') {
     if (!(value > 0 && value <= 100))
       throw new ValidationError('value', 'out_of_range', 'A percentage discount is more than 0 and at most 100')
@@ -40,9 +41,39 @@ function valueIn(ctx: Ctx, type: DiscountType, value: number): number {
       throw new ValidationError('value', 'invalid_format', 'A percentage has at most 2 decimals')
     return hundredths
   }
-  const minor = toMinor(value, ctx.store.currency, 'value')
+  const minor = toMinor(value, currency, 'value')
   if (minor <= 0) throw new ValidationError('value', 'out_of_range', 'A fixed discount is more than 0')
   return minor
+}
+
+const isType = (t: unknown): t is DiscountType => t === 'percentage' || t === 'fixed'
+
+/**
+ * The rules the schema can't state, over whichever fields are there (a form checks them beside
+ * the schema's faults, so every fault shows at once): the value for its type, the minimum's
+ * decimals, the expiry's date.
+ */
+export function discountFaults(
+  currency: string,
+  input: { type?: unknown; value?: unknown; minOrderAmount?: unknown; expiresAt?: unknown },
+): ValidationError[] {
+  const { type, value, minOrderAmount: min, expiresAt } = input
+  // A form says how many decimals are allowed: a percentage's 2, else the currency's.
+  const decimals = (field: string) => (f: ValidationError) =>
+    f.details?.reason === 'invalid_format'
+      ? new ValidationError(field, 'invalid_format', f.message, {
+          decimals: field === 'value' && type === 'percentage' ? 2 : minorDigits(currency),
+        })
+      : f
+  return [
+    ...faultsIn(() => isType(type) && typeof value === 'number' && valueIn(currency, type, value)).map(
+      decimals('value'),
+    ),
+    ...faultsIn(() => typeof min === 'number' && toMinor(min, currency, 'minOrderAmount')).map(
+      decimals('minOrderAmount'),
+    ),
+    ...faultsIn(() => typeof expiresAt === 'string' && isoParam(expiresAt, 'expiresAt')),
+  ]
 }
 
 const duplicateCode = (code: string) =>
@@ -77,10 +108,12 @@ export const getDiscount = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: str
   discountView(ownDiscount(ctx, id), ctx.store.currency)
 
 export function createDiscount({ ctx, input }: { ctx: Ctx; input: DiscountCreate }) {
-  const value = valueIn(ctx, input.type, input.value)
-  const minOrderAmount =
-    input.minOrderAmount == null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
-  const expiresAt = input.expiresAt == null ? null : isoParam(input.expiresAt, 'expiresAt')!
+  const currency = ctx.store.currency
+  const [value, minOrderAmount, expiresAt] = everyFault(
+    () => valueIn(currency, input.type, input.value),
+    () => (input.minOrderAmount == null ? null : toMinor(input.minOrderAmount, currency, 'minOrderAmount')),
+    () => (input.expiresAt == null ? null : isoParam(input.expiresAt, 'expiresAt')!),
+  )
   const now = ctx.clock.now()
   try {
     const row = write(ctx, (tx) =>
@@ -116,16 +149,20 @@ export function createDiscount({ ctx, input }: { ctx: Ctx; input: DiscountCreate
  */
 export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; input: { id: string } & DiscountUpdate }) {
   const set: Partial<typeof discounts.$inferInsert> = {}
+  const currency = ctx.store.currency
   if (input.code !== undefined) {
     set.code = input.code
     set.codeKey = input.code.toUpperCase()
   }
-  if (input.minOrderAmount !== undefined)
-    set.minOrderAmount =
-      input.minOrderAmount === null ? null : toMinor(input.minOrderAmount, ctx.store.currency, 'minOrderAmount')
+  // The value is checked against the stored type inside the write; these two are checked together with it.
+  const [minOrderAmount, expiresAt] = everyFault(
+    () =>
+      input.minOrderAmount == null ? input.minOrderAmount : toMinor(input.minOrderAmount, currency, 'minOrderAmount'),
+    () => (input.expiresAt == null ? input.expiresAt : isoParam(input.expiresAt, 'expiresAt')!),
+  )
+  if (minOrderAmount !== undefined) set.minOrderAmount = minOrderAmount
   if (input.maxUses !== undefined) set.maxUses = input.maxUses
-  if (input.expiresAt !== undefined)
-    set.expiresAt = input.expiresAt === null ? null : isoParam(input.expiresAt, 'expiresAt')!
+  if (expiresAt !== undefined) set.expiresAt = expiresAt
   if (input.isActive !== undefined) set.isActive = input.isActive
   try {
     const row = write(ctx, (tx) => {
@@ -133,7 +170,7 @@ export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
       if (input.type !== undefined || input.value !== undefined) {
         const type = input.type ?? current.type
         set.type = type
-        set.value = valueIn(ctx, type, input.value ?? valueOut(current.type, current.value, ctx.store.currency))
+        set.value = valueIn(currency, type, input.value ?? valueOut(current.type, current.value, currency))
       }
       return tx
         .update(discounts)

@@ -13,3 +13,4 @@ export { appsOfPerson, appsOfStore, disconnectApp, revokeToken, appActorNames, t
 export { capByRole, REGISTRATIONS_PER_HOUR } from './rules'
 export { OAuthError } from './errors'
 export { isAccessToken } from './secrets'
+export { pruneOauth } from './prune'

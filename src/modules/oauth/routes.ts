@@ -57,6 +57,33 @@ function params(body: unknown): Record<string, string | undefined> {
 
 const hidden = { detail: { hide: true } }
 
+/**
+ * A browser-based assistant's preflight: its discovery sends `MCP-Protocol-Version`, its
+ * registration JSON. Nothing here reads cookies, so any origin may ask.
+ */
+const preflight = ({ set }: { set: Set }) => {
+  const headers = { ...(set.headers as Record<string, string>) }
+  set.headers = {}
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...headers,
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST',
+      'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+      'access-control-max-age': '86400',
+    },
+  })
+}
+const PUBLIC_PATHS = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+  '/oauth/register',
+  '/oauth/token',
+  '/oauth/revoke',
+]
+
 export function oauthRoutes(port: OauthRoutesPort) {
   const origin = (request: Request) => ownOrigin(port.config, request)
   const resourceMetadata = ({ request, set }: { request: Request; set: Set }) => {
@@ -70,8 +97,10 @@ export function oauthRoutes(port: OauthRoutesPort) {
       resource_documentation: `${o}/docs`,
     })
   }
+  let app = new Elysia({ name: 'oauth' })
+  for (const path of PUBLIC_PATHS) app = app.options(path, preflight, hidden) as unknown as typeof app
   return (
-    new Elysia({ name: 'oauth' })
+    app
       // RFC 9728 §3.1: the resource's path may follow the well-known name; MCP clients try that first.
       .get('/.well-known/oauth-protected-resource', resourceMetadata, hidden)
       .get('/.well-known/oauth-protected-resource/mcp', resourceMetadata, hidden)

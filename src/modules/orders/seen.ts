@@ -10,7 +10,7 @@
 import type { Ctx } from '../../kernel/context'
 import { transaction } from '../../kernel/write'
 import { DAY_MS } from '../../lib/time'
-import { markOpened, memberSinceOf, openedPairs, type NewParams } from './sql'
+import { countUnopened, lastOrderEventId, markOpened, memberSinceOf, openedPairs, type NewParams } from './sql'
 
 export const NEW_FOR_MS = 30 * DAY_MS
 
@@ -60,4 +60,31 @@ export function markOrderSeen({ ctx, input: { orderId } }: { ctx: Ctx; input: { 
   const userId = ctx.actor.userId
   const now = ctx.clock.now()
   transaction(ctx.db, () => markOpened(ctx.db.$client, ctx.store.id, orderId, userId, now - NEW_FOR_MS))
+}
+
+/** The most unseen orders counted: a badge shows "99+" past it. */
+export const UNSEEN_CAP = 100
+
+/** What a panel page's alerts start from (the count and the stream's resume point, read together). */
+export interface Unseen {
+  /** The orders new to the person (the inbox's "New" marks), at most UNSEEN_CAP. */
+  count: number
+  /** The order log's head when the count was read: the page's stream resumes after it. */
+  after: number
+}
+
+/**
+ * The person's unseen orders: new to them exactly as the inbox marks them (placed since they joined,
+ * within NEW_FOR_MS, not opened by them), with the order log's head in the same read transaction,
+ * so an order committed around the page's read is either in the count or in the stream, never both
+ * nor neither. Undefined for anyone who is not a person of the store.
+ */
+export function unseenOrders(ctx: Ctx): Unseen | undefined {
+  const viewer = viewerOf(ctx)
+  if (!viewer) return undefined
+  const client = ctx.db.$client
+  return client.transaction(() => ({
+    count: countUnopened(client, ctx.store.id, viewer.since, viewer.userId, UNSEEN_CAP),
+    after: lastOrderEventId(client),
+  }))()
 }

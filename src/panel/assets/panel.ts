@@ -5,6 +5,8 @@
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
+import { startAlerts } from './alerts'
+import { setBadge } from './badges'
 import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
@@ -95,7 +97,8 @@ if (addForm && supported) {
   })
 }
 
-// The live orders inbox (orders-live.ts).
+// New-order alerts on every page (alerts.ts) and the live order lists (orders-live.ts): one stream per tab.
+startAlerts()
 startOrdersLive()
 startOrderActions()
 
@@ -111,17 +114,7 @@ if (reviewsLink) {
       const res = await fetch('/admin/badges', { headers: { accept: 'application/json' } })
       if (!res.ok) return
       const { reviews } = (await res.json()) as { reviews: number }
-      for (const old of reviewsLink.querySelectorAll('.badge, .sr-only')) old.remove()
-      if (reviews > 0) {
-        const badge = document.createElement('span')
-        badge.className = 'badge'
-        badge.setAttribute('aria-hidden', 'true')
-        badge.textContent = String(reviews)
-        const words = document.createElement('span')
-        words.className = 'sr-only'
-        words.textContent = `, ${(reviewsLink.dataset.badgeWords ?? '{n}').replace('{n}', String(reviews))}`
-        reviewsLink.append(words, ' ', badge)
-      }
+      setBadge(reviewsLink, reviews)
     } catch {
       // Offline for a moment: the next turn tries again.
     }
@@ -131,3 +124,7 @@ if (reviewsLink) {
     if (document.visibilityState === 'visible') void refresh()
   })
 }
+
+// A refused form opens on its error summary (every fault, each a link to its field): focus it, so
+// a screen reader reads it first and a keyboard's next Tab is its first link.
+$<HTMLElement>('[data-error-summary]')?.focus()

@@ -112,6 +112,8 @@ function startUploads(
   const progress = document.getElementById('upload-progress')
   if (!form || !input || !progress || typeof XMLHttpRequest === 'undefined') return
   document.getElementById('drop-hint')?.removeAttribute('hidden')
+  // Picking files uploads them: the no-script form's Upload button would only send nothing again.
+  form.querySelector('[data-upload-button]')?.setAttribute('hidden', '')
   const words = progress.dataset
 
   function row(file: File) {
@@ -156,6 +158,8 @@ function startUploads(
           shown.state.textContent = words.uploaded ?? ''
           say(answer.announce)
         } else {
+          // The bytes went up, the file was refused: a full bar would say the opposite.
+          shown.bar.remove()
           shown.state.className = 'failed'
           shown.state.textContent = answer?.error ?? words.failed ?? ''
           say(shown.state.textContent)
@@ -163,6 +167,7 @@ function startUploads(
         resolve()
       })
       xhr.addEventListener('error', () => {
+        shown.bar.remove()
         shown.state.className = 'failed'
         shown.state.textContent = words.failed ?? ''
         resolve()

@@ -33,7 +33,6 @@ const en = {
   neverUsed: 'Not yet',
   disconnect: 'Disconnect',
   disconnectApp: (client: string) => `Disconnect ${client}`,
-  disconnected: 'Disconnected. Its access stopped at once.',
 }
 
 export type AppsWords = typeof en
@@ -70,7 +69,6 @@ const es: AppsWords = {
   neverUsed: 'Todavía no',
   disconnect: 'Desconectar',
   disconnectApp: (client) => `Desconectar ${client}`,
-  disconnected: 'Desconectada. Su acceso terminó al instante.',
 }
 
 const pt: AppsWords = {
@@ -105,7 +103,6 @@ const pt: AppsWords = {
   neverUsed: 'Ainda não',
   disconnect: 'Desconectar',
   disconnectApp: (client) => `Desconectar ${client}`,
-  disconnected: 'Desconectado. O acesso dele terminou na hora.',
 }
 
 const WORDS: Record<PanelLanguage, AppsWords> = { en, es, pt }

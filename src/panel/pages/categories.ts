@@ -59,7 +59,7 @@ function listPage(
     ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.none}</p>`}
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, d.errors)}
       ${form(f, '/admin/categories', html`${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}<button type="submit">${w.add}</button>`, 'novalidate')}</section>`
         : ''
     }`,
@@ -83,7 +83,7 @@ function editPage(
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, Object.keys(d.errors).length > 0)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(cw(f), d.problem, d.errors)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
     ${form(
       f,
       at(d.id),

@@ -58,11 +58,20 @@ export function select(
   )}</select>${errorAt(id, error)}`
 }
 
-/** A problem that belongs to no one field (or the summary of those that do), with the plan's upgrade link. */
-export function banner(w: CatalogWords, p: Problem | undefined, fieldErrors = false): Html | '' {
-  if (!p && !fieldErrors) return ''
-  const text = p && !p.field ? p.message : w.fixBelow
-  return html`<div class="alert" role="alert"><p>${text}</p>${p?.upgradeUrl ? html`<p><a class="button" href="${p.upgradeUrl}">${w.upgradePlan}</a></p>` : ''}</div>`
+/**
+ * The error summary at the top of a refused form (the GOV.UK pattern): "There is a problem", the
+ * problem that belongs to no field (with the plan's upgrade link), and every field's message as a
+ * link to its control, in the form's order of ids given. Each message also sits at its field.
+ */
+export function banner(w: CatalogWords, p: Problem | undefined, errors: Record<string, string> = {}): Html | '' {
+  const ids = Object.keys(errors)
+  const general = p && !p.field ? p : undefined
+  if (!general && ids.length === 0) return ''
+  return html`<div class="alert error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title" data-error-summary>
+    <h2 id="error-summary-title">${w.problemTitle}</h2>
+    ${general ? html`<p>${general.message}</p>` : ''}
+    ${ids.length ? html`<ul>${ids.map((id) => html`<li><a href="#${id}">${errors[id]}</a></li>`)}</ul>` : ''}
+    ${general?.upgradeUrl ? html`<p><a class="button" href="${general.upgradeUrl}">${w.upgradePlan}</a></p>` : ''}</div>`
 }
 
 export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')

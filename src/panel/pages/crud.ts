@@ -6,7 +6,7 @@
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
 import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
-import { controlId, cw, panelOf, problemOf, type PageKit, type PageReq, type Problem } from './kit'
+import { cw, panelOf, problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
 
 export const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
 
@@ -23,17 +23,18 @@ export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Pr
   }
 }
 
-/** A refused form: its problem (undefined: not the person's to fix, so the error goes on) and the message per control id. */
+/**
+ * A refused form: every fault's message per control id, the problem that belongs to no field, and
+ * the status (undefined: not the person's to fix, so the error goes on).
+ */
 export function refusal(
   c: PageReq,
   e: unknown,
   special?: (e: AppError) => Problem | undefined,
-): { problem: Problem; errors: Record<string, string>; status: number } | undefined {
-  const mine = e instanceof AppError ? special?.(e) : undefined
-  const problem = mine ?? problemOf(e, cw(panelOf(c)))
-  if (!problem) return undefined
-  const errors = problem.field ? { [controlId(problem.field)]: problem.message } : {}
-  return { problem, errors, status: e instanceof AppError ? e.status : 400 }
+): { problem?: Problem; errors: Record<string, string>; status: number } | undefined {
+  const problems = problemsOf(e, cw(panelOf(c)), special)
+  if (!problems) return undefined
+  return { ...refusalOf(problems), status: e instanceof AppError ? e.status : 400 }
 }
 
 /** "Delete X?" with a danger button that POSTs to `action` and a way back. */

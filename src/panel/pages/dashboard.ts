@@ -7,7 +7,7 @@
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
 import { html, raw, type Html } from '../../shop/html'
-import { inboxPage as readInbox } from '../../modules/orders'
+import { inboxPage as readInbox, lastOrderEventId } from '../../modules/orders'
 import { dashboardNumbers, readiness, type PeriodFigure } from '../../modules/stats'
 import { DAY_MS } from '../../lib/time'
 import { toMajor } from '../../lib/money'
@@ -20,11 +20,16 @@ import { storeQr } from '../views/qr'
 import { panelOf, render, type Handler } from './plugin-kit'
 import { inboxRow, money } from './orders/views'
 
+/** The latest orders the dashboard shows, kept as new ones arrive. */
+const LATEST = 5
+
 type Numbers = ReturnType<typeof dashboardNumbers>
 interface Data {
   numbers: Numbers
   steps: ReturnType<typeof readiness>
   latest: ReturnType<typeof readInbox>['rows']
+  /** The order log's head read before `latest` (the live list's resume point). */
+  after: number
   currency: string
   paid: boolean
   upgradeUrl: string
@@ -122,7 +127,8 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
     ${
       can(f, 'orders:read')
         ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.latestOrders}</h2>
-        ${data.latest.length === 0 ? html`<p>${d.noOrders}</p>` : html`<ol class="orders">${data.latest.map((r) => inboxRow(o, { locale, zone: zoneOf(f) }, r))}</ol>`}
+        ${data.latest.length === 0 ? html`<p id="latest-empty">${d.noOrders}</p>` : ''}
+        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(o, { locale, zone: zoneOf(f) }, r))}</ol>
         <p><a href="/admin/orders">${d.allOrders}</a></p></section>`
         : raw('')
     }`,
@@ -140,7 +146,9 @@ export function dashboardPages() {
       const data: Data = {
         numbers: dashboardNumbers({ ctx, input: {} }),
         steps: readiness({ ctx }),
-        latest: readInbox({ ctx, input: { limit: 5, offset: 0 } }).rows,
+        // The log's head before the rows: the page's stream resumes there, so no order in between is missed.
+        after: lastOrderEventId(ctx.db.$client),
+        latest: readInbox({ ctx, input: { limit: LATEST, offset: 0 } }).rows,
         currency: store.currency,
         paid: store.plan !== 'free',
         upgradeUrl: ctx.config.upgradeUrl,

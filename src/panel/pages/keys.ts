@@ -56,7 +56,7 @@ function keysPage(
     w.keysTitle,
     html`${notice(d.done)}<section aria-labelledby="keys-h"><h2 id="keys-h">${w.keysTitle}</h2>${list}</section>
     <section aria-labelledby="create-h"><h2 id="create-h">${w.createKey}</h2>
-    ${banner(w, d.problem, Object.keys(e).length > 0)}
+    ${banner(w, d.problem, e)}
     ${form(
       f,
       '/admin/keys',

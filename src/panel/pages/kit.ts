@@ -10,6 +10,7 @@ import type { Db } from '../../db/client'
 import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
+import { faultsOf } from '../../lib/faults'
 import { sameSecret, type PanelNeed } from '../../modules/people'
 import type { UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
@@ -84,6 +85,9 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
     shortcodes?: string[]
     currency?: string
     limit?: number
+    expected?: string
+    minimum?: number
+    decimals?: number
   }
   const f = d.field
   if (e.code === 'DUPLICATE_SLUG') return { field: f ?? 'name', message: w.slugTaken }
@@ -91,11 +95,50 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (e.code === 'LIMIT_REACHED') return { message: w.limitReached(d.limit ?? 0) }
   if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.err.other! } : undefined
   if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.comparePriceAbove }
+  if (d.expected === 'integer') return { field: f, message: w.wholeNumber }
+  if (d.decimals !== undefined) return { field: f, message: w.decimals(d.decimals) }
+  if (d.reason === 'out_of_range' && d.minimum !== undefined) return { field: f, message: w.atLeast(d.minimum) }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
   if (f === 'timezone') return { field: f, message: w.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)
     return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
   return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }
+}
+
+/**
+ * A refused form's problems, each in the person's words: every fault a `Faults` carries (the
+ * schema's and the module's rules', found together), else the one error's. `special` gives a
+ * page's own words for an error first. Undefined when the error is not the person's to fix.
+ */
+export function problemsOf(
+  e: unknown,
+  w: CatalogWords,
+  special?: (e: AppError) => Problem | undefined,
+): Problem[] | undefined {
+  const one = (x: unknown) => (x instanceof AppError ? special?.(x) : undefined) ?? problemOf(x, w)
+  const list = faultsOf(e)
+  if (list.length < 2) {
+    const p = one(e)
+    return p && [p]
+  }
+  return list.map((f) => one(f) ?? { field: String(f.details?.field ?? ''), message: w.err.other! })
+}
+
+/**
+ * The refusal a form shows: the messages by control id (the first per control; `idOf` names a
+ * page's own control for an API field) and the problem that belongs to no field, if any.
+ */
+export function refusalOf(
+  problems: Problem[],
+  idOf: (apiField: string) => string = controlId,
+): { problem?: Problem; errors: Record<string, string> } {
+  const errors: Record<string, string> = {}
+  for (const p of problems) {
+    if (!p.field) continue
+    const id = idOf(p.field)
+    errors[id] ??= p.message
+  }
+  return { problem: problems.find((p) => !p.field), errors }
 }
 
 /** The form control's id for an API field: `variants[1].price` → `v1-price`, `events[0]` → `events`. */

@@ -7,6 +7,7 @@ import { panelAssets, type PanelAssets } from '../assets'
 import type { Frame } from '../views'
 import { roleHas } from '../../modules/people'
 import { countPendingReviews } from '../../modules/reviews'
+import { unseenOrders } from '../../modules/orders'
 
 import { field, finish, page, panelOf, PANEL_CSP, seeOther, type Req } from '../respond'
 
@@ -38,6 +39,7 @@ export async function frameOf(p: PanelRequest): Promise<Frame> {
       zone: person.store?.timezone,
     },
     badges: badgesOf(p),
+    live: liveOf(p),
   }
 }
 
@@ -47,6 +49,15 @@ function badgesOf(p: PanelRequest): Frame['badges'] {
   if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'reviews:read'))
     return undefined
   return { reviews: countPendingReviews({ ctx: person.ctx }) }
+}
+
+/** The new-order alerts' starting point, for a person whose role reads orders (views/frame.ts). */
+function liveOf(p: PanelRequest): Frame['live'] {
+  const { person } = p
+  if (!person?.ctx || !person.role || person.store?.status === 'suspended' || !roleHas(person.role, 'orders:read'))
+    return undefined
+  const u = unseenOrders(person.ctx)
+  return u && { unseen: u.count, after: u.after }
 }
 
 /** A panel page with the panel's headers (respond.ts `page`). */

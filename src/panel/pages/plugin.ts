@@ -6,10 +6,11 @@
 import { Elysia } from 'elysia'
 import { customersPages } from './customers'
 import { dashboardPages } from './dashboard'
+import { morePage } from './more'
 import { ordersPages, type OrdersPanelDeps } from './orders/routes'
 
 export type PagesDeps = OrdersPanelDeps
 
 export function panelPages(deps: PagesDeps) {
-  return new Elysia().use(ordersPages(deps)).use(customersPages()).use(dashboardPages())
+  return new Elysia().use(ordersPages(deps)).use(customersPages()).use(dashboardPages()).use(morePage())
 }

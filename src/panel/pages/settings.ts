@@ -15,12 +15,12 @@ import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice, select } from './controls'
 import {
-  controlId,
   cw,
   field,
   numberField,
   panelOf,
-  problemOf,
+  problemsOf,
+  refusalOf,
   ticked,
   type PageKit,
   type PageReq,
@@ -170,7 +170,7 @@ function settingsPage(f: Frame, d: PageData): string {
   return layout(
     f,
     w.settingsTitle,
-    html`${notice(d.done)}${banner(w, d.problem, Object.keys(e).length > 0)}
+    html`${notice(d.done)}${banner(w, d.problem, e)}
     <p><a href="/s/${encodeURIComponent(d.slug)}">${w.viewShop}</a></p>
     <section>${form(f, '/admin/settings', body, 'novalidate')}</section>`,
   )
@@ -206,13 +206,9 @@ export function settingsPages(kit: PageKit): PageRoute[] {
         try {
           updateStoreSettings({ ctx: ctxOf(c), input: bodyOf(form, c.body) })
         } catch (e) {
-          const problem = problemOf(e, cw(panelOf(c)))
-          if (!problem) throw e
-          return show(c, e instanceof AppError ? e.status : 400, {
-            form,
-            problem,
-            errors: problem.field ? { [controlId(problem.field)]: problem.message } : {},
-          })
+          const problems = problemsOf(e, cw(panelOf(c)))
+          if (!problems) throw e
+          return show(c, e instanceof AppError ? e.status : 400, { form, ...refusalOf(problems) })
         }
         return kit.seeOther(c.set, '/admin/settings?done=saved')
       },

@@ -108,7 +108,7 @@ function editorPage(
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, Object.keys(e).length > 0)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(cw(f), d.problem, e)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
     <section>${form(f, d.id ? at(d.id) : '/admin/shipping', fields, 'novalidate')}</section>
     ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.remove}</a></p>` : ''}
     <p><a href="/admin/shipping">${w.back}</a></p>`,

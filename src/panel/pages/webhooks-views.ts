@@ -28,7 +28,7 @@ export interface HookForm {
 function hookFields(w: CatalogWords, d: HookForm) {
   const e = d.errors
   return html`${input({ id: 'url', label: w.url, value: d.url, type: 'url', hint: w.urlHint, errors: e, attrs: 'required maxlength="2048" inputmode="url"' })}
-  <fieldset${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.events}</legend>
+  <fieldset id="events"${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.events}</legend>
   ${WEBHOOK_EVENTS.map((ev) => html`<div class="check"><input id="${eventId(ev)}" name="${eventId(ev)}" type="checkbox" value="1"${raw(d.events.has(ev) ? ' checked' : '')}><label for="${eventId(ev)}">${ev}</label></div>`)}
   ${e.events ? html`<p id="events-error" class="error">${e.events}</p>` : ''}</fieldset>`
 }
@@ -56,7 +56,7 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
     html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.webhooksTitle}</h2>${d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.noWebhooks}</p>`}</section>
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, d.errors)}
       ${form(f, '/admin/webhooks', html`${hookFields(w, d)}<button type="submit">${w.addWebhook}</button>`, 'novalidate')}</section>`
         : ''
     }`,
@@ -68,7 +68,7 @@ export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number
   return layout(
     f,
     w.editWebhookTitle(h.url),
-    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.editWebhook}</h2>${banner(w, d.problem, Object.keys(d.errors).length > 0)}
+    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.editWebhook}</h2>${banner(w, d.problem, d.errors)}
     ${form(f, `${hookPath(h.id)}/edit`, html`${hookFields(w, d)}<button type="submit">${w.save}</button>`, 'novalidate')}</section>
     <section aria-labelledby="secret-h"><h2 id="secret-h">${w.signingSecret}</h2><p>${w.rotateText(d.overlapHours)}</p>
     ${form(f, `${hookPath(h.id)}/rotate`, html`<button type="submit" class="secondary">${w.rotateSecret}</button>`)}</section>

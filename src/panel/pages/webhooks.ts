@@ -24,7 +24,7 @@ import {
 } from '../../modules/webhooks'
 import { checkBody } from '../../plugins/validation-errors'
 import { ctxOf, guarded } from './crud'
-import { cw, field, panelOf, problemOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
+import { cw, field, panelOf, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
 import {
   deletePage,
   deliveriesPage,
@@ -49,13 +49,12 @@ function refused(
   form: { url: string; events: Set<string> },
 ): (HookForm & { status: number }) | undefined {
   const w = cw(panelOf(c))
-  const problem = problemOf(e, w)
-  if (!problem || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
+  const problems = problemsOf(e, w)
+  if (!problems || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
     return undefined
-  const errors: Record<string, string> = {}
-  if (problem.field?.startsWith('events')) errors.events = form.events.size === 0 ? w.eventsRequired : problem.message
-  else if (problem.field) errors[problem.field] = problem.message
-  return { ...form, errors, problem, status: e instanceof AppError ? e.status : 400 }
+  const events = (p: { field?: string; message: string }) =>
+    p.field?.startsWith('events') ? { ...p, message: form.events.size === 0 ? w.eventsRequired : p.message } : p
+  return { ...form, ...refusalOf(problems.map(events)), status: e instanceof AppError ? e.status : 400 }
 }
 
 export function webhookPages(kit: PageKit): PageRoute[] {

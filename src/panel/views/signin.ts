@@ -28,7 +28,7 @@ export function loginPage(
   )
 }
 
-export function twoStepPage(f: Frame, opts: { error?: string }): string {
+export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): string {
   const w = f.w
   return layout(
     f,
@@ -38,7 +38,7 @@ export function twoStepPage(f: Frame, opts: { error?: string }): string {
       ${form(
         f,
         '/admin/login/two-step',
-        html`<p id="code-hint">${w.twoStepIntro}</p>
+        html`${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}<p id="code-hint">${w.twoStepIntro}</p>
         <label for="code">${w.code}</label>
         <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
         <button type="submit">${w.verify}</button>`,

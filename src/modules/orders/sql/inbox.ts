@@ -186,3 +186,16 @@ export function markOpened(client: Database, storeId: string, orderId: string, u
   )
   client.run('DELETE FROM order_opened WHERE user_id = ? AND order_created_at < ?', [userId, since])
 }
+
+/**
+ * How many of the store's orders created since `since` the person has not opened, counting at most
+ * `cap` of them: the count walks the store's created_at index from `since`, so the cap bounds the
+ * work on a store that takes many orders and a person who opens few.
+ */
+export const countUnopened = (client: Database, storeId: string, since: number, userId: string, cap: number): number =>
+  client
+    .query<{ n: number }, [string, number, string, number]>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM orders o WHERE o.store_id = ? AND o.created_at >= ?
+        AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?) LIMIT ?)`,
+    )
+    .get(storeId, since, userId, cap)!.n

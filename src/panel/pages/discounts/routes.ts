@@ -9,13 +9,14 @@ import type { AppError } from '../../../lib/errors'
 import {
   createDiscount,
   deleteDiscount,
+  discountFaults,
   DiscountCreate,
   DiscountUpdate,
   getDiscount,
   listDiscounts,
   updateDiscount,
 } from '../../../modules/discounts'
-import { checkBody } from '../../../plugins/validation-errors'
+import { checkAll } from '../../../plugins/validation-errors'
 import { confirmPage, ctxOf, doneOf, guarded, refusal } from '../crud'
 import { field, panelOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
 import { discountWords } from '../words/discounts'
@@ -45,6 +46,9 @@ export function discountPages(kit: PageKit): PageRoute[] {
     return undefined
   }
 
+  /** The module's rules beside the schema's faults: a 150 % value shows with a malformed code. */
+  const rules = (c: PageReq) => (v: Record<string, unknown>) => discountFaults(ctxOf(c).store.currency, v)
+
   return [
     {
       method: 'get',
@@ -71,7 +75,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const form = readForm(c.body)
         try {
-          const made = createDiscount({ ctx: ctxOf(c), input: checkBody(DiscountCreate, bodyOf(form)) })
+          const made = createDiscount({ ctx: ctxOf(c), input: checkAll(DiscountCreate, bodyOf(form), rules(c)) })
           return kit.seeOther(c.set, `${at(made.id)}?done=saved`)
         } catch (e) {
           const r = refusal(c, e, special(c, form))
@@ -109,7 +113,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
           try {
             updateDiscount({
               ctx,
-              input: { id: current.id, ...checkBody(DiscountUpdate, bodyOf(form, current.expiresAt)) },
+              input: { id: current.id, ...checkAll(DiscountUpdate, bodyOf(form, current.expiresAt), rules(c)) },
             })
             return kit.seeOther(c.set, `${at(current.id)}?done=saved`)
           } catch (e) {

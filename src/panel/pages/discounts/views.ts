@@ -142,7 +142,7 @@ export function editorPage(
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, Object.keys(e).length > 0)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(cw(f), d.problem, e)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
     <section>${form(f, d.id ? at(d.id) : '/admin/discounts', fields, 'novalidate')}</section>
     ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.remove}</a></p>` : ''}
     <p><a href="/admin/discounts">${w.back}</a></p>`,

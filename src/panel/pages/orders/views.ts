@@ -55,6 +55,9 @@ export function inboxRow(o: OrdersWords, v: RowView, r: InboxRow): Html {
   </li>`
 }
 
+/** How many rows a live inbox keeps as new ones arrive on top (its page's size). */
+const INBOX_LIVE_ROWS = 25
+
 export interface InboxData {
   rows: InboxRow[]
   total: number
@@ -94,14 +97,14 @@ export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
       <form method="get" action="/admin/orders" role="search" class="order-search">
         ${d.status ? html`<input type="hidden" name="status" value="${d.status}">` : ''}
         <div><label for="q">${o.search}</label>
-        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint" autocomplete="off">
+        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint" placeholder="${o.searchHint}" autocomplete="off">
         <p id="q-hint" class="hint">${o.searchHint}</p></div>
         <button type="submit">${o.search}</button>
       </form>
     </section>
-    <p id="live-status" class="hint" role="status" data-stream="/admin/orders/live?after=${String(d.after)}" data-live="${d.live ? '1' : ''}">${o.liveHint}</p>
+    <p id="live-status" class="hint" role="status" data-live-hint="${o.liveHint}">${o.reloadHint}</p>
     ${empty}
-    <ol class="orders" id="orders" aria-label="${o.ordersTitle}">${d.rows.map((r) => inboxRow(o, view, r))}</ol>
+    <ol class="orders" id="orders" aria-label="${o.ordersTitle}" data-after="${String(d.after)}"${raw(d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '')}>${d.rows.map((r) => inboxRow(o, view, r))}</ol>
     ${
       d.pages > 1
         ? html`<nav class="pager actions" aria-label="${o.pageOf(d.page, d.pages)}">

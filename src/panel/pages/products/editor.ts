@@ -80,7 +80,6 @@ export function editorPage(f: Frame, d: EditorData): string {
     ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.addVariant}</button>` : ''}
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
-  const fieldErrors = Object.keys(e).length > 0
   const m = pw(f)
   const conflict =
     d.conflict && d.id
@@ -89,7 +88,7 @@ export function editorPage(f: Frame, d: EditorData): string {
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${conflict}${banner(w, d.problem, fieldErrors)}
+    html`${notice(d.done)}${conflict}${banner(w, d.problem, e)}
     ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
     <section>${form(f, action, fields, 'novalidate')}</section>
     ${d.pictures ? picturesSection(d.pictures) : html`<section><h2>${m.pictures}</h2><p class="hint">${m.picturesLater}</p></section>`}

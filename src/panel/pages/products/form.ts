@@ -2,8 +2,8 @@
  * The product editor's form as posted (strings, kept to re-render what the person typed) and its
  * translation into the API's ProductCreate / ProductUpdate body, which the same schema checks.
  */
-import { ProductCreate, ProductUpdate } from '../../../modules/products'
-import { checkBody } from '../../../plugins/validation-errors'
+import { ProductCreate, ProductUpdate, productFaults } from '../../../modules/products'
+import { checkAll } from '../../../plugins/validation-errors'
 import { field, numberField, ticked } from '../kit'
 
 export const MAX_VARIANT_ROWS = 100
@@ -150,5 +150,8 @@ function bodyOf(f: ProductForm, create: boolean): Record<string, unknown> {
   return body
 }
 
-export const createInput = (f: ProductForm) => checkBody(ProductCreate, bodyOf(f, true))
-export const updateInput = (f: ProductForm) => checkBody(ProductUpdate, bodyOf(f, false))
+/** The body, every fault at once: the schema's and the product's own rules (money decimals, compare-at above price). */
+export const createInput = (f: ProductForm, currency: string) =>
+  checkAll(ProductCreate, bodyOf(f, true), (v) => productFaults(currency, v))
+export const updateInput = (f: ProductForm, currency: string) =>
+  checkAll(ProductUpdate, bodyOf(f, false), (v) => productFaults(currency, v))

@@ -65,7 +65,7 @@ export function picturesSection(v: PicturesView): Html {
       <p id="file-hint" class="hint">${w.picturesHint(v.maxMb)} <span id="drop-hint" hidden>${w.dropHere}</span></p>
       ${errors.length ? html`<ul id="file-error" class="error">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
       ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${cw(v).upgradePlan}</a></p>` : ''}
-      <p><button type="submit" class="secondary">${w.upload}</button></p>
+      <p data-upload-button><button type="submit" class="secondary">${w.upload}</button></p>
     </form>
     <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.uploading('{name}')}" data-uploaded="${w.uploaded}" data-failed="${w.uploadFailed}"></ul>`
     : ''

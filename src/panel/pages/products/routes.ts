@@ -15,11 +15,11 @@ import {
   field,
   pageParam,
   panelOf,
-  problemOf,
+  problemsOf,
+  refusalOf,
   type PageKit,
   type PageReq,
   type PageRoute,
-  type Problem,
 } from '../kit'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
@@ -29,12 +29,8 @@ import { productRenderer } from './render'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
 
-/** The problem's field, in the form's terms (a duplicate slug is the name's doing). */
-function errorsOf(problem: Problem | undefined): Record<string, string> {
-  if (!problem?.field) return {}
-  const id = problem.field === 'slug' ? 'name' : controlId(problem.field)
-  return { [id]: problem.message }
-}
+/** An API field's control on this form (a duplicate slug is the name's doing). */
+const productControl = (apiField: string) => (apiField === 'slug' ? 'name' : controlId(apiField))
 
 export function productPages(kit: PageKit): PageRoute[] {
   const r = productRenderer(kit)
@@ -46,9 +42,9 @@ export function productPages(kit: PageKit): PageRoute[] {
     if (page) return page
     // Another save came between this form's read and its save: nothing was applied; say so, keep the person's values.
     if (e instanceof AppError && e.code === 'EDIT_CONFLICT') return editor(c, 409, { ...d, conflict: true })
-    const problem = problemOf(e, cw(panelOf(c)))
-    if (!problem) throw e
-    return editor(c, e instanceof AppError ? e.status : 400, { ...d, problem, errors: errorsOf(problem) })
+    const problems = problemsOf(e, cw(panelOf(c)))
+    if (!problems) throw e
+    return editor(c, e instanceof AppError ? e.status : 400, { ...d, ...refusalOf(problems, productControl) })
   }
 
   /** "Add variant", "Remove", "Move up/down" re-show the form (nothing saved); undefined for "Save". */
@@ -107,7 +103,11 @@ export function productPages(kit: PageKit): PageRoute[] {
       need: 'products:write',
       handler: (c) => {
         const d = { title: cw(panelOf(c)).newProduct, form: readForm(c.body) }
-        return submit(c, d, () => createProduct({ ctx: ctxOf(c), input: createInput(d.form) }).id)
+        return submit(
+          c,
+          d,
+          () => createProduct({ ctx: ctxOf(c), input: createInput(d.form, ctxOf(c).store.currency) }).id,
+        )
       },
     },
     {
@@ -135,7 +135,11 @@ export function productPages(kit: PageKit): PageRoute[] {
         return submit(
           c,
           d,
-          () => updateProduct({ ctx: ctxOf(c), input: { id, ...updateInput(form), ifUpdatedAt: openedAt(form) } }).id,
+          () =>
+            updateProduct({
+              ctx: ctxOf(c),
+              input: { id, ...updateInput(form, ctxOf(c).store.currency), ifUpdatedAt: openedAt(form) },
+            }).id,
         )
       },
     },

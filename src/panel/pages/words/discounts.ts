@@ -24,7 +24,8 @@ const en = {
   active: 'Active',
   inactive: 'Inactive',
   expired: 'Expired',
-  used: (n: number, max: number | null) => (max === null ? `Used ${n} times` : `Used ${n} of ${max} times`),
+  used: (n: number, max: number | null) =>
+    max === null ? `Used ${n} ${n === 1 ? 'time' : 'times'}` : `Used ${n} of ${max} ${max === 1 ? 'time' : 'times'}`,
   until: (d: string) => `until ${d}`,
   edit: 'Edit',
   editOf: (c: string) => `Edit ${c}`,
@@ -67,7 +68,8 @@ const es: DiscountWords = {
   active: 'Activo',
   inactive: 'Inactivo',
   expired: 'Vencido',
-  used: (n, max) => (max === null ? `Usado ${n} veces` : `Usado ${n} de ${max} veces`),
+  used: (n, max) =>
+    max === null ? `Usado ${n} ${n === 1 ? 'vez' : 'veces'}` : `Usado ${n} de ${max} ${max === 1 ? 'vez' : 'veces'}`,
   until: (d) => `hasta el ${d}`,
   edit: 'Editar',
   editOf: (c) => `Editar ${c}`,
@@ -109,7 +111,8 @@ const pt: DiscountWords = {
   active: 'Ativo',
   inactive: 'Inativo',
   expired: 'Vencido',
-  used: (n, max) => (max === null ? `Usado ${n} vezes` : `Usado ${n} de ${max} vezes`),
+  used: (n, max) =>
+    max === null ? `Usado ${n} ${n === 1 ? 'vez' : 'vezes'}` : `Usado ${n} de ${max} ${max === 1 ? 'vez' : 'vezes'}`,
   until: (d) => `até ${d}`,
   edit: 'Editar',
   editOf: (c) => `Editar ${c}`,

@@ -11,6 +11,10 @@ export const en = {
     private_address: 'This address points to a private network; use a public https URL.',
     other: 'This value is not accepted.',
   } as Record<string, string>,
+  wholeNumber: 'Enter a whole number.',
+  decimals: (n: number) =>
+    n === 0 ? 'Enter a whole amount, without decimals.' : `Use at most ${n} decimal${n === 1 ? '' : 's'}.`,
+  atLeast: (n: number) => `Enter ${n} or more.`,
   comparePriceAbove: 'The compare-at price must be greater than the price.',
   slugTaken: 'Another product already uses this name in its address. Change the name.',
   phoneInvalid: 'Enter the number in international form, e.g. +14155550100.',
@@ -20,7 +24,7 @@ export const en = {
     `The currency stays ${c} once the store has products, shipping options, discounts or orders.`,
   planLimit: 'Your plan does not allow this.',
   upgradePlan: 'Upgrade your plan',
-  fixBelow: 'Some fields need attention.',
+  problemTitle: 'There is a problem',
   saved: 'Saved.',
   // products
   productsTitle: 'Products',

@@ -12,6 +12,12 @@ export const pt: CatalogWords = {
     private_address: 'Este endereço aponta para uma rede privada; use uma URL https pública.',
     other: 'Este valor não é aceito.',
   },
+  wholeNumber: 'Digite um número inteiro.',
+  decimals: (n) =>
+    n === 0
+      ? 'Digite um valor inteiro, sem decimais.'
+      : `Use no máximo ${n} casa${n === 1 ? '' : 's'} decima${n === 1 ? 'l' : 'is'}.`,
+  atLeast: (n) => `Digite ${n} ou mais.`,
   comparePriceAbove: 'O preço de comparação deve ser maior que o preço.',
   slugTaken: 'Outro produto já usa este nome no endereço. Mude o nome.',
   phoneInvalid: 'Digite o número no formato internacional, p. ex. +5511955550100.',
@@ -20,7 +26,7 @@ export const pt: CatalogWords = {
   currencyLocked: (c) => `A moeda continua ${c} depois que a loja tem produtos, fretes, descontos ou pedidos.`,
   planLimit: 'Seu plano não permite isto.',
   upgradePlan: 'Melhorar o plano',
-  fixBelow: 'Alguns campos precisam de atenção.',
+  problemTitle: 'Há um problema',
   saved: 'Salvo.',
   productsTitle: 'Produtos',
   newProduct: 'Novo produto',
