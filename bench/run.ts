@@ -50,6 +50,7 @@ const BENCHES: string[] = [
   'reads',
   'mixed',
   'catalog-csv',
+  'import-beside-storefront',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -12,7 +12,7 @@ import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
 import { sameSecret, type PanelNeed } from '../../modules/people'
-import type { UploadAdmission } from '../../modules/products'
+import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
@@ -22,7 +22,14 @@ export type PageReq = Req
 export type SetLike = Req['set']
 
 export interface PageKit {
-  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
+  deps: {
+    db: Db
+    clock: Clock
+    config: Config
+    cache: StoreCache
+    uploads: UploadAdmission
+    imports: ImportAdmission
+  }
   render(
     p: PanelRequest,
     set: SetLike,
