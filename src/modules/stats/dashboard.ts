@@ -7,6 +7,7 @@
  */
 import type { Ctx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'
+import { LOW_STOCK } from '../products'
 import { hasStep, lowStockOf, ordersPerDaySince, storefrontOrdersIn, topProductsSince, visitsPerDaySince } from './sql'
 
 export interface DayFigure {
@@ -31,8 +32,6 @@ export interface PeriodFigure {
   /** Storefront orders ÷ storefront visits; null without visits. */
   conversion: number | null
 }
-
-export const LOW_STOCK = 5
 
 export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx; input?: { days?: number } }) {
   const client = ctx.db.$client

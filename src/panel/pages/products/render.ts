@@ -87,7 +87,7 @@ export function productRenderer(kit: PageKit) {
       return editor(c, status, {
         id,
         title: cw(panelOf(c)).editProduct(product.name),
-        form: formOf(product, variantsForEditing({ ctx, input: { productId: id } })),
+        form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })
     } catch (e) {

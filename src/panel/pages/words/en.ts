@@ -38,6 +38,7 @@ export const en = {
   noProducts: 'No products found.',
   price: 'Price',
   stock: 'Stock',
+  lowStock: 'Low stock',
   notTracked: 'not tracked',
   edit: 'Edit',
   previous: 'Previous page',

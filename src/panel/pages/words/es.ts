@@ -38,6 +38,7 @@ export const es: CatalogWords = {
   noProducts: 'No se encontraron productos.',
   price: 'Precio',
   stock: 'Stock',
+  lowStock: 'Poco stock',
   notTracked: 'sin control',
   edit: 'Editar',
   previous: 'Página anterior',

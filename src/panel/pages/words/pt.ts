@@ -39,6 +39,7 @@ export const pt: CatalogWords = {
   noProducts: 'Nenhum produto encontrado.',
   price: 'Preço',
   stock: 'Estoque',
+  lowStock: 'Estoque baixo',
   notTracked: 'sem controle',
   edit: 'Editar',
   previous: 'Página anterior',
