@@ -175,6 +175,8 @@ export const en = {
   event: 'Event',
   attempts: 'Attempts',
   response: 'Response',
+  nextAttempt: 'Next attempt',
+  refreshLog: 'Refresh the log',
   time: 'Time',
   error: 'Error',
   retry: 'Retry',

@@ -172,6 +172,8 @@ export const es: CatalogWords = {
   event: 'Evento',
   attempts: 'Intentos',
   response: 'Respuesta',
+  nextAttempt: 'Próximo intento',
+  refreshLog: 'Actualizar el registro',
   time: 'Hora',
   error: 'Error',
   retry: 'Reintentar',

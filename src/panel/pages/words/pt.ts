@@ -173,6 +173,8 @@ export const pt: CatalogWords = {
   event: 'Evento',
   attempts: 'Tentativas',
   response: 'Resposta',
+  nextAttempt: 'Próxima tentativa',
+  refreshLog: 'Atualizar o registro',
   time: 'Hora',
   error: 'Error',
   retry: 'Tentar de novo',
