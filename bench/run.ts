@@ -50,6 +50,8 @@ const BENCHES: string[] = [
   'reads',
   'mixed',
   'catalog-csv',
+  'import-beside-storefront',
+  'signin-flood',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -68,7 +68,7 @@ describe('bulk edit and CSV on a phone', () => {
       await page.getByLabel('Price of Beans · 250 g').fill('99')
       await page.getByRole('button', { name: 'Save changes' }).click()
       await page.getByText('1 row needs attention; nothing was saved.').waitFor()
-      await page.getByText('This value is out of range.').waitFor()
+      await page.getByText('Enter 0 or more.').waitFor()
       await check(page)
       expect((await apiProducts()).find((p) => p.slug === 'beans')!.variants[0]!.price).toBe(12)
       // The refused save answers 400, which Chromium reports as a console error: that one is asked for.
@@ -107,6 +107,26 @@ describe('bulk edit and CSV on a phone', () => {
         page.getByRole('link', { name: 'Export CSV' }).click(),
       ])
       expect(download.suggestedFilename()).toBe('bulk-coffee-products.csv')
+      // A line with four faults: all four are listed at once, each saying what is expected.
+      await page.getByLabel('CSV file').setInputFiles({
+        name: 'faults.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive\nKettle,kettle,,-2,,Nowhere,,,1.5,maybe\n',
+        ),
+      })
+      await page.getByRole('button', { name: 'Check the file' }).click()
+      await page.getByRole('heading', { level: 2, name: '1 line refused' }).waitFor()
+      const faults = page.getByRole('listitem').filter({ hasText: /^Line 2, column / })
+      expect(await faults.allInnerTexts()).toEqual([
+        'Line 2, column category: No category named “Nowhere”. Use a category’s name or slug, or leave it empty.',
+        'Line 2, column isActive: Enter true or false (yes/no, sí/no, sim/não and 1/0 work too).',
+        'Line 2, column price: Enter a price of 0 or more.',
+        'Line 2, column stock: Enter a whole number of 0 or more.',
+      ])
+      await check(page)
+      await page.getByRole('link', { name: 'Check another file' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Import products from CSV' }).waitFor()
       // The browser runs as a server here: its file is read through the download's stream.
       let csv = ''
       for await (const chunk of await download.createReadStream()) csv += String(chunk)
@@ -128,6 +148,10 @@ describe('bulk edit and CSV on a phone', () => {
         .waitFor()
       await page.getByRole('heading', { level: 2, name: '1 product to update' }).waitFor()
       await page.getByText('Filter papers (line 5): changes price').waitFor()
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^price: 3\.00 → 3\.50$/ })
+        .waitFor()
       await check(page)
       await page.getByRole('button', { name: 'Apply the import' }).click()
       await page.getByText('Imported: 0 created, 1 updated.').waitFor()

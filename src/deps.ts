@@ -15,7 +15,7 @@ import { appendEvent } from './modules/webhooks'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
-import { UploadAdmission } from './modules/products'
+import { ImportAdmission, UploadAdmission } from './modules/products'
 import { resetStaging } from './modules/products'
 import { OrderBatcher } from './checkout-batcher'
 import { NO_REPLICA, ReplicaSupervisor, type Replica } from './replica/supervisor'
@@ -52,6 +52,8 @@ export interface Deps {
   checkout: OrderBatcher
   /** Image uploads in flight, per store and in all (products/images/admission.ts). */
   uploads: UploadAdmission
+  /** Catalog CSV imports running, one per store (products/csv/admission.ts). */
+  imports: ImportAdmission
   /** Litestream beside the service when REPLICA_URL is set (replica/supervisor.ts); server.ts starts it, /health reads it. */
   replica: Replica
   /** Stores whose committed writes are durable (kernel/write.ts runs it after each write's effects): the panel's live inbox listens. */
@@ -99,6 +101,7 @@ export function createDeps(
     visits: new VisitCounter(db.$client, clock, log, writeHealth, opts.ticker),
     appendEvent,
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
+    imports: new ImportAdmission(),
     settled: new Signal<string>(),
     stopping: new Signal<void>(),
     replica: config.replicaUrl

@@ -5,7 +5,7 @@ import type { StoreCache } from '../db/cache'
 import type { Db } from '../db/client'
 import type { RateLimiter } from '../db/rate-limiter'
 import type { Clock } from '../lib/time'
-import type { UploadAdmission } from '../modules/products'
+import type { ImportAdmission, UploadAdmission } from '../modules/products'
 import type { PagesDeps } from './pages/plugin'
 import type { PanelRequest } from './gate'
 import type { Frame } from './views'
@@ -20,6 +20,8 @@ export interface PanelDeps extends PagesDeps {
   cache: StoreCache
   /** Image uploads in flight (the picture form takes a place like the API's upload). */
   uploads: UploadAdmission
+  /** Catalog CSV imports running: one per store (the import pages take the store's place). */
+  imports: ImportAdmission
 }
 
 export interface PanelOptions {

@@ -128,6 +128,20 @@ describe('CSV export', () => {
     expect(res.text.split('\r\n').filter((l) => l.startsWith('Tee,')).length).toBe(2)
   })
 
+  test('a line break inside a cell: the cell is quoted and the line after it guarded; the import gives it back', async () => {
+    const { b, ctx, key } = await shop()
+    const description = "Hand made.\n=cmd|' /C calc'!A0\r\n+1 and\r@lone CR"
+    createProduct({ ctx, input: { name: 'Mug', slug: 'mug', description, price: 8 } })
+    const csv = await exportOf(b)
+    expect(csv).toContain(`Mug,mug,"Hand made.\n'=cmd|' /C calc'!A0\r\n'+1 and\r'@lone CR",8,,,,,,true\r\n`)
+    // No physical line of the file starts with a formula trigger.
+    for (const line of csv.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^[=+\-@\t]/)
+    const page = await upload(b, csv)
+    expect(page.text).toContain('1 product unchanged')
+    expect((await productsOf(key))[0]).toMatchObject({ slug: 'mug', name: 'Mug' })
+    expect((await t.api.get('/api/v1/products?limit=1', { key }))[1].data[0].description).toBe(description)
+  })
+
   test('a viewer may export (it is a read)', async () => {
     const { store } = await shop()
     const viewer = await makeMember(t.deps, store.id, 'viewer')
@@ -229,10 +243,10 @@ describe('CSV import', () => {
     expect(page.status).toBe(200)
     expect(page.text).toContain('7 líneas rechazadas')
     expect(page.text).toContain('Línea 4, columna price: La línea 3 tiene el mismo slug con otros datos del producto.')
-    expect(page.text).toContain('Línea 5, columna category: Ninguna categoría de esta tienda tiene este nombre o slug.')
-    expect(page.text).toContain('Línea 6, columna stock: Escribe 0 o más.')
-    expect(page.text).toContain('Línea 7, columna stock: Escribe un número.')
-    expect(page.text).toContain('Línea 8, columna price: Escribe un número.')
+    expect(page.text).toContain('Línea 5, columna category: No hay ninguna categoría llamada «Nowhere».')
+    expect(page.text).toContain('Línea 6, columna stock: Escribe un número entero de 0 o más.')
+    expect(page.text).toContain('Línea 7, columna stock: Escribe un número entero de 0 o más.')
+    expect(page.text).toContain('Línea 8, columna price: Escribe un precio de 0 o más.')
     expect(page.text).toContain('Línea 9, columna comparePrice: El precio de comparación debe ser mayor que el precio.')
     expect(page.text).toContain('Línea 10: Esta línea no tiene una celda por columna.')
     expect(page.text).not.toContain('Aplicar la importación')
@@ -352,7 +366,7 @@ describe('CSV import', () => {
     t.deps.db.$client.run("UPDATE categories SET name = 'Beverages', slug = 'beverages' WHERE id = ?", [cat.id])
     const res = await b.submit('/admin/products/import/apply', applyFields(page.text))
     expect(res.status).toBe(409)
-    expect(res.text).toContain('Line 3, column category: No category of this store has this name or slug.')
+    expect(res.text).toContain('Line 3, column category: No category named “Drinks”.')
     expect(await productsOf(key)).toEqual([])
   })
 
@@ -401,5 +415,87 @@ describe('CSV import', () => {
     await mine.b.submit('/admin/products/import/apply', applyFields(page.text))
     expect((await productsOf(other.key))[0]).toMatchObject({ slug: 'shared', price: 9 })
     expect((await productsOf(mine.key))[0]).toMatchObject({ slug: 'shared', price: 1 })
+  })
+})
+
+describe('CSV import: every fault at once, bytes, one at a time', () => {
+  test('a line with four faults lists four, each saying what is expected; yes/no accepted', async () => {
+    const { b, key } = await shop()
+    const page = await upload(b, [HEADER, 'Mug,mug,,-1,,Nowhere,,,1.5,maybe', 'Cup,cup,,3,,,,,2,yes'].join('\n'))
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('1 line refused')
+    expect(page.text).toContain('Line 2, column category: No category named “Nowhere”.')
+    expect(page.text).toContain('Line 2, column isActive: Enter true or false')
+    expect(page.text).toContain('Line 2, column price: Enter a price of 0 or more.')
+    expect(page.text).toContain('Line 2, column stock: Enter a whole number of 0 or more.')
+    expect(page.text.match(/<li>Line 2, column/g)).toHaveLength(4)
+    expect(await productsOf(key)).toEqual([])
+  })
+
+  test('the same in Portuguese', async () => {
+    const { b } = await shop({ headers: { 'accept-language': 'pt-BR' } })
+    const page = await upload(b, [HEADER, 'Mug,mug,,-1,,Nowhere,,,1.5,maybe'].join('\n'))
+    expect(page.text).toContain('Linha 2, coluna stock: Digite um número inteiro de 0 ou mais.')
+    expect(page.text).toContain('Linha 2, coluna price: Digite um preço de 0 ou mais.')
+    expect(page.text).toContain('Linha 2, coluna isActive: Digite true ou false')
+    expect(page.text).toContain('Linha 2, coluna category: Não há nenhuma categoria chamada “Nowhere”.')
+  })
+
+  test('the dry run shows each changed value old → new', async () => {
+    const { b, store, cat } = await shop()
+    await seedCatalog(store.id, cat.id)
+    const csv = (await exportOf(b))
+      .replace('Drinks,M,21.5,', 'Drinks,M,23,')
+      .replace('Drinks,S,20,5,', 'Drinks,S,20,9,')
+    const page = await upload(b, csv)
+    expect(page.text).toContain('1 product to update')
+    expect(page.text).toContain('<li>variantPrice (M): 21.50 → 23.00</li>')
+    expect(page.text).toContain('<li>stock (S): 5 → 9</li>')
+  })
+
+  test('bytes that are not UTF-8, a NUL byte, a record over 64 KB: 400 naming the line; UTF-16 is read', async () => {
+    const { b, key } = await shop()
+    const enc = new TextEncoder()
+    const latin1 = new Blob([enc.encode(`${HEADER}\nGood,good,,1,,,,,,\n`), new Uint8Array([0x43, 0x61, 0x66, 0xe9])])
+    const bad = await upload(b, latin1)
+    expect(bad.status).toBe(400)
+    expect(bad.text).toContain('Line 3 is not UTF-8. Save the file as “CSV UTF-8” and check it again.')
+    const nul = await upload(b, [HEADER, 'A,aaa,,1,,,,,,', 'B\0,bbb,,1,,,,,,'].join('\n'))
+    expect(nul.status).toBe(400)
+    expect(nul.text).toContain('Line 3 holds a NUL byte')
+    const long = await upload(b, [HEADER, `A,aaa,"${'x'.repeat(70_000)}",1,,,,,,`].join('\n'))
+    expect(long.status).toBe(400)
+    expect(long.text).toContain('Line 2 is longer than 64 KB.')
+    expect(long.text).not.toContain('not valid CSV')
+    const text = `\uFEFF${[HEADER, 'Café,cafe,,1,,,,,,'].join('\r\n')}`
+    const utf16 = new Uint8Array(text.length * 2)
+    for (let i = 0; i < text.length; i++) utf16[i * 2] = text.charCodeAt(i) & 255
+    for (let i = 0; i < text.length; i++) utf16[i * 2 + 1] = text.charCodeAt(i) >> 8
+    const ok = await upload(b, new Blob([utf16]))
+    expect(ok.text).toContain('1 product to create')
+    await b.submit('/admin/products/import/apply', applyFields(ok.text))
+    expect((await productsOf(key)).map((p) => p.name)).toEqual(['Café'])
+  })
+
+  test('one import per store at a time: a second meanwhile → 429 with Retry-After; another store goes on', async () => {
+    const mine = await shop()
+    const other = await shop()
+    const first = await upload(mine.b, [HEADER, 'New,new-one,,5,,,,,1,true'].join('\n'))
+    // An import of this store is running (its dry run or apply holds the store's place).
+    const release = t.deps.imports.admit(mine.store.id)
+    const busy = await upload(mine.b, [HEADER, 'Other,other-one,,5,,,,,1,true'].join('\n'))
+    expect(busy.status).toBe(429)
+    expect(Number(busy.res.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(busy.text).toContain('Another import of this store is running. Try again in a few seconds.')
+    const apply = await mine.b.submit('/admin/products/import/apply', applyFields(first.text))
+    expect(apply.status).toBe(429)
+    expect((await upload(other.b, [HEADER, 'Theirs,theirs,,5,,,,,1,true'].join('\n'))).text).toContain(
+      '1 product to create',
+    )
+    expect(await productsOf(mine.key)).toEqual([])
+    release()
+    expect((await mine.b.submit('/admin/products/import/apply', applyFields(first.text))).status).toBe(303)
+    expect((await productsOf(mine.key)).map((p) => p.slug)).toEqual(['new-one'])
+    expect(t.deps.imports.isRunning(mine.store.id)).toBe(false)
   })
 })

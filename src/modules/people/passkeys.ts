@@ -15,7 +15,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server'
-import { passkeys, type Passkey, type User } from '../../db/schema'
+import { passkeys, users, type Passkey, type User } from '../../db/schema'
 import { NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import type { PeopleCtx } from './context'
 import { countPasskeys } from './sql'
@@ -151,12 +151,16 @@ export async function verifyPasskey({
 }: {
   ctx: PeopleCtx
   input: { rp: RelyingParty; response: unknown }
-  challenges: Challenges
+  /** Sign-in uses the browser's ticket (passkey-signin.ts); any `take` that spends a challenge once. */
+  challenges: Pick<Challenges, 'take'>
 }): Promise<string> {
   const response = input.response as AuthenticationResponseJSON
   if (!response || typeof response !== 'object' || typeof response.id !== 'string') throw new PasskeyRefused()
   const pk = ctx.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).get()
   if (!pk) throw new PasskeyRefused()
+  // A reset link was issued: until it is used, the person signs in only through it (links.ts resetInTx).
+  const owner = ctx.db.select({ resetPendingAt: users.resetPendingAt }).from(users).where(eq(users.id, pk.userId)).get()
+  if (!owner || owner.resetPendingAt !== null) throw new PasskeyRefused()
   let result
   try {
     result = await verifyAuthenticationResponse({

@@ -6,6 +6,7 @@ import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { imagesOf } from './images/views'
+import { checkImageUrl } from './image-url'
 import { capFor, enforceCap } from '../plans'
 import { activeFilter, isoParam, page } from '../shared'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter } from './sql'
@@ -107,6 +108,7 @@ export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
   checkComparePrice(price, comparePrice)
+  checkImageUrl(input.imageUrl)
   const variantRows = (input.variants ?? []).map((v, i) => ({
     name: v.name,
     price: money(ctx, v.price, `variants[${i}].price`),
@@ -194,7 +196,7 @@ export function changeProduct(
   if (fields.price !== undefined) set.price = money(ctx, fields.price, 'price')
   if (fields.comparePrice !== undefined)
     set.comparePrice = fields.comparePrice === null ? null : money(ctx, fields.comparePrice, 'comparePrice')
-  if (fields.imageUrl !== undefined) set.imageUrl = fields.imageUrl
+  if (fields.imageUrl !== undefined) checkImageUrl((set.imageUrl = fields.imageUrl))
   if (fields.isActive !== undefined) set.isActive = fields.isActive
   if (fields.stock !== undefined) set.stock = fields.stock
   if (fields.categoryId !== undefined) set.categoryId = fields.categoryId

@@ -13,7 +13,7 @@ import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
 import { sameSecret, type PanelNeed } from '../../modules/people'
-import type { UploadAdmission } from '../../modules/products'
+import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
@@ -23,7 +23,14 @@ export type PageReq = Req
 export type SetLike = Req['set']
 
 export interface PageKit {
-  deps: { db: Db; clock: Clock; config: Config; cache: StoreCache; uploads: UploadAdmission }
+  deps: {
+    db: Db
+    clock: Clock
+    config: Config
+    cache: StoreCache
+    uploads: UploadAdmission
+    imports: ImportAdmission
+  }
   render(
     p: PanelRequest,
     set: SetLike,

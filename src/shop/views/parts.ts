@@ -20,7 +20,9 @@ export function summary(text: string | null | undefined, fallback: string): stri
 
 /**
  * Only pictures served by this origin are shown (contract: no request leaves the service's
- * origin): a relative `/media/...` path, or an absolute URL on our own origin.
+ * origin): a relative `/media/...` path, or an absolute URL on our own origin. Only a path of one
+ * leading slash is kept: `https://us//evil.example/x.png` resolves on our origin, yet its path
+ * alone, `//evil.example/x.png`, is a scheme-relative URL to another host.
  */
 export function sameOrigin(url: string | null | undefined, origin: string): string | undefined {
   if (!url || !(url.startsWith('/') || url.startsWith(`${origin}/`))) return undefined
@@ -32,7 +34,7 @@ export function sameOrigin(url: string | null | undefined, origin: string): stri
   } catch {
     return undefined
   }
-  return u.origin === origin ? u.pathname + u.search : undefined
+  return u.origin === origin && !u.pathname.startsWith('//') ? u.pathname + u.search : undefined
 }
 
 export function pictureOf(p: ViewProduct, origin: string): ViewImage | undefined {

@@ -2,8 +2,7 @@
  * From CSV rows to the API's product bodies, with no database: rows grouped by slug (one row per
  * variant, or one row for a product without variants), the checks only a file needs (rows of one
  * slug that disagree on the product's columns, a variant named twice, a product row mixed with
- * variant rows, a row of the wrong width), and the comparison of a body with the stored product
- * that tells an update from an unchanged product.
+ * variant rows, a row of the wrong width), and where an API field's error sits in the file.
  */
 import { ValidationError } from '../../../lib/errors'
 import type { CsvColumn } from './format'
@@ -84,37 +83,6 @@ const isNumber = (s: string) => NUMBER.test(s.trim())
 const same = (a: string, b: string) =>
   a.trim() === b.trim() || (isNumber(a) && isNumber(b) && toNumber(a) === toNumber(b))
 const toNumber = (s: string) => Number(s.trim().replace(',', '.'))
-
-/** A number cell: empty → `empty`; a number; anything else stays text so the API's schema refuses it at its field. */
-const numberCell = <E>(s: string, empty: E): number | string | E =>
-  s.trim() === '' ? empty : isNumber(s) ? toNumber(s) : s
-
-const BOOLEAN: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
-const booleanCell = (s: string): boolean | string => (s.trim() === '' ? true : (BOOLEAN[s.trim().toLowerCase()] ?? s))
-
-/** The ProductCreate body a group stands for (unchecked: the caller runs the API's schema on it). */
-export function bodyOf(g: CsvGroup, categoryId: string | null): Record<string, unknown> {
-  const c = g.rows[0]!.cells
-  const price = numberCell(c.price, undefined)
-  const body: Record<string, unknown> = {
-    name: c.name.trim(),
-    description: c.description === '' ? null : c.description,
-    price,
-    comparePrice: numberCell(c.comparePrice, null),
-    categoryId,
-    isActive: booleanCell(c.isActive),
-  }
-  if (g.slug) body.slug = g.slug
-  if (price === undefined) delete body.price
-  if (g.variantRows.length === 0) body.stock = numberCell(c.stock, null)
-  else
-    body.variants = g.variantRows.map((r) => ({
-      name: r.cells.variant.trim(),
-      price: numberCell(r.cells.variantPrice, price),
-      stock: numberCell(r.cells.stock, null),
-    }))
-  return body
-}
 
 /** The line and column of an API field's error in a group: `variants[1].price` is the second variant's line, column variantPrice. */
 export function placeOf(g: CsvGroup, field: unknown): { line: number; column?: CsvColumn } {

@@ -1,4 +1,7 @@
-/** The catalog export's raw SQL (db/sql.ts): categories by id, and products page by page in rowid order. */
+/**
+ * The catalog CSV's raw SQL (db/sql.ts): categories by id, and products page by page in rowid order
+ * for the export; the store's live product count for the dry run's plan cap.
+ */
 import type { Database } from 'bun:sqlite'
 
 export const categoriesOfStore = (client: Database, storeId: string) =>
@@ -28,3 +31,9 @@ export const productsAfter = (client: Database, storeId: string, after: number, 
       'SELECT rowid AS rid, id, name, slug, description, price, compare_price AS comparePrice, category_id AS categoryId, stock, is_active AS isActive FROM products WHERE store_id = ? AND deleted_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
     )
     .all(storeId, after, limit)
+
+/** The store's live products: the dry run's starting count against the plan's cap. */
+export const liveProductCount = (client: Database, storeId: string): number =>
+  client
+    .query<{ n: number }, [string]>('SELECT count(*) AS n FROM products WHERE store_id = ? AND deleted_at IS NULL')
+    .get(storeId)!.n

@@ -1,10 +1,13 @@
 /**
  * The catalog CSV pages: export (/admin/products/export.csv, streamed), import
- * (/admin/products/import: upload → dry run → apply). The dry run and the apply are the products
- * module's importCatalog; between them the checked file waits in StagedImports (staging.ts).
+ * (/admin/products/import: upload → dry run → apply). The dry run is the products module's
+ * checkCatalogImport (in slices, between which other requests are served), the apply its
+ * importCatalog (one transaction); between them the checked file waits in StagedImports
+ * (staging.ts). Each takes the store's one import place (ImportAdmission) for its whole run.
  */
 import {
   BatchRefused,
+  checkCatalogImport,
   stageUploads,
   CSV_COLUMNS,
   CSV_MAX_BYTES,
@@ -17,7 +20,7 @@ import {
   type ImportPlace,
   type ImportReport,
 } from '../../../modules/products'
-import { ValidationError } from '../../../lib/errors'
+import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
 import { cw, field, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
@@ -31,6 +34,9 @@ function fileMessage(e: CsvFileRefused, b: BulkWords, locale: string): string {
   if (e.problem === 'header') return b.fileHeader(CSV_COLUMNS.join(', '))
   if (e.problem === 'rows') return b.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
   if (e.problem === 'bytes') return b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
+  if (e.problem === 'encoding') return b.fileEncoding(e.line ?? 1)
+  if (e.problem === 'nul') return b.fileNul(e.line ?? 1)
+  if (e.problem === 'long') return b.fileLong(e.line ?? 1)
   return b.fileMalformed(e.line)
 }
 
@@ -38,13 +44,29 @@ function fileMessage(e: CsvFileRefused, b: BulkWords, locale: string): string {
 function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkWords): LineMessage {
   const at = { line: key.line, ...(key.column ? { column: key.column } : {}) }
   if (error instanceof ValidationError) {
-    const d = (error.details ?? {}) as { field?: string; reason?: string; conflictsWith?: number; clash?: string }
+    const d = (error.details ?? {}) as {
+      field?: string
+      reason?: string
+      conflictsWith?: number
+      clash?: string
+      expected?: string
+      digits?: number
+      currency?: string
+      name?: string
+    }
+    if (d.expected === 'whole') return { ...at, message: b.expectWhole }
+    if (d.expected === 'price') return { ...at, message: b.expectPrice }
+    if (d.expected === 'decimals') return { ...at, message: b.expectDecimals(d.digits ?? 2, d.currency ?? '') }
+    if (d.expected === 'boolean') return { ...at, message: b.expectBoolean }
     if (d.clash === 'product') return { ...at, message: b.conflicts(d.conflictsWith!) }
     if (d.clash === 'variant') return { ...at, message: b.variantTwice(d.conflictsWith!) }
     if (d.clash === 'single') return { ...at, message: b.mixedRows(d.conflictsWith!) }
     if (d.field === 'row') return { ...at, message: b.wrongWidth }
     if (d.field === 'categoryId')
-      return { ...at, message: d.reason === 'duplicate' ? b.categoryAmbiguous : b.categoryUnknown }
+      return {
+        ...at,
+        message: d.reason === 'duplicate' ? b.categoryAmbiguous : d.name ? b.categoryNamed(d.name) : b.categoryUnknown,
+      }
   }
   const p = problemOf(error, w)
   return { ...at, message: p?.message ?? w.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
@@ -57,17 +79,51 @@ export function csvPages(kit: PageKit): PageRoute[] {
   const form = (c: PageReq, status: number, d: { error?: string; done?: string } = {}) =>
     kit.render(panelOf(c), c.set, status, (f) => importPage(f, { currency: ctxOf(c).store.currency, ...d }))
 
+  /** The refused lines of a BatchRefused in the person's words, in file order. */
+  function refusedLines(c: PageReq, e: BatchRefused<ImportPlace>): LineMessage[] {
+    const p = panelOf(c)
+    return e.problems
+      .map(({ key, error }) => lineMessage(key, error, cw(p), bulkWords(p.lang)))
+      .sort((a, b) => a.line - b.line || (a.column ?? '').localeCompare(b.column ?? ''))
+  }
+
   /** The import's outcome: its report, or the lines it refused in the person's words. */
-  function run(c: PageReq, rows: CsvRow[], dryRun: boolean): { report?: ImportReport; problems: LineMessage[] } {
+  async function run(
+    c: PageReq,
+    rows: CsvRow[],
+    dryRun: boolean,
+  ): Promise<{ report?: ImportReport; problems: LineMessage[] }> {
+    const ctx = noted(ctxOf(c), 'import')
     try {
-      return { report: importCatalog({ ctx: noted(ctxOf(c), 'import'), input: { rows, dryRun } }), problems: [] }
+      const report = dryRun
+        ? await checkCatalogImport({ ctx, input: { rows } })
+        : importCatalog({ ctx, input: { rows, dryRun: false } })
+      return { report, problems: [] }
     } catch (e) {
       if (!(e instanceof BatchRefused)) throw e
-      const p = panelOf(c)
-      const problems = (e.problems as { key: ImportPlace; error: unknown }[]).map(({ key, error }) =>
-        lineMessage(key, error, cw(p), bulkWords(p.lang)),
+      return { problems: refusedLines(c, e as BatchRefused<ImportPlace>) }
+    }
+  }
+
+  /** Runs `work` holding the store's one import place, or answers 429 with Retry-After. */
+  async function alone(c: PageReq, work: () => Promise<Response>): Promise<Response> {
+    let release: () => void
+    try {
+      release = kit.deps.imports.admit(ctxOf(c).store.id)
+    } catch (e) {
+      if (!(e instanceof RateLimited)) throw e
+      return kit.render(
+        panelOf(c),
+        c.set,
+        429,
+        (f) => importPage(f, { currency: ctxOf(c).store.currency, error: bulkWords(f.lang).busy }),
+        { 'retry-after': String(e.retryAfter) },
       )
-      return { problems: problems.sort((a, b) => a.line - b.line) }
+    }
+    try {
+      return await work()
+    } finally {
+      release()
     }
   }
 
@@ -149,17 +205,24 @@ export function csvPages(kit: PageKit): PageRoute[] {
         } finally {
           await parts.remove()
         }
-        const rows = await parsed(c, file)
-        if (rows instanceof Response) return rows
-        const outcome = run(c, rows, true)
-        const keep =
-          outcome.report &&
-          outcome.problems.length === 0 &&
-          outcome.report.create.length + outcome.report.update.length > 0
-        const s = keep ? staged.put(ownerOf(c), { name, file, hash: await sha256(file) }) : undefined
-        return kit.render(panelOf(c), c.set, 200, (f) =>
-          dryRunPage(f, { name, rows: rows.length, ...outcome, ...(s ? { staged: { id: s.id, hash: s.hash } } : {}) }),
-        )
+        return alone(c, async () => {
+          const rows = await parsed(c, file)
+          if (rows instanceof Response) return rows
+          const outcome = await run(c, rows, true)
+          const keep =
+            outcome.report &&
+            outcome.problems.length === 0 &&
+            outcome.report.create.length + outcome.report.update.length > 0
+          const s = keep ? staged.put(ownerOf(c), { name, file, hash: await sha256(file) }) : undefined
+          return kit.render(panelOf(c), c.set, 200, (f) =>
+            dryRunPage(f, {
+              name,
+              rows: rows.length,
+              ...outcome,
+              ...(s ? { staged: { id: s.id, hash: s.hash } } : {}),
+            }),
+          )
+        })
       },
     },
     {
@@ -169,17 +232,19 @@ export function csvPages(kit: PageKit): PageRoute[] {
       handler: async (c) => {
         const s = staged.get(field(c.body, 'id') ?? '', ownerOf(c), field(c.body, 'hash') ?? '')
         if (!s) return form(c, 409, { error: bulkWords(panelOf(c).lang).expired })
-        const rows = await parsed(c, s.file)
-        if (rows instanceof Response) return rows
-        // Planned and checked again inside the apply's transaction: the catalog may have moved since the dry run.
-        const outcome = run(c, rows, false)
-        if (!outcome.report)
-          return kit.render(panelOf(c), c.set, 409, (f) =>
-            dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }),
-          )
-        staged.drop(s.id)
-        const { create, update } = outcome.report
-        return kit.seeOther(c.set, `/admin/products/import?done=imported&c=${create.length}&u=${update.length}`)
+        return alone(c, async () => {
+          const rows = await parsed(c, s.file)
+          if (rows instanceof Response) return rows
+          // Planned and checked again inside the apply's transaction: the catalog may have moved since the dry run.
+          const outcome = await run(c, rows, false)
+          if (!outcome.report)
+            return kit.render(panelOf(c), c.set, 409, (f) =>
+              dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }),
+            )
+          staged.drop(s.id)
+          const { create, update } = outcome.report
+          return kit.seeOther(c.set, `/admin/products/import?done=imported&c=${create.length}&u=${update.length}`)
+        })
       },
     },
   ]

@@ -1,5 +1,5 @@
 /** The CSV import's pages: the upload form (with the export link) and the dry run's report. */
-import { CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportReport } from '../../../modules/products'
+import { CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvChange, type ImportReport } from '../../../modules/products'
 import { html, type Html } from '../../../shop/html'
 import { form, layout, type Frame } from '../../views'
 import { notice } from '../controls'
@@ -39,6 +39,15 @@ export function importPage(f: Frame, d: { currency: string; error?: string; done
   )
 }
 
+/** Each changed value as it is and as it will be: "price: 20.00 → 23.00", "stock (M): 5 → 7". */
+const changeList = (f: Frame, changes: CsvChange[]): Html => {
+  const b = bulkWords(f.lang)
+  const value = (v: string) => v || b.emptyValue
+  return html`<ul class="changes">${changes.map(
+    (c) => html`<li>${c.column}${c.variant ? ` (${c.variant})` : ''}: ${value(c.from)} → ${value(c.to)}</li>`,
+  )}</ul>`
+}
+
 const more = (f: Frame, n: number): Html | '' => (n > SHOWN ? html`<p>${bulkWords(f.lang).andMore(n - SHOWN)}</p>` : '')
 
 export function dryRunPage(
@@ -56,14 +65,16 @@ export function dryRunPage(
   const r = d.report
   const upgrade = d.problems.find((p) => p.upgradeUrl)?.upgradeUrl
   const changes = r ? r.create.length + r.update.length : 0
+  // A line may have several faults: the count is of lines, the list has every fault.
+  const refusedLines = new Set(d.problems.map((p) => p.line)).size
   return layout(
     f,
     b.dryRunTitle,
     html`<p>${b.fileName(d.name, d.rows)}</p>
     ${
       d.problems.length
-        ? html`<div class="alert" role="alert"><p>${b.refused(d.problems.length)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
-        <h2>${b.refused(d.problems.length)}</h2>
+        ? html`<div class="alert" role="alert"><p>${b.refused(refusedLines)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
+        <h2>${b.refused(refusedLines)}</h2>
         <ul class="list">${d.problems.slice(0, SHOWN).map((p) => html`<li>${b.lineProblem(p.line, p.column ?? '', p.message)}</li>`)}</ul>${more(f, d.problems.length)}`
         : ''
     }
@@ -75,7 +86,7 @@ export function dryRunPage(
         <li>${b.unchanged(r.unchanged)}</li>
       </ul>
       ${r.create.length ? html`<h2>${b.toCreate(r.create.length)}</h2><ul class="list">${r.create.slice(0, SHOWN).map((c) => html`<li>${c.name} (${b.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}` : ''}
-      ${r.update.length ? html`<h2>${b.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${b.lineOf(u.line)}): ${b.changes(u.columns.join(', '))}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
+      ${r.update.length ? html`<h2>${b.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${b.lineOf(u.line)}): ${b.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
         : ''
     }
     ${

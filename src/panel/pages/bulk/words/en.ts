@@ -61,6 +61,21 @@ export const en = {
   wrongWidth: 'This line does not have one cell per column.',
   categoryUnknown: 'No category of this store has this name or slug.',
   categoryAmbiguous: 'Several categories have this name: use the category’s slug.',
+  categoryNamed: (name: string) => `No category named “${name}”. Use a category’s name or slug, or leave it empty.`,
+  expectWhole: 'Enter a whole number of 0 or more.',
+  expectPrice: 'Enter a price of 0 or more.',
+  expectDecimals: (digits: number, currency: string) =>
+    digits === 0
+      ? `Enter a price of 0 or more without decimals (${currency}).`
+      : `Enter a price of 0 or more with at most ${digits} decimals (${currency}).`,
+  expectBoolean: 'Enter true or false (yes/no, sí/no, sim/não and 1/0 work too).',
+  fileEncoding: (line: number) => `Line ${line} is not UTF-8. Save the file as “CSV UTF-8” and check it again.`,
+  fileNul: (line: number) =>
+    `Line ${line} holds a NUL byte, which a CSV file can’t hold. Save it as “CSV UTF-8” again.`,
+  fileLong: (line: number) =>
+    `Line ${line} is longer than 64 KB. A quote left open there makes the rest of the file one cell: check its quotes.`,
+  busy: 'Another import of this store is running. Try again in a few seconds.',
+  emptyValue: '(empty)',
 }
 
 export type BulkWords = typeof en

@@ -64,4 +64,21 @@ export const es: BulkWords = {
   wrongWidth: 'Esta línea no tiene una celda por columna.',
   categoryUnknown: 'Ninguna categoría de esta tienda tiene este nombre o slug.',
   categoryAmbiguous: 'Varias categorías tienen este nombre: usa el slug de la categoría.',
+  categoryNamed: (name: string) =>
+    `No hay ninguna categoría llamada «${name}». Usa el nombre o el slug de una categoría, o déjalo vacío.`,
+  expectWhole: 'Escribe un número entero de 0 o más.',
+  expectPrice: 'Escribe un precio de 0 o más.',
+  expectDecimals: (digits: number, currency: string) =>
+    digits === 0
+      ? `Escribe un precio de 0 o más sin decimales (${currency}).`
+      : `Escribe un precio de 0 o más con ${digits} decimales como máximo (${currency}).`,
+  expectBoolean: 'Escribe true o false (también valen sí/no, yes/no, sim/não y 1/0).',
+  fileEncoding: (line: number) =>
+    `La línea ${line} no está en UTF-8. Guarda el archivo como «CSV UTF-8» y revísalo otra vez.`,
+  fileNul: (line: number) =>
+    `La línea ${line} contiene un byte NUL, que un archivo CSV no puede contener. Guárdalo otra vez como «CSV UTF-8».`,
+  fileLong: (line: number) =>
+    `La línea ${line} ocupa más de 64 KB. Una comilla sin cerrar convierte el resto del archivo en una celda: revisa sus comillas.`,
+  busy: 'Ya hay una importación de esta tienda en curso. Vuelve a intentarlo en unos segundos.',
+  emptyValue: '(vacío)',
 }

@@ -62,4 +62,21 @@ export const pt: BulkWords = {
   wrongWidth: 'Esta linha não tem uma célula por coluna.',
   categoryUnknown: 'Nenhuma categoria desta loja tem este nome ou slug.',
   categoryAmbiguous: 'Várias categorias têm este nome: use o slug da categoria.',
+  categoryNamed: (name: string) =>
+    `Não há nenhuma categoria chamada “${name}”. Use o nome ou o slug de uma categoria, ou deixe vazio.`,
+  expectWhole: 'Digite um número inteiro de 0 ou mais.',
+  expectPrice: 'Digite um preço de 0 ou mais.',
+  expectDecimals: (digits: number, currency: string) =>
+    digits === 0
+      ? `Digite um preço de 0 ou mais sem casas decimais (${currency}).`
+      : `Digite um preço de 0 ou mais com no máximo ${digits} casas decimais (${currency}).`,
+  expectBoolean: 'Digite true ou false (sim/não, yes/no, sí/no e 1/0 também servem).',
+  fileEncoding: (line: number) =>
+    `A linha ${line} não está em UTF-8. Salve o arquivo como “CSV UTF-8” e confira de novo.`,
+  fileNul: (line: number) =>
+    `A linha ${line} contém um byte NUL, que um arquivo CSV não pode conter. Salve-o de novo como “CSV UTF-8”.`,
+  fileLong: (line: number) =>
+    `A linha ${line} tem mais de 64 KB. Uma aspa não fechada transforma o resto do arquivo em uma célula: confira as aspas.`,
+  busy: 'Já há uma importação desta loja em andamento. Tente de novo em alguns segundos.',
+  emptyValue: '(vazio)',
 }
