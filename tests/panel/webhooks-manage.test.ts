@@ -193,7 +193,9 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     expect(after).toContain('<dt>Attempts</dt><dd>2</dd>')
     expect(after).not.toContain('Next attempt')
     // The rows alone, as the page's script fetches them to stay current.
-    const fragment = await o.b.request('GET', `/admin/webhooks/${hook.id}/log`, { headers: { accept: 'application/json' } })
+    const fragment = await o.b.request('GET', `/admin/webhooks/${hook.id}/log`, {
+      headers: { accept: 'application/json' },
+    })
     expect(fragment.status).toBe(200)
     const { html } = JSON.parse(fragment.text) as { html: string }
     expect(html).toContain('<li data-status="succeeded">')
