@@ -51,6 +51,7 @@ const BENCHES: string[] = [
   'mixed',
   'catalog-csv',
   'import-beside-storefront',
+  'signin-flood',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

@@ -1,7 +1,7 @@
 /**
- * The seller panel under /admin: sign-in
- * (password, two-step, passkey), first-run setup, one-time links, the shell (dashboard,
- * account, team, activity, and every page of pages/), sign out and
+ * The seller panel under /admin: sign-in (password, two-step; passkeys in
+ * passkey-signin-routes.ts), first-run setup, one-time links, the shell (dashboard, account,
+ * team, activity, and every page of pages/), sign out and
  * the store switcher. Every route declares its access (`{ access: { panel: … } }`); the gate
  * (panel/gate.ts) decides before the body is read and the hook below renders its decision, then
  * checks the session's form token on every state-changing request. Forms POST and redirect;
@@ -11,7 +11,6 @@ import { Elysia } from 'elysia'
 import { RateLimited } from '../lib/errors'
 import { access } from '../plugins/access'
 import {
-  authenticationOptions,
   Challenges,
   checkSecondStep,
   clearedCookie,
@@ -23,10 +22,7 @@ import {
   sessionCookie,
   SignInFailed,
   signInWithPassword,
-  storesOf,
-  verifyPasskey,
   waitBeforeAttempt,
-  PasskeyRefused,
   type Opened,
   type PeopleCtx,
   type RelyingParty,
@@ -41,9 +37,10 @@ import { PANEL_CSP } from './respond'
 import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 
-import { type Req, panelOf, field, finish, page, seeOther, json, minutes } from './respond'
+import { type Req, panelOf, field, finish, page, seeOther, minutes } from './respond'
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
+import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
 import { appsRoutes } from './apps-routes'
 import { oauthPanelRoutes } from './oauth-routes'
@@ -232,46 +229,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'anonymous' }, ...hidden },
     )
     .post(
-      '/admin/login/passkey/options',
-      async (c) =>
-        json(c.set as Req['set'], 200, {
-          options: await authenticationOptions({ input: { rp: rpOf(panelOf(c)) }, challenges }),
-        }),
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/login/passkey',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const wait = waitBeforeAttempt(limiter, p.ip, 'passkey')
-        if (wait > 0)
-          return finish(set, 429, JSON.stringify({ ok: false }), {
-            'content-type': 'application/json',
-            'retry-after': String(wait),
-          })
-        try {
-          const userId = await verifyPasskey({
-            ctx: people,
-            input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response },
-            challenges,
-          })
-          const storeId = storesOf(db, userId)[0]?.storeId ?? null
-          const opened = openSession({
-            ctx: people,
-            input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
-          })
-          const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
-          return json(set, 200, { ok: true, next }, sessionCookie(opened.token))
-        } catch (e) {
-          if (!(e instanceof PasskeyRefused)) throw e
-          countFailure(limiter, p.ip, 'passkey')
-          return json(set, 401, { ok: false })
-        }
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
       '/admin/logout',
       (c) => {
         const p = panelOf(c)
@@ -322,6 +279,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     opts,
   }
   app = app
+    .use(passkeySignInRoutes(env))
     .use(linkRoutes(env))
     .use(accountRoutes(env))
     .use(teamRoutes(env))

@@ -62,14 +62,15 @@ describe('who goes next', () => {
     expect([...h.outcomes.values()].every((o) => o === 'done')).toBe(true)
   })
 
-  test('busy addresses take turns rather than first come, first served', async () => {
+  test('the lighter address goes first, then they take turns: not first come, first served', async () => {
     const h = harness(1, 20)
     void h.submit('a', 'a0')
     for (let i = 1; i < 4; i++) void h.submit('a', `a${i}`)
     for (let i = 0; i < 3; i++) void h.submit('b', `b${i}`)
     await h.settle()
-    for (const name of ['a0', 'b0', 'a1', 'b1', 'a2', 'b2', 'a3']) await h.finish(name)
-    expect(h.order).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2', 'a3'])
+    // a weighs 5 (four asked, one started), b 3: b's first two go before a's next, then turns.
+    for (const name of ['a0', 'b0', 'b1', 'a1', 'b2', 'a2', 'a3']) await h.finish(name)
+    expect(h.order).toEqual(['a0', 'b0', 'b1', 'a1', 'b2', 'a2', 'a3'])
   })
 
   test('recent use fades: an address that hashed long ago counts as clean again', async () => {
@@ -77,9 +78,10 @@ describe('who goes next', () => {
     void h.submit('old', 'o0')
     await h.settle()
     await h.finish('o0')
-    expect(h.q.useOf('old')).toBe(1)
+    // One task asked for, one hash started.
+    expect(h.q.useOf('old')).toBe(2)
     h.clock.advance(USE_HALF_LIFE_MS)
-    expect(h.q.useOf('old')).toBeCloseTo(0.5)
+    expect(h.q.useOf('old')).toBeCloseTo(1)
     h.clock.advance(USE_HALF_LIFE_MS * 20)
     expect(h.q.useOf('old')).toBeLessThan(0.001)
   })
@@ -111,19 +113,20 @@ describe('who is refused when the queue is full', () => {
   })
 
   test('the heaviest address loses its newest task', async () => {
-    const h = harness(1, 4)
+    const h = harness(1, 5)
     void h.submit('light', 'l0')
-    for (let i = 0; i < 3; i++) void h.submit('heavy', `h${i}`)
+    for (let i = 0; i < 4; i++) void h.submit('heavy', `h${i}`)
     void h.submit('light', 'l1')
     await h.settle()
-    expect(h.q.load).toEqual({ running: 1, waiting: 4 })
+    expect(h.q.load).toEqual({ running: 1, waiting: 5 })
+    // heavy weighs 4 (four asked), light 3 (two asked, one started).
     void h.submit('clean', 'c0')
     await h.settle()
-    expect(h.outcomes.get('h2')).toBe('refused')
-    expect(h.outcomes.has('h1')).toBe(false)
+    expect(h.outcomes.get('h3')).toBe('refused')
+    expect([...h.outcomes.keys()]).toEqual(['h3'])
   })
 
-  test('an arrival that weighs as much as anyone waiting is itself refused', async () => {
+  test('a flood that has just begun (every waiting task as light as a newcomer): the newcomer takes the newest place', async () => {
     const h = harness(1, 2)
     void h.submit('a', 'a0')
     void h.submit('b', 'b0')
@@ -132,9 +135,27 @@ describe('who is refused when the queue is full', () => {
     expect(h.q.load).toEqual({ running: 1, waiting: 2 })
     void h.submit('d', 'd0')
     await h.settle()
-    expect(h.outcomes.get('d0')).toBe('refused')
+    expect(h.outcomes.get('c0')).toBe('refused')
+    expect(h.outcomes.has('d0')).toBe(false)
+    // c asks again: now heavier than anyone waiting, it is refused and takes no one's place.
+    void h.submit('c', 'c1')
+    await h.settle()
+    expect(h.outcomes.get('c1')).toBe('refused')
     expect(h.outcomes.has('b0')).toBe(false)
+    expect(h.outcomes.has('d0')).toBe(false)
+  })
+
+  test('a person waiting is not pushed out by the flood that asks again', async () => {
+    const h = harness(1, 2)
+    void h.submit('x', 'x0')
+    void h.submit('p', 'p0')
+    void h.submit('clean', 'c0')
+    await h.settle()
+    for (let i = 0; i < 5; i++) void h.submit('p', `p${i + 1}`)
+    await h.settle()
     expect(h.outcomes.has('c0')).toBe(false)
+    await h.finish('x0')
+    expect(h.order).toEqual(['x0', 'c0'])
   })
 
   test('one address alone cannot push past the limit: its own arrival is refused, nothing of its is reordered', async () => {

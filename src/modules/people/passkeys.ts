@@ -151,7 +151,8 @@ export async function verifyPasskey({
 }: {
   ctx: PeopleCtx
   input: { rp: RelyingParty; response: unknown }
-  challenges: Challenges
+  /** Sign-in uses the browser's ticket (passkey-signin.ts); any `take` that spends a challenge once. */
+  challenges: Pick<Challenges, 'take'>
 }): Promise<string> {
   const response = input.response as AuthenticationResponseJSON
   if (!response || typeof response !== 'object' || typeof response.id !== 'string') throw new PasskeyRefused()

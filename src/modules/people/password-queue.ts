@@ -4,13 +4,15 @@
  * IPv6 /64): one shared FIFO let a flood from many addresses fill every place, so a person from
  * a clean address was refused (429) with everyone else.
  *
- * - **Who goes next:** of the addresses with work waiting, the one with the least recent use —
- *   hashes it started, decaying by half every USE_HALF_LIFE_MS — so a clean address is served
- *   before any address that has been hashing, and busy addresses take turns.
- * - **Who is refused when full:** an arrival takes the place of the newest waiting task of the
- *   heaviest address (recent use + tasks waiting) when that address weighs more than the arrival
- *   would with this task; otherwise the arrival itself is refused. A clean address is refused only
- *   when every waiting task belongs to an address that has never been served and waits alone.
+ * Each address has a weight: its recent demand — every task it asked for, refused or not, and
+ * every hash it started — decaying by half every USE_HALF_LIFE_MS. A flooding address that is
+ * refused and asks again grows heavy at once; a person signing in from a clean address weighs 1.
+ * - **Who goes next:** the waiting task of the lightest address (the earliest, on a tie).
+ * - **Who is refused when full:** the arrival takes the place of the newest waiting task of the
+ *   heaviest other address, when that one weighs at least as much; otherwise the arrival itself
+ *   is refused. A person from a clean address weighs 1 and every waiting address at least about
+ *   1, so they get in. What no queue can do is tell people from a flood of single requests from
+ *   ever-fresh addresses: there each newcomer takes the newest place, a person's included.
  *
  * Pure apart from the clock it is given: tests drive it with their own tasks and clock.
  */
@@ -54,13 +56,14 @@ export class FairQueue {
     return { running: this.running, waiting: this.waiting }
   }
 
-  /** Recent use of `address` (hashes started, decayed), for tests. */
+  /** The weight of `address` now (tasks asked for and hashes started, decayed), for tests. */
   useOf(address: string): number {
     const u = this.uses.get(address)
     return u ? this.decayed(u) : 0
   }
 
   async run<T>(address: string, fn: () => Promise<T>): Promise<T> {
+    this.bump(this.use(address))
     if (this.running < this.parallel && this.waiting === 0) this.begin(address)
     else await this.wait(address)
     try {
@@ -81,17 +84,24 @@ export class FairQueue {
     })
   }
 
-  /** Refuses the newest waiting task of the heaviest address, if it weighs more than `address` would. */
+  /**
+   * Refuses the newest waiting task of the heaviest other address, if it weighs at least as much
+   * as `address` (a tie goes to the newcomer: at a flood's start every waiting task weighs what
+   * a person's does, and the flood's refused tasks, asked again, outweigh both at once).
+   */
   private makeRoom(address: string): boolean {
     const arrival = this.uses.get(address)
-    const arrivalWeight = (arrival ? this.decayed(arrival) + arrival.waiting.length : 0) + 1
+    const arrivalWeight = this.useOf(address)
     let heaviest: Use | undefined
-    let weight = 0
+    let weight = -1
     for (const u of this.queued) {
-      const w = this.decayed(u) + u.waiting.length
-      if (w > weight) (heaviest = u), (weight = w)
+      if (u === arrival) continue
+      const w = this.decayed(u)
+      // Equal weights: the address whose newest task came last gives it up.
+      if (w > weight || (w === weight && u.waiting.at(-1)!.seq > heaviest!.waiting.at(-1)!.seq))
+        (heaviest = u), (weight = w)
     }
-    if (!heaviest || weight <= arrivalWeight) return false
+    if (!heaviest || weight < arrivalWeight) return false
     const task = heaviest.waiting.pop()!
     if (heaviest.waiting.length === 0) this.queued.delete(heaviest)
     this.waiting--
@@ -99,7 +109,7 @@ export class FairQueue {
     return true
   }
 
-  /** Starts the waiting task of the address with the least recent use (the earliest, on a tie). */
+  /** Starts the waiting task of the lightest address (the earliest, on a tie). */
   private next(): void {
     while (this.running < this.parallel && this.waiting > 0) {
       let best: Use | undefined
@@ -118,7 +128,10 @@ export class FairQueue {
 
   private begin(address: string): void {
     this.running++
-    const u = this.use(address)
+    this.bump(this.use(address))
+  }
+
+  private bump(u: Use): void {
     u.score = this.decayed(u) + 1
     u.at = this.now()
   }

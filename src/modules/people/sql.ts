@@ -1,6 +1,7 @@
 /**
  * The people module's raw SQL (db/sql.ts): the activity log's filter facets and slice-wise
- * pruning, expired sessions, and the passkey count. Everything else in the module is Drizzle.
+ * pruning, expired sessions, the passkey count, and the roles open sessions hold now. Everything
+ * else in the module is Drizzle.
  */
 import type { Database } from 'bun:sqlite'
 
@@ -44,4 +45,16 @@ export const countPasskeys = (client: Database): number =>
 /** Deletes one-time links that expired, or were used, before `before`. */
 export const deleteInvitationsBefore = (client: Database, before: number): void => {
   client.run('DELETE FROM invitations WHERE expires_at < ?1 OR used_at < ?1', [before])
+}
+
+/** Each of `sessionIds` that is still a complete session, with its store and the role it holds there now. */
+export function sessionRolesNow(
+  client: Database,
+  sessionIds: string[],
+): { id: string; storeId: string; role: string }[] {
+  return client
+    .query<{ id: string; storeId: string; role: string }, [string]>(
+      'SELECT s.id AS id, s.store_id AS storeId, m.role AS role FROM sessions s JOIN memberships m ON m.user_id = s.user_id AND m.store_id = s.store_id WHERE s.pending = 0 AND s.id IN (SELECT value FROM json_each(?1))',
+    )
+    .all(JSON.stringify(sessionIds))
 }

@@ -37,7 +37,9 @@ import {
   type InboxRow,
   type OrderEventRow,
 } from '../../../modules/orders'
+import { sessionsStillGranted } from '../../../modules/people'
 import type { OrdersWords } from '../../i18n/orders'
+import { StreamAccess } from './live-access'
 import { latestPerOrder, type Batch } from './live-batch'
 import { inboxRow } from './views'
 
@@ -52,14 +54,16 @@ const MIN_DRAIN_GAP_MS = 500
 const HEARTBEAT_MS = 5000
 /**
  * A stream ends after this long and the browser reconnects through the gate with its
- * Last-Event-ID (missing nothing), so an ended session, a removed member or a changed role stops
- * receiving within this time.
+ * Last-Event-ID (missing nothing). An ended session, a removed member or a lost `orders:read`
+ * ends it sooner: within 2 s (live-access.ts).
  */
 export const STREAM_MAX_MS = 60_000
 
 interface Client {
   /** The store's id; the store's ctx is kept once per store (`ctxs`), not per stream. */
   storeId: string
+  /** The session that opened it: its end, or its losing `orders:read`, ends the stream (live-access.ts). */
+  sessionId: string
   o: OrdersWords
   locale: string
   /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
@@ -72,6 +76,9 @@ interface Client {
   push(chunk: Uint8Array): boolean
   end(): void
 }
+
+/** Who opens a stream: their session (live-access.ts), and the request's abort signal. */
+type Opener = { sessionId: string; signal?: AbortSignal }
 
 export interface FeedDeps {
   db: { $client: Database }
@@ -89,8 +96,10 @@ export class OrderFeed {
   private sweep: ReturnType<typeof setInterval> | undefined
   private beat: ReturnType<typeof setInterval> | undefined
   private open = 0
+  private access: StreamAccess
 
   constructor(private deps: FeedDeps) {
+    this.access = new StreamAccess((held) => sessionsStillGranted(deps.db, 'orders:read', held))
     deps.settled.on((storeId) => {
       if (this.byStore.has(storeId)) this.schedule()
     })
@@ -101,14 +110,15 @@ export class OrderFeed {
     return this.open
   }
 
-  /** A stream for `ctx`'s store, resuming after event `after`. */
-  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  /** A stream for `ctx`'s store, resuming after event `after`, held by the session that opened it. */
+  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, by: Opener): ReadableStream<Uint8Array> {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined
         const c: Client = {
           storeId: ctx.store.id,
+          sessionId: by.sessionId,
           o,
           locale,
           userId,
@@ -145,7 +155,8 @@ export class OrderFeed {
           )
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c, ctx)
-        signal?.addEventListener('abort', () => this.drop(c))
+        this.access.add(c)
+        by.signal?.addEventListener('abort', () => this.drop(c))
       },
       cancel: () => {
         if (client) this.drop(client)
@@ -160,13 +171,15 @@ export class OrderFeed {
     if (!set) this.byStore.set(id, (set = new Set()))
     set.add(c)
     this.open++
-    this.sweep ??= setInterval(() => this.drain(), SWEEP_MS)
+    // Each second: the log (a commit on another connection) and who may still read it.
+    this.sweep ??= setInterval(() => (this.drain(), this.access.recheck()), SWEEP_MS)
     this.beat ??= setInterval(() => this.heartbeat(), HEARTBEAT_MS)
     this.sweep.unref?.()
     this.beat.unref?.()
   }
 
   private drop(c: Client): void {
+    this.access.remove(c)
     const set = this.byStore.get(c.storeId)
     if (!set?.delete(c)) return
     this.open--

@@ -139,7 +139,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const p = panelOf(c)
         const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
         const after = Number.isSafeInteger(last) && last >= 0 ? last : lastOrderEventId(deps.db.$client)
-        const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, c.request.signal)
+        const by = { sessionId: p.person!.session.id, signal: c.request.signal }
+        const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, by)
         return finish(c.set, 200, body, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-store',
