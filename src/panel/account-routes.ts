@@ -234,7 +234,7 @@ export function accountRoutes(env: PanelEnv) {
             network: s.ipPrefix,
             current: s.id === session.id,
           })),
-          sections: [accountAppsSection(env, p, f)],
+          sections: [accountAppsSection(env, user.id, f)],
         }),
       extra,
     )

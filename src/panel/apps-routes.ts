@@ -3,15 +3,12 @@
  * (an owner, any app of the store), and the sections both pages show. Disconnecting revokes the
  * grant, so each of its tokens fails on its very next use.
  */
-import { Elysia } from 'elysia'
 import { oauthGrants } from '../db/schema'
 import { iso } from '../lib/time'
-import { access } from '../plugins/access'
 import { appsOfPerson, appsOfStore, disconnectApp, type ConnectedApp } from '../modules/oauth'
-import type { PanelRequest } from './gate'
 import { appsWords } from './i18n/apps'
 import { connectedAppsSection, type AppRow, type Frame } from './views'
-import { type Req, panelOf, seeOther } from './respond'
+import { panelPlugin, panelRoute } from './route'
 import type { PanelEnv } from './env'
 
 const rowOf = (a: ConnectedApp): AppRow => ({
@@ -24,18 +21,18 @@ const rowOf = (a: ConnectedApp): AppRow => ({
 })
 
 /** The Account page's section: the person's own connected apps, in every store. */
-export function accountAppsSection(env: Pick<PanelEnv, 'db'>, p: PanelRequest, f: Frame) {
+export function accountAppsSection(env: Pick<PanelEnv, 'db'>, userId: string, f: Frame) {
   const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfPerson(env.db, p.person!.user.id).map(rowOf), {
+  return connectedAppsSection(f, a, appsOfPerson(env.db, userId).map(rowOf), {
     intro: a.connectedAppsIntro,
     action: (id) => `/admin/account/apps/${encodeURIComponent(id)}/disconnect`,
   })
 }
 
 /** The Team page's section: every connected app of the store, with whose it is. */
-export function teamAppsSection(env: Pick<PanelEnv, 'db'>, p: PanelRequest, f: Frame) {
+export function teamAppsSection(env: Pick<PanelEnv, 'db'>, storeId: string, f: Frame) {
   const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfStore(env.db, p.person!.store!.id).map(rowOf), {
+  return connectedAppsSection(f, a, appsOfStore(env.db, storeId).map(rowOf), {
     intro: a.storeAppsIntro,
     action: (id) => `/admin/team/apps/${encodeURIComponent(id)}/disconnect`,
     showPerson: true,
@@ -43,26 +40,23 @@ export function teamAppsSection(env: Pick<PanelEnv, 'db'>, p: PanelRequest, f: F
 }
 
 export function appsRoutes(env: PanelEnv) {
-  const { db, clock, hidden } = env
-  return new Elysia({ name: 'appsRoutes' })
-    .use(access)
-    .post(
-      '/admin/account/apps/:id/disconnect',
-      (c) => {
+  const { db, clock } = env
+  return panelPlugin('appsRoutes', [
+    panelRoute(
+      { method: 'post', path: '/admin/account/apps/:id/disconnect', need: 'signedIn' },
+      ({ person, params, seeOther }) => {
         // Only the person's own: another person's id disconnects nothing.
-        disconnectApp({ ctx: { db, clock }, input: { grantId: c.params.id, userId: panelOf(c).person!.user.id } })
-        return seeOther(c.set as Req['set'], '/admin/account')
+        disconnectApp({ ctx: { db, clock }, input: { grantId: params.id, userId: person.user.id } })
+        return seeOther('/admin/account')
       },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/team/apps/:id/disconnect',
-      (c) => {
+    ),
+    panelRoute(
+      { method: 'post', path: '/admin/team/apps/:id/disconnect', need: 'team', owns: oauthGrants },
+      ({ person, params, seeOther }) => {
         // The gate refused another store's grant (owns); the verb checks the store again.
-        const p = panelOf(c)
-        disconnectApp({ ctx: { db, clock }, input: { grantId: c.params.id, storeId: p.person!.store!.id } })
-        return seeOther(c.set as Req['set'], '/admin/team')
+        disconnectApp({ ctx: { db, clock }, input: { grantId: params.id, storeId: person.store.id } })
+        return seeOther('/admin/team')
       },
-      { access: { panel: 'team', owns: oauthGrants }, ...hidden },
-    )
+    ),
+  ])
 }

@@ -60,10 +60,12 @@ export function heldFields(body: unknown): [string, string][] {
  */
 export async function confirmFirst(
   kit: ProofKit,
-  c: { request: Request; body: unknown; set: Req['set'] },
+  c: { request: Request; body: unknown; set: Req['set']; p?: PanelRequest },
 ): Promise<Response | undefined> {
-  const p = panelOf(c)
-  const { user, session } = p.person!
+  const p = c.p ?? panelOf(c)
+  // Only a signed-in person's form is held (its route's access says so); anything else fails closed.
+  if (!p.person) throw new Error('confirm-it-is-you needs a signed-in person')
+  const { user, session } = p.person
   const { db, clock, config, limiter } = kit.deps
   const people = { db, clock, config }
   if (hasRecentProof(session, clock.now())) return undefined

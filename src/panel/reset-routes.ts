@@ -4,53 +4,40 @@
  * recent proof that it is the owner (confirm.ts), and is refused for a person who also works in a
  * store this owner does not own (people/team.ts issueMemberReset).
  */
-import { Elysia } from 'elysia'
 import { memberships } from '../db/schema'
 import { AppError } from '../lib/errors'
-import { access } from '../plugins/access'
 import { issueMemberReset, listTeam, ResetNotYours } from '../modules/people'
 import { confirmFirst } from './confirm'
 import type { PanelEnv } from './env'
-import { panelOf, type Req } from './respond'
+import { panelPlugin, panelRoute } from './route'
 import { messagePage, resetMemberPage, resetReadyPage } from './views'
 
 export function resetRoutes(env: PanelEnv) {
-  const { render, linkUrl, hidden } = env
-  const notFound = (c: { set: unknown }, p: ReturnType<typeof panelOf>) =>
-    render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-  return new Elysia({ name: 'resetRoutes' })
-    .use(access)
-    .get(
-      '/admin/team/:id/reset',
-      (c) => {
-        const p = panelOf(c)
-        const m = listTeam({ ctx: p.person!.ctx! }).members.find((x) => x.id === c.params.id)
-        if (!m || m.userId === p.person!.user.id) return notFound(c, p)
-        return render(p, c.set as Req['set'], 200, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }))
-      },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
-    )
-    .post(
-      '/admin/team/:id/reset',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const m = listTeam({ ctx: p.person!.ctx! }).members.find((x) => x.id === c.params.id)
-        if (!m) return notFound(c, p)
-        try {
-          const issued = issueMemberReset({ ctx: p.person!.ctx!, input: { membershipId: m.id } })
-          return render(p, set, 200, (f) => resetReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token) }))
-        } catch (e) {
-          if (e instanceof ResetNotYours)
-            return render(p, set, 403, (f) =>
-              resetMemberPage(f, { id: m.id, who: m.name || m.email }, f.w.resetNotYours),
-            )
-          if (e instanceof AppError && (e.status === 404 || e.status === 400)) return notFound(c, p)
-          throw e
-        }
-      },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
-    )
+  const { linkUrl } = env
+  const spec = { path: '/admin/team/:id/reset', need: 'team', owns: memberships } as const
+  return panelPlugin('resetRoutes', [
+    panelRoute({ ...spec, method: 'get' }, ({ ctx, person, params, render }) => {
+      const m = listTeam({ ctx }).members.find((x) => x.id === params.id)
+      if (!m || m.userId === person.user.id)
+        return render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      return render(200, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }))
+    }),
+    panelRoute({ ...spec, method: 'post' }, async (call) => {
+      const held = await confirmFirst(env, call)
+      if (held) return held
+      const { ctx, p, params, render } = call
+      const notFound = () => render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      const m = listTeam({ ctx }).members.find((x) => x.id === params.id)
+      if (!m) return notFound()
+      try {
+        const issued = issueMemberReset({ ctx, input: { membershipId: m.id } })
+        return render(200, (f) => resetReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token) }))
+      } catch (e) {
+        if (e instanceof ResetNotYours)
+          return render(403, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }, f.w.resetNotYours))
+        if (e instanceof AppError && (e.status === 404 || e.status === 400)) return notFound()
+        throw e
+      }
+    }),
+  ])
 }

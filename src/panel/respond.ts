@@ -1,4 +1,5 @@
 /** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
+import type { Context } from 'elysia'
 import type { ValidationError } from '../lib/errors'
 import type { PanelRequest } from './gate'
 import { gatedOf } from '../plugins/request-state'
@@ -8,11 +9,12 @@ import type { PanelWords } from './i18n'
 export const PANEL_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-type Headers = Record<string, string | number>
+/** Elysia's response headers and status for this request: what the pipeline set so far. */
+export type ResponseSet = Context['set']
 
 export interface Req {
   request: Request
-  set: { headers: Headers; status?: number | string }
+  set: ResponseSet
   body: unknown
   query: Record<string, string | undefined>
   params: Record<string, string>

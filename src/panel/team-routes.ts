@@ -198,7 +198,7 @@ export function teamRoutes(env: PanelEnv) {
         myUserId: p.person!.user.id,
         error,
         email,
-        sections: [teamAppsSection(env, p, f)],
+        sections: [teamAppsSection(env, ctx.store.id, f)],
       }),
     )
   }
