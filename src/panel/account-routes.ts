@@ -1,10 +1,8 @@
 /** The account page: name and language, password (or a first one), two-step with recovery codes, devices. */
-import { Elysia } from 'elysia'
 import { users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
-import { access } from '../plugins/access'
 import {
   checkNewPassword,
   confirmTotp,
@@ -26,165 +24,136 @@ import {
   updateProfile,
   verifyPassword,
 } from '../modules/people'
-import type { PanelRequest } from './gate'
+import type { PanelRequest, Person } from './gate'
 import type { PanelWords } from './i18n'
 import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
-import { type Req, panelOf, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
+import { panelPlugin, panelRoute, type PanelCall } from './route'
+import type { Ctx } from '../kernel/context'
+import { type Req, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
 import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
 
 export function accountRoutes(env: PanelEnv) {
-  const { db, limiter, people, render, signedInTo, hidden, issuerOf } = env
-  const app = new Elysia({ name: 'accountRoutes' })
-    .use(access)
+  const { db, limiter, people, render, signedInTo, issuerOf } = env
+  const app = panelPlugin('accountRoutes', [
     // ------------------------------------------------------------ account
-    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), {
-      access: { panel: 'signedIn' },
-      ...hidden,
-    })
-    .post(
-      '/admin/account/profile',
-      (c) => {
-        const p = panelOf(c)
-        try {
-          updateProfile({
-            ctx: people,
-            input: {
-              userId: p.person!.user.id,
-              name: field(c.body, 'name'),
-              language: field(c.body, 'language') ?? '',
-            },
-          })
-        } catch (e) {
-          if (!(e instanceof ValidationError)) throw e
-          return account(p, c.set as Req['set'], 400, undefined, { profile: p.w.nameRequired })
-        }
-        return seeOther(c.set as Req['set'], '/admin/account?done=saved')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/password',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const { user, session } = p.person!
-        if (!user.passwordHash) return firstPassword(c)
-        // Counted before the hash, given back when it was right (people/throttle.ts).
-        const { wait, ok } = await throttledCheck(limiter, p.ip, user.email, () =>
-          verifyPassword(field(c.body, 'current') ?? '', user.passwordHash, p.ip),
+    panelRoute({ method: 'get', path: '/admin/account', need: 'signedIn' }, (c) =>
+      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done)),
+    ),
+    panelRoute({ method: 'post', path: '/admin/account/profile', need: 'signedIn' }, (c) => {
+      const { p } = c
+      try {
+        updateProfile({
+          ctx: people,
+          input: {
+            userId: c.person.user.id,
+            name: field(c.body, 'name'),
+            language: field(c.body, 'language') ?? '',
+          },
+        })
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e
+        return account(p, c.person, c.set, 400, undefined, { profile: p.w.nameRequired })
+      }
+      return seeOther(c.set, '/admin/account?done=saved')
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/password', need: 'signedIn' }, async (c) => {
+      const { p } = c
+      const set = c.set
+      const { user, session } = c.person
+      if (!user.passwordHash) return firstPassword(c)
+      // Counted before the hash, given back when it was right (people/throttle.ts).
+      const { wait, ok } = await throttledCheck(limiter, p.ip, user.email, () =>
+        verifyPassword(field(c.body, 'current') ?? '', user.passwordHash, p.ip),
+      )
+      if (wait > 0)
+        return account(
+          p,
+          c.person,
+          set,
+          429,
+          undefined,
+          { password: p.w.tooManyAttempts(minutes(wait)) },
+          { 'retry-after': String(wait) },
         )
-        if (wait > 0)
-          return account(
-            p,
-            set,
-            429,
-            undefined,
-            { password: p.w.tooManyAttempts(minutes(wait)) },
-            { 'retry-after': String(wait) },
-          )
-        if (!ok) return account(p, set, 400, undefined, { password: p.w.wrongPassword })
-        // The current password is this change's proof that it is them (confirm.ts).
-        session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
-        let hash: string
-        try {
-          hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
-        } catch (e) {
-          if (!(e instanceof ValidationError)) throw e
-          return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
-        }
-        setPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } })
-        const opened = rotateSession({ ctx: people, input: { session } })
-        return signedInTo(set, opened, '/admin/account?done=password')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/sessions/end-others',
-      (c) => {
-        const p = panelOf(c)
-        endOtherSessions({ ctx: people, input: { userId: p.person!.user.id, keep: p.person!.session.id } })
-        return seeOther(c.set as Req['set'], '/admin/account')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/sessions/:id/end',
-      (c) => {
-        const p = panelOf(c)
-        // Only the person's own sessions: another person's id ends nothing.
-        endSession({ ctx: people, input: { userId: p.person!.user.id, sessionId: c.params.id } })
-        return seeOther(c.set as Req['set'], '/admin/account')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/two-step',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        const setup = startTotp({ ctx: people, input: { user: p.person!.user, issuer: issuerOf(p) } })
-        return render(p, c.set as Req['set'], 200, (f) => totpSetupPage(f, setup))
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/two-step/confirm',
-      (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const { user, session } = p.person!
-        let codes: string[]
-        try {
-          codes = confirmTotp({ ctx: people, input: { user, code: field(c.body, 'code') } })
-        } catch (e) {
-          if (!(e instanceof ValidationError)) throw e
-          const setup = pendingTotp({ ctx: people, input: { user, issuer: issuerOf(p) } })
-          if (!setup) return seeOther(set, '/admin/account')
-          return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.wrongCode))
-        }
-        const opened = rotateSession({ ctx: people, input: { session } })
-        return render(p, set, 200, (f) => recoveryCodesPage(f, codes), { 'set-cookie': sessionCookie(opened.token) })
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/two-step/disable',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        disableTotp({ ctx: people, input: { userId: p.person!.user.id } })
-        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
-        return signedInTo(c.set as Req['set'], opened, '/admin/account?done=saved')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
+      if (!ok) return account(p, c.person, set, 400, undefined, { password: p.w.wrongPassword })
+      // The current password is this change's proof that it is them (confirm.ts).
+      session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
+      let hash: string
+      try {
+        hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e
+        return account(p, c.person, set, 400, undefined, { password: passwordMessage(p.w, e) })
+      }
+      setPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } })
+      const opened = rotateSession({ ctx: people, input: { session } })
+      return signedInTo(set, opened, '/admin/account?done=password')
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/sessions/end-others', need: 'signedIn' }, (c) => {
+      endOtherSessions({ ctx: people, input: { userId: c.person.user.id, keep: c.person.session.id } })
+      return seeOther(c.set, '/admin/account')
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/sessions/:id/end', need: 'signedIn' }, (c) => {
+      // Only the person's own sessions: another person's id ends nothing.
+      endSession({ ctx: people, input: { userId: c.person.user.id, sessionId: c.params.id } })
+      return seeOther(c.set, '/admin/account')
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/two-step', need: 'signedIn' }, async (c) => {
+      const held = await confirmFirst(env, c)
+      if (held) return held
+      const { p } = c
+      const setup = startTotp({ ctx: people, input: { user: c.person.user, issuer: issuerOf(p) } })
+      return render(p, c.set, 200, (f) => totpSetupPage(f, setup))
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/two-step/confirm', need: 'signedIn' }, (c) => {
+      const { p } = c
+      const set = c.set
+      const { user, session } = c.person
+      let codes: string[]
+      try {
+        codes = confirmTotp({ ctx: people, input: { user, code: field(c.body, 'code') } })
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e
+        const setup = pendingTotp({ ctx: people, input: { user, issuer: issuerOf(p) } })
+        if (!setup) return seeOther(set, '/admin/account')
+        return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.wrongCode))
+      }
+      const opened = rotateSession({ ctx: people, input: { session } })
+      return render(p, set, 200, (f) => recoveryCodesPage(f, codes), { 'set-cookie': sessionCookie(opened.token) })
+    }),
+    panelRoute({ method: 'post', path: '/admin/account/two-step/disable', need: 'signedIn' }, async (c) => {
+      const held = await confirmFirst(env, c)
+      if (held) return held
+      disableTotp({ ctx: people, input: { userId: c.person.user.id } })
+      const opened = rotateSession({ ctx: people, input: { session: c.person.session } })
+      return signedInTo(c.set, opened, '/admin/account?done=saved')
+    }),
+  ])
   return app
 
   /**
    * "Set a password" for a person who has none (signed in by a one-time link): the new password
    * twice, no current one, and only while the session's proof is recent (a sign-in by link counts).
    */
-  async function firstPassword(c: Req) {
+  async function firstPassword(c: PanelCall<unknown, Person, Ctx | undefined>) {
     const held = await confirmFirst(env, c)
     if (held) return held
-    const p = panelOf(c)
-    const set = c.set as Req['set']
-    const { user, session } = p.person!
+    const { p } = c
+    const set = c.set
+    const { user, session } = c.person
     const password = field(c.body, 'password')
     let hash: string
     try {
       const checked = checkNewPassword(password, user.email)
       if (field(c.body, 'password2') !== password)
-        return account(p, set, 400, undefined, { password: p.w.passwordsDiffer })
+        return account(p, c.person, set, 400, undefined, { password: p.w.passwordsDiffer })
       hash = await hashPassword(checked, p.ip)
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e
-      return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
+      return account(p, c.person, set, 400, undefined, { password: passwordMessage(p.w, e) })
     }
     // Guarded: two racing posts set one password; the second finds one set and changes nothing.
     if (!setFirstPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } }))
@@ -195,13 +164,14 @@ export function accountRoutes(env: PanelEnv) {
 
   function account(
     p: PanelRequest,
+    person: Person,
     set: Req['set'],
     status: number,
     message?: string,
     errors?: { profile?: string; password?: string },
     extra?: Record<string, string>,
   ) {
-    const { user, session } = p.person!
+    const { user, session } = person
     const fresh =
       db
         .select()

@@ -6,9 +6,7 @@
  * `access_denied`. The consent page's CSP lets its form lead to the client's redirect origin:
  * Chromium applies `form-action` to the redirect that follows the POST.
  */
-import { Elysia } from 'elysia'
 import { ownOrigin } from '../http/origin'
-import { access } from '../plugins/access'
 import {
   approveAuthorization,
   capByRole,
@@ -17,10 +15,11 @@ import {
   type AuthorizeRequest,
 } from '../modules/oauth'
 import type { Role } from '../modules/people'
-import type { PanelRequest } from './gate'
+import type { PanelRequest, Person } from './gate'
 import { appsWords } from './i18n/apps'
 import { badAuthorizePage, consentPage, messagePage } from './views'
-import { type Req, panelOf, field, seeOther, PANEL_CSP } from './respond'
+import { type Req, field, seeOther, PANEL_CSP } from './respond'
+import { panelPlugin, panelRoute } from './route'
 import type { PanelEnv } from './env'
 
 /** The authorization request's own parameters, carried from the query to the consent form. */
@@ -45,9 +44,14 @@ function paramsOf(source: (name: string) => string | undefined): Record<string, 
 }
 
 export function oauthPanelRoutes(env: PanelEnv) {
-  const { db, clock, config, render, hidden } = env
+  const { db, clock, config, render } = env
 
-  function check(p: PanelRequest, request: Request, set: Req['set'], params: Record<string, string | undefined>) {
+  function check(
+    p: PanelRequest,
+    request: Request,
+    set: Req['set'],
+    params: Record<string, string | undefined>,
+  ): { refused: Promise<Response> } | { request: AuthorizeRequest } {
     const checked = checkAuthorizeRequest(db, params, `${ownOrigin(config, request)}/mcp`)
     if ('fault' in checked) {
       const a = appsWords(p.lang)
@@ -58,11 +62,11 @@ export function oauthPanelRoutes(env: PanelEnv) {
 
   function consent(
     p: PanelRequest,
+    person: Person,
     set: Req['set'],
     req: AuthorizeRequest,
     params: Record<string, string | undefined>,
   ) {
-    const person = p.person!
     const storeId = person.store?.id ?? person.stores[0]!.storeId
     const redirect = new URL(req.redirectUri)
     const fields: Record<string, string> = {}
@@ -86,46 +90,38 @@ export function oauthPanelRoutes(env: PanelEnv) {
     )
   }
 
-  return new Elysia({ name: 'oauthPanelRoutes' })
-    .use(access)
-    .get(
-      '/oauth/authorize',
-      (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const params = paramsOf((k) => c.query[k])
-        const checked = check(p, c.request, set, params)
-        if ('refused' in checked) return checked.refused
-        if (!p.person) {
-          const url = new URL(c.request.url)
-          return seeOther(set, `/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`)
-        }
-        if (p.person.stores.length === 0)
-          return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
-        return consent(p, set, checked.request, params)
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/oauth/authorize',
-      (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const params = paramsOf((k) => field(c.body, k))
-        const checked = check(p, c.request, set, params)
-        if ('refused' in checked) return checked.refused
-        const req = checked.request
-        if (field(c.body, 'decision') !== 'allow')
-          return seeOther(set, redirectWith(req.redirectUri, { error: 'access_denied', state: req.state }))
-        const person = p.person!
-        const chosen = person.stores.find((s) => s.storeId === field(c.body, 'store'))
-        if (!chosen) return render(p, set, 400, (f) => messagePage(f, f.w.forbiddenTitle, f.w.forbiddenText))
-        const { code } = approveAuthorization({
-          ctx: { db, clock },
-          input: { request: req, userId: person.user.id, storeId: chosen.storeId, role: chosen.role as Role },
-        })
-        return seeOther(set, redirectWith(req.redirectUri, { code, state: req.state }))
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
+  return panelPlugin('oauthPanelRoutes', [
+    panelRoute({ method: 'get', path: '/oauth/authorize', need: 'anonymous' }, (c) => {
+      const { p } = c
+      const set = c.set
+      const params = paramsOf((k) => c.query[k])
+      const checked = check(p, c.request, set, params)
+      if ('refused' in checked) return checked.refused
+      if (!p.person) {
+        const url = new URL(c.request.url)
+        return seeOther(set, `/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`)
+      }
+      if (p.person.stores.length === 0)
+        return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+      return consent(p, p.person, set, checked.request, params)
+    }),
+    panelRoute({ method: 'post', path: '/oauth/authorize', need: 'signedIn' }, (c) => {
+      const { p } = c
+      const set = c.set
+      const params = paramsOf((k) => field(c.body, k))
+      const checked = check(p, c.request, set, params)
+      if ('refused' in checked) return checked.refused
+      const req = checked.request
+      if (field(c.body, 'decision') !== 'allow')
+        return seeOther(set, redirectWith(req.redirectUri, { error: 'access_denied', state: req.state }))
+      const { person } = c
+      const chosen = person.stores.find((s) => s.storeId === field(c.body, 'store'))
+      if (!chosen) return render(p, set, 400, (f) => messagePage(f, f.w.forbiddenTitle, f.w.forbiddenText))
+      const { code } = approveAuthorization({
+        ctx: { db, clock },
+        input: { request: req, userId: person.user.id, storeId: chosen.storeId, role: chosen.role as Role },
+      })
+      return seeOther(set, redirectWith(req.redirectUri, { code, state: req.state }))
+    }),
+  ])
 }

@@ -4,8 +4,6 @@
  * people/passkey-signin.ts), then the assertion (throttled like a password: counted before it is
  * checked, given back when it was right). JSON, for the page's script: WebAuthn needs it anyway.
  */
-import { Elysia } from 'elysia'
-import { access } from '../plugins/access'
 import {
   BrowserChallenges,
   browserSignInOptions,
@@ -20,11 +18,13 @@ import {
   takeAttempt,
   verifyPasskey,
 } from '../modules/people'
+import { responseOf } from './confirm-routes'
 import type { PanelEnv } from './env'
 import { safeNext } from './gate'
-import { type Req, finish, json, panelOf } from './respond'
+import { finish, type ResponseSet } from './respond'
+import { panelPlugin, panelRoute } from './route'
 
-const tooMany = (set: Req['set'], wait: number) =>
+const tooMany = (set: ResponseSet, wait: number) =>
   finish(set, 429, JSON.stringify({ ok: false }), {
     'content-type': 'application/json',
     'cache-control': 'no-store',
@@ -32,34 +32,28 @@ const tooMany = (set: Req['set'], wait: number) =>
   })
 
 export function passkeySignInRoutes(env: PanelEnv) {
-  const { db, clock, limiter, people, rpOf, currentSessionId, hidden } = env
+  const { db, clock, limiter, people, rpOf, currentSessionId } = env
   const tickets = new BrowserChallenges(() => clock.now())
-  return new Elysia({ name: 'passkeySignInRoutes' })
-    .use(access)
-    .post(
-      '/admin/login/passkey/options',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
+  return panelPlugin('passkeySignInRoutes', [
+    panelRoute(
+      { method: 'post', path: '/admin/login/passkey/options', need: 'anonymous' },
+      async ({ p, set, json }) => {
         const w = limiter.hit(`passkey-options:${p.ip}`, PASSKEY_OPTIONS_PER_MINUTE, 60)
         if (!w.allowed) return tooMany(set, w.resetSec)
         const { options, ticket } = await browserSignInOptions({ input: { rp: rpOf(p) }, challenges: tickets })
-        return json(set, 200, { options }, passkeyTicketCookie(ticket))
+        return json(200, { options }, passkeyTicketCookie(ticket))
       },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/login/passkey',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
+    ),
+    panelRoute(
+      { method: 'post', path: '/admin/login/passkey', need: 'anonymous' },
+      async ({ p, set, body, field, request, json }) => {
         const attempt = takeAttempt(limiter, p.ip, 'passkey')
         if (attempt.wait > 0) return tooMany(set, attempt.wait)
-        const ticket = passkeyTicketOf(c.request.headers.get('cookie'))
+        const ticket = passkeyTicketOf(request.headers.get('cookie'))
         try {
           const userId = await verifyPasskey({
             ctx: people,
-            input: { rp: rpOf(p), response: (c.body as { response?: unknown } | undefined)?.response },
+            input: { rp: rpOf(p), response: responseOf(body) },
             challenges: { take: (challenge) => tickets.take(ticket, challenge) },
           })
           attempt.giveBack()
@@ -69,15 +63,15 @@ export function passkeySignInRoutes(env: PanelEnv) {
             input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },
           })
           // Signing in on the way to a page (the consent page of an assistant, say) comes back to it.
-          const next = safeNext((c.body as { next?: unknown } | undefined)?.next) ?? '/admin'
-          const res = json(set, 200, { ok: true, next }, sessionCookie(opened.token))
+          const next = safeNext(field('next')) ?? '/admin'
+          const res = json(200, { ok: true, next }, sessionCookie(opened.token))
           res.headers.append('set-cookie', clearedPasskeyTicket())
           return res
         } catch (e) {
           if (!(e instanceof PasskeyRefused)) throw e
-          return json(set, 401, { ok: false }, clearedPasskeyTicket())
+          return json(401, { ok: false }, clearedPasskeyTicket())
         }
       },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
+    ),
+  ])
 }

@@ -28,7 +28,8 @@ import { PANEL_CSP } from './respond'
 import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 
-import { type Req, panelOf, field, finish, page, seeOther } from './respond'
+import { type Req, field, finish, page, seeOther } from './respond'
+import { panelPlugin, panelRequestOf, panelRoute } from './route'
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
@@ -100,19 +101,23 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     opts,
   }
 
-  let app = new Elysia({ name: 'panel' })
+  const app = new Elysia({ name: 'panel' })
     .use(access)
     // The gate's decision, rendered; then the form token of the session on every state-changing request.
     .onBeforeHandle(async (c) => {
-      const p = panelOf(c)
-      if (p?.panel !== true) return
-      const set = c.set as Req['set']
+      const p = panelRequestOf(c)
+      if (!p) return
+      const { set } = c
       const d = p.deny
       if (d) {
         if (d.status === 303) return seeOther(set, d.location)
-        if (d.status === 402) return render(p, set, 402, (f) => suspendedPage(f, p.person!.store!, config.upgradeUrl))
-        if (d.kind === 'noStore') return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
-        return render(p, set, 403, (f) => forbiddenPage(f, d.kind === 'crossSite' ? f.w.crossSiteText : undefined))
+        const store = p.person?.store
+        // The gate answers 402 only for a person's suspended store.
+        if (d.status === 402 && store) return render(p, set, 402, (f) => suspendedPage(f, store, config.upgradeUrl))
+        if (d.status === 403 && d.kind === 'noStore')
+          return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+        const crossSite = d.status === 403 && d.kind === 'crossSite'
+        return render(p, set, 403, (f) => forbiddenPage(f, crossSite ? f.w.crossSiteText : undefined))
       }
       const method = c.request.method
       // A streamed upload's token is in the body nobody has read yet: its handler checks it (pages/kit.ts `tokenOk`).
@@ -121,69 +126,54 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
       }
     })
-    .get(
-      '/admin/assets/:file',
-      async (c) => {
-        const a = (loaded ?? (await assets)).byUrl.get(new URL(c.request.url).pathname)
-        if (!a) return finish(c.set as Req['set'], 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
-        const gzip = (c.request.headers.get('accept-encoding') ?? '').includes('gzip')
-        if (c.request.headers.get('if-none-match') === a.etag)
-          return finish(c.set as Req['set'], 304, null, {
-            etag: a.etag,
+    .use(
+      panelPlugin('shellRoutes', [
+        panelRoute({ method: 'get', path: '/admin/assets/:file', need: 'anonymous' }, async ({ request, set }) => {
+          const a = (loaded ?? (await assets)).byUrl.get(new URL(request.url).pathname)
+          if (!a) return finish(set, 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
+          const gzip = (request.headers.get('accept-encoding') ?? '').includes('gzip')
+          if (request.headers.get('if-none-match') === a.etag)
+            return finish(set, 304, null, { etag: a.etag, 'cache-control': 'public, max-age=31536000, immutable' })
+          return finish(set, 200, gzip ? a.gzip : a.body, {
+            'content-type': a.type,
             'cache-control': 'public, max-age=31536000, immutable',
+            etag: a.etag,
+            vary: 'accept-encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
           })
-        return finish(c.set as Req['set'], 200, gzip ? a.gzip : a.body, {
-          'content-type': a.type,
-          'cache-control': 'public, max-age=31536000, immutable',
-          etag: a.etag,
-          vary: 'accept-encoding',
-          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-        })
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-
-    // The navigation's counts, for the script that keeps them live (views/frame.ts).
-    .get(
-      '/admin/badges',
-      async (c) => {
-        const f = await frame(panelOf(c))
-        return finish(c.set as Req['set'], 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), {
-          'content-type': 'application/json',
-          'cache-control': 'no-store',
-        })
-      },
-      { access: { panel: 'reviews:read' }, ...hidden },
-    )
-
-    // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
-    .post(
-      '/admin/store',
-      (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const target = p.person!.stores.find((s) => s.storeId === field(c.body, 'storeId'))
-        if (!target) return render(p, set, 403, (f) => forbiddenPage(f))
-        // Another store is another role: a privilege change, so a new session id.
-        const s = p.person!.session
-        const opened = openSession({
-          ctx: people,
-          input: {
-            userId: s.userId,
-            storeId: target.storeId,
-            userAgent: p.userAgent,
-            ip: p.ip,
-            replacing: s.id,
-            provedAt: s.provedAt,
-          },
-        })
-        return signedInTo(set, opened)
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
+        }),
+        // The navigation's counts, for the script that keeps them live (views/frame.ts).
+        panelRoute({ method: 'get', path: '/admin/badges', need: 'reviews:read' }, async ({ p, set }) => {
+          const f = await frame(p)
+          return finish(set, 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+          })
+        }),
+        // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
+        panelRoute({ method: 'post', path: '/admin/store', need: 'signedIn' }, ({ p, person, set, field, render }) => {
+          const target = person.stores.find((s) => s.storeId === field('storeId'))
+          if (!target) return render(403, (f) => forbiddenPage(f))
+          // Another store is another role: a privilege change, so a new session id.
+          const s = person.session
+          const opened = openSession({
+            ctx: people,
+            input: {
+              userId: s.userId,
+              storeId: target.storeId,
+              userAgent: p.userAgent,
+              ip: p.ip,
+              replacing: s.id,
+              provedAt: s.provedAt,
+            },
+          })
+          return signedInTo(set, opened)
+        }),
+      ]),
     )
 
   // Sign-in, links, account, confirm-it's-you, team and activity, connected apps and OAuth consent (each its own file).
-  app = app
+  app
     .use(signInRoutes(env))
     .use(passkeySignInRoutes(env))
     .use(linkRoutes(env))
@@ -193,7 +183,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(teamRoutes(env))
     .use(resetRoutes(env))
     .use(appsRoutes(env))
-    .use(oauthPanelRoutes(env)) as unknown as typeof app
+    .use(oauthPanelRoutes(env))
 
   // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {
@@ -203,18 +193,20 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       ...(r.upload ? { upload: true as const } : {}),
     }
     // An upload's body streams to disk in its handler (products/images/staging.ts), never parsed whole.
-    app = app[r.method](r.path, r.handler as never, {
+    app[r.method](r.path, r.handler as never, {
       access: declared,
       ...(r.upload ? { parse: 'none' as const } : {}),
       ...hidden,
-    }) as unknown as typeof app
+    })
   }
 
-  app = app.use(panelPages(deps)) as unknown as typeof app
-  return app.get(
-    '/admin/*',
-    (c) => render(panelOf(c), c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)),
-    { access: { panel: 'anonymous' }, ...hidden },
+  app.use(panelPages(deps))
+  return app.use(
+    panelPlugin('notFound', [
+      panelRoute({ method: 'get', path: '/admin/*', need: 'anonymous' }, ({ render }) =>
+        render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)),
+      ),
+    ]),
   )
 
   // ---------------------------------------------------------------- helpers of the routes above

@@ -1,10 +1,8 @@
 /** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
-import { Elysia } from 'elysia'
 import { invitations, memberships, users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
-import { access } from '../plugins/access'
 import {
   activityFacets,
   changeRole,
@@ -19,183 +17,160 @@ import {
 import type { PanelRequest } from './gate'
 import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage } from './views'
 
-import { type Req, panelOf, field, seeOther } from './respond'
+import { type Req, field, seeOther } from './respond'
+import { panelPlugin, panelRoute, type StorePerson } from './route'
 import type { PanelEnv } from './env'
 import { confirmFirst } from './confirm'
 import { teamAppsSection } from './apps-routes'
 import { appActorNames } from '../modules/oauth'
 
 export function teamRoutes(env: PanelEnv) {
-  const { db, people, render, linkUrl, signedInTo, hidden } = env
-  const app = new Elysia({ name: 'teamRoutes' })
-    .use(access)
+  const { db, people, render, linkUrl, signedInTo } = env
+  const app = panelPlugin('teamRoutes', [
     // ------------------------------------------------------------ team (owners)
-    .get('/admin/team', (c) => team(panelOf(c), c.set as Req['set'], 200), { access: { panel: 'team' }, ...hidden })
-    .post(
-      '/admin/team/invite',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const ctx = p.person!.ctx!
-        try {
-          const issued = inviteToStore({
-            ctx,
-            input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') },
-          })
-          return render(p, set, 200, (f) =>
-            inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }),
-          )
-        } catch (e) {
-          if (!(e instanceof ValidationError)) throw e
-          const reason = (e.details as { reason?: string } | undefined)?.reason
-          return team(
-            p,
-            set,
-            400,
-            reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid,
-            field(c.body, 'email'),
-          )
-        }
-      },
-      { access: { panel: 'team' }, ...hidden },
-    )
-    .post(
-      '/admin/team/:id/role',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        try {
-          const m = changeRole({
-            ctx: p.person!.ctx!,
-            input: { membershipId: c.params.id, role: field(c.body, 'role') },
-          })
-          // One's own role changed: a privilege change, so a new session id.
-          if (m.userId === p.person!.user.id)
-            return signedInTo(set, rotateSession({ ctx: people, input: { session: p.person!.session } }), '/admin/team')
-        } catch (e) {
-          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
-          if (e instanceof AppError && e.status === 404)
-            return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-          if (!(e instanceof ValidationError)) throw e
-          return team(p, set, 400, p.w.forbiddenText)
-        }
-        return seeOther(set, '/admin/team')
-      },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
-    )
-    .get(
-      '/admin/team/:id/remove',
-      (c) => {
-        const p = panelOf(c)
-        const m = listTeam({ ctx: p.person!.ctx! }).members.find((x) => x.id === c.params.id)
-        if (!m) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-        return render(p, c.set as Req['set'], 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
-      },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
-    )
-    .post(
-      '/admin/team/:id/remove',
-      async (c) => {
-        const held = await confirmFirst(env, c)
-        if (held) return held
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        try {
-          removeMember({ ctx: p.person!.ctx!, input: { membershipId: c.params.id } })
-        } catch (e) {
-          if (e instanceof LastOwner) return team(p, set, 409, p.w.lastOwner)
-          if (e instanceof AppError && e.status === 404)
-            return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-          throw e
-        }
-        return seeOther(set, '/admin/team')
-      },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
-    )
-    .post(
-      '/admin/team/invitations/:id/revoke',
-      (c) => {
-        const p = panelOf(c)
-        try {
-          revokeInvitation({ ctx: p.person!.ctx!, input: { invitationId: c.params.id } })
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e
-        }
-        return seeOther(c.set as Req['set'], '/admin/team')
-      },
-      { access: { panel: 'team', owns: invitations }, ...hidden },
-    )
+    panelRoute({ method: 'get', path: '/admin/team', need: 'team' }, (c) => team(c.p, c.person, c.set, 200)),
+    panelRoute({ method: 'post', path: '/admin/team/invite', need: 'team' }, async (c) => {
+      const held = await confirmFirst(env, c)
+      if (held) return held
+      const { p } = c
+      const set = c.set
+      const ctx = c.ctx
+      try {
+        const issued = inviteToStore({
+          ctx,
+          input: { email: field(c.body, 'email'), role: field(c.body, 'role'), name: field(c.body, 'name') },
+        })
+        return render(p, set, 200, (f) =>
+          inviteReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token), storeName: ctx.store.name }),
+        )
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e
+        const reason = (e.details as { reason?: string } | undefined)?.reason
+        return team(
+          p,
+          c.person,
+          set,
+          400,
+          reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid,
+          field(c.body, 'email'),
+        )
+      }
+    }),
+    panelRoute({ method: 'post', path: '/admin/team/:id/role', need: 'team', owns: memberships }, async (c) => {
+      const held = await confirmFirst(env, c)
+      if (held) return held
+      const { p } = c
+      const set = c.set
+      try {
+        const m = changeRole({
+          ctx: c.ctx,
+          input: { membershipId: c.params.id, role: field(c.body, 'role') },
+        })
+        // One's own role changed: a privilege change, so a new session id.
+        if (m.userId === c.person.user.id)
+          return signedInTo(set, rotateSession({ ctx: people, input: { session: c.person.session } }), '/admin/team')
+      } catch (e) {
+        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.lastOwner)
+        if (e instanceof AppError && e.status === 404)
+          return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+        if (!(e instanceof ValidationError)) throw e
+        return team(p, c.person, set, 400, p.w.forbiddenText)
+      }
+      return seeOther(set, '/admin/team')
+    }),
+    panelRoute({ method: 'get', path: '/admin/team/:id/remove', need: 'team', owns: memberships }, (c) => {
+      const { p } = c
+      const m = listTeam({ ctx: c.ctx }).members.find((x) => x.id === c.params.id)
+      if (!m) return render(p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      return render(p, c.set, 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
+    }),
+    panelRoute({ method: 'post', path: '/admin/team/:id/remove', need: 'team', owns: memberships }, async (c) => {
+      const held = await confirmFirst(env, c)
+      if (held) return held
+      const { p } = c
+      const set = c.set
+      try {
+        removeMember({ ctx: c.ctx, input: { membershipId: c.params.id } })
+      } catch (e) {
+        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.lastOwner)
+        if (e instanceof AppError && e.status === 404)
+          return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+        throw e
+      }
+      return seeOther(set, '/admin/team')
+    }),
+    panelRoute({ method: 'post', path: '/admin/team/invitations/:id/revoke', need: 'team', owns: invitations }, (c) => {
+      try {
+        revokeInvitation({ ctx: c.ctx, input: { invitationId: c.params.id } })
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e
+      }
+      return seeOther(c.set, '/admin/team')
+    }),
 
     // ------------------------------------------------------------ activity (owners)
-    .get(
-      '/admin/activity',
-      (c) => {
-        const p = panelOf(c)
-        const ctx = p.person!.ctx!
-        const actor = c.query.actor || undefined
-        const recordType = c.query.record || undefined
-        const before = Number(c.query.before) || undefined
-        const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
-        const facets = activityFacets(db, ctx.store.id)
-        const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
-        const names = new Map(
-          userIds.length
-            ? db
-                .select({ id: users.id, name: users.name, email: users.email })
-                .from(users)
-                .where(inArray(users.id, userIds))
-                .all()
-                .map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email])
-            : [],
-        )
-        // A connected app's writes: "<client> for <person>".
-        const apps = appActorNames(
-          db,
-          facets.actors.filter((a) => a.startsWith('app:')).map((a) => a.slice(4)),
-        )
-        const label = (a: string) =>
-          names.get(a) ??
-          apps.get(a) ??
-          (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
-        const qs = new URLSearchParams()
-        if (actor) qs.set('actor', actor)
-        if (recordType) qs.set('record', recordType)
-        if (rows.length === 50) qs.set('before', String(rows[rows.length - 1]!.seq))
-        return render(p, c.set as Req['set'], 200, (f) =>
-          activityPage(f, {
-            rows: rows.map((r) => ({
-              seq: r.seq,
-              at: iso(r.at),
-              // The name as it was when the action happened (kernel/actor-name.ts); older lines have none.
-              who: r.actorName ?? label(r.actor),
-              verb: r.verb,
-              recordType: r.recordType,
-              recordId: r.recordId,
-            })),
-            actors: facets.actors.map((a) => ({ value: a, label: label(a) })),
-            recordTypes: facets.recordTypes,
-            actor,
-            recordType,
-            olderHref: rows.length === 50 ? `/admin/activity?${qs}` : undefined,
-          }),
-        )
-      },
-      { access: { panel: 'activity' }, ...hidden },
-    )
+    panelRoute({ method: 'get', path: '/admin/activity', need: 'activity' }, (c) => {
+      const { p } = c
+      const ctx = c.ctx
+      const actor = c.query.actor || undefined
+      const recordType = c.query.record || undefined
+      const before = Number(c.query.before) || undefined
+      const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
+      const facets = activityFacets(db, ctx.store.id)
+      const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
+      const names = new Map(
+        userIds.length
+          ? db
+              .select({ id: users.id, name: users.name, email: users.email })
+              .from(users)
+              .where(inArray(users.id, userIds))
+              .all()
+              .map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email])
+          : [],
+      )
+      // A connected app's writes: "<client> for <person>".
+      const apps = appActorNames(
+        db,
+        facets.actors.filter((a) => a.startsWith('app:')).map((a) => a.slice(4)),
+      )
+      const label = (a: string) =>
+        names.get(a) ??
+        apps.get(a) ??
+        (a.startsWith('key:') ? `API key ${a.slice(4)}` : a === 'cli' ? 'CLI' : a === 'system' ? 'System' : a)
+      const qs = new URLSearchParams()
+      if (actor) qs.set('actor', actor)
+      if (recordType) qs.set('record', recordType)
+      if (rows.length === 50) qs.set('before', String(rows[rows.length - 1]!.seq))
+      return render(p, c.set, 200, (f) =>
+        activityPage(f, {
+          rows: rows.map((r) => ({
+            seq: r.seq,
+            at: iso(r.at),
+            // The name as it was when the action happened (kernel/actor-name.ts); older lines have none.
+            who: r.actorName ?? label(r.actor),
+            verb: r.verb,
+            recordType: r.recordType,
+            recordId: r.recordId,
+          })),
+          actors: facets.actors.map((a) => ({ value: a, label: label(a) })),
+          recordTypes: facets.recordTypes,
+          actor,
+          recordType,
+          olderHref: rows.length === 50 ? `/admin/activity?${qs}` : undefined,
+        }),
+      )
+    }),
+  ])
   return app
 
-  function team(p: PanelRequest, set: Req['set'], status: number, error?: string, email?: string) {
-    const ctx = p.person!.ctx!
+  function team(p: PanelRequest, person: StorePerson, set: Req['set'], status: number, error?: string, email?: string) {
+    const { ctx } = person
     const t = listTeam({ ctx })
     return render(p, set, status, (f) =>
       teamPage(f, {
         members: t.members,
         pending: t.pending,
-        myUserId: p.person!.user.id,
+        myUserId: person.user.id,
         error,
         email,
         sections: [teamAppsSection(env, ctx.store.id, f)],

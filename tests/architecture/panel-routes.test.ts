@@ -17,12 +17,6 @@ const t = appForFile()
 
 const OLD_PATH = new Set([
   'src/panel/routes.ts',
-  'src/panel/signin-routes.ts',
-  'src/panel/passkey-signin-routes.ts',
-  'src/panel/link-routes.ts',
-  'src/panel/account-routes.ts',
-  'src/panel/team-routes.ts',
-  'src/panel/oauth-routes.ts',
   'src/panel/confirm.ts',
   'src/panel/pages/kit.ts',
   'src/panel/pages/plugin-kit.ts',
@@ -80,14 +74,9 @@ describe('one way to make a panel page', () => {
   })
 
   test('the routes of the converted files are made by the builder, and declare their access', () => {
-    const converted = [
-      /^\/admin\/confirm/,
-      /^\/admin\/team\/:id\/reset$/,
-      /^\/admin\/account\/passkeys/,
-      /^\/admin\/(account|team)\/apps\/:id\/disconnect$/,
-    ]
+    const converted = [/^\/admin\/(confirm|login|logout|setup|join|account|team|activity)\b/, /^\/oauth\/authorize$/]
     const routes = t.app.routes.filter((r) => converted.some((re) => re.test(r.path)))
-    expect(routes.length).toBe(11)
+    expect(routes.length).toBe(39)
     for (const r of routes)
       expect({ route: `${r.method} ${r.path}`, made: madeByPanelRoute(r.handler) }).toEqual({
         route: `${r.method} ${r.path}`,
