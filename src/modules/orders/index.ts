@@ -2,6 +2,7 @@
 export * from './events'
 export * from './idempotency'
 export * from './model'
+export * from './rows'
 export * from './service'
 export * from './sql'
 export * from './status'
