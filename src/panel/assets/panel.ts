@@ -1,7 +1,7 @@
 /**
  * The panel's one script (bundled with @simplewebauthn/browser by src/panel/assets.ts). Pages
  * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API),
- * the live orders inbox and the product editor's pictures.
+ * the live orders inbox, the product editor's pictures and the webhook delivery log.
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
@@ -10,6 +10,7 @@ import { setBadge } from './badges'
 import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
+import { startWebhookLog } from './webhook-log'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -126,6 +127,7 @@ startOrderActions()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()
+startWebhookLog()
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half
 // minute and when the tab comes back (GET /admin/badges), without a reload.
