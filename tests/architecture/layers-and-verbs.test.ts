@@ -430,6 +430,7 @@ const NOT_YET: string[] = [
   'src/panel/pages/reviews.ts: imports db/schema',
   'src/panel/pages/shipping.ts: imports db/schema',
   'src/panel/pages/webhooks.ts: imports db/schema',
+  'src/panel/reset-routes.ts: imports db/schema',
   'src/panel/team-routes.ts: runs Drizzle (db.select/insert/update/delete)',
   'src/panel/team-routes.ts: imports db/schema',
   'src/shop/order-status.ts: imports db/schema',
