@@ -136,7 +136,7 @@ describe('the panel in Chromium', () => {
       await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
       await check(page)
       const secret = (await page.locator('#totp-secret').textContent())!.trim()
-      await page.getByLabel('Code').fill(totpCodeAt(secret, Date.now()))
+      await page.getByLabel('Code', { exact: true }).fill(totpCodeAt(secret, Date.now()))
       await page.getByRole('button', { name: 'Verify' }).click()
       await page.getByRole('heading', { level: 1, name: 'Your recovery codes' }).waitFor()
       await check(page)
