@@ -182,6 +182,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       SHOP_PAGES_PER_IP_PER_MIN: '100000000',
       MAX_PRODUCT_IMAGES: '1000000',
       MEMORY_STATS_FILE: statsFile,
+      // As the image runs it (Dockerfile); MALLOC_ARENA_MAX=16 in the bench's environment is about glibc's own default on 2 cores.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     },
   })
   const shop = `${server.url}/s/${seeded[0]!.slug}`

@@ -3,7 +3,7 @@
  * list of common passwords or when they contain the e-mail's local part. Hashed with argon2id at
  * m=19 MiB, t=2, p=1, one of OWASP's recommended settings (PASSWORD_HASHING; bench/signin.ts
  * times it beside Bun's default of m=64 MiB). The parameters are in every stored hash, so hashes
- * made at another cost (Bun's default, before docs/decisions/024) keep verifying at their own.
+ * made at another cost (Bun's default, before docs/decisions/025) keep verifying at their own.
  *
  * Each hash or verification holds its memory cost while it runs, so they run at most
  * PASSWORD_WORK_PARALLEL at once and at most PASSWORD_WORK_QUEUE wait; beyond that a sign-in

@@ -1,5 +1,5 @@
 /**
- * Hashes made at a costlier argon2id setting (Bun's default of 64 MiB, before docs/decisions/024) are
+ * Hashes made at a costlier argon2id setting (Bun's default of 64 MiB, before docs/decisions/025) are
  * made again at PASSWORD_HASHING when their owner signs in with the right password: until then
  * each of their verifications holds 64 MiB, and their verification takes longer than an unknown
  * e-mail's (which verifies a dummy hash at the current cost).
