@@ -95,11 +95,12 @@ export class PanelClient {
   async upload(
     path: string,
     files: { name: string; bytes: Uint8Array | string; type?: string }[],
-    opts: { token?: string | null; json?: boolean } = {},
+    opts: { token?: string | null; json?: boolean; fields?: Record<string, string> } = {},
   ): Promise<Page & { json: any }> {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const form = new FormData()
     if (token && !opts.json) form.append('_csrf', token)
+    for (const [k, v] of Object.entries(opts.fields ?? {})) form.append(k, v)
     for (const f of files) form.append('file', new File([f.bytes], f.name, { type: f.type ?? 'image/jpeg' }))
     const headers: Record<string, string> = { origin: this.origin }
     if (opts.json) {
@@ -186,6 +187,10 @@ const eqMembership = (userId: string, storeId: string) =>
 
 /** Signs `client` in with e-mail and PASSWORD; returns the final page. */
 export async function signIn(client: PanelClient, email: string, password = PASSWORD): Promise<Page> {
-  await client.get('/admin/login')
+  // Already signed in: the sign-in page redirects, so sign out first, as a person would.
+  if ((await client.get('/admin/login')).status === 303) {
+    await client.submitFrom('/admin/account', '/admin/logout')
+    await client.get('/admin/login')
+  }
   return client.submit('/admin/login', { email, password })
 }

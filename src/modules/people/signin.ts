@@ -8,7 +8,7 @@ import type { PeopleCtx } from './context'
 import { verifyPassword } from './passwords'
 import { rehashIfOld } from './rehash'
 import { openSession, type Opened } from './sessions'
-import { storesOf, userByEmail } from './team'
+import { storesOf, userByEmail } from './lookups'
 import { throttledCheck, type Counter } from './throttle'
 
 export class SignInFailed extends Unauthorized {

@@ -1,14 +1,16 @@
 /**
  * The panel's one script (bundled with @simplewebauthn/browser by src/panel/assets.ts). Pages
  * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API),
- * the live orders inbox and the product editor's pictures.
+ * the live orders inbox, the product editor's pictures and the webhook delivery log.
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { startAlerts } from './alerts'
 import { setBadge } from './badges'
+import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
+import { startWebhookLog } from './webhook-log'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -86,6 +88,8 @@ if (addForm && supported) {
     say(status, '')
     try {
       const options = await post('/admin/account/passkeys/options', token, {})
+      // No recent proof that it is them: the page that takes one, then back here.
+      if (typeof options.data.confirm === 'string') return location.assign(options.data.confirm)
       const response = await startRegistration({ optionsJSON: options.data.options as never })
       const done = await post('/admin/account/passkeys', token, { name, response })
       if (done.ok) location.assign(String(done.data.next ?? '/admin/account'))
@@ -96,12 +100,34 @@ if (addForm && supported) {
   })
 }
 
+// "Confirm it's you" with a passkey: the ceremony proves it, then the held form goes as it was.
+const confirmForm = $<HTMLFormElement>('#confirm-passkey')
+if (confirmForm && supported) {
+  confirmForm.hidden = false
+  confirmForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const status = $('#confirm-passkey-status')
+    say(status, '')
+    try {
+      const options = await post('/admin/confirm/passkey/options', undefined, {})
+      const response = await startAuthentication({ optionsJSON: options.data.options as never })
+      const done = await post('/admin/confirm/passkey', undefined, { response })
+      if (done.ok) confirmForm.submit()
+      else say(status, confirmForm.dataset.failed ?? '')
+    } catch {
+      say(status, confirmForm.dataset.failed ?? '')
+    }
+  })
+}
+
 // New-order alerts on every page (alerts.ts) and the live order lists (orders-live.ts): one stream per tab.
 startAlerts()
 startOrdersLive()
+startOrderActions()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()
+startWebhookLog()
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half
 // minute and when the tab comes back (GET /admin/badges), without a reload.

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
+import { minorDigits } from '../../lib/money'
 import { sameSecret, type PanelNeed } from '../../modules/people'
 import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
@@ -64,6 +65,10 @@ export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang
 export const pageParam = (query: Record<string, string | undefined>) =>
   Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))
 
+/** An amount as a form shows it: the currency's decimals ("12.50", "1200" in JPY), empty for none. */
+export const amountText = (major: number | null | undefined, currency: string) =>
+  major === null || major === undefined ? '' : major.toFixed(minorDigits(currency))
+
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (body: unknown, name: string) => field(body, name) !== undefined
 
@@ -106,6 +111,7 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (d.decimals !== undefined) return { field: f, message: w.decimals(d.decimals) }
   if (d.reason === 'out_of_range' && d.minimum !== undefined) return { field: f, message: w.atLeast(d.minimum) }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
+  if (f === 'timezone') return { field: f, message: w.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)
     return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
   return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }

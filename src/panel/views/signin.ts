@@ -23,7 +23,12 @@ export function loginPage(
         <button type="submit">${w.signIn}</button>
       </form>
       ${opts.passkeys ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.passkeyFailed}" hidden>${w.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>` : ''}
-    </section>`,
+    </section>
+    <details><summary>${w.cantSignIn}</summary>
+      <p>${w.cantSignInMember}</p>
+      <p>${w.cantSignInOwner}</p>
+      <p><code class="secret">bun run admin user:reset --email &lt;e-mail&gt;</code></p>
+    </details>`,
     { narrow: true },
   )
 }
@@ -51,7 +56,7 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
 
 export interface PasswordFormOpts {
   error?: string
-  field?: 'name' | 'password' | 'email' | 'storeName'
+  field?: 'name' | 'password' | 'email' | 'storeName' | 'timezone'
   name?: string
 }
 
@@ -75,6 +80,7 @@ export function linkPage(
     email: string
     storeName: string | null
     existing: boolean
+    account?: JoinAccount
     name?: string | null
   },
   opts: PasswordFormOpts = {},
@@ -98,23 +104,57 @@ export function linkPage(
     )
   }
   const title = w.joinTitle(link.storeName ?? '')
-  const body = link.existing
-    ? html`<p>${w.existingAccount(link.email)}</p>
+  const account = link.account
+  const body = !link.existing
+    ? form(
+        f,
+        action,
+        html`<p>${link.email}</p>
+      ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
+      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
+      <button type="submit">${w.continue}</button>`,
+      )
+    : account?.accept
+      ? form(
+          f,
+          action,
+          html`<p>${w.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1"><button type="submit">${w.acceptInvite}</button>`,
+        )
+      : html`${account?.signedInAs ? html`<p>${w.signedInAsOther(account.signedInAs, link.email)}</p>` : ''}
+      ${
+        account?.password !== false
+          ? form(
+              f,
+              action,
+              html`<p>${w.existingAccount(link.email)}</p>
       <label for="password">${w.password}</label>
       <input id="password" name="password" type="password" autocomplete="current-password" required${raw(opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '')}>
       ${errorLine('password-error', opts.error)}
-      <button type="submit">${w.continue}</button>`
-    : html`<p>${link.email}</p>
-      ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
-      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
-      <button type="submit">${w.continue}</button>`
-  return layout(f, title, html`<section>${form(f, action, body)}</section>`, { narrow: true })
+      <button type="submit">${w.continue}</button>`,
+            )
+          : ''
+      }
+      ${account?.passkey ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signInAnotherWay}</a></p>` : ''}
+      ${account && !account.password && !account.passkey ? html`${errorLine('join-error', opts.error)}<p>${w.joinNeedsSession(link.email)}</p>` : ''}`
+  return layout(f, title, html`<section>${body}</section>`, { narrow: true })
+}
+
+/** How the invited person's existing account may take an invitation (never by setting its credentials). */
+export interface JoinAccount {
+  /** The request is signed in as the invited account: one button accepts. */
+  accept: boolean
+  /** The account has a password (asked here, then two-step when it is on). */
+  password: boolean
+  /** The account has a passkey (sign in with it, then come back). */
+  passkey: boolean
+  /** Signed in as someone else: their e-mail. */
+  signedInAs?: string
 }
 
 export function setupPage(
   f: Frame,
   token: string,
-  opts: PasswordFormOpts & { storeName?: string; email?: string } = {},
+  opts: PasswordFormOpts & { storeName?: string; email?: string; timezone?: string } = {},
 ): string {
   const w = f.w
   const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
@@ -127,6 +167,10 @@ export function setupPage(
       html`<label for="store-name">${w.storeName}</label>
       <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${raw(err('storeName') ? ' aria-invalid="true" aria-describedby="store-name-error"' : '')}>
       ${errorLine('store-name-error', err('storeName'))}
+      <label for="timezone">${w.storeZone}</label>
+      <p id="timezone-hint" class="hint">${w.storeZoneHint}</p>
+      <input id="timezone" name="timezone" type="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" data-browser-zone value="${opts.timezone ?? ''}" aria-describedby="timezone-hint${err('timezone') ? ' timezone-error' : ''}"${raw(err('timezone') ? ' aria-invalid="true"' : '')}>
+      ${errorLine('timezone-error', err('timezone'))}
       ${nameField(f, opts.name, err('name'))}
       <label for="email">${w.email}</label>
       <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${raw(err('email') ? ' aria-invalid="true" aria-describedby="email-error"' : '')}>
