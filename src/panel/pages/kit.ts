@@ -12,7 +12,7 @@ import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
-import { sameSecret, type PanelNeed } from '../../modules/people'
+import { sameSecret, type Counter, type PanelNeed } from '../../modules/people'
 import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
@@ -30,6 +30,8 @@ export interface PageKit {
     cache: StoreCache
     uploads: UploadAdmission
     imports: ImportAdmission
+    /** The sign-in throttle's windows: a "confirm it's you" proof is counted in them (confirm.ts). */
+    limiter: Counter
   }
   render(
     p: PanelRequest,

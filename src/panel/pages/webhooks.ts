@@ -23,6 +23,7 @@ import {
   WebhookUpdate,
 } from '../../modules/webhooks'
 import { checkBody } from '../../plugins/validation-errors'
+import { confirmFirst } from '../confirm'
 import { json } from '../respond'
 import { ctxOf, guarded } from './crud'
 import { frameOf } from './plugin-kit'
@@ -91,6 +92,9 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks',
       need: 'webhooks:write',
       handler: async (c) => {
+        // Adding an endpoint sends the store's events out: a recent proof that it is them first (confirm.ts).
+        const held = await confirmFirst(kit, c)
+        if (held) return held
         const form = readHook(c.body)
         try {
           const created = await createWebhook({

@@ -117,6 +117,7 @@ export const en = {
   scopesRequired: 'Pick at least one scope.',
   keyCreated: 'Your new API key',
   keyOnce: 'Copy it now: it is shown only once.',
+  keyShownOnce: 'This key was shown once and is not shown again. If it was not copied, revoke it and create another.',
   secret: 'Secret',
   copy: 'Copy',
   copied: 'Copied.',

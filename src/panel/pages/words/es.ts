@@ -115,6 +115,7 @@ export const es: CatalogWords = {
   scopesRequired: 'Elige al menos un permiso.',
   keyCreated: 'Tu nueva clave de API',
   keyOnce: 'Cópiala ahora: se muestra una sola vez.',
+  keyShownOnce: 'Esta clave se mostró una vez y no se vuelve a mostrar. Si no la copiaste, revócala y crea otra.',
   secret: 'Secreto',
   copy: 'Copiar',
   copied: 'Copiado.',

@@ -116,6 +116,7 @@ export const pt: CatalogWords = {
   scopesRequired: 'Escolha pelo menos uma permissão.',
   keyCreated: 'Sua nova chave de API',
   keyOnce: 'Copie agora: ela aparece uma única vez.',
+  keyShownOnce: 'Esta chave apareceu uma vez e não aparece de novo. Se não foi copiada, revogue-a e crie outra.',
   secret: 'Segredo',
   copy: 'Copiar',
   copied: 'Copiado.',
