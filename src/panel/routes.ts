@@ -42,6 +42,7 @@ import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
+import { pushPanel } from './push'
 import { appsRoutes } from './apps-routes'
 import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
@@ -284,7 +285,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(accountRoutes(env))
     .use(teamRoutes(env))
     .use(appsRoutes(env))
-    .use(oauthPanelRoutes(env)) as unknown as typeof app
+    .use(oauthPanelRoutes(env))
+    .use(pushPanel(env)) as unknown as typeof app
 
   // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {

@@ -9,6 +9,7 @@ import { startAlerts } from './alerts'
 import { setBadge } from './badges'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
+import { registerPanelWorker, startPushSwitch } from './push'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -102,6 +103,9 @@ startOrdersLive()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()
+// The service worker on every page (installable panel, pushes); the Account page's notification switch.
+registerPanelWorker()
+startPushSwitch(document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value)
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half
 // minute and when the tab comes back (GET /admin/badges), without a reload.
