@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, open, signInAs, startHarness, type Harness } from './panel-harness'
+import { check, close, navLink, open, signInAs, startHarness, type Harness } from './panel-harness'
 
 const TIMEOUT = 180_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -69,10 +69,13 @@ test(
       },
     })
     await signInAs(h, w.page, EMAIL, PASSWORD)
-    await w.page.getByRole('link', { name: 'Account' }).click()
+    await (await navLink(w.page, 'Account')).click()
     await w.page.getByLabel('Passkey name').fill('This laptop')
     await w.page.getByRole('button', { name: 'Add a passkey' }).click()
     await w.page.getByText('Passkey added.').waitFor()
+    // On a phone, signing out is on the More page.
+    if ((await w.page.getByRole('button', { name: 'Sign out' }).count()) === 0)
+      await (await navLink(w.page, 'More')).click()
     await w.page.getByRole('button', { name: 'Sign out' }).first().click()
     await w.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
     await check(w.page)

@@ -1,8 +1,8 @@
-/** The account page: name and language, password, passkeys, two-step with recovery codes, devices. */
+/** The account page: name and language, password (or a first one), two-step with recovery codes, devices. */
 import { Elysia } from 'elysia'
 import { users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
-import { AppError, ValidationError } from '../lib/errors'
+import { ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
 import {
@@ -17,12 +17,11 @@ import {
   passkeysOf,
   pendingTotp,
   recoveryCodesLeft,
-  registerPasskey,
-  registrationOptions,
-  removePasskey,
   rotateSession,
   sessionCookie,
   setPassword,
+  setFirstPassword,
+  recordProof,
   startTotp,
   updateProfile,
   verifyPassword,
@@ -31,13 +30,14 @@ import type { PanelRequest } from './gate'
 import type { PanelWords } from './i18n'
 import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
-import { type Req, panelOf, field, seeOther, json, passwordMessage, minutes, deviceName } from './respond'
+import { type Req, panelOf, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
 import { notificationsOf, pushNotice } from './push/account'
+import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
 
 export function accountRoutes(env: PanelEnv) {
-  const { db, limiter, people, challenges, render, rpOf, signedInTo, hidden, issuerOf } = env
+  const { db, limiter, people, render, signedInTo, hidden, issuerOf } = env
   const app = new Elysia({ name: 'accountRoutes' })
     .use(access)
     // ------------------------------------------------------------ account
@@ -82,6 +82,7 @@ export function accountRoutes(env: PanelEnv) {
         const p = panelOf(c)
         const set = c.set as Req['set']
         const { user, session } = p.person!
+        if (!user.passwordHash) return firstPassword(c)
         // Counted before the hash, given back when it was right (people/throttle.ts).
         const { wait, ok } = await throttledCheck(limiter, p.ip, user.email, () =>
           verifyPassword(field(c.body, 'current') ?? '', user.passwordHash, p.ip),
@@ -96,6 +97,8 @@ export function accountRoutes(env: PanelEnv) {
             { 'retry-after': String(wait) },
           )
         if (!ok) return account(p, set, 400, undefined, { password: p.w.wrongPassword })
+        // The current password is this change's proof that it is them (confirm.ts).
+        session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
         let hash: string
         try {
           hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
@@ -130,7 +133,9 @@ export function accountRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/account/two-step',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const setup = startTotp({ ctx: people, input: { user: p.person!.user, issuer: issuerOf(p) } })
         return render(p, c.set as Req['set'], 200, (f) => totpSetupPage(f, setup))
@@ -159,7 +164,9 @@ export function accountRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/account/two-step/disable',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         disableTotp({ ctx: people, input: { userId: p.person!.user.id } })
         const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
@@ -167,51 +174,35 @@ export function accountRoutes(env: PanelEnv) {
       },
       { access: { panel: 'signedIn' }, ...hidden },
     )
-    .post(
-      '/admin/account/passkeys/options',
-      async (c) => {
-        const p = panelOf(c)
-        return json(c.set as Req['set'], 200, {
-          options: await registrationOptions({ ctx: people, input: { user: p.person!.user, rp: rpOf(p) }, challenges }),
-        })
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/passkeys',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const body = (c.body ?? {}) as { response?: unknown; name?: unknown }
-        try {
-          await registerPasskey({
-            ctx: people,
-            input: { user: p.person!.user, rp: rpOf(p), response: body.response, name: body.name },
-            challenges,
-          })
-        } catch (e) {
-          if (!(e instanceof ValidationError)) throw e
-          return json(set, 400, { ok: false })
-        }
-        const opened = rotateSession({ ctx: people, input: { session: p.person!.session } })
-        return json(set, 200, { ok: true, next: '/admin/account?done=passkey' }, sessionCookie(opened.token))
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
-    .post(
-      '/admin/account/passkeys/:id/delete',
-      (c) => {
-        const p = panelOf(c)
-        try {
-          removePasskey({ ctx: people, input: { userId: p.person!.user.id, passkeyId: c.params.id } })
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e
-        }
-        return seeOther(c.set as Req['set'], '/admin/account')
-      },
-      { access: { panel: 'signedIn' }, ...hidden },
-    )
   return app
+
+  /**
+   * "Set a password" for a person who has none (signed in by a one-time link): the new password
+   * twice, no current one, and only while the session's proof is recent (a sign-in by link counts).
+   */
+  async function firstPassword(c: Req) {
+    const held = await confirmFirst(env, c)
+    if (held) return held
+    const p = panelOf(c)
+    const set = c.set as Req['set']
+    const { user, session } = p.person!
+    const password = field(c.body, 'password')
+    let hash: string
+    try {
+      const checked = checkNewPassword(password, user.email)
+      if (field(c.body, 'password2') !== password)
+        return account(p, set, 400, undefined, { password: p.w.passwordsDiffer })
+      hash = await hashPassword(checked, p.ip)
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e
+      return account(p, set, 400, undefined, { password: passwordMessage(p.w, e) })
+    }
+    // Guarded: two racing posts set one password; the second finds one set and changes nothing.
+    if (!setFirstPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } }))
+      return seeOther(set, '/admin/account')
+    const opened = rotateSession({ ctx: people, input: { session } })
+    return signedInTo(set, opened, '/admin/account?done=password-set')
+  }
 
   function account(
     p: PanelRequest,
@@ -236,6 +227,7 @@ export function accountRoutes(env: PanelEnv) {
         accountPage(f, {
           name: fresh.name,
           email: fresh.email,
+          hasPassword: fresh.passwordHash !== null,
           language: fresh.language,
           notice: message,
           errors,
@@ -266,6 +258,8 @@ export function accountRoutes(env: PanelEnv) {
         ? w.passwordChanged
         : done === 'passkey'
           ? w.passkeyAdded
-          : undefined
+          : done === 'password-set'
+            ? w.passwordSet
+            : undefined
   }
 }

@@ -65,12 +65,14 @@ export function sameOrigin(request: Request, origin: string): boolean {
 }
 
 /**
- * Where `next` may send a person after sign-in: a panel path of this origin, or an assistant's
- * authorization request (its consent page), nothing else. An authorization request carries its
- * client's parameters, so it may be longer.
+ * Where `next` may send a person after sign-in: a same-origin path under `/admin`, or an
+ * assistant's authorization request (its consent page; it carries its client's parameters, so it
+ * may be longer), in printable ASCII (a Location header carries nothing else). Anything else is
+ * ignored, so the caller falls back to `/admin`.
  */
 export function safeNext(next: unknown): string | undefined {
-  if (typeof next !== 'string' || next.startsWith('//') || next.includes('\\')) return undefined
+  if (typeof next !== 'string' || !/^[\x21-\x7e]+$/.test(next)) return undefined
+  if (next.startsWith('//') || next.includes('\\')) return undefined
   if (/^\/oauth\/authorize(?:[?#]|$)/.test(next)) return next.length > 4096 ? undefined : next
   if (!next.startsWith('/admin') || next.length > 512) return undefined
   return /^\/admin(?:[/?#]|$)/.test(next) ? next : undefined

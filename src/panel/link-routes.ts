@@ -9,6 +9,9 @@ import {
   createOwner,
   hashPassword,
   LinkRefused,
+  type LinkState,
+  passkeysOf,
+  SignInAsAccount,
   openSession,
   readLink,
   storesOf,
@@ -19,6 +22,7 @@ import {
 import { createStore } from '../modules/platform-stores'
 import type { PanelRequest } from './gate'
 import { linkPage, messagePage, setupPage } from './views'
+import { html } from '../shop/html'
 
 import { type Req, panelOf, field, passwordMessage, minutes } from './respond'
 import type { PanelEnv } from './env'
@@ -109,17 +113,7 @@ export function linkRoutes(env: PanelEnv) {
         const token = c.query.token ?? ''
         const state = readLink({ ctx: people, input: { token } })
         if (typeof state === 'string') return linkProblem(p, c.set as Req['set'], state)
-        const { link, user, storeName } = state
-        return render(p, c.set as Req['set'], 200, (f) =>
-          linkPage(f, {
-            kind: link.kind,
-            token,
-            email: link.email,
-            storeName,
-            existing: !!user?.passwordHash,
-            name: link.name,
-          }),
-        )
+        return render(p, c.set as Req['set'], 200, (f) => linkPage(f, joinView(p, state, token)))
       },
       { access: { panel: 'anonymous' }, ...hidden },
     )
@@ -131,26 +125,44 @@ export function linkRoutes(env: PanelEnv) {
         const token = c.query.token ?? ''
         const state = readLink({ ctx: people, input: { token } })
         if (typeof state === 'string') return linkProblem(p, set, state)
-        const { link, user, storeName } = state
-        const existing = !!user?.passwordHash
+        const { link, user } = state
         const name = field(c.body, 'name')
         const again = (error: string, fieldName?: 'name' | 'password', status = 400) =>
-          render(p, set, status, (f) =>
-            linkPage(
-              f,
-              { kind: link.kind, token, email: link.email, storeName, existing, name: link.name },
-              { error, field: fieldName, name },
-            ),
-          )
+          render(p, set, status, (f) => linkPage(f, joinView(p, state, token), { error, field: fieldName, name }))
         let passwordHash: string | undefined
         let cleanName: string | undefined
-        if (link.kind === 'invite' && existing) {
-          // Joining another store with an existing account: its password, throttled like sign-in.
-          const { wait, ok } = await throttledCheck(limiter, p.ip, link.email, () =>
-            verifyPassword(field(c.body, 'password') ?? '', user!.passwordHash, p.ip),
-          )
-          if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
-          if (!ok) return again(p.w.wrongPassword, 'password', 401)
+        let asUserId: string | undefined
+        if (link.kind === 'invite' && user) {
+          // An existing account: never given credentials here. It joins once the request proves it
+          // is that account: already signed in as it, or its password now (then its two-step).
+          if (p.person?.user.id === user.id) asUserId = user.id
+          else if (!user.passwordHash) return again(p.w.joinNeedsSession(link.email), undefined, 403)
+          else {
+            const hash = user.passwordHash
+            // Counted before the hash, given back when it was right (people/throttle.ts).
+            const { wait, ok } = await throttledCheck(limiter, p.ip, link.email, () =>
+              verifyPassword(field(c.body, 'password') ?? '', hash, p.ip),
+            )
+            if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
+            if (!ok) return again(p.w.wrongPassword, 'password', 401)
+            if (user.totpEnabledAt !== null) {
+              // The second step first; it brings the person back here, signed in, to accept.
+              const pending = openSession({
+                ctx: people,
+                input: {
+                  userId: user.id,
+                  storeId: null,
+                  pending: true,
+                  userAgent: p.userAgent,
+                  ip: p.ip,
+                  replacing: currentSessionId(p),
+                },
+              })
+              const back = `/admin/join?token=${encodeURIComponent(token)}`
+              return signedInTo(set, pending, `/admin/login/two-step?next=${encodeURIComponent(back)}`)
+            }
+            asUserId = user.id
+          }
         } else if (link.kind === 'invite' || link.kind === 'reset') {
           if (link.kind === 'invite') {
             try {
@@ -168,13 +180,15 @@ export function linkRoutes(env: PanelEnv) {
         }
         let used
         try {
-          used = consumeLink({ ctx: people, input: { token, name: cleanName, passwordHash } })
+          used = consumeLink({ ctx: people, input: { token, name: cleanName, passwordHash, asUserId } })
         } catch (e) {
           if (e instanceof LinkRefused) return linkProblem(p, set, e.problem)
+          // The account appeared between the page and this post: it joins only by signing in as it.
+          if (e instanceof SignInAsAccount) return again(p.w.joinNeedsSession(link.email), undefined, 403)
           throw e
         }
         const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
-        const pending = used.user.totpEnabledAt !== null
+        const pending = used.user.totpEnabledAt !== null && asUserId === undefined
         const opened = openSession({
           ctx: people,
           input: {
@@ -184,6 +198,8 @@ export function linkRoutes(env: PanelEnv) {
             userAgent: p.userAgent,
             ip: p.ip,
             replacing: currentSessionId(p),
+            // Accepting from a session already signed in as the account is no new proof of it.
+            ...(p.person?.user.id === used.user.id ? { provedAt: p.person.session.provedAt } : {}),
           },
         })
         return signedInTo(set, opened, pending ? '/admin/login/two-step' : '/admin')
@@ -192,10 +208,26 @@ export function linkRoutes(env: PanelEnv) {
     )
   return app
 
+  /** A spent, expired or unknown link says so and where to go next: the sign-in page. */
   function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
     const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
     return render(p, set, problem === 'unknown' ? 404 : 410, (f) =>
-      messagePage(f, f.w.signInLinkTitle, text, undefined),
+      messagePage(f, f.w.signInLinkTitle, text, html`<p><a href="/admin/login">${f.w.goToSignIn}</a></p>`),
     )
+  }
+
+  /** The invitation page for this request: a new account's form, or how an existing account takes it. */
+  function joinView(p: PanelRequest, state: LinkState, token: string) {
+    const { link, user, storeName } = state
+    const account =
+      link.kind === 'invite' && user
+        ? {
+            accept: p.person?.user.id === user.id,
+            password: !!user.passwordHash,
+            passkey: passkeysOf(people, user.id).length > 0,
+            signedInAs: p.person && p.person.user.id !== user.id ? p.person.user.email : undefined,
+          }
+        : undefined
+    return { kind: link.kind, token, email: link.email, storeName, existing: !!user, account, name: link.name }
   }
 }

@@ -8,41 +8,35 @@
  * JSON answers only the passkey ceremonies, which need the browser's WebAuthn API anyway.
  */
 import { Elysia } from 'elysia'
-import { RateLimited } from '../lib/errors'
 import { access } from '../plugins/access'
 import {
   Challenges,
-  checkSecondStep,
-  clearedCookie,
-  countFailure,
-  endSession,
   openSession,
-  passkeyCount,
   sameSecret,
   sessionCookie,
-  SignInFailed,
-  signInWithPassword,
-  waitBeforeAttempt,
   type Opened,
   type PeopleCtx,
   type RelyingParty,
 } from '../modules/people'
 import { panelAssets, type PanelAssets } from './assets'
-import { safeNext, type PanelRequest } from './gate'
+import type { PanelRequest } from './gate'
 import { catalogPages } from './pages'
-import { forbiddenPage, loginPage, messagePage, suspendedPage, twoStepPage, type Frame } from './views'
+import { forbiddenPage, messagePage, suspendedPage, type Frame } from './views'
 
 import { frameOf } from './pages/plugin-kit'
 import { PANEL_CSP } from './respond'
 import { panelPages } from './pages/plugin'
 export { PANEL_CSP }
 
-import { type Req, panelOf, field, finish, page, seeOther, minutes } from './respond'
+import { type Req, panelOf, field, finish, page, seeOther } from './respond'
 import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
 import { pushPanel } from './push'
+import { signInRoutes } from './signin-routes'
+import { passkeyRoutes } from './passkey-routes'
+import { confirmRoutes } from './confirm-routes'
 import { appsRoutes } from './apps-routes'
 import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
@@ -85,6 +79,26 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   }
 
   const hidden = { detail: { hide: true } }
+
+  // What the route files below share (env.ts).
+  const env: PanelEnv = {
+    deps,
+    db,
+    clock,
+    config,
+    limiter,
+    people,
+    challenges,
+    frame,
+    render,
+    rpOf,
+    linkUrl,
+    currentSessionId,
+    signedInTo,
+    hidden,
+    issuerOf,
+    opts,
+  }
 
   let app = new Elysia({ name: 'panel' })
     .use(access)
@@ -142,105 +156,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       { access: { panel: 'reviews:read' }, ...hidden },
     )
 
-    // ------------------------------------------------------------ sign-in
-    .get(
-      '/admin/login',
-      (c) => {
-        const p = panelOf(c)
-        const next = safeNext(c.query.next)
-        if (p.person) return seeOther(c.set as Req['set'], next ?? '/admin')
-        return render(p, c.set as Req['set'], 200, (f) => loginPage(f, { passkeys: passkeyCount(people) > 0, next }))
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/login',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const email = field(c.body, 'email') ?? ''
-        const next = safeNext(field(c.body, 'next'))
-        const passkeys = passkeyCount(people) > 0
-        try {
-          const { opened, pending } = await signInWithPassword({
-            ctx: people,
-            input: {
-              email,
-              password: field(c.body, 'password'),
-              ip: p.ip,
-              userAgent: p.userAgent,
-              replacing: currentSessionId(p),
-            },
-            throttle: limiter,
-          })
-          if (pending)
-            return signedInTo(set, opened, `/admin/login/two-step${next ? `?next=${encodeURIComponent(next)}` : ''}`)
-          return signedInTo(set, opened, next ?? '/admin')
-        } catch (e) {
-          if (e instanceof RateLimited) {
-            return render(
-              p,
-              set,
-              429,
-              (f) => loginPage(f, { email, passkeys, next, error: f.w.tooManyAttempts(minutes(e.retryAfter)) }),
-              { 'retry-after': String(e.retryAfter) },
-            )
-          }
-          if (e instanceof SignInFailed)
-            return render(p, set, 401, (f) => loginPage(f, { email, passkeys, next, error: f.w.wrongCredentials }))
-          throw e
-        }
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .get(
-      '/admin/login/two-step',
-      (c) => {
-        const p = panelOf(c)
-        if (!p.pending) return seeOther(c.set as Req['set'], p.person ? '/admin' : '/admin/login')
-        return render(p, c.set as Req['set'], 200, (f) => twoStepPage(f, { next: safeNext(c.query.next) }))
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/login/two-step',
-      (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        if (!p.pending) return seeOther(set, '/admin/login')
-        const { user, session } = p.pending
-        // The sign-in form's next rides in the two-step form (an assistant's consent page, a panel page).
-        const next = safeNext(field(c.body, 'next') ?? c.query.next)
-        const subject = `two-step:${user.id}`
-        const wait = waitBeforeAttempt(limiter, p.ip, subject)
-        if (wait > 0)
-          return render(p, set, 429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)), next }), {
-            'retry-after': String(wait),
-          })
-        if (!checkSecondStep({ ctx: people, input: { user, code: field(c.body, 'code') } })) {
-          countFailure(limiter, p.ip, subject)
-          return render(p, set, 401, (f) => twoStepPage(f, { error: f.w.wrongCode, next }))
-        }
-        const opened = openSession({
-          ctx: people,
-          input: { userId: user.id, storeId: session.storeId, userAgent: p.userAgent, ip: p.ip, replacing: session.id },
-        })
-        return signedInTo(set, opened, next ?? '/admin')
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-    .post(
-      '/admin/logout',
-      (c) => {
-        const p = panelOf(c)
-        const id = currentSessionId(p)
-        const userId = p.person?.user.id ?? p.pending?.user.id
-        if (id && userId) endSession({ ctx: people, input: { userId, sessionId: id } })
-        return seeOther(c.set as Req['set'], '/admin/login', clearedCookie())
-      },
-      { access: { panel: 'anonymous' }, ...hidden },
-    )
-
     // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
     .post(
       '/admin/store',
@@ -253,36 +168,28 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         const s = p.person!.session
         const opened = openSession({
           ctx: people,
-          input: { userId: s.userId, storeId: target.storeId, userAgent: p.userAgent, ip: p.ip, replacing: s.id },
+          input: {
+            userId: s.userId,
+            storeId: target.storeId,
+            userAgent: p.userAgent,
+            ip: p.ip,
+            replacing: s.id,
+            provedAt: s.provedAt,
+          },
         })
         return signedInTo(set, opened)
       },
       { access: { panel: 'signedIn' }, ...hidden },
     )
 
-  // The account, team and activity pages (account-routes.ts, team-routes.ts).
-  const env: PanelEnv = {
-    deps,
-    db,
-    clock,
-    config,
-    limiter,
-    people,
-    challenges,
-    frame,
-    render,
-    rpOf,
-    linkUrl,
-    currentSessionId,
-    signedInTo,
-    hidden,
-    issuerOf,
-    opts,
-  }
+  // Sign-in, links, account, confirm-it's-you, team and activity, connected apps and OAuth consent (each its own file).
   app = app
+    .use(signInRoutes(env))
     .use(passkeySignInRoutes(env))
     .use(linkRoutes(env))
     .use(accountRoutes(env))
+    .use(passkeyRoutes(env))
+    .use(confirmRoutes(env))
     .use(teamRoutes(env))
     .use(appsRoutes(env))
     .use(oauthPanelRoutes(env))

@@ -21,6 +21,7 @@ import { activityPage, inviteReadyPage, messagePage, removeMemberPage, teamPage 
 
 import { type Req, panelOf, field, seeOther } from './respond'
 import type { PanelEnv } from './env'
+import { confirmFirst } from './confirm'
 import { teamAppsSection } from './apps-routes'
 import { appActorNames } from '../modules/oauth'
 
@@ -32,7 +33,9 @@ export function teamRoutes(env: PanelEnv) {
     .get('/admin/team', (c) => team(panelOf(c), c.set as Req['set'], 200), { access: { panel: 'team' }, ...hidden })
     .post(
       '/admin/team/invite',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         const ctx = p.person!.ctx!
@@ -60,7 +63,9 @@ export function teamRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/team/:id/role',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         try {
@@ -94,7 +99,9 @@ export function teamRoutes(env: PanelEnv) {
     )
     .post(
       '/admin/team/:id/remove',
-      (c) => {
+      async (c) => {
+        const held = await confirmFirst(env, c)
+        if (held) return held
         const p = panelOf(c)
         const set = c.set as Req['set']
         try {

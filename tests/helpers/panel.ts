@@ -186,6 +186,10 @@ const eqMembership = (userId: string, storeId: string) =>
 
 /** Signs `client` in with e-mail and PASSWORD; returns the final page. */
 export async function signIn(client: PanelClient, email: string, password = PASSWORD): Promise<Page> {
-  await client.get('/admin/login')
+  // Already signed in: the sign-in page redirects, so sign out first, as a person would.
+  if ((await client.get('/admin/login')).status === 303) {
+    await client.submitFrom('/admin/account', '/admin/logout')
+    await client.get('/admin/login')
+  }
   return client.submit('/admin/login', { email, password })
 }

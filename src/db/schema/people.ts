@@ -31,6 +31,16 @@ export const users = sqliteTable(
     totpEnabledAt: integer('totp_enabled_at'),
     /** The last 30-second step a code was accepted for: a code is used once (replay). */
     totpLastStep: integer('totp_last_step'),
+    /**
+     * A new TOTP secret being set up (sealed like `totpSecret`): the one in force stays in force
+     * until a code from this one is confirmed (re-enrolling never turns two-step off meanwhile).
+     */
+    totpPendingSecret: text('totp_pending_secret'),
+    /**
+     * Set when a reset link was issued (`user:reset`, an owner's Team page): the password no longer
+     * signs in, nor do passkeys, until that link is used (docs/panel.md, "Security").
+     */
+    resetPendingAt: integer('reset_pending_at'),
     lastSignInAt: integer('last_sign_in_at'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -105,6 +115,11 @@ export const sessions = sqliteTable(
     ipPrefix: text('ip_prefix'),
     createdAt: integer('created_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
+    /**
+     * When the person last proved it is them in this session (password, passkey, two-step code or a
+     * one-time link): sensitive changes need a proof from the last 10 minutes (panel/confirm.ts).
+     */
+    provedAt: integer('proved_at'),
   },
   (s) => [uniqueIndex('sessions_token_uq').on(s.tokenHash), index('sessions_user_idx').on(s.userId)],
 )
@@ -156,6 +171,8 @@ export const activity = sqliteTable(
       .notNull()
       .references(() => stores.id, { onDelete: 'cascade' }),
     actor: text('actor').notNull(),
+    /** The actor's name as it was when the action happened (a later rename does not relabel history). */
+    actorName: text('actor_name'),
     verb: text('verb').notNull(),
     recordType: text('record_type').notNull(),
     recordId: text('record_id'),

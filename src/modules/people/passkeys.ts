@@ -15,7 +15,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server'
-import { passkeys, type Passkey, type User } from '../../db/schema'
+import { passkeys, users, type Passkey, type User } from '../../db/schema'
 import { NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import type { PeopleCtx } from './context'
 import { countPasskeys } from './sql'
@@ -158,6 +158,9 @@ export async function verifyPasskey({
   if (!response || typeof response !== 'object' || typeof response.id !== 'string') throw new PasskeyRefused()
   const pk = ctx.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).get()
   if (!pk) throw new PasskeyRefused()
+  // A reset link was issued: until it is used, the person signs in only through it (links.ts resetInTx).
+  const owner = ctx.db.select({ resetPendingAt: users.resetPendingAt }).from(users).where(eq(users.id, pk.userId)).get()
+  if (!owner || owner.resetPendingAt !== null) throw new PasskeyRefused()
   let result
   try {
     result = await verifyAuthenticationResponse({

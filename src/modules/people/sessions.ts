@@ -58,6 +58,11 @@ export interface NewSession {
   pending?: boolean
   userAgent?: string | null
   ip?: string
+  /**
+   * When the person last proved it is them: a sign-in is a proof (default: now, for a complete
+   * session); a rotation keeps the old session's time (null: none).
+   */
+  provedAt?: number | null
 }
 
 export interface Opened {
@@ -78,6 +83,7 @@ function insertSession(tx: Runner, now: number, s: NewSession): Opened {
       ipPrefix: ipPrefix(s.ip ?? ''),
       createdAt: now,
       lastSeenAt: now,
+      provedAt: s.pending ? null : s.provedAt === undefined ? now : s.provedAt,
     })
     .returning()
     .get()
@@ -100,7 +106,17 @@ export function openSession({ ctx, input }: { ctx: PeopleCtx; input: NewSession 
 /** A new id for the same signed-in person and store (a privilege change: password, two-step, passkey). */
 export function rotateSession({ ctx, input }: { ctx: PeopleCtx; input: { session: Session } }): Opened {
   const s = input.session
-  return openSession({ ctx, input: { userId: s.userId, storeId: s.storeId, userAgent: s.userAgent, replacing: s.id } })
+  return openSession({
+    ctx,
+    input: { userId: s.userId, storeId: s.storeId, userAgent: s.userAgent, replacing: s.id, provedAt: s.provedAt },
+  })
+}
+
+/** Records that the person just proved it is them in this session (a password, passkey or two-step code). */
+export function recordProof({ ctx, input }: { ctx: PeopleCtx; input: { sessionId: string } }): number {
+  const now = ctx.clock.now()
+  ctx.db.update(sessions).set({ provedAt: now }).where(eq(sessions.id, input.sessionId)).run()
+  return now
 }
 
 export interface Resolved {

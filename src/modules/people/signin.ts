@@ -7,7 +7,7 @@ import { RateLimited, Unauthorized } from '../../lib/errors'
 import type { PeopleCtx } from './context'
 import { verifyPassword } from './passwords'
 import { openSession, type Opened } from './sessions'
-import { storesOf, userByEmail } from './team'
+import { storesOf, userByEmail } from './lookups'
 import { throttledCheck, type Counter } from './throttle'
 
 export class SignInFailed extends Unauthorized {

@@ -21,7 +21,11 @@ const aad = (userId: string) => `totp:${userId}`
 const totpOf = (secret: string, label: string, issuer: string) =>
   new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) })
 
-/** Begins a setup: a new secret, sealed on the person's row, not yet in force. */
+/**
+ * Begins a setup: a new secret, sealed beside the one in force (if any) and not yet in force. A
+ * person who already has two-step keeps it, with the old secret, until a code from the new one is
+ * confirmed: re-enrolling never leaves the account with a password alone.
+ */
 export function startTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; issuer: string } }): {
   secret: string
   uri: string
@@ -29,15 +33,15 @@ export function startTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User;
   const secret = new Secret({ size: 20 }).base32
   ctx.db
     .update(users)
-    .set({
-      totpSecret: secretBoxOf(ctx.config).seal(secret, aad(input.user.id)),
-      totpEnabledAt: null,
-      updatedAt: ctx.clock.now(),
-    })
+    .set({ totpPendingSecret: secretBoxOf(ctx.config).seal(secret, aad(input.user.id)), updatedAt: ctx.clock.now() })
     .where(eq(users.id, input.user.id))
     .run()
   return { secret, uri: totpOf(secret, input.user.email, input.issuer).toString() }
 }
+
+/** The sealed secret of a setup in progress (a setup begun before re-enrolment kept two: the old column). */
+const pendingSealed = (user: User): string | null =>
+  user.totpPendingSecret ?? (user.totpEnabledAt === null ? user.totpSecret : null)
 
 /** The setup in progress (secret and URI), to show it again. */
 export function pendingTotp({
@@ -48,8 +52,9 @@ export function pendingTotp({
   input: { user: User; issuer: string }
 }): { secret: string; uri: string } | undefined {
   const { user } = input
-  if (!user.totpSecret || user.totpEnabledAt !== null) return undefined
-  const secret = secretBoxOf(ctx.config).open(user.totpSecret, aad(user.id))
+  const sealed = pendingSealed(user)
+  if (!sealed) return undefined
+  const secret = secretBoxOf(ctx.config).open(sealed, aad(user.id))
   return { secret, uri: totpOf(secret, user.email, input.issuer).toString() }
 }
 
@@ -80,18 +85,29 @@ const newCode = () => {
 }
 const normalizeCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '')
 
-/** Confirms the setup with a first code; returns the ten recovery codes, shown once. */
+/**
+ * Confirms the setup with a first code of the new secret, which then replaces the one in force;
+ * returns the ten new recovery codes, shown once.
+ */
 export function confirmTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: User; code: unknown } }): string[] {
   const { user } = input
   const code = typeof input.code === 'string' ? input.code.replace(/\s/g, '') : ''
-  if (!user.totpSecret || user.totpEnabledAt !== null)
-    throw new ValidationError('code', 'not_found', 'Start the set-up again')
-  const secret = secretBoxOf(ctx.config).open(user.totpSecret, aad(user.id))
-  if (!takeStep(ctx, user, secret, code)) throw new ValidationError('code', 'invalid_format', 'That code is not right')
+  const sealed = pendingSealed(user)
+  if (!sealed) throw new ValidationError('code', 'not_found', 'Start the set-up again')
+  const secret = secretBoxOf(ctx.config).open(sealed, aad(user.id))
+  const step = /^\d{6}$/.test(code) ? stepOf(secret, code, ctx.clock.now()) : undefined
+  if (step === undefined) throw new ValidationError('code', 'invalid_format', 'That code is not right')
   const codes = Array.from({ length: RECOVERY_CODES }, newCode)
   const now = ctx.clock.now()
   transaction(ctx.db, (tx) => {
-    tx.update(users).set({ totpEnabledAt: now, updatedAt: now }).where(eq(users.id, user.id)).run()
+    // Guarded on the secret it checked: a second setup begun meanwhile is not confirmed by this code.
+    const moved = tx
+      .update(users)
+      .set({ totpSecret: sealed, totpPendingSecret: null, totpEnabledAt: now, totpLastStep: step, updatedAt: now })
+      .where(and(eq(users.id, user.id), or(eq(users.totpPendingSecret, sealed), eq(users.totpSecret, sealed))))
+      .returning({ id: users.id })
+      .all()
+    if (moved.length === 0) throw new ValidationError('code', 'not_found', 'Start the set-up again')
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).run()
     for (const c of codes)
       tx.insert(recoveryCodes)
@@ -104,7 +120,13 @@ export function confirmTotp({ ctx, input }: { ctx: PeopleCtx; input: { user: Use
 export function disableTotp({ ctx, input }: { ctx: PeopleCtx; input: { userId: string } }): void {
   transaction(ctx.db, (tx) => {
     tx.update(users)
-      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: ctx.clock.now() })
+      .set({
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+        updatedAt: ctx.clock.now(),
+      })
       .where(eq(users.id, input.userId))
       .run()
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, input.userId)).run()

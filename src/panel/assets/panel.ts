@@ -87,12 +87,34 @@ if (addForm && supported) {
     say(status, '')
     try {
       const options = await post('/admin/account/passkeys/options', token, {})
+      // No recent proof that it is them: the page that takes one, then back here.
+      if (typeof options.data.confirm === 'string') return location.assign(options.data.confirm)
       const response = await startRegistration({ optionsJSON: options.data.options as never })
       const done = await post('/admin/account/passkeys', token, { name, response })
       if (done.ok) location.assign(String(done.data.next ?? '/admin/account'))
       else say(status, addForm.dataset.failed ?? '')
     } catch {
       say(status, addForm.dataset.failed ?? '')
+    }
+  })
+}
+
+// "Confirm it's you" with a passkey: the ceremony proves it, then the held form goes as it was.
+const confirmForm = $<HTMLFormElement>('#confirm-passkey')
+if (confirmForm && supported) {
+  confirmForm.hidden = false
+  confirmForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const status = $('#confirm-passkey-status')
+    say(status, '')
+    try {
+      const options = await post('/admin/confirm/passkey/options', undefined, {})
+      const response = await startAuthentication({ optionsJSON: options.data.options as never })
+      const done = await post('/admin/confirm/passkey', undefined, { response })
+      if (done.ok) confirmForm.submit()
+      else say(status, confirmForm.dataset.failed ?? '')
+    } catch {
+      say(status, confirmForm.dataset.failed ?? '')
     }
   })
 }

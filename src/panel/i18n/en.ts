@@ -56,6 +56,43 @@ export const en = {
   linkUnknown: 'This link is not valid.',
   linkUsed: 'This link was already used.',
   linkExpired: 'This link has expired. Ask for a new one.',
+  // links, second pass
+  goToSignIn: 'Go to the sign-in page',
+  acceptInvite: 'Accept and join',
+  acceptAs: (email: string) => `You are signed in as ${email}. Accept to join with this account.`,
+  signedInAsOther: (me: string, invited: string) =>
+    `You are signed in as ${me}, but this invitation is for ${invited}.`,
+  joinNeedsSession: (email: string) =>
+    `This invitation is for ${email}, which has no password or passkey. Open this link in a browser where you are signed in as ${email}.`,
+  signInAnotherWay: 'Sign in with a passkey instead',
+  cantSignIn: "Can't sign in?",
+  cantSignInMember: 'Team member: ask an owner of your store for a reset link (they make it on the Team page).',
+  cantSignInOwner: 'Owner: on the server, run this command; it prints a reset link:',
+  // a first password
+  setPassword: 'Set a password',
+  setPasswordIntro: 'You sign in with one-time links only. Set a password to sign in on your own.',
+  repeatPassword: 'New password again',
+  passwordsDiffer: 'The two passwords are not the same.',
+  passwordSet: 'Password set.',
+  // confirm it's you
+  confirmTitle: "Confirm it's you",
+  confirmIntro: 'This change needs a recent proof that it is you. Once you confirm, it goes ahead.',
+  confirm: 'Confirm',
+  twoStepCode: 'Two-step code',
+  usePasskey: 'Use a passkey',
+  confirmNoProof:
+    'Your account has no password, passkey or two-step sign-in to confirm with. Sign in again with a new one-time link, then set a password.',
+  // team: reset links
+  resetLink: 'Reset link',
+  makeResetLink: (who: string) => `Make a reset link for ${who}`,
+  resetConfirmTitle: (who: string) => `Make a reset link for ${who}?`,
+  resetConfirmText:
+    'Their password stops working at once and they are signed out everywhere. Until they use the link, they can sign in only through it.',
+  confirmReset: 'Yes, make the link',
+  resetReady: 'Reset link ready',
+  resetLinkIntro: (email: string) =>
+    `Send this one-time link to ${email}. It works once, for 72 hours, and lets them choose a new password.`,
+  resetNotYours: 'This person also works in a store you do not own: the server operator makes their reset link.',
   setupTitle: 'Set up your store',
   setupIntro: 'Create the first store and its owner account.',
   storeName: 'Store name',

@@ -8,6 +8,8 @@ import { qrCode } from './qr'
 export interface AccountData {
   name: string
   email: string
+  /** False: signed in by one-time links only; the page offers "Set a password" instead of a change. */
+  hasPassword: boolean
   language: PanelLanguage | null
   notice?: string
   errors?: { profile?: string; password?: string }
@@ -39,7 +41,9 @@ export function accountPage(f: Frame, a: AccountData): string {
         <button type="submit">${w.save}</button>`,
       )}
     </section>
-    <section aria-labelledby="password-h"><h2 id="password-h">${w.changePassword}</h2>
+    ${
+      a.hasPassword
+        ? html`<section aria-labelledby="password-h"><h2 id="password-h">${w.changePassword}</h2>
       ${form(
         f,
         '/admin/account/password',
@@ -48,7 +52,19 @@ export function accountPage(f: Frame, a: AccountData): string {
         ${passwordField(f, 'new-password', w.newPassword, a.errors?.password)}
         <button type="submit">${w.changePassword}</button>`,
       )}
-    </section>
+    </section>`
+        : html`<section aria-labelledby="password-h"><h2 id="password-h">${w.setPassword}</h2>
+      <p>${w.setPasswordIntro}</p>
+      ${form(
+        f,
+        '/admin/account/password',
+        html`${passwordField(f, 'new-password', w.newPassword, a.errors?.password)}
+        <label for="new-password-2">${w.repeatPassword}</label>
+        <input id="new-password-2" name="password2" type="password" autocomplete="new-password" required>
+        <button type="submit">${w.setPassword}</button>`,
+      )}
+    </section>`
+    }
     <section aria-labelledby="passkeys-h"><h2 id="passkeys-h">${w.passkeys}</h2>
       ${a.passkeys.length === 0 ? html`<p>${w.noPasskeys}</p>` : html`<ul>${a.passkeys.map((p) => html`<li class="actions">${p.name} ${form(f, `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`, html`<button type="submit" class="danger" aria-label="${w.removePasskey(p.name)}">${w.remove}</button>`)}</li>`)}</ul>`}
       <p id="passkey-nojs" class="hint">${w.passkeysNeedJs}</p>

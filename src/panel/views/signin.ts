@@ -23,7 +23,12 @@ export function loginPage(
         <button type="submit">${w.signIn}</button>
       </form>
       ${opts.passkeys ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.passkeyFailed}" hidden>${w.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>` : ''}
-    </section>`,
+    </section>
+    <details><summary>${w.cantSignIn}</summary>
+      <p>${w.cantSignInMember}</p>
+      <p>${w.cantSignInOwner}</p>
+      <p><code class="secret">bun run admin user:reset --email &lt;e-mail&gt;</code></p>
+    </details>`,
     { narrow: true },
   )
 }
@@ -75,6 +80,7 @@ export function linkPage(
     email: string
     storeName: string | null
     existing: boolean
+    account?: JoinAccount
     name?: string | null
   },
   opts: PasswordFormOpts = {},
@@ -98,17 +104,51 @@ export function linkPage(
     )
   }
   const title = w.joinTitle(link.storeName ?? '')
-  const body = link.existing
-    ? html`<p>${w.existingAccount(link.email)}</p>
+  const account = link.account
+  const body = !link.existing
+    ? form(
+        f,
+        action,
+        html`<p>${link.email}</p>
+      ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
+      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
+      <button type="submit">${w.continue}</button>`,
+      )
+    : account?.accept
+      ? form(
+          f,
+          action,
+          html`<p>${w.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1"><button type="submit">${w.acceptInvite}</button>`,
+        )
+      : html`${account?.signedInAs ? html`<p>${w.signedInAsOther(account.signedInAs, link.email)}</p>` : ''}
+      ${
+        account?.password !== false
+          ? form(
+              f,
+              action,
+              html`<p>${w.existingAccount(link.email)}</p>
       <label for="password">${w.password}</label>
       <input id="password" name="password" type="password" autocomplete="current-password" required${raw(opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '')}>
       ${errorLine('password-error', opts.error)}
-      <button type="submit">${w.continue}</button>`
-    : html`<p>${link.email}</p>
-      ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
-      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
-      <button type="submit">${w.continue}</button>`
-  return layout(f, title, html`<section>${form(f, action, body)}</section>`, { narrow: true })
+      <button type="submit">${w.continue}</button>`,
+            )
+          : ''
+      }
+      ${account?.passkey ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signInAnotherWay}</a></p>` : ''}
+      ${account && !account.password && !account.passkey ? html`${errorLine('join-error', opts.error)}<p>${w.joinNeedsSession(link.email)}</p>` : ''}`
+  return layout(f, title, html`<section>${body}</section>`, { narrow: true })
+}
+
+/** How the invited person's existing account may take an invitation (never by setting its credentials). */
+export interface JoinAccount {
+  /** The request is signed in as the invited account: one button accepts. */
+  accept: boolean
+  /** The account has a password (asked here, then two-step when it is on). */
+  password: boolean
+  /** The account has a passkey (sign in with it, then come back). */
+  passkey: boolean
+  /** Signed in as someone else: their e-mail. */
+  signedInAs?: string
 }
 
 export function setupPage(
