@@ -3,7 +3,7 @@
  * order posted to POST /api/orders from outside appears in an open inbox within 2 s without a
  * reload, with the count in the title; "Confirm" moves it (the API then says confirmed);
  * cancelling asks, then puts stock back; the WhatsApp link carries the number and the order
- * number; the packing slip has no navigation; search by a phone typed with spaces and without
+ * number; the packing slip has no navigation, a Print button; search by a phone typed with spaces and without
  * "+"; a viewer sees no move buttons and a move posted as viewer is refused. Every page is
  * checked (panel-harness.ts). Run: `bun test ./e2e/panel-orders.e2e.ts`.
  */
@@ -142,7 +142,9 @@ describe('the orders inbox in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: 'Orders Coffee' }).waitFor()
       await check(page)
       expect(await page.locator('nav').count()).toBe(0)
-      expect(await page.locator('script').count()).toBe(0)
+      // Its only script is the panel's, for the Print button.
+      expect(await page.locator('script').count()).toBe(1)
+      await page.getByRole('button', { name: 'Print' }).waitFor()
       await page.getByText('Av. Siempre Viva 742').waitFor()
       await page.goBack()
 

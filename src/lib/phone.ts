@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max'
 
 /**
  * Answers by the raw text, at most MEMO_SIZE of them, the oldest dropped first: parsing and
@@ -9,13 +9,22 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 const MEMO_SIZE = 4096
 const memo = new Map<string, string | null>()
 
-/** Any valid number in international form → E.164; undefined when it isn't valid. */
-export function toE164(raw: string): string | undefined {
-  const known = memo.get(raw)
+/**
+ * Any valid number in international form → E.164; undefined when it isn't valid. With a
+ * `country`, a number written the local way (no country code, a trunk 0) is read as that
+ * country's: the inbox's search reads what a seller types in the store's own format.
+ */
+export function toE164(raw: string, country?: CountryCode): string | undefined {
+  const key = country ? `${country}|${raw}` : raw
+  const known = memo.get(key)
   if (known !== undefined) return known ?? undefined
-  const p = parsePhoneNumberFromString(raw.trim())
+  const p = parsePhoneNumberFromString(raw.trim(), country ? { defaultCountry: country } : undefined)
   const e164 = p?.isValid() ? p.number : null
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
-  memo.set(raw, e164)
+  memo.set(key, e164)
   return e164 ?? undefined
 }
+
+/** The country of a number in E.164 (the store's WhatsApp number says where the store is); undefined when unknown. */
+export const countryOf = (e164: string | null): CountryCode | undefined =>
+  e164 ? parsePhoneNumberFromString(e164)?.country : undefined

@@ -1,35 +1,66 @@
 /**
- * The store's `whatsappTemplate` (contract: shortcodes {tienda} store name, {productos} order
- * lines, {total}, {nombre} customer name) and the wa.me link a storefront hands the order to.
+ * The store's `whatsappTemplate` — the message a customer sends the store after checkout — and
+ * the wa.me link it travels in. A placeholder has a name in each store language (English,
+ * Spanish, Portuguese), and every name is accepted whatever the store's language, so a template
+ * written from an English guide works in a Spanish store.
  */
-export const SHORTCODES = ['tienda', 'productos', 'total', 'nombre'] as const
-export type Shortcode = (typeof SHORTCODES)[number]
+export const PLACEHOLDERS = {
+  store: ['store', 'tienda', 'loja'],
+  customer: ['customer', 'nombre', 'cliente'],
+  items: ['items', 'productos', 'itens'],
+  total: ['total'],
+  order: ['order', 'pedido'],
+  shipping: ['shipping', 'envio', 'frete'],
+  discount: ['discount', 'descuento', 'desconto'],
+  address: ['address', 'direccion', 'endereco'],
+  status_url: ['status_url'],
+} as const satisfies Record<string, readonly string[]>
+export type Placeholder = keyof typeof PLACEHOLDERS
 
-/** Each store language has its own default; the shortcodes stay Spanish. */
+/** Every accepted name → what it stands for. */
+const MEANING = new Map<string, Placeholder>(
+  Object.entries(PLACEHOLDERS).flatMap(([key, names]) => names.map((n) => [n, key as Placeholder] as const)),
+)
+/** Every accepted name, braced, for messages that list them: "{store}, {tienda}, …". */
+export const PLACEHOLDER_NAMES = [...MEANING.keys()].map((n) => `{${n}}`)
+
+/**
+ * Each store language has its own default, in its own names. A line whose placeholders are all
+ * empty (no shipping option, no discount, no address) is left out of the message, so the
+ * default carries every figure the order has and none it lacks.
+ */
 export const DEFAULT_TEMPLATES = {
-  es: 'Hola {tienda}, soy {nombre}. Quiero hacer este pedido:\n{productos}\nTotal: {total}',
-  en: 'Hi {tienda}, this is {nombre}. I would like to place this order:\n{productos}\nTotal: {total}',
-  pt: 'Olá {tienda}, sou {nombre}. Quero fazer este pedido:\n{productos}\nTotal: {total}',
+  es: 'Hola {tienda}, soy {nombre}. Quiero hacer el pedido {pedido}:\n{productos}\nEnvío: {envio}\nDescuento: {descuento}\nTotal: {total}\nDirección: {direccion}',
+  en: 'Hi {store}, this is {customer}. I would like to place order {order}:\n{items}\nShipping: {shipping}\nDiscount: {discount}\nTotal: {total}\nAddress: {address}',
+  pt: 'Olá {loja}, sou {cliente}. Quero fazer o pedido {pedido}:\n{itens}\nFrete: {frete}\nDesconto: {desconto}\nTotal: {total}\nEndereço: {endereco}',
 } as const
 export const DEFAULT_TEMPLATE = DEFAULT_TEMPLATES.es
 
-/** Shortcodes in the template that aren't known, e.g. ['{precio}']; empty when valid. */
-export function unknownShortcodes(template: string): string[] {
-  return [...template.matchAll(/\{([^{}]*)\}/g)]
-    .map((m) => m[1]!)
-    .filter((c) => !(SHORTCODES as readonly string[]).includes(c))
-    .map((c) => `{${c}}`)
+const BRACED = /\{([^{}]*)\}/g
+
+/** Placeholders in the template that aren't known, e.g. ['{precio}'], each once; empty when valid. */
+export function unknownPlaceholders(template: string): string[] {
+  const bad = [...template.matchAll(BRACED)].map((m) => m[1]!).filter((name) => !MEANING.has(name))
+  return [...new Set(bad)].map((name) => `{${name}}`)
 }
+
+/** Whether the template places the order's status link itself (otherwise the link follows the text). */
+export const placesStatusUrl = (template: string | null): boolean => template?.includes('{status_url}') ?? false
 
 export function renderTemplate(
   template: string | null,
-  values: Record<Shortcode, string>,
+  values: Record<Placeholder, string>,
   language: keyof typeof DEFAULT_TEMPLATES = 'es',
 ): string {
-  return (template ?? DEFAULT_TEMPLATES[language]).replace(
-    /\{(tienda|productos|total|nombre)\}/g,
-    (_, k: Shortcode) => values[k],
-  )
+  const fill = (line: string) => line.replace(BRACED, (whole, name: string) => values[MEANING.get(name)!] ?? whole)
+  return (template ?? DEFAULT_TEMPLATES[language])
+    .split('\n')
+    .filter((line) => {
+      const names = [...line.matchAll(BRACED)].map((m) => MEANING.get(m[1]!))
+      return names.length === 0 || names.some((key) => key === undefined || values[key] !== '')
+    })
+    .map(fill)
+    .join('\n')
 }
 
 /** https://wa.me/<digits>?text=<message>; null when the store has no WhatsApp number. */

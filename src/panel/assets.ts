@@ -54,7 +54,7 @@ export function panelAssets(): Promise<PanelAssets> {
   return (loading ??= (async () => {
     // The shell's rules, then the catalog pages' (products, settings, keys, webhooks), the
     // product editor's pictures and the bulk edit and CSV pages: one file served.
-    const styles = ['panel.css', 'catalog.css', 'pictures.css', 'bulk.css', 'dashboard.css']
+    const styles = ['panel.css', 'catalog.css', 'pictures.css', 'bulk.css', 'dashboard.css', 'orders.css']
       .map((f) => readFileSync(path.join(DIR, f), 'utf8'))
       .join('\n')
     const css = asset(

@@ -21,6 +21,7 @@ import {
 } from '../modules/people'
 import { createStore } from '../modules/platform-stores'
 import type { PanelRequest } from './gate'
+import { canonicalZone } from '../lib/zone'
 import { linkPage, messagePage, setupPage } from './views'
 import { html } from '../shop/html'
 
@@ -52,11 +53,17 @@ export function linkRoutes(env: PanelEnv) {
         const storeName = (field(c.body, 'storeName') ?? '').trim()
         const name = field(c.body, 'name') ?? ''
         const emailRaw = field(c.body, 'email') ?? ''
-        const again = (fieldName: 'name' | 'password' | 'email' | 'storeName', error: string) =>
-          render(p, set, 400, (f) => setupPage(f, token, { storeName, name, email: emailRaw, field: fieldName, error }))
+        const zoneRaw = (field(c.body, 'timezone') ?? '').trim()
+        const again = (fieldName: 'name' | 'password' | 'email' | 'storeName' | 'timezone', error: string) =>
+          render(p, set, 400, (f) =>
+            setupPage(f, token, { storeName, name, email: emailRaw, timezone: zoneRaw, field: fieldName, error }),
+          )
         if (!opts.firstRun.valid(people, token))
           return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
         if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
+        // Empty is UTC (the script proposes the browser's zone; without it the field starts empty).
+        const timezone = zoneRaw === '' ? 'UTC' : canonicalZone(zoneRaw)
+        if (!timezone) return again('timezone', p.w.storeZoneInvalid)
         let email: string
         let password: string
         let cleanName: string
@@ -80,12 +87,12 @@ export function linkRoutes(env: PanelEnv) {
         const hash = await hashPassword(password, p.ip)
         let store
         try {
-          store = createStore({ ctx: { db, clock }, input: { name: storeName } })
+          store = createStore({ ctx: { db, clock }, input: { name: storeName, timezone } })
         } catch (e) {
           if (!(e instanceof AppError)) throw e
           store = createStore({
             ctx: { db, clock },
-            input: { name: storeName, slug: `store-${Date.now().toString(36)}` },
+            input: { name: storeName, slug: `store-${Date.now().toString(36)}`, timezone },
           })
         }
         const user = createOwner({

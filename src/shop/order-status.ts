@@ -5,7 +5,7 @@
  * an unknown token, or one of another store, is a 404 that says nothing more.
  */
 import { Elysia } from 'elysia'
-import { dateTimeFormat } from '../lib/intl'
+import { dateTimeIn } from '../lib/zone'
 import type { Db } from '../db/client'
 import type { Config } from '../config'
 import { getStore } from '../modules/platform-stores'
@@ -27,8 +27,7 @@ export interface OrderStatusDeps {
 function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatus, path: string) {
   const o = s.order
   const m = (minor: number) => formatMoney(toMajor(minor, o.currency), o.currency, c.words.locale)
-  const stamp = dateTimeFormat(c.words.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
-  const when = (ms: number) => `${stamp.format(ms)} UTC`
+  const when = (ms: number) => dateTimeIn(ms, c.words.locale, store.timezone)
   const title = w.title(o.orderNumber)
   return layout(c, {
     title: `${title} · ${store.name}`,
@@ -43,13 +42,22 @@ function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatu
       whatsappNumber: store.whatsappNumber,
     },
     noindex: true,
+    script: true,
+    // The part the script swaps when the shop moves the order; `data-version` says whether it changed.
     main: html`<h1>${title}</h1>
-<p>${w.intro}</p>
+<p>${w.intro} <a href="${path}" data-refresh>${w.refresh}</a></p>
+<div data-order-live="${`${o.status}.${o.updatedAt}`}" aria-live="polite">
 <p>${w.now}: <strong id="order-status">${w.status[o.status]}</strong></p>
+${
+  o.trackingNumber !== null || o.trackingUrl !== null
+    ? html`<h2>${w.tracking}</h2><dl class="tracking">${o.trackingNumber ? html`<dt>${w.trackingNumber}</dt><dd>${o.trackingNumber}</dd>` : ''}${o.trackingUrl ? html`<dt>${w.trackingLink}</dt><dd><a href="${o.trackingUrl}" rel="noopener noreferrer">${o.trackingUrl}</a></dd>` : ''}</dl>`
+    : ''
+}
 <h2>${w.timeline}</h2>
 <ol class="timeline">${s.timeline.map((e) => html`<li>${w.status[e.status]} · <time datetime="${new Date(e.at).toISOString()}">${when(e.at)}</time></li>`)}</ol>
+</div>
 <h2>${w.items}</h2>
-<table>
+<table class="order-lines">
 <thead><tr><th scope="col">${w.product}</th><th scope="col">${w.quantity}</th><th scope="col">${w.price}</th></tr></thead>
 <tbody>${s.items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td><td>${m(i.subtotal)}</td></tr>`)}</tbody>
 <tfoot>

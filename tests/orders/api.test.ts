@@ -45,6 +45,7 @@ const DETAIL_KEYS = [
   'discount',
   'shippingOption',
   'subtotal',
+  'tracking',
   'updatedAt',
 ].sort()
 

@@ -68,21 +68,21 @@ describe('settings', () => {
       _action: 'preview',
     })
     expect(res.status).toBe(200)
-    // The default Portuguese template, with the sample order's lines in Portuguese.
+    // The default Portuguese template, with the sample order's lines, shipping and address in Portuguese.
     expect(res.text).toContain(
-      'Olá Loja Boa, sou Ana Silva. Quero fazer este pedido:\n- 2 x Café em grão 1 kg: 30.00 BRL\n- 1 x Caneca: 15.00 BRL\nTotal: 45.00 BRL',
+      'Olá Loja Boa, sou Ana Silva. Quero fazer o pedido ORD-000042:\n- 2 x Café em grão 1 kg: 30.00 BRL\n- 1 x Caneca: 15.00 BRL\nFrete: Transportadora 5.00 BRL\nTotal: 50.00 BRL\nEndereço: Rua do Jardim 12, Campinas',
     )
     const [, body] = await t.api.get('/api/v1/store', { key })
     expect(body.data.language).not.toBe('pt')
   })
 
-  test('bad input at its field: unknown shortcode, bad phone, negative hours', async () => {
+  test('bad input at its field: unknown placeholder, bad phone, negative hours', async () => {
     const { b } = await owner()
     await b.get('/admin/settings')
     const t1 = await b.submit('/admin/settings', { ...all, whatsappTemplate: 'Hi {precio}' })
     expect(t1.status).toBe(400)
     expect(t1.text).toContain('id="whatsappTemplate-error"')
-    expect(t1.text).toContain('Unknown shortcodes: {precio}')
+    expect(t1.text).toContain('Unknown placeholders: {precio}')
     const t2 = await b.submit('/admin/settings', { ...all, whatsappNumber: '12' })
     expect(t2.status).toBe(400)
     expect(t2.text).toContain('id="whatsappNumber-error"')

@@ -245,14 +245,29 @@ describe('suspension, first run and the demo link', () => {
       })
       expect(bad.status).toBe(400)
       expect(bad.text).toContain('must not contain your e-mail name')
+      // The store's time zone: the field is there without the script (which proposes the browser's).
+      expect(form.text).toMatch(/<input id="timezone" name="timezone"[^>]* data-browser-zone/)
+      const zone = await b.submit(path, {
+        storeName: 'First Shop',
+        name: 'Fay',
+        email: 'fay@example.com',
+        password: 'a fine long passphrase',
+        timezone: 'Mars/Olympus',
+      })
+      expect(zone.status).toBe(400)
+      expect(zone.text).toContain('id="timezone-error"')
+      expect(zone.text).toContain('value="Mars/Olympus"')
       const ok = await b.submit(path, {
         storeName: 'First Shop',
         name: 'Fay',
         email: 'fay@example.com',
         password: 'a fine long passphrase',
+        timezone: 'america/lima',
       })
       expect(ok.status).toBe(303)
       expect((await b.get('/admin')).text).toContain('First Shop')
+      const made = empty.deps.db.$client.query<{ timezone: string }, []>('SELECT timezone FROM stores').get()
+      expect(made?.timezone).toBe('America/Lima')
       expect((await new PanelClient((r) => empty.app.handle(r)).get(path)).status).toBe(404)
       // A database with a store gets no setup link.
       expect(empty.app.firstRun.issue(empty.deps)).toBeUndefined()

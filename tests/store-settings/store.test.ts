@@ -21,6 +21,7 @@ const STORE_FIELDS = [
   'isMaintenance',
   'pendingOrderTtlHours',
   'showStockCount',
+  'timezone',
   'plan',
   'status',
   'productCount',

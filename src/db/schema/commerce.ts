@@ -120,6 +120,10 @@ export const orders = sqliteTable(
      */
     statusToken: text('status_token'),
     source: text('source', { enum: ORDER_SOURCES }),
+    /** Set by the move to `shipped` (both optional); null before and when the seller gave none. */
+    trackingNumber: text('tracking_number'),
+    /** An `https:` link to the carrier's tracking page. */
+    trackingUrl: text('tracking_url'),
     ...timestamps,
   },
   (o) => [

@@ -33,6 +33,8 @@ export const stores = sqliteTable(
     pendingOrderTtlHours: integer('pending_order_ttl_hours').notNull().default(72),
     /** The public store read shows exact stock counts only when the store opts in; `inStock` always. */
     showStockCount: bool('show_stock_count').notNull().default(false),
+    /** The store's clock (an IANA name): every date the seller and customers read, and the stats' days. */
+    timezone: text('timezone').notNull().default('UTC'),
     ...timestamps,
   },
   (s) => [uniqueIndex('stores_slug_uq').on(s.slug)],

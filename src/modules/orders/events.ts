@@ -19,8 +19,8 @@ declare module '../../kernel/events' {
 
 export const orderEvents = {
   /**
-   * Rendered when sent: the order as it was created (createdOrderView). Status and updatedAt are
-   * the only columns an order changes after creation, and that view resets them.
+   * Rendered when sent: the order as it was created (createdOrderView). Status, updatedAt and
+   * tracking are the only columns an order changes after creation, and that view resets them.
    */
   'order.created': event<{ orderId: string }>({ deferred: { subject: (d) => d.orderId, render: createdOrderView } }),
   'order.updated': event<OrderUpdated>(),

@@ -8,7 +8,8 @@
  */
 import type { Ctx } from '../../kernel/context'
 import type { OrderStatus } from '../../db/schema'
-import { toE164 } from '../../lib/phone'
+import type { CountryCode } from 'libphonenumber-js'
+import { countryOf, toE164 } from '../../lib/phone'
 import {
   countOrders,
   customerIdByPhone,
@@ -19,10 +20,12 @@ import {
   type HistoryLine,
   type InboxRow,
   type InboxWhere,
+  listItemsOf,
 } from './sql'
 import { isNewParams, viewerOf, type Viewer } from './seen'
 
 export {
+  type InboxItem,
   lastOrderEventId,
   orderEventsAfter,
   storeOrderEventsAfter,
@@ -38,15 +41,21 @@ export interface InboxQuery {
   offset: number
 }
 
-/** What a search text means: an order number, a phone (E.164) or part of a name. */
-export function searchOf(raw: string | undefined): { number?: string; phone?: string; name?: string } | undefined {
+/**
+ * What a search text means: an order number, a phone (E.164; written the local way, it is read
+ * as a number of `country`, the store's) or part of a name.
+ */
+export function searchOf(
+  raw: string | undefined,
+  country?: CountryCode,
+): { number?: string; phone?: string; name?: string } | undefined {
   const q = (raw ?? '').trim().slice(0, 100)
   if (!q) return undefined
   const num = /^(?:ord)?[-\s#]*(\d{1,9})$/i.exec(q)
   const digits = q.replace(/\D/g, '')
   if (num && digits.length <= 6) return { number: `ORD-${num[1]!.padStart(6, '0')}` }
   if (/^[+\d\s().-]+$/.test(q) && digits.length >= 7) {
-    const phone = toE164(q) ?? toE164(`+${digits}`)
+    const phone = (country && !q.startsWith('+') ? toE164(q, country) : undefined) ?? toE164(q) ?? toE164(`+${digits}`)
     if (phone) return { phone }
   }
   if (num) return { number: `ORD-${num[1]!.padStart(6, '0')}` }
@@ -82,7 +91,7 @@ export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }
   total: number
   more: boolean
 } {
-  const search = searchOf(query.q)
+  const search = searchOf(query.q, countryOf(ctx.store.whatsappNumber))
   const where: InboxWhere = { storeId: ctx.store.id, status: query.status, orderNumber: search?.number }
   if (search?.phone) {
     where.customerId = customerIdByPhone(ctx.db.$client, ctx.store.id, search.phone)
@@ -94,7 +103,7 @@ export function inboxPage({ ctx, input: query }: { ctx: Ctx; input: InboxQuery }
     else where.nameLike = likeOf(search.name)
   }
   const limit = search ? query.limit + 1 : query.limit
-  const rows = inboxRowsWhere(ctx.db.$client, where, isNewParams(viewerOf(ctx)), limit, query.offset)
+  const rows = withItems(ctx, inboxRowsWhere(ctx.db.$client, where, isNewParams(viewerOf(ctx)), limit, query.offset))
   if (!search) {
     const total = countOrders(ctx.db, ctx.store.id, query.status)
     return { rows, total, more: query.offset + rows.length < total }
@@ -113,7 +122,22 @@ export function inboxRows({
   input: { ids: readonly string[]; viewer?: Viewer }
 }): InboxRow[] {
   if (ids.length === 0) return []
-  return inboxRowsById(ctx.db.$client, ctx.store.id, ids, isNewParams(viewer))
+  return withItems(ctx, inboxRowsById(ctx.db.$client, ctx.store.id, ids, isNewParams(viewer)))
+}
+
+/** The rows with their lines, read for the whole page in one statement. */
+function withItems(ctx: Ctx, rows: InboxRow[]): InboxRow[] {
+  const items = listItemsOf(
+    ctx.db.$client,
+    rows.map((r) => r.id),
+  )
+  for (const r of rows)
+    r.items = (items.get(r.id) ?? []).map(({ quantity, productName, variantName }) => ({
+      quantity,
+      productName,
+      variantName,
+    }))
+  return rows
 }
 
 /** The order's status history, oldest first, with who made each move (sql/inbox.ts historyOf). */

@@ -115,6 +115,15 @@ export const Order = t.Object(
     total: t.Number(),
     currency: t.String(),
     notes: t.Nullable(t.String()),
+    tracking: t.Nullable(
+      t.Object(
+        {
+          number: t.Nullable(t.String()),
+          url: t.Nullable(t.String({ description: 'https: link to the carrier’s tracking page' })),
+        },
+        { description: 'What the seller gave when marking the order shipped; null when nothing was given' },
+      ),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -127,7 +136,26 @@ export const OrderListQuery = t.Object({
   status: t.Optional(OrderStatus),
 })
 
-export const StatusUpdate = t.Object({ status: OrderStatus })
+export const MAX_TRACKING_NUMBER = 100
+export const MAX_TRACKING_URL = 2000
+
+export const StatusUpdate = t.Object({
+  status: OrderStatus,
+  trackingNumber: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: MAX_TRACKING_NUMBER,
+      description: 'Only with status "shipped" (400 otherwise): the carrier’s tracking number',
+    }),
+  ),
+  trackingUrl: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: MAX_TRACKING_URL,
+      description: 'Only with status "shipped" (400 otherwise): an https: link to follow the parcel',
+    }),
+  ),
+})
 
 export type OrderCreate = typeof OrderCreate.static
 export type OrderListQuery = typeof OrderListQuery.static

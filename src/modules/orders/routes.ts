@@ -16,6 +16,9 @@ const STATUS_TEXT =
   'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
+const TRACKING_TEXT =
+  ' With `"shipped"`, optional `trackingNumber` (at most 100 characters) and `trackingUrl` (`https:`) are kept and returned as `tracking`; any other status given either is 400 naming the field (reason `not_allowed`).'
+
 /** What the order routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
 export type OrderRoutesPort = { cache: StoreCache; queries: ValidQueries }
 
@@ -60,23 +63,19 @@ export const orderRoutes = (port: OrderRoutesPort) =>
     })
     .put(
       '/:id/status',
-      ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }),
+      ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { ...body, id: params.id } }) }),
       {
         access: write,
         params: IdParams,
         body: StatusUpdate,
         response: { 200: data(Order), ...withConflict },
-        detail: doc('Change an order status', STATUS_TEXT),
+        detail: doc('Change an order status', STATUS_TEXT + TRACKING_TEXT),
       },
     )
-    .put(
-      '/:id',
-      ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { id: params.id, status: body.status } }) }),
-      {
-        access: write,
-        params: IdParams,
-        body: StatusUpdate,
-        response: { 200: data(Order), ...withConflict },
-        detail: doc('Change an order status (alias of PUT /orders/:id/status)', STATUS_TEXT),
-      },
-    )
+    .put('/:id', ({ ctx, params, body }) => ({ data: updateOrderStatus({ ctx, input: { ...body, id: params.id } }) }), {
+      access: write,
+      params: IdParams,
+      body: StatusUpdate,
+      response: { 200: data(Order), ...withConflict },
+      detail: doc('Change an order status (alias of PUT /orders/:id/status)', STATUS_TEXT + TRACKING_TEXT),
+    })

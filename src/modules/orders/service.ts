@@ -9,6 +9,7 @@ import { owned } from '../shared'
 import { write } from '../../kernel/write'
 import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
+import { trackingOf } from './tracking'
 import { restoreStock } from './stock'
 import { countMatching, countOrders, itemsOf, pageOfOrderIds, pageOfOrders, type OrderFilter } from './sql'
 import type { Fragments } from '../../db/fragments'
@@ -69,18 +70,19 @@ export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string
  */
 export function updateOrderStatus({
   ctx,
-  input: { id, status: to },
+  input: { id, status: to, trackingNumber, trackingUrl },
 }: {
   ctx: Ctx
-  input: { id: string; status: OrderStatus }
+  input: { id: string; status: OrderStatus; trackingNumber?: string; trackingUrl?: string }
 }) {
+  const tracking = trackingOf(to, trackingNumber, trackingUrl)
   const order = write(ctx, (tx, fx) => {
     const o = ownOrder(ctx, id, tx)
     assertTransition(o.status, to)
     const now = ctx.clock.now()
     const res = tx
       .update(orders)
-      .set({ status: to, updatedAt: now })
+      .set({ status: to, updatedAt: now, ...tracking })
       .where(and(eq(orders.id, id), eq(orders.status, o.status)))
       .returning({ id: orders.id })
       .all()
@@ -97,7 +99,7 @@ export function updateOrderStatus({
       newStatus: to,
       updatedAt: iso(now),
     })
-    return { ...o, status: to, updatedAt: now }
+    return { ...o, status: to, updatedAt: now, ...tracking }
   })
   return orderDetailView(order, itemsOf(ctx.db.$client, [id]).get(id) ?? [])
 }

@@ -23,6 +23,9 @@ export interface PublicOrderStatus {
     | 'discountAmount'
     | 'total'
     | 'createdAt'
+    | 'updatedAt'
+    | 'trackingNumber'
+    | 'trackingUrl'
   >
   items: Pick<OrderItem, 'productName' | 'variantName' | 'quantity' | 'subtotal'>[]
   timeline: { status: OrderStatus; at: number }[]
@@ -53,6 +56,9 @@ export function orderStatusByToken({
     discountAmount,
     total,
     createdAt,
+    updatedAt,
+    trackingNumber,
+    trackingUrl,
   } = o
   return {
     order: {
@@ -66,6 +72,9 @@ export function orderStatusByToken({
       discountAmount,
       total,
       createdAt,
+      updatedAt,
+      trackingNumber,
+      trackingUrl,
     },
     items: (itemsOf(client, [o.id]).get(o.id) ?? []).map(({ productName, variantName, quantity, subtotal }) => ({
       productName,

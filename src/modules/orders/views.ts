@@ -60,6 +60,8 @@ export function orderDetailView(o: OrderFields, items: ItemFields[]) {
     total: toMajor(o.total, c),
     currency: c,
     notes: o.notes,
+    tracking:
+      o.trackingNumber === null && o.trackingUrl === null ? null : { number: o.trackingNumber, url: o.trackingUrl },
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   }
@@ -76,16 +78,16 @@ export function listViews(db: Db, rows: ListOrder[]): OrderListView[] {
 
 /**
  * The `order.created` event's data, rendered when the event is sent: the detail form of the
- * order as it was created. Status and updatedAt are the only columns an order changes after
- * creation (everything else, items included, is a snapshot), so resetting those two gives
- * exactly what the checkout would have rendered. Undefined if the order is gone. (A feature
+ * order as it was created. Status, updatedAt and the tracking a move to `shipped` sets are the
+ * only columns an order changes after creation (everything else, items included, is a
+ * snapshot), so resetting those gives exactly what the checkout would have rendered. Undefined if the order is gone. (A feature
  * that edits other order columns must render the body when emitted instead: orders/events.ts.)
  */
 export function createdOrderView(client: Database, orderId: string) {
   const o = orderById(client, orderId)
   if (!o) return undefined
   return orderDetailView(
-    { ...o, status: 'pending', updatedAt: o.createdAt },
+    { ...o, status: 'pending', updatedAt: o.createdAt, trackingNumber: null, trackingUrl: null },
     itemsOf(client, [orderId]).get(orderId) ?? [],
   )
 }

@@ -11,6 +11,7 @@ import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, slugify, SLUG_RULE } from '../../lib/slug'
 import { iso } from '../../lib/time'
+import { canonicalZone } from '../../lib/zone'
 
 export const SUSPEND_REASONS = ['unpaid', 'refund', 'chargeback', 'manual'] as const
 export type SuspendReason = (typeof SUSPEND_REASONS)[number]
@@ -41,6 +42,8 @@ export interface CreateStoreInput {
   currency?: string
   whatsapp?: string
   description?: string
+  /** An IANA time zone name; UTC when absent. */
+  timezone?: string
 }
 
 export function createStore({
@@ -70,6 +73,12 @@ export function createStore({
         'WhatsApp number must be a valid international phone number',
       )
   }
+  let timezone = 'UTC'
+  if (input.timezone) {
+    const zone = canonicalZone(input.timezone.trim())
+    if (!zone) throw new ValidationError('timezone', 'invalid_format', 'An IANA time zone name such as America/Bogota')
+    timezone = zone
+  }
   const now = clock.now()
   try {
     return transaction(db, (tx) => {
@@ -83,6 +92,7 @@ export function createStore({
           currency,
           whatsappNumber,
           description: input.description ?? null,
+          timezone,
           createdAt: now,
           updatedAt: now,
         })

@@ -1,16 +1,28 @@
 /**
- * The panel dashboard's numbers: per UTC day for the last 30 days — orders, revenue
- * (cancelled left out, as the API's stats), visits — read from the daily rollups the triggers
- * keep (drizzle/0004), never a scan of orders; today / 7 / 30 days summed from them, with the
+ * The panel dashboard's numbers: per store day (on the store's clock) for the last 30 days —
+ * orders, revenue (cancelled left out, as the API's stats), visits — read from the daily rollups
+ * the triggers keep (drizzle/0004) when the store's days are UTC's, never a scan of orders, and
+ * otherwise from the rows' own indexes, one range per store day (decision 024); today / 7 / 30 days summed from them, with the
  * period's storefront orders counted from their own index for the conversion; the top
  * products of the 30 days; tracked stock at 5 or less; and the store's getting-started steps.
  */
 import type { Ctx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'
-import { hasStep, lowStockOf, ordersPerDaySince, storefrontOrdersIn, topProductsSince, visitsPerDaySince } from './sql'
+import { storeDays } from '../../lib/zone'
+import {
+  hasStep,
+  lowStockOf,
+  ordersPerDaySince,
+  ordersPerRange,
+  topProductsIn,
+  visitsPerRange,
+  storefrontOrdersIn,
+  topProductsSince,
+  visitsPerDaySince,
+} from './sql'
 
 export interface DayFigure {
-  /** UTC day number (epoch ms ÷ 86 400 000). */
+  /** The store's local date as a day number: `day × 86 400 000` formatted in UTC names it. */
   day: number
   orders: number
   /** Minor units; cancelled orders left out. */
@@ -37,26 +49,34 @@ export const LOW_STOCK = 5
 export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx; input?: { days?: number } }) {
   const client = ctx.db.$client
   const storeId = ctx.store.id
-  const today = Math.floor(ctx.clock.now() / DAY_MS)
-  const first = today - days + 1
-  const series: DayFigure[] = Array.from({ length: days }, (_, i) => ({
-    day: first + i,
-    orders: 0,
-    revenue: 0,
-    paidOrders: 0,
-    visits: 0,
-  }))
-  for (const r of ordersPerDaySince(client, storeId, first)) {
-    const d = series[r.day - first]
-    if (d) Object.assign(d, { orders: r.orders, revenue: r.revenue, paidOrders: r.paid })
+  // The store's days: a day is the store's, on its own clock.
+  const ranges = storeDays(ctx.clock.now(), ctx.store.timezone, days)
+  const first = ranges[0]!.day
+  const series: DayFigure[] = ranges.map((r) => ({ day: r.day, orders: 0, revenue: 0, paidOrders: 0, visits: 0 }))
+  const onUtcDays = ranges.every((r) => r.start === r.day * DAY_MS && r.end === (r.day + 1) * DAY_MS)
+  if (onUtcDays) {
+    for (const r of ordersPerDaySince(client, storeId, first)) {
+      const d = series[r.day - first]
+      if (d) Object.assign(d, { orders: r.orders, revenue: r.revenue, paidOrders: r.paid })
+    }
+    for (const r of visitsPerDaySince(client, storeId, first)) {
+      const d = series[r.day - first]
+      if (d) d.visits = r.visits
+    }
+  } else {
+    for (const r of ordersPerRange(client, storeId, ranges)) {
+      const d = series[r.i]
+      if (d) Object.assign(d, { orders: r.orders, revenue: r.revenue, paidOrders: r.paid })
+    }
+    for (const r of visitsPerRange(client, storeId, ranges)) {
+      const d = series[r.i]
+      if (d) d.visits = r.visits
+    }
   }
-  for (const r of visitsPerDaySince(client, storeId, first)) {
-    const d = series[r.day - first]
-    if (d) d.visits = r.visits
-  }
+  const end = ranges.at(-1)!.end
   const periods: PeriodFigure[] = [1, 7, 30].map((n) => {
     const span = series.slice(-n)
-    const storefrontOrders = storefrontOrdersIn(client, storeId, (today - n + 1) * DAY_MS, (today + 1) * DAY_MS)
+    const storefrontOrders = storefrontOrdersIn(client, storeId, ranges[ranges.length - n]!.start, end)
     const orders = span.reduce((s, d) => s + d.orders, 0)
     const revenue = span.reduce((s, d) => s + d.revenue, 0)
     const paid = span.reduce((s, d) => s + d.paidOrders, 0)
@@ -71,7 +91,9 @@ export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx;
       conversion: visits === 0 ? null : storefrontOrders / visits,
     }
   })
-  const top = topProductsSince(client, storeId, first)
+  const top = onUtcDays
+    ? topProductsSince(client, storeId, first)
+    : topProductsIn(client, storeId, ranges[0]!.start, end)
   const lowStock = lowStockOf(client, storeId, LOW_STOCK)
   return { series, periods, top, lowStock }
 }

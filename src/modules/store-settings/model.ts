@@ -19,7 +19,7 @@ export const StoreSettings = t.Object(
     whatsappTemplate: t.Nullable(
       t.String({
         description:
-          'Shortcodes: {tienda} {productos} {total} {nombre}; null means the default template of the store language',
+          'Placeholders, each accepted under any of its names: {store}/{tienda}/{loja}, {customer}/{nombre}/{cliente}, {items}/{productos}/{itens}, {total}, {order}/{pedido}, {shipping}/{envio}/{frete}, {discount}/{descuento}/{desconto}, {address}/{direccion}/{endereco}, {status_url}. A line whose placeholders are all empty (no shipping, discount or address) is left out. null means the default template of the store language',
       }),
     ),
     description: t.Nullable(t.String()),
@@ -33,6 +33,10 @@ export const StoreSettings = t.Object(
     }),
     showStockCount: t.Boolean({
       description: 'Whether the public store read shows exact stock counts (inStock is always shown)',
+    }),
+    timezone: t.String({
+      description:
+        "The store's IANA time zone (e.g. America/Bogota): the dates sellers and customers read, and the statistics' days",
     }),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
     status: t.Union([t.Literal('active'), t.Literal('suspended')]),
@@ -71,6 +75,13 @@ export const StoreUpdate = t.Object({
   ),
   showStockCount: t.Optional(
     t.Boolean({ description: 'Default false: the public store read shows inStock, not how many are left' }),
+  ),
+  timezone: t.Optional(
+    t.String({
+      maxLength: 64,
+      description:
+        'An IANA time zone name such as America/Bogota; default UTC. An unknown name is 400 (field timezone)',
+    }),
   ),
 })
 

@@ -6,7 +6,8 @@ import { Conflict, NotFound, ValidationError, isUniqueViolation } from '../../li
 import { isCurrency } from '../../lib/money'
 import { toE164 } from '../../lib/phone'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
-import { unknownShortcodes } from '../../lib/whatsapp'
+import { canonicalZone } from '../../lib/zone'
+import { PLACEHOLDER_NAMES, unknownPlaceholders } from '../../lib/whatsapp'
 import { getStore as storeRow, storeView } from '../platform-stores'
 import { write } from '../../kernel/write'
 import { countOrders } from '../orders'
@@ -31,6 +32,7 @@ function settingsView(ctx: Ctx, s: Store) {
     ...storeView(s),
     pendingOrderTtlHours: s.pendingOrderTtlHours,
     showStockCount: s.showStockCount,
+    timezone: s.timezone,
     productCount: n(
       ctx.db
         .select({ n: count() })
@@ -106,13 +108,14 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
   }
   if (input.whatsappTemplate !== undefined) {
     if (input.whatsappTemplate !== null) {
-      const bad = unknownShortcodes(input.whatsappTemplate)
+      const bad = unknownPlaceholders(input.whatsappTemplate)
       if (bad.length) {
         throw new ValidationError(
           'whatsappTemplate',
           'invalid_format',
-          `Unknown shortcodes in 'whatsappTemplate': ${bad.join(', ')}. Known: {tienda}, {productos}, {total}, {nombre}`,
-          { shortcodes: bad },
+          `Unknown placeholders in 'whatsappTemplate': ${bad.join(', ')}. Known: ${PLACEHOLDER_NAMES.join(', ')}`,
+          // `shortcodes` is the earlier name of the same list, kept for clients that read it.
+          { placeholders: bad, shortcodes: bad },
         )
       }
     }
@@ -123,6 +126,16 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
   if (input.isMaintenance !== undefined) set.isMaintenance = input.isMaintenance
   if (input.pendingOrderTtlHours !== undefined) set.pendingOrderTtlHours = input.pendingOrderTtlHours
   if (input.showStockCount !== undefined) set.showStockCount = input.showStockCount
+  if (input.timezone !== undefined) {
+    const zone = canonicalZone(input.timezone.trim())
+    if (!zone)
+      throw new ValidationError(
+        'timezone',
+        'invalid_format',
+        "'timezone' must be an IANA time zone name such as America/Bogota or UTC",
+      )
+    set.timezone = zone
+  }
 
   try {
     const row = write(ctx, (tx) => {

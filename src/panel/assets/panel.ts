@@ -7,6 +7,7 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { startAlerts } from './alerts'
 import { setBadge } from './badges'
+import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
 import { registerPanelWorker, startPushSwitch } from './push'
@@ -122,6 +123,7 @@ if (confirmForm && supported) {
 // New-order alerts on every page (alerts.ts) and the live order lists (orders-live.ts): one stream per tab.
 startAlerts()
 startOrdersLive()
+startOrderActions()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()

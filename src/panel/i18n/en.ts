@@ -97,6 +97,9 @@ export const en = {
   setupIntro: 'Create the first store and its owner account.',
   storeName: 'Store name',
   createStore: 'Create store',
+  storeZone: 'Time zone',
+  storeZoneHint: 'Where the store is, e.g. America/Bogota. Orders show its time; change it later in Settings.',
+  storeZoneInvalid: 'Enter a time zone name such as America/Bogota, or leave it empty for UTC.',
   // password problems
   pwRequired: 'Enter a password.',
   pwTooShort: 'Use at least 10 characters.',

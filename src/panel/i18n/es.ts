@@ -94,6 +94,10 @@ export const es: PanelWords = {
   setupIntro: 'Crea la primera tienda y la cuenta de su dueño.',
   storeName: 'Nombre de la tienda',
   createStore: 'Crear tienda',
+  storeZone: 'Zona horaria',
+  storeZoneHint:
+    'Donde está la tienda, p. ej. America/Bogota. Los pedidos muestran su hora; puedes cambiarla en Ajustes.',
+  storeZoneInvalid: 'Escribe el nombre de una zona horaria, como America/Bogota, o déjalo vacío para UTC.',
   pwRequired: 'Escribe una contraseña.',
   pwTooShort: 'Usa al menos 10 caracteres.',
   pwTooLong: 'Usa como máximo 256 caracteres.',

@@ -1,12 +1,14 @@
 /**
  * The orders inbox's, order page's and customers pages' words, es | en | pt, beside
  * the shell's catalogue (panel/i18n/index.ts). A sentence with a value is a function of that value.
- * `customerMessage` is what "Message on WhatsApp" writes to the customer: in the store's
- * language, not the person's.
+ * `customerMessage` (order-messages.ts) is what "Message on WhatsApp" writes to the customer.
  */
 import type { OrderStatus } from '../../db/schema'
 import type { PanelLanguage } from '../i18n'
 import { ORDER_LINE_WORDS } from '../../shop/i18n/order-lines'
+import { ORDER_DAY_WORDS } from './order-day'
+
+export { customerMessage } from './order-messages'
 
 const en = {
   ordersTitle: 'Orders',
@@ -39,6 +41,7 @@ const en = {
   moreArrived: (n: number) => `${n} more new orders: reload the page to see them all`,
   orderTitle: (number: string) => `Order ${number}`,
   ...ORDER_LINE_WORDS.en,
+  ...ORDER_DAY_WORDS.en,
   customer: 'Customer',
   name: 'Name',
   phone: 'Phone',
@@ -118,6 +121,7 @@ const es: OrdersWords = {
   moreArrived: (n) => `${n} pedidos nuevos más: recarga la página para verlos todos`,
   orderTitle: (number) => `Pedido ${number}`,
   ...ORDER_LINE_WORDS.es,
+  ...ORDER_DAY_WORDS.es,
   customer: 'Cliente',
   name: 'Nombre',
   phone: 'Teléfono',
@@ -195,6 +199,7 @@ const pt: OrdersWords = {
   moreArrived: (n) => `Mais ${n} pedidos novos: recarregue a página para ver todos`,
   orderTitle: (number) => `Pedido ${number}`,
   ...ORDER_LINE_WORDS.pt,
+  ...ORDER_DAY_WORDS.pt,
   customer: 'Cliente',
   name: 'Nome',
   phone: 'Telefone',
@@ -243,43 +248,3 @@ const pt: OrdersWords = {
 
 const WORDS: Record<PanelLanguage, OrdersWords> = { en, es, pt }
 export const ordersWords = (lang: PanelLanguage): OrdersWords => WORDS[lang]
-
-type Message = (name: string, number: string, total: string) => string
-/** The WhatsApp message for an order's current status, in the store's language (es | en | pt). */
-const MESSAGES: Record<PanelLanguage, Record<OrderStatus, Message>> = {
-  en: {
-    pending: (n, o, t) => `Hi ${n}, we received your order ${o} (${t}). We will confirm it shortly.`,
-    confirmed: (n, o, t) =>
-      `Hi ${n}, your order ${o} (${t}) is confirmed. We are preparing it and will tell you when it ships.`,
-    shipped: (n, o) => `Hi ${n}, your order ${o} is on its way.`,
-    delivered: (n, o) => `Hi ${n}, your order ${o} was delivered. Thank you for your purchase!`,
-    cancelled: (n, o) => `Hi ${n}, your order ${o} was cancelled. Write to us if you have any questions.`,
-  },
-  es: {
-    pending: (n, o, t) => `Hola ${n}, recibimos tu pedido ${o} (${t}). Te lo confirmamos en breve.`,
-    confirmed: (n, o, t) =>
-      `Hola ${n}, tu pedido ${o} (${t}) está confirmado. Lo estamos preparando y te avisamos cuando salga.`,
-    shipped: (n, o) => `Hola ${n}, tu pedido ${o} está en camino.`,
-    delivered: (n, o) => `Hola ${n}, tu pedido ${o} fue entregado. ¡Gracias por tu compra!`,
-    cancelled: (n, o) => `Hola ${n}, tu pedido ${o} fue cancelado. Escríbenos si tienes alguna pregunta.`,
-  },
-  pt: {
-    pending: (n, o, t) => `Olá ${n}, recebemos seu pedido ${o} (${t}). Vamos confirmá-lo em breve.`,
-    confirmed: (n, o, t) =>
-      `Olá ${n}, seu pedido ${o} (${t}) está confirmado. Estamos preparando e avisaremos quando for enviado.`,
-    shipped: (n, o) => `Olá ${n}, seu pedido ${o} está a caminho.`,
-    delivered: (n, o) => `Olá ${n}, seu pedido ${o} foi entregue. Obrigado pela compra!`,
-    cancelled: (n, o) => `Olá ${n}, seu pedido ${o} foi cancelado. Fale conosco se tiver alguma dúvida.`,
-  },
-}
-
-export function customerMessage(
-  storeLanguage: string,
-  status: OrderStatus,
-  name: string,
-  number: string,
-  total: string,
-): string {
-  const lang: PanelLanguage = storeLanguage === 'es' || storeLanguage === 'pt' ? storeLanguage : 'en'
-  return MESSAGES[lang][status](name, number, total)
-}

@@ -93,6 +93,10 @@ export const pt: PanelWords = {
   setupIntro: 'Crie a primeira loja e a conta do dono.',
   storeName: 'Nome da loja',
   createStore: 'Criar loja',
+  storeZone: 'Fuso horário',
+  storeZoneHint:
+    'Onde a loja fica, p. ex. America/Sao_Paulo. Os pedidos mostram o seu horário; mude depois em Configurações.',
+  storeZoneInvalid: 'Digite o nome de um fuso horário, como America/Sao_Paulo, ou deixe vazio para UTC.',
   pwRequired: 'Digite uma senha.',
   pwTooShort: 'Use pelo menos 10 caracteres.',
   pwTooLong: 'Use no máximo 256 caracteres.',

@@ -12,7 +12,7 @@ import { formatMoney } from '../../shop/i18n'
 import { html, type Html } from '../../shop/html'
 import { getCustomer, listCustomers } from '../../modules/customers'
 import { ordersWords, type OrdersWords } from '../i18n/orders'
-import { layout, messagePage, type Frame } from '../views'
+import { layout, messagePage, zoneOf, type Frame } from '../views'
 import { intParam, panelOf, render, type Handler } from './plugin-kit'
 import { statusBadge, when } from './orders/views'
 
@@ -31,8 +31,8 @@ export function customerSearch(raw: string | undefined): string | undefined {
 type ListData = ReturnType<typeof listCustomers>
 type Detail = ReturnType<typeof getCustomer>
 
-const day = (iso: string | null, locale: string) =>
-  iso ? html`<time datetime="${iso}">${when(Date.parse(iso), locale)}</time>` : '—'
+const day = (iso: string | null, f: Frame) =>
+  iso ? html`<time datetime="${iso}">${when(Date.parse(iso), f.w.locale, zoneOf(f))}</time>` : '—'
 
 function listPage(
   f: Frame,
@@ -57,7 +57,7 @@ function listPage(
     <ul class="orders" aria-label="${o.customersTitle}">${d.data.map(
       (c): Html => html`<li class="order">
         <p class="order-head"><a href="/admin/customers/${encodeURIComponent(c.id)}"><strong>${c.name}</strong></a> <span>${c.phone}</span></p>
-        <p class="order-meta"><span>${o.colOrders}: ${c.ordersCount}</span> <span class="total">${o.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.locale)}</span> <span>${o.colLastOrder}: ${day(c.lastOrderAt, f.w.locale)}</span></p>
+        <p class="order-meta"><span>${o.colOrders}: ${c.ordersCount}</span> <span class="total">${o.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.locale)}</span> <span>${o.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
       </li>`,
     )}</ul>
     ${
@@ -77,15 +77,15 @@ function detailPage(f: Frame, o: OrdersWords, c: Detail, currency: string): stri
       ${c.address ? html`<dt>${o.address}</dt><dd class="address">${c.address}</dd>` : ''}
       <dt>${o.colOrders}</dt><dd>${c.ordersCount}</dd>
       <dt>${o.colSpent}</dt><dd>${formatMoney(c.totalSpent, currency, f.w.locale)}</dd>
-      <dt>${o.firstOrder}</dt><dd>${day(c.firstOrderAt, f.w.locale)}</dd>
-      <dt>${o.colLastOrder}</dt><dd>${day(c.lastOrderAt, f.w.locale)}</dd>
+      <dt>${o.firstOrder}</dt><dd>${day(c.firstOrderAt, f)}</dd>
+      <dt>${o.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
     </dl></section>
     <section aria-labelledby="orders-h"><h2 id="orders-h">${o.customerOrders}</h2>
       <ol class="orders">${c.orders.map(
         (
           r,
         ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(o, r.status)}</p>
-          <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.locale)}</span> ${day(r.createdAt, f.w.locale)}</p></li>`,
+          <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.locale)}</span> ${day(r.createdAt, f)}</p></li>`,
       )}</ol>
     </section>
     <p><a href="/admin/customers">${o.customersTitle}</a></p>`,

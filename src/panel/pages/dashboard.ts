@@ -14,7 +14,7 @@ import { toMajor } from '../../lib/money'
 import { dateTimeFormat, numberFormat } from '../../lib/intl'
 import { dashboardWords, type DashboardWords } from '../i18n/dashboard'
 import { ordersWords } from '../i18n/orders'
-import { can, layout, type Frame } from '../views'
+import { can, layout, zoneOf, type Frame } from '../views'
 import { ordersChart } from './chart'
 import { storeQr } from '../views/qr'
 import { panelOf, render, type Handler } from './plugin-kit'
@@ -128,7 +128,7 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
       can(f, 'orders:read')
         ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.latestOrders}</h2>
         ${data.latest.length === 0 ? html`<p id="latest-empty">${d.noOrders}</p>` : ''}
-        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(o, locale, r))}</ol>
+        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(o, { locale, zone: zoneOf(f), token: can(f, 'orders:write') ? f.person?.formToken : undefined }, r))}</ol>
         <p><a href="/admin/orders">${d.allOrders}</a></p></section>`
         : raw('')
     }`,

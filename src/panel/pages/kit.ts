@@ -106,6 +106,7 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
   if (d.decimals !== undefined) return { field: f, message: w.decimals(d.decimals) }
   if (d.reason === 'out_of_range' && d.minimum !== undefined) return { field: f, message: w.atLeast(d.minimum) }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
+  if (f === 'timezone') return { field: f, message: w.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)
     return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
   return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }

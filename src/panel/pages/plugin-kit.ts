@@ -36,6 +36,7 @@ export async function frameOf(p: PanelRequest): Promise<Frame> {
       storeId: person.store?.id,
       storeName: person.store?.name,
       role: person.store?.status === 'suspended' ? undefined : person.role,
+      zone: person.store?.timezone,
     },
     badges: badgesOf(p),
     live: liveOf(p),

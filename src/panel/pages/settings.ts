@@ -27,6 +27,8 @@ import {
   type PageRoute,
   type Problem,
 } from './kit'
+import { unknownPlaceholders } from '../../lib/whatsapp'
+import { ZONE_NAMES } from '../../lib/zone'
 import { catalogWords } from './words'
 
 interface SettingsForm {
@@ -40,6 +42,7 @@ interface SettingsForm {
   isMaintenance: boolean
   pendingOrderTtlHours: string
   showStockCount: boolean
+  timezone: string
 }
 
 type Settings = ReturnType<typeof getStoreSettings>
@@ -55,6 +58,7 @@ const formOf = (s: Settings): SettingsForm => ({
   isMaintenance: s.isMaintenance,
   pendingOrderTtlHours: String(s.pendingOrderTtlHours),
   showStockCount: s.showStockCount,
+  timezone: s.timezone,
 })
 
 const readForm = (b: unknown): SettingsForm => ({
@@ -68,6 +72,7 @@ const readForm = (b: unknown): SettingsForm => ({
   isMaintenance: ticked(b, 'isMaintenance'),
   pendingOrderTtlHours: field(b, 'pendingOrderTtlHours') ?? '',
   showStockCount: ticked(b, 'showStockCount'),
+  timezone: field(b, 'timezone') ?? '',
 })
 
 /** The API body this form stands for (empty optional text = null, the API's "none"). */
@@ -83,6 +88,8 @@ function bodyOf(f: SettingsForm, b: unknown) {
     isMaintenance: f.isMaintenance,
     pendingOrderTtlHours: numberField(b, 'pendingOrderTtlHours') ?? '',
     showStockCount: f.showStockCount,
+    // An empty field keeps the store's clock as it is (every store has one; UTC by default).
+    ...(f.timezone.trim() === '' ? {} : { timezone: f.timezone.trim() }),
   })
 }
 
@@ -99,7 +106,18 @@ function preview(store: Store, f: SettingsForm): string {
       whatsappNumber: '+10000000000',
       whatsappTemplate: f.whatsappTemplate.trim() === '' ? null : f.whatsappTemplate.replace(/\r\n/g, '\n'),
     },
-    { customerName: sample.sampleCustomer, total: 4500, currency },
+    {
+      orderNumber: 'ORD-000042',
+      customerName: sample.sampleCustomer,
+      customerAddress: sample.sampleAddress,
+      itemsSubtotal: 4500,
+      shippingName: sample.sampleShipping,
+      shippingPrice: 500,
+      discountCode: null,
+      discountAmount: 0,
+      total: 5000,
+      currency,
+    },
     [
       { quantity: 2, productName: sample.sampleLine1, variantName: null, subtotal: 3000 },
       { quantity: 1, productName: sample.sampleLine2, variantName: null, subtotal: 1500 },
@@ -127,6 +145,8 @@ function settingsPage(f: Frame, d: PageData): string {
     { value: 'en', label: 'English' },
     { value: 'pt', label: 'Português' },
   ]
+  // The preview flags placeholders the save would refuse, before any save is tried.
+  const unknown = unknownPlaceholders(v.whatsappTemplate)
   const body = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.settingsTitle}</legend>
     ${input({ id: 'name', label: w.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
@@ -134,13 +154,16 @@ function settingsPage(f: Frame, d: PageData): string {
     ${input({ id: 'whatsappNumber', label: w.whatsappNumber, value: v.whatsappNumber, errors: e, type: 'tel', attrs: 'autocomplete="tel" maxlength="40"' })}
     ${input({ id: 'whatsappTemplate', label: w.whatsappTemplate, value: v.whatsappTemplate, errors: e, multiline: true, hint: w.templateHint, attrs: 'maxlength="1000"' })}
     <h2 id="preview-h">${w.previewTitle}</h2>
-    <pre class="preview">${d.preview}</pre>
+    <pre class="preview"${raw(unknown.length ? ' aria-describedby="preview-flags"' : '')}>${d.preview}</pre>
+    ${unknown.length ? html`<p id="preview-flags" class="error">${w.shortcodesUnknown(unknown.join(', '))}</p>` : ''}
     <button type="submit" name="_action" value="preview" class="secondary">${w.preview}</button>
     ${select('language', 'language', w.storeLanguage, languages, v.language, e)}
     ${input({ id: 'currency', label: w.currency, value: v.currency, errors: e, hint: w.currencyHint, attrs: 'maxlength="3" autocapitalize="characters"' })}
     ${checkbox('isPublished', 'isPublished', w.published, v.isPublished)}
     ${checkbox('isMaintenance', 'isMaintenance', w.maintenance, v.isMaintenance)}
     ${checkbox('showStockCount', 'showStockCount', w.showStockCount, v.showStockCount)}
+    ${input({ id: 'timezone', label: w.timezone, value: v.timezone, errors: e, hint: w.timezoneHint, attrs: 'maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" list="zones"' })}
+    <datalist id="zones">${ZONE_NAMES.map((z) => html`<option value="${z}"></option>`)}</datalist>
     ${input({ id: 'pendingOrderTtlHours', label: w.pendingTtl, value: v.pendingOrderTtlHours, errors: e, hint: w.pendingTtlHint, attrs: 'inputmode="numeric"' })}
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${w.save}</button></p>` : ''}`

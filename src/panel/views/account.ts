@@ -4,6 +4,7 @@ import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
 import { passwordField } from './signin'
 import { qrCode } from './qr'
+import { shownAt } from './time'
 
 export interface AccountData {
   name: string
@@ -91,7 +92,7 @@ export function accountPage(f: Frame, a: AccountData): string {
         <tbody>${a.sessions.map(
           (
             s,
-          ) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${s.lastSeen.slice(0, 16).replace('T', ' ')}</time></td><td>${s.network ?? '-'}</td>
+          ) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${shownAt(f, s.lastSeen)}</time></td><td>${s.network ?? '-'}</td>
           <td>${s.current ? '' : form(f, `/admin/account/sessions/${encodeURIComponent(s.id)}/end`, html`<button type="submit" class="secondary" aria-label="${w.endDevice(s.device)}">${w.end}</button>`)}</td></tr>`,
         )}</tbody>
       </table></div>

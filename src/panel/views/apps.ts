@@ -7,6 +7,7 @@
 import { html, raw, type Html } from '../../shop/html'
 import type { AppsWords } from '../i18n/apps'
 import { type Frame, form, layout } from './frame'
+import { shownAt } from './time'
 
 export interface ConsentData {
   a: AppsWords
@@ -83,7 +84,7 @@ export function connectedAppsSection(
           r,
         ) => html`<tr><td>${r.client}</td><td>${r.storeName}</td>${opts.showPerson ? html`<td>${r.person ?? ''}</td>` : ''}
         <td>${r.scopes.join(', ') || '-'}</td>
-        <td>${r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${r.lastUsedAt.slice(0, 16).replace('T', ' ')}</time>` : a.neverUsed}</td>
+        <td>${r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : a.neverUsed}</td>
         <td>${form(f, opts.action(r.id), html`<button type="submit" class="danger" aria-label="${a.disconnectApp(r.client)}">${a.disconnect}</button>`)}</td></tr>`,
       )}</tbody></table></div>`
     }

@@ -13,6 +13,8 @@ export interface FramePerson {
   storeId?: string
   storeName?: string
   role?: Role
+  /** The store's IANA time zone: every date the panel shows is on the store's clock. */
+  zone?: string
 }
 
 export interface Frame {
@@ -33,6 +35,9 @@ export interface Frame {
    */
   live?: { unseen: number; after: number }
 }
+
+/** The store's time zone, UTC without a store. */
+export const zoneOf = (f: Frame): string => f.person?.zone ?? 'UTC'
 
 export const can = (f: Frame, need: PanelNeed): boolean => {
   const role = f.person?.role

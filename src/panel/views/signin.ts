@@ -56,7 +56,7 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
 
 export interface PasswordFormOpts {
   error?: string
-  field?: 'name' | 'password' | 'email' | 'storeName'
+  field?: 'name' | 'password' | 'email' | 'storeName' | 'timezone'
   name?: string
 }
 
@@ -154,7 +154,7 @@ export interface JoinAccount {
 export function setupPage(
   f: Frame,
   token: string,
-  opts: PasswordFormOpts & { storeName?: string; email?: string } = {},
+  opts: PasswordFormOpts & { storeName?: string; email?: string; timezone?: string } = {},
 ): string {
   const w = f.w
   const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
@@ -167,6 +167,10 @@ export function setupPage(
       html`<label for="store-name">${w.storeName}</label>
       <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${raw(err('storeName') ? ' aria-invalid="true" aria-describedby="store-name-error"' : '')}>
       ${errorLine('store-name-error', err('storeName'))}
+      <label for="timezone">${w.storeZone}</label>
+      <p id="timezone-hint" class="hint">${w.storeZoneHint}</p>
+      <input id="timezone" name="timezone" type="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" data-browser-zone value="${opts.timezone ?? ''}" aria-describedby="timezone-hint${err('timezone') ? ' timezone-error' : ''}"${raw(err('timezone') ? ' aria-invalid="true"' : '')}>
+      ${errorLine('timezone-error', err('timezone'))}
       ${nameField(f, opts.name, err('name'))}
       <label for="email">${w.email}</label>
       <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${raw(err('email') ? ' aria-invalid="true" aria-describedby="email-error"' : '')}>

@@ -2,6 +2,7 @@
 import type { Role } from '../../db/schema'
 import { html, raw, type Html } from '../../shop/html'
 import { type Frame, form, layout, errorLine } from './frame'
+import { shownAt } from './time'
 
 export interface TeamData {
   members: { id: string; userId: string; email: string; name: string; role: Role; lastSignInAt: string | null }[]
@@ -30,7 +31,7 @@ export function teamPage(f: Frame, t: TeamData): string {
         const who = m.name || m.email
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
         <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.changeRole}</button></div>`)}</td>
-        <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${m.lastSignInAt.slice(0, 10)}</time>` : w.never}</td>
+        <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>` : w.never}</td>
         <td><a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></td></tr>`
       })}</tbody>
     </table></div></section>
@@ -41,7 +42,7 @@ export function teamPage(f: Frame, t: TeamData): string {
         <tbody>${t.pending.map(
           (
             i,
-          ) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${i.expiresAt.slice(0, 16).replace('T', ' ')}</time></td>
+          ) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${shownAt(f, i.expiresAt)}</time></td>
           <td>${form(f, `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`, html`<button type="submit" class="secondary" aria-label="${w.revokeInvitation(i.email)}">${w.revoke}</button>`)}</td></tr>`,
         )}</tbody></table></div></section>`
         : ''
@@ -125,7 +126,7 @@ export function activityPage(f: Frame, a: ActivityData): string {
         : html`<div class="table"><table><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.person}</th><th scope="col">${w.what}</th><th scope="col">${w.record}</th></tr></thead>
       <tbody>${a.rows.map(
         (r) =>
-          html`<tr><td><time datetime="${r.at}">${r.at.slice(0, 16).replace('T', ' ')}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
+          html`<tr><td><time datetime="${r.at}">${shownAt(f, r.at)}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
       )}</tbody></table></div>`
     }
     ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.older}</a></p>` : ''}`,

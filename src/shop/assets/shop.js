@@ -210,6 +210,38 @@
     })
   }
 
+  // ---- The customer's order page: the shop's moves show while it is open ----
+  // The page itself is asked again every few seconds (while the tab is visible, and at once when
+  // it comes back); when its live part's version changed, that part is swapped for the new one.
+  var liveOrder = $('[data-order-live]')
+  if (liveOrder) {
+    var refresh = $('[data-refresh]')
+    if (refresh) refresh.hidden = true
+    var asking = false
+    var ask = () => {
+      if (asking || document.visibilityState === 'hidden') return
+      asking = true
+      fetch(location.pathname, { headers: { accept: 'text/html' }, cache: 'no-store', credentials: 'same-origin' })
+        .then((res) => (res.ok ? res.text() : null))
+        .then((text) => {
+          if (!text) return
+          var next = new DOMParser().parseFromString(text, 'text/html').querySelector('[data-order-live]')
+          var now = $('[data-order-live]')
+          if (next && now && next.getAttribute('data-order-live') !== now.getAttribute('data-order-live'))
+            now.replaceWith(document.importNode(next, true))
+        })
+        .catch(() => {
+          /* offline for a moment: the next turn asks again */
+        })
+        .then(() => {
+          asking = false
+        })
+    }
+    setInterval(ask, 3000)
+    document.addEventListener('visibilitychange', ask)
+    return
+  }
+
   // ---- Cart page ----
   var cart = $('[data-cart]')
   if (!cart || !data) return
@@ -448,6 +480,14 @@
     save()
     write(sessionStorage, ATTEMPT, null)
     cart.hidden = true
+    // The page is the order's confirmation now, not the cart: its heading says so.
+    var heading = $('[data-cart-title]')
+    var placed = $('#done-h')
+    if (heading && placed) {
+      heading.textContent = placed.textContent
+      placed.remove()
+      document.title = document.title.replace(heading.getAttribute('data-cart-title'), heading.textContent)
+    }
     var box = $('[data-done]')
     $('[data-order-number]').textContent = order.orderNumber
     $('[data-order-total]').textContent =

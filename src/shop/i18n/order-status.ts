@@ -16,6 +16,10 @@ const en = {
   timeline: 'History',
   ...ORDER_LINE_WORDS.en,
   follow: 'Follow your order',
+  refresh: 'Refresh',
+  tracking: 'Tracking',
+  trackingNumber: 'Tracking number',
+  trackingLink: 'Follow the parcel',
   notFoundTitle: 'Order not found',
   notFoundText: 'This link does not lead to an order. Check that you copied the whole link.',
 }
@@ -35,6 +39,10 @@ const es: OrderStatusWords = {
   timeline: 'Historial',
   ...ORDER_LINE_WORDS.es,
   follow: 'Sigue tu pedido',
+  refresh: 'Actualizar',
+  tracking: 'Seguimiento',
+  trackingNumber: 'Número de seguimiento',
+  trackingLink: 'Sigue el paquete',
   notFoundTitle: 'Pedido no encontrado',
   notFoundText: 'Este enlace no lleva a ningún pedido. Revisa que copiaste el enlace completo.',
 }
@@ -53,6 +61,10 @@ const pt: OrderStatusWords = {
   timeline: 'Histórico',
   ...ORDER_LINE_WORDS.pt,
   follow: 'Acompanhe seu pedido',
+  refresh: 'Atualizar',
+  tracking: 'Rastreio',
+  trackingNumber: 'Código de rastreio',
+  trackingLink: 'Acompanhe o pacote',
   notFoundTitle: 'Pedido não encontrado',
   notFoundText: 'Este link não leva a nenhum pedido. Confira se copiou o link inteiro.',
 }

@@ -11,7 +11,7 @@ export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
   const field = (id: string, label: string, input: Html, hint?: string) =>
     html`<p class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}${input}<span class="err" id="${id}-err" data-err="${id}"></span></p>`
   const ships = cat.shippingOptions
-  const main = html`<h1>${words.cartTitle}</h1>
+  const main = html`<h1 id="cart-h" data-cart-title="${words.cartTitle}">${words.cartTitle}</h1>
 <p class="note" data-needs-js>${words.needsJs}</p>
 <div class="cart" data-cart hidden>
 <p data-empty hidden>${words.client.empty} <a href="${storePath(store)}">${words.client.continueShopping}</a></p>
@@ -37,7 +37,7 @@ ${field('discountCode', words.discountCode, raw('<input id="discountCode" name="
 <button type="submit" data-submit>${words.placeOrder}</button>
 </form>
 </div>
-<section class="done" data-done hidden tabindex="-1" aria-labelledby="done-h">
+<section class="done" data-done hidden tabindex="-1" aria-labelledby="cart-h">
 <h2 id="done-h">${words.client.placed}</h2>
 <p>${words.client.orderNumber}: <strong data-order-number></strong></p>
 <p>${words.total}: <strong data-order-total></strong></p>

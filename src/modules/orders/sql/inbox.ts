@@ -17,6 +17,14 @@ export interface InboxRow {
   currency: string
   createdAt: number
   isNew: boolean
+  /** Its lines as the row shows them ("2 × House Blend"); filled by the inbox's verbs. */
+  items: InboxItem[]
+}
+
+export interface InboxItem {
+  quantity: number
+  productName: string
+  variantName: string | null
 }
 
 /**
@@ -27,8 +35,8 @@ const IS_NEW =
   '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?)) AS isNew'
 const ROW = `o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, ${IS_NEW}`
 export type NewParams = [since: number, userId: string]
-type RawRow = InboxRow & { isNew: number | boolean }
-const rowOf = (r: RawRow): InboxRow => ({ ...r, isNew: !!r.isNew })
+type RawRow = Omit<InboxRow, 'items'> & { isNew: number | boolean }
+const rowOf = (r: RawRow): InboxRow => ({ ...r, isNew: !!r.isNew, items: [] })
 
 /** What narrows a page. `+` before a column keeps the planner off that column's index (see each use). */
 export interface InboxWhere {

@@ -41,6 +41,7 @@ import { sessionsStillGranted } from '../../../modules/people'
 import type { OrdersWords } from '../../i18n/orders'
 import { StreamAccess } from './live-access'
 import { latestPerOrder, type Batch } from './live-batch'
+import { roleHas } from '../../../modules/people'
 import { inboxRow } from './views'
 
 const encoder = new TextEncoder()
@@ -66,6 +67,9 @@ interface Client {
   sessionId: string
   o: OrdersWords
   locale: string
+  /** The store's time zone, and whether the reader may move orders (their rows then carry the moves). */
+  zone: string
+  writer: boolean
   /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
   userId: string | undefined
   joined: number | undefined
@@ -121,6 +125,8 @@ export class OrderFeed {
           sessionId: by.sessionId,
           o,
           locale,
+          zone: ctx.store.timezone,
+          writer: ctx.actor.kind === 'user' && roleHas(ctx.actor.role, 'orders:write'),
           userId,
           joined: userId === undefined ? undefined : memberSince(ctx, userId),
           sent: after,
@@ -253,7 +259,7 @@ export class OrderFeed {
         const row = rows.get(event.orderId)
         return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
       })
-      const key = `${wordsId(c.o)}|${c.locale}|${from}|${marks.join('')}`
+      const key = `${wordsId(c.o)}|${c.locale}|${c.zone}|${c.writer}|${from}|${marks.join('')}`
       let bytes = variants.get(key)
       if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, batch, rows, marks))))
       c.sent = batch.last
@@ -276,7 +282,10 @@ export class OrderFeed {
         created,
         status: row.status,
         isNew: row.isNew,
-        html: inboxRow(c.o, c.locale, row).value.replace(/\n\s*/g, ' '),
+        html: inboxRow(c.o, { locale: c.locale, zone: c.zone, token: c.writer ? '' : undefined }, row).value.replace(
+          /\n\s*/g,
+          ' ',
+        ),
         announce: created ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[row.status]}`,
       }
       out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`

@@ -1,13 +1,14 @@
 /**
  * The order page (lines, totals, customer, notes, history, the moves the state machine allows,
- * "Message on WhatsApp"), the cancel confirmation, and the packing slip: a page of its own with
- * no navigation and no script, laid out for paper by the print rules of panel.css.
+ * "Message on WhatsApp", and "Tell … on WhatsApp" first after a move), the cancel confirmation,
+ * and the packing slip: a page of its own with no navigation, laid out for paper by the print
+ * rules of panel.css.
  */
 import type { Order, OrderItem, OrderStatus } from '../../../db/schema'
 import { escapeHtml, html, raw, type Html } from '../../../shop/html'
 import type { HistoryLine, NoteLine } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'
-import { can, form, layout, type Frame } from '../../views'
+import { can, form, layout, zoneOf, type Frame } from '../../views'
 import { money, statusBadge, when } from './views'
 
 /** The moves a button is shown for, in the order they appear. */
@@ -29,6 +30,10 @@ export interface OrderPageData {
   error?: string
   /** The note form's problem, and what was typed. */
   noteError?: { text: string; body: string }
+  /** Just moved: the page leads with "Tell <name> on WhatsApp" and the new status's message. */
+  tell?: boolean
+  /** "Mark as shipped" refused: what was typed, and the field at fault with its words. */
+  tracking?: { trackingNumber?: string; trackingUrl?: string; field?: 'trackingNumber' | 'trackingUrl'; text?: string }
 }
 
 function who(o: OrdersWords, h: HistoryLine): string {
@@ -41,7 +46,7 @@ function who(o: OrdersWords, h: HistoryLine): string {
 
 function lines(o: OrdersWords, locale: string, d: OrderPageData): Html {
   const c = d.order.currency
-  return html`<div class="table"><table>
+  return html`<div class="table"><table class="order-lines">
     <caption class="sr-only">${o.items}</caption>
     <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th><th scope="col">${o.price}</th></tr></thead>
     <tbody>${d.items.map(
@@ -67,17 +72,27 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
     f,
     o.orderTitle(order.orderNumber),
     html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}${d.error ? html`<p class="alert" role="alert">${d.error}</p>` : ''}
-    <p class="actions">${statusBadge(o, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale)}</time></p>
+    ${d.tell && d.whatsapp ? html`<p class="tell"><a class="button" id="tell" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${o.tellOnWhatsApp(order.customerName)}</a></p>` : ''}
+    <p class="actions">${statusBadge(o, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale, zoneOf(f))}</time></p>
     ${
       moves.length
         ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${o.actions}</h2><div class="actions">
-        ${forward.map((m) => form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="${m}"><button type="submit">${o[MOVE_LABEL[m]] as string}</button>`))}
+        ${forward.map((m) =>
+          m === 'shipped'
+            ? shipForm(f, o, id, d)
+            : form(
+                f,
+                `/admin/orders/${id}/status`,
+                html`<input type="hidden" name="status" value="${m}"><button type="submit">${o[MOVE_LABEL[m]] as string}</button>`,
+              ),
+        )}
         ${moves.includes('cancelled') ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${o.cancel}</button></form>` : ''}
       </div></section>`
         : d.moves.length === 0
           ? html`<p class="hint">${o.noMoves}</p>`
           : ''
     }
+    ${trackingFacts(o, order)}
     <section aria-labelledby="items-h"><h2 id="items-h">${o.items}</h2>${lines(o, f.w.locale, d)}</section>
     <section aria-labelledby="customer-h"><h2 id="customer-h">${o.customer}</h2>
       <dl class="facts">
@@ -94,7 +109,7 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
     <section aria-labelledby="history-h"><h2 id="history-h">${o.history}</h2>
       <ol class="history">${d.history.map(
         (h) =>
-          html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale)}</time> ${who(o, h)}</li>`,
+          html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale, zoneOf(f))}</time> ${who(o, h)}</li>`,
       )}</ol>
     </section>
     <section aria-labelledby="internal-h"><h2 id="internal-h">${o.internalNotes}</h2>
@@ -102,7 +117,7 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
       ${
         d.notes.length === 0
           ? html`<p>${o.noInternal}</p>`
-          : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale)}</time></p></li>`)}</ul>`
+          : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale, zoneOf(f))}</time></p></li>`)}</ul>`
       }
       ${
         writer
@@ -121,6 +136,34 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
   )
 }
 
+/** "Mark as shipped" with its optional tracking number and link (kept as typed when refused). */
+function shipForm(f: Frame, o: OrdersWords, id: string, d: OrderPageData): Html {
+  const t = d.tracking ?? {}
+  const input = (name: 'trackingNumber' | 'trackingUrl', label: string, attrs: string, hint?: string) => {
+    const bad = t.field === name
+    const described = [hint ? `${name}-hint` : '', bad ? `${name}-error` : ''].filter(Boolean).join(' ')
+    return html`<label for="${name}">${label}</label>${hint ? html`<p id="${name}-hint" class="hint">${hint}</p>` : ''}<input id="${name}" name="${name}" value="${t[name] ?? ''}"${raw(` ${attrs}`)}${raw(described ? ` aria-describedby="${described}"` : '')}${raw(bad ? ' aria-invalid="true"' : '')}>${bad ? html`<p id="${name}-error" class="error" role="alert">${t.text ?? ''}</p>` : ''}`
+  }
+  return form(
+    f,
+    `/admin/orders/${id}/status`,
+    html`<input type="hidden" name="status" value="shipped"><fieldset class="tracking-fields"><legend>${o.shipDetails}</legend>
+      ${input('trackingNumber', o.trackingNumber, 'maxlength="100" autocomplete="off"')}
+      ${input('trackingUrl', o.trackingUrl, 'type="url" inputmode="url" maxlength="2000" autocomplete="off"', o.trackingUrlHint)}
+    </fieldset><button type="submit">${o.ship}</button>`,
+    'novalidate',
+  )
+}
+
+/** The tracking the move to shipped recorded, when there is any. */
+function trackingFacts(o: OrdersWords, order: Order): Html | string {
+  if (order.trackingNumber === null && order.trackingUrl === null) return ''
+  return html`<section aria-labelledby="tracking-h"><h2 id="tracking-h">${o.tracking}</h2><dl class="facts">
+    ${order.trackingNumber ? html`<dt>${o.trackingNumber}</dt><dd>${order.trackingNumber}</dd>` : ''}
+    ${order.trackingUrl ? html`<dt>${o.trackingUrl}</dt><dd><a href="${order.trackingUrl}" rel="noopener noreferrer" target="_blank">${order.trackingUrl}</a></dd>` : ''}
+  </dl></section>`
+}
+
 /** "Cancel this order?": the confirmation step, which works without the script. */
 export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderNumber: string }): string {
   const id = encodeURIComponent(order.id)
@@ -135,7 +178,10 @@ export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderN
   )
 }
 
-/** The packing slip: store, order number, lines, customer and address; no navigation, no script. */
+/**
+ * The packing slip: store, order number, lines, customer and address; no navigation. "Back to
+ * the order" is a link; "Print" is a button the script shows (printing needs it).
+ */
 export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: Order, items: OrderItem[]): string {
   return `<!doctype html>${
     html`<html lang="${f.lang}">
@@ -146,12 +192,14 @@ export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: 
 <title>${o.packingSlip} ${order.orderNumber} · ${storeName}</title>
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
+<script type="module" src="${f.assets.js.url}"></script>
 </head>
 <body class="slip">
 <main id="main">
+<p class="slip-actions"><a href="/admin/orders/${encodeURIComponent(order.id)}">${o.backToOrder}</a> <button type="button" data-print hidden>${o.printSlip}</button></p>
 <h1>${storeName}</h1>
-<p><strong>${o.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale)}</time></p>
-<table>
+<p><strong>${o.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale, zoneOf(f))}</time></p>
+<table class="order-lines">
 <caption class="sr-only">${o.items}</caption>
 <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th></tr></thead>
 <tbody>${items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td></tr>`)}</tbody>

@@ -7,7 +7,7 @@
  * `orders:write` (owner, staff); `owns: orders` makes another store's order id a 403 page.
  */
 import { Elysia } from 'elysia'
-import { ORDER_STATUSES, orders, type OrderStatus } from '../../../db/schema'
+import { ORDER_STATUSES, orders, type Order, type OrderStatus } from '../../../db/schema'
 import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
@@ -28,11 +28,11 @@ import {
   updateOrderStatus,
 } from '../../../modules/orders'
 import type { PanelRequest } from '../../gate'
-import { customerMessage, ordersWords } from '../../i18n/orders'
+import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/orders'
 import { messagePage } from '../../views'
 import { field, finish, frameOf, htmlPage, intParam, panelOf, render, seeOther, type Handler } from '../plugin-kit'
 import { OrderFeed, type FeedDeps } from './live'
-import { cancelPage, orderPage, packingSlip } from './order-page'
+import { cancelPage, orderPage, packingSlip, type OrderPageData } from './order-page'
 import { inboxPage } from './views'
 
 export const INBOX_PAGE_SIZE = 25
@@ -65,11 +65,24 @@ export function ordersPages(deps: OrdersPanelDeps) {
     }
   }
 
-  async function order(
-    c: Handler,
-    status: number,
-    extra: { notice?: string; error?: string; noteError?: { text: string; body: string } } = {},
-  ) {
+  /** The WhatsApp link to the customer with the message for the order's current status and its status page. */
+  function messageFor(p: PanelRequest, o: Order): string | null {
+    const ctx = ctxOf(p)
+    const store = ctx.store
+    const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
+    const token = statusTokenOf(ctx.db.$client, o.id)
+    const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total, {
+      number: o.trackingNumber,
+      url: o.trackingUrl,
+    })
+    // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
+    return whatsappUrl(
+      o.customerPhone,
+      token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message,
+    )
+  }
+
+  async function order(c: Handler, status: number, extra: Partial<OrderPageData> = {}) {
     const p = panelOf(c)
     const ctx = ctxOf(p)
     const o = orderOf(c)
@@ -77,15 +90,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
     const w = ordersWords(p.lang)
     const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
-    const store = ctx.store
-    const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
-    const token = statusTokenOf(ctx.db.$client, o.id)
-    const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total)
-    // The customer's status page, on a line of its own, when the order has one (orders since drizzle/0016).
-    const whatsapp = whatsappUrl(
-      o.customerPhone,
-      token ? `${message}\n\n${p.origin}/s/${encodeURIComponent(store.slug)}/orders/${token}` : message,
-    )
+    const whatsapp = messageFor(p, o)
     return render(c, status, (f) =>
       orderPage(f, w, {
         order: o,
@@ -155,7 +160,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const c = h(raw)
         const w = ordersWords(panelOf(c).lang)
         const moved = c.query.moved
-        return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]) } : {})
+        // After a move the page leads with telling the customer (the link carries the new status's message).
+        return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
       },
       { access: { panel: 'orders:read', owns: orders }, ...hidden },
     )
@@ -210,16 +216,49 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const p = panelOf(c)
         const to = field(c.body, 'status')
         const w = ordersWords(p.lang)
+        const wantsJson = (c.request.headers.get('accept') ?? '').includes('application/json')
         if (!isStatus(to)) return order(c, 400, { error: w.moveRefused })
+        const tracking = {
+          trackingNumber: field(c.body, 'trackingNumber')?.trim() || undefined,
+          trackingUrl: field(c.body, 'trackingUrl')?.trim() || undefined,
+        }
+        let moved: { customerName: string } | undefined
         try {
-          updateOrderStatus({ ctx: ctxOf(p), input: { id: c.params.id!, status: to } })
+          moved = updateOrderStatus({ ctx: ctxOf(p), input: { id: c.params.id!, status: to, ...tracking } })
         } catch (e) {
           if (e instanceof InvalidTransition) return order(c, 409, { error: w.moveRefused })
+          if (e instanceof ValidationError)
+            return order(c, 400, { tracking: { ...tracking, ...trackingProblem(w, e) } })
           if (e instanceof AppError && e.status === 404) return notFound(c)
           throw e
         }
-        return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}?moved=${to}`)
+        const next = `/admin/orders/${encodeURIComponent(c.params.id!)}?moved=${to}`
+        // The inbox's "Confirm and message" (with its script): the move is made, the script opens the message.
+        if (wantsJson) {
+          const o = orderOf(c)
+          return finish(
+            c.set,
+            200,
+            JSON.stringify({ whatsapp: o && messageFor(p, o), next, name: moved.customerName }),
+            {
+              'content-type': 'application/json; charset=utf-8',
+              'cache-control': 'no-store',
+            },
+          )
+        }
+        return seeOther(c.set, next)
       },
       { access: { panel: 'orders:write', owns: orders }, ...hidden },
     )
+}
+
+/** A refused tracking field as the person reads it, at its field. */
+function trackingProblem(
+  w: OrdersWords,
+  e: ValidationError,
+): { field: 'trackingNumber' | 'trackingUrl'; text: string } {
+  const f = (e.details as { field?: string } | undefined)?.field
+  return f === 'trackingUrl'
+    ? { field: 'trackingUrl', text: w.trackingUrlInvalid }
+    : { field: 'trackingNumber', text: w.trackingNumberTooLong }
 }

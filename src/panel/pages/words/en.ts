@@ -18,7 +18,8 @@ export const en = {
   comparePriceAbove: 'The compare-at price must be greater than the price.',
   slugTaken: 'Another product already uses this name in its address. Change the name.',
   phoneInvalid: 'Enter the number in international form, e.g. +14155550100.',
-  shortcodesUnknown: (codes: string) => `Unknown shortcodes: ${codes}. Use {tienda}, {productos}, {total}, {nombre}.`,
+  shortcodesUnknown: (codes: string) =>
+    `Unknown placeholders: ${codes}. Use {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, {address} or {status_url}.`,
   currencyLocked: (c: string) =>
     `The currency stays ${c} once the store has products, shipping options, discounts or orders.`,
   planLimit: 'Your plan does not allow this.',
@@ -79,12 +80,14 @@ export const en = {
   whatsappNumber: 'WhatsApp number',
   whatsappTemplate: 'WhatsApp message template',
   templateHint:
-    'Shortcodes: {tienda} store, {productos} order lines, {total}, {nombre} customer. Leave empty for the default.',
+    'Placeholders: {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, {address}, {status_url} (the Spanish and Portuguese names work too). Leave empty for the default.',
   preview: 'Preview',
   previewTitle: 'Message preview (sample order)',
   sampleCustomer: 'Ana Silva',
   sampleLine1: 'Coffee beans 1 kg',
   sampleLine2: 'Mug',
+  sampleShipping: 'Courier',
+  sampleAddress: '12 Garden Street, Springfield',
   storeLanguage: 'Store language',
   currency: 'Currency',
   currencyHint: 'ISO 4217 code, e.g. USD.',
@@ -92,6 +95,10 @@ export const en = {
   maintenance: 'Maintenance mode',
   pendingTtl: 'Cancel pending orders after (hours)',
   pendingTtlHint: '0 = never.',
+  timezone: 'Time zone',
+  timezoneHint:
+    'Where the store is, e.g. America/Bogota: the panel, the customer’s order page and the daily figures use its clock.',
+  timezoneInvalid: 'Enter a time zone name such as America/Bogota or Europe/Lisbon.',
   showStockCount: 'Show stock counts in the shop',
   viewShop: 'View the storefront',
   // API keys

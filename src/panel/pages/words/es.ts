@@ -19,7 +19,8 @@ export const es: CatalogWords = {
   comparePriceAbove: 'El precio de comparación debe ser mayor que el precio.',
   slugTaken: 'Otro producto ya usa este nombre en su dirección. Cambia el nombre.',
   phoneInvalid: 'Escribe el número en formato internacional, p. ej. +5491155550100.',
-  shortcodesUnknown: (codes) => `Códigos desconocidos: ${codes}. Usa {tienda}, {productos}, {total}, {nombre}.`,
+  shortcodesUnknown: (codes) =>
+    `Marcadores desconocidos: ${codes}. Usa {tienda}, {nombre}, {pedido}, {productos}, {envio}, {descuento}, {total}, {direccion} o {status_url}.`,
   currencyLocked: (c) =>
     `La moneda sigue siendo ${c} una vez que la tienda tiene productos, envíos, descuentos o pedidos.`,
   planLimit: 'Tu plan no permite esto.',
@@ -78,12 +79,14 @@ export const es: CatalogWords = {
   whatsappNumber: 'Número de WhatsApp',
   whatsappTemplate: 'Plantilla del mensaje de WhatsApp',
   templateHint:
-    'Códigos: {tienda} tienda, {productos} líneas del pedido, {total}, {nombre} cliente. Déjala vacía para usar la predeterminada.',
+    'Marcadores: {tienda}, {nombre}, {pedido}, {productos}, {envio}, {descuento}, {total}, {direccion}, {status_url} (también valen los nombres en inglés y portugués). Déjala vacía para usar la predeterminada.',
   preview: 'Vista previa',
   previewTitle: 'Vista previa del mensaje (pedido de ejemplo)',
   sampleCustomer: 'Ana Silva',
   sampleLine1: 'Café en grano 1 kg',
   sampleLine2: 'Taza',
+  sampleShipping: 'Mensajería',
+  sampleAddress: 'Calle del Jardín 12, Bogotá',
   storeLanguage: 'Idioma de la tienda',
   currency: 'Moneda',
   currencyHint: 'Código ISO 4217, p. ej. ARS.',
@@ -91,6 +94,10 @@ export const es: CatalogWords = {
   maintenance: 'Modo mantenimiento',
   pendingTtl: 'Cancelar pedidos pendientes después de (horas)',
   pendingTtlHint: '0 = nunca.',
+  timezone: 'Zona horaria',
+  timezoneHint:
+    'Donde está la tienda, p. ej. America/Bogota: el panel, la página del pedido del cliente y las cifras diarias usan su hora.',
+  timezoneInvalid: 'Escribe el nombre de una zona horaria, como America/Bogota o Europe/Madrid.',
   showStockCount: 'Mostrar el stock en la tienda',
   viewShop: 'Ver la tienda',
   keysTitle: 'Claves de API',
