@@ -12,6 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { eq } from 'drizzle-orm'
+import { memberships, users } from '../src/db/schema'
+import { createStore } from '../src/modules/platform-stores/service'
 import { addProduct } from '../tests/helpers/factories'
 import { check, close, open, ownerStore, startHarness, type Harness } from './panel-harness'
 
@@ -30,7 +33,16 @@ beforeAll(async () => {
     email: OWNER,
     password: PASSWORD,
   })
-  addProduct(h.server.running.deps, store.id, { name: 'Oolong Reserve' })
+  const deps = h.server.running.deps
+  addProduct(deps, store.id, { name: 'Oolong Reserve' })
+  // The owner also works in a second store, as staff, joined later (so a session opens in the first):
+  // the consent page offers a choice.
+  const second = createStore({ ctx: deps, input: { name: 'Second Shop', slug: 'second-shop', plan: 'pro' } })
+  const owner = deps.db.select().from(users).where(eq(users.email, OWNER)).get()!
+  deps.db
+    .insert(memberships)
+    .values({ storeId: second.id, userId: owner.id, role: 'staff', createdAt: Date.now() + 60_000, updatedAt: 0 })
+    .run()
   // The assistant's own loopback listener, where the consent page sends the code.
   callback = Bun.serve({
     port: 0,
@@ -123,8 +135,14 @@ test(
     await page.getByRole('heading', { level: 1, name: 'Connect Test Assistant?' }).waitFor()
     await check(page)
     expect(await page.getByText(`sent back to 127.0.0.1:${callback.port}`).count()).toBe(1)
-    expect(await page.getByText('Assistant Tea').count()).toBeGreaterThan(0)
-    expect(await page.getByRole('listitem').filter({ hasText: 'products:read' }).count()).toBe(1)
+    // Two stores: a choice (one already chosen), each with what the role there lets the app do.
+    const staff = page.getByRole('radio', { name: 'Second Shop · Staff' })
+    const owner = page.getByRole('radio', { name: 'Assistant Tea · Owner' })
+    expect((await staff.isChecked()) !== (await owner.isChecked())).toBe(true)
+    await owner.check()
+    const staffScopes = await page.locator(`#${await staff.getAttribute('aria-describedby')}`).textContent()
+    expect(staffScopes).toContain('products:write')
+    expect(staffScopes).not.toContain('store:write')
     await page.getByRole('button', { name: 'Allow' }).click()
     // The form's CSP allowed the redirect to the assistant's loopback origin.
     await page.waitForURL(`http://127.0.0.1:${callback.port}/callback?**`)

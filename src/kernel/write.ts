@@ -24,6 +24,7 @@ import type { Database } from 'bun:sqlite'
 import type { Ctx } from './context'
 import type { Emit } from './events'
 import { immediate, type Db, type Tx } from '../db/client'
+import { actorNameOf } from './actor-name'
 import { activity } from '../db/schema'
 import type { Changed } from '../db/cache'
 
@@ -253,6 +254,7 @@ export function write<T>(
         .values({
           storeId: ctx.store.id,
           actor: note.actor,
+          actorName: actorNameOf(note.actor),
           verb: note.verb,
           recordType: note.recordType,
           recordId,

@@ -64,7 +64,6 @@ export function oauthPanelRoutes(env: PanelEnv) {
   ) {
     const person = p.person!
     const storeId = person.store?.id ?? person.stores[0]!.storeId
-    const role = person.stores.find((s) => s.storeId === storeId)!.role
     const redirect = new URL(req.redirectUri)
     const fields: Record<string, string> = {}
     for (const [k, v] of Object.entries(params)) if (v !== undefined) fields[k] = v
@@ -80,9 +79,8 @@ export function oauthPanelRoutes(env: PanelEnv) {
           client: req.clientName,
           redirectHost: redirect.host,
           fields,
-          stores: person.stores,
+          stores: person.stores.map((s) => ({ ...s, scopes: capByRole(req.scopes, s.role) })),
           storeId,
-          scopes: capByRole(req.scopes, role),
         }),
       { 'content-security-policy': PANEL_CSP.replace("form-action 'self'", `form-action 'self' ${redirect.origin}`) },
     )

@@ -37,6 +37,7 @@ import { pushPanel } from './push'
 import { signInRoutes } from './signin-routes'
 import { passkeyRoutes } from './passkey-routes'
 import { confirmRoutes } from './confirm-routes'
+import { resetRoutes } from './reset-routes'
 import { appsRoutes } from './apps-routes'
 import { oauthPanelRoutes } from './oauth-routes'
 import type { PanelDeps, PanelEnv, PanelOptions } from './env'
@@ -191,6 +192,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(passkeyRoutes(env))
     .use(confirmRoutes(env))
     .use(teamRoutes(env))
+    .use(resetRoutes(env))
     .use(appsRoutes(env))
     .use(oauthPanelRoutes(env))
     .use(pushPanel(env)) as unknown as typeof app

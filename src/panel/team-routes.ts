@@ -170,7 +170,8 @@ export function teamRoutes(env: PanelEnv) {
             rows: rows.map((r) => ({
               seq: r.seq,
               at: iso(r.at),
-              who: label(r.actor),
+              // The name as it was when the action happened (kernel/actor-name.ts); older lines have none.
+              who: r.actorName ?? label(r.actor),
               verb: r.verb,
               recordType: r.recordType,
               recordId: r.recordId,

@@ -6,27 +6,20 @@
  * its pages exactly as it drops its JSON lists.
  */
 import { Elysia } from 'elysia'
+import type { ShopDeps } from './deps'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { StoreCache } from '../db/cache'
-import type { RateLimiter } from '../db/rate-limiter'
-import type { CtxBase } from '../kernel/context'
-import type { VisitCounter } from '../modules/public-catalog'
 import { products, stores, type Store } from '../db/schema'
-import { hitPublic, setRateHeaders } from '../http/gate'
-import { readLimited } from '../http/body-limit'
-import { AppError, ValidationError } from '../lib/errors'
 import { clientIp, ipBucket } from '../lib/client-ip'
 import { getStore } from '../modules/platform-stores'
 import { listDirectory, storefrontOf } from '../modules/public-catalog'
-import { ReviewCreate } from '../modules/reviews'
-import { approvedReviews, submitReview } from '../modules/reviews'
-import { checkBody } from '../plugins/validation-errors'
+import { approvedReviews } from '../modules/reviews'
 import { ASSETS_BY_URL, IMMUTABLE } from './assets'
 import { wordsFor } from './i18n'
 import type { Html } from './html'
-import { REVIEWS_PER_PAGE, type ReviewOutcome, type ReviewsPage } from './review-views'
-import { PAGE_CACHE, rendered, respond, seeOther, type Rendered } from './respond'
-import { fromOwnPage, outcomeOf, outcomeQuery, REVIEW_FORM_MAX_BYTES, reviewPageNumber } from './review-form'
+import { REVIEWS_PER_PAGE, type ReviewsPage } from './review-views'
+import { PAGE_CACHE, rendered, respond, type Rendered } from './respond'
+import { reviewPoster, type Outcome } from './review-post'
+import { outcomeOf, reviewPageNumber } from './review-form'
 import {
   cartPage,
   catalogPage,
@@ -45,12 +38,7 @@ interface PageRequest {
   server: Parameters<typeof clientIp>[1]
 }
 
-/** What the storefront pages use: the ctx base (the review form calls the reviews verb), caches, limits, visits. */
-export type ShopDeps = CtxBase & {
-  cache: StoreCache
-  limiter: Pick<RateLimiter, 'hit'>
-  visits: Pick<VisitCounter, 'record'>
-}
+export type { ShopDeps }
 
 export const shopRoutes = (deps: ShopDeps) => {
   const { db, config, cache } = deps
@@ -117,8 +105,6 @@ export const shopRoutes = (deps: ShopDeps) => {
     return page > pages ? undefined : { ...r, page, pages }
   }
 
-  type Outcome = { store: Store } | { page: Rendered }
-
   /** The public checks (docs/api.md), as pages: unknown/unpublished/maintenance → 404, suspended → 503. */
   function open(request: Request, slug: string): Outcome {
     cache.syncExternal()
@@ -176,95 +162,7 @@ export const shopRoutes = (deps: ShopDeps) => {
     return respond(request, set, r, opts.personal ? 'no-store' : PAGE_CACHE)
   }
 
-  /**
-   * The no-script "Write a review" form: the same verb as POST /api/reviews (submitReview), its
-   * body checked against the same schema (ReviewCreate), counted in the same per-IP bucket
-   * (`reviews`, 3 per 24 h across both paths). The answer is a 303 back to the product page,
-   * whose URL says what came of it; a post from another site is a 403 page and counts nothing.
-   */
-  async function postReview(
-    request: Request,
-    set: { headers: Record<string, string | number> },
-    server: Parameters<typeof clientIp>[1],
-    slug: string,
-    productSlug: string,
-  ): Promise<Response> {
-    if (!fromOwnPage(request, originOf(request))) {
-      cache.syncExternal()
-      const known = storeBySlug(slug)
-      return respond(
-        request,
-        set,
-        rendered(403, messagePage('forbidden', ctxOf(request, known?.language ?? 'en'), known).value),
-        'no-store',
-      )
-    }
-    const w = hitPublic(deps, 'reviews', ipBucket(clientIp(request, server, config.trustProxy)))
-    setRateHeaders(set.headers, w, 'reviews')
-    const o = open(request, slug)
-    if ('page' in o) return respond(request, set, o.page, 'no-store')
-    const { store } = o
-    const product = productBySlug.get({ store: store.id, slug: productSlug })
-    const notFound = () =>
-      respond(
-        request,
-        set,
-        rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value),
-        'no-store',
-      )
-    if (!product) return notFound()
-    const now = deps.clock.now()
-    // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
-    const back = (outcome: ReviewOutcome) =>
-      seeOther(
-        set,
-        `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`,
-      )
-    if (!w.allowed) return back({ kind: 'limited', retryAfterSec: w.resetSec })
-
-    let fields: { get(name: string): unknown }
-    try {
-      const type = request.headers.get('content-type') ?? ''
-      if (Number(request.headers.get('content-length') ?? 0) > REVIEW_FORM_MAX_BYTES) return back({ kind: 'failed' })
-      const bytes = request.body ? await readLimited(request.body, REVIEW_FORM_MAX_BYTES) : new Uint8Array()
-      fields = type.startsWith('multipart/form-data')
-        ? await new Response(bytes, { headers: { 'content-type': type } }).formData()
-        : new URLSearchParams(new TextDecoder().decode(bytes))
-    } catch {
-      return back({ kind: 'failed' })
-    }
-    // Form fields are text: an empty field is one not given, a number is a number. The schema
-    // and the verb decide the rest, as for the JSON route.
-    const text = (name: string) => {
-      const v = fields.get(name)
-      return typeof v === 'string' && v.trim() ? v.replace(/\r\n?/g, '\n').trim() : undefined
-    }
-    const rating = text('rating')
-    const input = {
-      storeId: store.id,
-      productId: product.id,
-      customerName: text('customerName'),
-      rating: rating !== undefined && Number.isFinite(Number(rating)) ? Number(rating) : rating,
-      comment: text('comment'),
-    }
-    for (const k of ['customerName', 'rating', 'comment'] as const) if (input[k] === undefined) delete input[k]
-    try {
-      submitReview({ ctx: deps, input: checkBody(ReviewCreate, input) })
-      return back({ kind: 'thanks' })
-    } catch (e) {
-      if (e instanceof ValidationError) {
-        const { field, reason } = e.details as { field: string; reason: string }
-        // The product left the catalog meanwhile: its page is gone too.
-        return field === 'productId' ? notFound() : back({ kind: 'invalid', field, reason })
-      }
-      if (e instanceof AppError && (e.code === 'NOT_FOUND' || e.code === 'PAYMENT_REQUIRED')) {
-        const page = open(request, slug)
-        return 'page' in page ? respond(request, set, page.page, 'no-store') : notFound()
-      }
-      if (e instanceof AppError && e.code === 'SERVICE_UNAVAILABLE') return back({ kind: 'failed' })
-      throw e
-    }
-  }
+  const postReview = reviewPoster(deps, { storeBySlug, open, originOf, ctxOf, productBySlug })
 
   /**
    * Seconds to wait when the visitor is past SHOP_PAGES_PER_IP_PER_MIN, else 0. In-process

@@ -73,7 +73,8 @@ export async function answerConsent(
   if (page.status !== 200) throw new Error(`consent page: ${page.status} ${page.location ?? page.text.slice(0, 300)}`)
   const fields = consentFields(page.text)
   if (opts.store) fields.store = opts.store
-  else if (!fields.store) fields.store = /<option value="([^"]+)" selected>/.exec(page.text)?.[1] ?? ''
+  else if (!fields.store)
+    fields.store = /name="store" type="radio" value="([^"]+)"[^>]* checked>/.exec(page.text)?.[1] ?? ''
   const answered = await b.submit('/oauth/authorize', { ...fields, decision: opts.decision ?? 'allow' })
   if (answered.status !== 303 || !answered.location) throw new Error(`consent answer: ${answered.status}`)
   return new URL(answered.location)

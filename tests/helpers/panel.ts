@@ -95,11 +95,12 @@ export class PanelClient {
   async upload(
     path: string,
     files: { name: string; bytes: Uint8Array | string; type?: string }[],
-    opts: { token?: string | null; json?: boolean } = {},
+    opts: { token?: string | null; json?: boolean; fields?: Record<string, string> } = {},
   ): Promise<Page & { json: any }> {
     const token = opts.token === undefined ? this.formToken() : opts.token
     const form = new FormData()
     if (token && !opts.json) form.append('_csrf', token)
+    for (const [k, v] of Object.entries(opts.fields ?? {})) form.append(k, v)
     for (const f of files) form.append('file', new File([f.bytes], f.name, { type: f.type ?? 'image/jpeg' }))
     const headers: Record<string, string> = { origin: this.origin }
     if (opts.json) {

@@ -100,7 +100,14 @@ describe('acting as the person', () => {
       .values({ storeId: other.store.id, userId: a.user.id, role: 'staff', createdAt: 0, updatedAt: 0 })
       .run()
     const page = await a.b.get(`/oauth/authorize?${authorizeQuery(await registeredClient(t), pkce().challenge)}`)
-    expect(page.text).toContain('<select id="consent-store" name="store">')
+    // A choice of store, each with what its role allows: staff in B never gets store:write.
+    expect(page.text.match(/name="store" type="radio"/g)?.length).toBe(2)
+    const asStaff = new RegExp(
+      `${other.store.name} · Staff</label></div>\\s*<p class="hint" id="scopes-\\d">([^<]+)</p>`,
+    )
+    const staffScopes = asStaff.exec(page.text)![1]!
+    expect(staffScopes).toContain('products:write')
+    expect(staffScopes).not.toContain('store:write')
     makeProduct(t.deps, other.store.id, { name: 'Sold in B' })
     makeProduct(t.deps, a.store.id, { name: 'Sold in A' })
     const c = await connect(t, a.b, { store: other.store.id })

@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm'
 import { appForFile } from '../helpers/app'
 import { makeOwnerShop, PanelClient, PASSWORD, signIn } from '../helpers/panel'
 import { uniq } from '../helpers/factories'
+import { SoftAuthenticator } from '../helpers/webauthn'
 import { fixedClock } from '../../src/lib/time'
 import { activity, invitations, memberships } from '../../src/db/schema'
 import { ctxFor } from '../../src/kernel/context'
@@ -117,6 +118,34 @@ describe('an invitation for an account that has no password', () => {
     expect(page.text).toContain(`You are signed in as ${other.email}, but this invitation is for ${person.email}.`)
     expect((await b.submit(path, { accept: '1' })).status).toBe(403)
     expect(member(person.user.id, other.store.id)).toBeUndefined()
+  })
+})
+
+describe('an invitation for an account that has a passkey', () => {
+  test('the page offers signing in with the passkey, which comes back to the link to accept', async () => {
+    const person = linkOnlyOwner()
+    const b = client()
+    await signInByLink(b, person.user.id)
+    await b.get('/admin/account')
+    const token = b.formToken()
+    const opts = await b.postJson('/admin/account/passkeys/options', {}, { token })
+    const auth = new SoftAuthenticator('localhost', 'http://localhost')
+    await b.postJson('/admin/account/passkeys', { name: 'Key', response: auth.register(opts.json.options) }, { token })
+    const other = await makeOwnerShop(t.deps)
+    const path = invitePath(other.store.id, person.email, 'viewer')
+    const c = client()
+    const page = await c.get(path)
+    const via = `/admin/login?next=${encodeURIComponent(path)}`
+    expect(page.text).toContain(`<a href="${via.replace(/&/g, '&amp;')}">Sign in with a passkey instead</a>`)
+    expect(page.text).not.toContain('name="password"')
+    const login = await c.get(via)
+    expect(login.text).toContain(`<input type="hidden" name="next" value="${path}">`)
+    const po = await c.postJson('/admin/login/passkey/options', {})
+    const signedIn = await c.postJson('/admin/login/passkey', { response: auth.assert(po.json.options), next: path })
+    expect(signedIn.json.next).toBe(path)
+    expect((await c.get(path)).text).toContain('Accept and join')
+    expect((await c.submit(path, { accept: '1' })).status).toBe(303)
+    expect(member(person.user.id, other.store.id)?.role).toBe('viewer')
   })
 })
 

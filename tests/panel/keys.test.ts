@@ -30,7 +30,10 @@ describe('API keys', () => {
     const page = await b.get('/admin/keys')
     expect(page.status).toBe(200)
     expect(page.text).toContain('No API keys yet.')
-    const res = await b.submit('/admin/keys', { name: 'Sheets', 'scope-products-read': '1', expires: '2099-12-31' })
+    // POST, then a redirect to the page that shows the secret once.
+    const posted = await b.submit('/admin/keys', { name: 'Sheets', 'scope-products-read': '1', expires: '2099-12-31' })
+    expect(posted.status).toBe(303)
+    const res = await b.get(posted.location!)
     expect(res.status).toBe(200)
     const key = secretOf(res.text)!
     expect(key).toBeDefined()

@@ -173,6 +173,10 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     const log = await o.b.get(`/admin/webhooks/${hook.id}`)
     expect(log.text).toContain('HTTP 500: down for maintenance')
     expect(log.text).toContain('<dd>500')
+    // One attempt so far, and the schedule's next one is shown with its time; without the script, a Refresh link.
+    expect(log.text).toContain('<dt>Attempts</dt><dd>1</dd>')
+    expect(log.text).toMatch(/<dt>Next attempt<\/dt><dd><time datetime="[^"]+">/)
+    expect(log.text).toContain(`<a href="/admin/webhooks/${hook.id}" data-refresh-link>Refresh the log</a>`)
     rx.respond = () => new Response(null, { status: 204 })
     const retried = await o.b.submit(`/admin/webhooks/${hook.id}/deliveries/${deliveryId}/retry`)
     expect(retried.location).toBe(`/admin/webhooks/${hook.id}?done=retried`)
@@ -183,7 +187,22 @@ describe('webhooks: edit, rotate, test event, retry', () => {
       id: deliveryId,
       lastResponseCode: 204,
     })
-    expect((await o.b.get(`/admin/webhooks/${hook.id}`)).text).toContain('Delivered')
+    const after = (await o.b.get(`/admin/webhooks/${hook.id}`)).text
+    expect(after).toContain('Delivered')
+    // The manual retry's attempt is the second, not a new first one; nothing is scheduled any more.
+    expect(after).toContain('<dt>Attempts</dt><dd>2</dd>')
+    expect(after).not.toContain('Next attempt')
+    // The rows alone, as the page's script fetches them to stay current.
+    const fragment = await o.b.request('GET', `/admin/webhooks/${hook.id}/log`, {
+      headers: { accept: 'application/json' },
+    })
+    expect(fragment.status).toBe(200)
+    const { html } = JSON.parse(fragment.text) as { html: string }
+    expect(html).toContain('<li data-status="succeeded">')
+    expect(html).toContain('<dt>Attempts</dt><dd>2</dd>')
+    // Another store's owner gets no rows.
+    const stranger = await owner()
+    expect((await stranger.b.request('GET', `/admin/webhooks/${hook.id}/log`)).status).toBe(403)
   })
 })
 

@@ -75,7 +75,10 @@ export const webhookDeliveries = sqliteTable(
     /** The exact JSON body sent (signed bytes). */
     payload: text('payload').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
+    /** Attempts since the delivery (re)started: the retry schedule's step. A manual retry sets it back to 0. */
     attempts: integer('attempts').notNull().default(0),
+    /** Every attempt ever made, manual retries included: what the delivery log shows. */
+    attemptsTotal: integer('attempts_total').notNull().default(0),
     nextAttemptAt: integer('next_attempt_at'),
     /** A worker's claim: the row is not picked again until this passes (crash recovery). */
     lockedUntil: integer('locked_until'),

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm'
 import { activity } from '../../db/schema'
+import { actorNameOf } from '../../kernel/actor-name'
 import type { Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
 import type { Actor } from '../../kernel/context'
@@ -40,6 +41,7 @@ export function recordActivity(tx: Runner, at: number, e: ActivityEntry): void {
     .values({
       storeId: e.storeId,
       actor: e.actor,
+      actorName: actorNameOf(e.actor),
       verb: e.verb,
       recordType: e.recordType,
       recordId: e.recordId ?? null,

@@ -4,11 +4,52 @@
  * API's product view lists only active variants; the editor shows all, since a removed variant is
  * kept inactive for the orders that name it).
  */
-import { and, asc, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, min, sql, sum, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
 import { products, variants } from '../../db/schema'
 import { toMajor, toMajorOrNull } from '../../lib/money'
+import { imagesOf } from './images/views'
 import { ownProduct } from './service'
+
+/** A tracked item with this many units or fewer is low on stock (the list's mark, the dashboard's list). */
+export const LOW_STOCK = 5
+
+interface VariantStock {
+  active: number
+  tracked: number
+  units: number
+  least: number | null
+}
+
+/** Per product, its active variants' stock: how many, how many tracked, their units and the fewest. */
+function variantStockOf(ctx: Ctx, ids: string[]): Map<string, VariantStock> {
+  if (ids.length === 0) return new Map()
+  const rows = ctx.db
+    .select({
+      productId: variants.productId,
+      active: count(),
+      tracked: count(variants.stock),
+      units: sum(variants.stock),
+      least: min(variants.stock),
+    })
+    .from(variants)
+    .where(and(inArray(variants.productId, ids), eq(variants.isActive, true)))
+    .groupBy(variants.productId)
+    .all()
+  return new Map(rows.map((r) => [r.productId, { ...r, units: Number(r.units ?? 0) }]))
+}
+
+/**
+ * What the list shows of a product's stock: the units of its tracked active variants (or its own
+ * when it has none), null when nothing is tracked; low when a tracked item has LOW_STOCK or fewer.
+ */
+function stockOf(own: number | null, v: VariantStock | undefined): { stock: number | null; lowStock: boolean } {
+  if (v && v.active > 0)
+    return v.tracked === 0
+      ? { stock: null, lowStock: false }
+      : { stock: v.units, lowStock: v.least !== null && v.least <= LOW_STOCK }
+  return { stock: own, lowStock: own !== null && own <= LOW_STOCK }
+}
 
 export interface ProductSearch {
   q?: string
@@ -36,16 +77,24 @@ export function searchProducts({ ctx, input: s }: { ctx: Ctx; input: ProductSear
     .all()
   const total = ctx.db.select({ n: count() }).from(products).where(where).get()!.n
   const currency = ctx.store.currency
+  const ids = rows.map((p) => p.id)
+  const stocks = variantStockOf(ctx, ids)
+  const images = imagesOf(ctx.db, ids, ctx.config.publicUrl)
   return {
     total,
-    data: rows.map((p) => ({
-      id: p.id,
-      name: p.name,
-      price: toMajor(p.price, currency),
-      comparePrice: toMajorOrNull(p.comparePrice, currency),
-      isActive: p.isActive,
-      stock: p.stock,
-    })),
+    data: rows.map((p) => {
+      const first = images.get(p.id)?.[0]
+      return {
+        id: p.id,
+        name: p.name,
+        price: toMajor(p.price, currency),
+        comparePrice: toMajorOrNull(p.comparePrice, currency),
+        isActive: p.isActive,
+        ...stockOf(p.stock, stocks.get(p.id)),
+        /** The first picture's smallest rendition, for a thumbnail. */
+        thumbnail: first ? (first.sizes[0] ?? { url: first.url, width: first.width }) : null,
+      }
+    }),
   }
 }
 

@@ -9,6 +9,7 @@
 import type { Ctx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'
 import { storeDays } from '../../lib/zone'
+import { LOW_STOCK } from '../products'
 import {
   hasStep,
   lowStockOf,
@@ -43,8 +44,6 @@ export interface PeriodFigure {
   /** Storefront orders ÷ storefront visits; null without visits. */
   conversion: number | null
 }
-
-export const LOW_STOCK = 5
 
 export function dashboardNumbers({ ctx, input: { days = 30 } = {} }: { ctx: Ctx; input?: { days?: number } }) {
   const client = ctx.db.$client

@@ -187,6 +187,16 @@ export function listDeliveries({
 }
 
 /**
+ * The panel's delivery log: the API's listing plus `attemptsTotal`, every attempt ever made
+ * (`attempts` starts over at a manual retry, since it is the retry schedule's step).
+ */
+export function deliveryLog({ ctx, input }: { ctx: Ctx; input: { webhookId: string; limit: number } }) {
+  ownWebhook(ctx, input.webhookId)
+  const { rows } = listDeliveryLog(ctx.db, input.webhookId, undefined, input.limit, 0)
+  return rows.map((d) => ({ ...deliveryView(d), attemptsTotal: d.attemptsTotal }))
+}
+
+/**
  * Replays one delivery with the same `webhook-id` and body: it starts over (attempts 0, the
  * retry schedule applies again) and is attempted at once. A delivery being sent right now is
  * left as it is. An inactive endpoint's replay waits until the endpoint is re-activated.

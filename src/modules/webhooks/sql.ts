@@ -65,12 +65,12 @@ function prepare(c: Database) {
       `SELECT ${columns(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`,
     ),
     succeeded: c.prepare<never, [number, number, number, number, string]>(
-      `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, delivered_at = ?1, last_response_code = ?2,
+      `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, attempts_total = attempts_total + 1, delivered_at = ?1, last_response_code = ?2,
          last_latency_ms = ?3, last_error = NULL, next_attempt_at = NULL, locked_until = NULL, updated_at = ?1
        WHERE id = ?5 AND status = 'sending' AND locked_until = ?4`,
     ),
     failed: c.prepare<never, [string, number | null, number | null, number | null, string, number, string, number]>(
-      `UPDATE ${D} SET status = ?1, attempts = attempts + 1, next_attempt_at = ?2, last_response_code = ?3,
+      `UPDATE ${D} SET status = ?1, attempts = attempts + 1, attempts_total = attempts_total + 1, next_attempt_at = ?2, last_response_code = ?3,
          last_latency_ms = ?4, last_error = ?5, locked_until = NULL, updated_at = ?6
        WHERE id = ?7 AND status = 'sending' AND locked_until = ?8`,
     ),

@@ -128,6 +128,7 @@ export type ListedDelivery = Pick<
   | 'eventType'
   | 'status'
   | 'attempts'
+  | 'attemptsTotal'
   | 'lastResponseCode'
   | 'lastLatencyMs'
   | 'lastError'
@@ -172,6 +173,7 @@ export function listDeliveryLog(
             eventType: r.eventType as DeliveryRow['eventType'],
             status: 'pending',
             attempts: 0,
+            attemptsTotal: 0,
             lastResponseCode: null,
             lastLatencyMs: null,
             lastError: null,

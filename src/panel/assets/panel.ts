@@ -1,7 +1,7 @@
 /**
  * The panel's one script (bundled with @simplewebauthn/browser by src/panel/assets.ts). Pages
  * work without it; it adds "Copy" buttons and passkeys (which need the browser's WebAuthn API),
- * the live orders inbox and the product editor's pictures.
+ * the live orders inbox, the product editor's pictures and the webhook delivery log.
  * It reads the form token from the page's own forms and sends it with every state-changing fetch.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
@@ -11,6 +11,7 @@ import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
 import { registerPanelWorker, startPushSwitch } from './push'
+import { startWebhookLog } from './webhook-log'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
 
@@ -130,6 +131,7 @@ startProductPictures()
 // The service worker on every page (installable panel, pushes); the Account page's notification switch.
 registerPanelWorker()
 startPushSwitch(document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value)
+startWebhookLog()
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half
 // minute and when the tab comes back (GET /admin/badges), without a reload.

@@ -14,6 +14,8 @@ import { actorRef, recordActivity } from '../../modules/people'
 import { html, raw } from '../../shop/html'
 import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
+import { confirmFirst } from '../confirm'
+import { ShownOnce } from '../shown-once'
 import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
@@ -73,16 +75,19 @@ function keysPage(
   )
 }
 
-function createdPage(f: Frame, key: string): string {
+/** The new key's secret, shown once (undefined: it was shown already, or is too old to show). */
+function createdPage(f: Frame, key: string | undefined): string {
   const w = cw(f)
   return layout(
     f,
     w.keyCreated,
-    html`<section><p>${w.keyOnce}</p>
+    key
+      ? html`<section><p>${w.keyOnce}</p>
     <p><strong>${w.secret}</strong></p>
     <p><code id="new-key" class="secret">${key}</code></p>
     <p class="actions"><button type="button" class="secondary" data-copy="new-key" data-done="${w.copied}" hidden>${w.copy}</button><span id="new-key-status" role="status"></span></p>
-    <p><a class="button" href="/admin/keys">${w.done}</a></p></section>`,
+    <p><a class="button" href="/admin/keys">${w.done}</a></p></section>`
+      : html`<section><p>${w.keyShownOnce}</p><p><a class="button" href="/admin/keys">${w.keysTitle}</a></p></section>`,
   )
 }
 
@@ -107,6 +112,7 @@ function readForm(body: unknown): KeyForm {
 
 export function keyPages(kit: PageKit): PageRoute[] {
   const { db, clock, cache } = kit.deps
+  const shown = new ShownOnce(() => clock.now())
   const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
     kit.render(panelOf(c), c.set, status, (fr) =>
@@ -135,7 +141,10 @@ export function keyPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/keys',
       need: 'keys',
-      handler: (c) => {
+      handler: async (c) => {
+        // Creating a key needs a recent proof that it is them (confirm.ts); the form is held meanwhile.
+        const held = await confirmFirst(kit, c)
+        if (held) return held
         const w = cw(panelOf(c))
         const ctx = ctxOf(c)
         const f = readForm(c.body)
@@ -169,7 +178,19 @@ export function keyPages(kit: PageKit): PageRoute[] {
           })
           return k
         })
-        return kit.render(panelOf(c), c.set, 200, (fr) => createdPage(fr, created.key))
+        // POST, then a redirect to the page that shows the secret once: a reload creates nothing.
+        const id = shown.put(panelOf(c).person!.session.id, created.key)
+        return kit.seeOther(c.set, `/admin/keys/created?shown=${id}`)
+      },
+    },
+    {
+      method: 'get',
+      path: '/admin/keys/created',
+      need: 'keys',
+      handler: (c) => {
+        const p = panelOf(c)
+        const key = shown.take(p.person!.session.id, c.query.shown)
+        return kit.render(p, c.set, 200, (fr) => createdPage(fr, key))
       },
     },
     {

@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
-import { sameSecret, type PanelNeed } from '../../modules/people'
+import { minorDigits } from '../../lib/money'
+import { sameSecret, type Counter, type PanelNeed } from '../../modules/people'
 import type { ImportAdmission, UploadAdmission } from '../../modules/products'
 import type { PanelRequest } from '../gate'
 import type { Frame } from '../views'
@@ -29,6 +30,8 @@ export interface PageKit {
     cache: StoreCache
     uploads: UploadAdmission
     imports: ImportAdmission
+    /** The sign-in throttle's windows: a "confirm it's you" proof is counted in them (confirm.ts). */
+    limiter: Counter
   }
   render(
     p: PanelRequest,
@@ -63,6 +66,10 @@ export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang
 /** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
 export const pageParam = (query: Record<string, string | undefined>) =>
   Math.min(1e6, Math.max(1, Math.floor(Number(query.page)) || 1))
+
+/** An amount as a form shows it: the currency's decimals ("12.50", "1200" in JPY), empty for none. */
+export const amountText = (major: number | null | undefined, currency: string) =>
+  major === null || major === undefined ? '' : major.toFixed(minorDigits(currency))
 
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (body: unknown, name: string) => field(body, name) !== undefined

@@ -21,6 +21,7 @@ import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, ctxOf, doneOf, guarded, refusal } from './crud'
 import {
   cw,
+  amountText,
   field,
   numberField,
   panelOf,
@@ -42,9 +43,9 @@ interface ShippingForm {
 }
 const at = (id: string) => `/admin/shipping/${encodeURIComponent(id)}`
 const emptyForm = (): ShippingForm => ({ name: '', price: '', description: '', days: '', active: true })
-const formOf = (o: Option): ShippingForm => ({
+const formOf = (o: Option, currency: string): ShippingForm => ({
   name: o.name,
-  price: String(o.price),
+  price: amountText(o.price, currency),
   description: o.description ?? '',
   days: o.estimatedDays === null ? '' : String(o.estimatedDays),
   active: o.isActive,
@@ -177,7 +178,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
           return editor(c, 200, {
             id: o.id,
             title: w(c).editTitle(o.name),
-            form: formOf(o),
+            form: formOf(o, ctxOf(c).store.currency),
             done: doneOf(c, w(c).done),
           })
         }),

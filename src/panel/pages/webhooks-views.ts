@@ -4,7 +4,7 @@
  * event" and "Retry", and the delete confirmation.
  */
 import { WEBHOOK_EVENTS } from '../../db/schema'
-import type { getWebhook, listDeliveries } from '../../modules/webhooks'
+import type { deliveryLog, getWebhook } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, input, notice } from './controls'
@@ -12,7 +12,7 @@ import { cw, type Problem } from './kit'
 import type { CatalogWords } from './words'
 
 export type Hook = ReturnType<typeof getWebhook>
-type Delivery = ReturnType<typeof listDeliveries>['data'][number]
+type Delivery = ReturnType<typeof deliveryLog>[number]
 const at = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '')
 export const eventId = (e: string) => `event-${e.replace('.', '-')}`
 export const hookPath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`
@@ -90,24 +90,22 @@ export function secretPage(f: Frame, h: Hook & { secret: string }, rotated?: { o
   )
 }
 
-export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: string): string {
+/**
+ * The log's rows (the page's, and the fragment its script fetches every few seconds): each
+ * delivery's status, time, every attempt made (a manual retry adds to them), the next attempt's
+ * time while one is scheduled, the last response and error, and "Retry".
+ */
+export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
   const w = cw(f)
   const writable = can(f, 'webhooks:write')
-  return layout(
-    f,
-    w.deliveriesOf(h.url),
-    html`${notice(done)}${
-      writable
-        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
-        : ''
-    }
-    ${
-      rows.length === 0
-        ? html`<p>${w.noDeliveries}</p>`
-        : html`<ul class="list">${rows.map(
-            (d) => html`<li><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
+  if (rows.length === 0) return html`<p>${w.noDeliveries}</p>`
+  return html`<ul class="list">${rows.map(
+    (
+      d,
+    ) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
           <dl class="facts"><dt>${w.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
-          <dt>${w.attempts}</dt><dd>${d.attempts}</dd>
+          <dt>${w.attempts}</dt><dd>${d.attemptsTotal}</dd>
+          ${d.nextAttemptAt ? html`<dt>${w.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>` : ''}
           <dt>${w.response}</dt><dd>${d.lastResponseCode ?? '-'}${d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''}</dd>
           ${d.lastError ? html`<dt>${w.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
           ${
@@ -119,8 +117,22 @@ export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: strin
                 )
               : ''
           }</li>`,
-          )}</ul>`
+  )}</ul>`
+}
+
+export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: string): string {
+  const w = cw(f)
+  const writable = can(f, 'webhooks:write')
+  return layout(
+    f,
+    w.deliveriesOf(h.url),
+    html`${notice(done)}${
+      writable
+        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
+        : ''
     }
+    <div id="delivery-log" data-log="${hookPath(h.id)}/log">${deliveryItems(f, h, rows)}</div>
+    <p><a href="${hookPath(h.id)}" data-refresh-link>${w.refreshLog}</a></p>
     <p>${writable ? html`<a href="${hookPath(h.id)}/edit">${w.editWebhookOf(h.url)}</a> · ` : ''}<a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
   )
 }

@@ -13,7 +13,7 @@ import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  listDeliveries,
+  deliveryLog,
   listWebhooks,
   retryDelivery,
   rotateSecret,
@@ -23,11 +23,15 @@ import {
   WebhookUpdate,
 } from '../../modules/webhooks'
 import { checkBody } from '../../plugins/validation-errors'
+import { confirmFirst } from '../confirm'
+import { json } from '../respond'
 import { ctxOf, guarded } from './crud'
+import { frameOf } from './plugin-kit'
 import { cw, field, panelOf, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
 import {
   deletePage,
   deliveriesPage,
+  deliveryItems,
   editPage,
   eventId,
   hookPath,
@@ -35,6 +39,9 @@ import {
   secretPage,
   type HookForm,
 } from './webhooks-views'
+
+/** Deliveries the log shows, newest first. */
+const LOG_ROWS = 50
 
 /** The posted URL and events. */
 const readHook = (body: unknown) => ({
@@ -85,6 +92,9 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks',
       need: 'webhooks:write',
       handler: async (c) => {
+        // Adding an endpoint sends the store's events out: a recent proof that it is them first (confirm.ts).
+        const held = await confirmFirst(kit, c)
+        if (held) return held
         const form = readHook(c.body)
         try {
           const created = await createWebhook({
@@ -107,8 +117,22 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const h = hookOf(c)
-          const rows = listDeliveries({ ctx: ctxOf(c), input: { webhookId: h.id, limit: 50 } }).data
+          const rows = deliveryLog({ ctx: ctxOf(c), input: { webhookId: h.id, limit: LOG_ROWS } })
           return kit.render(panelOf(c), c.set, 200, (f) => deliveriesPage(f, h, rows, done(c)))
+        }),
+    },
+    {
+      // The log's rows alone, for the page's script (assets/webhook-log.ts) to swap in: no reload to see a delivery move on.
+      method: 'get',
+      path: '/admin/webhooks/:id/log',
+      need: 'webhooks:read',
+      owns: webhooks,
+      handler: (c) =>
+        guarded(kit, c, async () => {
+          const h = hookOf(c)
+          const rows = deliveryLog({ ctx: ctxOf(c), input: { webhookId: h.id, limit: LOG_ROWS } })
+          const f = await frameOf(panelOf(c))
+          return json(c.set, 200, { html: deliveryItems(f, h, rows).value })
         }),
     },
     {

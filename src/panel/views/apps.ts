@@ -15,20 +15,33 @@ export interface ConsentData {
   redirectHost: string
   /** The authorization request's parameters, posted back with the answer. */
   fields: Record<string, string>
-  stores: { storeId: string; name: string; role: string }[]
+  /** The person's stores, each with the scopes its role allows of those asked for. */
+  stores: { storeId: string; name: string; role: string; scopes: string[] }[]
+  /** The store chosen first (the one the person works in now). */
   storeId: string
-  /** The scopes the chosen store's role allows of those asked for. */
-  scopes: string[]
 }
+
+const scopeList = (id: string, labelledBy: string, scopes: string[], none: string) =>
+  scopes.length
+    ? html`<ul id="${id}" aria-labelledby="${labelledBy}">${scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>`
+    : html`<p id="${id}">${none}</p>`
 
 export function consentPage(f: Frame, d: ConsentData): string {
   const { a } = d
   const hidden = Object.entries(d.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
-  const store =
-    d.stores.length > 1
-      ? html`<label for="consent-store">${a.consentStore}</label>
-        <select id="consent-store" name="store">${d.stores.map((s) => html`<option value="${s.storeId}"${raw(s.storeId === d.storeId ? ' selected' : '')}>${s.name} · ${f.w.roles[s.role]}</option>`)}</select>`
-      : html`<p><strong>${a.consentStore}:</strong> ${d.stores[0]?.name ?? ''}</p><input type="hidden" name="store" value="${d.storeId}">`
+  const one = d.stores.length === 1 ? d.stores[0]! : undefined
+  // Several stores: a choice, each option with what its role lets the app do there.
+  const choice = one
+    ? html`<p><strong>${a.consentStore}:</strong> ${one.name}</p><input type="hidden" name="store" value="${one.storeId}">
+      <h2 id="consent-scopes">${a.consentScopes}</h2>
+      ${scopeList('scopes-only', 'consent-scopes', one.scopes, a.consentNoScopes)}`
+    : html`<fieldset><legend>${a.consentStore}</legend>${d.stores.map(
+        (
+          s,
+          i,
+        ) => html`<div class="check"><input id="store-${i}" name="store" type="radio" value="${s.storeId}" aria-describedby="scopes-${i}"${raw(s.storeId === d.storeId ? ' checked' : '')}><label for="store-${i}">${s.name} · ${f.w.roles[s.role]}</label></div>
+        <p class="hint" id="scopes-${i}">${a.consentScopes} ${s.scopes.join(', ') || a.consentNoScopes}</p>`,
+      )}</fieldset>`
   return layout(
     f,
     a.consentTitle(d.client),
@@ -37,9 +50,7 @@ export function consentPage(f: Frame, d: ConsentData): string {
       ${form(
         f,
         '/oauth/authorize',
-        html`${hidden}${store}
-        <h2 id="consent-scopes">${a.consentScopes}</h2>
-        ${d.scopes.length ? html`<ul aria-labelledby="consent-scopes">${d.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>` : html`<p>${a.consentNoScopes}</p>`}
+        html`${hidden}${choice}
         <p class="hint">${a.consentCapped}</p>
         <p class="hint">${a.consentNotice}</p>
         <div class="actions">

@@ -32,7 +32,7 @@ export function teamPage(f: Frame, t: TeamData): string {
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
         <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.changeRole}</button></div>`)}</td>
         <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>` : w.never}</td>
-        <td><a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></td></tr>`
+        <td><div class="actions">${m.userId === t.myUserId ? '' : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.makeResetLink(who)}">${w.resetLink}</a>`}<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></div></td></tr>`
       })}</tbody>
     </table></div></section>
     ${
@@ -130,5 +130,34 @@ export function activityPage(f: Frame, a: ActivityData): string {
       )}</tbody></table></div>`
     }
     ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.older}</a></p>` : ''}`,
+  )
+}
+
+/** Making a member's reset link asks first: their password stops at once (POST from here, after a recent proof). */
+export function resetMemberPage(f: Frame, m: { id: string; who: string }, error?: string): string {
+  const w = f.w
+  return layout(
+    f,
+    w.resetConfirmTitle(m.who),
+    html`${errorLine('reset-error', error)}<section><p>${w.resetConfirmText}</p>
+    ${error ? '' : form(f, `/admin/team/${encodeURIComponent(m.id)}/reset`, html`<div class="actions"><button type="submit" class="danger">${w.confirmReset}</button><a class="button secondary" href="/admin/team">${w.cancel}</a></div>`)}</section>`,
+    { narrow: true },
+  )
+}
+
+export function resetReadyPage(f: Frame, r: { email: string; url: string }): string {
+  const w = f.w
+  return layout(
+    f,
+    w.resetReady,
+    html`<section><p>${w.resetLinkIntro(r.email)}</p>
+      <label for="reset-link">${w.resetLink}</label>
+      <input id="reset-link" type="text" readonly value="${r.url}">
+      <p class="actions">
+        <button type="button" class="secondary" data-copy="reset-link" data-done="${w.copied}" hidden>${w.copyLink}</button>
+        <span id="reset-link-status" role="status"></span>
+      </p>
+      <p><a href="/admin/team">${w.teamTitle}</a></p>
+    </section>`,
   )
 }

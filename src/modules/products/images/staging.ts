@@ -40,10 +40,21 @@ export interface StagedPart {
 
 export interface StagedParts {
   files: StagedPart[]
-  /** The small text fields of the body (at most 10, 1 KiB each), e.g. a form token. */
+  /** The text fields of the body (by default at most 10, 1 KiB each, e.g. a form token). */
   fields: Record<string, string>
   remove(): Promise<void>
 }
+
+/** How much text a body may carry beside its files: a whole form (the new-product one) needs more than a token. */
+export interface TextLimits {
+  count: number
+  /** Bytes per field. */
+  size: number
+  /** Bytes of all fields together (past it the body is refused, nothing kept in memory). */
+  total: number
+}
+
+const TOKEN_ONLY: TextLimits = { count: 10, size: 1024, total: 10 * 1024 }
 
 /**
  * Streams up to `maxFiles` parts of the multipart field `file` of `request` to disk, each cut one
@@ -54,6 +65,7 @@ export async function stageUploads(
   dataDir: string,
   maxFileBytes: number,
   maxFiles: number,
+  text: TextLimits = TOKEN_ONLY,
 ): Promise<StagedParts> {
   const type = request.headers.get('content-type') ?? ''
   if (!request.body || !type.toLowerCase().startsWith('multipart/form-data')) throw notMultipart()
@@ -61,7 +73,13 @@ export async function stageUploads(
   try {
     parser = busboy({
       headers: { 'content-type': type },
-      limits: { files: maxFiles, fileSize: maxFileBytes + 1, fields: 10, fieldSize: 1024, parts: maxFiles + 10 },
+      limits: {
+        files: maxFiles,
+        fileSize: maxFileBytes + 1,
+        fields: text.count,
+        fieldSize: text.size,
+        parts: maxFiles + text.count,
+      },
     })
   } catch {
     throw notMultipart()
@@ -72,7 +90,12 @@ export async function stageUploads(
   const writes: Promise<void>[] = []
   const remove = async () => void (await Promise.all(parts.map((p) => rm(p.target, { force: true }))))
   const done = new Promise<void>((resolve, reject) => {
-    parser.on('field', (name, value) => (fields[name] = value))
+    let textBytes = 0
+    parser.on('field', (name, value) => {
+      textBytes += name.length + value.length
+      if (textBytes > text.total) return reject(new Error('text fields over their limit'))
+      fields[name] = value
+    })
     parser.on('file', (name, stream, info) => {
       if (name !== 'file') return void stream.resume()
       const target = path.join(stagingDir(dataDir), createId())

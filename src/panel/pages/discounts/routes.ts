@@ -95,7 +95,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
           return editor(c, 200, {
             id: d.id,
             title: w(c).editTitle(d.code),
-            form: formOf(d),
+            form: formOf(d, ctxOf(c).store.currency),
             done: doneOf(c, w(c).done),
           })
         }),

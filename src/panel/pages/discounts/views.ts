@@ -8,7 +8,7 @@ import { html, raw } from '../../../shop/html'
 import { formatMoney } from '../../../shop/i18n'
 import { can, form, layout, type Frame } from '../../views'
 import { banner, checkbox, input, notice, select } from '../controls'
-import { cw, field, numberField, ticked, type Problem } from '../kit'
+import { amountText, cw, field, numberField, ticked, type Problem } from '../kit'
 import { discountWords } from '../words/discounts'
 
 export type Discount = ReturnType<typeof getDiscount>
@@ -34,11 +34,11 @@ export const emptyForm = (): DiscountForm => ({
   expires: '',
   active: true,
 })
-export const formOf = (d: Discount): DiscountForm => ({
+export const formOf = (d: Discount, currency: string): DiscountForm => ({
   code: d.code,
   type: d.type,
-  value: String(d.value),
-  minOrderAmount: str(d.minOrderAmount),
+  value: d.type === 'fixed' ? amountText(d.value, currency) : String(d.value),
+  minOrderAmount: amountText(d.minOrderAmount, currency),
   maxUses: str(d.maxUses),
   expires: d.expiresAt?.slice(0, 10) ?? '',
   active: d.isActive,

@@ -27,6 +27,21 @@ export interface EditorData {
   conflict?: boolean
   /** An existing product's pictures. */
   pictures?: PicturesView
+  /** MB per picture (the new-product form's file input says it). */
+  maxMb: number
+  /** Pictures that came with a new-product form that is shown again (the browser can't re-fill a file input). */
+  picked?: number
+}
+
+/** The new-product form's pictures: picked now, added once the product exists (the form posts as multipart). */
+function newPictures(f: Frame, d: EditorData): Html {
+  const m = pw(f)
+  const again = d.picked ? 'file-again' : ''
+  return html`<h2>${m.pictures}</h2>
+    <label for="file">${m.addPictures}</label>
+    <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp" aria-describedby="file-hint${again ? ` ${again}` : ''}">
+    <p id="file-hint" class="hint">${m.picturesHint(d.maxMb)} ${m.picturesOnCreate}</p>
+    ${again ? html`<p id="file-again" class="error">${m.pickAgain}</p>` : ''}`
 }
 
 function variantRows(f: Frame, d: EditorData): Html {
@@ -78,6 +93,7 @@ export function editorPage(f: Frame, d: EditorData): string {
     <input type="hidden" name="variantCount" value="${d.form.variants.length}">
     ${variantRows(f, d)}
     ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.addVariant}</button>` : ''}
+    ${!d.id && writable ? newPictures(f, d) : ''}
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
   const m = pw(f)
@@ -90,8 +106,8 @@ export function editorPage(f: Frame, d: EditorData): string {
     d.title,
     html`${notice(d.done)}${conflict}${banner(w, d.problem, e)}
     ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
-    <section>${form(f, action, fields, 'novalidate')}</section>
-    ${d.pictures ? picturesSection(d.pictures) : html`<section><h2>${m.pictures}</h2><p class="hint">${m.picturesLater}</p></section>`}
+    <section>${form(f, action, fields, d.id ? 'novalidate' : 'novalidate enctype="multipart/form-data"')}</section>
+    ${d.pictures ? picturesSection(d.pictures) : ''}
     ${d.id && writable ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.deleteProduct}</a></p>` : ''}
     <p><a href="/admin/products">${w.backToProducts}</a></p>`,
   )

@@ -4,7 +4,7 @@
  */
 import { ProductCreate, ProductUpdate, productFaults } from '../../../modules/products'
 import { checkAll } from '../../../plugins/validation-errors'
-import { field, numberField, ticked } from '../kit'
+import { amountText, field, numberField, ticked } from '../kit'
 
 export const MAX_VARIANT_ROWS = 100
 
@@ -44,16 +44,23 @@ export function formOf(
     updatedAt: string
   },
   vs: { id: string; name: string; price: number; stock: number | null; isActive: boolean }[],
+  currency: string,
 ): ProductForm {
   return {
     name: p.name,
     description: p.description ?? '',
-    price: str(p.price),
-    comparePrice: str(p.comparePrice),
+    price: amountText(p.price, currency),
+    comparePrice: amountText(p.comparePrice, currency),
     stock: str(p.stock),
     categoryId: p.categoryId ?? '',
     active: p.isActive,
-    variants: vs.map((v) => ({ id: v.id, name: v.name, price: str(v.price), stock: str(v.stock), active: v.isActive })),
+    variants: vs.map((v) => ({
+      id: v.id,
+      name: v.name,
+      price: amountText(v.price, currency),
+      stock: str(v.stock),
+      active: v.isActive,
+    })),
     updatedAt: String(Date.parse(p.updatedAt)),
   }
 }

@@ -1,4 +1,8 @@
-/** The product list: search by name, filter active/inactive, page by 20. */
+/**
+ * The product list: search by name, filter active/inactive, page by 20. Each row shows the first
+ * picture, the price, the stock (its tracked variants' units, "—" when nothing is tracked) with a
+ * "Low stock" mark, and the status.
+ */
 import { html, raw } from '../../../shop/html'
 import { can, layout, type Frame } from '../../views'
 import { cw } from '../kit'
@@ -12,9 +16,28 @@ export interface ListData {
   status: 'all' | 'active' | 'inactive'
   page: number
   total: number
-  rows: { id: string; name: string; price: string; isActive: boolean; stock: number | null }[]
+  rows: {
+    id: string
+    name: string
+    price: string
+    isActive: boolean
+    stock: number | null
+    lowStock: boolean
+    thumbnail: { url: string } | null
+  }[]
   done?: string
 }
+
+/** The first picture, small; decorative (the product's name is the link beside it). An empty box keeps the rows aligned. */
+const thumb = (t: { url: string } | null) =>
+  t
+    ? html`<img class="thumb" src="${t.url}" width="48" height="48" alt="" loading="lazy" decoding="async">`
+    : html`<span class="thumb" aria-hidden="true"></span>`
+
+const stockCell = (w: ReturnType<typeof cw>, r: ListData['rows'][number]) =>
+  r.stock === null
+    ? html`<span aria-hidden="true">—</span><span class="sr-only">${w.notTracked}</span>`
+    : html`${String(r.stock)}${r.lowStock ? html` <span class="badge low-stock">${w.lowStock}</span>` : ''}`
 
 export function listPage(f: Frame, d: ListData): string {
   const w = cw(f)
@@ -47,10 +70,10 @@ export function listPage(f: Frame, d: ListData): string {
       d.rows.length === 0
         ? html`<p>${w.noProducts}</p>`
         : html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.price}</th><th scope="col">${w.status}</th></tr></thead>
+      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.price}</th><th scope="col">${w.stock}</th><th scope="col">${w.status}</th></tr></thead>
       <tbody>${d.rows.map(
         (r) =>
-          html`<tr><td><a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></td><td>${r.price}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
+          html`<tr><td><div class="product-cell">${thumb(r.thumbnail)}<a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></div></td><td>${r.price}</td><td>${stockCell(w, r)}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
       )}</tbody></table></div>`
     }
     ${pager(w, d.page, pages, href)}`,

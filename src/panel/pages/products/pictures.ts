@@ -9,11 +9,12 @@
  * asks for JSON (`Accept: application/json`) and gets the new list as a fragment.
  */
 import { products } from '../../../db/schema'
-import { deleteImage, getProduct, ImageMove, moveImage, stageUploads, uploadImage } from '../../../modules/products'
+import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../../../modules/products'
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
 import { cw, numberField, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { addPictures, pickedParts, type Added } from './add-pictures'
 import { pictureProblem } from './picture-problems'
 import { pictureDeleteBody, pictureItems } from './pictures-view'
 import type { productRenderer } from './render'
@@ -80,26 +81,16 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       }
       try {
         if (!tokenOk(c, staged.fields)) return r.forbidden(c)
-        // An empty file input still sends one nameless, empty part.
-        const parts = staged.files.filter((f) => f.size > 0 || f.filename !== '')
-        const errors: string[] = []
-        let status = 201
-        let upgradeUrl: string | undefined
-        let added = 0
-        for (const part of parts.length ? parts : [undefined]) {
-          try {
-            await uploadImage({ ctx, input: { productId: id, file: part?.file } })
-            added++
-          } catch (e) {
-            const page = r.missing(c, e)
-            if (page) return page
-            const problem = pictureProblem(e, p.lang, config)
-            if (!problem) throw e
-            errors.push(part?.filename ? w.fileProblem(part.filename, problem.message) : problem.message)
-            status = problem.status
-            upgradeUrl ??= problem.upgradeUrl
-          }
+        const parts = pickedParts(staged.files)
+        let result: Added
+        try {
+          result = await addPictures(kit, c, ctx, id, parts.length ? parts : [undefined])
+        } catch (e) {
+          const page = r.missing(c, e)
+          if (page) return page
+          throw e
         }
+        const { added, errors, status, upgradeUrl } = result
         if (wantsJson(c))
           return fragment(c, id, errors.length ? status : 201, {
             ok: errors.length === 0,

@@ -14,7 +14,7 @@ import { editorPage, type EditorData } from './editor'
 import { formOf } from './form'
 import type { PicturesView } from './pictures-view'
 
-export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' | 'pictures'> & {
+export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' | 'pictures' | 'maxMb'> & {
   errors?: Record<string, string>
   /** Shown in the pictures section: the last upload's problems, a plan's upgrade link, what was done. */
   pictures?: Pick<PicturesView, 'errors' | 'upgradeUrl' | 'done'>
@@ -58,6 +58,7 @@ export function productRenderer(kit: PageKit) {
         errors: d.errors ?? {},
         categories: categoriesOf(ctx),
         currency: ctx.store.currency,
+        maxMb,
         pictures: stored ? picturesOf(f, stored, d.pictures) : undefined,
       }),
     )
@@ -87,7 +88,7 @@ export function productRenderer(kit: PageKit) {
       return editor(c, status, {
         id,
         title: cw(panelOf(c)).editProduct(product.name),
-        form: formOf(product, variantsForEditing({ ctx, input: { productId: id } })),
+        form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })
     } catch (e) {

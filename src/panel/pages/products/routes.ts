@@ -7,7 +7,14 @@
  */
 import { products } from '../../../db/schema'
 import { AppError } from '../../../lib/errors'
-import { createProduct, deleteProduct, getProduct, searchProducts, updateProduct } from '../../../modules/products'
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  searchProducts,
+  updateProduct,
+  type StagedParts,
+} from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
 import {
   controlId,
@@ -15,17 +22,22 @@ import {
   field,
   pageParam,
   panelOf,
+  tokenOk,
   problemsOf,
   refusalOf,
   type PageKit,
   type PageReq,
   type PageRoute,
 } from '../kit'
+import { addPictures, pickedParts } from './add-pictures'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
 import { listPage, PAGE_SIZE } from './list'
 import { picturePages, picturesDone } from './pictures'
+import { pictureProblem } from './picture-problems'
 import { productRenderer } from './render'
+import { pw } from './words'
+import { readNewProductBody } from './form-body'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
 
@@ -65,6 +77,63 @@ export function productPages(kit: PageKit): PageRoute[] {
 
   const titleOf = (c: PageReq, name: string) => cw(panelOf(c)).editProduct(name)
 
+  /**
+   * The new-product form: its fields and its picked pictures, staged like the picture form's
+   * (a place among the store's uploads in flight first, files streamed to disk, each held to its
+   * limit by the verb). A row button or a refusal shows the form again (the pictures must be picked
+   * again); a created product gets its pictures in order, and a refused file is named on its editor.
+   */
+  async function create(c: PageReq): Promise<Response> {
+    const ctx = ctxOf(c)
+    const p = panelOf(c)
+    const { config, uploads } = kit.deps
+    const title = cw(p).newProduct
+    const blank = (status: number, message: string) =>
+      editor(c, status, { title, form: emptyForm(), problem: { message } })
+    let release: () => void
+    try {
+      release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
+    } catch (e) {
+      return blank(429, pictureProblem(e, p.lang, config)!.message)
+    }
+    try {
+      let staged: StagedParts
+      try {
+        staged = await readNewProductBody(c.request, config)
+      } catch (e) {
+        const problem = pictureProblem(e, p.lang, config)
+        if (!problem) throw e
+        return blank(problem.status, problem.message)
+      }
+      try {
+        if (!tokenOk(c, staged.fields)) return r.forbidden(c)
+        const parts = pickedParts(staged.files)
+        const d = { title, form: readForm(staged.fields), picked: parts.length }
+        if (applyRowAction(d.form, staged.fields._action ?? 'save')) return editor(c, 200, d)
+        let id: string
+        try {
+          id = createProduct({ ctx, input: createInput(d.form, ctx.store.currency) }).id
+        } catch (e) {
+          return refused(c, e, d)
+        }
+        const { added, errors, status, upgradeUrl } = await addPictures(kit, c, ctx, id, parts)
+        if (errors.length)
+          return r.stored(c, status, id, {
+            done: cw(p).saved,
+            pictures: { errors, upgradeUrl, done: added ? pw(p).picturesAdded(added) : undefined },
+          })
+        return kit.seeOther(
+          c.set,
+          `/admin/products/${encodeURIComponent(id)}?done=saved${added ? `&added=${added}` : ''}`,
+        )
+      } finally {
+        await staged.remove()
+      }
+    } finally {
+      release()
+    }
+  }
+
   return [
     ...picturePages(kit, r),
     {
@@ -97,19 +166,8 @@ export function productPages(kit: PageKit): PageRoute[] {
       need: 'products:write',
       handler: (c) => editor(c, 200, { title: cw(panelOf(c)).newProduct, form: emptyForm() }),
     },
-    {
-      method: 'post',
-      path: '/admin/products',
-      need: 'products:write',
-      handler: (c) => {
-        const d = { title: cw(panelOf(c)).newProduct, form: readForm(c.body) }
-        return submit(
-          c,
-          d,
-          () => createProduct({ ctx: ctxOf(c), input: createInput(d.form, ctxOf(c).store.currency) }).id,
-        )
-      },
-    },
+    // The new product's fields and the pictures picked with them come in one streamed multipart body.
+    { method: 'post', path: '/admin/products', need: 'products:write', upload: true, handler: (c) => create(c) },
     {
       method: 'get',
       path: '/admin/products/:id',

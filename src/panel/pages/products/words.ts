@@ -10,7 +10,8 @@ const en = {
   pictures: 'Pictures',
   picturesHint: (max: number) =>
     `JPEG, PNG or WebP, up to ${max} MB each. The first picture is the one the shop shows first.`,
-  picturesLater: 'Save the product first; then you can add pictures.',
+  picturesOnCreate: 'They are added in this order when you create the product.',
+  pickAgain: 'Pick the pictures again: a form that comes back cannot keep the files it sent.',
   noPictures: 'No pictures yet.',
   picture: (n: number, of: number) => `Picture ${n} of ${of}`,
   pictureAlt: (n: number, name: string) => `${name}, picture ${n}`,
@@ -59,7 +60,8 @@ const es: ProductWords = {
   pictures: 'Fotos',
   picturesHint: (max) =>
     `JPEG, PNG o WebP, hasta ${max} MB cada una. La primera foto es la que la tienda muestra primero.`,
-  picturesLater: 'Guarda primero el producto; después podrás agregar fotos.',
+  picturesOnCreate: 'Se agregan en este orden al crear el producto.',
+  pickAgain: 'Vuelve a elegir las fotos: un formulario que vuelve no puede conservar los archivos enviados.',
   noPictures: 'Todavía no hay fotos.',
   picture: (n, of) => `Foto ${n} de ${of}`,
   pictureAlt: (n, name) => `${name}, foto ${n}`,
@@ -102,7 +104,8 @@ const es: ProductWords = {
 const pt: ProductWords = {
   pictures: 'Fotos',
   picturesHint: (max) => `JPEG, PNG ou WebP, até ${max} MB cada. A primeira foto é a que a loja mostra primeiro.`,
-  picturesLater: 'Salve o produto primeiro; depois você poderá adicionar fotos.',
+  picturesOnCreate: 'Elas são adicionadas nesta ordem ao criar o produto.',
+  pickAgain: 'Escolha as fotos de novo: um formulário que volta não consegue guardar os arquivos enviados.',
   noPictures: 'Ainda não há fotos.',
   picture: (n, of) => `Foto ${n} de ${of}`,
   pictureAlt: (n, name) => `${name}, foto ${n}`,
