@@ -140,7 +140,7 @@ export async function check(page: Page): Promise<void> {
 export async function navLink(page: Page, name: string | RegExp) {
   const exact = typeof name === 'string'
   if ((await page.getByRole('link', { name, exact }).count()) === 0) {
-    await page.getByRole('link', { name: 'More', exact: true }).click()
+    await page.getByRole('link', { name: 'More pages', exact: true }).click()
     await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
   }
   return page.getByRole('link', { name, exact }).first()

@@ -102,7 +102,7 @@ describe('the frame on a phone and a desktop', () => {
       const t = await box(tabs)
       expect(t.y + t.height).toBeLessThanOrEqual(PHONE.height)
       expect(t.y).toBeGreaterThan(PHONE.height - 100)
-      for (const name of ['Orders 3 new', 'Products', 'Dashboard', 'More'])
+      for (const name of ['Orders 3 new', 'Products', 'Dashboard', 'More pages'])
         expect((await box(tabs.getByRole('link', { name, exact: true }))).height).toBeGreaterThanOrEqual(44)
       expect(await tabs.getByRole('link', { name: 'Orders 3 new' }).getAttribute('aria-current')).toBe('page')
       expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0) // hidden on a phone

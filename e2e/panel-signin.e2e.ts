@@ -65,7 +65,8 @@ async function signIn(page: Page, address: string) {
 
 async function signOut(page: Page) {
   // On a phone, signing out is on the More page.
-  if ((await page.getByRole('button', { name: 'Sign out' }).count()) === 0) await (await navLink(page, 'More')).click()
+  if ((await page.getByRole('button', { name: 'Sign out' }).count()) === 0)
+    await (await navLink(page, 'More pages')).click()
   await page.getByRole('button', { name: 'Sign out' }).first().click()
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
 }
@@ -136,7 +137,7 @@ describe('the panel in Chromium', () => {
       await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
       await check(page)
       const secret = (await page.locator('#totp-secret').textContent())!.trim()
-      await page.getByLabel('Code').fill(totpCodeAt(secret, Date.now()))
+      await page.getByLabel('Code', { exact: true }).fill(totpCodeAt(secret, Date.now()))
       await page.getByRole('button', { name: 'Verify' }).click()
       await page.getByRole('heading', { level: 1, name: 'Your recovery codes' }).waitFor()
       await check(page)
@@ -151,13 +152,13 @@ describe('the panel in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: 'Two-step sign-in' }).waitFor()
       await check(page)
       // The next 30-second step: the one used to confirm the set-up is spent.
-      await page.getByLabel('Code').fill(totpCodeAt(secret, Date.now() + 30_000))
+      await page.getByLabel('Code', { exact: true }).fill(totpCodeAt(secret, Date.now() + 30_000))
       await page.getByRole('button', { name: 'Verify' }).click()
       await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
       await signOut(page)
 
       await signIn(page, address)
-      await page.getByLabel('Code').fill(codes[0]!)
+      await page.getByLabel('Code', { exact: true }).fill(codes[0]!)
       await page.getByRole('button', { name: 'Verify' }).click()
       await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
       await close(w)
@@ -173,7 +174,7 @@ describe('the panel in Chromium', () => {
       await acceptInvitation(page, invitation(email('staff'), 'staff'), 'Sally Staff')
       await check(page)
       // On a phone the links beyond the tabs are on the More page.
-      await page.getByRole('link', { name: 'More', exact: true }).click()
+      await page.getByRole('link', { name: 'More pages', exact: true }).click()
       await page.getByRole('heading', { level: 1, name: 'More' }).waitFor()
       for (const name of ['Team', 'API keys', 'Webhooks', 'Activity'])
         expect(await page.getByRole('link', { name, exact: true }).count()).toBe(0)

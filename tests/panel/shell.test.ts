@@ -135,7 +135,9 @@ describe('navigation', () => {
     expect(more.text).toMatch(
       /<form method="post" action="\/admin\/logout"><input type="hidden" name="_csrf" value="[^"]+">/,
     )
-    expect(nav(more.text, 'Shortcuts')).toContain('<a class="tab" href="/admin/more" aria-current="page">')
+    expect(nav(more.text, 'Shortcuts')).toContain(
+      '<a class="tab" href="/admin/more" aria-current="page">More<span class="sr-only"> pages</span></a>',
+    )
 
     const viewer = client()
     await signIn(viewer, (await makeMember(t.deps, shop.store.id, 'viewer')).email)

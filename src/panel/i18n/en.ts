@@ -15,6 +15,8 @@ export const en = {
   pendingReviews: '{n} waiting for approval',
   tabs: 'Shortcuts',
   more: 'More',
+  /** Said after the More tab's word to screen readers and link-text checks: "More pages". */
+  morePages: 'pages',
   moreIntro: 'Everything else in the panel.',
   unseenOrders: '{n} new',
   chime: 'Order sound',

@@ -18,6 +18,7 @@ export const es: PanelWords = {
   pendingReviews: '{n} esperando aprobación',
   tabs: 'Accesos rápidos',
   more: 'Más',
+  morePages: 'páginas',
   moreIntro: 'Todo lo demás del panel.',
   unseenOrders: '{n} nuevos',
   chime: 'Sonido de pedidos',

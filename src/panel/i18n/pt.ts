@@ -18,6 +18,7 @@ export const pt: PanelWords = {
   pendingReviews: '{n} aguardando aprovação',
   tabs: 'Atalhos',
   more: 'Mais',
+  morePages: 'páginas',
   moreIntro: 'Todo o resto do painel.',
   unseenOrders: '{n} novos',
   chime: 'Som de pedidos',

@@ -90,11 +90,14 @@ export function sideNav(f: Frame): Html | '' {
   return html`<nav class="nav side" aria-label="${f.w.nav}"><ul>${navItems(f).map((n) => html`<li>${link(f, n)}</li>`)}</ul></nav>`
 }
 
-/** The phone's bottom tabs (up to 600 px): the three daily pages the role allows, then More. */
+/**
+ * The phone's bottom tabs (up to 600 px): the three daily pages the role allows, then More, whose
+ * link is named "More pages" (a bare "More" tells a screen reader nothing of where it leads).
+ */
 export function tabs(f: Frame): Html | '' {
   if (!f.person?.role) return ''
   const items = TABS.map((key) => NAV.find((n) => n.key === key)!).filter((n) => can(f, n.need))
-  return html`<nav class="tabs" aria-label="${f.w.tabs}"><ul>${items.map((n) => html`<li>${link(f, n, 'tab')}</li>`)}<li><a class="tab" href="${MORE_PATH}"${current(f, MORE_PATH)}>${f.w.more}</a></li></ul></nav>`
+  return html`<nav class="tabs" aria-label="${f.w.tabs}"><ul>${items.map((n) => html`<li>${link(f, n, 'tab')}</li>`)}<li><a class="tab" href="${MORE_PATH}"${current(f, MORE_PATH)}>${f.w.more}<span class="sr-only"> ${f.w.morePages}</span></a></li></ul></nav>`
 }
 
 /** The More page's body: every link, the account, the store switcher and signing out (no script needed). */
