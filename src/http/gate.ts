@@ -237,7 +237,7 @@ export class Gate {
     const entries = [...this.usage]
     this.usage.clear()
     try {
-      recordKeyUse(this.deps.db.$client, entries)
+      recordKeyUse({ ctx: this.deps, input: { uses: entries } })
     } catch {
       for (const [id, at] of entries) if (!this.usage.has(id)) this.usage.set(id, at)
     }

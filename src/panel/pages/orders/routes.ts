@@ -7,7 +7,7 @@
  * `orders:write` (owner, staff); `owns: orders` makes another store's order id a 403 page.
  */
 import { Elysia } from 'elysia'
-import { ORDER_STATUSES, orders, type Order, type OrderStatus } from '../../../db/schema'
+import { orders } from '../../../db/schema'
 import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
@@ -18,14 +18,17 @@ import {
   inboxPage as readInbox,
   notesOf,
   InvalidTransition,
-  itemsOf,
-  lastOrderEventId,
+  latestOrderEventId,
   markOrderSeen,
   nextStatuses,
   orderHistory,
   ownOrder,
-  statusTokenOf,
+  orderItems,
+  orderStatusToken,
   updateOrderStatus,
+  ORDER_STATUSES,
+  type OrderRow as Order,
+  type OrderStatus,
 } from '../../../modules/orders'
 import type { PanelRequest } from '../../gate'
 import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/orders'
@@ -70,7 +73,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const ctx = ctxOf(p)
     const store = ctx.store
     const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
-    const token = statusTokenOf(ctx.db.$client, o.id)
+    const token = orderStatusToken({ ctx, input: { orderId: o.id } })
     const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total, {
       number: o.trackingNumber,
       url: o.trackingUrl,
@@ -89,7 +92,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     if (!o) return notFound(c)
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
     const w = ordersWords(p.lang)
-    const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+    const items = orderItems({ ctx, input: { orderId: o.id } })
     const whatsapp = messageFor(p, o)
     return render(c, status, (f) =>
       orderPage(f, w, {
@@ -115,7 +118,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const status = isStatus(c.query.status) ? c.query.status : undefined
         const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
         const page = intParam(c.query.page, 1)
-        const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
+        const after = latestOrderEventId({ ctx }) // before the rows: nothing committed in between is missed
         const { rows, total, more } = readInbox({
           ctx,
           input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
@@ -143,7 +146,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const c = h(raw)
         const p = panelOf(c)
         const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
-        const after = Number.isSafeInteger(last) && last >= 0 ? last : lastOrderEventId(deps.db.$client)
+        const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
         const by = { sessionId: p.person!.session.id, signal: c.request.signal }
         const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, by)
         return finish(c.set, 200, body, {
@@ -173,7 +176,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const ctx = ctxOf(p)
         const o = orderOf(c)
         if (!o) return notFound(c)
-        const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+        const items = orderItems({ ctx, input: { orderId: o.id } })
         return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
       },
       { access: { panel: 'orders:read', owns: orders }, ...hidden },
