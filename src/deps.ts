@@ -12,7 +12,7 @@ import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
 import { appendEvent } from './modules/webhooks'
-import { appendOrderPush, PushDispatcher } from './modules/push'
+import { appendOrderPushTx, PushDispatcher } from './modules/push'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
@@ -155,6 +155,6 @@ function withPush(webhooks: AppendEvent): AppendEvent {
   return (client, storeId, type, data, now) => {
     const n = webhooks(client, storeId, type, data, now)
     if (type !== 'order.created') return n
-    return n + appendOrderPush(client, storeId, (data as { orderId: string }).orderId, now)
+    return n + appendOrderPushTx(client, storeId, (data as { orderId: string }).orderId, now)
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The push queue's two ends inside transactions. `appendOrderPush` runs in the order's own
+ * The push queue's two ends inside transactions. `appendOrderPushTx` runs in the order's own
  * transaction (any path that creates an order emits `order.created`; deps.ts binds it beside
  * the webhook outbox's append): one small row, and only when some person of the store has a
  * device that wants new orders. `fanOut` runs later in the dispatcher's transaction: one
@@ -14,7 +14,7 @@ import { pushStatements } from './sql'
 /** A pushed message is news for a day; the push service is told the same (TTL). */
 export const PUSH_TTL_SECONDS = 86_400
 
-export function appendOrderPush(client: Database, storeId: string, orderId: string, now: number): number {
+export function appendOrderPushTx(client: Database, storeId: string, orderId: string, now: number): number {
   const s = pushStatements(client)
   if (!s.anyRecipient.get(storeId)) return 0
   return s.append.run(storeId, orderId, now).changes
