@@ -52,6 +52,7 @@ const BENCHES: string[] = [
   'catalog-csv',
   'import-beside-storefront',
   'signin-flood',
+  'memory',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {
