@@ -43,6 +43,7 @@ const BENCHES: string[] = [
   'panel-pages',
   'stats',
   'webhooks',
+  'push-fanout',
   'storefront',
   'panel-editor',
   'images',

@@ -32,6 +32,7 @@ import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
 import { type Req, panelOf, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
+import { notificationsOf, pushNotice } from './push/account'
 import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
 
@@ -40,10 +41,20 @@ export function accountRoutes(env: PanelEnv) {
   const app = new Elysia({ name: 'accountRoutes' })
     .use(access)
     // ------------------------------------------------------------ account
-    .get('/admin/account', (c) => account(panelOf(c), c.set as Req['set'], 200, notice(panelOf(c).w, c.query.done)), {
-      access: { panel: 'signedIn' },
-      ...hidden,
-    })
+    .get(
+      '/admin/account',
+      (c) =>
+        account(
+          panelOf(c),
+          c.set as Req['set'],
+          200,
+          notice(panelOf(c).w, c.query.done) ?? pushNotice(panelOf(c).lang, c.query.done),
+        ),
+      {
+        access: { panel: 'signedIn' },
+        ...hidden,
+      },
+    )
     .post(
       '/admin/account/profile',
       (c) => {
@@ -234,7 +245,7 @@ export function accountRoutes(env: PanelEnv) {
             network: s.ipPrefix,
             current: s.id === session.id,
           })),
-          sections: [accountAppsSection(env, p, f)],
+          sections: [notificationsOf(env, f, user.id), accountAppsSection(env, p, f)],
         }),
       extra,
     )

@@ -33,6 +33,7 @@ import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
+import { pushPanel } from './push'
 import { signInRoutes } from './signin-routes'
 import { passkeyRoutes } from './passkey-routes'
 import { confirmRoutes } from './confirm-routes'
@@ -193,7 +194,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(teamRoutes(env))
     .use(resetRoutes(env))
     .use(appsRoutes(env))
-    .use(oauthPanelRoutes(env)) as unknown as typeof app
+    .use(oauthPanelRoutes(env))
+    .use(pushPanel(env)) as unknown as typeof app
 
   // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {

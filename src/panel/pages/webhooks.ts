@@ -21,7 +21,9 @@ import {
   updateWebhook,
   WebhookCreate,
   WebhookUpdate,
+  webhookUrlFaults,
 } from '../../modules/webhooks'
+import { faultsError, faultsIn } from '../../lib/faults'
 import { checkBody } from '../../plugins/validation-errors'
 import { confirmFirst } from '../confirm'
 import { json } from '../respond'
@@ -39,6 +41,23 @@ import {
   secretPage,
   type HookForm,
 } from './webhooks-views'
+
+/**
+ * The form's body against the API's schema; when only other fields are refused, the URL's own
+ * check (https, a public address) runs too, so a plain-http URL shows beside a missing event.
+ */
+async function checkHook<S extends typeof WebhookCreate | typeof WebhookUpdate>(
+  c: PageReq,
+  schema: S,
+  form: { url: string; events: Set<string> },
+): Promise<S['static']> {
+  const body = { url: form.url, events: [...form.events] }
+  let checked: S['static'] | undefined
+  const faults = faultsIn(() => (checked = checkBody(schema, body)))
+  if (checked !== undefined) return checked
+  const urlRefused = faults.some((f) => String(f.details?.field).startsWith('url'))
+  throw faultsError([...faults, ...(urlRefused ? [] : await webhookUrlFaults(ctxOf(c), form.url))])
+}
 
 /** Deliveries the log shows, newest first. */
 const LOG_ROWS = 50
@@ -99,7 +118,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
         try {
           const created = await createWebhook({
             ctx: ctxOf(c),
-            input: checkBody(WebhookCreate, { url: form.url, events: [...form.events] }),
+            input: await checkHook(c, WebhookCreate, form),
           })
           return kit.render(panelOf(c), c.set, 200, (f) => secretPage(f, created))
         } catch (e) {
@@ -157,7 +176,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
           try {
             await updateWebhook({
               ctx: ctxOf(c),
-              input: { id: c.params.id!, ...checkBody(WebhookUpdate, { url: form.url, events: [...form.events] }) },
+              input: { id: c.params.id!, ...(await checkHook(c, WebhookUpdate, form)) },
             })
             return kit.seeOther(c.set, `${hookPath(c.params.id!)}/edit?done=saved`)
           } catch (e) {
