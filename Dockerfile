@@ -33,6 +33,10 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3443 \
     HTTP_PORT=3080
+# glibc gives each thread that allocates its own arena, and libvips' threads (picture uploads)
+# keep what they freed in theirs: two arenas held the upload and mixed-workload phases of
+# bench/memory.ts 45–65 MB lower (docs/decisions/025).
+ENV MALLOC_ARENA_MAX=2
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json bun.lock ./
 COPY src ./src

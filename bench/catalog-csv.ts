@@ -11,10 +11,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { fmtMs, seed, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
+import { BENCH_PASSWORD, seedOwner } from './lib/panel'
+import { panelSession } from './lib/panel-session'
 
 const HEADER = 'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive'
-const EMAIL = 'bench-owner@example.com'
-const PASSWORD = 'a long bench passphrase'
 
 function memory(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -39,35 +39,11 @@ function catalog(plain: number, withVariants: number, price = (i: number) => 5 +
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
-  await seed(dataDir, { products: 0, categories: 3, plan: 'lifetime' })
-  {
-    const { testConfig } = await import('../src/config')
-    const { createDeps, closeDeps } = await import('../src/deps')
-    const { createOwner, hashPassword } = await import('../src/modules/people')
-    const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
-    const storeId = deps.db.$client.query<{ id: string }, []>('SELECT id FROM stores').get()!.id
-    createOwner({
-      ctx: deps,
-      input: { storeId, email: EMAIL, name: 'Bench', passwordHash: await hashPassword(PASSWORD) },
-    })
-    closeDeps(deps)
-  }
+  const shop = await seed(dataDir, { products: 0, categories: 3, plan: 'lifetime' })
+  const email = await seedOwner(dataDir, shop.storeId, 'bench-owner@example.com')
   const server = await startServer({ dataDir })
   const origin = new URL(server.url).origin
-  const tls = { rejectUnauthorized: false }
-  let cookie = ''
-  const call = async (path: string, init: RequestInit = {}) => {
-    const res = await fetch(origin + path, {
-      ...init,
-      redirect: 'manual',
-      headers: { origin, cookie, ...(init.headers as Record<string, string>) },
-      tls,
-    } as RequestInit)
-    const sid = res.headers.getSetCookie().find((c) => c.startsWith('__Host-sid='))
-    if (sid) cookie = sid.split(';')[0]!
-    return { res, text: await res.text() }
-  }
-  const token = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1]!
+  const { call, signIn, upload, apply } = panelSession(origin)
   const rows: Row[] = []
   const step = async (
     name: string,
@@ -89,29 +65,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     })
     return r
   }
-  const upload = async (csv: string) => {
-    const page = await call('/admin/products/import')
-    const form = new FormData()
-    form.append('_csrf', token(page.text))
-    form.append('file', new File([csv], 'catalog.csv', { type: 'text/csv' }))
-    return call('/admin/products/import', { method: 'POST', body: form })
-  }
-  const apply = (text: string) =>
-    call('/admin/products/import/apply', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        _csrf: token(text),
-        id: /name="id" value="([^"]+)"/.exec(text)![1]!,
-        hash: /name="hash" value="([^"]+)"/.exec(text)![1]!,
-      }).toString(),
-    })
   try {
-    await call('/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: EMAIL, password: PASSWORD }).toString(),
-    })
+    await signIn(email, BENCH_PASSWORD)
     const idle = memory(server.pid)
     rows.push({ step: 'signed in, idle', rows: '—', time: '—', 'peak RSS': mib(idle.peak), 'RSS now': mib(idle.now) })
     const fresh = catalog(2000, 1000)

@@ -13,10 +13,10 @@
  */
 import { loadavg } from 'node:os'
 import { fmtMs, seed, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
+import { BENCH_PASSWORD, seedOwner } from './lib/panel'
+import { panelSession } from './lib/panel-session'
 
 const HEADER = 'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive'
-const EMAIL = 'bench-importer@example.com'
-const PASSWORD = 'a long bench passphrase'
 const TARGET_P99_MS = 50
 
 const rowsFile = (n: number) => {
@@ -33,58 +33,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
   const shop = await seed(dataDir, { slug: 'visited-shop', products: 40, variantsPerProduct: 2 })
   const importer = await seed(dataDir, { slug: 'importing-shop', products: 0, plan: 'lifetime' })
-  {
-    const { testConfig } = await import('../src/config')
-    const { createDeps, closeDeps } = await import('../src/deps')
-    const { createOwner, hashPassword } = await import('../src/modules/people')
-    const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
-    createOwner({
-      ctx: deps,
-      input: { storeId: importer.storeId, email: EMAIL, name: 'Bench', passwordHash: await hashPassword(PASSWORD) },
-    })
-    closeDeps(deps)
-  }
+  const email = await seedOwner(dataDir, importer.storeId, 'bench-importer@example.com')
   // The visitor is one address loading pages back to back: lift the per-address page limit.
   const server = await startServer({ dataDir, env: { SHOP_PAGES_PER_IP_PER_MIN: '1000000' } })
   const origin = new URL(server.url).origin
-  const tls = { rejectUnauthorized: false }
-  let cookie = ''
-  const call = async (path: string, init: RequestInit = {}) => {
-    const res = await fetch(origin + path, {
-      ...init,
-      redirect: 'manual',
-      headers: { origin, cookie, ...(init.headers as Record<string, string>) },
-      tls,
-    } as RequestInit)
-    const sid = res.headers.getSetCookie().find((c) => c.startsWith('__Host-sid='))
-    if (sid) cookie = sid.split(';')[0]!
-    return { res, text: await res.text() }
-  }
-  const token = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1]!
-  const upload = async (csv: string) => {
-    const page = await call('/admin/products/import')
-    const form = new FormData()
-    form.append('_csrf', token(page.text))
-    form.append('file', new File([csv], 'catalog.csv', { type: 'text/csv' }))
-    return call('/admin/products/import', { method: 'POST', body: form })
-  }
-  const apply = (text: string) =>
-    call('/admin/products/import/apply', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        _csrf: token(text),
-        id: /name="id" value="([^"]+)"/.exec(text)![1]!,
-        hash: /name="hash" value="([^"]+)"/.exec(text)![1]!,
-      }).toString(),
-    })
+  const { signIn, upload, apply } = panelSession(origin)
 
   /** The visitor: storefront pages of the other store, one after another, until `done` says stop. */
   const visit = async (done: () => boolean): Promise<number[]> => {
     const times: number[] = []
     while (!done()) {
       const t0 = performance.now()
-      const res = await fetch(`${origin}/s/${shop.slug}`, { tls } as RequestInit)
+      const res = await fetch(`${origin}/s/${shop.slug}`, { tls: { rejectUnauthorized: false } } as RequestInit)
       await res.arrayBuffer()
       if (res.status !== 200) throw new Error(`storefront answered ${res.status}`)
       times.push(performance.now() - t0)
@@ -109,11 +69,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const rounds = opts.quick ? 1 : 3
   let during: number[] = []
   try {
-    await call('/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: EMAIL, password: PASSWORD }).toString(),
-    })
+    await signIn(email, BENCH_PASSWORD)
     // Warm-up: the server's code paths and statements, for both the storefront and the import.
     await visit(
       (

@@ -30,6 +30,7 @@ import {
   type BenchOpts,
   type BenchResult,
   type Row,
+  type Seeded,
 } from './lib'
 
 const WEIGHTS: Record<string, number> = {
@@ -44,13 +45,13 @@ const WEIGHTS: Record<string, number> = {
 }
 const STORES = 3
 
-export async function run(opts: BenchOpts): Promise<BenchResult> {
-  const dataDir = tempDir()
+/** Three stores seeded for the mix (stock tracked, a shipping option, images on every fifth product), before the server starts. */
+export async function seedMixed(dataDir: string, quick: boolean): Promise<Seeded[]> {
   const seeded = []
   for (let i = 1; i <= STORES; i++) {
     const s = await seed(dataDir, {
       slug: `mixed-${i}`,
-      products: opts.quick ? 30 : 60,
+      products: quick ? 30 : 60,
       variantsPerProduct: 3,
       categories: 3,
       scopes: 'all',
@@ -77,72 +78,26 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     })
   }
   db.close()
+  return seeded
+}
+
+/** The rate limits raised so the mix measures the server, not its limits. */
+export const MIXED_ENV = {
+  RATE_LIMIT_KEY_PER_MIN: '100000000',
+  RATE_LIMIT_STORE_READS_PER_MIN: '100000000',
+  RATE_LIMIT_ORDERS_PER_MIN: '100000000',
+}
+
+export async function run(opts: BenchOpts): Promise<BenchResult> {
+  const dataDir = tempDir()
+  const seeded = await seedMixed(dataDir, opts.quick)
   const server = await startServer({
     dataDir,
-    env: {
-      RATE_LIMIT_KEY_PER_MIN: '100000000',
-      RATE_LIMIT_STORE_READS_PER_MIN: '100000000',
-      RATE_LIMIT_ORDERS_PER_MIN: '100000000',
-      LOG_LEVEL: 'info',
-    },
+    env: { ...MIXED_ENV, LOG_LEVEL: 'info' },
   })
   try {
-    const stores: {
-      storeId: string
-      slug: string
-      key: string
-      productIds: string[]
-      variantIds: string[]
-      shippingId: string
-      customerId: string
-    }[] = []
-    for (const [i, s] of seeded.entries()) {
-      // placeOrders uses the `shipbench` option id: give each store its own orders and customer.
-      await placeOrdersFor(server.url, s.storeId, s.variantIds, `ship${i}`)
-      const c = JSON.parse(
-        (await fetchOnce(`${server.url}/api/v1/customers?limit=1`, { headers: { authorization: `Bearer ${s.key}` } }))
-          .text,
-      ) as { data: { id: string }[] }
-      stores.push({
-        storeId: s.storeId,
-        slug: s.slug,
-        key: s.key,
-        productIds: s.productIds,
-        variantIds: s.variantIds,
-        shippingId: `ship${i}`,
-        customerId: c.data[0]!.id,
-      })
-    }
-    const runOnce = async (durationSec: number) => {
-      const cpu0 = cpuTimeMs(server.pid)
-      const t0 = performance.now()
-      const child = spawnTracked([...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/mixed-load.ts')], {
-        MIXED_SPEC: JSON.stringify({
-          base: server.url,
-          connections: opts.connections,
-          durationSec,
-          stores,
-          weights: WEIGHTS,
-        }),
-      })
-      let out = ''
-      let err = ''
-      child.stdout!.on('data', (d) => (out += d))
-      child.stderr!.on('data', (d) => (err += d))
-      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)))
-      if (code !== 0) throw new Error(`mixed load failed (${code}): ${err}`)
-      const cpuMs = cpuTimeMs(server.pid) - cpu0
-      const wallMs = performance.now() - t0
-      return {
-        ...(JSON.parse(out) as {
-          elapsed: number
-          errors: number
-          endpoints: Record<string, { n: number; p50: number; p99: number; statuses: Record<string, number> }>
-        }),
-        cpuMs,
-        wallMs,
-      }
-    }
+    const stores = await mixedStores(server.url, seeded)
+    const runOnce = (durationSec: number) => mixedLoad(server, stores, opts.connections, durationSec)
     await runOnce(Math.min(2, opts.duration)) // warm-up
     const r = await runOnce(opts.duration)
     const total = Object.values(r.endpoints).reduce((a, e) => a + e.n, 0)
@@ -211,5 +166,68 @@ async function placeOrdersFor(url: string, storeId: string, variantIds: string[]
       body,
     })
     if (r.status !== 201) throw new Error(`POST /api/orders: ${r.status} ${r.text.slice(0, 200)}`)
+  }
+}
+
+export interface MixedStore {
+  storeId: string
+  slug: string
+  key: string
+  productIds: string[]
+  variantIds: string[]
+  shippingId: string
+  customerId: string
+}
+
+/** Each seeded store with 20 orders and its customer, as the load client needs them. */
+export async function mixedStores(url: string, seeded: Seeded[]): Promise<MixedStore[]> {
+  const stores: MixedStore[] = []
+  for (const [i, s] of seeded.entries()) {
+    // placeOrders uses the `shipbench` option id: give each store its own orders and customer.
+    await placeOrdersFor(url, s.storeId, s.variantIds, `ship${i}`)
+    const c = JSON.parse(
+      (await fetchOnce(`${url}/api/v1/customers?limit=1`, { headers: { authorization: `Bearer ${s.key}` } })).text,
+    ) as { data: { id: string }[] }
+    stores.push({
+      storeId: s.storeId,
+      slug: s.slug,
+      key: s.key,
+      productIds: s.productIds,
+      variantIds: s.variantIds,
+      shippingId: `ship${i}`,
+      customerId: c.data[0]!.id,
+    })
+  }
+  return stores
+}
+
+/** One round of the mix from bench/mixed-load.ts on the load CPU, with the server's CPU time over it. */
+export async function mixedLoad(
+  server: { url: string; pid: number },
+  stores: MixedStore[],
+  connections: number,
+  durationSec: number,
+) {
+  const cpu0 = cpuTimeMs(server.pid)
+  const t0 = performance.now()
+  const child = spawnTracked([...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/mixed-load.ts')], {
+    MIXED_SPEC: JSON.stringify({ base: server.url, connections, durationSec, stores, weights: WEIGHTS }),
+  })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (err += d))
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)))
+  if (code !== 0) throw new Error(`mixed load failed (${code}): ${err}`)
+  const cpuMs = cpuTimeMs(server.pid) - cpu0
+  const wallMs = performance.now() - t0
+  return {
+    ...(JSON.parse(out) as {
+      elapsed: number
+      errors: number
+      endpoints: Record<string, { n: number; p50: number; p99: number; statuses: Record<string, number> }>
+    }),
+    cpuMs,
+    wallMs,
   }
 }

@@ -15,6 +15,9 @@
  * DATA_DIR seeded by its own code, through the same phases in turn (A/B within each phase):
  * rows per server, and the base/this ratios of CPU per order and orders/s.
  *
+ * Beside ours, the bare twin: bench/bare-checkout.ts writing the same rows with the same group
+ * commit straight through bun:sqlite, on its own database seeded the same way, in the same run.
+ *
  * Targets: ≥ 2,000 orders/s with DB_SYNCHRONOUS=FULL at 50 connections, no non-2xx answers;
  * tracked stock costs ≤ 10 % of orders/s; each tracked phase at FULL ≥ 2,500 orders/s with
  * p99 ≤ 50 ms.
@@ -34,6 +37,8 @@ import {
   seedWith,
   startServer,
   tempDir,
+  spawnTracked,
+  ROOT,
   type BenchOpts,
   type BenchResult,
   type LoadResult,
@@ -244,6 +249,44 @@ async function measure(
   }
 }
 
+/**
+ * The bare twin (bench/bare-checkout.ts) on a database seeded like ours, stock tracked, pinned
+ * to the server's CPU: the same rows per order, groups of `connections` orders (about what the
+ * server's batcher gathers from that many connections), one fsync per group.
+ */
+async function bareTwin(opts: BenchOpts): Promise<{ ordersPerSec: number; cpuUsPerOrder: number; groupP99Ms: number }> {
+  const dataDir = tempDir()
+  const seeded = await seedWith(undefined, dataDir, { products: 10, variantsPerProduct: 2, categories: 1 })
+  const shippingId = addShipping(dataDir, seeded.storeId)
+  const variantIds = [seeded.variantIds[0]!, seeded.variantIds[3]!]
+  setStock(dataDir, variantIds, STOCK)
+  const child = spawnTracked([...cpuPlan().server, process.execPath, path.join(ROOT, 'bench/bare-checkout.ts')], {
+    BARE_DB: path.join(dataDir, 'storefront.db'),
+    BARE_SPEC: JSON.stringify({
+      storeId: seeded.storeId,
+      variantIds,
+      shippingId,
+      durationSec: opts.duration,
+      group: opts.connections,
+    }),
+  })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (err += d))
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)))
+  if (code !== 0) throw new Error(`bare checkout failed (${code}): ${err}`)
+  const r = JSON.parse(out) as { orders: number; cpuMs: number; wallMs: number; groupP99Ms: number }
+  const check = verify(dataDir, seeded.storeId, variantIds)
+  if (check.orders !== r.orders || check.items !== r.orders * 2 || check.trackedUnits !== r.orders * 3)
+    throw new Error(`bare checkout: database check failed: ${JSON.stringify({ ...check, wrote: r.orders })}`)
+  return {
+    ordersPerSec: (r.orders * 1000) / r.wallMs,
+    cpuUsPerOrder: (r.cpuMs * 1000) / r.orders,
+    groupP99Ms: r.groupP99Ms,
+  }
+}
+
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   if (!hasWrk() || opts.bunLoad)
     throw new Error('the orders bench needs wrk (each request carries a different body): apt-get install -y wrk')
@@ -306,6 +349,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       })
     }
   }
+  const bare = await bareTwin(opts)
+  rows.push({
+    ...(baseDir ? { server: 'bare twin' } : {}),
+    DB_SYNCHRONOUS: 'FULL (1 fsync a group)',
+    stock: 'tracked, bare bun:sqlite twin',
+    'orders/s': fmtInt(bare.ordersPerSec),
+    p99: `${fmtMs(bare.groupP99Ms)} (commit + fsync of a group)`,
+    'server CPU/order': fmtUs(bare.cpuUsPerOrder),
+  })
+  notes.push(
+    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): ours / twin, tracked at FULL (means): CPU/order ${(cpu['this FULL true']! / bare.cpuUsPerOrder).toFixed(1)}x, orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x`,
+  )
   const trackedFull = rows.filter(
     (r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked',
   )

@@ -1,6 +1,6 @@
 /**
  * The client side of bench/panel-streams.ts, in its own process: STREAMS_N inbox streams
- * (`GET /admin/orders/live` with the session cookie) over Bun's fetch, each read as it arrives.
+ * (`GET /admin/orders/live` with the session cookie, or STREAMS_COOKIES' in turn) over Bun's fetch, each read as it arrives.
  * A stream the server ends (after STREAM_MAX_MS) is reopened with its Last-Event-ID, as an
  * EventSource would. Prints JSON lines on stdout:
  *   {"open": n}                                 once every stream has its first bytes
@@ -10,6 +10,8 @@
  */
 const url = process.env.STREAMS_URL!
 const cookie = process.env.STREAMS_COOKIE!
+/** Optional: several sessions' cookies, one a line, taken in turn (a session holds only a few streams). */
+const cookies = process.env.STREAMS_COOKIES?.split('\n').filter(Boolean) ?? [cookie]
 const n = Number(process.env.STREAMS_N ?? 1000)
 const now = () => performance.timeOrigin + performance.now()
 /** The customer name of the orders whose arrival is timed. */
@@ -52,7 +54,7 @@ async function stream(i: number): Promise<void> {
   let last: string | undefined
   let first = true
   for (;;) {
-    const headers: Record<string, string> = { cookie }
+    const headers: Record<string, string> = { cookie: cookies[i % cookies.length]! }
     if (last) headers['last-event-id'] = last
     let res: Response
     try {

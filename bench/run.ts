@@ -43,6 +43,7 @@ const BENCHES: string[] = [
   'panel-pages',
   'stats',
   'webhooks',
+  'push-fanout',
   'storefront',
   'panel-editor',
   'images',
@@ -52,6 +53,7 @@ const BENCHES: string[] = [
   'catalog-csv',
   'import-beside-storefront',
   'signin-flood',
+  'memory',
 ]
 
 function parse(argv: string[]): { names: string[]; opts: BenchOpts; json: boolean } {

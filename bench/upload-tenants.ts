@@ -21,7 +21,7 @@ const peakRss = (pid: number) =>
   Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 
 /** A noisy JPEG just under 8 MiB (the default MEDIA_MAX_BYTES), so it is accepted and costs a full decode. */
-async function bigJpeg(): Promise<Uint8Array> {
+export async function bigJpeg(): Promise<Uint8Array> {
   for (let side = 3600; side > 1000; side -= 200) {
     const img = await sharp({
       create: {

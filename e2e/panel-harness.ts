@@ -39,7 +39,14 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
   const server = await startTestServer(overrides)
   const origin = `https://localhost:${server.running.port}`
   // WebAuthn refuses IP-address origins: the panel is https://localhost, mapped to loopback.
-  const { browser, stop: stopBrowser } = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1'])
+  // Every panel page registers the panel's service worker, which Chromium refuses (with a
+  // console error) over a certificate it does not trust, whatever the context's
+  // ignoreHTTPSErrors says: the test server's is self-signed, so Chromium is told to accept it,
+  // as a phone trusts a real one.
+  const { browser, stop: stopBrowser } = await launchChromium([
+    '--host-resolver-rules=MAP localhost 127.0.0.1',
+    '--ignore-certificate-errors',
+  ])
   const others: { stop(): void }[] = []
   return {
     server,

@@ -93,7 +93,7 @@ test(
     await quinn.page.getByText('Password set.').waitFor()
     await check(quinn.page)
     // On a phone, signing out is on the More page.
-    await (await navLink(quinn.page, 'More')).click()
+    await (await navLink(quinn.page, 'More pages')).click()
     await quinn.page.getByRole('button', { name: 'Sign out' }).first().click()
     await quinn.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
     await quinn.page.getByLabel('Email').fill(VICTIM)

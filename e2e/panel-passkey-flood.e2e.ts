@@ -75,7 +75,7 @@ test(
     await w.page.getByText('Passkey added.').waitFor()
     // On a phone, signing out is on the More page.
     if ((await w.page.getByRole('button', { name: 'Sign out' }).count()) === 0)
-      await (await navLink(w.page, 'More')).click()
+      await (await navLink(w.page, 'More pages')).click()
     await w.page.getByRole('button', { name: 'Sign out' }).first().click()
     await w.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
     await check(w.page)

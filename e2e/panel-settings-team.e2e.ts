@@ -162,7 +162,7 @@ describe('webhooks, store pages and the team on a phone', () => {
       await page.getByLabel('Code').fill('TEA150')
       await page.getByLabel('Value').fill('150')
       await page.getByRole('button', { name: 'Create discount' }).click()
-      await page.getByText('A percentage is more than 0 and at most 100.').waitFor()
+      await page.getByText('A percentage is more than 0 and at most 100.').first().waitFor()
       await check(page)
       expectRefusals(w, 400, 1)
       await page.getByLabel('Value').fill('15')

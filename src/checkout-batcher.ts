@@ -11,7 +11,7 @@ import type { Logger } from './lib/log'
 import type { WalSync } from './db/wal-sync'
 import { savepoint } from './kernel/savepoint'
 import { transact, type Effects } from './kernel/write'
-import { placeOrder, withNamesIndexedOnce, type CheckoutResult, type PendingOrder } from './modules/orders'
+import { placeOrder, withNamesIndexedOnceTx, type CheckoutResult, type PendingOrder } from './modules/orders'
 
 export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: unknown }
 
@@ -23,7 +23,7 @@ export type Outcome = { ok: true; value: CheckoutResult } | { ok: false; error: 
 export function commitOrders(base: CtxBase, batch: PendingOrder[]): { outcomes: Outcome[]; effects: Effects } {
   const { result: outcomes, effects } = transact(base.db, (_tx, effects) => {
     const stores = new Map<string, Ctx>()
-    return withNamesIndexedOnce(base.db.$client, () =>
+    return withNamesIndexedOnceTx(base.db.$client, () =>
       batch.map(
         (o): Outcome =>
           savepoint(base.db, effects, () => {

@@ -170,6 +170,19 @@ const schema = {
   /** Endpoints one store may register (409 LIMIT_REACHED beyond). */
   webhookMaxPerStore: setting('WEBHOOK_MAX_PER_STORE', int(1), 20, 'a positive integer'),
 
+  // Web Push to the sellers' devices (modules/push).
+  /** Also plain http and private addresses as push endpoints: local testing only. */
+  pushAllowPrivate: setting('PUSH_ALLOW_PRIVATE', flag, false, '1 or 0'),
+  /** The VAPID key pair (base64url); unset, one is made once into DATA_DIR/vapid.json. */
+  vapidPublicKey: setting<string | undefined>('VAPID_PUBLIC_KEY', str, undefined, 'a base64url P-256 public key'),
+  vapidPrivateKey: setting<string | undefined>('VAPID_PRIVATE_KEY', str, undefined, 'a base64url P-256 private key'),
+  /** Who the push services may contact: an https: URL or mailto:; unset, PUBLIC_URL or the first owner's e-mail. */
+  vapidSubject: setting<string | undefined>('VAPID_SUBJECT', str, undefined, 'an https: URL or a mailto: address'),
+  /** Pushes per second while checkout is saturated (like WEBHOOK_BUSY_RATE; a push costs more: it is encrypted). */
+  pushBusyRate: setting('PUSH_BUSY_RATE', int(1), 50, 'a positive integer'),
+  pushTimeoutMs: setting('PUSH_TIMEOUT_MS', int(100), 10000, 'milliseconds ≥ 100'),
+  pushConcurrency: setting('PUSH_CONCURRENCY', int(1), 16, 'a positive integer'),
+
   // Billing.
   billingCron: setting('BILLING_CRON', str, '0 * * * * *', 'a cron pattern (with seconds)'),
   billingToleranceSec: setting('BILLING_TOLERANCE_SEC', int(1), 300, 'seconds'),
@@ -227,6 +240,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE))
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY))
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither')
   // Behind a proxy the Host a client sends (X-Forwarded-Host) must not decide redirects,
   // canonical links or the sitemap line; PUBLIC_URL names the one origin instead.
   if (out.trustProxy === true && !out.publicUrl)

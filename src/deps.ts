@@ -12,6 +12,7 @@ import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
 import { appendEvent } from './modules/webhooks'
+import { appendOrderPushTx, PushDispatcher } from './modules/push'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
@@ -40,6 +41,8 @@ export interface Deps {
   secretBox: SecretBox
   /** Sends the webhook outbox (modules/webhooks/dispatcher.ts). */
   dispatcher: Dispatcher
+  /** Sends the push queue to the sellers' devices (modules/push/dispatcher.ts). */
+  pushes: PushDispatcher
   /** Group-committed checkout batches: commit at NORMAL, then fsync the WAL off the event loop. */
   walSync: WalSync
   /** Whether writes currently fail for storage reasons (disk full, I/O): 503s and /health. */
@@ -85,6 +88,16 @@ export function createDeps(
   // clear the StoreCache (docs/decisions/003).
   const writeHealth = new WriteHealth(log, clock, probeWrite(db.$client))
   const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
+  // Pushes yield to a saturated checkout as webhooks do, on the webhook dispatcher's reading of it.
+  const pushes = new PushDispatcher({
+    db,
+    relaxed: (fn) => walSync.relaxed(fn),
+    config,
+    clock,
+    log,
+    secretBox,
+    pressure: dispatcher.governor,
+  })
   const base: Omit<Deps, 'checkout'> = {
     config,
     db,
@@ -93,13 +106,17 @@ export function createDeps(
     limiter: new RateLimiter(db, clock, config.rateLimitFlushMs),
     cache: new StoreCache(db, { responses: !config.benchNoResponseCache, ...opts.externalWrites }),
     queries: new ValidQueries(),
-    onOutbox: () => dispatcher.notify(),
+    onOutbox: () => {
+      dispatcher.notify()
+      pushes.notify()
+    },
     secretBox,
     dispatcher,
+    pushes,
     walSync,
     writeHealth,
     visits: new VisitCounter(db.$client, clock, log, writeHealth, opts.ticker),
-    appendEvent,
+    appendEvent: withPush(appendEvent),
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     imports: new ImportAdmission(),
     settled: new Signal<string>(),
@@ -122,9 +139,22 @@ export function createDeps(
 /** Flushes written-behind state and closes the database. */
 export function closeDeps(deps: Deps): void {
   deps.dispatcher.close()
+  deps.pushes.close()
   deps.limiter.close()
   deps.visits.close()
   deps.writeHealth.close()
   void deps.walSync.close()
   deps.db.$client.close()
+}
+
+/**
+ * The kernel's one append, for both queues: a new order also appends its push row (any path
+ * that creates an order emits `order.created` in the order's own transaction).
+ */
+function withPush(webhooks: AppendEvent): AppendEvent {
+  return (client, storeId, type, data, now) => {
+    const n = webhooks(client, storeId, type, data, now)
+    if (type !== 'order.created') return n
+    return n + appendOrderPushTx(client, storeId, (data as { orderId: string }).orderId, now)
+  }
 }

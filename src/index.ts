@@ -1,5 +1,8 @@
 /** Entry: config → open db (migrate) → app → listen → jobs; SIGTERM/SIGINT stop it gracefully. */
 import { loadConfigOrExit } from './config'
-import { serveUntilSignal, startServer } from './server'
+import { printPanelLink, serveUntilSignal, startServer } from './server'
 
-serveUntilSignal(await startServer(loadConfigOrExit()))
+const running = await startServer(loadConfigOrExit())
+// The panel's link is the first thing on the terminal; a first run's setup link follows.
+printPanelLink(running)
+serveUntilSignal(running)

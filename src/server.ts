@@ -9,6 +9,7 @@ import type { Deps } from './deps'
 import { startJobs } from './jobs'
 import { MAX_BODY_BYTES } from './http/gate'
 import { loadTls } from './tls'
+import { lanOrigins, panelLinkLines, type PanelLink } from './cli/panel-links'
 import { Checkpointer } from './db/checkpointer'
 
 export interface RunningServer {
@@ -123,4 +124,13 @@ export function serveUntilSignal(running: RunningServer): void {
     process.stdout.write(
       `First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`,
     )
+}
+
+/** The panel's link first, with its LAN form and QR code when a phone could use one (cli/panel-links.ts). */
+export function printPanelLink(
+  running: RunningServer,
+  link: PanelLink = { label: 'Seller panel', path: '/admin' },
+): void {
+  const lan = running.certFile ? lanOrigins(running.deps.config, running.port) : []
+  process.stdout.write(panelLinkLines(link, running.url, lan))
 }

@@ -1,6 +1,8 @@
 /**
- * TLS material: the operator's PEM files, or a self-signed certificate for localhost created
- * in DATA_DIR/tls/ on first start and reused after. `selfsigned` defaults to RSA + SHA-1 with
+ * TLS material: the operator's PEM files, or a self-signed certificate created in DATA_DIR/tls/
+ * on first start and reused after. It names localhost and the machine's LAN addresses (so a
+ * phone on the same Wi-Fi can open the panel after accepting it once), and is made again when
+ * those addresses change. `selfsigned` defaults to RSA + SHA-1 with
  * no SAN, which browsers and Bun's fetch reject, so every option is spelled out.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs'
@@ -9,6 +11,7 @@ import path from 'node:path'
 import selfsigned from 'selfsigned'
 import type { Config } from './config'
 import { DAY_MS } from './lib/time'
+import { lanAddresses } from './lib/lan'
 
 const VALID_DAYS = 825
 const RENEW_BEFORE_MS = 30 * DAY_MS
@@ -20,7 +23,7 @@ export interface TlsFiles {
   generated: boolean
 }
 
-export async function loadTls(config: Config): Promise<TlsFiles> {
+export async function loadTls(config: Config, lan: string[] = lanAddresses()): Promise<TlsFiles> {
   if (config.tlsCertFile && config.tlsKeyFile) {
     return {
       cert: readFileSync(config.tlsCertFile, 'utf8'),
@@ -34,9 +37,12 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
   const keyFile = path.join(dir, 'key.pem')
   if (existsSync(certFile) && existsSync(keyFile)) {
     const cert = readFileSync(certFile, 'utf8')
-    // Reused until it is about to expire; then a fresh one replaces it (clients trusting the
-    // old PEM must fetch the new one, which beats a service that stops answering).
-    if (new X509Certificate(cert).validToDate.getTime() - Date.now() > RENEW_BEFORE_MS) {
+    // Reused until it is about to expire or the LAN addresses changed; then a fresh one replaces
+    // it (clients trusting the old PEM must fetch the new one, which beats a service that stops answering).
+    const x509 = new X509Certificate(cert)
+    const names = x509.subjectAltName ?? ''
+    const namesLan = lan.every((ip) => names.includes(`IP Address:${ip}`))
+    if (namesLan && x509.validToDate.getTime() - Date.now() > RENEW_BEFORE_MS) {
       return { cert, key: readFileSync(keyFile, 'utf8'), certFile, generated: false }
     }
   }
@@ -58,6 +64,7 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
           { type: 2, value: 'localhost' },
           { type: 7, ip: '127.0.0.1' },
           { type: 7, ip: '::1' },
+          ...lan.map((ip) => ({ type: 7, ip })),
         ],
       },
     ],

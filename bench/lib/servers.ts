@@ -94,6 +94,8 @@ export interface StartServerOpts {
   pin?: boolean
   /** Checkout to run `src/index.ts` from (default: this one), e.g. to compare two revisions. */
   cwd?: string
+  /** A module to run before the server's own (`bun --preload`), e.g. bench/memory-preload.ts. */
+  preload?: string
 }
 
 /** The real server: `bun src/index.ts` on PORT=0/HTTP_PORT=0 (the OS picks free ports). */
@@ -104,7 +106,7 @@ export async function startServer(opts: StartServerOpts = {}): Promise<ServerHan
     ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
     : []
   const child = spawnTracked(
-    [...prefix, process.execPath, ...profile, 'src/index.ts'],
+    [...prefix, process.execPath, ...profile, ...(opts.preload ? ['--preload', opts.preload] : []), 'src/index.ts'],
     {
       DATA_DIR: dataDir,
       PORT: '0',

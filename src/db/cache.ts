@@ -11,8 +11,12 @@
 import type { Db } from './client'
 import type { ApiKey, Store } from './schema'
 import { Fragments } from './fragments'
+import { ResponseBodies, type CachedBody } from './response-bodies'
 
-const MAX_ENTRIES_PER_STORE = 256
+export type { CachedBody } from './response-bodies'
+
+/** What a store lists is kept under at most this many keys (ids and totals: a few KB each). */
+const MAX_LISTINGS_PER_STORE = 256
 
 /** How long a commit by another process may go unseen: a process's start and exit alone take longer. */
 export const EXTERNAL_WRITE_LAG_MS = 1
@@ -25,9 +29,6 @@ export interface StoreCacheOptions {
   /** A monotonic clock in milliseconds (tests step one). */
   now?: () => number
 }
-
-/** A serialized body. A Blob is best: a Response shares its bytes instead of copying them. */
-export type CachedBody = string | Uint8Array | Blob
 
 /**
  * The key of a key route's whole JSON answer: the request's path and query as sent (keys that
@@ -53,7 +54,11 @@ export interface Changed {
 }
 
 export class StoreCache {
-  private responses = new Map<string, Map<string, CachedBody>>()
+  /**
+   * Serialized answers: at most 256 per store and 32 MiB over all stores (response-bodies.ts).
+   * A Blob is best: a Response shares its bytes instead of copying them.
+   */
+  readonly responses = new ResponseBodies()
   readonly keys = new Map<string, ApiKey | null>()
   readonly stores = new Map<string, Store>()
   /** Each product's serialized view, dropped per product (fragments.ts). */
@@ -116,7 +121,7 @@ export class StoreCache {
    * nothing of its catalog but stock (`stockOnly`).
    */
   invalidate(storeId: string, changed: Changed = {}): void {
-    this.responses.delete(storeId)
+    this.responses.drop(storeId)
     this.stores.delete(storeId)
     this.fragments.drop(storeId, changed.products)
     this.publicFragments.drop(storeId, changed.products)
@@ -135,7 +140,7 @@ export class StoreCache {
     if (!m) this.listings.set(storeId, (m = new Map()))
     if (m.has(key)) return m.get(key) as T
     const value = build()
-    if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)
+    if (m.size >= MAX_LISTINGS_PER_STORE) m.delete(m.keys().next().value!)
     m.set(key, value)
     return value
   }
@@ -146,7 +151,7 @@ export class StoreCache {
   }
 
   getResponse(storeId: string, key: string): CachedBody | undefined {
-    return this.responses.get(storeId)?.get(key)
+    return this.responses.get(storeId, key)
   }
 
   /** The store's cached body under `key`, or `build()`'s, cached until a write to the store drops it. */
@@ -158,9 +163,6 @@ export class StoreCache {
 
   setResponse(storeId: string, key: string, body: CachedBody): void {
     if (!this.opts.responses) return
-    let m = this.responses.get(storeId)
-    if (!m) this.responses.set(storeId, (m = new Map()))
-    if (m.size >= MAX_ENTRIES_PER_STORE) m.delete(m.keys().next().value!)
-    m.set(key, body)
+    this.responses.set(storeId, key, body)
   }
 }

@@ -6,29 +6,16 @@
  */
 import { ctxFor, type CtxBase } from '../kernel/context'
 import { InvalidTransition } from '../modules/orders'
-import { pendingOrdersBefore, storesExpiringOrders, updateOrderStatus } from '../modules/orders'
+import { expiredPendingOrders, updateOrderStatus } from '../modules/orders'
 import { getStore } from '../modules/platform-stores'
 
-const HOUR_MS = 3_600_000
 /** Orders cancelled per store per run; the job runs every minute, so a backlog drains in turns. */
 const BATCH = 200
-
-interface Expired {
-  storeId: string
-  ids: string[]
-}
-
-function expiredOrders(deps: CtxBase, now: number): Expired[] {
-  const db = deps.db.$client
-  return storesExpiringOrders(db)
-    .map((s) => ({ storeId: s.id, ids: pendingOrdersBefore(db, s.id, now - s.ttl * HOUR_MS, BATCH) }))
-    .filter((e) => e.ids.length > 0)
-}
 
 /** Cancels every expired pending order; returns how many it cancelled. */
 export function expirePendingOrders(deps: CtxBase): number {
   let cancelled = 0
-  for (const { storeId, ids } of expiredOrders(deps, deps.clock.now())) {
+  for (const { storeId, ids } of expiredPendingOrders({ ctx: deps, input: { limit: BATCH } })) {
     const store = getStore({ ctx: { db: deps.db }, input: { id: storeId } })
     if (!store) continue
     for (const id of ids) {

@@ -6,6 +6,7 @@ import { Cron } from 'croner'
 import type { CtxBase } from '../kernel/context'
 import type { Logger } from '../lib/log'
 import type { Dispatcher } from '../modules/webhooks'
+import type { PushDispatcher } from '../modules/push'
 import type { PruneDeps } from './prune'
 import { pruneExpired } from './prune'
 import { runBillingSweep } from './billing'
@@ -16,7 +17,8 @@ import { expirePendingOrders } from './expire-orders'
 import { prunePeople } from './prune-people'
 
 /** What the scheduled jobs use, together. */
-export type JobDeps = CtxBase & PruneDeps & { log: Logger; dispatcher: Pick<Dispatcher, 'sweep'> }
+export type JobDeps = CtxBase &
+  PruneDeps & { log: Logger; dispatcher: Pick<Dispatcher, 'sweep'>; pushes: Pick<PushDispatcher, 'sweep'> }
 
 export function startJobs(deps: JobDeps): () => void {
   // Jobs run only in the service, so this is where it marks DATA_DIR as held: `admin restore`
@@ -40,6 +42,10 @@ export function startJobs(deps: JobDeps): () => void {
   })
   jobs.push(webhooks)
   void webhooks.trigger()
+  // Push retries that fell due and pushes a previous run left queued (the same schedule).
+  const pushes = new Cron(deps.config.webhookPollCron, opts('pushes'), () => deps.pushes.sweep())
+  jobs.push(pushes)
+  void pushes.trigger()
   if (deps.config.backupKeep > 0)
     jobs.push(new Cron(deps.config.backupCron, opts('backup'), () => runScheduledBackup(deps)))
   return () => jobs.forEach((j) => j.stop())

@@ -7,8 +7,7 @@ import { pruneActivity, pruneInvitations, pruneSessions } from '../modules/peopl
  * idle or absolute expiry, and one-time links a week past their expiry or use.
  */
 export async function prunePeople(deps: { db: Db; clock: Clock }): Promise<void> {
-  const now = deps.clock.now()
-  pruneSessions(deps.db, now)
-  pruneInvitations(deps.db, now)
-  await pruneActivity(deps.db.$client, now)
+  pruneSessions({ ctx: deps })
+  pruneInvitations({ ctx: deps })
+  await pruneActivity({ ctx: deps })
 }

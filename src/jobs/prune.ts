@@ -5,7 +5,7 @@ import { pruneIdempotencyKeys } from '../modules/orders'
 import { pruneDeliveryLog } from '../modules/webhooks'
 import { pruneVisits } from '../modules/public-catalog'
 import { pruneOauth } from '../modules/oauth'
-import { pruneMedia } from './prune-media'
+import { pruneMedia } from '../modules/products'
 
 /**
  * Forgets what no longer matters: ended rate-limit windows, idempotency keys past 24 h, and
@@ -23,8 +23,8 @@ export interface PruneDeps {
 export async function pruneExpired(deps: PruneDeps): Promise<void> {
   deps.limiter.prune()
   pruneIdempotencyKeys({ ctx: deps })
-  await pruneDeliveryLog(deps.db.$client, deps.clock.now(), deps.config.webhookLogRetentionDays)
-  await pruneVisits(deps.db.$client, deps.clock.now())
-  await pruneMedia(deps.db.$client, deps.config.dataDir, deps.clock.now())
+  await pruneDeliveryLog({ ctx: deps, input: { days: deps.config.webhookLogRetentionDays } })
+  await pruneVisits({ ctx: deps })
+  await pruneMedia({ ctx: deps, input: { dataDir: deps.config.dataDir } })
   pruneOauth({ ctx: deps })
 }

@@ -55,6 +55,9 @@ export type CtxBase = Pick<Ctx, 'db' | 'clock' | 'config' | 'appendEvent'>
  */
 export type OperatorCtx = Pick<Ctx, 'db' | 'clock'> & { actor?: 'cli' | 'system' }
 
+/** What the public's verbs use: the storefront and public look-ups, before (or without) a store's actor. */
+export type PublicCtx = Pick<Ctx, 'db' | 'clock'>
+
 const SYSTEM: Actor = { kind: 'system' }
 
 /** The one ctx builder. */

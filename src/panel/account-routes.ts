@@ -32,6 +32,7 @@ import { panelPlugin, panelRoute, type PanelCall } from './route'
 import type { Ctx } from '../kernel/context'
 import { type Req, field, seeOther, passwordMessage, minutes, deviceName } from './respond'
 import type { PanelEnv } from './env'
+import { notificationsOf, pushNotice } from './push/account'
 import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
 
@@ -40,7 +41,7 @@ export function accountRoutes(env: PanelEnv) {
   const app = panelPlugin('accountRoutes', [
     // ------------------------------------------------------------ account
     panelRoute({ method: 'get', path: '/admin/account', need: 'signedIn' }, (c) =>
-      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done)),
+      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done) ?? pushNotice(c.p.lang, c.query.done)),
     ),
     panelRoute({ method: 'post', path: '/admin/account/profile', need: 'signedIn' }, (c) => {
       const { p } = c
@@ -204,7 +205,7 @@ export function accountRoutes(env: PanelEnv) {
             network: s.ipPrefix,
             current: s.id === session.id,
           })),
-          sections: [accountAppsSection(env, user.id, f)],
+          sections: [notificationsOf(env, f, user.id), accountAppsSection(env, user.id, f)],
         }),
       extra,
     )

@@ -3,7 +3,6 @@
  * (an owner, any app of the store), and the sections both pages show. Disconnecting revokes the
  * grant, so each of its tokens fails on its very next use.
  */
-import { oauthGrants } from '../db/schema'
 import { iso } from '../lib/time'
 import { appsOfPerson, appsOfStore, disconnectApp, type ConnectedApp } from '../modules/oauth'
 import { appsWords } from './i18n/apps'
@@ -51,7 +50,7 @@ export function appsRoutes(env: PanelEnv) {
       },
     ),
     panelRoute(
-      { method: 'post', path: '/admin/team/apps/:id/disconnect', need: 'team', owns: oauthGrants },
+      { method: 'post', path: '/admin/team/apps/:id/disconnect', need: 'team', owns: 'oauthGrants' },
       ({ person, params, seeOther }) => {
         // The gate refused another store's grant (owns); the verb checks the store again.
         disconnectApp({ ctx: { db, clock }, input: { grantId: params.id, storeId: person.store.id } })

@@ -10,7 +10,7 @@
  * proof holds the handler carries on with that same request. Passwords the person typed into the
  * held form are never written back into a page: they are asked again.
  */
-import type { Session } from '../db/schema'
+import type { Session } from '../modules/people'
 import type { Db } from '../db/client'
 import type { Config } from '../config'
 import type { Clock } from '../lib/time'

@@ -6,6 +6,8 @@ import type { Db } from '../db/client'
 import type { RateLimiter } from '../db/rate-limiter'
 import type { Clock } from '../lib/time'
 import type { ImportAdmission, UploadAdmission } from '../modules/products'
+import type { PushDispatcher } from '../modules/push'
+import type { SecretBox } from '../lib/secret-box'
 import type { PagesDeps } from './pages/plugin'
 import type { PanelRequest } from './gate'
 import type { Frame } from './views'
@@ -20,6 +22,10 @@ export interface PanelDeps extends PagesDeps {
   cache: StoreCache
   /** Image uploads in flight (the picture form takes a place like the API's upload). */
   uploads: UploadAdmission
+  /** Sends pushes to the sellers' devices (a test notification wakes it). */
+  pushes: PushDispatcher
+  /** Seals a push subscription's auth secret at rest. */
+  secretBox: SecretBox
   /** Catalog CSV imports running: one per store (the import pages take the store's place). */
   imports: ImportAdmission
 }

@@ -8,7 +8,8 @@
  */
 import type { StoreCache } from '../db/cache'
 import { ctxFor, type ActivityNote, type Ctx, type CtxBase } from '../kernel/context'
-import type { Role, Session, Store, User } from '../db/schema'
+import type { Role, Session, User } from '../modules/people'
+import type { Store } from '../modules/platform-stores'
 import type { OwnedTable, PanelGated, SessionGate, SessionPolicy } from '../http/access'
 import { limitUndeclaredBody } from '../http/body-limit'
 import { activityNote } from '../http/gate'

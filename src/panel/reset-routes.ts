@@ -4,7 +4,6 @@
  * recent proof that it is the owner (confirm.ts), and is refused for a person who also works in a
  * store this owner does not own (people/team.ts issueMemberReset).
  */
-import { memberships } from '../db/schema'
 import { AppError } from '../lib/errors'
 import { issueMemberReset, listTeam, ResetNotYours } from '../modules/people'
 import { confirmFirst } from './confirm'
@@ -14,7 +13,7 @@ import { messagePage, resetMemberPage, resetReadyPage } from './views'
 
 export function resetRoutes(env: PanelEnv) {
   const { linkUrl } = env
-  const spec = { path: '/admin/team/:id/reset', need: 'team', owns: memberships } as const
+  const spec = { path: '/admin/team/:id/reset', need: 'team', owns: 'memberships' } as const
   return panelPlugin('resetRoutes', [
     panelRoute({ ...spec, method: 'get' }, ({ ctx, person, params, render }) => {
       const m = listTeam({ ctx }).members.find((x) => x.id === params.id)

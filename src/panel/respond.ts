@@ -5,9 +5,9 @@ import type { PanelRequest } from './gate'
 import { gatedOf } from '../plugins/request-state'
 import type { PanelWords } from './i18n'
 
-/** Only this origin, no inline script, no framing; forms post here only. */
+/** Only this origin, no inline script, no framing; forms post here only; the manifest and service worker from here too. */
 export const PANEL_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 /** Elysia's response headers and status for this request: what the pipeline set so far. */
 export type ResponseSet = Context['set']

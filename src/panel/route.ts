@@ -1,7 +1,7 @@
 /**
  * The one way to make a panel page: `panelRoute({ method, path, need, owns?, upload? }, handler)`.
  *
- *   panelRoute({ method: 'get', path: '/admin/team/:id/reset', need: 'team', owns: memberships },
+ *   panelRoute({ method: 'get', path: '/admin/team/:id/reset', need: 'team', owns: 'memberships' },
  *     ({ ctx, person, params, render }) => …)
  *
  * The declaration is the route's `access` (the gate's table, panel/gate.ts, decides on it before
@@ -14,7 +14,8 @@
  */
 import { Elysia, type Context, type ResolvePath } from 'elysia'
 import type { Ctx } from '../kernel/context'
-import type { Role, Store } from '../db/schema'
+import type { Role } from '../modules/people'
+import type { Store } from '../modules/platform-stores'
 import type { OwnedTable } from '../http/access'
 import type { PanelNeed } from '../modules/people'
 import { access } from '../plugins/access'

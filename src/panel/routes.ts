@@ -34,6 +34,7 @@ import { accountRoutes } from './account-routes'
 import { linkRoutes } from './link-routes'
 import { passkeySignInRoutes } from './passkey-signin-routes'
 import { teamRoutes } from './team-routes'
+import { pushPanel } from './push'
 import { signInRoutes } from './signin-routes'
 import { passkeyRoutes } from './passkey-routes'
 import { confirmRoutes } from './confirm-routes'
@@ -184,6 +185,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(resetRoutes(env))
     .use(appsRoutes(env))
     .use(oauthPanelRoutes(env))
+    .use(pushPanel(env))
 
   // The catalog pages: each declares its access like the routes above.
   for (const r of catalogPages({ deps, render, seeOther })) {

@@ -1,5 +1,5 @@
 /** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
-import { invitations, memberships, users } from '../db/schema'
+import { users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
@@ -56,7 +56,7 @@ export function teamRoutes(env: PanelEnv) {
         )
       }
     }),
-    panelRoute({ method: 'post', path: '/admin/team/:id/role', need: 'team', owns: memberships }, async (c) => {
+    panelRoute({ method: 'post', path: '/admin/team/:id/role', need: 'team', owns: 'memberships' }, async (c) => {
       const held = await confirmFirst(env, c)
       if (held) return held
       const { p } = c
@@ -78,13 +78,13 @@ export function teamRoutes(env: PanelEnv) {
       }
       return seeOther(set, '/admin/team')
     }),
-    panelRoute({ method: 'get', path: '/admin/team/:id/remove', need: 'team', owns: memberships }, (c) => {
+    panelRoute({ method: 'get', path: '/admin/team/:id/remove', need: 'team', owns: 'memberships' }, (c) => {
       const { p } = c
       const m = listTeam({ ctx: c.ctx }).members.find((x) => x.id === c.params.id)
       if (!m) return render(p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
       return render(p, c.set, 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
     }),
-    panelRoute({ method: 'post', path: '/admin/team/:id/remove', need: 'team', owns: memberships }, async (c) => {
+    panelRoute({ method: 'post', path: '/admin/team/:id/remove', need: 'team', owns: 'memberships' }, async (c) => {
       const held = await confirmFirst(env, c)
       if (held) return held
       const { p } = c
@@ -99,14 +99,17 @@ export function teamRoutes(env: PanelEnv) {
       }
       return seeOther(set, '/admin/team')
     }),
-    panelRoute({ method: 'post', path: '/admin/team/invitations/:id/revoke', need: 'team', owns: invitations }, (c) => {
-      try {
-        revokeInvitation({ ctx: c.ctx, input: { invitationId: c.params.id } })
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e
-      }
-      return seeOther(c.set, '/admin/team')
-    }),
+    panelRoute(
+      { method: 'post', path: '/admin/team/invitations/:id/revoke', need: 'team', owns: 'invitations' },
+      (c) => {
+        try {
+          revokeInvitation({ ctx: c.ctx, input: { invitationId: c.params.id } })
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e
+        }
+        return seeOther(c.set, '/admin/team')
+      },
+    ),
 
     // ------------------------------------------------------------ activity (owners)
     panelRoute({ method: 'get', path: '/admin/activity', need: 'activity' }, (c) => {

@@ -97,3 +97,13 @@ describe('every fault at once', () => {
     expect(settings.text).toContain('<p id="name-error" class="error">Completa este campo.</p>')
   })
 })
+
+test('a webhook with a plain-http URL and no event: both at their field', async () => {
+  const { b } = await signedInOwner(t, { plan: 'pro' })
+  await b.get('/admin/webhooks')
+  const res = await b.submit('/admin/webhooks', { url: 'http://example.com/hook' })
+  expect(res.status).toBe(400)
+  expect(summaryLinks(res.text).sort()).toEqual(['events', 'url'])
+  expect(res.text).toContain('<p id="events-error" class="error">')
+  expect(res.text).toContain('<p id="url-error" class="error">')
+})

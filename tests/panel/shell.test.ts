@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
 import { makeCatalog, orderBody, placeOrder } from '../helpers/factories'
-import { lastOrderEventId } from '../../src/modules/orders'
+import { lastOrderEventId } from '../../src/modules/orders/sql'
 
 let t: TestApp
 const client = () => new PanelClient((r) => t.app.handle(r))

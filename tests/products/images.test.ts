@@ -182,6 +182,20 @@ describe('upload', () => {
   })
 })
 
+describe('memory', () => {
+  test("after an upload, libvips' operation cache holds nothing and may hold nothing (its bound is 0)", async () => {
+    const { key, id } = await product()
+    const [res, body] = await upload(key, id, await jpeg(1600, 1200))
+    expectStatus(res, body).toBe(201)
+    // The same module instance the server loaded at the upload: its cache is off.
+    const stats = sharp.cache() as unknown as Record<'memory' | 'files' | 'items', { current: number; max: number }>
+    expect(stats.memory.max).toBe(0)
+    expect(stats.items.max).toBe(0)
+    expect(stats.files.max).toBe(0)
+    expect(stats.memory.current).toBe(0)
+  })
+})
+
 describe('ownership and plans', () => {
   test("another store's key → 403 on upload, move and delete; its files stay", async () => {
     const a = await product()

@@ -10,7 +10,7 @@ import { expectStatus, appForFile, makeApp, tempDir, type Json } from '../helper
 import { makeShop } from '../helpers/factories'
 import { fixedClock } from '../../src/lib/time'
 import { BackupError, createSnapshot, restoreSnapshot } from '../../src/backup/snapshot'
-import { MEDIA_RETENTION_DAYS, pruneMedia } from '../../src/jobs/prune-media'
+import { MEDIA_RETENTION_DAYS, pruneMedia } from '../../src/modules/products/images/prune'
 
 const clock = fixedClock(Date.UTC(2026, 10, 1))
 const t = appForFile({}, { clock })
@@ -82,10 +82,10 @@ describe('media lifecycle', () => {
     expect((await media(other.image.url)).status).toBe(200)
 
     clock.advance((MEDIA_RETENTION_DAYS - 1) * 86_400_000)
-    await pruneMedia(t.deps.db.$client, t.config.dataDir, clock.now())
+    await pruneMedia({ ctx: { db: t.deps.db, clock }, input: { dataDir: t.config.dataDir } })
     expect(readdirSync(publicDir(store.id)).length).toBeGreaterThan(0)
     clock.advance(2 * 86_400_000)
-    const pruned = await pruneMedia(t.deps.db.$client, t.config.dataDir, clock.now())
+    const pruned = await pruneMedia({ ctx: { db: t.deps.db, clock }, input: { dataDir: t.config.dataDir } })
     expect(pruned.images).toBeGreaterThanOrEqual(1)
     expect(readdirSync(publicDir(store.id))).toEqual([])
     expect(readdirSync(originalsDir(store.id))).toEqual([])
@@ -101,7 +101,7 @@ describe('media lifecycle', () => {
     t.deps.db.$client.run('PRAGMA foreign_keys = ON')
     t.deps.db.$client.run('DELETE FROM stores WHERE id = ?', [store.id])
     expect((await media(image.url)).status).toBe(404)
-    const pruned = await pruneMedia(t.deps.db.$client, t.config.dataDir, clock.now())
+    const pruned = await pruneMedia({ ctx: { db: t.deps.db, clock }, input: { dataDir: t.config.dataDir } })
     expect(pruned.stores).toBeGreaterThanOrEqual(1)
     expect(existsSync(publicDir(store.id))).toBe(false)
     expect(existsSync(originalsDir(store.id))).toBe(false)

@@ -53,7 +53,7 @@ describe('catalog visits', () => {
     const all = async (qs = '') => (await t.api.get(`/api/v1/stats${qs}`, { key }))[1].data.visits
     expect(await all()).toBe(47)
 
-    const removed = await pruneVisits(t.deps.db.$client, Date.now())
+    const removed = await pruneVisits({ ctx: { db: t.deps.db, clock: { now: () => Date.now() } } })
     expect(removed).toBeGreaterThanOrEqual(40)
     expect(rawVisits(store.id)).toBe(7)
     expect(await all()).toBe(47)
@@ -94,7 +94,7 @@ describe('catalog visits', () => {
       .values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 })
       .run()
     expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
-    await pruneVisits(t.deps.db.$client, now)
+    await pruneVisits({ ctx: { db: t.deps.db, clock: { now: () => now } } })
     expect(rows()).toBe(1)
     expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
   })

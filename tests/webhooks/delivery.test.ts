@@ -495,7 +495,12 @@ describe('delivery log and replay', () => {
     await pruneExpired(t.deps)
     const left = await deliveries()
     expect(left.data.map((d) => d.status)).toEqual(['pending'])
-    expect(await pruneDeliveryLog(client, clock.now() + 365 * DAY, 0)).toBe(0) // 0 keeps everything
+    expect(
+      await pruneDeliveryLog({
+        ctx: { db: t.deps.db, clock: { now: () => clock.now() + 365 * DAY } },
+        input: { days: 0 },
+      }),
+    ).toBe(0) // 0 keeps everything
   })
 
   test('replay resends the same webhook-id and body at once and starts the delivery over', async () => {

@@ -9,10 +9,9 @@ import { toMajor } from '../../lib/money'
 import { iso, isoOrNull } from '../../lib/time'
 import { containsPattern, page, sinceFilters } from '../shared'
 import { owned } from '../shared'
-import { orderFragments, pageOfOrderIds, pageOfOrders } from '../orders'
+import { customerOrderFragments, customerOrders } from '../orders'
 import type { Fragments } from '../../db/fragments'
 import { customerById } from './sql'
-import { listViews } from '../orders'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 
 export function customerView(c: Customer, currency: string) {
@@ -57,8 +56,8 @@ export const ownCustomer = (ctx: Ctx, id: string): Customer => owned(ctx, custom
 /** The customer with one page of their orders (list form, newest first); ordersCount is the total. */
 export function getCustomer({ ctx, input: { id, ...q } }: { ctx: Ctx; input: { id: string } & CustomerGetQuery }) {
   const c = ownCustomer(ctx, id)
-  const rows = pageOfOrders(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
-  return { ...customerView(c, ctx.store.currency), orders: listViews(ctx.db, rows) }
+  const page = { customerId: c.id, limit: q.ordersLimit ?? 50, offset: q.ordersOffset ?? 0 }
+  return { ...customerView(c, ctx.store.currency), orders: customerOrders({ ctx, input: page }) }
 }
 
 /**
@@ -75,7 +74,7 @@ export function customerJson({
   cache: Fragments
 }): string {
   const c = ownCustomer(ctx, id)
-  const ids = pageOfOrderIds(ctx.db, { customerId: c.id }, q.ordersLimit ?? 50, q.ordersOffset ?? 0)
+  const page = { customerId: c.id, limit: q.ordersLimit ?? 50, offset: q.ordersOffset ?? 0 }
   const head = JSON.stringify(customerView(c, ctx.store.currency))
-  return `{"data":${head.slice(0, -1)},"orders":[${orderFragments(ctx.db.$client, ctx.store.id, ids, cache).join(',')}]}}`
+  return `{"data":${head.slice(0, -1)},"orders":[${customerOrderFragments({ ctx, input: page, cache }).join(',')}]}}`
 }

@@ -1,3 +1,2 @@
 /** The keys module as other code sees it: everything outside the folder imports from here. */
 export * from './service'
-export { recordKeyUse } from './sql'

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client'
 import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'
 import { isoOrNull } from '../../lib/time'
+import { writeKeyUses } from './sql'
 
 /** Recognisable in logs and secret scanners; 24 random bytes = 192 bits. */
 export const KEY_PREFIX = 'sfk_'
@@ -92,4 +93,15 @@ export function revokeKey({ ctx: { db, clock }, input: { id } }: { ctx: Operator
       .get() ?? db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
   if (!row) throw new NotFound('API key')
   return { id: row.id, revokedAt: isoOrNull(row.revokedAt) }
+}
+
+/** Records when each key was last used, in one transaction (the gate's usage flush). Takes the operator's ctx. */
+export function recordKeyUse({
+  ctx,
+  input,
+}: {
+  ctx: Pick<OperatorCtx, 'db'>
+  input: { uses: Iterable<readonly [keyId: string, at: number]> }
+}): void {
+  writeKeyUses(ctx.db.$client, input.uses)
 }

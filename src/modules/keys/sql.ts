@@ -2,7 +2,7 @@
 import type { Database } from 'bun:sqlite'
 
 /** Records when each key was last used, in one transaction (the gate's usage flush, once a second). */
-export function recordKeyUse(client: Database, uses: Iterable<readonly [keyId: string, at: number]>): void {
+export function writeKeyUses(client: Database, uses: Iterable<readonly [keyId: string, at: number]>): void {
   const stmt = client.query('UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2')
   client.transaction(() => {
     for (const [id, at] of uses) stmt.run(at, id)

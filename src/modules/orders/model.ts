@@ -8,6 +8,7 @@ export const OrderStatus = t.Union(
   [t.Literal('pending'), t.Literal('confirmed'), t.Literal('shipped'), t.Literal('delivered'), t.Literal('cancelled')],
   { error: STATUS_TEXT, description: ORDER_STATUSES.join(' | ') },
 )
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 export const MAX_QUANTITY = 10_000
 

@@ -8,7 +8,7 @@ import { activity } from '../../db/schema'
 import { actorNameOf } from '../../kernel/actor-name'
 import type { Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
-import type { Actor } from '../../kernel/context'
+import type { Actor, OperatorCtx } from '../../kernel/context'
 import { activityFacetRows, deleteActivityBefore } from './sql'
 
 export const ACTIVITY_RETENTION_DAYS = 180
@@ -81,9 +81,10 @@ export function activityFacets(db: Runner, storeId: string): { actors: string[];
   return activityFacetRows(client, storeId)
 }
 
-/** Lines older than 180 days leave (the prune job), in slices so the writer is never held long. */
-export async function pruneActivity(client: import('bun:sqlite').Database, now: number): Promise<number> {
-  const cutoff = now - ACTIVITY_RETENTION_DAYS * DAY_MS
+/** Lines older than 180 days leave (the prune job), in slices so the writer is never held long. Takes the operator's ctx. */
+export async function pruneActivity({ ctx }: { ctx: OperatorCtx }): Promise<number> {
+  const client = ctx.db.$client
+  const cutoff = ctx.clock.now() - ACTIVITY_RETENTION_DAYS * DAY_MS
   let total = 0
   for (;;) {
     const n = deleteActivityBefore(client, cutoff, 2000)

@@ -1,5 +1,6 @@
 /** What other parts may import of the people module: users, memberships, links, sessions, sign-in, two-step, passkeys, activity. */
 export * from './roles'
+export * from './rows'
 export * from './context'
 export * from './tokens'
 export * from './passwords'
@@ -16,3 +17,4 @@ export * from './passkey-signin'
 export * from './session-grants'
 export * from './activity'
 export * from './first-run'
+export * from './rehash'

@@ -9,9 +9,9 @@ import { sessions, users, type Session, type User } from '../../db/schema'
 import { transaction } from '../../kernel/write'
 import type { Db, Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
+import type { OperatorCtx } from '../../kernel/context'
 import type { PeopleCtx } from './context'
 import { hashToken, randomToken, TOKEN_RE } from './tokens'
-import type { Database } from 'bun:sqlite'
 import { deleteExpiredSessions, deleteInvitationsBefore } from './sql'
 
 export const COOKIE = '__Host-sid'
@@ -199,12 +199,13 @@ export function endOtherSessions({ ctx, input }: { ctx: PeopleCtx; input: { user
   return ctx.db.delete(sessions).where(where).returning({ id: sessions.id }).all().length
 }
 
-/** Deletes sessions past their expiry (the prune job). */
-export function pruneSessions(db: { $client: Database }, now: number): void {
-  deleteExpiredSessions(db.$client, now - PENDING_MS, now - IDLE_MS, now - ABSOLUTE_MS)
+/** Deletes sessions past their expiry (the prune job). Takes the operator's ctx. */
+export function pruneSessions({ ctx }: { ctx: OperatorCtx }): void {
+  const now = ctx.clock.now()
+  deleteExpiredSessions(ctx.db.$client, now - PENDING_MS, now - IDLE_MS, now - ABSOLUTE_MS)
 }
 
-/** Deletes one-time links a week past their expiry or use (the prune job). */
-export function pruneInvitations(db: { $client: Database }, now: number): void {
-  deleteInvitationsBefore(db.$client, now - 7 * DAY_MS)
+/** Deletes one-time links a week past their expiry or use (the prune job). Takes the operator's ctx. */
+export function pruneInvitations({ ctx }: { ctx: OperatorCtx }): void {
+  deleteInvitationsBefore(ctx.db.$client, ctx.clock.now() - 7 * DAY_MS)
 }

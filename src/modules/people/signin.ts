@@ -6,6 +6,7 @@
 import { RateLimited, Unauthorized } from '../../lib/errors'
 import type { PeopleCtx } from './context'
 import { verifyPassword } from './passwords'
+import { rehashIfOld } from './rehash'
 import { openSession, type Opened } from './sessions'
 import { storesOf, userByEmail } from './lookups'
 import { throttledCheck, type Counter } from './throttle'
@@ -49,6 +50,7 @@ export async function signInWithPassword({
   )
   if (wait > 0) throw new RateLimited(wait)
   if (!ok || !user) throw new SignInFailed()
+  await rehashIfOld(ctx, user.id, user.passwordHash!, password, input.ip)
   const pending = user.totpEnabledAt !== null
   const storeId = storesOf(ctx.db, user.id)[0]?.storeId ?? null
   const opened = openSession({

@@ -1,2 +1,3 @@
 /** The platform-stores module as other code sees it: everything outside the folder imports from here. */
 export * from './service'
+export type { Store } from '../../db/schema'

@@ -11,6 +11,7 @@
  * the rollup), so rows older than VISIT_RAW_DAYS are pruned; the rollup keeps their counts.
  */
 import type { Database } from 'bun:sqlite'
+import type { OperatorCtx } from '../../kernel/context'
 import type { Logger } from '../../lib/log'
 import { DAY_MS, intervalTicker, type Clock, type Ticker } from '../../lib/time'
 import { storageFailure, type WriteHealth } from '../../db/write-health'
@@ -141,7 +142,16 @@ export class VisitCounter {
  * delete trigger takes each row off `visit_stats_daily`, so each batch first adds the same
  * counts back, in the same transaction.
  */
-export async function pruneVisits(db: Database, now: number, keepDays = VISIT_RAW_DAYS): Promise<number> {
+export async function pruneVisits({
+  ctx,
+  input = {},
+}: {
+  ctx: OperatorCtx
+  input?: { keepDays?: number }
+}): Promise<number> {
+  const db = ctx.db.$client
+  const now = ctx.clock.now()
+  const keepDays = input.keepDays ?? VISIT_RAW_DAYS
   const cutoff = (Math.floor(now / DAY_MS) - keepDays) * DAY_MS
   let removed = 0
   for (;;) {

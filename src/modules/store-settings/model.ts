@@ -5,6 +5,7 @@ export const Language = t.Union([t.Literal('es'), t.Literal('en'), t.Literal('pt
   description: "The storefront's words and the default WhatsApp template",
   error: "language must be 'es', 'en' or 'pt'",
 })
+export type Language = typeof Language.static
 
 /** A year: an order pending longer has been forgotten by everyone. */
 export const MAX_PENDING_TTL_HOURS = 8760

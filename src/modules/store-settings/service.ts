@@ -10,7 +10,7 @@ import { canonicalZone } from '../../lib/zone'
 import { PLACEHOLDER_NAMES, unknownPlaceholders } from '../../lib/whatsapp'
 import { getStore as storeRow, storeView } from '../platform-stores'
 import { write } from '../../kernel/write'
-import { countOrders } from '../orders'
+import { orderCount } from '../orders'
 import type { StoreUpdate } from './model'
 
 export function getStoreSettings({ ctx }: { ctx: Ctx }) {
@@ -40,7 +40,7 @@ function settingsView(ctx: Ctx, s: Store) {
         .where(and(eq(products.storeId, s.id), isNull(products.deletedAt))),
     ),
     categoryCount: n(ctx.db.select({ n: count() }).from(categories).where(eq(categories.storeId, s.id))),
-    orderCount: countOrders(ctx.db, s.id),
+    orderCount: orderCount({ ctx }),
   }
 }
 

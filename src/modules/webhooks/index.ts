@@ -5,3 +5,6 @@ export * from './outbox'
 export * from './retention'
 export * from './service'
 export * from './test-event'
+// The push queue (modules/push) shares the webhooks' sender and checkout-pressure governor.
+export { DeliveryGovernor } from './governor'
+export { send, type SendResult } from './sender'

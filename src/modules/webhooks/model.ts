@@ -1,5 +1,7 @@
 import { t } from 'elysia'
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../db/schema'
+
+export { WEBHOOK_EVENTS }
 import { Id, Pagination, Timestamp } from '../shared'
 
 const EventName = t.Union([t.Literal('order.created'), t.Literal('order.updated'), t.Literal('review.created')], {

@@ -8,16 +8,18 @@
  * them: a year-old log cleared in one statement would hold the write lock, and checkout with it,
  * for seconds. In steady state a run (every 10 minutes) finds ten minutes' worth of rows.
  */
-import type { Database } from 'bun:sqlite'
+import type { OperatorCtx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'
 import { deleteFinishedDeliveries, endpointIds } from './sql'
 
 const BATCH = 500
 
-/** Deletes finished deliveries at least `days` old; returns how many went. `days = 0` keeps all. */
-export async function pruneDeliveryLog(client: Database, now: number, days: number): Promise<number> {
+/** Deletes finished deliveries at least `days` old; returns how many went. `days = 0` keeps all. Takes the operator's ctx. */
+export async function pruneDeliveryLog({ ctx, input }: { ctx: OperatorCtx; input: { days: number } }): Promise<number> {
+  const { days } = input
   if (days <= 0) return 0
-  const cutoff = now - days * DAY_MS
+  const client = ctx.db.$client
+  const cutoff = ctx.clock.now() - days * DAY_MS
   let deleted = 0
   for (const id of endpointIds(client)) {
     for (const status of ['succeeded', 'failed'] as const) {

@@ -19,7 +19,7 @@ export interface SendRequest {
    */
   addresses: string[]
   headers: Record<string, string>
-  body: string
+  body: string | Uint8Array
   timeoutMs: number
   /** Aborts the send (shutdown). */
   signal: AbortSignal

@@ -71,6 +71,17 @@ async function checkedUrl(ctx: Ctx, raw: string): Promise<string> {
   return check.url.href
 }
 
+/** The URL's own fault (not https, a private address…), or none: a form checks it beside the schema's faults. */
+export async function webhookUrlFaults(ctx: Ctx, url: string): Promise<ValidationError[]> {
+  try {
+    await checkedUrl(ctx, url)
+    return []
+  } catch (e) {
+    if (e instanceof ValidationError) return [e]
+    throw e
+  }
+}
+
 function checkedEvents(events: string[]): WebhookEvent[] {
   const seen = new Set<string>()
   events.forEach((e, i) => {

@@ -10,6 +10,7 @@ import { setBadge } from './badges'
 import { startOrderActions } from './order-actions'
 import { startOrdersLive } from './orders-live'
 import { startProductPictures } from './product-pictures'
+import { registerPanelWorker, startPushSwitch } from './push'
 import { startWebhookLog } from './webhook-log'
 
 const $ = <T extends Element>(sel: string) => document.querySelector<T>(sel)
@@ -127,6 +128,9 @@ startOrderActions()
 
 // The product editor's pictures: uploads with progress, moves by drag and by button (product-pictures.ts).
 startProductPictures()
+// The service worker on every page (installable panel, pushes); the Account page's notification switch.
+registerPanelWorker()
+startPushSwitch(document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value)
 startWebhookLog()
 
 // The Reviews link's count of reviews waiting for approval stays live: refreshed every half

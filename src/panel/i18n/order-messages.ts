@@ -3,7 +3,7 @@
  * current status: in the store's language (es | en | pt), not the person's, since the customer
  * reads it. A shipped order's message carries its tracking number and link when it has them.
  */
-import type { OrderStatus } from '../../db/schema'
+import type { OrderStatus } from '../../modules/orders'
 import type { PanelLanguage } from '../i18n'
 
 type Message = (name: string, number: string, total: string) => string

@@ -3,7 +3,7 @@
  * the shell's catalogue (panel/i18n/index.ts). A sentence with a value is a function of that value.
  * `customerMessage` (order-messages.ts) is what "Message on WhatsApp" writes to the customer.
  */
-import type { OrderStatus } from '../../db/schema'
+import type { OrderStatus } from '../../modules/orders'
 import type { PanelLanguage } from '../i18n'
 import { ORDER_LINE_WORDS } from '../../shop/i18n/order-lines'
 import { ORDER_DAY_WORDS } from './order-day'

@@ -7,7 +7,7 @@
 import { Elysia } from 'elysia'
 import { access } from '../../plugins/access'
 import { html, raw, type Html } from '../../shop/html'
-import { inboxPage as readInbox, lastOrderEventId } from '../../modules/orders'
+import { inboxPage as readInbox, latestOrderEventId } from '../../modules/orders'
 import { dashboardNumbers, readiness, type PeriodFigure } from '../../modules/stats'
 import { DAY_MS } from '../../lib/time'
 import { toMajor } from '../../lib/money'
@@ -147,7 +147,7 @@ export function dashboardPages() {
         numbers: dashboardNumbers({ ctx, input: {} }),
         steps: readiness({ ctx }),
         // The log's head before the rows: the page's stream resumes there, so no order in between is missed.
-        after: lastOrderEventId(ctx.db.$client),
+        after: latestOrderEventId({ ctx }),
         latest: readInbox({ ctx, input: { limit: LATEST, offset: 0 } }).rows,
         currency: store.currency,
         paid: store.plan !== 'free',

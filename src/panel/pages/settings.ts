@@ -5,7 +5,7 @@
  * send for a sample order, rendered by the checkout's own function in the store's language.
  * "Save" is the API's verb (updateStoreSettings) with the body its schema checks.
  */
-import type { Store } from '../../db/schema'
+import type { Store } from '../../modules/platform-stores'
 import { AppError } from '../../lib/errors'
 import { isPanelLanguage } from '../i18n'
 import { whatsappFor } from '../../modules/orders'

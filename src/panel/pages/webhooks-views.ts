@@ -3,7 +3,7 @@
  * secret), a secret shown once (after adding or rotating), the delivery log with "Send test
  * event" and "Retry", and the delete confirmation.
  */
-import { WEBHOOK_EVENTS } from '../../db/schema'
+import { WEBHOOK_EVENTS } from '../../modules/webhooks'
 import type { deliveryLog, getWebhook } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'

@@ -7,7 +7,7 @@
  * the body the API's schema checks, so the URL rules (https, public addresses only) and the
  * endpoint limit are the API's and show at their field.
  */
-import { WEBHOOK_EVENTS, webhooks } from '../../db/schema'
+import { WEBHOOK_EVENTS } from '../../modules/webhooks'
 import { AppError } from '../../lib/errors'
 import {
   createWebhook,
@@ -21,7 +21,9 @@ import {
   updateWebhook,
   WebhookCreate,
   WebhookUpdate,
+  webhookUrlFaults,
 } from '../../modules/webhooks'
+import { faultsError, faultsIn } from '../../lib/faults'
 import { checkBody } from '../../plugins/validation-errors'
 import { confirmFirst } from '../confirm'
 import { json } from '../respond'
@@ -39,6 +41,23 @@ import {
   secretPage,
   type HookForm,
 } from './webhooks-views'
+
+/**
+ * The form's body against the API's schema; when only other fields are refused, the URL's own
+ * check (https, a public address) runs too, so a plain-http URL shows beside a missing event.
+ */
+async function checkHook<S extends typeof WebhookCreate | typeof WebhookUpdate>(
+  c: PageReq,
+  schema: S,
+  form: { url: string; events: Set<string> },
+): Promise<S['static']> {
+  const body = { url: form.url, events: [...form.events] }
+  let checked: S['static'] | undefined
+  const faults = faultsIn(() => (checked = checkBody(schema, body)))
+  if (checked !== undefined) return checked
+  const urlRefused = faults.some((f) => String(f.details?.field).startsWith('url'))
+  throw faultsError([...faults, ...(urlRefused ? [] : await webhookUrlFaults(ctxOf(c), form.url))])
+}
 
 /** Deliveries the log shows, newest first. */
 const LOG_ROWS = 50
@@ -99,7 +118,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
         try {
           const created = await createWebhook({
             ctx: ctxOf(c),
-            input: checkBody(WebhookCreate, { url: form.url, events: [...form.events] }),
+            input: await checkHook(c, WebhookCreate, form),
           })
           return kit.render(panelOf(c), c.set, 200, (f) => secretPage(f, created))
         } catch (e) {
@@ -113,7 +132,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/webhooks/:id',
       need: 'webhooks:read',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
           const h = hookOf(c)
@@ -126,7 +145,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/webhooks/:id/log',
       need: 'webhooks:read',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, async () => {
           const h = hookOf(c)
@@ -139,7 +158,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/webhooks/:id/edit',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
           const h = hookOf(c)
@@ -150,14 +169,14 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/webhooks/:id/edit',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, async () => {
           const form = readHook(c.body)
           try {
             await updateWebhook({
               ctx: ctxOf(c),
-              input: { id: c.params.id!, ...checkBody(WebhookUpdate, { url: form.url, events: [...form.events] }) },
+              input: { id: c.params.id!, ...(await checkHook(c, WebhookUpdate, form)) },
             })
             return kit.seeOther(c.set, `${hookPath(c.params.id!)}/edit?done=saved`)
           } catch (e) {
@@ -171,7 +190,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/webhooks/:id/active',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, async () => {
           await updateWebhook({
@@ -185,7 +204,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/webhooks/:id/rotate',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       // The new secret is the answer to the POST, never in a URL; reloading it would rotate again, as the API's would.
       handler: (c) =>
         guarded(kit, c, () => {
@@ -197,7 +216,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/webhooks/:id/test',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
           sendTestEvent({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -208,14 +227,14 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/webhooks/:id/delete',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) => guarded(kit, c, () => kit.render(panelOf(c), c.set, 200, (f) => deletePage(f, hookOf(c)))),
     },
     {
       method: 'post',
       path: '/admin/webhooks/:id/delete',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
           deleteWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -226,7 +245,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/webhooks/:id/deliveries/:deliveryId/retry',
       need: 'webhooks:write',
-      owns: webhooks,
+      owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
           retryDelivery({ ctx: ctxOf(c), input: { webhookId: c.params.id!, deliveryId: c.params.deliveryId! } })

@@ -1,5 +1,5 @@
 /** What every panel view is drawn from (the frame), who may see what, and forms that carry the session's token. */
-import type { Role } from '../../db/schema'
+import type { Role } from '../../modules/people'
 import { roleHas, type PanelNeed } from '../../modules/people'
 import { html, raw, type Html } from '../../shop/html'
 import type { PanelAssets } from '../assets'

@@ -32,6 +32,8 @@ ${robots(f)}
 <meta name="description" content="${title} · ${f.w.panel}">
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
+<link rel="manifest" href="/admin/manifest.webmanifest" crossorigin="use-credentials">
+<meta name="theme-color" content="#17324d">
 <script type="module" src="${f.assets.js.url}"></script>
 </head>
 <body${raw(f.person?.role ? ' class="signed-in"' : '')}${stream}>

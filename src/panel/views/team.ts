@@ -1,5 +1,5 @@
 /** The team page, a ready invitation, and the activity log. */
-import type { Role } from '../../db/schema'
+import type { Role } from '../../modules/people'
 import { html, raw, type Html } from '../../shop/html'
 import { type Frame, form, layout, errorLine } from './frame'
 import { shownAt } from './time'

@@ -3,7 +3,7 @@
  * cart script shows; the page hands them to it in its data block, so the script itself has no
  * words and stays one cacheable file for every language.
  */
-import type { Language } from '../../db/schema'
+import type { Language } from '../../modules/store-settings'
 import { en } from './en'
 import { es } from './es'
 import { pt } from './pt'

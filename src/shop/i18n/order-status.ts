@@ -1,5 +1,5 @@
 /** The customer's order status page's words, in the store's language (es | en | pt). */
-import type { OrderStatus } from '../../db/schema'
+import type { OrderStatus } from '../../modules/orders'
 import { ORDER_LINE_WORDS } from './order-lines'
 
 const en = {

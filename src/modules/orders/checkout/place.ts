@@ -67,7 +67,7 @@ export interface CheckoutTx {
  * was a segment, and the merges it brings, per order (~25 µs); one statement for the batch is
  * one segment. A rolled-back order left no row, so it is not indexed.
  */
-export function withNamesIndexedOnce<T>(db: Database, place: () => T): T {
+export function withNamesIndexedOnceTx<T>(db: Database, place: () => T): T {
   const after = sql.deferNames(db)
   const placed = place()
   sql.indexNamesAfter(db, after)

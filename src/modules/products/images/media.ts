@@ -27,7 +27,7 @@ export const mediaRoutes = (deps: { config: Config; db: Db }) =>
       const q = url.indexOf('?', start)
       const name = servedFile(deps.config.dataDir, url.slice(start, q === -1 ? undefined : q))
       // A soft-deleted product's pictures (or a removed store's) stop being served at once; the
-      // files go later (jobs/prune-media.ts).
+      // files go later (products/images/prune.ts).
       if (!name || !liveImage(deps.db.$client, name.storeId, name.imageId)) throw new NotFound('Image')
       const file = realServedFile(deps.config.dataDir, name.file)
       if (!file) throw new NotFound('Image')

@@ -7,8 +7,23 @@
  * the event loop: bench/images.ts measures list latency during parallel uploads. Callers run
  * `renditions` inside `inResizeSlot`.
  */
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata } from 'sharp'
 import { ValidationError, type ErrorReason } from '../../../lib/errors'
+
+type Sharp = typeof import('sharp')['default']
+let loading: Promise<Sharp> | undefined
+/**
+ * libvips is loaded at the first upload, not at start: loading it adds ~21 MB of RSS that a
+ * server taking no pictures never needs (bench/memory.ts). Its operation cache is off: by default
+ * it keeps up to 50 MB of recent operations' results, and an upload is never resized twice.
+ */
+function vips(): Promise<Sharp> {
+  loading ??= import('sharp').then((m) => {
+    m.default.cache(false)
+    return m.default
+  })
+  return loading
+}
 
 /** Rendition widths: each not wider than the (oriented) original, which is never enlarged. */
 export const WIDTHS = [320, 640, 1280] as const
@@ -92,6 +107,7 @@ export function widthsFor(width: number): number[] {
 export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<Rendition[]> {
   const kind = sniff(bytes)
   if (!kind) throw bad('unsupported_type', 'file must be a JPEG, PNG or WebP image (recognised by its content)')
+  const sharp = await vips()
   let meta: Metadata
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata()
@@ -114,6 +130,7 @@ export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<
 }
 
 async function encode(bytes: Uint8Array, kind: ImageKind, widths: number[], maxPixels: number): Promise<Rendition[]> {
+  const sharp = await vips()
   try {
     // Decode once, at the largest width (JPEG shrinks on load), to raw pixels; the smaller
     // renditions are made from those, not by decoding the upload again.

@@ -24,16 +24,16 @@
  * event instead (the title counts them, the page says to reload). So a stream costs one write
  * per read however many orders a second a store takes (bench/panel-streams.ts).
  */
-import type { Database } from 'bun:sqlite'
+import type { Db } from '../../../db/client'
 import type { Ctx } from '../../../kernel/context'
 import {
   inboxRows,
-  lastOrderEventId,
+  latestOrderEventId,
   memberSince,
   NEW_FOR_MS,
   openedBy,
-  orderEventsAfter,
-  storeOrderEventsAfter,
+  orderEventsSince,
+  storeOrderEventsSince,
   type InboxRow,
   type OrderEventRow,
 } from '../../../modules/orders'
@@ -85,7 +85,7 @@ interface Client {
 type Opener = { sessionId: string; signal?: AbortSignal }
 
 export interface FeedDeps {
-  db: { $client: Database }
+  db: Db
   settled: { on(fn: (storeId: string) => void): () => void }
   stopping: { on(fn: () => void): () => void }
 }
@@ -151,13 +151,13 @@ export class OrderFeed {
         }
         client = c
         c.push(encoder.encode('retry: 1000\n\n'))
-        if (this.cursor < 0) this.cursor = lastOrderEventId(this.deps.db.$client)
+        if (this.cursor < 0) this.cursor = latestOrderEventId({ ctx: this.deps })
         // The store's events the stream has not seen, then live.
         if (after < this.cursor)
           this.send(
             ctx,
             [c],
-            storeOrderEventsAfter(this.deps.db.$client, ctx.store.id, after, 500).filter((e) => e.id <= this.cursor),
+            storeOrderEventsSince({ ctx, input: { after, limit: 500 } }).filter((e) => e.id <= this.cursor),
           )
         c.sent = Math.max(c.sent, this.cursor)
         this.add(c, ctx)
@@ -214,7 +214,7 @@ export class OrderFeed {
   drain(): void {
     if (this.open === 0) return
     for (;;) {
-      const events = orderEventsAfter(this.deps.db.$client, this.cursor, 1000)
+      const events = orderEventsSince({ ctx: this.deps, input: { after: this.cursor, limit: 1000 } })
       if (events.length === 0) return
       this.cursor = events[events.length - 1]!.id
       const perStore = new Map<string, OrderEventRow[]>()

@@ -4,7 +4,7 @@
  * and the packing slip: a page of its own with no navigation, laid out for paper by the print
  * rules of panel.css.
  */
-import type { Order, OrderItem, OrderStatus } from '../../../db/schema'
+import type { OrderRow as Order, OrderItemRow as OrderItem, OrderStatus } from '../../../modules/orders'
 import { escapeHtml, html, raw, type Html } from '../../../shop/html'
 import type { HistoryLine, NoteLine } from '../../../modules/orders'
 import type { OrdersWords } from '../../i18n/orders'

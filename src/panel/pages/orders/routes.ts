@@ -4,10 +4,9 @@
  * form token (checked by the panel's hook in panel/routes.ts, which this plugin is mounted
  * under) that call the orders module's own verb, so the rules, stock and webhooks are the API's.
  * Access is declared per route: reading needs `orders:read` (every role), moving
- * `orders:write` (owner, staff); `owns: orders` makes another store's order id a 403 page.
+ * `orders:write` (owner, staff); `owns: 'orders'` makes another store's order id a 403 page.
  */
 import { Elysia } from 'elysia'
-import { ORDER_STATUSES, orders, type Order, type OrderStatus } from '../../../db/schema'
 import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
@@ -18,14 +17,17 @@ import {
   inboxPage as readInbox,
   notesOf,
   InvalidTransition,
-  itemsOf,
-  lastOrderEventId,
+  latestOrderEventId,
   markOrderSeen,
   nextStatuses,
   orderHistory,
   ownOrder,
-  statusTokenOf,
+  orderItems,
+  orderStatusToken,
   updateOrderStatus,
+  ORDER_STATUSES,
+  type OrderRow as Order,
+  type OrderStatus,
 } from '../../../modules/orders'
 import type { PanelRequest } from '../../gate'
 import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/orders'
@@ -70,7 +72,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     const ctx = ctxOf(p)
     const store = ctx.store
     const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
-    const token = statusTokenOf(ctx.db.$client, o.id)
+    const token = orderStatusToken({ ctx, input: { orderId: o.id } })
     const message = customerMessage(store.language, o.status, o.customerName, o.orderNumber, total, {
       number: o.trackingNumber,
       url: o.trackingUrl,
@@ -89,7 +91,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     if (!o) return notFound(c)
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
     const w = ordersWords(p.lang)
-    const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+    const items = orderItems({ ctx, input: { orderId: o.id } })
     const whatsapp = messageFor(p, o)
     return render(c, status, (f) =>
       orderPage(f, w, {
@@ -115,7 +117,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const status = isStatus(c.query.status) ? c.query.status : undefined
         const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
         const page = intParam(c.query.page, 1)
-        const after = lastOrderEventId(ctx.db.$client) // before the rows: nothing committed in between is missed
+        const after = latestOrderEventId({ ctx }) // before the rows: nothing committed in between is missed
         const { rows, total, more } = readInbox({
           ctx,
           input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
@@ -143,7 +145,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const c = h(raw)
         const p = panelOf(c)
         const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
-        const after = Number.isSafeInteger(last) && last >= 0 ? last : lastOrderEventId(deps.db.$client)
+        const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
         const by = { sessionId: p.person!.session.id, signal: c.request.signal }
         const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, by)
         return finish(c.set, 200, body, {
@@ -163,7 +165,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         // After a move the page leads with telling the customer (the link carries the new status's message).
         return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
       },
-      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
     )
     .get(
       '/admin/orders/:id/print',
@@ -173,10 +175,10 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const ctx = ctxOf(p)
         const o = orderOf(c)
         if (!o) return notFound(c)
-        const items = itemsOf(ctx.db.$client, [o.id]).get(o.id) ?? []
+        const items = orderItems({ ctx, input: { orderId: o.id } })
         return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
       },
-      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
     )
     .get(
       '/admin/orders/:id/cancel',
@@ -189,7 +191,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
           return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
         return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
     .post(
       '/admin/orders/:id/notes',
@@ -207,7 +209,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         }
         return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
     .post(
       '/admin/orders/:id/status',
@@ -248,7 +250,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         }
         return seeOther(c.set, next)
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
 }
 

@@ -2,8 +2,7 @@
  * The orders inbox and its rows (the live stream sends the same row markup), as functions of
  * what the orders module's verbs return. Every piece of stored text goes through `html`.
  */
-import type { OrderStatus } from '../../../db/schema'
-import { ORDER_STATUSES } from '../../../db/schema'
+import { ORDER_STATUSES, type OrderStatus } from '../../../modules/orders'
 import { toMajor } from '../../../lib/money'
 import { dateTimeIn } from '../../../lib/zone'
 import { formatMoney } from '../../../shop/i18n'

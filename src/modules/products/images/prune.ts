@@ -5,17 +5,23 @@
  * DATA_DIR before the nightly backups rotate it out. A store whose rows are gone loses its media
  * at the next run.
  */
-import type { Database } from 'bun:sqlite'
-import { deleteImageRow, existingStoreIds, imagesOfDeletedProducts } from '../modules/products'
-import { removeImage, removeStoreMedia, storesWithMedia } from '../modules/products'
+import type { OperatorCtx } from '../../../kernel/context'
+import { deleteImageRow, existingStoreIds, imagesOfDeletedProducts } from './sql'
+import { removeImage, removeStoreMedia, storesWithMedia } from './storage'
 
 export const MEDIA_RETENTION_DAYS = 30
 
-export async function pruneMedia(
-  db: Database,
-  dataDir: string,
-  now: number,
-): Promise<{ images: number; stores: number }> {
+/** The prune job's media pass. Takes the operator's ctx. */
+export async function pruneMedia({
+  ctx,
+  input,
+}: {
+  ctx: OperatorCtx
+  input: { dataDir: string }
+}): Promise<{ images: number; stores: number }> {
+  const db = ctx.db.$client
+  const now = ctx.clock.now()
+  const { dataDir } = input
   const expired = imagesOfDeletedProducts(db, now - MEDIA_RETENTION_DAYS * 86_400_000)
   for (const img of expired) {
     // Files first: a crash in between leaves a row without files (served as 404), never files without a row.

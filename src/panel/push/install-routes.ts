@@ -1,0 +1,126 @@
+/**
+ * The installable panel: its web app manifest, icons, service worker and offline page.
+ * - The manifest is linked from every page with `crossorigin="use-credentials"` (views/frame.ts),
+ *   so the browser sends the session and it can name the person's store; without one it names
+ *   the panel only. It starts at the orders inbox, in its own window (`standalone`).
+ * - Icons are the store's initial (push/icons.ts), addressed by that letter: nothing about the
+ *   store but its first letter is in the URL, and every store with that letter shares the file.
+ * - /admin/sw.js is built once per process from sw/worker.ts, after a line that tells it which
+ *   URLs to keep for offline use (the offline page, the stylesheet and the icon; nothing authenticated).
+ * - /admin/offline is the page the worker shows when a navigation finds no network.
+ */
+import path from 'node:path'
+import { Elysia } from 'elysia'
+import { html } from '../../shop/html'
+import { access } from '../../plugins/access'
+import { panelAssets } from '../assets'
+import type { PanelEnv } from '../env'
+import { pushWords } from '../i18n/push'
+import { type Req, finish, page, panelOf } from '../respond'
+import { layout } from '../views'
+import { BACKGROUND_COLOR, ICON_KINDS, type IconKind, THEME_COLOR, iconPng, initialOf } from './icons'
+
+export const MANIFEST_PATH = '/admin/manifest.webmanifest'
+export const OFFLINE_PATH = '/admin/offline'
+export const iconUrl = (initial: string, kind: IconKind) => `/admin/icons/${encodeURIComponent(initial)}/${kind}.png`
+
+let worker: Promise<string> | undefined
+async function workerSource(): Promise<string> {
+  const built = await Bun.build({
+    entrypoints: [path.join(import.meta.dir, '../sw/worker.ts')],
+    target: 'browser',
+    format: 'esm',
+    minify: true,
+  })
+  if (!built.success) throw new AggregateError(built.logs, 'service worker did not build')
+  const a = await panelAssets()
+  const precache = { offline: OFFLINE_PATH, assets: [a.css.url, a.icon.url], icon: iconUrl('S', '192') }
+  // The bundle is a module with `export {}` only for the type checker; a classic worker script has no exports.
+  const code = (await built.outputs[0]!.text()).replace(/export\s*\{\s*\};?\s*$/, '')
+  return `const PRECACHE=${JSON.stringify(precache)};\n${code}`
+}
+
+export function installRoutes(env: PanelEnv) {
+  const { hidden, frame } = env
+  const anyone = { access: { panel: 'anonymous' as const }, ...hidden }
+  return new Elysia({ name: 'installRoutes' })
+    .use(access)
+    .get(
+      MANIFEST_PATH,
+      (c) => {
+        const p = panelOf(c)
+        const pw = pushWords(p.lang)
+        const store = p.person?.store?.name
+        const initial = initialOf(store)
+        const manifest = {
+          id: '/admin/',
+          name: store ? `${store} · ${pw.panelName}` : pw.panelName,
+          short_name: (store ?? pw.panelName).slice(0, 12),
+          lang: p.lang,
+          start_url: '/admin/orders',
+          scope: '/admin/',
+          display: 'standalone',
+          background_color: BACKGROUND_COLOR,
+          theme_color: THEME_COLOR,
+          icons: ICON_KINDS.map((kind) => ({
+            src: iconUrl(initial, kind),
+            sizes: kind === '192' ? '192x192' : '512x512',
+            type: 'image/png',
+            purpose: kind === 'maskable-512' ? 'maskable' : 'any',
+          })),
+        }
+        return finish(c.set as Req['set'], 200, JSON.stringify(manifest), {
+          'content-type': 'application/manifest+json; charset=utf-8',
+          // It names the signed-in person's store: never shared between sessions.
+          'cache-control': 'private, no-cache',
+          vary: 'cookie, accept-language',
+        })
+      },
+      anyone,
+    )
+    .get(
+      '/admin/icons/:initial/:file',
+      async (c) => {
+        const set = c.set as Req['set']
+        const initial = decodeURIComponent(c.params.initial)
+        const kind = c.params.file.replace(/\.png$/, '') as IconKind
+        if (!/^[\p{Lu}\p{Lo}\p{N}]$/u.test(initial) || !ICON_KINDS.includes(kind) || !c.params.file.endsWith('.png'))
+          return finish(set, 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
+        return finish(set, 200, await iconPng(initial, kind), {
+          'content-type': 'image/png',
+          'cache-control': 'public, max-age=86400',
+        })
+      },
+      anyone,
+    )
+    .get(
+      '/admin/sw.js',
+      async (c) => {
+        worker ??= workerSource()
+        return finish(c.set as Req['set'], 200, await worker, {
+          'content-type': 'text/javascript; charset=utf-8',
+          // Browsers check for a new worker on navigation; no-cache keeps that check honest.
+          'cache-control': 'no-cache',
+          'content-security-policy': "default-src 'self'",
+        })
+      },
+      anyone,
+    )
+    .get(
+      OFFLINE_PATH,
+      async (c) => {
+        const p = panelOf(c)
+        const pw = pushWords(p.lang)
+        // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
+        const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
+        return page(
+          c.set as Req['set'],
+          200,
+          layout(f, pw.offlineTitle, html`<p>${pw.offlineText}</p><p><a href="/admin/orders">${pw.retry}</a></p>`, {
+            narrow: true,
+          }),
+        )
+      },
+      anyone,
+    )
+}
