@@ -58,7 +58,7 @@ export interface PanelCall<Params, P, C> {
 }
 
 interface Spec<Path extends string, N extends PanelNeed> {
-  method: 'get' | 'post'
+  method: 'get' | 'post' | 'delete'
   path: Path
   need: N
   /** The table whose `:id` record must be the person's store's (a 403 before the handler otherwise). */
@@ -69,7 +69,7 @@ interface Spec<Path extends string, N extends PanelNeed> {
 
 /** A route the builder made, ready for `panelPlugin`. */
 export interface PanelRoute {
-  method: 'get' | 'post'
+  method: 'get' | 'post' | 'delete'
   path: string
   access: { panel: PanelNeed; owns?: OwnedTable; upload?: true }
   handle: (c: Context) => Answer
@@ -156,6 +156,7 @@ export function panelPlugin(name: string, routes: readonly PanelRoute[]) {
     // An upload's body streams to disk in its handler (products/images/staging.ts), never parsed whole.
     const hook = { access: r.access, detail: { hide: true }, ...(r.access.upload ? { parse: 'none' as const } : {}) }
     if (r.method === 'get') app.get(r.path, r.handle, hook)
+    else if (r.method === 'delete') app.delete(r.path, r.handle, hook)
     else app.post(r.path, r.handle, hook)
   }
   return app

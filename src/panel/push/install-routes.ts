@@ -10,13 +10,12 @@
  * - /admin/offline is the page the worker shows when a navigation finds no network.
  */
 import path from 'node:path'
-import { Elysia } from 'elysia'
 import { html } from '../../shop/html'
-import { access } from '../../plugins/access'
 import { panelAssets } from '../assets'
 import type { PanelEnv } from '../env'
 import { pushWords } from '../i18n/push'
-import { type Req, finish, page, panelOf } from '../respond'
+import { finish, page } from '../respond'
+import { panelPlugin, panelRoute } from '../route'
 import { layout } from '../views'
 import { BACKGROUND_COLOR, ICON_KINDS, type IconKind, THEME_COLOR, iconPng, initialOf } from './icons'
 
@@ -41,86 +40,67 @@ async function workerSource(): Promise<string> {
 }
 
 export function installRoutes(env: PanelEnv) {
-  const { hidden, frame } = env
-  const anyone = { access: { panel: 'anonymous' as const }, ...hidden }
-  return new Elysia({ name: 'installRoutes' })
-    .use(access)
-    .get(
-      MANIFEST_PATH,
-      (c) => {
-        const p = panelOf(c)
-        const pw = pushWords(p.lang)
-        const store = p.person?.store?.name
-        const initial = initialOf(store)
-        const manifest = {
-          id: '/admin/',
-          name: store ? `${store} · ${pw.panelName}` : pw.panelName,
-          short_name: (store ?? pw.panelName).slice(0, 12),
-          lang: p.lang,
-          start_url: '/admin/orders',
-          scope: '/admin/',
-          display: 'standalone',
-          background_color: BACKGROUND_COLOR,
-          theme_color: THEME_COLOR,
-          icons: ICON_KINDS.map((kind) => ({
-            src: iconUrl(initial, kind),
-            sizes: kind === '192' ? '192x192' : '512x512',
-            type: 'image/png',
-            purpose: kind === 'maskable-512' ? 'maskable' : 'any',
-          })),
-        }
-        return finish(c.set as Req['set'], 200, JSON.stringify(manifest), {
-          'content-type': 'application/manifest+json; charset=utf-8',
-          // It names the signed-in person's store: never shared between sessions.
-          'cache-control': 'private, no-cache',
-          vary: 'cookie, accept-language',
-        })
-      },
-      anyone,
-    )
-    .get(
-      '/admin/icons/:initial/:file',
-      async (c) => {
-        const set = c.set as Req['set']
-        const initial = decodeURIComponent(c.params.initial)
-        const kind = c.params.file.replace(/\.png$/, '') as IconKind
-        if (!/^[\p{Lu}\p{Lo}\p{N}]$/u.test(initial) || !ICON_KINDS.includes(kind) || !c.params.file.endsWith('.png'))
-          return finish(set, 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
-        return finish(set, 200, await iconPng(initial, kind), {
-          'content-type': 'image/png',
-          'cache-control': 'public, max-age=86400',
-        })
-      },
-      anyone,
-    )
-    .get(
-      '/admin/sw.js',
-      async (c) => {
-        worker ??= workerSource()
-        return finish(c.set as Req['set'], 200, await worker, {
-          'content-type': 'text/javascript; charset=utf-8',
-          // Browsers check for a new worker on navigation; no-cache keeps that check honest.
-          'cache-control': 'no-cache',
-          'content-security-policy': "default-src 'self'",
-        })
-      },
-      anyone,
-    )
-    .get(
-      OFFLINE_PATH,
-      async (c) => {
-        const p = panelOf(c)
-        const pw = pushWords(p.lang)
-        // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
-        const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
-        return page(
-          c.set as Req['set'],
-          200,
-          layout(f, pw.offlineTitle, html`<p>${pw.offlineText}</p><p><a href="/admin/orders">${pw.retry}</a></p>`, {
-            narrow: true,
-          }),
-        )
-      },
-      anyone,
-    )
+  const { frame } = env
+  const anyone = <const Path extends string>(path: Path) => ({ method: 'get', path, need: 'anonymous' }) as const
+  return panelPlugin('installRoutes', [
+    panelRoute(anyone(MANIFEST_PATH), ({ p, set }) => {
+      const pw = pushWords(p.lang)
+      const store = p.person?.store?.name
+      const initial = initialOf(store)
+      const manifest = {
+        id: '/admin/',
+        name: store ? `${store} · ${pw.panelName}` : pw.panelName,
+        short_name: (store ?? pw.panelName).slice(0, 12),
+        lang: p.lang,
+        start_url: '/admin/orders',
+        scope: '/admin/',
+        display: 'standalone',
+        background_color: BACKGROUND_COLOR,
+        theme_color: THEME_COLOR,
+        icons: ICON_KINDS.map((kind) => ({
+          src: iconUrl(initial, kind),
+          sizes: kind === '192' ? '192x192' : '512x512',
+          type: 'image/png',
+          purpose: kind === 'maskable-512' ? 'maskable' : 'any',
+        })),
+      }
+      return finish(set, 200, JSON.stringify(manifest), {
+        'content-type': 'application/manifest+json; charset=utf-8',
+        // It names the signed-in person's store: never shared between sessions.
+        'cache-control': 'private, no-cache',
+        vary: 'cookie, accept-language',
+      })
+    }),
+    panelRoute(anyone('/admin/icons/:initial/:file'), async ({ params, set }) => {
+      const initial = decodeURIComponent(params.initial)
+      const kind = ICON_KINDS.find((k) => `${k}.png` === params.file)
+      if (!/^[\p{Lu}\p{Lo}\p{N}]$/u.test(initial) || !kind)
+        return finish(set, 404, 'Not found\n', { 'content-type': 'text/plain; charset=utf-8' })
+      return finish(set, 200, await iconPng(initial, kind), {
+        'content-type': 'image/png',
+        'cache-control': 'public, max-age=86400',
+      })
+    }),
+    panelRoute(anyone('/admin/sw.js'), async ({ set }) => {
+      worker ??= workerSource()
+      return finish(set, 200, await worker, {
+        'content-type': 'text/javascript; charset=utf-8',
+        // Browsers check for a new worker on navigation; no-cache keeps that check honest.
+        'cache-control': 'no-cache',
+        'content-security-policy': "default-src 'self'",
+      })
+    }),
+    panelRoute(anyone(OFFLINE_PATH), async ({ p, set }) => {
+      const pw = pushWords(p.lang)
+      // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
+      const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
+      return page(
+        set,
+        200,
+        layout(f, pw.offlineTitle, html`<p>${pw.offlineText}</p><p><a href="/admin/orders">${pw.retry}</a></p>`, {
+          narrow: true,
+        }),
+      )
+    }),
+  ])
 }

@@ -4,82 +4,62 @@
  * token in `x-form-token`, checked by the shell's hook), and the section's plain forms (a test
  * notification, "Turn off" per device, preferences), which answer with a redirect to the Account page.
  */
-import { Elysia } from 'elysia'
 import { PREFERENCES, PushInputError, queueTest, savePreferences, subscribe, unsubscribe } from '../../modules/push'
-import { access } from '../../plugins/access'
 import type { PanelEnv } from '../env'
 import { pushWords, type PushWords } from '../i18n/push'
-import { type Req, field, finish, json, panelOf, seeOther } from '../respond'
+import { finish } from '../respond'
+import { panelPlugin, panelRoute } from '../route'
 
 const inputMessage = (pw: PushWords, e: PushInputError) =>
   e.field === 'endpoint' ? (e.problem === 'refused' ? pw.endpointRefused : pw.endpointInvalid) : pw.keysInvalid
 
 export function pushRoutes(env: PanelEnv) {
-  const { db, clock, config, hidden } = env
+  const { db, clock, config } = env
   const { pushes, secretBox } = env.deps
   const ctx = { db, clock, secretBox, config }
-  const signedIn = { access: { panel: 'signedIn' as const }, ...hidden }
-  return new Elysia({ name: 'pushRoutes' })
-    .use(access)
-    .get('/admin/push/key', (c) => json(c.set as Req['set'], 200, { publicKey: pushes.vapid.publicKey }), signedIn)
-    .post(
-      '/admin/push/subscriptions',
-      async (c) => {
-        const p = panelOf(c)
-        const set = c.set as Req['set']
-        const body = (c.body && typeof c.body === 'object' ? c.body : {}) as Record<string, unknown>
-        try {
-          const id = await subscribe(ctx, p.person!.user.id, body, p.userAgent)
-          return json(set, 201, { id })
-        } catch (e) {
-          if (!(e instanceof PushInputError)) throw e
-          const message = inputMessage(pushWords(p.lang), e)
-          return json(set, 400, { error: { code: 'VALIDATION_ERROR', field: e.field, message } })
-        }
-      },
-      signedIn,
-    )
-    .delete(
-      '/admin/push/subscriptions/:id',
-      (c) => {
-        const set = c.set as Req['set']
-        if (!unsubscribe(ctx, panelOf(c).person!.user.id, c.params.id))
-          return json(set, 404, { error: { code: 'NOT_FOUND', message: 'No such device of yours' } })
-        return finish(set, 204, null, { 'cache-control': 'no-store' })
-      },
-      signedIn,
-    )
-    .post(
-      '/admin/push/subscriptions/:id/delete',
-      (c) => {
-        unsubscribe(ctx, panelOf(c).person!.user.id, c.params.id)
-        return seeOther(c.set as Req['set'], '/admin/account?done=push-off#notifications')
-      },
-      signedIn,
-    )
-    .post(
-      '/admin/push/test',
-      (c) => {
-        const p = panelOf(c)
-        const only = field(c.body, 'subscription')
-        const n = queueTest(ctx, p.person!.user.id, p.lang, only || undefined)
-        if (n > 0) pushes.notify()
-        const wantsJson = (c.request.headers.get('accept') ?? '').includes('application/json')
-        if (wantsJson) return json(c.set as Req['set'], n > 0 ? 202 : 409, { queued: n })
-        return seeOther(c.set as Req['set'], `/admin/account?done=${n > 0 ? 'push-test' : 'push-none'}#notifications`)
-      },
-      signedIn,
-    )
-    .post(
-      '/admin/push/preferences',
-      (c) => {
-        const prefs = Object.fromEntries(PREFERENCES.map((k) => [k, field(c.body, k) === '1'])) as Record<
-          (typeof PREFERENCES)[number],
-          boolean
-        >
-        savePreferences(ctx, panelOf(c).person!.user.id, prefs)
-        return seeOther(c.set as Req['set'], '/admin/account?done=push-prefs#notifications')
-      },
-      signedIn,
-    )
+  const signedIn = <const Path extends string>(method: 'get' | 'post' | 'delete', path: Path) =>
+    ({ method, path, need: 'signedIn' }) as const
+  return panelPlugin('pushRoutes', [
+    panelRoute(signedIn('get', '/admin/push/key'), ({ json }) => json(200, { publicKey: pushes.vapid.publicKey })),
+    panelRoute(signedIn('post', '/admin/push/subscriptions'), async ({ p, person, body, json }) => {
+      try {
+        const id = await subscribe(
+          ctx,
+          person.user.id,
+          body && typeof body === 'object' ? { ...body } : {},
+          p.userAgent,
+        )
+        return json(201, { id })
+      } catch (e) {
+        if (!(e instanceof PushInputError)) throw e
+        const message = inputMessage(pushWords(p.lang), e)
+        return json(400, { error: { code: 'VALIDATION_ERROR', field: e.field, message } })
+      }
+    }),
+    panelRoute(signedIn('delete', '/admin/push/subscriptions/:id'), ({ person, params, set, json }) => {
+      if (!unsubscribe(ctx, person.user.id, params.id))
+        return json(404, { error: { code: 'NOT_FOUND', message: 'No such device of yours' } })
+      return finish(set, 204, null, { 'cache-control': 'no-store' })
+    }),
+    panelRoute(signedIn('post', '/admin/push/subscriptions/:id/delete'), ({ person, params, seeOther }) => {
+      unsubscribe(ctx, person.user.id, params.id)
+      return seeOther('/admin/account?done=push-off#notifications')
+    }),
+    panelRoute(signedIn('post', '/admin/push/test'), ({ p, person, field, request, json, seeOther }) => {
+      const only = field('subscription')
+      const n = queueTest(ctx, person.user.id, p.lang, only || undefined)
+      if (n > 0) pushes.notify()
+      const wantsJson = (request.headers.get('accept') ?? '').includes('application/json')
+      if (wantsJson) return json(n > 0 ? 202 : 409, { queued: n })
+      return seeOther(`/admin/account?done=${n > 0 ? 'push-test' : 'push-none'}#notifications`)
+    }),
+    panelRoute(signedIn('post', '/admin/push/preferences'), ({ person, field, seeOther }) => {
+      const prefs = Object.fromEntries(PREFERENCES.map((k) => [k, field(k) === '1'])) as Record<
+        (typeof PREFERENCES)[number],
+        boolean
+      >
+      savePreferences(ctx, person.user.id, prefs)
+      return seeOther('/admin/account?done=push-prefs#notifications')
+    }),
+  ])
 }
