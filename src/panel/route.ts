@@ -108,14 +108,17 @@ function fits<N extends PanelNeed>(need: N, r: { person: Person | undefined; ctx
   return r.person?.store !== undefined && r.person.role !== undefined && r.ctx !== undefined
 }
 
+/** A literal path's params by name; a path only known as a string (a page list's) has any. */
+type ParamsOf<Path extends string> = string extends Path ? Record<string, string> : ResolvePath<Path>
+
 /** The path's `:name` params are all there (the router matched the path). */
-function hasParams<Path extends string>(params: Record<string, string>, path: Path): params is ResolvePath<Path> {
+function hasParams<Path extends string>(params: Record<string, string>, path: Path): params is ParamsOf<Path> {
   return path.split('/').every((s) => !s.startsWith(':') || typeof params[s.slice(1)] === 'string')
 }
 
 export function panelRoute<const Path extends string, const N extends PanelNeed>(
   spec: Spec<Path, N>,
-  handler: (call: PanelCall<ResolvePath<Path>, PersonFor<N>, CtxFor<N>>) => Answer,
+  handler: (call: PanelCall<ParamsOf<Path>, PersonFor<N>, CtxFor<N>>) => Answer,
 ): PanelRoute {
   const { need, path } = spec
   const handle = (c: Context): Answer => {

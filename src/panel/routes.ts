@@ -187,20 +187,24 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     .use(oauthPanelRoutes(env))
     .use(pushPanel(env))
 
-  // The catalog pages: each declares its access like the routes above.
-  for (const r of catalogPages({ deps, render, seeOther })) {
-    const declared = {
-      panel: r.need,
-      ...(r.owns ? { owns: r.owns } : {}),
-      ...(r.upload ? { upload: true as const } : {}),
-    }
-    // An upload's body streams to disk in its handler (products/images/staging.ts), never parsed whole.
-    app[r.method](r.path, r.handler as never, {
-      access: declared,
-      ...(r.upload ? { parse: 'none' as const } : {}),
-      ...hidden,
-    })
-  }
+  // The catalog pages: descriptors of the same builder, each with its access.
+  app.use(
+    panelPlugin(
+      'catalogPages',
+      catalogPages({ deps, render, seeOther }).map((r) =>
+        panelRoute(
+          {
+            method: r.method,
+            path: r.path,
+            need: r.need,
+            ...(r.owns ? { owns: r.owns } : {}),
+            ...(r.upload ? { upload: true as const } : {}),
+          },
+          r.handler,
+        ),
+      ),
+    ),
+  )
 
   app.use(panelPages(deps))
   return app.use(

@@ -74,19 +74,13 @@ describe('one way to make a panel page', () => {
     expect([...OLD_PATH].filter((file) => !found.has(file))).toEqual([])
   })
 
-  test('the routes of the converted files are made by the builder, and declare their access', () => {
-    const converted = [
-      /^\/admin\/(confirm|login|logout|setup|join|account|team|activity|push|icons|assets)\b/,
-      /^\/admin\/(badges|store|manifest\.webmanifest|sw\.js|offline|\*)$/,
-      /^\/oauth\/authorize$/,
-    ]
-    const routes = t.app.routes.filter((r) => converted.some((re) => re.test(r.path)))
-    const made = routes.filter((r) => madeByPanelRoute(r.handler)).map((r) => `${r.method} ${r.path}`)
-    expect(made).toEqual(routes.map((r) => `${r.method} ${r.path}`))
-    expect(made.length).toBe(53)
-    // Each declares a panel access: the gate's table has it.
-    const declared = declaredRoutes(routes).map((r) => ('panel' in r.access ? `${r.method} ${r.path}` : 'not panel'))
-    expect(declared.sort()).toEqual([...made].sort())
+  test('every panel route is made by the builder', () => {
+    // The pages mounted by pages/plugin.ts, until they move to the builder.
+    const pending = /^\/admin(\/orders\b.*|\/customers\b.*|\/more)?$/
+    const panel = t.app.routes.filter((r) => declaredRoutes([r]).some((d) => 'panel' in d.access))
+    expect(panel.length).toBeGreaterThan(100)
+    const outside = panel.filter((r) => !madeByPanelRoute(r.handler)).map((r) => `${r.method} ${r.path}`)
+    expect(outside.filter((route) => !pending.test(route.split(' ')[1]!))).toEqual([])
   })
 
   test('a handler made outside the builder is told apart', () => {

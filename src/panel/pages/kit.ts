@@ -14,13 +14,14 @@ import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
 import { sameSecret, type Counter, type PanelNeed } from '../../modules/people'
 import type { ImportAdmission, UploadAdmission } from '../../modules/products'
-import type { PanelRequest } from '../gate'
+import type { PanelRequest, Person } from '../gate'
+import type { Ctx } from '../../kernel/context'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
 
-/** A page handler's request: the panel's one shape (respond.ts). */
-export type PageReq = Req
-export type SetLike = Req['set']
+/** A page handler's request: what the route builder hands every panel handler (route.ts). */
+export type PageReq = PanelCall<Record<string, string>, Person | undefined, Ctx | undefined>
+export type SetLike = ResponseSet
 
 export interface PageKit {
   deps: {
@@ -53,8 +54,12 @@ export interface PageRoute {
   handler: (c: PageReq) => Response | Promise<Response>
 }
 
-import { field, panelOf, type Req } from '../respond'
-export { field, panelOf }
+import { field, type ResponseSet } from '../respond'
+import type { PanelCall } from '../route'
+export { field }
+
+/** The gate's decision for this request, as the builder handed it over. */
+export const panelOf = (c: { p: PanelRequest }): PanelRequest => c.p
 
 /** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
 export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
