@@ -17,7 +17,7 @@ import type { Clock } from '../lib/time'
 import { checkSecondStep, passkeysOf, recordProof, throttledCheck, verifyPassword } from '../modules/people'
 import type { Counter } from '../modules/people'
 import type { PanelRequest } from './gate'
-import { field, minutes, panelOf, type Req } from './respond'
+import { field, minutes, type Req } from './respond'
 import { confirmPage } from './views/confirm'
 import type { Frame } from './views'
 
@@ -60,9 +60,9 @@ export function heldFields(body: unknown): [string, string][] {
  */
 export async function confirmFirst(
   kit: ProofKit,
-  c: { request: Request; body: unknown; set: Req['set']; p?: PanelRequest },
+  c: { request: Request; body: unknown; set: Req['set']; p: PanelRequest },
 ): Promise<Response | undefined> {
-  const p = c.p ?? panelOf(c)
+  const { p } = c
   // Only a signed-in person's form is held (its route's access says so); anything else fails closed.
   if (!p.person) throw new Error('confirm-it-is-you needs a signed-in person')
   const { user, session } = p.person

@@ -1,8 +1,6 @@
 /** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
 import type { Context } from 'elysia'
 import type { ValidationError } from '../lib/errors'
-import type { PanelRequest } from './gate'
-import { gatedOf } from '../plugins/request-state'
 import type { PanelWords } from './i18n'
 
 /** Only this origin, no inline script, no framing; forms post here only; the manifest and service worker from here too. */
@@ -20,8 +18,6 @@ export interface Req {
   params: Record<string, string>
 }
 
-/** The panel gate's decision for this request (panel/gate.ts), kept by the pipeline. */
-export const panelOf = (c: object) => gatedOf(c) as PanelRequest
 export const field = (body: unknown, name: string): string | undefined => {
   const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
   return typeof v === 'string' ? v : undefined

@@ -46,7 +46,7 @@ export const access = new Elysia({ name: 'access' }).macro({
       hook.detail = { ...detail, description: sentence(a) + (detail.description ?? '') }
     },
     // Key routes get their `ctx`; public routes have none (their handler's port is what they
-    // reach); panel routes read their person through `panelOf` and check session, role and
+    // reach); panel routes get their person from the panel's route builder (panel/route.ts) and check session, role and
     // form token in the panel's own hook (panel/routes.ts).
     ...('public' in a || 'panel' in a ? {} : { resolve: resolveKeyCtx }),
   }),

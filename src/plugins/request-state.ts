@@ -3,8 +3,8 @@
  * Elysia's per-request context under a private key: the gate's decision — a key request's
  * service `ctx`, or a panel request's person — and the client's rate-limit bucket. Handlers
  * never read it directly: key routes get `ctx` resolved by the access macro (plugins/access.ts),
- * panel pages read their person through `panelOf`, public reads their client through
- * `clientBucketOf`.
+ * panel routes their person from the panel's route builder (panel/route.ts), public routes their
+ * client through `clientBucketOf`.
  */
 import type { Ctx } from '../kernel/context'
 import type { PanelGated } from '../http/access'

@@ -3,20 +3,18 @@
  * last order) and a customer's page with their orders, from the customer records the checkout
  * keeps (and their counters, kept by triggers). Reading needs `customers:read` (every role).
  */
-import { Elysia } from 'elysia'
 import { AppError } from '../../lib/errors'
 import { toE164 } from '../../lib/phone'
-import { access } from '../../plugins/access'
 import { formatMoney } from '../../shop/i18n'
 import { html, type Html } from '../../shop/html'
 import { getCustomer, listCustomers } from '../../modules/customers'
 import { ordersWords, type OrdersWords } from '../i18n/orders'
 import { layout, messagePage, zoneOf, type Frame } from '../views'
-import { intParam, panelOf, render, type Handler } from './plugin-kit'
+import { panelPlugin, panelRoute } from '../route'
+import { intParam, render } from './plugin-kit'
 import { statusBadge, when } from './orders/views'
 
 const PAGE = 25
-const hidden = { detail: { hide: true } }
 
 /** A phone typed any way ("1 415 555 0142", "+54 9 11…") searches as its E.164 form; anything else as typed. */
 export function customerSearch(raw: string | undefined): string | undefined {
@@ -92,39 +90,27 @@ function detailPage(f: Frame, o: OrdersWords, c: Detail, currency: string): stri
 }
 
 export function customersPages() {
-  return new Elysia()
-    .use(access)
-    .get(
-      '/admin/customers',
-      (raw) => {
-        const c = raw as unknown as Handler
-        const p = panelOf(c)
-        const ctx = p.person!.ctx!
-        const q = customerSearch(c.query.q)
-        const page = intParam(c.query.page, 1)
-        const data = listCustomers({ ctx, input: { q, limit: PAGE, offset: (page - 1) * PAGE } })
-        return render(c, 200, (f) =>
-          listPage(f, ordersWords(p.lang), data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page),
-        )
-      },
-      { access: { panel: 'customers:read' }, ...hidden },
-    )
-    .get(
-      '/admin/customers/:id',
-      (raw) => {
-        const c = raw as unknown as Handler
-        const p = panelOf(c)
-        const ctx = p.person!.ctx!
-        let detail: Detail
-        try {
-          detail = getCustomer({ ctx, input: { id: c.params.id!, ...{ ordersLimit: 100 } } })
-        } catch (e) {
-          if (e instanceof AppError && e.status === 404)
-            return render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-          throw e
-        }
-        return render(c, 200, (f) => detailPage(f, ordersWords(p.lang), detail, ctx.store.currency))
-      },
-      { access: { panel: 'customers:read', owns: 'customers' }, ...hidden },
-    )
+  return panelPlugin('customersPages', [
+    panelRoute({ method: 'get', path: '/admin/customers', need: 'customers:read' }, (c) => {
+      const { p, ctx } = c
+      const q = customerSearch(c.query.q)
+      const page = intParam(c.query.page, 1)
+      const data = listCustomers({ ctx, input: { q, limit: PAGE, offset: (page - 1) * PAGE } })
+      return render(c, 200, (f) =>
+        listPage(f, ordersWords(p.lang), data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page),
+      )
+    }),
+    panelRoute({ method: 'get', path: '/admin/customers/:id', need: 'customers:read', owns: 'customers' }, (c) => {
+      const { p, ctx } = c
+      let detail: Detail
+      try {
+        detail = getCustomer({ ctx, input: { id: c.params.id!, ...{ ordersLimit: 100 } } })
+      } catch (e) {
+        if (e instanceof AppError && e.status === 404)
+          return render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+        throw e
+      }
+      return render(c, 200, (f) => detailPage(f, ordersWords(p.lang), detail, ctx.store.currency))
+    }),
+  ])
 }

@@ -4,8 +4,6 @@
  * latest orders and the getting-started steps until they are done. On the free plan the
  * analytics part says what a paid plan adds and links the upgrade; the counts stay.
  */
-import { Elysia } from 'elysia'
-import { access } from '../../plugins/access'
 import { html, raw, type Html } from '../../shop/html'
 import { inboxPage as readInbox, latestOrderEventId } from '../../modules/orders'
 import { dashboardNumbers, readiness, type PeriodFigure } from '../../modules/stats'
@@ -17,7 +15,8 @@ import { ordersWords } from '../i18n/orders'
 import { can, layout, zoneOf, type Frame } from '../views'
 import { ordersChart } from './chart'
 import { storeQr } from '../views/qr'
-import { panelOf, render, type Handler } from './plugin-kit'
+import { panelPlugin, panelRoute } from '../route'
+import { render } from './plugin-kit'
 import { inboxRow, money } from './orders/views'
 
 /** The latest orders the dashboard shows, kept as new ones arrive. */
@@ -136,12 +135,9 @@ function page(f: Frame, d: DashboardWords, data: Data): string {
 }
 
 export function dashboardPages() {
-  return new Elysia().use(access).get(
-    '/admin',
-    (raw) => {
-      const c = raw as unknown as Handler
-      const p = panelOf(c)
-      const ctx = p.person!.ctx!
+  return panelPlugin('dashboardPages', [
+    panelRoute({ method: 'get', path: '/admin', need: 'member' }, (c) => {
+      const { p, ctx } = c
       const store = ctx.store
       const data: Data = {
         numbers: dashboardNumbers({ ctx, input: {} }),
@@ -155,7 +151,6 @@ export function dashboardPages() {
         shopUrl: `${p.origin}/s/${encodeURIComponent(store.slug)}`,
       }
       return render(c, 200, (f) => page(f, dashboardWords(p.lang), data))
-    },
-    { access: { panel: 'member' }, detail: { hide: true } },
-  )
+    }),
+  ])
 }

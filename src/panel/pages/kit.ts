@@ -63,7 +63,7 @@ export const panelOf = (c: { p: PanelRequest }): PanelRequest => c.p
 
 /** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
 export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
-  const p = panelOf(c)
+  const { p } = c
   return !!p.formToken && sameSecret(fields._csrf ?? c.request.headers.get('x-form-token') ?? '', p.formToken)
 }
 export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)

@@ -3,17 +3,14 @@
  * account, the store switcher and signing out — the header's and side navigation's contents, which
  * a phone's screen leaves out. A plain page, so it works without the script.
  */
-import { Elysia } from 'elysia'
-import { access } from '../../plugins/access'
 import { MORE_PATH } from '../nav'
+import { panelPlugin, panelRoute } from '../route'
 import { layout, moreBody } from '../views'
-import { render, type Handler } from './plugin-kit'
 
 export function morePage() {
-  return new Elysia()
-    .use(access)
-    .get(MORE_PATH, (raw) => render(raw as unknown as Handler, 200, (f) => layout(f, f.w.more, moreBody(f))), {
-      access: { panel: 'member' },
-      detail: { hide: true },
-    })
+  return panelPlugin('morePage', [
+    panelRoute({ method: 'get', path: MORE_PATH, need: 'member' }, ({ render }) =>
+      render(200, (f) => layout(f, f.w.more, moreBody(f))),
+    ),
+  ])
 }

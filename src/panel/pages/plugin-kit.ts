@@ -9,12 +9,15 @@ import { roleHas } from '../../modules/people'
 import { countPendingReviews } from '../../modules/reviews'
 import { unseenOrders } from '../../modules/orders'
 
-import { field, finish, page, panelOf, PANEL_CSP, seeOther, type Req } from '../respond'
+import { field, finish, page, PANEL_CSP, seeOther, type ResponseSet } from '../respond'
+import type { PanelCall, StorePerson } from '../route'
+import type { Ctx } from '../../kernel/context'
 
-export { field, finish, panelOf, PANEL_CSP, seeOther }
+export { field, finish, PANEL_CSP, seeOther }
 
-export type Set = Req['set']
-export type Handler = Req
+export type Set = ResponseSet
+/** A store page's call from the route builder (route.ts): its person works in the store. */
+export type Handler = PanelCall<Record<string, string>, StorePerson, Ctx>
 
 let loaded: PanelAssets | undefined
 const assets = () => loaded ?? panelAssets().then((a) => (loaded = a))
@@ -63,8 +66,12 @@ function liveOf(p: PanelRequest): Frame['live'] {
 /** A panel page with the panel's headers (respond.ts `page`). */
 export const htmlPage = (set: Set, status: number, text: string) => page(set, status, text)
 
-export async function render(c: Handler, status: number, build: (f: Frame) => string): Promise<Response> {
-  return htmlPage(c.set, status, build(await frameOf(panelOf(c))))
+export async function render(
+  c: { p: PanelRequest; set: ResponseSet },
+  status: number,
+  build: (f: Frame) => string,
+): Promise<Response> {
+  return htmlPage(c.set, status, build(await frameOf(c.p)))
 }
 
 /** Positive integer from a query value, else `fallback`. */

@@ -3,7 +3,6 @@
  * mounts under its hook (panel/routes.ts), so the gate's decision and the form-token check run
  * before every handler here.
  */
-import { Elysia } from 'elysia'
 import { customersPages } from './customers'
 import { dashboardPages } from './dashboard'
 import { morePage } from './more'
@@ -12,5 +11,5 @@ import { ordersPages, type OrdersPanelDeps } from './orders/routes'
 export type PagesDeps = OrdersPanelDeps
 
 export function panelPages(deps: PagesDeps) {
-  return new Elysia().use(ordersPages(deps)).use(customersPages()).use(dashboardPages()).use(morePage())
+  return ordersPages(deps).use(customersPages()).use(dashboardPages()).use(morePage())
 }

@@ -6,11 +6,9 @@
  * Access is declared per route: reading needs `orders:read` (every role), moving
  * `orders:write` (owner, staff); `owns: 'orders'` makes another store's order id a 403 page.
  */
-import { Elysia } from 'elysia'
 import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
-import { access } from '../../../plugins/access'
 import { formatMoney } from '../../../shop/i18n'
 import {
   addOrderNote,
@@ -29,16 +27,15 @@ import {
   type OrderRow as Order,
   type OrderStatus,
 } from '../../../modules/orders'
-import type { PanelRequest } from '../../gate'
 import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/orders'
 import { messagePage } from '../../views'
-import { field, finish, frameOf, htmlPage, intParam, panelOf, render, seeOther, type Handler } from '../plugin-kit'
+import { panelPlugin, panelRoute } from '../../route'
+import { field, finish, frameOf, htmlPage, intParam, render, seeOther, type Handler } from '../plugin-kit'
 import { OrderFeed, type FeedDeps } from './live'
 import { cancelPage, orderPage, packingSlip, type OrderPageData } from './order-page'
 import { inboxPage } from './views'
 
 export const INBOX_PAGE_SIZE = 25
-const hidden = { detail: { hide: true } }
 const isStatus = (s: unknown): s is OrderStatus =>
   typeof s === 'string' && (ORDER_STATUSES as readonly string[]).includes(s)
 
@@ -52,15 +49,13 @@ export type OrdersPanelDeps = FeedDeps
 
 export function ordersPages(deps: OrdersPanelDeps) {
   const feed = new OrderFeed(deps)
-  const h = (c: unknown) => c as Handler
-  const ctxOf = (p: PanelRequest) => p.person!.ctx!
 
   const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
   /** The order the path names, of the person's store; undefined when there is none (a 404). */
   function orderOf(c: Handler) {
     try {
-      return ownOrder(ctxOf(panelOf(c)), c.params.id!)
+      return ownOrder(c.ctx, c.params.id!)
     } catch (e) {
       if (e instanceof AppError && e.status === 404) return undefined
       throw e
@@ -68,8 +63,8 @@ export function ordersPages(deps: OrdersPanelDeps) {
   }
 
   /** The WhatsApp link to the customer with the message for the order's current status and its status page. */
-  function messageFor(p: PanelRequest, o: Order): string | null {
-    const ctx = ctxOf(p)
+  function messageFor(c: Handler, o: Order): string | null {
+    const { p, ctx } = c
     const store = ctx.store
     const total = formatMoney(toMajor(o.total, o.currency), o.currency, store.language)
     const token = orderStatusToken({ ctx, input: { orderId: o.id } })
@@ -85,14 +80,13 @@ export function ordersPages(deps: OrdersPanelDeps) {
   }
 
   async function order(c: Handler, status: number, extra: Partial<OrderPageData> = {}) {
-    const p = panelOf(c)
-    const ctx = ctxOf(p)
+    const { p, ctx } = c
     const o = orderOf(c)
     if (!o) return notFound(c)
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
     const w = ordersWords(p.lang)
     const items = orderItems({ ctx, input: { orderId: o.id } })
-    const whatsapp = messageFor(p, o)
+    const whatsapp = messageFor(c, o)
     return render(c, status, (f) =>
       orderPage(f, w, {
         order: o,
@@ -106,152 +100,109 @@ export function ordersPages(deps: OrdersPanelDeps) {
     )
   }
 
-  return new Elysia()
-    .use(access)
-    .get(
-      '/admin/orders',
-      (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const ctx = ctxOf(p)
-        const status = isStatus(c.query.status) ? c.query.status : undefined
-        const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
-        const page = intParam(c.query.page, 1)
-        const after = latestOrderEventId({ ctx }) // before the rows: nothing committed in between is missed
-        const { rows, total, more } = readInbox({
-          ctx,
-          input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
-        })
-        // A search knows whether another page follows, not how many (it counts no matches).
-        const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
-        return render(c, 200, (f) =>
-          inboxPage(f, ordersWords(p.lang), {
-            rows,
-            total,
-            page,
-            pages,
-            status,
-            q,
-            after,
-            live: page === 1 && !status && !q,
-          }),
-        )
-      },
-      { access: { panel: 'orders:read' }, ...hidden },
-    )
-    .get(
-      '/admin/orders/live',
-      (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
-        const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
-        const by = { sessionId: p.person!.session.id, signal: c.request.signal }
-        const body = feed.stream(ctxOf(p), ordersWords(p.lang), p.w.locale, after, by)
-        return finish(c.set, 200, body, {
-          'content-type': 'text/event-stream; charset=utf-8',
+  return panelPlugin('ordersPages', [
+    panelRoute({ method: 'get', path: '/admin/orders', need: 'orders:read' }, (c) => {
+      const { p, ctx } = c
+      const status = isStatus(c.query.status) ? c.query.status : undefined
+      const q = (c.query.q ?? '').trim().slice(0, 100) || undefined
+      const page = intParam(c.query.page, 1)
+      const after = latestOrderEventId({ ctx }) // before the rows: nothing committed in between is missed
+      const { rows, total, more } = readInbox({
+        ctx,
+        input: { status, q, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
+      })
+      // A search knows whether another page follows, not how many (it counts no matches).
+      const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
+      return render(c, 200, (f) =>
+        inboxPage(f, ordersWords(p.lang), {
+          rows,
+          total,
+          page,
+          pages,
+          status,
+          q,
+          after,
+          live: page === 1 && !status && !q,
+        }),
+      )
+    }),
+    panelRoute({ method: 'get', path: '/admin/orders/live', need: 'orders:read' }, (c) => {
+      const { p } = c
+      const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
+      const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
+      const by = { sessionId: c.person.session.id, signal: c.request.signal }
+      const body = feed.stream(c.ctx, ordersWords(p.lang), p.w.locale, after, by)
+      return finish(c.set, 200, body, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      })
+    }),
+    panelRoute({ method: 'get', path: '/admin/orders/:id', need: 'orders:read', owns: 'orders' }, (c) => {
+      const w = ordersWords(c.p.lang)
+      const moved = c.query.moved
+      // After a move the page leads with telling the customer (the link carries the new status's message).
+      return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
+    }),
+    panelRoute({ method: 'get', path: '/admin/orders/:id/print', need: 'orders:read', owns: 'orders' }, async (c) => {
+      const { p, ctx } = c
+      const o = orderOf(c)
+      if (!o) return notFound(c)
+      const items = orderItems({ ctx, input: { orderId: o.id } })
+      return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
+    }),
+    panelRoute({ method: 'get', path: '/admin/orders/:id/cancel', need: 'orders:write', owns: 'orders' }, (c) => {
+      const { p } = c
+      const o = orderOf(c)
+      if (!o) return notFound(c)
+      if (!nextStatuses(o.status).includes('cancelled'))
+        return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
+      return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
+    }),
+    panelRoute({ method: 'post', path: '/admin/orders/:id/notes', need: 'orders:write', owns: 'orders' }, (c) => {
+      const { p } = c
+      const body = field(c.body, 'body') ?? ''
+      try {
+        addOrderNote({ ctx: c.ctx, input: { orderId: c.params.id!, body } })
+      } catch (e) {
+        if (e instanceof ValidationError)
+          return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
+        if (e instanceof AppError && e.status === 404) return notFound(c)
+        throw e
+      }
+      return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
+    }),
+    panelRoute({ method: 'post', path: '/admin/orders/:id/status', need: 'orders:write', owns: 'orders' }, (c) => {
+      const { p } = c
+      const to = field(c.body, 'status')
+      const w = ordersWords(p.lang)
+      const wantsJson = (c.request.headers.get('accept') ?? '').includes('application/json')
+      if (!isStatus(to)) return order(c, 400, { error: w.moveRefused })
+      const tracking = {
+        trackingNumber: field(c.body, 'trackingNumber')?.trim() || undefined,
+        trackingUrl: field(c.body, 'trackingUrl')?.trim() || undefined,
+      }
+      let moved: { customerName: string } | undefined
+      try {
+        moved = updateOrderStatus({ ctx: c.ctx, input: { id: c.params.id!, status: to, ...tracking } })
+      } catch (e) {
+        if (e instanceof InvalidTransition) return order(c, 409, { error: w.moveRefused })
+        if (e instanceof ValidationError) return order(c, 400, { tracking: { ...tracking, ...trackingProblem(w, e) } })
+        if (e instanceof AppError && e.status === 404) return notFound(c)
+        throw e
+      }
+      const next = `/admin/orders/${encodeURIComponent(c.params.id!)}?moved=${to}`
+      // The inbox's "Confirm and message" (with its script): the move is made, the script opens the message.
+      if (wantsJson) {
+        const o = orderOf(c)
+        return finish(c.set, 200, JSON.stringify({ whatsapp: o && messageFor(c, o), next, name: moved.customerName }), {
+          'content-type': 'application/json; charset=utf-8',
           'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
         })
-      },
-      { access: { panel: 'orders:read' }, ...hidden },
-    )
-    .get(
-      '/admin/orders/:id',
-      (raw) => {
-        const c = h(raw)
-        const w = ordersWords(panelOf(c).lang)
-        const moved = c.query.moved
-        // After a move the page leads with telling the customer (the link carries the new status's message).
-        return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
-      },
-      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
-    )
-    .get(
-      '/admin/orders/:id/print',
-      async (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const ctx = ctxOf(p)
-        const o = orderOf(c)
-        if (!o) return notFound(c)
-        const items = orderItems({ ctx, input: { orderId: o.id } })
-        return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
-      },
-      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
-    )
-    .get(
-      '/admin/orders/:id/cancel',
-      (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const o = orderOf(c)
-        if (!o) return notFound(c)
-        if (!nextStatuses(o.status).includes('cancelled'))
-          return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
-        return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
-      },
-      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
-    )
-    .post(
-      '/admin/orders/:id/notes',
-      (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const body = field(c.body, 'body') ?? ''
-        try {
-          addOrderNote({ ctx: ctxOf(p), input: { orderId: c.params.id!, body } })
-        } catch (e) {
-          if (e instanceof ValidationError)
-            return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
-          if (e instanceof AppError && e.status === 404) return notFound(c)
-          throw e
-        }
-        return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
-      },
-      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
-    )
-    .post(
-      '/admin/orders/:id/status',
-      (raw) => {
-        const c = h(raw)
-        const p = panelOf(c)
-        const to = field(c.body, 'status')
-        const w = ordersWords(p.lang)
-        const wantsJson = (c.request.headers.get('accept') ?? '').includes('application/json')
-        if (!isStatus(to)) return order(c, 400, { error: w.moveRefused })
-        const tracking = {
-          trackingNumber: field(c.body, 'trackingNumber')?.trim() || undefined,
-          trackingUrl: field(c.body, 'trackingUrl')?.trim() || undefined,
-        }
-        let moved: { customerName: string } | undefined
-        try {
-          moved = updateOrderStatus({ ctx: ctxOf(p), input: { id: c.params.id!, status: to, ...tracking } })
-        } catch (e) {
-          if (e instanceof InvalidTransition) return order(c, 409, { error: w.moveRefused })
-          if (e instanceof ValidationError)
-            return order(c, 400, { tracking: { ...tracking, ...trackingProblem(w, e) } })
-          if (e instanceof AppError && e.status === 404) return notFound(c)
-          throw e
-        }
-        const next = `/admin/orders/${encodeURIComponent(c.params.id!)}?moved=${to}`
-        // The inbox's "Confirm and message" (with its script): the move is made, the script opens the message.
-        if (wantsJson) {
-          const o = orderOf(c)
-          return finish(
-            c.set,
-            200,
-            JSON.stringify({ whatsapp: o && messageFor(p, o), next, name: moved.customerName }),
-            {
-              'content-type': 'application/json; charset=utf-8',
-              'cache-control': 'no-store',
-            },
-          )
-        }
-        return seeOther(c.set, next)
-      },
-      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
-    )
+      }
+      return seeOther(c.set, next)
+    }),
+  ])
 }
 
 /** A refused tracking field as the person reads it, at its field. */
