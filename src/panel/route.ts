@@ -22,7 +22,7 @@ import { access } from '../plugins/access'
 import { gatedOf } from '../plugins/request-state'
 import type { PanelRequest, Person } from './gate'
 import type { PanelWords } from './i18n'
-import { frameOf } from './pages/plugin-kit'
+import { frameOf } from './frame'
 import { field, json, page, seeOther, type ResponseSet } from './respond'
 import type { Frame } from './views'
 
