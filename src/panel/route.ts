@@ -57,6 +57,9 @@ export interface PanelCall<Params, P, C> {
   json(status: number, value: unknown, cookie?: string): Response
 }
 
+/** What a page in a store needs: any member, or a role's grant. */
+export type StoreNeed = Exclude<PanelNeed, 'anonymous' | 'signedIn'>
+
 interface Spec<Path extends string, N extends PanelNeed> {
   method: 'get' | 'post' | 'delete'
   path: Path

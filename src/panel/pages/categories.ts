@@ -12,8 +12,8 @@ import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
-import { confirmPage, ctxOf, doneOf, guarded, refusal } from './crud'
-import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { confirmPage, doneOf, guarded, refusal } from './crud'
+import { cw, field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 import { categoryWords } from './words/categories'
 
 type Category = ReturnType<typeof getCategory>
@@ -94,13 +94,13 @@ const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }
   e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined
 
 export function categoryPages(kit: PageKit): PageRoute[] {
-  const rowsOf = (c: PageReq) => listCategories({ ctx: ctxOf(c), input: { limit: 100 } }).data
+  const rowsOf = (c: PageReq) => listCategories({ ctx: c.ctx, input: { limit: 100 } }).data
   const list = (
     c: PageReq,
     status: number,
     d: { name?: string; errors?: Record<string, string>; problem?: Problem; done?: string } = {},
   ) =>
-    kit.render(panelOf(c), c.set, status, (f) =>
+    kit.render(c.p, c.set, status, (f) =>
       listPage(f, { rows: rowsOf(c), name: d.name ?? '', errors: d.errors ?? {}, problem: d.problem, done: d.done }),
     )
   const edit = (
@@ -114,8 +114,8 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       problem?: Problem
       done?: string
     },
-  ) => kit.render(panelOf(c), c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
-  const w = (c: PageReq) => categoryWords(panelOf(c))
+  ) => kit.render(c.p, c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
+  const w = (c: PageReq) => categoryWords(c.p)
 
   return [
     {
@@ -131,10 +131,10 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const name = (field(c.body, 'name') ?? '').trim()
         try {
-          createCategory({ ctx: ctxOf(c), input: checkBody(CategoryCreate, { name }) })
+          createCategory({ ctx: c.ctx, input: checkBody(CategoryCreate, { name }) })
           return kit.seeOther(c.set, '/admin/categories?done=saved')
         } catch (e) {
-          const r = refusal(c, e, special(panelOf(c)))
+          const r = refusal(c, e, special(c.p))
           if (!r) throw e
           return list(c, r.status, { name, ...r })
         }
@@ -147,7 +147,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
-          const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          const cat = getCategory({ ctx: c.ctx, input: { id: c.params.id! } })
           return edit(c, 200, {
             name: cat.name,
             active: cat.isActive,
@@ -167,17 +167,17 @@ export function categoryPages(kit: PageKit): PageRoute[] {
           const active = ticked(c.body, 'isActive')
           try {
             updateCategory({
-              ctx: ctxOf(c),
+              ctx: c.ctx,
               input: { id: c.params.id!, ...checkBody(CategoryUpdate, { name, isActive: active }) },
             })
             return kit.seeOther(c.set, `${at(c.params.id!)}?done=saved`)
           } catch (e) {
-            const r = refusal(c, e, special(panelOf(c)))
+            const r = refusal(c, e, special(c.p))
             if (!r || r.status === 404 || r.status === 403) throw e
             return edit(c, r.status, {
               name,
               active,
-              title: w(c).editTitle(getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } }).name),
+              title: w(c).editTitle(getCategory({ ctx: c.ctx, input: { id: c.params.id! } }).name),
               ...r,
             })
           }
@@ -190,7 +190,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
-          moveCategory({ ctx: ctxOf(c), input: { id: c.params.id!, by: field(c.body, 'by') === 'up' ? -1 : 1 } })
+          moveCategory({ ctx: c.ctx, input: { id: c.params.id!, by: field(c.body, 'by') === 'up' ? -1 : 1 } })
           return kit.seeOther(c.set, '/admin/categories?done=moved')
         }),
     },
@@ -201,8 +201,8 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
-          const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) =>
+          const cat = getCategory({ ctx: c.ctx, input: { id: c.params.id! } })
+          return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w(c).removeTitle(cat.name),
               text: w(c).removeText,
@@ -219,7 +219,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
-          deleteCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          deleteCategory({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.seeOther(c.set, '/admin/categories?done=deleted')
         }),
     },

@@ -6,9 +6,7 @@
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
 import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
-import { cw, panelOf, problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
-
-export const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
+import { cw, problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
 
 /** Runs a handler; a verb's 404 becomes the not-found page, its 403 (not a plan's) the forbidden page. */
 export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Promise<Response>): Promise<Response> {
@@ -16,9 +14,9 @@ export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Pr
     return await run()
   } catch (e) {
     if (e instanceof AppError && e.status === 404)
-      return kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      return kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
     if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED')
-      return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
+      return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
     throw e
   }
 }
@@ -32,7 +30,7 @@ export function refusal(
   e: unknown,
   special?: (e: AppError) => Problem | undefined,
 ): { problem?: Problem; errors: Record<string, string>; status: number } | undefined {
-  const problems = problemsOf(e, cw(panelOf(c)), special)
+  const problems = problemsOf(e, cw(c.p), special)
   if (!problems) return undefined
   return { ...refusalOf(problems), status: e instanceof AppError ? e.status : 400 }
 }

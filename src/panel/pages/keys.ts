@@ -8,7 +8,7 @@ import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
-import { cw, field, panelOf, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { cw, field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
 const canHave = (resource: string, access: 'read' | 'write') =>
@@ -105,15 +105,14 @@ function readForm(body: unknown): KeyForm {
 export function keyPages(kit: PageKit): PageRoute[] {
   const { db, clock, cache } = kit.deps
   const shown = new ShownOnce(() => clock.now())
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>
-    kit.render(panelOf(c), c.set, status, (fr) =>
-      keysPage(fr, { keys: listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }), form: f, errors, done }),
+    kit.render(c.p, c.set, status, (fr) =>
+      keysPage(fr, { keys: listKeys({ ctx: { db }, input: { storeId: c.ctx.store.id } }), form: f, errors, done }),
     )
   const keyOf = (c: PageReq) =>
-    listKeys({ ctx: { db }, input: { storeId: ctxOf(c).store.id } }).find((k) => k.id === c.params.id)
+    listKeys({ ctx: { db }, input: { storeId: c.ctx.store.id } }).find((k) => k.id === c.params.id)
   const notFound = (c: PageReq) =>
-    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
   return [
     {
@@ -126,7 +125,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
           200,
           { name: '', expires: '', scopes: new Set() },
           {},
-          c.query.done === 'revoked' ? cw(panelOf(c)).revoked : undefined,
+          c.query.done === 'revoked' ? cw(c.p).revoked : undefined,
         ),
     },
     {
@@ -137,8 +136,8 @@ export function keyPages(kit: PageKit): PageRoute[] {
         // Creating a key needs a recent proof that it is them (confirm.ts); the form is held meanwhile.
         const held = await confirmFirst(kit, c)
         if (held) return held
-        const w = cw(panelOf(c))
-        const ctx = ctxOf(c)
+        const w = cw(c.p)
+        const ctx = c.ctx
         const f = readForm(c.body)
         const errors: Record<string, string> = {}
         let scopes: string[] = []
@@ -171,7 +170,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
           return k
         })
         // POST, then a redirect to the page that shows the secret once: a reload creates nothing.
-        const id = shown.put(panelOf(c).person!.session.id, created.key)
+        const id = shown.put(c.person.session.id, created.key)
         return kit.seeOther(c.set, `/admin/keys/created?shown=${id}`)
       },
     },
@@ -180,8 +179,8 @@ export function keyPages(kit: PageKit): PageRoute[] {
       path: '/admin/keys/created',
       need: 'keys',
       handler: (c) => {
-        const p = panelOf(c)
-        const key = shown.take(p.person!.session.id, c.query.shown)
+        const p = c.p
+        const key = shown.take(c.person.session.id, c.query.shown)
         return kit.render(p, c.set, 200, (fr) => createdPage(fr, key))
       },
     },
@@ -193,7 +192,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const k = keyOf(c)
         if (!k || k.revokedAt) return k ? kit.seeOther(c.set, '/admin/keys') : notFound(c)
-        return kit.render(panelOf(c), c.set, 200, (f) => revokePage(f, { id: k.id, name: k.name || k.prefix }))
+        return kit.render(c.p, c.set, 200, (f) => revokePage(f, { id: k.id, name: k.name || k.prefix }))
       },
     },
     {
@@ -202,7 +201,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
       need: 'keys',
       owns: 'apiKeys',
       handler: (c) => {
-        const ctx = ctxOf(c)
+        const ctx = c.ctx
         if (!keyOf(c)) return notFound(c)
         try {
           transaction(db, () => {

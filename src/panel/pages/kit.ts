@@ -12,15 +12,15 @@ import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
-import { sameSecret, type Counter, type PanelNeed } from '../../modules/people'
+import { sameSecret, type Counter } from '../../modules/people'
 import type { ImportAdmission, UploadAdmission } from '../../modules/products'
-import type { PanelRequest, Person } from '../gate'
+import type { PanelRequest } from '../gate'
 import type { Ctx } from '../../kernel/context'
 import type { Frame } from '../views'
 import { catalogWords, type CatalogWords } from './words'
 
-/** A page handler's request: what the route builder hands every panel handler (route.ts). */
-export type PageReq = PanelCall<Record<string, string>, Person | undefined, Ctx | undefined>
+/** A store page handler's request: what the route builder hands it (route.ts), a person working in the store. */
+export type PageReq = PanelCall<Record<string, string>, StorePerson, Ctx>
 export type SetLike = ResponseSet
 
 export interface PageKit {
@@ -47,7 +47,8 @@ export interface PageKit {
 export interface PageRoute {
   method: 'get' | 'post'
   path: string
-  need: PanelNeed
+  /** A store page: its person works in the store (a role's grant, or any member). */
+  need: StoreNeed
   owns?: OwnedTable
   /** The body is files, streamed by the handler (parse: 'none'; the handler checks the form token with `tokenOk`). */
   upload?: true
@@ -55,11 +56,8 @@ export interface PageRoute {
 }
 
 import { field, type ResponseSet } from '../respond'
-import type { PanelCall } from '../route'
+import type { PanelCall, StoreNeed, StorePerson } from '../route'
 export { field }
-
-/** The gate's decision for this request, as the builder handed it over. */
-export const panelOf = (c: { p: PanelRequest }): PanelRequest => c.p
 
 /** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
 export const tokenOk = (c: PageReq, fields: Record<string, string>) => {

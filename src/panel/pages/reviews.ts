@@ -1,7 +1,7 @@
 import { deleteReview, listReviews, moderateReview } from '../../modules/reviews'
 import { html, type Html } from '../../shop/html'
 import { can, form, layout, messagePage, type Frame } from '../views'
-import { panelOf, type PageKit, type PageReq, type PageRoute } from './kit'
+import type { PageKit, PageReq, PageRoute } from './kit'
 
 type Lang = 'en' | 'es' | 'pt'
 const WORDS = {
@@ -89,12 +89,11 @@ function reviewsPage(
 
 export function reviewPages(kit: PageKit): PageRoute[] {
   const { config } = kit.deps
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   /** Moderation needs the paid feature and a role that writes reviews. */
-  const moderates = (c: PageReq, f: Frame) => can(f, 'reviews:write') && ctxOf(c).store.plan !== 'free'
+  const moderates = (c: PageReq, f: Frame) => can(f, 'reviews:write') && c.ctx.store.plan !== 'free'
   const show = (c: PageReq, status: number, done?: string) =>
-    kit.render(panelOf(c), c.set, status, (f) => {
-      const ctx = ctxOf(c)
+    kit.render(c.p, c.set, status, (f) => {
+      const ctx = c.ctx
       const rows = listReviews({ ctx, input: { limit: 100, offset: 0 } }).data
       const paid = ctx.store.plan !== 'free'
       return reviewsPage(f, {
@@ -105,11 +104,11 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       })
     })
   const notFound = (c: PageReq) =>
-    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
   /** A moderation POST: refused on the free plan (the page shows the upgrade link instead of the buttons). */
   const act = (c: PageReq, fn: () => void) => {
-    if (ctxOf(c).store.plan === 'free')
-      return kit.render(panelOf(c), c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
+    if (c.ctx.store.plan === 'free')
+      return kit.render(c.p, c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
     try {
       fn()
     } catch (e) {
@@ -124,21 +123,21 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/reviews',
       need: 'reviews:read',
-      handler: (c) => show(c, 200, c.query.done ? wordsOf(panelOf(c)).done : undefined),
+      handler: (c) => show(c, 200, c.query.done ? wordsOf(c.p).done : undefined),
     },
     {
       method: 'post',
       path: '/admin/reviews/:id/approve',
       need: 'reviews:write',
       owns: 'reviews',
-      handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'approved' } })),
+      handler: (c) => act(c, () => moderateReview({ ctx: c.ctx, input: { id: id(c), status: 'approved' } })),
     },
     {
       method: 'post',
       path: '/admin/reviews/:id/reject',
       need: 'reviews:write',
       owns: 'reviews',
-      handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'rejected' } })),
+      handler: (c) => act(c, () => moderateReview({ ctx: c.ctx, input: { id: id(c), status: 'rejected' } })),
     },
     {
       method: 'get',
@@ -146,7 +145,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       need: 'reviews:write',
       owns: 'reviews',
       handler: (c) =>
-        kit.render(panelOf(c), c.set, 200, (f) => {
+        kit.render(c.p, c.set, 200, (f) => {
           const w = wordsOf(f)
           return layout(
             f,
@@ -160,7 +159,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       path: '/admin/reviews/:id/delete',
       need: 'reviews:write',
       owns: 'reviews',
-      handler: (c) => act(c, () => void deleteReview({ ctx: ctxOf(c), input: { id: id(c) } })),
+      handler: (c) => act(c, () => void deleteReview({ ctx: c.ctx, input: { id: id(c) } })),
     },
   ]
 }

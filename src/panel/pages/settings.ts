@@ -18,7 +18,6 @@ import {
   cw,
   field,
   numberField,
-  panelOf,
   problemsOf,
   refusalOf,
   ticked,
@@ -177,10 +176,9 @@ function settingsPage(f: Frame, d: PageData): string {
 }
 
 export function settingsPages(kit: PageKit): PageRoute[] {
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const show = (c: PageReq, status: number, d: Omit<PageData, 'slug' | 'preview'>) => {
-    const ctx = ctxOf(c)
-    return kit.render(panelOf(c), c.set, status, (f) =>
+    const ctx = c.ctx
+    return kit.render(c.p, c.set, status, (f) =>
       settingsPage(f, { ...d, slug: ctx.store.slug, preview: preview(ctx.store, d.form) }),
     )
   }
@@ -191,9 +189,9 @@ export function settingsPages(kit: PageKit): PageRoute[] {
       need: 'store:read',
       handler: (c) =>
         show(c, 200, {
-          form: formOf(getStoreSettings({ ctx: ctxOf(c) })),
+          form: formOf(getStoreSettings({ ctx: c.ctx })),
           errors: {},
-          done: c.query.done === 'saved' ? cw(panelOf(c)).saved : undefined,
+          done: c.query.done === 'saved' ? cw(c.p).saved : undefined,
         }),
     },
     {
@@ -204,9 +202,9 @@ export function settingsPages(kit: PageKit): PageRoute[] {
         const form = readForm(c.body)
         if (field(c.body, '_action') === 'preview') return show(c, 200, { form, errors: {} })
         try {
-          updateStoreSettings({ ctx: ctxOf(c), input: bodyOf(form, c.body) })
+          updateStoreSettings({ ctx: c.ctx, input: bodyOf(form, c.body) })
         } catch (e) {
-          const problems = problemsOf(e, cw(panelOf(c)))
+          const problems = problemsOf(e, cw(c.p))
           if (!problems) throw e
           return show(c, e instanceof AppError ? e.status : 400, { form, ...refusalOf(problems) })
         }

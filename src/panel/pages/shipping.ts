@@ -12,13 +12,12 @@ import { html, raw } from '../../shop/html'
 import { formatMoney } from '../../shop/i18n'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
-import { confirmPage, ctxOf, doneOf, guarded, refusal } from './crud'
+import { confirmPage, doneOf, guarded, refusal } from './crud'
 import {
   cw,
   amountText,
   field,
   numberField,
-  panelOf,
   ticked,
   type PageKit,
   type PageReq,
@@ -111,7 +110,7 @@ function editorPage(
 }
 
 export function shippingPages(kit: PageKit): PageRoute[] {
-  const w = (c: PageReq) => shippingWords(panelOf(c))
+  const w = (c: PageReq) => shippingWords(c.p)
   const editor = (
     c: PageReq,
     status: number,
@@ -123,8 +122,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       problem?: Problem
       done?: string
     },
-  ) =>
-    kit.render(panelOf(c), c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: ctxOf(c).store.currency }))
+  ) => kit.render(c.p, c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: c.ctx.store.currency }))
 
   return [
     {
@@ -132,9 +130,9 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       path: '/admin/shipping',
       need: 'shipping:read',
       handler: (c) => {
-        const ctx = ctxOf(c)
+        const ctx = c.ctx
         const rows = listShipping({ ctx, input: { limit: 100 } }).data
-        return kit.render(panelOf(c), c.set, 200, (f) =>
+        return kit.render(c.p, c.set, 200, (f) =>
           listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }),
         )
       },
@@ -152,7 +150,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const form = readForm(c.body)
         try {
-          const made = createShipping({ ctx: ctxOf(c), input: checkBody(ShippingCreate, bodyOf(form)) })
+          const made = createShipping({ ctx: c.ctx, input: checkBody(ShippingCreate, bodyOf(form)) })
           return kit.seeOther(c.set, `${at(made.id)}?done=saved`)
         } catch (e) {
           const r = refusal(c, e)
@@ -168,11 +166,11 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
-          const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          const o = getShipping({ ctx: c.ctx, input: { id: c.params.id! } })
           return editor(c, 200, {
             id: o.id,
             title: w(c).editTitle(o.name),
-            form: formOf(o, ctxOf(c).store.currency),
+            form: formOf(o, c.ctx.store.currency),
             done: doneOf(c, w(c).done),
           })
         }),
@@ -184,7 +182,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
-          const ctx = ctxOf(c)
+          const ctx = c.ctx
           const current = getShipping({ ctx, input: { id: c.params.id! } })
           const form = readForm(c.body)
           try {
@@ -204,8 +202,8 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
-          const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) =>
+          const o = getShipping({ ctx: c.ctx, input: { id: c.params.id! } })
+          return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w(c).removeTitle(o.name),
               text: w(c).removeText,
@@ -222,7 +220,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
-          deleteShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          deleteShipping({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.seeOther(c.set, '/admin/shipping?done=deleted')
         }),
     },

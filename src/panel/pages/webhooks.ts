@@ -27,9 +27,9 @@ import { faultsError, faultsIn } from '../../lib/faults'
 import { checkBody } from '../../plugins/validation-errors'
 import { confirmFirst } from '../confirm'
 import { json } from '../respond'
-import { ctxOf, guarded } from './crud'
+import { guarded } from './crud'
 import { frameOf } from './plugin-kit'
-import { cw, field, panelOf, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
+import { cw, field, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
 import {
   deletePage,
   deliveriesPage,
@@ -56,7 +56,7 @@ async function checkHook<S extends typeof WebhookCreate | typeof WebhookUpdate>(
   const faults = faultsIn(() => (checked = checkBody(schema, body)))
   if (checked !== undefined) return checked
   const urlRefused = faults.some((f) => String(f.details?.field).startsWith('url'))
-  throw faultsError([...faults, ...(urlRefused ? [] : await webhookUrlFaults(ctxOf(c), form.url))])
+  throw faultsError([...faults, ...(urlRefused ? [] : await webhookUrlFaults(c.ctx, form.url))])
 }
 
 /** Deliveries the log shows, newest first. */
@@ -74,7 +74,7 @@ function refused(
   e: unknown,
   form: { url: string; events: Set<string> },
 ): (HookForm & { status: number }) | undefined {
-  const w = cw(panelOf(c))
+  const w = cw(c.p)
   const problems = problemsOf(e, w)
   if (!problems || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
     return undefined
@@ -84,17 +84,17 @@ function refused(
 }
 
 export function webhookPages(kit: PageKit): PageRoute[] {
-  const hooksOf = (c: PageReq) => listWebhooks({ ctx: ctxOf(c), input: { limit: 100 } }).data
-  const hookOf = (c: PageReq) => getWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })
+  const hooksOf = (c: PageReq) => listWebhooks({ ctx: c.ctx, input: { limit: 100 } }).data
+  const hookOf = (c: PageReq) => getWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10
   const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = {
     saved: (w) => w.saved,
     retried: (w) => w.retried,
     test: (w) => w.testSent,
   }
-  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(cw(panelOf(c)))
+  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(cw(c.p))
   const edit = (c: PageReq, status: number, d: HookForm) =>
-    kit.render(panelOf(c), c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
+    kit.render(c.p, c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
 
   return [
     {
@@ -102,7 +102,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks',
       need: 'webhooks:read',
       handler: (c) =>
-        kit.render(panelOf(c), c.set, 200, (f) =>
+        kit.render(c.p, c.set, 200, (f) =>
           listPage(f, { hooks: hooksOf(c), url: '', events: new Set(WEBHOOK_EVENTS), errors: {}, done: done(c) }),
         ),
     },
@@ -117,14 +117,14 @@ export function webhookPages(kit: PageKit): PageRoute[] {
         const form = readHook(c.body)
         try {
           const created = await createWebhook({
-            ctx: ctxOf(c),
+            ctx: c.ctx,
             input: await checkHook(c, WebhookCreate, form),
           })
-          return kit.render(panelOf(c), c.set, 200, (f) => secretPage(f, created))
+          return kit.render(c.p, c.set, 200, (f) => secretPage(f, created))
         } catch (e) {
           const r = refused(c, e, form)
           if (!r) throw e
-          return kit.render(panelOf(c), c.set, r.status, (f) => listPage(f, { ...r, hooks: hooksOf(c) }))
+          return kit.render(c.p, c.set, r.status, (f) => listPage(f, { ...r, hooks: hooksOf(c) }))
         }
       },
     },
@@ -136,8 +136,8 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, () => {
           const h = hookOf(c)
-          const rows = deliveryLog({ ctx: ctxOf(c), input: { webhookId: h.id, limit: LOG_ROWS } })
-          return kit.render(panelOf(c), c.set, 200, (f) => deliveriesPage(f, h, rows, done(c)))
+          const rows = deliveryLog({ ctx: c.ctx, input: { webhookId: h.id, limit: LOG_ROWS } })
+          return kit.render(c.p, c.set, 200, (f) => deliveriesPage(f, h, rows, done(c)))
         }),
     },
     {
@@ -149,8 +149,8 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, async () => {
           const h = hookOf(c)
-          const rows = deliveryLog({ ctx: ctxOf(c), input: { webhookId: h.id, limit: LOG_ROWS } })
-          const f = await frameOf(panelOf(c))
+          const rows = deliveryLog({ ctx: c.ctx, input: { webhookId: h.id, limit: LOG_ROWS } })
+          const f = await frameOf(c.p)
           return json(c.set, 200, { html: deliveryItems(f, h, rows).value })
         }),
     },
@@ -175,7 +175,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
           const form = readHook(c.body)
           try {
             await updateWebhook({
-              ctx: ctxOf(c),
+              ctx: c.ctx,
               input: { id: c.params.id!, ...(await checkHook(c, WebhookUpdate, form)) },
             })
             return kit.seeOther(c.set, `${hookPath(c.params.id!)}/edit?done=saved`)
@@ -194,7 +194,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       handler: (c) =>
         guarded(kit, c, async () => {
           await updateWebhook({
-            ctx: ctxOf(c),
+            ctx: c.ctx,
             input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' },
           })
           return kit.seeOther(c.set, '/admin/webhooks?done=saved')
@@ -208,8 +208,8 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       // The new secret is the answer to the POST, never in a URL; reloading it would rotate again, as the API's would.
       handler: (c) =>
         guarded(kit, c, () => {
-          const rotated = rotateSecret({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) => secretPage(f, rotated, { overlapHours }))
+          const rotated = rotateSecret({ ctx: c.ctx, input: { id: c.params.id! } })
+          return kit.render(c.p, c.set, 200, (f) => secretPage(f, rotated, { overlapHours }))
         }),
     },
     {
@@ -219,7 +219,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
-          sendTestEvent({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          sendTestEvent({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.seeOther(c.set, `${hookPath(c.params.id!)}?done=test`)
         }),
     },
@@ -228,7 +228,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks/:id/delete',
       need: 'webhooks:write',
       owns: 'webhooks',
-      handler: (c) => guarded(kit, c, () => kit.render(panelOf(c), c.set, 200, (f) => deletePage(f, hookOf(c)))),
+      handler: (c) => guarded(kit, c, () => kit.render(c.p, c.set, 200, (f) => deletePage(f, hookOf(c)))),
     },
     {
       method: 'post',
@@ -237,7 +237,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
-          deleteWebhook({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          deleteWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.seeOther(c.set, '/admin/webhooks?done=saved')
         }),
     },
@@ -248,7 +248,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       owns: 'webhooks',
       handler: (c) =>
         guarded(kit, c, () => {
-          retryDelivery({ ctx: ctxOf(c), input: { webhookId: c.params.id!, deliveryId: c.params.deliveryId! } })
+          retryDelivery({ ctx: c.ctx, input: { webhookId: c.params.id!, deliveryId: c.params.deliveryId! } })
           return kit.seeOther(c.set, `${hookPath(c.params.id!)}?done=retried`)
         }),
     },

@@ -17,7 +17,6 @@ import {
   field,
   numberField,
   pageParam,
-  panelOf,
   problemOf,
   type PageKit,
   type PageReq,
@@ -89,7 +88,6 @@ function changesOf(posted: Posted[]): { changes: PriceStockChange[]; keys: strin
 }
 
 export function bulkPages(kit: PageKit): PageRoute[] {
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
   const pageOf = (c: PageReq) => pageParam(c.query)
   const where = (page: number, done: string) => `/admin/products/bulk?${page > 1 ? `page=${page}&` : ''}done=${done}`
 
@@ -99,8 +97,8 @@ export function bulkPages(kit: PageKit): PageRoute[] {
       path: '/admin/products/bulk',
       need: 'products:read',
       handler: (c) => {
-        const p = panelOf(c)
-        const ctx = ctxOf(c)
+        const p = c.p
+        const ctx = c.ctx
         const page = pageOf(c)
         const { rows, pages } = gridRows(ctx, page)
         const n = Math.max(0, Math.floor(Number(c.query.n)) || 0)
@@ -116,8 +114,8 @@ export function bulkPages(kit: PageKit): PageRoute[] {
       path: '/admin/products/bulk',
       need: 'products:write',
       handler: (c) => {
-        const p = panelOf(c)
-        const ctx = noted(ctxOf(c), 'bulk-edit')
+        const p = c.p
+        const ctx = noted(c.ctx, 'bulk-edit')
         const page = pageOf(c)
         const posted = readPosted(c.body)
         const { changes, keys } = changesOf(posted)
@@ -139,7 +137,7 @@ export function bulkPages(kit: PageKit): PageRoute[] {
           }
           // The page as stored, with what the person typed in the rows they sent.
           const byKey = new Map(posted.map((x) => [x.key, x]))
-          const { rows, pages } = gridRows(ctxOf(c), page)
+          const { rows, pages } = gridRows(c.ctx, page)
           const shown = rows.map((r): BulkRow => {
             const x = byKey.get(r.key)
             return x
@@ -158,7 +156,7 @@ export function bulkPages(kit: PageKit): PageRoute[] {
               page,
               pages,
               pageSize: BULK_PAGE_SIZE,
-              currency: ctxOf(c).store.currency,
+              currency: c.ctx.store.currency,
               rows: shown,
               problem,
               refused: errors.size,

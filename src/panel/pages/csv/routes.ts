@@ -23,7 +23,7 @@ import {
 import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
-import { cw, field, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { cw, field, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
 import { noted } from '../bulk/routes'
 import { bulkWords, type BulkWords } from '../bulk/words'
 import type { CatalogWords } from '../words'
@@ -74,14 +74,13 @@ function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkW
 
 export function csvPages(kit: PageKit): PageRoute[] {
   const staged = new StagedImports(() => kit.deps.clock.now())
-  const ctxOf = (c: PageReq) => panelOf(c).person!.ctx!
-  const ownerOf = (c: PageReq) => ({ sessionId: panelOf(c).person!.session.id, storeId: ctxOf(c).store.id })
+  const ownerOf = (c: PageReq) => ({ sessionId: c.person.session.id, storeId: c.ctx.store.id })
   const form = (c: PageReq, status: number, d: { error?: string; done?: string } = {}) =>
-    kit.render(panelOf(c), c.set, status, (f) => importPage(f, { currency: ctxOf(c).store.currency, ...d }))
+    kit.render(c.p, c.set, status, (f) => importPage(f, { currency: c.ctx.store.currency, ...d }))
 
   /** The refused lines of a BatchRefused in the person's words, in file order. */
   function refusedLines(c: PageReq, e: BatchRefused<ImportPlace>): LineMessage[] {
-    const p = panelOf(c)
+    const p = c.p
     return e.problems
       .map(({ key, error }) => lineMessage(key, error, cw(p), bulkWords(p.lang)))
       .sort((a, b) => a.line - b.line || (a.column ?? '').localeCompare(b.column ?? ''))
@@ -93,7 +92,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
     rows: CsvRow[],
     dryRun: boolean,
   ): Promise<{ report?: ImportReport; problems: LineMessage[] }> {
-    const ctx = noted(ctxOf(c), 'import')
+    const ctx = noted(c.ctx, 'import')
     try {
       const report = dryRun
         ? await checkCatalogImport({ ctx, input: { rows } })
@@ -109,14 +108,14 @@ export function csvPages(kit: PageKit): PageRoute[] {
   async function alone(c: PageReq, work: () => Promise<Response>): Promise<Response> {
     let release: () => void
     try {
-      release = kit.deps.imports.admit(ctxOf(c).store.id)
+      release = kit.deps.imports.admit(c.ctx.store.id)
     } catch (e) {
       if (!(e instanceof RateLimited)) throw e
       return kit.render(
-        panelOf(c),
+        c.p,
         c.set,
         429,
-        (f) => importPage(f, { currency: ctxOf(c).store.currency, error: bulkWords(f.lang).busy }),
+        (f) => importPage(f, { currency: c.ctx.store.currency, error: bulkWords(f.lang).busy }),
         { 'retry-after': String(e.retryAfter) },
       )
     }
@@ -132,7 +131,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
       return await parseCatalogCsv(file)
     } catch (e) {
       if (!(e instanceof CsvFileRefused)) throw e
-      const p = panelOf(c)
+      const p = c.p
       return form(c, e.problem === 'bytes' ? 413 : 400, { error: fileMessage(e, bulkWords(p.lang), p.w.locale) })
     }
   }
@@ -143,7 +142,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
       path: '/admin/products/export.csv',
       need: 'products:read',
       handler: (c) => {
-        const ctx = ctxOf(c)
+        const ctx = c.ctx
         const chunks = exportCatalogCsv(ctx)
         const encoder = new TextEncoder()
         const body = new ReadableStream<Uint8Array>({
@@ -156,7 +155,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
             await chunks.return(undefined)
           },
         })
-        return finish(c.set as Parameters<typeof finish>[0], 200, body, {
+        return finish(c.set, 200, body, {
           'content-type': 'text/csv; charset=utf-8',
           'content-disposition': `attachment; filename="${ctx.store.slug}-products.csv"`,
           'cache-control': 'no-store',
@@ -169,7 +168,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
       path: '/admin/products/import',
       need: 'products:write',
       handler: (c) => {
-        const b = bulkWords(panelOf(c).lang)
+        const b = bulkWords(c.p.lang)
         const created = Math.max(0, Math.floor(Number(c.query.c)) || 0)
         const updated = Math.max(0, Math.floor(Number(c.query.u)) || 0)
         return form(c, 200, { done: c.query.done === 'imported' ? b.imported(created, updated) : undefined })
@@ -182,7 +181,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
       // Streamed to disk by busboy and cut one byte past CSV_MAX_BYTES, never parsed whole by Elysia.
       upload: true,
       handler: async (c) => {
-        const b = bulkWords(panelOf(c).lang)
+        const b = bulkWords(c.p.lang)
         let parts
         try {
           parts = await stageUploads(c.request, kit.deps.config.dataDir, CSV_MAX_BYTES, 1)
@@ -193,8 +192,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
         let file: Blob
         let name: string
         try {
-          if (!tokenOk(c, parts.fields))
-            return kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+          if (!tokenOk(c, parts.fields)) return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
           const part = parts.files[0]
           if (!part || part.size === 0) return form(c, 400, { error: b.chooseFile })
           if (part.size > CSV_MAX_BYTES)
@@ -214,7 +212,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
             outcome.problems.length === 0 &&
             outcome.report.create.length + outcome.report.update.length > 0
           const s = keep ? staged.put(ownerOf(c), { name, file, hash: await sha256(file) }) : undefined
-          return kit.render(panelOf(c), c.set, 200, (f) =>
+          return kit.render(c.p, c.set, 200, (f) =>
             dryRunPage(f, {
               name,
               rows: rows.length,
@@ -231,16 +229,14 @@ export function csvPages(kit: PageKit): PageRoute[] {
       need: 'products:write',
       handler: async (c) => {
         const s = staged.get(field(c.body, 'id') ?? '', ownerOf(c), field(c.body, 'hash') ?? '')
-        if (!s) return form(c, 409, { error: bulkWords(panelOf(c).lang).expired })
+        if (!s) return form(c, 409, { error: bulkWords(c.p.lang).expired })
         return alone(c, async () => {
           const rows = await parsed(c, s.file)
           if (rows instanceof Response) return rows
           // Planned and checked again inside the apply's transaction: the catalog may have moved since the dry run.
           const outcome = await run(c, rows, false)
           if (!outcome.report)
-            return kit.render(panelOf(c), c.set, 409, (f) =>
-              dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }),
-            )
+            return kit.render(c.p, c.set, 409, (f) => dryRunPage(f, { name: s.name, rows: rows.length, ...outcome }))
           staged.drop(s.id)
           const { create, update } = outcome.report
           return kit.seeOther(c.set, `/admin/products/import?done=imported&c=${create.length}&u=${update.length}`)

@@ -10,13 +10,13 @@ import {
   updateDiscount,
 } from '../../../modules/discounts'
 import { checkAll } from '../../../plugins/validation-errors'
-import { confirmPage, ctxOf, doneOf, guarded, refusal } from '../crud'
-import { field, panelOf, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
+import { confirmPage, doneOf, guarded, refusal } from '../crud'
+import { field, type PageKit, type PageReq, type PageRoute, type Problem } from '../kit'
 import { discountWords } from '../words/discounts'
 import { at, bodyOf, editorPage, emptyForm, formOf, listPage, readForm, type DiscountForm } from './views'
 
 export function discountPages(kit: PageKit): PageRoute[] {
-  const w = (c: PageReq) => discountWords(panelOf(c))
+  const w = (c: PageReq) => discountWords(c.p)
   const editor = (
     c: PageReq,
     status: number,
@@ -28,8 +28,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       problem?: Problem
       done?: string
     },
-  ) =>
-    kit.render(panelOf(c), c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: ctxOf(c).store.currency }))
+  ) => kit.render(c.p, c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: c.ctx.store.currency }))
   /** The module's words for its own refusals: a taken code, a percentage out of (0, 100]. */
   const special = (c: PageReq, form: DiscountForm) => (e: AppError) => {
     if (e.code === 'DUPLICATE_CODE') return { field: 'code', message: w(c).codeTaken }
@@ -40,7 +39,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
   }
 
   /** The module's rules beside the schema's faults: a 150 % value shows with a malformed code. */
-  const rules = (c: PageReq) => (v: Record<string, unknown>) => discountFaults(ctxOf(c).store.currency, v)
+  const rules = (c: PageReq) => (v: Record<string, unknown>) => discountFaults(c.ctx.store.currency, v)
 
   return [
     {
@@ -48,9 +47,9 @@ export function discountPages(kit: PageKit): PageRoute[] {
       path: '/admin/discounts',
       need: 'discounts:read',
       handler: (c) => {
-        const ctx = ctxOf(c)
+        const ctx = c.ctx
         const rows = listDiscounts({ ctx, input: { limit: 100 } }).data
-        return kit.render(panelOf(c), c.set, 200, (f) =>
+        return kit.render(c.p, c.set, 200, (f) =>
           listPage(f, { rows, currency: ctx.store.currency, now: ctx.clock.now(), done: doneOf(c, w(c).done) }),
         )
       },
@@ -68,7 +67,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const form = readForm(c.body)
         try {
-          const made = createDiscount({ ctx: ctxOf(c), input: checkAll(DiscountCreate, bodyOf(form), rules(c)) })
+          const made = createDiscount({ ctx: c.ctx, input: checkAll(DiscountCreate, bodyOf(form), rules(c)) })
           return kit.seeOther(c.set, `${at(made.id)}?done=saved`)
         } catch (e) {
           const r = refusal(c, e, special(c, form))
@@ -84,11 +83,11 @@ export function discountPages(kit: PageKit): PageRoute[] {
       owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
-          const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          const d = getDiscount({ ctx: c.ctx, input: { id: c.params.id! } })
           return editor(c, 200, {
             id: d.id,
             title: w(c).editTitle(d.code),
-            form: formOf(d, ctxOf(c).store.currency),
+            form: formOf(d, c.ctx.store.currency),
             done: doneOf(c, w(c).done),
           })
         }),
@@ -100,7 +99,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
-          const ctx = ctxOf(c)
+          const ctx = c.ctx
           const current = getDiscount({ ctx, input: { id: c.params.id! } })
           const form = readForm(c.body)
           try {
@@ -123,7 +122,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
-          updateDiscount({ ctx: ctxOf(c), input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' } })
+          updateDiscount({ ctx: c.ctx, input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' } })
           return kit.seeOther(c.set, '/admin/discounts?done=saved')
         }),
     },
@@ -134,8 +133,8 @@ export function discountPages(kit: PageKit): PageRoute[] {
       owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
-          const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) =>
+          const d = getDiscount({ ctx: c.ctx, input: { id: c.params.id! } })
+          return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w(c).removeTitle(d.code),
               text: w(c).removeText,
@@ -152,7 +151,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
-          deleteDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          deleteDiscount({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.seeOther(c.set, '/admin/discounts?done=deleted')
         }),
     },

@@ -6,7 +6,7 @@
 import type { Ctx } from '../../../kernel/context'
 import { AppError } from '../../../lib/errors'
 import { uploadImage, type StagedPart } from '../../../modules/products'
-import { panelOf, type PageKit, type PageReq } from '../kit'
+import type { PageKit, PageReq } from '../kit'
 import { pictureProblem } from './picture-problems'
 import { pw } from './words'
 
@@ -28,7 +28,7 @@ export async function addPictures(
   productId: string,
   parts: (StagedPart | undefined)[],
 ): Promise<Added> {
-  const p = panelOf(c)
+  const p = c.p
   const w = pw(p)
   const out: Added = { added: 0, errors: [], status: 201 }
   for (const part of parts) {

@@ -2,7 +2,7 @@ import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
-import { cw, numberField, panelOf, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { cw, numberField, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts, type Added } from './add-pictures'
 import { pictureProblem } from './picture-problems'
 import { pictureDeleteBody, pictureItems } from './pictures-view'
@@ -17,7 +17,7 @@ const editorUrl = (id: string, query: string, hash: string) =>
 
 /** What the editor's pictures section says after a redirect here (`?done=…`, `?added=n`). */
 export function picturesDone(c: PageReq): string | undefined {
-  const w = pw(panelOf(c))
+  const w = pw(c.p)
   const added = Number(c.query.added)
   if (Number.isInteger(added) && added > 0 && added <= 1000) return w.picturesAdded(added)
   if (c.query.done === 'moved') return w.pictureMoved(Number(c.query.to) || 1, Number(c.query.of) || 1)
@@ -35,17 +35,17 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
     status: number,
     extra: { ok: boolean; announce?: string; error?: string; upgradeUrl?: string },
   ) {
-    const product = getProduct({ ctx: r.ctxOf(c), input: { id } })
+    const product = getProduct({ ctx: c.ctx, input: { id } })
     return json(c.set, status, {
       ...extra,
-      html: pictureItems(r.picturesOf(panelOf(c), product)).value,
+      html: pictureItems(r.picturesOf(c.p, product)).value,
       count: product.images.length,
     })
   }
 
   async function upload(c: PageReq): Promise<Response> {
-    const p = panelOf(c)
-    const ctx = r.ctxOf(c)
+    const p = c.p
+    const ctx = c.ctx
     const id = c.params.id!
     const w = pw(p)
     let release: () => void
@@ -105,16 +105,15 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
     const imageId = c.params.imageId!
     try {
       const { position } = checkBody(ImageMove, { position: numberField(c.body, 'position') })
-      moveImage({ ctx: r.ctxOf(c), input: { productId: id, imageId, position } })
-      const count = getProduct({ ctx: r.ctxOf(c), input: { id } }).images.length
-      if (wantsJson(c))
-        return fragment(c, id, 200, { ok: true, announce: pw(panelOf(c)).pictureMoved(position + 1, count) })
+      moveImage({ ctx: c.ctx, input: { productId: id, imageId, position } })
+      const count = getProduct({ ctx: c.ctx, input: { id } }).images.length
+      if (wantsJson(c)) return fragment(c, id, 200, { ok: true, announce: pw(c.p).pictureMoved(position + 1, count) })
       return kit.seeOther(c.set, editorUrl(id, `done=moved&to=${position + 1}&of=${count}`, `picture-${imageId}`))
     } catch (e) {
       const page = r.missing(c, e)
       if (page) return page
       // A stale page (another tab deleted a picture): the position is out of range. Show the list as it is.
-      const problem = problemOf(e, cw(panelOf(c)))
+      const problem = problemOf(e, cw(c.p))
       if (!problem) throw e
       if (wantsJson(c)) return fragment(c, id, 400, { ok: false, error: problem.message })
       return r.stored(c, 400, id, { problem: { message: problem.message } })
@@ -124,7 +123,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
   /** The image and its place, or the 404/403 page. */
   function found(c: PageReq) {
     try {
-      const product = getProduct({ ctx: r.ctxOf(c), input: { id: c.params.id! } })
+      const product = getProduct({ ctx: c.ctx, input: { id: c.params.id! } })
       const n = product.images.findIndex((i) => i.id === c.params.imageId)
       return n === -1 ? r.notFound(c) : { product, image: product.images[n]!, n: n + 1 }
     } catch (e) {
@@ -145,7 +144,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       handler: (c) => {
         const got = found(c)
         if (got instanceof Response || got instanceof Promise) return got
-        return kit.render(panelOf(c), c.set, 200, (f) =>
+        return kit.render(c.p, c.set, 200, (f) =>
           layout(
             f,
             pw(f).deletePictureTitle(got.n),
@@ -162,7 +161,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       handler: async (c) => {
         const id = c.params.id!
         try {
-          await deleteImage({ ctx: r.ctxOf(c), input: { productId: id, imageId: c.params.imageId! } })
+          await deleteImage({ ctx: c.ctx, input: { productId: id, imageId: c.params.imageId! } })
         } catch (e) {
           const page = r.missing(c, e)
           if (page) return page

@@ -9,7 +9,7 @@ import { AppError } from '../../../lib/errors'
 import type { Ctx } from '../../../kernel/context'
 import { can, forbiddenPage, messagePage, type Frame } from '../../views'
 import type { PanelRequest } from '../../gate'
-import { cw, panelOf, type PageKit, type PageReq } from '../kit'
+import { cw, type PageKit, type PageReq } from '../kit'
 import { editorPage, type EditorData } from './editor'
 import { formOf } from './form'
 import type { PicturesView } from './pictures-view'
@@ -23,7 +23,6 @@ export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' 
 const MB = 1024 * 1024
 
 export function productRenderer(kit: PageKit) {
-  const ctxOf = (c: PageReq): Ctx => panelOf(c).person!.ctx!
   const categoriesOf = (ctx: Ctx) =>
     listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
   const maxMb = Math.floor(kit.deps.config.mediaMaxBytes / MB)
@@ -49,10 +48,10 @@ export function productRenderer(kit: PageKit) {
   }
 
   function editor(c: PageReq, status: number, d: EditorInput) {
-    const ctx = ctxOf(c)
+    const ctx = c.ctx
     // The pictures are the stored product's, whatever the form being re-shown says.
     const stored = d.id ? getProduct({ ctx, input: { id: d.id } }) : undefined
-    return kit.render(panelOf(c), c.set, status, (f) =>
+    return kit.render(c.p, c.set, status, (f) =>
       editorPage(f, {
         ...d,
         errors: d.errors ?? {},
@@ -65,8 +64,8 @@ export function productRenderer(kit: PageKit) {
   }
 
   const notFound = (c: PageReq) =>
-    kit.render(panelOf(c), c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
-  const forbidden = (c: PageReq) => kit.render(panelOf(c), c.set, 403, (f) => forbiddenPage(f))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+  const forbidden = (c: PageReq) => kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
 
   /** A verb's 404 or 403 (not a plan's) as its page; undefined for anything else. */
   function missing(c: PageReq, e: unknown) {
@@ -82,12 +81,12 @@ export function productRenderer(kit: PageKit) {
     id: string,
     extra: Pick<EditorInput, 'done' | 'pictures' | 'problem'> = {},
   ) {
-    const ctx = ctxOf(c)
+    const ctx = c.ctx
     try {
       const product = getProduct({ ctx, input: { id } })
       return editor(c, status, {
         id,
-        title: cw(panelOf(c)).editProduct(product.name),
+        title: cw(c.p).editProduct(product.name),
         form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })
@@ -98,5 +97,5 @@ export function productRenderer(kit: PageKit) {
     }
   }
 
-  return { ctxOf, editor, notFound, forbidden, missing, stored, picturesOf }
+  return { editor, notFound, forbidden, missing, stored, picturesOf }
 }

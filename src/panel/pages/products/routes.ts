@@ -13,7 +13,6 @@ import {
   cw,
   field,
   pageParam,
-  panelOf,
   tokenOk,
   problemsOf,
   refusalOf,
@@ -38,7 +37,7 @@ const productControl = (apiField: string) => (apiField === 'slug' ? 'name' : con
 
 export function productPages(kit: PageKit): PageRoute[] {
   const r = productRenderer(kit)
-  const { ctxOf, editor } = r
+  const { editor } = r
 
   /** A verb's refusal, shown on the form that was sent; anything else is not the person's to fix. */
   function refused(c: PageReq, e: unknown, d: { id?: string; title: string; form: ProductForm }) {
@@ -46,7 +45,7 @@ export function productPages(kit: PageKit): PageRoute[] {
     if (page) return page
     // Another save came between this form's read and its save: nothing was applied; say so, keep the person's values.
     if (e instanceof AppError && e.code === 'EDIT_CONFLICT') return editor(c, 409, { ...d, conflict: true })
-    const problems = problemsOf(e, cw(panelOf(c)))
+    const problems = problemsOf(e, cw(c.p))
     if (!problems) throw e
     return editor(c, e instanceof AppError ? e.status : 400, { ...d, ...refusalOf(problems, productControl) })
   }
@@ -67,7 +66,7 @@ export function productPages(kit: PageKit): PageRoute[] {
     }
   }
 
-  const titleOf = (c: PageReq, name: string) => cw(panelOf(c)).editProduct(name)
+  const titleOf = (c: PageReq, name: string) => cw(c.p).editProduct(name)
 
   /**
    * The new-product form: its fields and its picked pictures, staged like the picture form's
@@ -76,8 +75,8 @@ export function productPages(kit: PageKit): PageRoute[] {
    * again); a created product gets its pictures in order, and a refused file is named on its editor.
    */
   async function create(c: PageReq): Promise<Response> {
-    const ctx = ctxOf(c)
-    const p = panelOf(c)
+    const ctx = c.ctx
+    const p = c.p
     const { config, uploads } = kit.deps
     const title = cw(p).newProduct
     const blank = (status: number, message: string) =>
@@ -133,8 +132,8 @@ export function productPages(kit: PageKit): PageRoute[] {
       path: '/admin/products',
       need: 'products:read',
       handler: (c) => {
-        const p = panelOf(c)
-        const ctx = ctxOf(c)
+        const p = c.p
+        const ctx = c.ctx
         const q = (c.query.q ?? '').slice(0, 200)
         const status = c.query.status === 'active' || c.query.status === 'inactive' ? c.query.status : 'all'
         const page = pageParam(c.query)
@@ -156,7 +155,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/products/new',
       need: 'products:write',
-      handler: (c) => editor(c, 200, { title: cw(panelOf(c)).newProduct, form: emptyForm() }),
+      handler: (c) => editor(c, 200, { title: cw(c.p).newProduct, form: emptyForm() }),
     },
     // The new product's fields and the pictures picked with them come in one streamed multipart body.
     { method: 'post', path: '/admin/products', need: 'products:write', upload: true, handler: (c) => create(c) },
@@ -168,7 +167,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const pictures = { done: picturesDone(c) }
         return r.stored(c, 200, c.params.id!, {
-          done: DONE[c.query.done ?? ''] === 'saved' ? cw(panelOf(c)).saved : undefined,
+          done: DONE[c.query.done ?? ''] === 'saved' ? cw(c.p).saved : undefined,
           pictures,
         })
       },
@@ -187,8 +186,8 @@ export function productPages(kit: PageKit): PageRoute[] {
           d,
           () =>
             updateProduct({
-              ctx: ctxOf(c),
-              input: { id, ...updateInput(form, ctxOf(c).store.currency), ifUpdatedAt: openedAt(form) },
+              ctx: c.ctx,
+              input: { id, ...updateInput(form, c.ctx.store.currency), ifUpdatedAt: openedAt(form) },
             }).id,
         )
       },
@@ -200,8 +199,8 @@ export function productPages(kit: PageKit): PageRoute[] {
       owns: 'products',
       handler: (c) => {
         try {
-          const product = getProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
-          return kit.render(panelOf(c), c.set, 200, (f) => deleteConfirmPage(f, product))
+          const product = getProduct({ ctx: c.ctx, input: { id: c.params.id! } })
+          return kit.render(c.p, c.set, 200, (f) => deleteConfirmPage(f, product))
         } catch (e) {
           const page = r.missing(c, e)
           if (page) return page
@@ -216,7 +215,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       owns: 'products',
       handler: (c) => {
         try {
-          deleteProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
+          deleteProduct({ ctx: c.ctx, input: { id: c.params.id! } })
         } catch (e) {
           const page = r.missing(c, e)
           if (page) return page
