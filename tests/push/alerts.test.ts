@@ -58,7 +58,8 @@ async function shopWith(ownerPrefs: Prefs, others: [Role, Prefs][]) {
 }
 
 const sentTo = (d: Device) => push.received.filter((r) => r.path === d.path)
-const opened = (d: Device) => sentTo(d).map((r) => decryptPush(r, d.keys) as { title: string; tag: string })
+const opened = (d: Device) =>
+  sentTo(d).map((r) => decryptPush(r, d.keys) as { title: string; body: string; url: string; tag: string })
 const placeOrder = (storeId: string, cat: ReturnType<typeof makeCatalog>) =>
   t.api.post('/api/orders', orderBody(storeId, cat, { name: 'Ana Souza' }))
 const setStock = (table: 'products' | 'variants', id: string, stock: number | null) =>
