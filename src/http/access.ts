@@ -6,14 +6,47 @@
  */
 import { getTableName, type Column, type Table } from 'drizzle-orm'
 import type { Config } from '../config'
+import {
+  apiKeys,
+  categories,
+  customers,
+  discounts,
+  invitations,
+  memberships,
+  oauthGrants,
+  orders,
+  products,
+  reviews,
+  shippingOptions,
+  webhooks,
+} from '../db/schema'
 import type { Scope } from '../lib/scopes'
 import type { PaidFeature } from '../modules/plans'
 import type { PanelNeed } from '../modules/people'
 
 export type Bucket = 'orders' | 'reviews' | 'checkSlug' | 'storeReads' | 'anonymous'
 
-/** A table whose rows belong to a store: the gate can tell another store's record by its id. */
-export type OwnedTable = Table & { id: Column; storeId: Column }
+/**
+ * The tables whose rows belong to a store, by the name a route's `owns` gives: the gate can tell
+ * another store's record by its id. Routes name them (`owns: 'products'`) rather than import
+ * the schema: adapters call verbs and never hold a table.
+ */
+export const OWNED_TABLES = {
+  apiKeys,
+  categories,
+  customers,
+  discounts,
+  invitations,
+  memberships,
+  oauthGrants,
+  orders,
+  products,
+  reviews,
+  shippingOptions,
+  webhooks,
+} satisfies Record<string, Table & { id: Column; storeId: Column }>
+
+export type OwnedTable = keyof typeof OWNED_TABLES
 
 export type Access =
   /**
@@ -192,9 +225,9 @@ function fallback(path: string, samePath: Map<string, Policy> | undefined): Matc
   return NONE
 }
 
-/** `products` → product, `shipping_options` → shipping option: how a 403 names a record. */
-export function recordName(table: Table): string {
-  const name = getTableName(table).replace(/_/g, ' ')
+/** `products` → product, `shippingOptions` → shipping option: how a 403 names a record. */
+export function recordName(owned: OwnedTable): string {
+  const name = getTableName(OWNED_TABLES[owned]).replace(/_/g, ' ')
   return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '')
 }
 

@@ -30,6 +30,7 @@ import {
   recordName,
   type AccessTable,
   type Bucket,
+  OWNED_TABLES,
   type OwnedTable,
   type PanelGated,
   type SessionGate,
@@ -74,7 +75,8 @@ export class Gate {
   }
 
   /** `SELECT store_id FROM <table> WHERE id = ? [AND deleted_at IS NULL]`: a soft-deleted row names no record. */
-  private prepareOwner(table: OwnedTable): Owner {
+  private prepareOwner(owned: OwnedTable): Owner {
+    const table = OWNED_TABLES[owned]
     const deletedAt = (getTableColumns(table) as Record<string, Column | undefined>).deletedAt
     const where = and(eq(table.id, sql.placeholder('id')), deletedAt ? isNull(deletedAt) : undefined)
     // One generic statement over any owned table: Drizzle's column types can't follow a table
@@ -84,7 +86,7 @@ export class Gate {
       .from(table as never)
       .where(where)
       .prepare()
-    return { storeOf, name: recordName(table) }
+    return { storeOf, name: recordName(owned) }
   }
 
   /**

@@ -4,7 +4,6 @@
  * grant, so each of its tokens fails on its very next use.
  */
 import { Elysia } from 'elysia'
-import { oauthGrants } from '../db/schema'
 import { iso } from '../lib/time'
 import { access } from '../plugins/access'
 import { appsOfPerson, appsOfStore, disconnectApp, type ConnectedApp } from '../modules/oauth'
@@ -63,6 +62,6 @@ export function appsRoutes(env: PanelEnv) {
         disconnectApp({ ctx: { db, clock }, input: { grantId: c.params.id, storeId: p.person!.store!.id } })
         return seeOther(c.set as Req['set'], '/admin/team')
       },
-      { access: { panel: 'team', owns: oauthGrants }, ...hidden },
+      { access: { panel: 'team', owns: 'oauthGrants' }, ...hidden },
     )
 }

@@ -5,7 +5,6 @@
  * store this owner does not own (people/team.ts issueMemberReset).
  */
 import { Elysia } from 'elysia'
-import { memberships } from '../db/schema'
 import { AppError } from '../lib/errors'
 import { access } from '../plugins/access'
 import { issueMemberReset, listTeam, ResetNotYours } from '../modules/people'
@@ -28,7 +27,7 @@ export function resetRoutes(env: PanelEnv) {
         if (!m || m.userId === p.person!.user.id) return notFound(c, p)
         return render(p, c.set as Req['set'], 200, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }))
       },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
+      { access: { panel: 'team', owns: 'memberships' }, ...hidden },
     )
     .post(
       '/admin/team/:id/reset',
@@ -51,6 +50,6 @@ export function resetRoutes(env: PanelEnv) {
           throw e
         }
       },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
+      { access: { panel: 'team', owns: 'memberships' }, ...hidden },
     )
 }

@@ -1,6 +1,6 @@
 /** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
 import { Elysia } from 'elysia'
-import { invitations, memberships, users } from '../db/schema'
+import { users } from '../db/schema'
 import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
@@ -85,7 +85,7 @@ export function teamRoutes(env: PanelEnv) {
         }
         return seeOther(set, '/admin/team')
       },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
+      { access: { panel: 'team', owns: 'memberships' }, ...hidden },
     )
     .get(
       '/admin/team/:id/remove',
@@ -95,7 +95,7 @@ export function teamRoutes(env: PanelEnv) {
         if (!m) return render(p, c.set as Req['set'], 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
         return render(p, c.set as Req['set'], 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
       },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
+      { access: { panel: 'team', owns: 'memberships' }, ...hidden },
     )
     .post(
       '/admin/team/:id/remove',
@@ -114,7 +114,7 @@ export function teamRoutes(env: PanelEnv) {
         }
         return seeOther(set, '/admin/team')
       },
-      { access: { panel: 'team', owns: memberships }, ...hidden },
+      { access: { panel: 'team', owns: 'memberships' }, ...hidden },
     )
     .post(
       '/admin/team/invitations/:id/revoke',
@@ -127,7 +127,7 @@ export function teamRoutes(env: PanelEnv) {
         }
         return seeOther(c.set as Req['set'], '/admin/team')
       },
-      { access: { panel: 'team', owns: invitations }, ...hidden },
+      { access: { panel: 'team', owns: 'invitations' }, ...hidden },
     )
 
     // ------------------------------------------------------------ activity (owners)

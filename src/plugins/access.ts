@@ -1,7 +1,7 @@
 /**
  * The `access` route option, declared once on every /api and /mcp route:
  *
- *   .put('/:id', ({ ctx, params, body }) => …, { access: { scope: 'products:write', owns: products }, … })
+ *   .put('/:id', ({ ctx, params, body }) => …, { access: { scope: 'products:write', owns: 'products' }, … })
  *   .post('/api/orders', ({ body }) => port.checkout.submit(…), { access: { public: 'orders' }, … })
  *
  * From it: the gate's table (http/access.ts, compiled at startup), the OpenAPI `security` and
@@ -12,7 +12,7 @@
  */
 import { Elysia } from 'elysia'
 import type { Ctx } from '../kernel/context'
-import { DECLARED, type Access } from '../http/access'
+import { DECLARED, OWNED_TABLES, type Access } from '../http/access'
 import { Unauthorized } from '../lib/errors'
 import { gatedOf } from './request-state'
 import { getTableName } from 'drizzle-orm'
@@ -37,7 +37,7 @@ function resolveKeyCtx(c: object): { ctx: Ctx } {
 export const access = new Elysia({ name: 'access' }).macro({
   access: (a: Access) => ({
     // Elysia dedupes macro applications by this seed (a table object does not serialize).
-    seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(a.owns) : undefined }),
+    seed: JSON.stringify({ ...a, owns: 'owns' in a && a.owns ? getTableName(OWNED_TABLES[a.owns]) : undefined }),
     detail: { security: 'public' in a || 'panel' in a ? [] : [{ bearerAuth: [] }] },
     introspect(hook: Record<string, unknown>) {
       hook[DECLARED] = a

@@ -16,6 +16,7 @@ import { getStore } from '../../src/modules/platform-stores/service'
 import { createWebhook } from '../../src/modules/webhooks/service'
 import { getTableName } from 'drizzle-orm'
 import { API_ACCESS } from '../../src/http/api-routes'
+import { OWNED_TABLES } from '../../src/http/access'
 import { uniq } from './factories'
 import { makeReview } from './factories'
 import { makeDiscount, makeShipping } from './factories'
@@ -88,6 +89,6 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = API_ACCESS.flatMap((r): Protec
   const route: ProtectedRoute = { method: r.method as ProtectedRoute['method'], path: r.path, scope: r.access.scope }
   if (BODIES[name] !== undefined) route.body = BODIES[name]
   if (r.access.feature) route.feature = r.access.feature
-  if (r.access.owns) route.own = OWN[getTableName(r.access.owns)]
+  if (r.access.owns) route.own = OWN[getTableName(OWNED_TABLES[r.access.owns])]
   return [route]
 })

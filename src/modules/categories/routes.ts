@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { categories } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, Deleted, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { Category, CategoryCreate, CategoryListQuery, CategoryUpdate } from './model'
 import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './service'
 
 const doc = routeDoc('Catalog')
-const write = { scope: 'categories:write', owns: categories } as const
+const write = { scope: 'categories:write', owns: 'categories' } as const
 
 export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
   .use(access)
@@ -17,7 +16,7 @@ export const categoryRoutes = new Elysia({ prefix: '/api/v1/categories' })
     detail: doc('List categories, ordered by position'),
   })
   .get('/:id', ({ ctx, params }) => ({ data: getCategory({ ctx, input: { id: params.id } }) }), {
-    access: { scope: 'categories:read', owns: categories },
+    access: { scope: 'categories:read', owns: 'categories' },
     params: IdParams,
     response: { 200: data(Category), ...withNotFound },
     detail: doc('Get a category', ' An inactive category is returned.'),

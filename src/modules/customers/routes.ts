@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { customers } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
@@ -49,7 +48,7 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
         return sendJson(set, body)
       },
       {
-        access: { scope: 'customers:read', owns: customers },
+        access: { scope: 'customers:read', owns: 'customers' },
         params: IdParams,
         query: CustomerGetQuery,
         response: { 200: data(CustomerDetail), ...withNotFound },

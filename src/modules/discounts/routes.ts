@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { discounts } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './model'
 import { createDiscount, deleteDiscount, getDiscount, listDiscounts, updateDiscount } from './service'
 
 const doc = routeDoc('Store')
-const write = { scope: 'discounts:write', owns: discounts } as const
+const write = { scope: 'discounts:write', owns: 'discounts' } as const
 
 export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
   .use(access)
@@ -17,7 +16,7 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
     detail: doc('List discounts, newest first', ' `isActive` filters (default all).'),
   })
   .get('/:id', ({ ctx, params }) => ({ data: getDiscount({ ctx, input: { id: params.id } }) }), {
-    access: { scope: 'discounts:read', owns: discounts },
+    access: { scope: 'discounts:read', owns: 'discounts' },
     params: IdParams,
     response: { 200: data(Discount), ...withNotFound },
     detail: doc('Get a discount'),

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { orders } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
@@ -9,7 +8,7 @@ import type { StoreCache } from '../../db/cache'
 import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
-const write = { scope: 'orders:write', owns: orders } as const
+const write = { scope: 'orders:write', owns: 'orders' } as const
 
 const STATUS_TEXT =
   ' Allowed moves: pending → confirmed → shipped → delivered; pending, confirmed or shipped → cancelled. ' +
@@ -56,7 +55,7 @@ export const orderRoutes = (port: OrderRoutesPort) =>
       },
     )
     .get('/:id', ({ ctx, params }) => ({ data: getOrder({ ctx, input: { id: params.id } }) }), {
-      access: { scope: 'orders:read', owns: orders },
+      access: { scope: 'orders:read', owns: 'orders' },
       params: IdParams,
       response: { 200: data(Order), ...withNotFound },
       detail: doc('Get an order (detail form)'),

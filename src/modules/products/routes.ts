@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { products } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
@@ -13,7 +12,7 @@ const doc = routeDoc('Catalog')
 /** The content type Elysia gives a returned object: a spliced body keeps it, so the answer is unchanged. */
 const OBJECT_JSON = 'application/json;charset=utf-8'
 const read = { scope: 'products:read' } as const
-const write = { scope: 'products:write', owns: products } as const
+const write = { scope: 'products:write', owns: 'products' } as const
 
 /** What the product routes reach besides `ctx`: the cache the list's body comes from, the queries seen valid. */
 export type ProductRoutesPort = { cache: StoreCache; queries: ValidQueries }
@@ -63,7 +62,7 @@ export const productRoutes = (port: ProductRoutesPort) =>
       ({ ctx, params, set }) =>
         sendJson(set, productJson({ ctx, input: { id: params.id }, cache: port.cache.fragments }), OBJECT_JSON),
       {
-        access: { ...read, owns: products },
+        access: { ...read, owns: 'products' },
         params: IdParams,
         response: { 200: data(Product), ...withNotFound },
         detail: doc(

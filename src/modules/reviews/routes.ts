@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { reviews } from '../../db/schema'
 import { access } from '../../plugins/access'
 import type { CtxBase } from '../../kernel/context'
 import { data, Deleted, IdParams, list, authErrors, publicErrors, withNotFound, routeDoc } from '../shared'
@@ -7,7 +6,7 @@ import { Review, ReviewCreate, ReviewCreated, ReviewListQuery, ReviewModerate } 
 import { deleteReview, listReviews, moderateReview, submitReview } from './service'
 
 const doc = routeDoc('Store')
-const moderate = { scope: 'reviews:write', owns: reviews, feature: 'reviewModeration' } as const
+const moderate = { scope: 'reviews:write', owns: 'reviews', feature: 'reviewModeration' } as const
 
 /** `POST /api/reviews`: no key; the gate applies the per-IP `reviews` bucket (3 per 24 h) first. */
 export const publicReviewRoutes = (port: CtxBase) =>

@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
-import { shippingOptions } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { authErrors, data, Deleted, IdParams, list, withNotFound, routeDoc } from '../shared'
 import { ShippingCreate, ShippingListQuery, ShippingOption, ShippingUpdate } from './model'
 import { createShipping, deleteShipping, getShipping, listShipping, updateShipping } from './service'
 
 const doc = routeDoc('Store')
-const write = { scope: 'shipping:write', owns: shippingOptions } as const
+const write = { scope: 'shipping:write', owns: 'shippingOptions' } as const
 
 export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
   .use(access)
@@ -17,7 +16,7 @@ export const shippingRoutes = new Elysia({ prefix: '/api/v1/shipping' })
     detail: doc('List shipping options, newest first', ' `isActive` filters (default all).'),
   })
   .get('/:id', ({ ctx, params }) => ({ data: getShipping({ ctx, input: { id: params.id } }) }), {
-    access: { scope: 'shipping:read', owns: shippingOptions },
+    access: { scope: 'shipping:read', owns: 'shippingOptions' },
     params: IdParams,
     response: { 200: data(ShippingOption), ...withNotFound },
     detail: doc('Get a shipping option'),

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { webhooks } from '../../db/schema'
 import { access } from '../../plugins/access'
 import { data, Deleted, IdParams, list, withConflict, withNotFound, routeDoc } from '../shared'
 import {
@@ -24,8 +23,8 @@ import {
 } from './service'
 
 const doc = routeDoc('Webhooks')
-const read = { scope: 'webhooks:read', owns: webhooks } as const
-const write = { scope: 'webhooks:write', owns: webhooks } as const
+const read = { scope: 'webhooks:read', owns: 'webhooks' } as const
+const write = { scope: 'webhooks:write', owns: 'webhooks' } as const
 
 const URL_RULE =
   ' The URL must be https and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`; plain http gives `reason: "invalid_format"` (a server run with `WEBHOOK_ALLOW_PRIVATE=1`, for local testing, accepts both).'

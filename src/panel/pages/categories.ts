@@ -1,11 +1,3 @@
-/**
- * Categories: the list in the storefront's order with "Move up"/"Move down" (plain
- * POST forms, so reordering works by keyboard and without script), add, rename (and show/hide),
- * delete after a confirmation page. Writes are the categories module's verbs (createCategory,
- * updateCategory, moveCategory, deleteCategory) with the body the API's schema checks, so the
- * plan's category cap and the slug rule are the API's.
- */
-import { categories } from '../../db/schema'
 import {
   CategoryCreate,
   CategoryUpdate,
@@ -152,7 +144,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/categories/:id',
       need: 'categories:read',
-      owns: categories,
+      owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
           const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -168,7 +160,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/categories/:id',
       need: 'categories:write',
-      owns: categories,
+      owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
           const name = (field(c.body, 'name') ?? '').trim()
@@ -195,7 +187,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/categories/:id/move',
       need: 'categories:write',
-      owns: categories,
+      owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
           moveCategory({ ctx: ctxOf(c), input: { id: c.params.id!, by: field(c.body, 'by') === 'up' ? -1 : 1 } })
@@ -206,7 +198,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/categories/:id/delete',
       need: 'categories:write',
-      owns: categories,
+      owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
           const cat = getCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -224,7 +216,7 @@ export function categoryPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/categories/:id/delete',
       need: 'categories:write',
-      owns: categories,
+      owns: 'categories',
       handler: (c) =>
         guarded(kit, c, () => {
           deleteCategory({ ctx: ctxOf(c), input: { id: c.params.id! } })

@@ -1,11 +1,3 @@
-/**
- * API keys (owners only): create with scopes picked per resource (read/write) and an optional
- * expiry; the secret shown once with "Copy"; the list (name, prefix, scopes, created, last used,
- * expiry); revoke after a confirmation page. The same keys as the CLI's, made by the same verbs
- * (createKey, revokeKey) with the same activity line in the same transaction; the gate's cached
- * key rows drop at once, so a revoked key answers 401 on the next request.
- */
-import { apiKeys } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { SCOPES, parseScopes } from '../../lib/scopes'
 import { transaction } from '../../kernel/write'
@@ -197,7 +189,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/keys/:id/revoke',
       need: 'keys',
-      owns: apiKeys,
+      owns: 'apiKeys',
       handler: (c) => {
         const k = keyOf(c)
         if (!k || k.revokedAt) return k ? kit.seeOther(c.set, '/admin/keys') : notFound(c)
@@ -208,7 +200,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/keys/:id/revoke',
       need: 'keys',
-      owns: apiKeys,
+      owns: 'apiKeys',
       handler: (c) => {
         const ctx = ctxOf(c)
         if (!keyOf(c)) return notFound(c)

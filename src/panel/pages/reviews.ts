@@ -1,10 +1,3 @@
-/**
- * Reviews in the panel: pending first, then the others newest first; approve,
- * reject, delete (after a confirmation page) through the reviews module's own verbs, so the
- * rules and the cache drops are the API's. Moderation is a paid feature (`reviewModeration`, not on free):
- * on the free plan the controls are replaced by the upgrade link; the list stays.
- */
-import { reviews } from '../../db/schema'
 import { deleteReview, listReviews, moderateReview } from '../../modules/reviews'
 import { html, type Html } from '../../shop/html'
 import { can, form, layout, messagePage, type Frame } from '../views'
@@ -137,21 +130,21 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/reviews/:id/approve',
       need: 'reviews:write',
-      owns: reviews,
+      owns: 'reviews',
       handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'approved' } })),
     },
     {
       method: 'post',
       path: '/admin/reviews/:id/reject',
       need: 'reviews:write',
-      owns: reviews,
+      owns: 'reviews',
       handler: (c) => act(c, () => moderateReview({ ctx: ctxOf(c), input: { id: id(c), status: 'rejected' } })),
     },
     {
       method: 'get',
       path: '/admin/reviews/:id/delete',
       need: 'reviews:write',
-      owns: reviews,
+      owns: 'reviews',
       handler: (c) =>
         kit.render(panelOf(c), c.set, 200, (f) => {
           const w = wordsOf(f)
@@ -166,7 +159,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/reviews/:id/delete',
       need: 'reviews:write',
-      owns: reviews,
+      owns: 'reviews',
       handler: (c) => act(c, () => void deleteReview({ ctx: ctxOf(c), input: { id: id(c) } })),
     },
   ]

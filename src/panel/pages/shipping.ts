@@ -1,9 +1,3 @@
-/**
- * Shipping options: list, create, edit, delete after a confirmation page, through the
- * shipping module's verbs (createShipping, updateShipping, deleteShipping) with the body the
- * API's schema checks, so a blank name, a negative price or 400 days are refused at their field.
- */
-import { shippingOptions } from '../../db/schema'
 import {
   createShipping,
   deleteShipping,
@@ -171,7 +165,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/shipping/:id',
       need: 'shipping:read',
-      owns: shippingOptions,
+      owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
           const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -187,7 +181,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/shipping/:id',
       need: 'shipping:write',
-      owns: shippingOptions,
+      owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
           const ctx = ctxOf(c)
@@ -207,7 +201,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/shipping/:id/delete',
       need: 'shipping:write',
-      owns: shippingOptions,
+      owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
           const o = getShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -225,7 +219,7 @@ export function shippingPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/shipping/:id/delete',
       need: 'shipping:write',
-      owns: shippingOptions,
+      owns: 'shippingOptions',
       handler: (c) =>
         guarded(kit, c, () => {
           deleteShipping({ ctx: ctxOf(c), input: { id: c.params.id! } })

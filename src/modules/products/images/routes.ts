@@ -1,5 +1,4 @@
 import { Elysia, t } from 'elysia'
-import { products } from '../../../db/schema'
 import { access } from '../../../plugins/access'
 import { data, Deleted, ErrorBody, Id, routeDoc, withConflict, withNotFound } from '../../shared'
 import { ImageMove, ProductImage } from './model'
@@ -15,7 +14,7 @@ export interface ImageRoutesPort {
 }
 
 const doc = routeDoc('Catalog')
-const write = { scope: 'products:write', owns: products } as const
+const write = { scope: 'products:write', owns: 'products' } as const
 const ImageParams = t.Object({ id: Id, imageId: Id })
 
 /**

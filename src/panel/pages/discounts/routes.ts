@@ -1,10 +1,3 @@
-/**
- * Discounts: list, create, edit, deactivate/activate, delete after a confirmation page.
- * Each write is the API's verb (createDiscount, updateDiscount, deleteDiscount) with the body the
- * API's schema checks: a 150 % discount, a taken code, a maximum of 1.5 uses are refused by the
- * module and shown at their field.
- */
-import { discounts } from '../../../db/schema'
 import type { AppError } from '../../../lib/errors'
 import {
   createDiscount,
@@ -88,7 +81,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/discounts/:id',
       need: 'discounts:read',
-      owns: discounts,
+      owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
           const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -104,7 +97,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/discounts/:id',
       need: 'discounts:write',
-      owns: discounts,
+      owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
           const ctx = ctxOf(c)
@@ -127,7 +120,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/discounts/:id/active',
       need: 'discounts:write',
-      owns: discounts,
+      owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
           updateDiscount({ ctx: ctxOf(c), input: { id: c.params.id!, isActive: field(c.body, 'isActive') === '1' } })
@@ -138,7 +131,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/discounts/:id/delete',
       need: 'discounts:write',
-      owns: discounts,
+      owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
           const d = getDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -156,7 +149,7 @@ export function discountPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/discounts/:id/delete',
       need: 'discounts:write',
-      owns: discounts,
+      owns: 'discounts',
       handler: (c) =>
         guarded(kit, c, () => {
           deleteDiscount({ ctx: ctxOf(c), input: { id: c.params.id! } })

@@ -4,10 +4,9 @@
  * form token (checked by the panel's hook in panel/routes.ts, which this plugin is mounted
  * under) that call the orders module's own verb, so the rules, stock and webhooks are the API's.
  * Access is declared per route: reading needs `orders:read` (every role), moving
- * `orders:write` (owner, staff); `owns: orders` makes another store's order id a 403 page.
+ * `orders:write` (owner, staff); `owns: 'orders'` makes another store's order id a 403 page.
  */
 import { Elysia } from 'elysia'
-import { orders } from '../../../db/schema'
 import { AppError, ValidationError } from '../../../lib/errors'
 import { toMajor } from '../../../lib/money'
 import { whatsappUrl } from '../../../lib/whatsapp'
@@ -166,7 +165,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         // After a move the page leads with telling the customer (the link carries the new status's message).
         return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
       },
-      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
     )
     .get(
       '/admin/orders/:id/print',
@@ -179,7 +178,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         const items = orderItems({ ctx, input: { orderId: o.id } })
         return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
       },
-      { access: { panel: 'orders:read', owns: orders }, ...hidden },
+      { access: { panel: 'orders:read', owns: 'orders' }, ...hidden },
     )
     .get(
       '/admin/orders/:id/cancel',
@@ -192,7 +191,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
           return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
         return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
     .post(
       '/admin/orders/:id/notes',
@@ -210,7 +209,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         }
         return seeOther(c.set, `/admin/orders/${encodeURIComponent(c.params.id!)}#internal-h`)
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
     .post(
       '/admin/orders/:id/status',
@@ -251,7 +250,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
         }
         return seeOther(c.set, next)
       },
-      { access: { panel: 'orders:write', owns: orders }, ...hidden },
+      { access: { panel: 'orders:write', owns: 'orders' }, ...hidden },
     )
 }
 

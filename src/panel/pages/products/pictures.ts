@@ -1,14 +1,3 @@
-/**
- * The pictures' routes: upload (one or several files), move, delete (with a confirmation page).
- * Each calls the verb `POST/PUT/DELETE /api/v1/products/:id/images…` calls (uploadImage,
- * moveImage, deleteImage) on the person's ctx. An upload is admitted, staged and limited exactly
- * like the API's: a place among the store's uploads in flight before a byte is read (429 past
- * MEDIA_UPLOADS_PER_STORE), its files streamed to disk (staging.ts), each held to
- * MEDIA_MAX_BYTES by the verb; without the script one body carries every picked file, each
- * uploaded in turn. A form posts and redirects; the editor's script (assets/product-pictures.ts)
- * asks for JSON (`Accept: application/json`) and gets the new list as a fragment.
- */
-import { products } from '../../../db/schema'
 import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../../../modules/products'
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
@@ -145,7 +134,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
     }
   }
 
-  const write = { need: 'products:write', owns: products } as const
+  const write = { need: 'products:write', owns: 'products' } as const
   return [
     { method: 'post', path: '/admin/products/:id/pictures', ...write, upload: true, handler: upload },
     { method: 'post', path: '/admin/products/:id/pictures/:imageId/move', ...write, handler: move },

@@ -1,11 +1,3 @@
-/**
- * The product pages' routes: list, new, create, edit, update, delete (with a confirmation page),
- * and the pictures' (pictures.ts). Every write is the API's verb (createProduct, updateProduct,
- * deleteProduct) on the person's ctx, with the body the API's schema checks; its errors come back
- * at their field. A save carries the `updatedAt` its form was opened on, checked by
- * updateProduct inside its write transaction (409 EDIT_CONFLICT: re-shown, nothing applied).
- */
-import { products } from '../../../db/schema'
 import { AppError } from '../../../lib/errors'
 import {
   createProduct,
@@ -172,7 +164,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/products/:id',
       need: 'products:read',
-      owns: products,
+      owns: 'products',
       handler: (c) => {
         const pictures = { done: picturesDone(c) }
         return r.stored(c, 200, c.params.id!, {
@@ -185,7 +177,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/products/:id',
       need: 'products:write',
-      owns: products,
+      owns: 'products',
       handler: (c) => {
         const id = c.params.id!
         const form = readForm(c.body)
@@ -205,7 +197,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/products/:id/delete',
       need: 'products:write',
-      owns: products,
+      owns: 'products',
       handler: (c) => {
         try {
           const product = getProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
@@ -221,7 +213,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'post',
       path: '/admin/products/:id/delete',
       need: 'products:write',
-      owns: products,
+      owns: 'products',
       handler: (c) => {
         try {
           deleteProduct({ ctx: ctxOf(c), input: { id: c.params.id! } })
