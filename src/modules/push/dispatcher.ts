@@ -4,7 +4,7 @@
  * - `notify()` (a commit appended to `push_outbox`, or a test notification was queued) pumps on
  *   the next turn of the event loop; `sweep()` (the croner job, and tests) pumps whatever is due.
  * - A pump's transaction fans the outbox out into deliveries (outbox.ts) and claims the due
- *   ones, fairly across people and their devices (sql.ts `due`), setting a lock so no second
+ *   ones, fairly across people and their devices (sql/queue.ts `due`), setting a lock so no second
  *   pump sends a row twice; a row whose store is suspended, whose person left the store or
  *   lost the grant its kind needs (alerts.ts), or whose day is over is deleted instead of sent.
  * - The sends run concurrently (PUSH_CONCURRENCY); their answers are written together a few
@@ -23,7 +23,7 @@ import { DeliveryGovernor, type SendResult } from '../webhooks'
 import { deliver } from './deliver'
 import { fanOut } from './outbox'
 import { outcomeOf } from './retry'
-import { type DueRow, pushStatements } from './sql'
+import { type DueRow, pushStatements } from './sql/queue'
 import { loadVapidKeys, type VapidKeys } from './vapid'
 
 export interface PushDispatcherDeps {

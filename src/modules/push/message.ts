@@ -4,8 +4,8 @@
  */
 import { toMajor } from '../../lib/money'
 import { numberFormat } from '../../lib/intl'
-import type { ReviewFacts, StockFacts, WebhookFacts } from './alerts'
-import type { OrderFacts } from './sql'
+import type { ReviewFacts, StockFacts, WebhookFacts } from './sql/alerts'
+import type { OrderFacts } from './sql/queue'
 
 export interface PushMessage {
   title: string

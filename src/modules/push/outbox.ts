@@ -10,9 +10,10 @@
 import type { Database } from 'bun:sqlite'
 import { LOW_STOCK } from '../products'
 import { roleHas } from '../people'
-import { alertStatements, GRANT_OF } from './alerts'
+import { GRANT_OF } from './alerts'
+import { alertStatements } from './sql/alerts'
 import { lowStockMessage, orderMessage, type PushMessage, reviewMessage, webhookDisabledMessage } from './message'
-import { type OutboxRow, type PushKind, pushStatements } from './sql'
+import { type OutboxRow, type PushKind, pushStatements } from './sql/queue'
 
 /** A pushed message is news for a day; the push service is told the same (TTL). */
 export const PUSH_TTL_SECONDS = 86_400

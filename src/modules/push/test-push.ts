@@ -3,7 +3,7 @@ import { immediate, type Db } from '../../db/client'
 import type { Clock } from '../../lib/time'
 import { testMessage } from './message'
 import { PUSH_TTL_SECONDS } from './outbox'
-import { pushStatements } from './sql'
+import { pushStatements } from './sql/queue'
 
 /** Queues the test pushes; returns how many devices get one. The caller wakes the dispatcher. */
 export function queueTest(

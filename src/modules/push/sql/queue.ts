@@ -1,6 +1,6 @@
 /** The push queue's statements, compiled once per connection (checkout appends for every order). */
 import type { Database } from 'bun:sqlite'
-import { perConnection } from '../../db/sql'
+import { perConnection } from '../../../db/sql'
 
 /** What a push announces; each kind has its own preference and the grant its reader's role needs. */
 export type PushKind = 'order' | 'review' | 'low-stock' | 'webhook-disabled'
@@ -48,7 +48,7 @@ export interface DueRow {
   /** Whether the delivery may still go: its store is active and the person still has a role there that reads orders. */
   role: string | null
   storeStatus: string | null
-  /** What the role must allow for the push to go (sql.ts `insertDelivery`). */
+  /** What the role must allow for the push to go (`insertDelivery`; alerts.ts decides it). */
   grant: string
 }
 
