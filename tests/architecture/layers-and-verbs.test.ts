@@ -399,7 +399,6 @@ const NOT_YET: string[] = [
   'src/modules/products/index.ts exports * from src/modules/products/sql.ts',
   'src/modules/products/index.ts exports imagesOf (src/modules/products/images/views.ts) taking a connection',
   'src/modules/products/index.ts exports productFragments (src/modules/products/fragments.ts) taking a connection',
-  'src/modules/public-catalog/index.ts exports storefrontJson (src/modules/public-catalog/service.ts) taking a connection',
   'src/modules/webhooks/index.ts exports appendEvent (src/modules/webhooks/outbox.ts) taking a connection',
   'src/modules/webhooks/index.ts exports enqueueEvent (src/modules/webhooks/outbox.ts) taking a connection',
   'src/modules/webhooks/index.ts exports moveAll (src/modules/webhooks/outbox.ts) taking a connection',

@@ -119,7 +119,7 @@ const shippingViews = (client: Db['$client'], s: Store) =>
  * store hides them — and its review figures appended (reviews are not in the fragment: they
  * change without touching the product).
  */
-export function storefrontJson(
+function storefrontJson(
   db: Db,
   s: Store,
   publicUrl: string | undefined,
