@@ -11,7 +11,7 @@ import { ValidQueries } from './http/pre-routed'
 import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
-import { appendEvent } from './modules/webhooks'
+import { appendEventTx } from './modules/webhooks'
 import {
   appendLowStockPushTx,
   appendOrderPushTx,
@@ -133,7 +133,7 @@ export function createDeps(
     walSync,
     writeHealth,
     visits: new VisitCounter(db.$client, clock, log, writeHealth, opts.ticker),
-    appendEvent: withPush(appendEvent),
+    appendEvent: withPush(appendEventTx),
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     imports: new ImportAdmission(),
     settled: new Signal<string>(),
