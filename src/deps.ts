@@ -12,7 +12,13 @@ import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
 import { appendEventTx } from './modules/webhooks'
-import { appendOrderPushTx, appendReviewPushTx, appendWebhookDisabledPushTx, PushDispatcher } from './modules/push'
+import {
+  appendLowStockPushTx,
+  appendOrderPushTx,
+  appendReviewPushTx,
+  appendWebhookDisabledPushTx,
+  PushDispatcher,
+} from './modules/push'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
@@ -161,10 +167,15 @@ export function closeDeps(deps: Deps): void {
 /**
  * The kernel's one append, for both queues: a new order also appends its push rows (any path
  * that creates an order emits `order.created` in the order's own transaction, after taking its
- * stock), and so does a review submitted for moderation (`review.created`).
+ * stock), and so does a review submitted for moderation (`review.created`). `stock.low` (a
+ * stock edit took an item to the low-stock mark) is for the push queue only.
  */
 function withPush(webhooks: AppendEvent): AppendEvent {
   return (client, storeId, type, data, now) => {
+    if (type === 'stock.low') {
+      const item = data as { productId: string; variantId: string | null }
+      return appendLowStockPushTx(client, storeId, item.productId, item.variantId, now)
+    }
     const n = webhooks(client, storeId, type, data, now)
     if (type === 'order.created')
       return n + appendOrderPushTx(client, storeId, (data as { orderId: string }).orderId, now)

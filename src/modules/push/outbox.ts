@@ -40,6 +40,17 @@ export function appendOrderPushTx(client: Database, storeId: string, orderId: st
   return n
 }
 
+/** A stock edit took this item (the product, or its variant) to the low-stock mark. */
+export function appendLowStockPushTx(
+  client: Database,
+  storeId: string,
+  productId: string,
+  variantId: string | null,
+  now: number,
+): number {
+  return appendTx(client, storeId, 'low-stock', productId, variantId, now)
+}
+
 /** A review submitted and waiting for moderation. */
 export function appendReviewPushTx(client: Database, storeId: string, reviewId: string, now: number): number {
   return appendTx(client, storeId, 'review', reviewId, null, now)
