@@ -203,6 +203,39 @@ describe('a webhook endpoint disabled', () => {
   })
 })
 
+describe('a role changed while a push waits', () => {
+  test('a review push waiting for a retry is dropped once the person may no longer moderate reviews', async () => {
+    const shop = await shopWith({ reviews: '1' }, [['staff', { reviews: '1' }]])
+    const [staff] = shop.people as [Device]
+    push.respond = (r) => new Response(null, { status: r.path === staff.path ? 503 : 201 })
+    try {
+      const [res] = await submitReview(shop.store.id, shop.cat.mug.id)
+      expect(res.status).toBe(201)
+      await waitFor('the first attempts', () => sentTo(staff).length === 1 && sentTo(shop.owner).length === 1)
+      const waiting = () =>
+        (
+          t.deps.db.$client
+            .query(
+              'SELECT count(*) AS n FROM push_deliveries WHERE store_id = ? AND attempts = 1 AND "grant" = \'reviews:write\'',
+            )
+            .get(shop.store.id) as { n: number }
+        ).n
+      await waitFor('the retry to be scheduled', () => waiting() === 1)
+      // Now a viewer: reads reviews, may not moderate them.
+      t.deps.db.$client
+        .query("UPDATE memberships SET role = 'viewer' WHERE store_id = ? AND role = 'staff'")
+        .run(shop.store.id)
+      push.respond = () => new Response(null, { status: 201 })
+      clock.advance(3_600_000)
+      await t.deps.pushes.sweep()
+      expect(sentTo(staff)).toHaveLength(1)
+      expect(waiting()).toBe(0)
+    } finally {
+      push.respond = () => new Response(null, { status: 201 })
+    }
+  })
+})
+
 describe('a suspended store', () => {
   test('an alert waiting for a retry is dropped, not sent, once the store is suspended', async () => {
     const shop = await shopWith({ reviews: '1', newOrders: '1' }, [])
