@@ -27,6 +27,7 @@ import {
   fetchOnce,
   load,
   seedOwner,
+  seedSessions,
   sleep,
   spawnTracked,
   startBareTwin,
@@ -295,27 +296,6 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     ],
     pass,
     summary: `idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (bare idle ${bareRows[0]?.endMb.toFixed(0)} MB)`,
-  }
-}
-
-/** `n` signed-in sessions of the owner, opened before the server starts; their Cookie headers. */
-async function seedSessions(dataDir: string, email: string, n: number): Promise<string[]> {
-  const { testConfig } = await import('../src/config')
-  const { createDeps, closeDeps } = await import('../src/deps')
-  const { openSession, COOKIE } = await import('../src/modules/people')
-  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
-  try {
-    const who = deps.db.$client
-      .query<{ id: string; store_id: string }, [string]>(
-        'SELECT u.id, m.store_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = ?',
-      )
-      .get(email)!
-    return Array.from({ length: n }, () => {
-      const { token } = openSession({ ctx: deps, input: { userId: who.id, storeId: who.store_id } })
-      return `${COOKIE}=${token}`
-    })
-  } finally {
-    closeDeps(deps)
   }
 }
 

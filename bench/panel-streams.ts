@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { MAX_STREAMS_PER_SESSION } from '../src/panel/pages/orders/live-access'
 import type { ChildProcess } from 'node:child_process'
 import {
   cpuPlan,
@@ -29,7 +30,7 @@ import {
   fmtMs,
   fmtPct,
   load,
-  panelCookie,
+  seedSessions,
   seed,
   seedOwner,
   sleep,
@@ -94,7 +95,7 @@ let probePhones = 0
 
 async function fanOut(
   server: { url: string; pid: number },
-  cookie: string,
+  cookies: string[],
   streams: number,
   storeId: string,
   variantId: string,
@@ -104,7 +105,8 @@ async function fanOut(
     [...cpuPlan().load, process.execPath, path.join(ROOT, 'bench/panel-streams-client.ts')],
     {
       STREAMS_URL: server.url,
-      STREAMS_COOKIE: cookie,
+      STREAMS_COOKIE: cookies[0] ?? '',
+      STREAMS_COOKIES: cookies.join('\n'),
       STREAMS_N: String(streams),
       // Bun's fetch holds 256 connections at once by default (measured on Bun 1.x).
       BUN_CONFIG_MAX_HTTP_REQUESTS: String(streams + 64),
@@ -179,12 +181,12 @@ async function startBareStreams(dataDir: string): Promise<ServerHandle> {
 async function otherRows(
   name: string,
   server: ServerHandle,
-  cookie: string,
+  cookies: string[],
   streams: number,
   storeId: string,
   variantId: string,
 ): Promise<Row[]> {
-  const f = await fanOut(server, cookie, streams, storeId, variantId)
+  const f = await fanOut(server, cookies, streams, storeId, variantId)
   f.client.kill('SIGTERM')
   return [
     {
@@ -201,11 +203,12 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
   const seeded = await seed(dataDir, { products: 10, variantsPerProduct: 2, categories: 1, scopes: ['orders:read'] })
   const email = await seedOwner(dataDir, seeded.storeId)
+  // A session holds at most MAX_STREAMS_PER_SESSION streams: the client takes these in turn.
+  const cookies = await seedSessions(dataDir, email, Math.ceil(streams / MAX_STREAMS_PER_SESSION))
   const server = await startServer({ dataDir, env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' } })
   const variantId = seeded.variantIds[0]!
   let ours: { rows: Row[]; notes: string[]; pass: boolean; summary: string; p99: number; kbPerStream: number }
   try {
-    const cookie = await panelCookie(server.url, email)
     const orderUrl = `${server.url}/api/orders`
     const common = { url: orderUrl, connections: opts.connections, serverPid: server.pid, bunLoad: opts.bunLoad }
     let round = 0
@@ -215,7 +218,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const withoutA = await checkout(opts.duration)
     await sleep(1500)
 
-    const f = await fanOut(server, cookie, streams, seeded.storeId, variantId)
+    const f = await fanOut(server, cookies, streams, seeded.storeId, variantId)
     const { client, latencies, kbPerStream, rssBefore, rssOpen, openSec } = f
     const clientCpu0 = cpuTimeMs(client.pid!)
     const loaded0 = performance.now()
@@ -296,7 +299,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   // The yardsticks, each with its own client after ours has stopped: the bare twin, then the base.
   const bare = await startBareStreams(dataDir)
   try {
-    ours.rows.push(...(await otherRows('bare Bun.serve twin', bare, '', streams, seeded.storeId, variantId)))
+    ours.rows.push(...(await otherRows('bare Bun.serve twin', bare, [''], streams, seeded.storeId, variantId)))
   } finally {
     await bare.stop()
   }
@@ -308,16 +311,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       env: { RATE_LIMIT_ORDERS_PER_MIN: '100000000', LOG_LEVEL: 'info' },
     })
     try {
-      ours.rows.push(
-        ...(await otherRows(
-          `base (${baseDir})`,
-          base,
-          await panelCookie(base.url, email),
-          streams,
-          seeded.storeId,
-          variantId,
-        )),
-      )
+      ours.rows.push(...(await otherRows(`base (${baseDir})`, base, cookies, streams, seeded.storeId, variantId)))
     } finally {
       await base.stop()
     }

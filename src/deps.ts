@@ -11,8 +11,14 @@ import { ValidQueries } from './http/pre-routed'
 import { RateLimiter } from './db/rate-limiter'
 import { secretBoxOf } from './lib/secret-box'
 import { Dispatcher } from './modules/webhooks'
-import { appendEvent } from './modules/webhooks'
-import { appendOrderPushTx, PushDispatcher } from './modules/push'
+import { appendEventTx } from './modules/webhooks'
+import {
+  appendLowStockPushTx,
+  appendOrderPushTx,
+  appendReviewPushTx,
+  appendWebhookDisabledPushTx,
+  PushDispatcher,
+} from './modules/push'
 import { WalSync } from './db/wal-sync'
 import { probeWrite, WriteHealth } from './db/write-health'
 import { VisitCounter } from './modules/public-catalog'
@@ -87,7 +93,18 @@ export function createDeps(
   // level. One connection, not two: a commit on another would drop this one's page cache and
   // clear the StoreCache (docs/decisions/003).
   const writeHealth = new WriteHealth(log, clock, probeWrite(db.$client))
-  const dispatcher = new Dispatcher({ db, relaxed: (fn) => walSync.relaxed(fn), config, clock, log, secretBox })
+  const dispatcher = new Dispatcher({
+    db,
+    relaxed: (fn) => walSync.relaxed(fn),
+    config,
+    clock,
+    log,
+    secretBox,
+    // In the transaction that disables the endpoint; the pump runs after it commits (next turn).
+    onDisabledTx: (client, webhookId, now) => {
+      if (appendWebhookDisabledPushTx(client, webhookId, now) > 0) pushes.notify()
+    },
+  })
   // Pushes yield to a saturated checkout as webhooks do, on the webhook dispatcher's reading of it.
   const pushes = new PushDispatcher({
     db,
@@ -116,7 +133,7 @@ export function createDeps(
     walSync,
     writeHealth,
     visits: new VisitCounter(db.$client, clock, log, writeHealth, opts.ticker),
-    appendEvent: withPush(appendEvent),
+    appendEvent: withPush(appendEventTx),
     uploads: new UploadAdmission(config.mediaUploadsPerStore, config.mediaUploadsTotal),
     imports: new ImportAdmission(),
     settled: new Signal<string>(),
@@ -148,13 +165,22 @@ export function closeDeps(deps: Deps): void {
 }
 
 /**
- * The kernel's one append, for both queues: a new order also appends its push row (any path
- * that creates an order emits `order.created` in the order's own transaction).
+ * The kernel's one append, for both queues: a new order also appends its push rows (any path
+ * that creates an order emits `order.created` in the order's own transaction, after taking its
+ * stock), and so does a review submitted for moderation (`review.created`). `stock.low` (a
+ * stock edit took an item to the low-stock mark) is for the push queue only.
  */
 function withPush(webhooks: AppendEvent): AppendEvent {
   return (client, storeId, type, data, now) => {
+    if (type === 'stock.low') {
+      const item = data as { productId: string; variantId: string | null }
+      return appendLowStockPushTx(client, storeId, item.productId, item.variantId, now)
+    }
     const n = webhooks(client, storeId, type, data, now)
-    if (type !== 'order.created') return n
-    return n + appendOrderPushTx(client, storeId, (data as { orderId: string }).orderId, now)
+    if (type === 'order.created')
+      return n + appendOrderPushTx(client, storeId, (data as { orderId: string }).orderId, now)
+    if (type === 'review.created' && (data as { status?: string }).status === 'pending')
+      return n + appendReviewPushTx(client, storeId, (data as { id: string }).id, now)
+    return n
   }
 }

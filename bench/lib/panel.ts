@@ -53,3 +53,24 @@ export async function panelCookie(url: string, email: string, password = BENCH_P
   if (check.status !== 200) throw new Error(`signed in but /admin answers ${check.status}`)
   return cookie
 }
+
+/** `n` signed-in sessions of the owner, opened before the server starts; their Cookie headers. */
+export async function seedSessions(dataDir: string, email: string, n: number): Promise<string[]> {
+  const { testConfig } = await import('../../src/config')
+  const { createDeps, closeDeps } = await import('../../src/deps')
+  const { openSession, COOKIE } = await import('../../src/modules/people')
+  const deps = createDeps(testConfig({ dataDir, logLevel: 'silent' }))
+  try {
+    const who = deps.db.$client
+      .query<{ id: string; store_id: string }, [string]>(
+        'SELECT u.id, m.store_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = ?',
+      )
+      .get(email)!
+    return Array.from({ length: n }, () => {
+      const { token } = openSession({ ctx: deps, input: { userId: who.id, storeId: who.store_id } })
+      return `${COOKIE}=${token}`
+    })
+  } finally {
+    closeDeps(deps)
+  }
+}

@@ -8,7 +8,7 @@ import type { Config } from '../config'
 import { NotFound } from '../lib/errors'
 import { inviteToStore, issueReset, listMembers, membershipByEmail, removeMember, ROLES } from '../modules/people'
 import { findStore } from '../modules/platform-stores'
-import { appendEvent } from '../modules/webhooks'
+import { appendEventTx } from '../modules/webhooks'
 import { UsageError, type Flags, type Options } from './args'
 import type { Command } from './command'
 
@@ -43,7 +43,7 @@ export const USER_COMMANDS: Record<string, Command> = {
       if (!(ROLES as readonly string[]).includes(role))
         throw new UsageError(`--role must be one of ${ROLES.join(', ')} (got '${role}')`)
       const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
-      const ctx = ctxFor({ db, clock, config, appendEvent }, store, { kind: 'cli' })
+      const ctx = ctxFor({ db, clock, config, appendEvent: appendEventTx }, store, { kind: 'cli' })
       const issued = inviteToStore({
         ctx,
         input: { email: need(str(f, 'email'), '--email'), role, name: str(f, 'name') },
@@ -72,7 +72,7 @@ export const USER_COMMANDS: Record<string, Command> = {
       const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
       const m = membershipByEmail(db, store.id, need(str(f, 'email'), '--email'))
       if (!m) throw new NotFound('Team member')
-      const ctx = ctxFor({ db, clock, config, appendEvent }, store, { kind: 'cli' })
+      const ctx = ctxFor({ db, clock, config, appendEvent: appendEventTx }, store, { kind: 'cli' })
       try {
         return removeMember({ ctx, input: { membershipId: m.id } })
       } catch (e) {

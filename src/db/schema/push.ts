@@ -46,13 +46,19 @@ export const pushPreferences = sqliteTable('push_preferences', {
   updatedAt: integer('updated_at').notNull(),
 })
 
-/** Appended in the order's own transaction: the order to announce. The dispatcher fans it out and deletes it. */
+/**
+ * Appended in the triggering transaction: what to announce. The dispatcher fans it out and deletes it.
+ * `kind` says what `orderId` names: `order` an order, `review` a review waiting for moderation,
+ * `low-stock` a product (`detail`: its variant, if the item is one), `webhook-disabled` an endpoint.
+ */
 export const pushOutbox = sqliteTable('push_outbox', {
   seq: integer('seq').primaryKey(),
   storeId: text('store_id')
     .notNull()
     .references(() => stores.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull().default('order'),
   orderId: text('order_id').notNull(),
+  detail: text('detail'),
   createdAt: integer('created_at').notNull(),
 })
 
@@ -67,6 +73,8 @@ export const pushDeliveries = sqliteTable(
     userId: text('user_id').notNull(),
     /** The store whose event it announces (checked again before each send); null: a test notification. */
     storeId: text('store_id').references(() => stores.id, { onDelete: 'cascade' }),
+    /** What the person's role must still allow when it is sent (a new order: reading orders). */
+    grant: text('grant').notNull().default('orders:read'),
     /** The JSON the service worker shows: title, body, url, tag. */
     payload: text('payload').notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -11,8 +11,9 @@ import { toMajor, toMajorOrNull } from '../../lib/money'
 import { imagesOf } from './images/views'
 import { ownProduct } from './service'
 
-/** A tracked item with this many units or fewer is low on stock (the list's mark, the dashboard's list). */
-export const LOW_STOCK = 5
+import { LOW_STOCK } from './low-stock'
+
+export { LOW_STOCK }
 
 interface VariantStock {
   active: number

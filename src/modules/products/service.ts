@@ -7,6 +7,7 @@ import { toMinor } from '../../lib/money'
 import { slugify } from '../../lib/slug'
 import { imagesOf } from './images/views'
 import { checkImageUrl } from './image-url'
+import { crossesLowStock } from './low-stock'
 import { capFor, enforceCap } from '../plans'
 import { activeFilter, isoParam, page } from '../shared'
 import { activeVariantsOf, countProducts, pageOfProducts, productById, type ProductFilter } from './sql'
@@ -221,13 +222,22 @@ export function changeProduct(
       .where(eq(products.id, id))
       .run(),
   )
-  if (wanted) syncVariants(ctx, tx, id, wanted, at)
+  const crossed = wanted ? syncVariants(ctx, tx, id, wanted, at) : []
+  if (crossesLowStock(current.stock, set.stock)) crossed.push(null)
+  for (const variantId of crossed) fx.emit('stock.low', { productId: id, variantId })
   fx.productsChanged([id])
 }
 
 type VariantWanted = { id?: string; name: string; price: number; isActive?: boolean; stock?: number | null }
 
-function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWanted[], now: number) {
+/** Returns the variants whose stock this took to the low-stock mark. */
+function syncVariants(
+  ctx: Ctx,
+  tx: Runner,
+  productId: string,
+  wanted: VariantWanted[],
+  now: number,
+): (string | null)[] {
   const existing = new Map(
     tx
       .select()
@@ -243,6 +253,7 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
   // plan's allowance; re-sending what a downgraded store already has does not.
   if (adding > 0 || activeAfter > activeBefore) enforceCap(ctx, 'variants', Math.max(activeAfter, adding), activeBefore)
   const kept = new Set<string>()
+  const crossed: (string | null)[] = []
   wanted.forEach((v, i) => {
     if (v.id) {
       if (!existing.has(v.id))
@@ -250,6 +261,7 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
       kept.add(v.id)
       // An absent `stock` keeps the count: a client that doesn't know about stock can't reset it.
       const stock = v.stock === undefined ? {} : { stock: v.stock }
+      if (crossesLowStock(existing.get(v.id)!.stock, v.stock)) crossed.push(v.id)
       tx.update(variants)
         .set({ name: v.name, price: v.price, isActive: v.isActive ?? true, position: i, ...stock, updatedAt: now })
         .where(eq(variants.id, v.id))
@@ -273,6 +285,7 @@ function syncVariants(ctx: Ctx, tx: Runner, productId: string, wanted: VariantWa
     if (!kept.has(v.id) && v.isActive)
       tx.update(variants).set({ isActive: false, updatedAt: now }).where(eq(variants.id, v.id)).run()
   }
+  return crossed
 }
 
 /** Soft delete: the row stays for orders and reviews; GET answers 404 afterwards. */

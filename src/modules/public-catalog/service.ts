@@ -11,10 +11,7 @@ import { stores, type Store } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { isSlug, SLUG_RULE } from '../../lib/slug'
-import { imagesOf } from '../products'
-import { productView } from '../products'
-import { activeVariantsOf } from '../products'
-import { productFragments } from '../products'
+import { productParts, productView, productViewFragments } from '../products'
 import type { Fragments } from '../../db/fragments'
 import { activeCategories, activeProductIds, activeProducts, activeShipping, reviewStatsRows, storeBySlug } from './sql'
 import { containsPattern, page } from '../shared'
@@ -77,8 +74,7 @@ export function storefrontOf({
   const cats = activeCategories(client, s.id)
   const prods = activeProducts(client, s.id)
   const ids = prods.map((p) => p.id)
-  const vs = activeVariantsOf(client, ids)
-  const imgs = imagesOf(db, ids, publicUrl)
+  const { variants: vs, images: imgs } = productParts({ ctx: { db }, input: { ids, publicUrl } })
   const stats = reviewStats(db, s.id)
   return {
     store: storeInfo(s),
@@ -119,7 +115,7 @@ const shippingViews = (client: Db['$client'], s: Store) =>
  * store hides them — and its review figures appended (reviews are not in the fragment: they
  * change without touching the product).
  */
-export function storefrontJson(
+function storefrontJson(
   db: Db,
   s: Store,
   publicUrl: string | undefined,
@@ -133,7 +129,7 @@ export function storefrontJson(
     categories: JSON.stringify(activeCategories(client, s.id)),
     shipping: JSON.stringify(shippingViews(client, s)),
   }))
-  let fragments = productFragments(db, s, publicUrl, ids, cache.fragments)
+  let fragments = productViewFragments({ ctx: { db, store: s }, input: { ids, publicUrl }, cache: cache.fragments })
   if (!s.showStockCount) fragments = publicFragments(s.id, ids, fragments, cache.publicFragments)
   // Each product's view with its review figures, kept with the listing (so a review, which is not
   // a stock-only write, drops it with the figures) and reused while its fragment is the same.

@@ -4,9 +4,9 @@
  * - `notify()` (a commit appended to `push_outbox`, or a test notification was queued) pumps on
  *   the next turn of the event loop; `sweep()` (the croner job, and tests) pumps whatever is due.
  * - A pump's transaction fans the outbox out into deliveries (outbox.ts) and claims the due
- *   ones, fairly across people and their devices (sql.ts `due`), setting a lock so no second
+ *   ones, fairly across people and their devices (sql/queue.ts `due`), setting a lock so no second
  *   pump sends a row twice; a row whose store is suspended, whose person left the store or
- *   lost the right to read orders, or whose day is over is deleted instead of sent.
+ *   lost the grant its kind needs (alerts.ts), or whose day is over is deleted instead of sent.
  * - The sends run concurrently (PUSH_CONCURRENCY); their answers are written together a few
  *   milliseconds later (retry.ts decides), and the next due retry gets a timer.
  * - While checkout saturates the process (as the webhook dispatcher reads it), sends start at
@@ -18,12 +18,12 @@ import type { Logger } from '../../lib/log'
 import type { SecretBox } from '../../lib/secret-box'
 import type { Lookup } from '../../lib/ssrf'
 import type { Clock } from '../../lib/time'
-import { roleHas } from '../people'
+import { type Grant, roleHas } from '../people'
 import { DeliveryGovernor, type SendResult } from '../webhooks'
 import { deliver } from './deliver'
 import { fanOut } from './outbox'
 import { outcomeOf } from './retry'
-import { type DueRow, pushStatements } from './sql'
+import { type DueRow, pushStatements } from './sql/queue'
 import { loadVapidKeys, type VapidKeys } from './vapid'
 
 export interface PushDispatcherDeps {
@@ -141,11 +141,11 @@ export class PushDispatcher {
     this.settleIfIdle()
   }
 
-  /** Not sent: a suspended store, a person no longer of the store or without orders, a day-old push. */
+  /** Not sent: a suspended store, a person no longer of the store or whose role lost the kind's grant, a day-old push. */
   private mayStillGo(row: DueRow, now: number): boolean {
     if (row.expiresAt <= now) return false
     if (row.storeId === null) return true
-    return row.storeStatus === 'active' && row.role !== null && roleHas(row.role, 'orders:read')
+    return row.storeStatus === 'active' && row.role !== null && roleHas(row.role, row.grant as Grant)
   }
 
   private start(row: DueRow): void {

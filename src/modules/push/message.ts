@@ -4,7 +4,8 @@
  */
 import { toMajor } from '../../lib/money'
 import { numberFormat } from '../../lib/intl'
-import type { OrderFacts } from './sql'
+import type { ReviewFacts, StockFacts, WebhookFacts } from './sql/alerts'
+import type { OrderFacts } from './sql/queue'
 
 export interface PushMessage {
   title: string
@@ -14,18 +15,40 @@ export interface PushMessage {
 }
 
 type Lang = 'en' | 'es' | 'pt'
-const WORDS: Record<Lang, { newOrder: string; items: (n: number) => string; test: [string, string] }> = {
+interface Words {
+  newOrder: string
+  items: (n: number) => string
+  test: [string, string]
+  review: string
+  lowStock: string
+  left: (n: number) => string
+  webhookDisabled: string
+}
+
+const WORDS: Record<Lang, Words> = {
   en: {
+    review: 'Review waiting',
+    lowStock: 'Low stock',
+    left: (n) => `${n} left`,
+    webhookDisabled: 'Webhook endpoint disabled',
     newOrder: 'New order',
     items: (n) => (n === 1 ? '1 item' : `${n} items`),
     test: ['Notifications are on', 'New orders will appear here.'],
   },
   es: {
+    review: 'Reseña pendiente',
+    lowStock: 'Poco stock',
+    left: (n) => (n === 1 ? 'Queda 1' : `Quedan ${n}`),
+    webhookDisabled: 'Endpoint de webhook desactivado',
     newOrder: 'Nuevo pedido',
     items: (n) => (n === 1 ? '1 artículo' : `${n} artículos`),
     test: ['Las notificaciones están activadas', 'Los pedidos nuevos aparecerán aquí.'],
   },
   pt: {
+    review: 'Avaliação aguardando',
+    lowStock: 'Estoque baixo',
+    left: (n) => (n === 1 ? 'Resta 1' : `Restam ${n}`),
+    webhookDisabled: 'Endpoint de webhook desativado',
     newOrder: 'Novo pedido',
     items: (n) => (n === 1 ? '1 item' : `${n} itens`),
     test: ['As notificações estão ativadas', 'Os novos pedidos aparecerão aqui.'],
@@ -50,4 +73,38 @@ export function orderMessage(o: OrderFacts, language: string | null): PushMessag
 export function testMessage(language: string | null, at: number): PushMessage {
   const [title, body] = WORDS[langOf(language)].test
   return { title, body, url: '/admin/account', tag: `test-${at}` }
+}
+
+/** "Review waiting · Mug" / "Ana · 4★", linking the reviews to moderate. */
+export function reviewMessage(r: ReviewFacts, language: string | null): PushMessage {
+  const w = WORDS[langOf(language ?? r.storeLanguage)]
+  return {
+    title: `${w.review} · ${r.productName}`,
+    body: `${r.customerName} · ${r.rating}★`,
+    url: '/admin/reviews',
+    tag: `review-${r.id}`,
+  }
+}
+
+/** "Low stock · Mug (Blue)" / "3 left", linking the product's page. */
+export function lowStockMessage(f: StockFacts, language: string | null): PushMessage {
+  const w = WORDS[langOf(language ?? f.storeLanguage)]
+  const item = f.variantName ? `${f.productName} (${f.variantName})` : f.productName
+  return {
+    title: `${w.lowStock} · ${item}`,
+    body: w.left(f.stock),
+    url: `/admin/products/${encodeURIComponent(f.productId)}`,
+    tag: `stock-${f.variantId ?? f.productId}`,
+  }
+}
+
+/** "Webhook endpoint disabled" / its URL, linking the endpoint's page (why, and turning it on again). */
+export function webhookDisabledMessage(f: WebhookFacts, language: string | null): PushMessage {
+  const w = WORDS[langOf(language ?? f.storeLanguage)]
+  return {
+    title: w.webhookDisabled,
+    body: f.url,
+    url: `/admin/webhooks/${encodeURIComponent(f.id)}`,
+    tag: `webhook-${f.id}`,
+  }
 }

@@ -1,4 +1,5 @@
 /** What the dispatcher is built with (deps.ts gives it; tests substitute DNS, a CA, the jitter). */
+import type { Database } from 'bun:sqlite'
 import type { Config } from '../../config'
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
@@ -27,4 +28,6 @@ export interface DispatcherDeps {
    * re-read its pages.
    */
   relaxed?: <T>(fn: () => T) => T
+  /** Runs inside the transaction that disabled an endpoint (deps.ts: the owners' push). */
+  onDisabledTx?: (client: Database, webhookId: string, now: number) => void
 }

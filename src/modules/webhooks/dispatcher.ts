@@ -152,8 +152,10 @@ export class Dispatcher {
       const now = this.deps.clock.now()
       for (const b of batch) {
         const disabled = this.store.record(b.run.claim, b.result, now, this.rules, random)
-        if (disabled)
+        if (disabled) {
           this.deps.log.warn('webhook endpoint disabled', { webhookId: b.run.claim.webhookId, reason: disabled })
+          this.deps.onDisabledTx?.(this.deps.db.$client, b.run.claim.webhookId, now)
+        }
       }
       return this.draining ? [] : this.claimDue()
     })

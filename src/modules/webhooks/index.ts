@@ -1,7 +1,8 @@
 /** The webhooks module as other code sees it: everything outside the folder imports from here. */
 export * from './dispatcher'
 export * from './model'
-export * from './outbox'
+// The outbox's other steps (the enqueue, the dispatcher's moves) run only inside this module.
+export { appendEventTx } from './outbox'
 export * from './retention'
 export * from './service'
 export * from './test-event'

@@ -11,9 +11,10 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { WebhookEvent } from '../../db/schema'
+import type { EventMap, EventType } from '../../kernel/events'
 import { iso } from '../../lib/time'
 import { deliveryIdOf } from './delivery-id'
-import { EVENTS, type EventData } from './catalogue'
+import { EVENTS } from './catalogue'
 import { outboxStatements, type OutboxRow } from './sql'
 
 /** Standard Webhooks payload: `{ type, event, timestamp, storeId, data }` (`event` repeats `type`). */
@@ -22,20 +23,24 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number, stor
 }
 
 /**
- * Appends one outbox row per active endpoint of the store subscribed to `type`; returns how
+ * A step inside the caller's write (the kernel's `AppendEvent`, handed to every `Ctx`):
+ * appends one outbox row per active endpoint of the store subscribed to `type`; returns how
  * many. `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs
  * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's id, not a body.
+ * An event outside the catalogue (`stock.low`, for the push queue only) appends nothing here.
  */
-export function appendEvent<E extends WebhookEvent>(
+export function appendEventTx<E extends EventType>(
   client: Database,
   storeId: string,
   type: E,
-  data: EventData<E>,
+  data: EventMap[E],
   now: number,
 ): number {
-  const deferred = EVENTS[type].deferred as { subject: (d: EventData<E>) => string } | undefined
-  if (deferred) return outboxStatements(client).append.run(storeId, type, null, deferred.subject(data), now).changes
-  return enqueueEvent(client, storeId, type, data, now)
+  if (!Object.hasOwn(EVENTS, type)) return 0
+  const event = type as WebhookEvent
+  const deferred = EVENTS[event].deferred as { subject: (d: unknown) => string } | undefined
+  if (deferred) return outboxStatements(client).append.run(storeId, event, null, deferred.subject(data), now).changes
+  return enqueueEvent(client, storeId, event, data, now)
 }
 
 /** Appends rows whose body is `data`, rendered now. The body is only serialized when some endpoint wants the event. */

@@ -89,7 +89,8 @@ export class DeliveryStore {
 
   /**
    * Writes an attempt's outcome, if the row is still the one this worker claimed (not deleted,
-   * replayed or reclaimed meanwhile). Returns why the endpoint was disabled, if it was.
+   * replayed or reclaimed meanwhile). Returns why the endpoint was disabled, if this attempt disabled it
+   * (a second failure answered after that finds it disabled already: once per disabling).
    */
   record(c: Claim, r: SendResult, now: number, rules: RetryRules, random: () => number): string | undefined {
     const q = this.q
@@ -111,12 +112,11 @@ export class DeliveryStore {
       random,
     )
     q.failed.run(verdict.status, verdict.nextAttemptAt, r.code, r.latencyMs, error, now, c.id, c.lock)
-    if (verdict.disabledReason) {
-      q.disable.run(verdict.disabledReason, now, c.webhookId)
-      moveAll(this.client) // its events still in the outbox fail too
-      q.failPending.run(`endpoint disabled: ${verdict.disabledReason}`, now, c.webhookId)
-    }
-    return verdict.disabledReason
+    if (!verdict.disabledReason) return undefined
+    const disabledNow = q.disable.run(verdict.disabledReason, now, c.webhookId).changes > 0
+    moveAll(this.client) // its events still in the outbox fail too
+    q.failPending.run(`endpoint disabled: ${verdict.disabledReason}`, now, c.webhookId)
+    return disabledNow ? verdict.disabledReason : undefined
   }
 }
 

@@ -1,15 +1,21 @@
 /** The push queue's statements, compiled once per connection (checkout appends for every order). */
 import type { Database } from 'bun:sqlite'
-import { perConnection } from '../../db/sql'
+import { perConnection } from '../../../db/sql'
+
+/** What a push announces; each kind has its own preference and the grant its reader's role needs. */
+export type PushKind = 'order' | 'review' | 'low-stock' | 'webhook-disabled'
 
 export interface OutboxRow {
   seq: number
   storeId: string
+  kind: PushKind
+  /** The order, review, product or webhook endpoint announced (by kind). */
   orderId: string
+  detail: string | null
   createdAt: number
 }
 
-/** A device of a person of the store, with the person's role there and whether they want new orders. */
+/** A device of a person of the store who wants this kind of push, with the person's role there. */
 export interface Recipient {
   subscriptionId: string
   userId: string
@@ -42,33 +48,40 @@ export interface DueRow {
   /** Whether the delivery may still go: its store is active and the person still has a role there that reads orders. */
   role: string | null
   storeStatus: string | null
+  /** What the role must allow for the push to go (`insertDelivery`; alerts.ts decides it). */
+  grant: string
 }
 
-/** Some device of some person of store ?1 wants new orders: only then does checkout append a row. */
-const WANTS_ORDERS = `SELECT 1 FROM memberships m
+/** Whether the person (preferences `p`, maybe none) wants pushes of kind ?2: new orders by default, the rest when chosen. */
+const WANTS = `CASE ?2 WHEN 'order' THEN coalesce(p.new_orders, 1) WHEN 'review' THEN coalesce(p.reviews, 0)
+  WHEN 'low-stock' THEN coalesce(p.low_stock, 0) WHEN 'webhook-disabled' THEN coalesce(p.webhook_disabled, 0) ELSE 0 END = 1`
+
+/** Some device of some person of store ?1 wants kind ?2: only then does the triggering write append a row. */
+const WANTS_ANY = `SELECT 1 FROM memberships m
   JOIN push_subscriptions s ON s.user_id = m.user_id
   LEFT JOIN push_preferences p ON p.user_id = m.user_id
-  WHERE m.store_id = ?1 AND coalesce(p.new_orders, 1) = 1 LIMIT 1`
+  WHERE m.store_id = ?1 AND ${WANTS} LIMIT 1`
 
 export const pushStatements = perConnection((client: Database) => ({
-  anyRecipient: client.prepare<{ 1: number }, [string]>(WANTS_ORDERS),
-  append: client.prepare<never, [string, string, number]>(
-    'INSERT INTO push_outbox (store_id, order_id, created_at) VALUES (?1, ?2, ?3)',
+  anyRecipient: client.prepare<{ 1: number }, [string, PushKind]>(WANTS_ANY),
+  append: client.prepare<never, [string, PushKind, string, string | null, number]>(
+    'INSERT INTO push_outbox (store_id, kind, order_id, detail, created_at) VALUES (?1, ?2, ?3, ?4, ?5)',
   ),
   oldest: client.prepare<OutboxRow, [number]>(
-    'SELECT seq, store_id AS storeId, order_id AS orderId, created_at AS createdAt FROM push_outbox ORDER BY seq LIMIT ?',
+    `SELECT seq, store_id AS storeId, kind, order_id AS orderId, detail, created_at AS createdAt
+     FROM push_outbox ORDER BY seq LIMIT ?`,
   ),
   deleteOutboxUpTo: client.prepare<never, [number]>('DELETE FROM push_outbox WHERE seq <= ?'),
-  recipients: client.prepare<Recipient, [string]>(
+  recipients: client.prepare<Recipient, [string, PushKind]>(
     `SELECT s.id AS subscriptionId, s.user_id AS userId, m.role AS role, u.language FROM memberships m
      JOIN push_subscriptions s ON s.user_id = m.user_id JOIN users u ON u.id = m.user_id
      LEFT JOIN push_preferences p ON p.user_id = m.user_id
-     WHERE m.store_id = ?1 AND coalesce(p.new_orders, 1) = 1
+     WHERE m.store_id = ?1 AND ${WANTS}
      ORDER BY s.user_id, s.created_at`,
   ),
-  insertDelivery: client.prepare<never, [string, string, string | null, string, number, number]>(
-    `INSERT INTO push_deliveries (subscription_id, user_id, store_id, payload, next_attempt_at, expires_at, created_at)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5)`,
+  insertDelivery: client.prepare<never, [string, string, string | null, string, number, number, string]>(
+    `INSERT INTO push_deliveries (subscription_id, user_id, store_id, payload, next_attempt_at, expires_at, created_at, "grant")
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5, ?7)`,
   ),
   /**
    * Due rows, fairly: each person's first waiting push before anyone's second, and within a
@@ -83,7 +96,7 @@ export const pushStatements = perConnection((client: Database) => ({
        WHERE d.next_attempt_at <= ?1 AND (d.locked_until IS NULL OR d.locked_until <= ?1)
      )
      SELECT r.seq, r.subscription_id AS subscriptionId, r.user_id AS userId, r.store_id AS storeId, r.payload,
-            r.attempts, r.expires_at AS expiresAt, s.endpoint, s.p256dh, s.auth, m.role, st.status AS storeStatus
+            r.attempts, r.expires_at AS expiresAt, r."grant", s.endpoint, s.p256dh, s.auth, m.role, st.status AS storeStatus
      FROM ready r JOIN push_subscriptions s ON s.id = r.subscription_id
      LEFT JOIN memberships m ON m.store_id = r.store_id AND m.user_id = r.user_id
      LEFT JOIN stores st ON st.id = r.store_id
