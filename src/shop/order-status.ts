@@ -8,10 +8,9 @@ import { Elysia } from 'elysia'
 import { dateTimeIn } from '../lib/zone'
 import type { Db } from '../db/client'
 import type { Config } from '../config'
-import { getStore } from '../modules/platform-stores'
+import { getStore, type Store } from '../modules/platform-stores'
+import { storeBySlug } from '../modules/public-catalog'
 import { orderStatusByToken, type PublicOrderStatus } from '../modules/orders'
-import { stores, type Store } from '../db/schema'
-import { eq } from 'drizzle-orm'
 import { toMajor } from '../lib/money'
 import { html } from './html'
 import { formatMoney, wordsFor } from './i18n'
@@ -76,7 +75,7 @@ export const orderStatusRoutes = (deps: OrderStatusDeps) => {
   return new Elysia().get(
     '/s/:slug/orders/:token',
     ({ request, set, params }) => {
-      const store = db.select().from(stores).where(eq(stores.slug, params.slug)).get()
+      const store = storeBySlug({ ctx: { db }, input: { slug: params.slug } })
       const language = store?.language ?? 'en'
       const c: PageCtx = { words: wordsFor(language), language, origin: originOf(request) }
       const w = orderStatusWords(language)

@@ -2,7 +2,8 @@
  * The no-script review form's POST, beside the store pages it answers with (routes.ts hands over
  * how a store is looked up and opened, and the page context).
  */
-import type { Store } from '../db/schema'
+import type { Store } from '../modules/platform-stores'
+import { productIdBySlug } from '../modules/public-catalog'
 import { hitPublic, setRateHeaders } from '../http/gate'
 import { readLimited } from '../http/body-limit'
 import { AppError, ValidationError } from '../lib/errors'
@@ -24,12 +25,11 @@ export interface ShopSite {
   open(request: Request, slug: string): Outcome
   originOf(request: Request): string
   ctxOf(request: Request, language: string): PageCtx
-  productBySlug: { get(p: { store: string; slug: string }): { id: string } | undefined }
 }
 
 export function reviewPoster(deps: ShopDeps, site: ShopSite) {
   const { cache, config } = deps
-  const { storeBySlug, open, originOf, ctxOf, productBySlug } = site
+  const { storeBySlug, open, originOf, ctxOf } = site
   /**
    * The no-script "Write a review" form: the same verb as POST /api/reviews (submitReview), its
    * body checked against the same schema (ReviewCreate), counted in the same per-IP bucket
@@ -58,7 +58,7 @@ export function reviewPoster(deps: ShopDeps, site: ShopSite) {
     const o = open(request, slug)
     if ('page' in o) return respond(request, set, o.page, 'no-store')
     const { store } = o
-    const product = productBySlug.get({ store: store.id, slug: productSlug })
+    const productId = productIdBySlug({ ctx: { db: deps.db }, input: { storeId: store.id, slug: productSlug } })
     const notFound = () =>
       respond(
         request,
@@ -66,7 +66,7 @@ export function reviewPoster(deps: ShopDeps, site: ShopSite) {
         rendered(404, messagePage('notFound', ctxOf(request, store.language), store).value),
         'no-store',
       )
-    if (!product) return notFound()
+    if (!productId) return notFound()
     const now = deps.clock.now()
     // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
     const back = (outcome: ReviewOutcome) =>
@@ -96,7 +96,7 @@ export function reviewPoster(deps: ShopDeps, site: ShopSite) {
     const rating = text('rating')
     const input = {
       storeId: store.id,
-      productId: product.id,
+      productId,
       customerName: text('customerName'),
       rating: rating !== undefined && Number.isFinite(Number(rating)) ? Number(rating) : rating,
       comment: text('comment'),

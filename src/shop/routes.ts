@@ -7,11 +7,9 @@
  */
 import { Elysia } from 'elysia'
 import type { ShopDeps } from './deps'
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import { products, stores, type Store } from '../db/schema'
 import { clientIp, ipBucket } from '../lib/client-ip'
-import { getStore } from '../modules/platform-stores'
-import { listDirectory, storefrontOf } from '../modules/public-catalog'
+import { getStore, type Store } from '../modules/platform-stores'
+import { listDirectory, storeBySlug as storeRowBySlug, storefrontOf } from '../modules/public-catalog'
 import { approvedReviews } from '../modules/reviews'
 import { ASSETS_BY_URL, IMMUTABLE } from './assets'
 import { wordsFor } from './i18n'
@@ -45,23 +43,6 @@ export const shopRoutes = (deps: ShopDeps) => {
   // Keyed by the cached page Blob, so an entry leaves with it when a write drops the store's pages.
   const meta = new WeakMap<Blob, Rendered>()
   const slugIds = new Map<string, string>()
-  const bySlug = db
-    .select()
-    .from(stores)
-    .where(eq(stores.slug, sql.placeholder('slug')))
-    .prepare()
-  const productBySlug = db
-    .select({ id: products.id })
-    .from(products)
-    .where(
-      and(
-        eq(products.storeId, sql.placeholder('store')),
-        eq(products.slug, sql.placeholder('slug')),
-        isNull(products.deletedAt),
-      ),
-    )
-    .prepare()
-
   /** The store behind a slug; the row comes from the StoreCache (dropped on every write to the store). */
   function storeBySlug(slug: string): Store | undefined {
     const id = slugIds.get(slug)
@@ -73,7 +54,7 @@ export const shopRoutes = (deps: ShopDeps) => {
       }
       slugIds.delete(slug)
     }
-    const s = bySlug.get({ slug })
+    const s = storeRowBySlug({ ctx: { db }, input: { slug } })
     if (s) {
       slugIds.set(slug, s.id)
       cache.stores.set(s.id, s)
@@ -162,7 +143,7 @@ export const shopRoutes = (deps: ShopDeps) => {
     return respond(request, set, r, opts.personal ? 'no-store' : PAGE_CACHE)
   }
 
-  const postReview = reviewPoster(deps, { storeBySlug, open, originOf, ctxOf, productBySlug })
+  const postReview = reviewPoster(deps, { storeBySlug, open, originOf, ctxOf })
 
   /**
    * Seconds to wait when the visitor is past SHOP_PAGES_PER_IP_PER_MIN, else 0. In-process

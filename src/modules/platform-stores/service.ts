@@ -1,6 +1,7 @@
 import { eq, or, asc, and, sql } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
-import type { OperatorCtx } from '../../kernel/context'
+import type { OperatorCtx, PublicCtx } from '../../kernel/context'
+import type { Config } from '../../config'
 import type { Db } from '../../db/client'
 import { transaction } from '../../kernel/write'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
@@ -236,7 +237,7 @@ function noteOperator(tx: Runner, at: number, actor: OperatorCtx['actor'], store
 
 /**
  * The store behind a public request (orders, reviews, storefront reads), checked in the
- * contract's order: unknown → 404, suspended → 402 (before the unpublished 404), unpublished
+ * documented order (docs/api.md): unknown → 404, suspended → 402 (before the unpublished 404), unpublished
  * or in maintenance → 404.
  */
 export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
@@ -246,5 +247,11 @@ export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
   return s
 }
 
-export const storeForPublic = (db: Db, storeId: string, upgradeUrl: string): Store =>
-  publicStore(getStore({ ctx: { db }, input: { id: storeId } }), upgradeUrl)
+/** `publicStore` of the store with that id: a verb of the public's context (its `db`) and the upgrade URL a 402 names. */
+export const storeForPublic = ({
+  ctx,
+  input,
+}: {
+  ctx: Pick<PublicCtx, 'db'> & { config: Pick<Config, 'upgradeUrl'> }
+  input: { storeId: string }
+}): Store => publicStore(getStore({ ctx, input: { id: input.storeId } }), ctx.config.upgradeUrl)

@@ -2,3 +2,4 @@
 export * from './model'
 export * from './service'
 export * from './visits'
+export * from './lookups'

@@ -31,6 +31,14 @@ export const storeBySlug = (client: Database, slug: string): Store | undefined =
   return s && storeRow(s)
 }
 
+/** A live (not deleted) product's id by its slug in the store, active or not. */
+export const productIdBySlugRow = (client: Database, storeId: string, slug: string): string | undefined =>
+  client
+    .query<{ id: string }, [string, string]>(
+      'SELECT id FROM products WHERE store_id = ? AND slug = ? AND deleted_at IS NULL',
+    )
+    .get(storeId, slug)?.id
+
 export const activeCategories = (client: Database, storeId: string): Pick<Category, (typeof CATEGORY_KEYS)[number]>[] =>
   client
     .query<Pick<Category, (typeof CATEGORY_KEYS)[number]>, [string]>(

@@ -44,7 +44,7 @@ export function submitReview({ ctx: base, input }: { ctx: CtxBase; input: Review
   id: string
   status: 'pending'
 } {
-  const store = storeForPublic(base.db, input.storeId, base.config.upgradeUrl)
+  const store = storeForPublic({ ctx: base, input: { storeId: input.storeId } })
   const ctx = ctxFor(base, store, { kind: 'public' })
   const now = ctx.clock.now()
   const id = write(ctx, (tx, fx) => {

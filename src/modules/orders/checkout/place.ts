@@ -88,7 +88,7 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   if (!ctx)
     stores.set(
       input.storeId,
-      (ctx = ctxFor(base, storeForPublic(base.db, input.storeId, base.config.upgradeUrl), { kind: 'public' })),
+      (ctx = ctxFor(base, storeForPublic({ ctx: base, input: { storeId: input.storeId } }), { kind: 'public' })),
     )
   const { store } = ctx
   if (idempotencyKey !== undefined) {
