@@ -116,6 +116,8 @@ describe('at most 6 streams per session', () => {
     await signIn(owner, shop.email)
     const readers: Reader[] = []
     for (let i = 0; i < 7; i++) readers.push(await openStream(owner))
+    // The oldest is told, so its page stops listening rather than reconnecting and ending the next.
+    expect(await readUntil(readers[0]!, (s) => s.includes('event: superseded'), 15_000)).toContain('event: superseded')
     expect(await ends(readers[0]!)).toBe(true)
     readers.push(await openStream(owner))
     expect(await ends(readers[1]!)).toBe(true)

@@ -5,7 +5,8 @@
  * <body data-stream data-after> for a person whose role reads orders; a page whose list was read
  * before the frame (the inbox, the dashboard) gives its own earlier `data-after` on the list, and
  * the stream starts at the earliest, so no order committed in between is missed. EventSource
- * reconnects by itself with Last-Event-ID.
+ * reconnects by itself with Last-Event-ID — except after `superseded`: the session opened more
+ * tabs than it may hold streams, and this, its oldest, stops listening (a reload listens again).
  */
 export interface OrderEvent {
   id: string
@@ -59,6 +60,7 @@ function open(): StreamListener[] | undefined {
     }
     for (const l of list) l.order?.(d)
   })
+  source.addEventListener('superseded', () => source.close())
   // A burst of more orders than one read sends: the older ones are counted, not sent.
   source.addEventListener('burst', (event) => {
     let d: BurstEvent

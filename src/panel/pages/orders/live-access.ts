@@ -6,13 +6,18 @@
  * store (people/session-grants.ts), and the others' streams end — within 2 s of the change.
  *
  * A session holds at most MAX_STREAMS_PER_SESSION streams (a tab each, say): opening one more
- * ends that session's oldest, so no session can hold thousands open.
+ * ends that session's oldest, so no session can hold thousands open. The oldest is told so first
+ * (`event: superseded`): its page stops listening instead of reconnecting, which would end the
+ * next oldest, and so on round the tabs.
  */
 export const MAX_STREAMS_PER_SESSION = 6
+
+const SUPERSEDED = new TextEncoder().encode('event: superseded\ndata: {}\n\n')
 
 export interface HeldStream {
   sessionId: string
   storeId: string
+  push?(chunk: Uint8Array): boolean
   end(): void
 }
 
@@ -27,7 +32,11 @@ export class StreamAccess {
     let list = this.bySession.get(s.sessionId)
     if (!list) this.bySession.set(s.sessionId, (list = []))
     list.push(s)
-    while (list.length > MAX_STREAMS_PER_SESSION) list.shift()!.end()
+    while (list.length > MAX_STREAMS_PER_SESSION) {
+      const oldest = list.shift()!
+      oldest.push?.(SUPERSEDED)
+      oldest.end()
+    }
   }
 
   /** A stream that ended (by itself, its client or here). */
