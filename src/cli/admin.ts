@@ -6,7 +6,7 @@
  */
 import path from 'node:path'
 import { ConfigError, loadConfig } from '../config'
-import { openDb, type Db } from '../db/client'
+import { closeDb, openDb, type Db } from '../db/client'
 import { AppError } from '../lib/errors'
 import { BackupError } from '../backup/snapshot'
 import { systemClock, type Clock } from '../lib/time'
@@ -114,7 +114,7 @@ export function runAdmin(
     else fail('ERROR', (e as Error).message ?? String(e))
     return e instanceof UsageError || e instanceof ConfigError ? 2 : 1
   } finally {
-    db?.$client.close()
+    if (db) closeDb(db)
   }
 }
 

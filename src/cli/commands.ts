@@ -12,7 +12,7 @@ import {
   SUSPEND_REASONS,
   type SuspendReason,
 } from '../modules/platform-stores'
-import { PLANS, type Store } from '../db/schema'
+import { PLANS, type Store } from '../modules/platform-stores'
 import {
   invoiceView,
   listInvoices,
@@ -30,8 +30,6 @@ export type { CliEnv, Command }
 import { BACKUP_COMMANDS } from './backup-commands'
 import { USER_COMMANDS } from './user-commands'
 import { transaction } from '../kernel/write'
-import { apiKeys } from '../db/schema'
-import { eq } from 'drizzle-orm'
 import { recordActivity } from '../modules/people'
 
 export { UsageError }
@@ -193,22 +191,8 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'revoke a key (idempotent)',
     args: ['<keyId>'],
     run: ({ db, clock }, [id]) =>
-      transaction(db, () => {
-        const revoked = revokeKey({ ctx: { db, clock }, input: { id: need(id, '<keyId>') } })
-        const storeId = db
-          .select({ storeId: apiKeys.storeId })
-          .from(apiKeys)
-          .where(eq(apiKeys.id, revoked.id))
-          .get()!.storeId
-        recordActivity(db, clock.now(), {
-          storeId,
-          actor: 'cli',
-          verb: 'revoke',
-          recordType: 'api_key',
-          recordId: revoked.id,
-        })
-        return revoked
-      }),
+      // The revocation and its activity line commit together.
+      transaction(db, () => revokeKey({ ctx: { db, clock, actor: 'cli' }, input: { id: need(id, '<keyId>') } })),
   },
   'invoice:create': {
     summary: 'open an invoice for a store',

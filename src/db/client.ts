@@ -109,4 +109,9 @@ export function immediate<T>(db: Db, fn: (tx: Tx) => T): T {
   return db.transaction(fn, { behavior: 'immediate' })
 }
 
+/** Closes the connection `openDb` opened (a one-shot process, such as the CLI, at its end). */
+export function closeDb(db: Db): void {
+  db.$client.close()
+}
+
 export { schema }

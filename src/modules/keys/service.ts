@@ -7,6 +7,7 @@ import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'
 import { isoOrNull } from '../../lib/time'
 import { writeKeyUses } from './sql'
+import { recordActivity } from '../people'
 
 /** Recognisable in logs and secret scanners; 24 random bytes = 192 bits. */
 export const KEY_PREFIX = 'sfk_'
@@ -83,7 +84,11 @@ export function listKeys({ ctx: { db }, input: { storeId } }: { ctx: { db: Db };
 }
 
 /** Idempotent: revoking a revoked key keeps its first revocation time. */
-export function revokeKey({ ctx: { db, clock }, input: { id } }: { ctx: OperatorCtx; input: { id: string } }) {
+/**
+ * Revokes a key (idempotent). With an `actor` (the CLI) it writes the key's activity line too,
+ * in the caller's transaction.
+ */
+export function revokeKey({ ctx: { db, clock, actor }, input: { id } }: { ctx: OperatorCtx; input: { id: string } }) {
   const row =
     db
       .update(apiKeys)
@@ -92,6 +97,14 @@ export function revokeKey({ ctx: { db, clock }, input: { id } }: { ctx: Operator
       .returning()
       .get() ?? db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
   if (!row) throw new NotFound('API key')
+  if (actor)
+    recordActivity(db, clock.now(), {
+      storeId: row.storeId,
+      actor,
+      verb: 'revoke',
+      recordType: 'api_key',
+      recordId: row.id,
+    })
   return { id: row.id, revokedAt: isoOrNull(row.revokedAt) }
 }
 
