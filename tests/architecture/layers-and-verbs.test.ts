@@ -393,7 +393,6 @@ const NOT_YET: string[] = [
   'src/modules/oauth/index.ts exports appsOfPerson (src/modules/oauth/grants.ts) taking a connection',
   'src/modules/oauth/index.ts exports appsOfStore (src/modules/oauth/grants.ts) taking a connection',
   'src/modules/oauth/index.ts exports checkAuthorizeRequest (src/modules/oauth/authorize.ts) taking a connection',
-  'src/modules/people/index.ts exports sessionsStillGranted (src/modules/people/session-grants.ts) taking a connection',
   'src/cli/demo-seed.ts: runs Drizzle (db.select/insert/update/delete)',
   'src/cli/demo-seed.ts: imports db/schema',
   'src/panel/account-routes.ts: runs Drizzle (db.select/insert/update/delete)',

@@ -96,15 +96,24 @@ describe('a stream ends when its reader may no longer read', () => {
       { sessionId: sessionOf(staff.user.id), storeId: shop.store.id },
     ]
     // Staff reads orders but not webhooks; the owner both.
-    expect(sessionsStillGranted(t.deps.db, 'orders:read', held)).toEqual(new Set(held.map((h) => h.sessionId)))
-    expect(sessionsStillGranted(t.deps.db, 'webhooks:read', held)).toEqual(new Set([held[0]!.sessionId]))
+    expect(sessionsStillGranted({ ctx: t.deps, input: { grant: 'orders:read', held } })).toEqual(
+      new Set(held.map((h) => h.sessionId)),
+    )
+    expect(sessionsStillGranted({ ctx: t.deps, input: { grant: 'webhooks:read', held } })).toEqual(
+      new Set([held[0]!.sessionId]),
+    )
     // A role change applies at once: staff made owner now reads webhooks.
     const m = t.deps.db.select().from(memberships).where(eq(memberships.userId, staff.user.id)).get()!
     changeRole({ ctx: cliCtx(shop.store.id), input: { membershipId: m.id, role: 'owner' } })
-    expect(sessionsStillGranted(t.deps.db, 'webhooks:read', held).size).toBe(2)
+    expect(sessionsStillGranted({ ctx: t.deps, input: { grant: 'webhooks:read', held } }).size).toBe(2)
     // Another store than the session's grants nothing.
     const elsewhere = await makeOwnerShop(t.deps)
-    expect(sessionsStillGranted(t.deps.db, 'orders:read', [{ ...held[0]!, storeId: elsewhere.store.id }]).size).toBe(0)
+    expect(
+      sessionsStillGranted({
+        ctx: t.deps,
+        input: { grant: 'orders:read', held: [{ ...held[0]!, storeId: elsewhere.store.id }] },
+      }).size,
+    ).toBe(0)
   })
 })
 

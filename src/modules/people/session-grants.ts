@@ -3,16 +3,21 @@
  * answers (the live inbox's streams) ask it every second, so a sign-out, a removal from the store
  * or a role change ends them at once rather than at their next reconnect.
  */
-import type { Database } from 'bun:sqlite'
+import type { OperatorCtx } from '../../kernel/context'
 import { roleHas, type Grant } from './roles'
 import { sessionRolesNow } from './sql'
 
-/** The ids among `held` whose session still exists, is still in `storeId` and whose role there has `grant`. */
-export function sessionsStillGranted(
-  db: { $client: Database },
-  grant: Grant,
-  held: { sessionId: string; storeId: string }[],
-): Set<string> {
+/**
+ * The ids among `held` whose session still exists, is still in `storeId` and whose role there has
+ * `grant`. The operator's context (only its `db`): the sessions may be of many stores.
+ */
+export function sessionsStillGranted({
+  ctx: { db },
+  input: { grant, held },
+}: {
+  ctx: Pick<OperatorCtx, 'db'>
+  input: { grant: Grant; held: { sessionId: string; storeId: string }[] }
+}): Set<string> {
   if (held.length === 0) return new Set()
   const now = new Map(sessionRolesNow(db.$client, [...new Set(held.map((h) => h.sessionId))]).map((r) => [r.id, r]))
   const out = new Set<string>()

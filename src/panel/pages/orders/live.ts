@@ -37,11 +37,11 @@ import {
   type InboxRow,
   type OrderEventRow,
 } from '../../../modules/orders'
-import { sessionsStillGranted } from '../../../modules/people'
 import type { OrdersWords } from '../../i18n/orders'
 import { StreamAccess } from './live-access'
+import type { Client, Opener } from './live-client'
 import { latestPerOrder, type Batch } from './live-batch'
-import { roleHas } from '../../../modules/people'
+import { roleHas, sessionsStillGranted } from '../../../modules/people'
 import { inboxRow } from './views'
 
 const encoder = new TextEncoder()
@@ -59,30 +59,6 @@ const HEARTBEAT_MS = 5000
  * ends it sooner: within 2 s (live-access.ts).
  */
 export const STREAM_MAX_MS = 60_000
-
-interface Client {
-  /** The store's id; the store's ctx is kept once per store (`ctxs`), not per stream. */
-  storeId: string
-  /** The session that opened it: its end, or its losing `orders:read`, ends the stream (live-access.ts). */
-  sessionId: string
-  o: OrdersWords
-  locale: string
-  /** The store's time zone, and whether the reader may move orders (their rows then carry the moves). */
-  zone: string
-  writer: boolean
-  /** The person reading, and when they joined the store (whose "new" marks the rows carry). */
-  userId: string | undefined
-  joined: number | undefined
-  /** The last event id this stream sent (or was told it has). */
-  sent: number
-  /** When the stream ends by itself (STREAM_MAX_MS after it opened). */
-  until: number
-  push(chunk: Uint8Array): boolean
-  end(): void
-}
-
-/** Who opens a stream: their session (live-access.ts), and the request's abort signal. */
-type Opener = { sessionId: string; signal?: AbortSignal }
 
 export interface FeedDeps {
   db: Db
@@ -103,7 +79,9 @@ export class OrderFeed {
   private access: StreamAccess
 
   constructor(private deps: FeedDeps) {
-    this.access = new StreamAccess((held) => sessionsStillGranted(deps.db, 'orders:read', held))
+    this.access = new StreamAccess((held) =>
+      sessionsStillGranted({ ctx: { db: deps.db }, input: { grant: 'orders:read', held } }),
+    )
     deps.settled.on((storeId) => {
       if (this.byStore.has(storeId)) this.schedule()
     })
