@@ -12,7 +12,8 @@ import { html, raw } from '../../shop/html'
 import { formatMoney } from '../../shop/i18n'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
-import { confirmPage, doneOf, guarded, refusal } from './crud'
+import { doneOf } from './crud'
+import { crudPages } from './crud-pages'
 import {
   cw,
   amountText,
@@ -111,118 +112,32 @@ function editorPage(
 
 export function shippingPages(kit: PageKit): PageRoute[] {
   const w = (c: PageReq) => shippingWords(c.p)
-  const editor = (
-    c: PageReq,
-    status: number,
-    d: {
-      id?: string
-      title: string
-      form: ShippingForm
-      errors?: Record<string, string>
-      problem?: Problem
-      done?: string
+  return crudPages<Option, ShippingForm>(kit, {
+    base: '/admin/shipping',
+    read: 'shipping:read',
+    write: 'shipping:write',
+    owns: 'shippingOptions',
+    words: w,
+    label: (o) => o.name,
+    list: (c) => {
+      const ctx = c.ctx
+      const rows = listShipping({ ctx, input: { limit: 100 } }).data
+      return kit.render(c.p, c.set, 200, (f) =>
+        listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }),
+      )
     },
-  ) => kit.render(c.p, c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: c.ctx.store.currency }))
-
-  return [
-    {
-      method: 'get',
-      path: '/admin/shipping',
-      need: 'shipping:read',
-      handler: (c) => {
-        const ctx = c.ctx
-        const rows = listShipping({ ctx, input: { limit: 100 } }).data
-        return kit.render(c.p, c.set, 200, (f) =>
-          listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }),
-        )
-      },
+    editor: (c, status, d) =>
+      kit.render(c.p, c.set, status, (f) => editorPage(f, { errors: {}, ...d, currency: c.ctx.store.currency })),
+    emptyForm,
+    readForm,
+    formOf,
+    get: (ctx, id) => getShipping({ ctx, input: { id } }),
+    create: (c, form) => createShipping({ ctx: c.ctx, input: checkBody(ShippingCreate, bodyOf(form)) }),
+    update: (c, current, form) => {
+      updateShipping({ ctx: c.ctx, input: { id: current.id, ...checkBody(ShippingUpdate, bodyOf(form)) } })
     },
-    {
-      method: 'get',
-      path: '/admin/shipping/new',
-      need: 'shipping:write',
-      handler: (c) => editor(c, 200, { title: w(c).add, form: emptyForm() }),
+    remove: (ctx, id) => {
+      deleteShipping({ ctx, input: { id } })
     },
-    {
-      method: 'post',
-      path: '/admin/shipping',
-      need: 'shipping:write',
-      handler: (c) => {
-        const form = readForm(c.body)
-        try {
-          const made = createShipping({ ctx: c.ctx, input: checkBody(ShippingCreate, bodyOf(form)) })
-          return kit.seeOther(c.set, `${at(made.id)}?done=saved`)
-        } catch (e) {
-          const r = refusal(c, e)
-          if (!r) throw e
-          return editor(c, r.status, { title: w(c).add, form, ...r })
-        }
-      },
-    },
-    {
-      method: 'get',
-      path: '/admin/shipping/:id',
-      need: 'shipping:read',
-      owns: 'shippingOptions',
-      handler: (c) =>
-        guarded(kit, c, () => {
-          const o = getShipping({ ctx: c.ctx, input: { id: c.params.id! } })
-          return editor(c, 200, {
-            id: o.id,
-            title: w(c).editTitle(o.name),
-            form: formOf(o, c.ctx.store.currency),
-            done: doneOf(c, w(c).done),
-          })
-        }),
-    },
-    {
-      method: 'post',
-      path: '/admin/shipping/:id',
-      need: 'shipping:write',
-      owns: 'shippingOptions',
-      handler: (c) =>
-        guarded(kit, c, () => {
-          const ctx = c.ctx
-          const current = getShipping({ ctx, input: { id: c.params.id! } })
-          const form = readForm(c.body)
-          try {
-            updateShipping({ ctx, input: { id: current.id, ...checkBody(ShippingUpdate, bodyOf(form)) } })
-            return kit.seeOther(c.set, `${at(current.id)}?done=saved`)
-          } catch (e) {
-            const r = refusal(c, e)
-            if (!r) throw e
-            return editor(c, r.status, { id: current.id, title: w(c).editTitle(current.name), form, ...r })
-          }
-        }),
-    },
-    {
-      method: 'get',
-      path: '/admin/shipping/:id/delete',
-      need: 'shipping:write',
-      owns: 'shippingOptions',
-      handler: (c) =>
-        guarded(kit, c, () => {
-          const o = getShipping({ ctx: c.ctx, input: { id: c.params.id! } })
-          return kit.render(c.p, c.set, 200, (f) =>
-            confirmPage(f, {
-              title: w(c).removeTitle(o.name),
-              text: w(c).removeText,
-              action: `${at(o.id)}/delete`,
-              back: '/admin/shipping',
-            }),
-          )
-        }),
-    },
-    {
-      method: 'post',
-      path: '/admin/shipping/:id/delete',
-      need: 'shipping:write',
-      owns: 'shippingOptions',
-      handler: (c) =>
-        guarded(kit, c, () => {
-          deleteShipping({ ctx: c.ctx, input: { id: c.params.id! } })
-          return kit.seeOther(c.set, '/admin/shipping?done=deleted')
-        }),
-    },
-  ]
+  })
 }
