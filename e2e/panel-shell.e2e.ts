@@ -220,3 +220,41 @@ describe('new-order alerts on every page', () => {
     TIMEOUT,
   )
 })
+
+describe('the account page', () => {
+  test(
+    'a wrong current password and a too-short new one: the summary links both, each message sits at its field',
+    async () => {
+      const w = await open(h, { viewport: PHONE })
+      const { page } = w
+      await signInAs(h, page, OWNER, PASSWORD)
+      await page.goto(`${h.origin}/admin/account`)
+      await page.getByLabel('Current password').fill('not the password at all')
+      await page.getByLabel('New password').fill('short')
+      await page.getByRole('button', { name: 'Change password' }).click()
+      const summary = page.getByRole('alert').filter({ hasText: 'There is a problem' })
+      await summary.waitFor()
+      await page.waitForFunction(() =>
+        (
+          globalThis as unknown as { document: { activeElement: { hasAttribute(n: string): boolean } | null } }
+        ).document.activeElement?.hasAttribute('data-error-summary'),
+      )
+      for (const [label, message] of [
+        ['Current password', 'The current password is not right.'],
+        ['New password', 'Use at least 10 characters.'],
+      ]) {
+        await summary.getByRole('link', { name: message }).waitFor()
+        const control = page.getByLabel(label, { exact: true })
+        expect(await control.getAttribute('aria-invalid')).toBe('true')
+        const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ')
+        expect(await page.locator(`#${ids.at(-1)}`).textContent()).toBe(message)
+      }
+      // The refused form's own 400 is the only console line, and it is expected.
+      expect(w.problems.filter((p) => p.includes('status of 400'))).toHaveLength(1)
+      w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !p.includes('status of 400')))
+      await check(page)
+      await close(w)
+    },
+    TIMEOUT,
+  )
+})

@@ -56,7 +56,7 @@ export function accountRoutes(env: PanelEnv) {
         })
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e
-        return account(p, c.person, c.set, 400, undefined, { profile: p.w.nameRequired })
+        return account(p, c.person, c.set, 400, undefined, { name: p.w.nameRequired })
       }
       return seeOther(c.set, '/admin/account?done=saved')
     }),
@@ -76,19 +76,17 @@ export function accountRoutes(env: PanelEnv) {
           set,
           429,
           undefined,
-          { password: p.w.tooManyAttempts(minutes(wait)) },
+          { 'current-password': p.w.tooManyAttempts(minutes(wait)) },
           { 'retry-after': String(wait) },
         )
-      if (!ok) return account(p, c.person, set, 400, undefined, { password: p.w.wrongPassword })
+      // Every field judged at once: a wrong current password and a weak new one are both told.
+      const errors: Record<string, string> = {}
+      if (!ok) errors['current-password'] = p.w.wrongPassword
       // The current password is this change's proof that it is them (confirm.ts).
-      session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
-      let hash: string
-      try {
-        hash = await hashPassword(checkNewPassword(field(c.body, 'password'), user.email), p.ip)
-      } catch (e) {
-        if (!(e instanceof ValidationError)) throw e
-        return account(p, c.person, set, 400, undefined, { password: passwordMessage(p.w, e) })
-      }
+      else session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
+      const fresh = judgeNewPassword(p.w, field(c.body, 'password'), user.email, errors)
+      if (fresh === undefined) return account(p, c.person, set, 400, undefined, errors)
+      const hash = await hashPassword(fresh, p.ip)
       setPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } })
       const opened = rotateSession({ ctx: people, input: { session } })
       return signedInTo(set, opened, '/admin/account?done=password')
@@ -146,16 +144,11 @@ export function accountRoutes(env: PanelEnv) {
     const set = c.set
     const { user, session } = c.person
     const password = field(c.body, 'password')
-    let hash: string
-    try {
-      const checked = checkNewPassword(password, user.email)
-      if (field(c.body, 'password2') !== password)
-        return account(p, c.person, set, 400, undefined, { password: p.w.passwordsDiffer })
-      hash = await hashPassword(checked, p.ip)
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e
-      return account(p, c.person, set, 400, undefined, { password: passwordMessage(p.w, e) })
-    }
+    const errors: Record<string, string> = {}
+    const fresh = judgeNewPassword(p.w, password, user.email, errors)
+    if (field(c.body, 'password2') !== password) errors['new-password-2'] = p.w.passwordsDiffer
+    if (fresh === undefined || errors['new-password-2']) return account(p, c.person, set, 400, undefined, errors)
+    const hash = await hashPassword(fresh, p.ip)
     // Guarded: two racing posts set one password; the second finds one set and changes nothing.
     if (!setFirstPassword({ ctx: people, input: { userId: user.id, passwordHash: hash, keepSession: session.id } }))
       return seeOther(set, '/admin/account')
@@ -169,7 +162,7 @@ export function accountRoutes(env: PanelEnv) {
     set: Req['set'],
     status: number,
     message?: string,
-    errors?: { profile?: string; password?: string },
+    errors?: Record<string, string>,
     extra?: Record<string, string>,
   ) {
     const { user, session } = person
@@ -209,6 +202,26 @@ export function accountRoutes(env: PanelEnv) {
         }),
       extra,
     )
+  }
+
+  /**
+   * The new password checked by the people module's rules; its message goes into `errors` at the
+   * new-password field and nothing is returned when it fails, or when another field already did.
+   */
+  function judgeNewPassword(
+    w: PanelWords,
+    password: string | undefined,
+    email: string,
+    errors: Record<string, string>,
+  ) {
+    try {
+      const checked = checkNewPassword(password, email)
+      return Object.keys(errors).length ? undefined : checked
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e
+      errors['new-password'] = passwordMessage(w, e)
+      return undefined
+    }
   }
 
   function notice(w: PanelWords, done: string | undefined): string | undefined {

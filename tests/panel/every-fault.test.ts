@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeKey } from '../helpers/factories'
-import { signedInOwner } from '../helpers/panel'
+import { PanelClient, PASSWORD, signedInOwner, signIn } from '../helpers/panel'
 
 const t = appForFile()
 
@@ -106,4 +106,36 @@ test('a webhook with a plain-http URL and no event: both at their field', async 
   expect(summaryLinks(res.text).sort()).toEqual(['events', 'url'])
   expect(res.text).toContain('<p id="events-error" class="error">')
   expect(res.text).toContain('<p id="url-error" class="error">')
+})
+
+describe('the account page judges every field at once', () => {
+  test('a wrong current password and a too-short new one: both messages, each at its field; nothing changes', async () => {
+    const { b, email } = await signedInOwner(t)
+    await b.get('/admin/account')
+    const res = await b.submit('/admin/account/password', { current: 'not my password at all', password: 'short' })
+    expect(res.status).toBe(400)
+    expect(summaryLinks(res.text)).toEqual(['current-password', 'new-password'])
+    expectFaultAt(res.text, 'current-password', 'The current password is not right.')
+    expectFaultAt(res.text, 'new-password', 'Use at least 10 characters.')
+    const newPassword = /<input[^>]* id="new-password"[^>]*>/.exec(res.text)?.[0]
+    expect(newPassword).toContain('aria-describedby="new-password-hint new-password-error"')
+    expect((await signIn(new PanelClient((r) => t.app.handle(r)), email)).status).toBe(303)
+  })
+
+  test('a right current password and a common new one: only the new one is faulted', async () => {
+    const { b } = await signedInOwner(t)
+    await b.get('/admin/account')
+    const res = await b.submit('/admin/account/password', { current: PASSWORD, password: 'qwertyuiop' })
+    expect(res.status).toBe(400)
+    expect(summaryLinks(res.text)).toEqual(['new-password'])
+    expectFaultAt(res.text, 'new-password', 'This password is too common. Choose another.')
+  })
+
+  test('a profile without a name: the summary links the name field', async () => {
+    const { b } = await signedInOwner(t)
+    await b.get('/admin/account')
+    const res = await b.submit('/admin/account/profile', { name: '', language: '' })
+    expect(res.status).toBe(400)
+    expectFaultAt(res.text, 'name', 'Enter a name.')
+  })
 })

@@ -232,6 +232,20 @@ describe('a first password', () => {
     expect((await signIn(client(), person.email, 'a brand new passphrase')).status).toBe(303)
   })
 
+  test('a too-short password typed differently twice: both messages, each at its field, nothing set', async () => {
+    const person = linkOnlyOwner()
+    const b = client()
+    await signInByLink(b, person.user.id)
+    await b.get('/admin/account')
+    const res = await b.submit('/admin/account/password', { password: 'short', password2: 'shorter' })
+    expect(res.status).toBe(400)
+    expect(res.text).toContain('<p id="new-password-error" class="error">Use at least 10 characters.</p>')
+    expect(res.text).toContain('<p id="new-password-2-error" class="error">The two passwords are not the same.</p>')
+    expect(res.text).toContain('<li><a href="#new-password-2">The two passwords are not the same.</a></li>')
+    expect(/<input[^>]* id="new-password-2"[^>]*>/.exec(res.text)?.[0]).toContain('aria-invalid="true"')
+    expect(userByEmail(t.deps.db, person.email)!.passwordHash).toBeNull()
+  })
+
   test('only while the sign-in is recent: later the page asks to confirm, and a link-only account is told how', async () => {
     const person = linkOnlyOwner()
     const b = client()

@@ -2,7 +2,8 @@
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
 import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
-import { passwordField } from './signin'
+import { banner, described, errorAt } from '../pages/controls'
+import { catalogWords } from '../pages/words'
 import { qrCode } from './qr'
 import { shownAt } from './time'
 
@@ -13,7 +14,8 @@ export interface AccountData {
   hasPassword: boolean
   language: PanelLanguage | null
   notice?: string
-  errors?: { profile?: string; password?: string }
+  /** The posted form's messages by control id (`name`, `current-password`, `new-password`, `new-password-2`). */
+  errors?: Record<string, string>
   passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
   twoStep: { on: boolean; codesLeft: number }
   sessions: { id: string; device: string; lastSeen: string; network: string | null; current: boolean }[]
@@ -25,18 +27,19 @@ export function accountPage(f: Frame, a: AccountData): string {
   const w = f.w
   const langOption = (l: PanelLanguage | '') =>
     html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${l ? panelWords(l).languageName : w.languageAuto}</option>`
+  const e = a.errors ?? {}
   return layout(
     f,
     w.accountTitle,
-    html`${a.notice ? html`<p class="notice" role="status">${a.notice}</p>` : ''}
+    html`${a.notice ? html`<p class="notice" role="status">${a.notice}</p>` : ''}${banner(catalogWords(f.lang), undefined, e)}
     <section aria-labelledby="profile-h"><h2 id="profile-h">${w.profile}</h2>
       ${form(
         f,
         '/admin/account/profile',
         html`<p>${a.email}</p>
         <label for="name">${w.name}</label>
-        <input id="name" name="name" type="text" autocomplete="name" required value="${a.name}"${raw(a.errors?.profile ? ' aria-invalid="true" aria-describedby="profile-error"' : '')}>
-        ${errorLine('profile-error', a.errors?.profile)}
+        <input id="name" name="name" type="text" autocomplete="name" required value="${a.name}"${described('name', undefined, e.name)}>
+        ${errorAt('name', e.name)}
         <label for="language">${w.language}</label>
         <select id="language" name="language">${langOption('')}${PANEL_LANGUAGES.map(langOption)}</select>
         <button type="submit">${w.save}</button>`,
@@ -48,9 +51,8 @@ export function accountPage(f: Frame, a: AccountData): string {
       ${form(
         f,
         '/admin/account/password',
-        html`<label for="current-password">${w.currentPassword}</label>
-        <input id="current-password" name="current" type="password" autocomplete="current-password" required>
-        ${passwordField(f, 'new-password', w.newPassword, a.errors?.password)}
+        html`${secret('current-password', 'current', w.currentPassword, 'current-password', e)}
+        ${secret('new-password', 'password', w.newPassword, 'new-password', e, w.passwordHint)}
         <button type="submit">${w.changePassword}</button>`,
       )}
     </section>`
@@ -59,9 +61,8 @@ export function accountPage(f: Frame, a: AccountData): string {
       ${form(
         f,
         '/admin/account/password',
-        html`${passwordField(f, 'new-password', w.newPassword, a.errors?.password)}
-        <label for="new-password-2">${w.repeatPassword}</label>
-        <input id="new-password-2" name="password2" type="password" autocomplete="new-password" required>
+        html`${secret('new-password', 'password', w.newPassword, 'new-password', e, w.passwordHint)}
+        ${secret('new-password-2', 'password2', w.repeatPassword, 'new-password', e)}
         <button type="submit">${w.setPassword}</button>`,
       )}
     </section>`
@@ -100,6 +101,20 @@ export function accountPage(f: Frame, a: AccountData): string {
     </section>
     ${a.sections ?? ''}`,
   )
+}
+
+/** A password control with its hint and its message, tied to it (aria-describedby, aria-invalid). */
+function secret(
+  id: string,
+  name: string,
+  label: string,
+  autocomplete: string,
+  e: Record<string, string>,
+  hint?: string,
+) {
+  return html`<label for="${id}">${label}</label>
+        <input id="${id}" name="${name}" type="password" autocomplete="${autocomplete}" required${described(id, hint, e[id])}>
+        ${hint ? html`<p id="${id}-hint" class="hint">${hint}</p>` : ''}${errorAt(id, e[id])}`
 }
 
 export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, error?: string): string {
