@@ -4,7 +4,13 @@
  */
 import { html, raw, type Html } from '../../shop/html'
 import type { CatalogWords } from './words'
-import type { Problem } from './kit'
+
+/** A problem to show: at a field (its form id), or for the whole form (a plan cap shows the upgrade link). */
+export interface Problem {
+  field?: string
+  message: string
+  upgradeUrl?: string
+}
 
 export interface InputOpts {
   id: string

@@ -10,6 +10,7 @@ import type { Db } from '../../db/client'
 import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
+import type { Problem } from './controls'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
 import { sameSecret, type Counter } from '../../modules/people'
@@ -85,12 +86,7 @@ export function numberField(body: unknown, name: string): number | string | unde
   return /^-?\d+(\.\d+)?$/.test(n) ? Number(n) : s
 }
 
-/** A problem to show: at a field (its form id), or for the whole form (a plan cap shows the upgrade link). */
-export interface Problem {
-  field?: string
-  message: string
-  upgradeUrl?: string
-}
+export type { Problem } from './controls'
 
 /** A verb's error as the person reads it; undefined for errors that are not the person's to fix. */
 export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
