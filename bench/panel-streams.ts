@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline'
 import { MAX_STREAMS_PER_SESSION } from '../src/panel/pages/orders/live-access'
 import type { ChildProcess } from 'node:child_process'
 import {
+  checkoutScript,
   cpuPlan,
   cpuTimeMs,
   fetchOnce,
@@ -55,20 +56,6 @@ const PROBE = 'Latency Probe'
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return m ? Number(m[1]) : NaN
-}
-
-/** A wrk script posting a fresh order per request (the phone counts up from `base`: none is a duplicate). */
-function checkoutScript(storeId: string, variantId: string, base: number): string {
-  const head = `{"storeId":"${storeId}","name":"Bench Buyer","address":"1 Main St","phone":"`
-  const tail = `","items":[{"variantId":"${variantId}","quantity":1}]}`
-  return `
-local n = 0
-request = function()
-  n = n + 1
-  local phone = string.format("+1415%07d", 2000000 + ((${base} + n) % 7000000))
-  return wrk.format("POST", "/api/orders", { ["content-type"] = "application/json" }, '${head}' .. phone .. '${tail}')
-end
-`
 }
 
 const quantile = (xs: number[], q: number) =>

@@ -17,6 +17,7 @@ import path from 'node:path'
 import ece from 'http_ece'
 import { createECDH, randomBytes, type ECDH } from 'node:crypto'
 import {
+  checkoutScript,
   cpuPlan,
   fetchOnce,
   fmtInt,
@@ -146,19 +147,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
 
     // ---- 2. throughput with and without the devices ----
     let base = 2_500_000
-    const lua = () => {
-      base += 700_000
-      return `
-local counter = 0
-wrk.method = "POST"
-wrk.headers["content-type"] = "application/json"
-request = function()
-  counter = counter + 1
-  local body = string.format('{"storeId":"${seeded.storeId}","name":"Bench Buyer","phone":"+1415%07d","address":"Calle 1","items":[{"variantId":"${variantId}","quantity":1}]}', ${base} + counter)
-  return wrk.format(nil, nil, nil, body)
-end
-`
-    }
+    // A fresh phone per request (each round starts further on): no order is a duplicate.
+    const lua = () => checkoutScript(seeded.storeId, variantId, (base += 700_000))
     const common = {
       url: `${server.url}/api/orders`,
       connections: opts.connections,

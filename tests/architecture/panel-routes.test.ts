@@ -25,7 +25,9 @@ const OLD_WAYS: [string, RegExp][] = [
 async function offenders(): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>()
   for await (const file of new Glob('src/panel/**/*.ts').scan(ROOT)) {
-    if (file === 'src/panel/route.ts' || file.startsWith('src/panel/assets/')) continue
+    // The builder itself is where the context is narrowed; the browser scripts take no request but
+    // are held to the same casts.
+    if (file === 'src/panel/route.ts') continue
     const code = (await Bun.file(path.join(ROOT, file)).text())
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '')

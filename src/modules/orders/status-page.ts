@@ -10,23 +10,25 @@ import { itemsOf, orderById, orderIdByToken, timelineOf } from './sql'
 
 export { statusTokenOf } from './sql'
 
+/** What the customer's page may show of the order: these fields and nothing else of the row. */
+const PUBLIC_FIELDS = [
+  'orderNumber',
+  'status',
+  'currency',
+  'itemsSubtotal',
+  'shippingName',
+  'shippingPrice',
+  'discountCode',
+  'discountAmount',
+  'total',
+  'createdAt',
+  'updatedAt',
+  'trackingNumber',
+  'trackingUrl',
+] as const satisfies readonly (keyof Order)[]
+
 export interface PublicOrderStatus {
-  order: Pick<
-    Order,
-    | 'orderNumber'
-    | 'status'
-    | 'currency'
-    | 'itemsSubtotal'
-    | 'shippingName'
-    | 'shippingPrice'
-    | 'discountCode'
-    | 'discountAmount'
-    | 'total'
-    | 'createdAt'
-    | 'updatedAt'
-    | 'trackingNumber'
-    | 'trackingUrl'
-  >
+  order: Pick<Order, (typeof PUBLIC_FIELDS)[number]>
   items: Pick<OrderItem, 'productName' | 'variantName' | 'quantity' | 'subtotal'>[]
   timeline: { status: OrderStatus; at: number }[]
 }
@@ -45,37 +47,9 @@ export function orderStatusByToken({
   const orderId = orderIdByToken(client, store.id, token)
   const o = orderId && orderById(client, orderId)
   if (!o || o.storeId !== store.id) return undefined
-  const {
-    orderNumber,
-    status,
-    currency,
-    itemsSubtotal,
-    shippingName,
-    shippingPrice,
-    discountCode,
-    discountAmount,
-    total,
-    createdAt,
-    updatedAt,
-    trackingNumber,
-    trackingUrl,
-  } = o
+  const order = Object.fromEntries(PUBLIC_FIELDS.map((k) => [k, o[k]])) as PublicOrderStatus['order']
   return {
-    order: {
-      orderNumber,
-      status,
-      currency,
-      itemsSubtotal,
-      shippingName,
-      shippingPrice,
-      discountCode,
-      discountAmount,
-      total,
-      createdAt,
-      updatedAt,
-      trackingNumber,
-      trackingUrl,
-    },
+    order,
     items: (itemsOf(client, [o.id]).get(o.id) ?? []).map(({ productName, variantName, quantity, subtotal }) => ({
       productName,
       variantName,

@@ -47,7 +47,8 @@ function confirmAndMessage(event: SubmitEvent, form: HTMLFormElement): void {
   if (button) button.disabled = true
   fetch(form.action, {
     method: 'POST',
-    body: new URLSearchParams(new FormData(form) as unknown as Record<string, string>),
+    // A form of text fields only (its buttons carry no files): each value as its string.
+    body: new URLSearchParams([...new FormData(form)].map(([k, v]) => [k, String(v)])),
     headers: { accept: 'application/json' },
     credentials: 'same-origin',
   })
