@@ -35,17 +35,19 @@ const owner = createOwner({
 const key = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['all'] } }).key
 const client = registerClient({ ctx: deps, input: { client_name: 'Bench', redirect_uris: ['http://127.0.0.1/cb'] } })
 const verifier = randomBytes(32).toString('base64url')
-const checked = checkAuthorizeRequest(
-  deps.db,
-  {
-    client_id: client.client_id,
-    redirect_uri: 'http://127.0.0.1/cb',
-    response_type: 'code',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
+const checked = checkAuthorizeRequest({
+  ctx: deps,
+  input: {
+    params: {
+      client_id: client.client_id,
+      redirect_uri: 'http://127.0.0.1/cb',
+      response_type: 'code',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    },
+    resource: 'http://localhost/mcp',
   },
-  'http://localhost/mcp',
-)
+})
 if (!('request' in checked)) throw new Error(`authorization request refused: ${checked.fault}`)
 const { code } = approveAuthorization({
   ctx: deps,

@@ -1,9 +1,8 @@
 /** The account page: name and language, password (or a first one), two-step with recovery codes, devices. */
-import { users } from '../db/schema'
-import { inArray } from 'drizzle-orm'
 import { ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import {
+  accountOf,
   checkNewPassword,
   confirmTotp,
   throttledCheck,
@@ -37,7 +36,7 @@ import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
 
 export function accountRoutes(env: PanelEnv) {
-  const { db, limiter, people, render, signedInTo, issuerOf } = env
+  const { limiter, people, render, signedInTo, issuerOf } = env
   const app = panelPlugin('accountRoutes', [
     // ------------------------------------------------------------ account
     panelRoute({ method: 'get', path: '/admin/account', need: 'signedIn' }, (c) =>
@@ -166,12 +165,7 @@ export function accountRoutes(env: PanelEnv) {
     extra?: Record<string, string>,
   ) {
     const { user, session } = person
-    const fresh =
-      db
-        .select()
-        .from(users)
-        .where(inArray(users.id, [user.id]))
-        .get() ?? user
+    const fresh = accountOf({ ctx: people, input: { userId: user.id } }) ?? user
     return render(
       p,
       set,

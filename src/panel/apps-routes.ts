@@ -3,6 +3,7 @@
  * (an owner, any app of the store), and the sections both pages show. Disconnecting revokes the
  * grant, so each of its tokens fails on its very next use.
  */
+import type { Ctx } from '../kernel/context'
 import { iso } from '../lib/time'
 import { appsOfPerson, appsOfStore, disconnectApp, type ConnectedApp } from '../modules/oauth'
 import { appsWords } from './i18n/apps'
@@ -20,18 +21,18 @@ const rowOf = (a: ConnectedApp): AppRow => ({
 })
 
 /** The Account page's section: the person's own connected apps, in every store. */
-export function accountAppsSection(env: Pick<PanelEnv, 'db'>, userId: string, f: Frame) {
+export function accountAppsSection(env: Pick<PanelEnv, 'people'>, userId: string, f: Frame) {
   const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfPerson(env.db, userId).map(rowOf), {
+  return connectedAppsSection(f, a, appsOfPerson({ ctx: env.people, input: { userId } }).map(rowOf), {
     intro: a.connectedAppsIntro,
     action: (id) => `/admin/account/apps/${encodeURIComponent(id)}/disconnect`,
   })
 }
 
 /** The Team page's section: every connected app of the store, with whose it is. */
-export function teamAppsSection(env: Pick<PanelEnv, 'db'>, storeId: string, f: Frame) {
+export function teamAppsSection(ctx: Ctx, f: Frame) {
   const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfStore(env.db, storeId).map(rowOf), {
+  return connectedAppsSection(f, a, appsOfStore({ ctx }).map(rowOf), {
     intro: a.storeAppsIntro,
     action: (id) => `/admin/team/apps/${encodeURIComponent(id)}/disconnect`,
     showPerson: true,

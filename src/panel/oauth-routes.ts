@@ -52,7 +52,10 @@ export function oauthPanelRoutes(env: PanelEnv) {
     set: Req['set'],
     params: Record<string, string | undefined>,
   ): { refused: Promise<Response> } | { request: AuthorizeRequest } {
-    const checked = checkAuthorizeRequest(db, params, `${ownOrigin(config, request)}/mcp`)
+    const checked = checkAuthorizeRequest({
+      ctx: { db, clock },
+      input: { params, resource: `${ownOrigin(config, request)}/mcp` },
+    })
     if ('fault' in checked) {
       const a = appsWords(p.lang)
       return { refused: render(p, set, 400, (f) => badAuthorizePage(f, a, a.badRequest[checked.fault])) }

@@ -1,6 +1,4 @@
 /** The team page (invite, change role, remove, withdraw) and the activity log, for owners. */
-import { users } from '../db/schema'
-import { inArray } from 'drizzle-orm'
 import { AppError, ValidationError } from '../lib/errors'
 import { iso } from '../lib/time'
 import {
@@ -12,6 +10,7 @@ import {
   listTeam,
   removeMember,
   revokeInvitation,
+  peopleNamed,
   rotateSession,
 } from '../modules/people'
 import type { PanelRequest } from './gate'
@@ -122,20 +121,16 @@ export function teamRoutes(env: PanelEnv) {
       const facets = activityFacets(db, ctx.store.id)
       const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
       const names = new Map(
-        userIds.length
-          ? db
-              .select({ id: users.id, name: users.name, email: users.email })
-              .from(users)
-              .where(inArray(users.id, userIds))
-              .all()
-              .map((u) => [`user:${u.id}`, u.name ? `${u.name} (${u.email})` : u.email])
-          : [],
+        peopleNamed({ ctx: people, input: { userIds } }).map((u) => [
+          `user:${u.id}`,
+          u.name ? `${u.name} (${u.email})` : u.email,
+        ]),
       )
       // A connected app's writes: "<client> for <person>".
-      const apps = appActorNames(
-        db,
-        facets.actors.filter((a) => a.startsWith('app:')).map((a) => a.slice(4)),
-      )
+      const apps = appActorNames({
+        ctx,
+        input: { grantIds: facets.actors.filter((a) => a.startsWith('app:')).map((a) => a.slice(4)) },
+      })
       const label = (a: string) =>
         names.get(a) ??
         apps.get(a) ??
@@ -176,7 +171,7 @@ export function teamRoutes(env: PanelEnv) {
         myUserId: person.user.id,
         error,
         email,
-        sections: [teamAppsSection(env, ctx.store.id, f)],
+        sections: [teamAppsSection(ctx, f)],
       }),
     )
   }

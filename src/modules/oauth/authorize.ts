@@ -9,6 +9,7 @@ import type { Db } from '../../db/client'
 import { immediate } from '../../db/client'
 import { oauthCodes, oauthGrants } from '../../db/schema'
 import type { Clock } from '../../lib/time'
+import type { PublicCtx } from '../../kernel/context'
 import type { Role } from '../people'
 import { findClient } from './clients'
 import { CHALLENGE_RE, CODE_PREFIX, hashSecret, newSecret } from './secrets'
@@ -36,13 +37,19 @@ export interface AuthorizeRequest {
 
 type Params = Record<string, string | undefined>
 
-/** Checks an authorization request's parameters; `resource` is this service's `<origin>/mcp`. */
-export function checkAuthorizeRequest(
-  db: Db,
-  params: Params,
-  resource: string,
-): { request: AuthorizeRequest } | { fault: AuthorizeFault } {
-  const client = findClient(db, params.client_id)
+/**
+ * Checks an authorization request's parameters; `resource` is this service's `<origin>/mcp`. The
+ * public's context: no store is chosen yet, and the client is looked up by its id.
+ */
+export function checkAuthorizeRequest({
+  ctx,
+  input,
+}: {
+  ctx: PublicCtx
+  input: { params: Params; resource: string }
+}): { request: AuthorizeRequest } | { fault: AuthorizeFault } {
+  const { params, resource } = input
+  const client = findClient(ctx.db, params.client_id)
   if (!client) return { fault: 'unknown_client' }
   // Without redirect_uri only a client with exactly one registered URI is unambiguous (RFC 6749 §3.1.2.3).
   const redirectUri = params.redirect_uri ?? (client.uris.length === 1 ? client.uris[0] : undefined)

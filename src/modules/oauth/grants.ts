@@ -7,6 +7,8 @@ import { and, desc, eq, exists, inArray, isNull } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { oauthClients, oauthGrants, oauthTokens, stores, users } from '../../db/schema'
 import type { Clock } from '../../lib/time'
+import type { Ctx } from '../../kernel/context'
+import type { PeopleCtx } from '../people'
 import { revokeGrantIn } from './exchange'
 import { hashSecret } from './secrets'
 
@@ -57,8 +59,15 @@ function connectedApps(db: Db, where: ReturnType<typeof eq>): ConnectedApp[] {
     }))
 }
 
-export const appsOfPerson = (db: Db, userId: string) => connectedApps(db, eq(oauthGrants.userId, userId))
-export const appsOfStore = (db: Db, storeId: string) => connectedApps(db, eq(oauthGrants.storeId, storeId))
+/** A person's own connected apps, in every store (the Account page): a person's context, before a store. */
+export function appsOfPerson({ ctx, input }: { ctx: PeopleCtx; input: { userId: string } }): ConnectedApp[] {
+  return connectedApps(ctx.db, eq(oauthGrants.userId, input.userId))
+}
+
+/** Every connected app of the context's store, with whose it is (the owners' Team page): a store actor's context. */
+export function appsOfStore({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): ConnectedApp[] {
+  return connectedApps(ctx.db, eq(oauthGrants.storeId, ctx.store.id))
+}
 
 /**
  * Disconnects a grant that is the person's own (`userId`) or of the owner's store (`storeId`);
@@ -100,11 +109,21 @@ export function revokeToken({
   if (row && (!input.clientId || row.clientId === input.clientId)) revokeGrantIn(ctx.db, row.grantId, ctx.clock.now())
 }
 
-/** The activity log's names of app actors (`app:<grant id>`): "<client> for <person>". */
-export function appActorNames(db: Db, grantIds: string[]): Map<string, string> {
+/**
+ * The activity log's names of app actors (`app:<grant id>`): "<client> for <person>". A store
+ * actor's context: the owners' Activity page names the apps its log lists.
+ */
+export function appActorNames({
+  ctx,
+  input,
+}: {
+  ctx: Pick<Ctx, 'db'>
+  input: { grantIds: string[] }
+}): Map<string, string> {
+  const { grantIds } = input
   if (grantIds.length === 0) return new Map()
   return new Map(
-    db
+    ctx.db
       .select({ id: oauthGrants.id, client: oauthClients.name, name: users.name, email: users.email })
       .from(oauthGrants)
       .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))

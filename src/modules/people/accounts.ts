@@ -1,5 +1,5 @@
 /** A person's own account: made as a store's owner (first run, the demo, tests), listed, renamed, its password set. */
-import { and, asc, eq, isNull, ne } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm'
 import { memberships, sessions, users, type User } from '../../db/schema'
 import { transaction } from '../../kernel/write'
 import { ValidationError } from '../../lib/errors'
@@ -50,6 +50,21 @@ export function listMembers({ ctx, input }: { ctx: PeopleCtx; input: { storeId: 
     .orderBy(asc(memberships.createdAt))
     .all()
     .map((u) => ({ ...u, createdAt: iso(u.createdAt), lastSignInAt: isoOrNull(u.lastSignInAt) }))
+}
+
+/** One's own account as it is now (the Account page reads it after a change). */
+export function accountOf({ ctx, input }: { ctx: PeopleCtx; input: { userId: string } }): User | undefined {
+  return ctx.db.select().from(users).where(eq(users.id, input.userId)).get()
+}
+
+/** The names and e-mail addresses of these people (the Activity page names the people in its log). */
+export function peopleNamed({ ctx, input }: { ctx: PeopleCtx; input: { userIds: string[] } }) {
+  if (input.userIds.length === 0) return []
+  return ctx.db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(inArray(users.id, input.userIds))
+    .all()
 }
 
 /** Name and language of one's own account. */
