@@ -17,6 +17,7 @@ import path from 'node:path'
 import ece from 'http_ece'
 import { createECDH, randomBytes, type ECDH } from 'node:crypto'
 import {
+  runStandalone,
   checkoutScript,
   cpuPlan,
   fetchOnce,
@@ -278,21 +279,4 @@ async function seedDevices(
   }
 }
 
-if (import.meta.main) {
-  const { printTable, cleanupAll } = await import('./lib')
-  const quick = process.argv.includes('--quick')
-  try {
-    const r = await run({
-      quick,
-      duration: quick ? 3 : 10,
-      connections: 50,
-      bunLoad: process.argv.includes('--bun-load'),
-    })
-    console.log(`\n${r.title}\n`)
-    printTable(r.rows)
-    for (const line of r.notes ?? []) console.log(`  ${line}`)
-    console.log(`\n${r.summary} — ${r.pass ? 'PASS' : 'MISS'}`)
-  } finally {
-    cleanupAll()
-  }
-}
+if (import.meta.main) await runStandalone(run)

@@ -16,6 +16,7 @@
  */
 import { Webhook } from 'standardwebhooks'
 import {
+  runStandalone,
   checkoutScript,
   cpuPlan,
   cpuTimeMs,
@@ -356,21 +357,4 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
 }
 
-if (import.meta.main) {
-  const { printTable, cleanupAll } = await import('./lib')
-  const quick = process.argv.includes('--quick')
-  try {
-    const r = await run({
-      quick,
-      duration: quick ? 3 : 10,
-      connections: 50,
-      bunLoad: process.argv.includes('--bun-load'),
-    })
-    console.log(`\n${r.title}\n`)
-    printTable(r.rows)
-    for (const n of r.notes ?? []) console.log(`  ${n}`)
-    console.log(`\n${r.summary} — ${r.pass ? 'PASS' : 'MISS'}`)
-  } finally {
-    cleanupAll()
-  }
-}
+if (import.meta.main) await runStandalone(run)

@@ -109,7 +109,7 @@ export async function open(
 /** axe-core (serious/critical) and no sideways scrolling at the page's own size, on the page as it stands. */
 export async function check(page: Page): Promise<void> {
   await page.waitForLoadState('load')
-  // A <script> tag would be blocked by the page's CSP; evaluating the source is not (stack notes).
+  // A <script> tag would be blocked by the page's CSP; playwright's evaluate runs outside it.
   await page.evaluate(AXE)
   const violations = await page.evaluate(async () => {
     const axe = (

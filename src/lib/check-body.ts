@@ -133,7 +133,7 @@ export function allowedText(schema: Schema): string {
   return words.length ? words.join(' or ') : 'a valid value'
 }
 
-/** Turns Elysia's ValidationError into ours. Query coercion errors lose their path (stack notes). */
+/** Turns Elysia's ValidationError into ours. Query coercion errors lose their path (Elysia 1.4 reports them without one). */
 export function fromElysiaValidation(error: unknown, query?: Record<string, string | undefined>): ValidationError {
   const e = error as { all?: TypeBoxError[]; type?: string }
   const first = (e.all ?? [])[0]

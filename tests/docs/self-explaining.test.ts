@@ -19,7 +19,7 @@ const scanned = tracked.filter(
     f !== SELF &&
     !f.startsWith('tests/fixtures/') &&
     !f.includes('/vendor/') &&
-    (/^(src|tests|bench|scripts|e2e)\/.*\.(ts|js)$/.test(f) || /^(docs\/.*|README)\.md$/.test(f)),
+    (/^(src|tests|bench|scripts|e2e)\/.*\.(ts|js|css)$/.test(f) || /^(docs\/.*|README)\.md$/.test(f)),
 )
 const text = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
 
@@ -31,6 +31,7 @@ const CITATIONS: [string, RegExp][] = [
   ],
   ['a spec section', /\bspec(ification)?('s)? (part |section |§ ?)?\d+(\.\d+)*\b|\bspec §/i],
   ['a ticket', /\b(issue|ticket|task)s? #?\d{1,3}\b/i],
+  ['notes kept outside the repository', /\bstack[- ]notes\b/i],
   ['a working session', /\b(first|second|third|fourth|fifth|sixth) (session|wave)\b|\bwave's base\b/i],
 ]
 
