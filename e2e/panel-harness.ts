@@ -162,6 +162,22 @@ export const clipboardText = async (page: Page): Promise<string> =>
     )
   ).trim()
 
+/** A platform authenticator in the page's browser (DevTools' WebAuthn domain): it makes and uses passkeys with no prompt. */
+export async function addPasskeyAuthenticator(w: Watched): Promise<void> {
+  const cdp = await w.context.newCDPSession(w.page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+}
+
 export async function close(w: Watched): Promise<void> {
   await w.context.close()
   expect(w.outside).toEqual([])

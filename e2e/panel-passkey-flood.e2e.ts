@@ -8,7 +8,16 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createOwner, hashPassword } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
-import { check, close, navLink, open, signInAs, startHarness, type Harness } from './panel-harness'
+import {
+  addPasskeyAuthenticator,
+  check,
+  close,
+  navLink,
+  open,
+  signInAs,
+  startHarness,
+  type Harness,
+} from './panel-harness'
 
 const TIMEOUT = 180_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -56,18 +65,7 @@ test(
   'a flood of options requests from one address beside a real passkey sign-in: the person signs in',
   async () => {
     const w = await open(h)
-    const cdp = await w.context.newCDPSession(w.page)
-    await cdp.send('WebAuthn.enable')
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    })
+    await addPasskeyAuthenticator(w)
     await signInAs(h, w.page, EMAIL, PASSWORD)
     await (await navLink(w.page, 'Account')).click()
     await w.page.getByLabel('Passkey name').fill('This laptop')

@@ -11,7 +11,7 @@ import { ctxFor } from '../src/kernel/context'
 import { runAdmin } from '../src/cli/admin'
 import { createOwner, hashPassword, inviteToStore, totpCodeAt } from '../src/modules/people'
 import { createStore, getStore } from '../src/modules/platform-stores/service'
-import { check, close, open, startHarness, type Harness, navLink } from './panel-harness'
+import { addPasskeyAuthenticator, check, close, open, startHarness, type Harness, navLink } from './panel-harness'
 
 const TIMEOUT = 90_000
 const PASSWORD = 'a long and quiet passphrase'
@@ -97,18 +97,7 @@ describe('the panel in Chromium', () => {
     'register a passkey with a virtual authenticator, then sign in with it',
     async () => {
       const w = await open(h)
-      const cdp = await w.context.newCDPSession(w.page)
-      await cdp.send('WebAuthn.enable')
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      })
+      await addPasskeyAuthenticator(w)
       const address = email('passkey')
       await acceptInvitation(w.page, invitation(address, 'owner'), 'Pat Passkey')
       await (await navLink(w.page, 'Account')).click()
