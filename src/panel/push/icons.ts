@@ -1,9 +1,10 @@
 /**
  * The installed panel's icons: the store's initial, white on the panel's colour, drawn as SVG
  * and rendered to PNG by sharp (192 and 512 px, and a maskable 512 whose letter stays inside
- * the safe zone, since a launcher may cut the image to a circle). Made once per (initial, kind).
+ * the safe zone, since a launcher may cut the image to a circle). Made once per (initial, kind);
+ * sharp is loaded at the first icon asked for (lib/vips.ts).
  */
-import sharp from 'sharp'
+import { vips } from '../../lib/vips'
 
 export const THEME_COLOR = '#17324d'
 export const BACKGROUND_COLOR = '#ffffff'
@@ -37,9 +38,12 @@ export function iconPng(initial: string, kind: IconKind): Promise<Uint8Array<Arr
   let png = drawn.get(key)
   if (!png) {
     if (drawn.size > 3000) drawn.clear()
-    png = sharp(Buffer.from(svgOf(initial, kind)))
-      .png()
-      .toBuffer()
+    png = vips()
+      .then((sharp) =>
+        sharp(Buffer.from(svgOf(initial, kind)))
+          .png()
+          .toBuffer(),
+      )
       .then((b) => new Uint8Array(b))
     drawn.set(key, png)
   }
