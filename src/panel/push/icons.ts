@@ -11,6 +11,11 @@ export const BACKGROUND_COLOR = '#ffffff'
 export const ICON_KINDS = ['192', '512', 'maskable-512'] as const
 export type IconKind = (typeof ICON_KINDS)[number]
 
+/**
+ * Icons made, at most MAX_DRAWN (then all are dropped and made again as asked): a PNG is 4–18 KB,
+ * so the map holds at most ~3 MB — the initials of 100 stores in the three kinds.
+ */
+const MAX_DRAWN = 300
 const drawn = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
 
 /** The store name's first letter or digit, upper-cased; "S" for a name without one. */
@@ -37,7 +42,7 @@ export function iconPng(initial: string, kind: IconKind): Promise<Uint8Array<Arr
   const key = `${initial}:${kind}`
   let png = drawn.get(key)
   if (!png) {
-    if (drawn.size > 3000) drawn.clear()
+    if (drawn.size >= MAX_DRAWN) drawn.clear()
     png = vips()
       .then((sharp) =>
         sharp(Buffer.from(svgOf(initial, kind)))
