@@ -384,29 +384,13 @@ test('files of one idea: no file in src/ is over 300 lines', async () => {
   expect(long).toEqual([])
 })
 
-/**
- * What has not moved behind verbs yet, one line per file and fault (line numbers aside). The list
- * only shrinks: a new fault anywhere fails, and so does a line here that no longer holds.
- */
-const NOT_YET: string[] = [
-  'src/cli/demo-seed.ts: runs Drizzle (db.select/insert/update/delete)',
-  'src/cli/demo-seed.ts: imports db/schema',
-]
-
 describe("verbs at every module's door (docs/architecture.md)", () => {
-  const perFile = (faults: string[]) => [...new Set(faults.map((f) => f.replace(/:\d+ /, ': ')))]
-
   test("a module's index.ts exports verbs and types: nothing from its sql files, no function taking a connection", async () => {
-    expect((await moduleDoorFaults()).filter((f) => !NOT_YET.includes(f))).toEqual([])
+    expect(await moduleDoorFaults()).toEqual([])
   })
 
   test('an adapter (API routes, panel, shop, MCP, CLI, jobs) imports no db/schema and runs no SQL', async () => {
-    expect(perFile(await adapterSqlFaults()).filter((f) => !NOT_YET.includes(f))).toEqual([])
-  })
-
-  test('what is not yet moved is still there (the list only shrinks)', async () => {
-    const now = new Set([...(await moduleDoorFaults()), ...perFile(await adapterSqlFaults())])
-    expect(NOT_YET.filter((f) => !now.has(f))).toEqual([])
+    expect(await adapterSqlFaults()).toEqual([])
   })
 
   test('the checks can fail: a door re-exporting SQL or a raw helper, an adapter running SQL', () => {
