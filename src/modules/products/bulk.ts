@@ -73,7 +73,7 @@ export function editPricesAndStock({ ctx, input }: { ctx: Ctx; input: PriceStock
       const changes = indexes.map((i) => input[i]!)
       let order: (string | undefined)[] = []
       try {
-        ownProduct(ctx, productId, tx)
+        ownProduct(ctx, productId)
         const body: Record<string, unknown> = {}
         for (const c of changes.filter((c) => !c.variantId)) Object.assign(body, pick(c))
         if (changes.some((c) => c.variantId)) {

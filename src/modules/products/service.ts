@@ -48,7 +48,7 @@ export function listProducts({ ctx, input: q }: { ctx: Ctx; input: ProductListQu
  * The store's live product: 404 when missing or deleted, 403 when another store's. `_tx` is
  * accepted for callers inside a transaction: the read runs on the same connection either way.
  */
-export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
+export function ownProduct(ctx: Ctx, id: string): Product {
   const row = productById(ctx.db.$client, id)
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
@@ -203,7 +203,7 @@ export function changeProduct(
   if (fields.categoryId !== undefined) set.categoryId = fields.categoryId
   const wanted = variantInput?.map((v, i) => ({ ...v, price: money(ctx, v.price, `variants[${i}].price`) }))
   const now = ctx.clock.now()
-  const current = ownProduct(ctx, id, tx)
+  const current = ownProduct(ctx, id)
   if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) throw editConflict()
   // Checked against the resulting values, only when this update touches either price.
   if (set.price !== undefined || set.comparePrice !== undefined)
@@ -291,7 +291,7 @@ function syncVariants(
 /** Soft delete: the row stays for orders and reviews; GET answers 404 afterwards. */
 export function deleteProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
-    ownProduct(ctx, id, tx)
+    ownProduct(ctx, id)
     const now = ctx.clock.now()
     tx.update(products).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(products.id, id)).run()
     fx.productsChanged([id])
