@@ -85,7 +85,7 @@ function checkComparePrice(price: number, comparePrice: number | null): void {
 
 export function createProduct({ ctx, input }: { ctx: Ctx; input: ProductCreate }) {
   const id = slugTaken(input.slug ?? slugify(input.name), () =>
-    write(ctx, (tx, fx) => insertProduct(ctx, tx, fx, input)),
+    write(ctx, (tx, fx) => insertProductTx(ctx, tx, fx, input)),
   )
   return getProduct({ ctx, input: { id } })
 }
@@ -104,7 +104,7 @@ function slugTaken<T>(slug: string, fn: () => T): T {
  * createProduct inside the caller's write, with every rule (caps, compare-at price, category):
  * batches (bulk edit, CSV import, batch.ts) run many in one transaction. Returns the new id.
  */
-export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate): string {
+export function insertProductTx(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate): string {
   const slug = input.slug ?? slugify(input.name)
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
@@ -178,12 +178,12 @@ export function updateProduct({
   ctx: Ctx
   input: { id: string; ifUpdatedAt?: number } & ProductUpdate
 }) {
-  slugTaken(input.slug ?? '', () => write(ctx, (tx, fx) => changeProduct(ctx, tx, fx, input)))
+  slugTaken(input.slug ?? '', () => write(ctx, (tx, fx) => changeProductTx(ctx, tx, fx, input)))
   return getProduct({ ctx, input: { id: input.id } })
 }
 
 /** updateProduct inside the caller's write, with every rule (batch.ts runs many in one transaction). */
-export function changeProduct(
+export function changeProductTx(
   ctx: Ctx,
   tx: Runner,
   fx: Fx,
