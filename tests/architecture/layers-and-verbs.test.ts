@@ -409,6 +409,23 @@ describe("verbs at every module's door (docs/architecture.md)", () => {
       'src/modules/x/index.ts exports statements (src/modules/x/reads.ts) taking a connection',
     ])
     expect(door("export { listX, stepTx } from './reads'\nexport type { Row } from './sql'")).toEqual([])
+    // A connection under any type name or parameter name, in any position, passed on through another file.
+    files['src/modules/x/team.ts'] = "export { userByEmail, checkEmail } from './lookups'\nexport function invite() {}"
+    files['src/modules/x/lookups.ts'] =
+      'export const userByEmail = (db: Runner, email: string): User | undefined => undefined\n' +
+      'export function checkEmail(raw: unknown) {}\n' +
+      'export function membershipOf(client: Database, id: string) {}'
+    files['src/modules/x/activity.ts'] =
+      'export function listActivity(db: Runner, q: ActivityQuery) {}\n' +
+      'export const ownThing = (ctx: Ctx, id: string, conn: SQLiteTransaction<"sync", void> = ctx.db) => 1\n' +
+      'export function recordActivityTx(tx: Runner, at: number, e: Entry) {}\n' +
+      'export function activityFacets({ ctx }: { ctx: Pick<Ctx, "db" | "store"> }) {}\n' +
+      'export function each(rows: Map<string, Db>, fn: (tx: Tx) => void) {}'
+    expect(door("export * from './team'\nexport * from './activity'")).toEqual([
+      'src/modules/x/index.ts exports userByEmail (src/modules/x/lookups.ts) taking a connection',
+      'src/modules/x/index.ts exports listActivity (src/modules/x/activity.ts) taking a connection',
+      'src/modules/x/index.ts exports ownThing (src/modules/x/activity.ts) taking a connection',
+    ])
     expect(
       adapterFaults(
         'src/panel/x.ts',

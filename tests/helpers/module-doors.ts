@@ -1,8 +1,8 @@
 /**
  * What a module's door (its index.ts) lets out, and what the adapters do with the database.
- * A door exports verbs and types: nothing from a `sql.ts` / `sql/` file, no function whose first
- * argument is a connection or a transaction (a raw-SQL helper) unless it is named `…Tx` (a step
- * inside its caller's write), no prepared statement. An adapter (the API routes, the panel, the
+ * A door exports verbs and types: nothing from a `sql.ts` / `sql/` file, no function with a
+ * parameter typed as a connection or a transaction (a raw-SQL helper), whatever its name and place,
+ * unless the function is named `…Tx` (a step inside its caller's write), no prepared statement. An adapter (the API routes, the panel, the
  * shop, MCP, the CLI, jobs) calls verbs: it imports nothing from `db/schema` and runs no SQL.
  */
 import { Glob } from 'bun'
