@@ -2,8 +2,9 @@
  * What a module's door (its index.ts) lets out, and what the adapters do with the database.
  * A door exports verbs and types: nothing from a `sql.ts` / `sql/` file, no function with a
  * parameter typed as a connection or a transaction (a raw-SQL helper), whatever its name and place,
- * unless the function is named `…Tx` (a step inside its caller's write), no prepared statement. An adapter (the API routes, the panel, the
- * shop, MCP, the CLI, jobs) calls verbs: it imports nothing from `db/schema` and runs no SQL.
+ * unless the function is named `…Tx` (a step inside its caller's write), no prepared statement.
+ * An adapter (the API routes, the panel, the shop, MCP, the CLI, jobs) calls verbs: it imports
+ * nothing from `db/schema` and runs no SQL.
  */
 import { Glob } from 'bun'
 import { existsSync } from 'node:fs'
@@ -43,8 +44,13 @@ const CONNECTION_PARAM = new RegExp(
   `^\\s*(?:\\.\\.\\.)?\\w+\\s*\\??\\s*:\\s*(?:(?:${CONNECTION_TYPES.join('|')})\\b(?!\\s*\\[)|\\{\\s*\\$client\\b)`,
 )
 /** Where an exported function's parameter list opens: `export function f<T>(`, `export const f = async (`. */
-const EXPORTED_FN =
-  /export\s+(?:async\s+)?function\s+(\w+)\s*(?:<[^>]*>)?\(|export\s+const\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:<[^>]*>)?\(/g
+const EXPORTED_FN = new RegExp(
+  [
+    /export\s+(?:async\s+)?function\s+(\w+)\s*(?:<[^>]*>)?\(/.source,
+    /export\s+const\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:<[^>]*>)?\(/.source,
+  ].join('|'),
+  'g',
+)
 /** An exported prepared-statement builder. */
 const STATEMENTS = /export\s+const\s+(\w+)\s*=\s*(?:perConnection|perCount)\(/g
 

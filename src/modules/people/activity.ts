@@ -75,7 +75,7 @@ export function listActivity({ ctx, input: q }: { ctx: Pick<Ctx, 'db' | 'store'>
     .all()
 }
 
-/** The distinct actors and record types of the ctx's store's log, for the page's filters. Takes a store actor's `Ctx`. */
+/** The distinct actors and record types of the ctx's store's log, for the page's filters. Takes a `Ctx`. */
 export function activityFacets({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): {
   actors: string[]
   recordTypes: string[]
