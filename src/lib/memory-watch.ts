@@ -4,7 +4,7 @@
  * much of what a busy server drops lives outside that heap — the bytes of strings (rendered
  * pages, JSON) and of ArrayBuffers (upload chunks, pixels) — and waits there for the next
  * collection: bench/memory.ts found 50–70 MB of it after uploads and after the mixed workload,
- * and RSS fell by as much after one full collection (docs/decisions/027).
+ * and RSS fell by as much after one full collection (docs/decisions/030).
  *
  * `used` is the heap with that outside memory (Bun's `heapUsed` counts both); it is read every
  * `everyMs` (microseconds each). The mark moves with what is live: after a collection, or when
