@@ -13,6 +13,7 @@ import { trackingOf } from './tracking'
 import { restoreStock } from './stock'
 import { countMatching, countOrders, itemsOf, pageOfOrderIds, pageOfOrders, type OrderFilter } from './sql'
 import type { Fragments } from '../../db/fragments'
+import type { CachedBody, StoreCache } from '../../db/cache'
 import { orderFragments } from './fragments'
 import { listViews, orderDetailView } from './views'
 
@@ -39,6 +40,26 @@ export function listOrdersJson({
   const f = orderFilter(ctx, q)
   const data = orderFragments(ctx.db.$client, ctx.store.id, pageOfOrderIds(ctx.db, f, limit, offset), cache)
   return `{"data":[${data.join(',')}],"total":${totalOf(ctx, f)},"limit":${limit},"offset":${offset}}`
+}
+
+/**
+ * The order list's body, served from the store's cache until a write to the store drops it
+ * (any checkout, status move, note or other write does: db/cache.ts); built again, it reuses the
+ * orders' list forms. `input.route` is the request's `routeKey` (db/cache.ts): a hit is served by
+ * the pipeline before routing. Kept, it saves the page's two statements (docs/decisions/027).
+ */
+export function orderListBody({
+  ctx,
+  input,
+  cache,
+}: {
+  ctx: Ctx
+  input: { query: OrderListQuery; route: string }
+  cache: StoreCache
+}): CachedBody {
+  return cache.body(ctx.store.id, input.route, () =>
+    listOrdersJson({ ctx, input: input.query, cache: cache.orderFragments }),
+  )
 }
 
 const orderFilter = (ctx: Ctx, q: OrderListQuery): OrderFilter => ({
