@@ -221,7 +221,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     })
   }
   notes.push(
-    'order list and customer detail keep no body (each is spliced from the orders’ cached list forms every time): their cached and uncached columns measure the same path twice',
+    'order list and customer detail: cached, the body kept until a write to the store; uncached, ' +
+      'the page is read and spliced from the orders’ cached list forms (docs/decisions/027)',
     'uncached: BENCH_NO_RESPONSE_CACHE=1; the store read also counts a visit (in memory, written behind), no write on the request path',
     "uncached keeps the per-product and per-order fragments and the store's listings (docs/decisions/007, 016): no write runs during the bench, so it is the read after a checkout (it rebuilds only the products whose stock it took and the new order's list form; a product or settings write also re-reads the listings)",
     ...(baseDir
