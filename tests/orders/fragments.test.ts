@@ -228,7 +228,7 @@ for (const responses of [false, true])
         expect(await served('/api/v1/orders?limit=1')).toContain('"status":"confirmed"')
       })
 
-      test('a write that names no order drops all of its store’s order fragments, not another store’s', async () => {
+      test('a write naming no order drops all of its store’s order fragments, not another store’s', async () => {
         await expectFresh('warm')
         const mine = await served('/api/v1/orders?limit=50', other.key)
         expect(mine).toBe('{"data":[],"total":0,"limit":50,"offset":0}')
