@@ -25,9 +25,14 @@ const resolve = (from: string, spec: string) => {
 /** A file of raw SQL: a module's sql.ts or anything in a sql/ folder. */
 export const SQL_FILE = /(^|\/)sql(\.ts$|\/)/
 
+/** A parameter list whose first parameter is a connection or a transaction. */
+const FIRST_PARAM_DB = String.raw`\(\s*\w+\s*:\s*(?:Database|Db|Tx|SQLiteDatabase|\{\s*\$client)\b`
 /** An exported function or arrow const whose first parameter is a connection or a transaction. */
-const POSITIONAL_DB =
-  /export\s+(?:async\s+)?function\s+(\w+)\s*(?:<[^>]*>)?\(\s*\w+\s*:\s*(?:Database|Db|Tx|SQLiteDatabase|\{\s*\$client)\b|export\s+const\s+(\w+)\s*=\s*(?:async\s*)?\(\s*\w+\s*:\s*(?:Database|Db|Tx|SQLiteDatabase|\{\s*\$client)\b/g
+const POSITIONAL_DB = new RegExp(
+  String.raw`export\s+(?:async\s+)?function\s+(\w+)\s*(?:<[^>]*>)?${FIRST_PARAM_DB}` +
+    String.raw`|export\s+const\s+(\w+)\s*=\s*(?:async\s*)?${FIRST_PARAM_DB}`,
+  'g',
+)
 /** An exported prepared-statement builder. */
 const STATEMENTS = /export\s+const\s+(\w+)\s*=\s*(?:perConnection|perCount)\(/g
 
@@ -79,7 +84,10 @@ export async function moduleDoorFaults(): Promise<string[]> {
 /** Where the adapters live: the API routes of each module, the panel, the shop, MCP, the CLI, jobs. */
 export const ADAPTER = /^src\/(panel|shop|mcp|cli|jobs)\/|^src\/modules\/[^/]+\/(routes|public-routes)\.ts$/
 
-/** What an adapter may not do: import the schema (types included: a module's index.ts re-exports its row types), or run SQL. */
+/**
+ * What an adapter may not do: import the schema (types included:
+ * a module's index.ts re-exports its row types), or run SQL.
+ */
 const ADAPTER_FAULTS: [string, RegExp][] = [
   ['imports db/schema', /\bfrom\s*['"][./]*db\/schema(\/[^'"]*)?['"]/g],
   ['reaches the raw connection ($client)', /\$client\b/g],
