@@ -53,8 +53,8 @@ export async function runIpv6Flood(opts: { clients?: number } = {}): Promise<Cas
     if (f.heapAfterMiB - f.heapBaseMiB >= (f.heapPeakMiB - f.heapBaseMiB) * 0.25) {
       fail(
         r,
-        'heap did not ' +
-          `return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB`,
+        `heap did not return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ` +
+          `${f.heapAfterMiB.toFixed(1)} MiB`,
       )
     }
     r.notes.push(
