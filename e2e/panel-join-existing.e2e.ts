@@ -7,7 +7,7 @@
  * Run: `bun test ./e2e/panel-join-existing.e2e.ts`.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createOwner, hashPassword, issueSignInLink, userByEmail } from '../src/modules/people'
+import { createOwner, hashPassword, issueSignInLink, personByEmail } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { check, close, goTo, navLink, open, startHarness, type Harness } from './panel-harness'
 
@@ -36,7 +36,8 @@ afterAll(async () => {
 })
 
 test(
-  "an invitation to a link-only account: its holder can't set the password; the account's person accepts, then sets one",
+  "an invitation to a link-only account: its holder can't set the password; " +
+    "the account's person accepts, then sets one",
   async () => {
     // The other store's owner invites the e-mail on the Team page and opens the link themselves.
     const loud = await open(h)
@@ -62,7 +63,7 @@ test(
     expect(await loud.page.getByLabel('Your name').count()).toBe(0)
     expect(await loud.page.getByLabel('Password', { exact: true }).count()).toBe(0)
     expect(await loud.page.getByRole('button', { name: 'Accept and join' }).count()).toBe(0)
-    expect(userByEmail(h.server.running.deps.db, VICTIM)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: h.server.running.deps, input: { email: VICTIM } })!.passwordHash).toBeNull()
     expect(loud.problems).toEqual([])
     expect(loud.outside).toEqual([])
     await close(loud)

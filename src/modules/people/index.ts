@@ -1,4 +1,7 @@
-/** What other parts may import of the people module: users, memberships, links, sessions, sign-in, two-step, passkeys, activity. */
+/**
+ * What other parts may import of the people module: users,
+ * memberships, links, sessions, sign-in, two-step, passkeys, activity.
+ */
 export * from './roles'
 export * from './rows'
 export * from './context'
@@ -18,3 +21,4 @@ export * from './session-grants'
 export * from './activity'
 export * from './first-run'
 export * from './rehash'
+export * from './reads'
