@@ -4,9 +4,10 @@
  * store's order counts, as they do for the server) — no HTTP, no validation, no JSON, no
  * framework. Per order, inside one savepoint: the variants' and the shipping option's lookups,
  * the customer by phone, a guarded stock decrement per line, the store's next order number, the
- * customer row, the order, its two lines and the outbox append (no endpoints: no row, as in the
- * bench's store). Per group of BARE_GROUP orders: one BEGIN IMMEDIATE transaction, the names
- * indexed for the inbox's search once, COMMIT at synchronous=NORMAL, then one fsync of the WAL —
+ * customer row, the order, its two lines, the webhook outbox append and the push queue's
+ * look-up (no endpoints, no devices: no row, as in the bench's store). Per group of BARE_GROUP
+ * orders: one BEGIN IMMEDIATE transaction, the names indexed for the inbox's search once, COMMIT
+ * at synchronous=NORMAL, then one fsync of the WAL —
  * the server's group commit (src/checkout-batcher.ts), as durable as FULL.
  *
  * Its keys are as random as the server's, since where a key lands in its index decides the pages
@@ -69,6 +70,12 @@ const q = {
      SELECT id, store_id, ?2, NULL, ?3, ?4 FROM webhooks
       WHERE store_id = ?1 AND is_active = 1 AND ?2 IN (SELECT value FROM json_each(events))`,
   ),
+  // Whether some device of the store's people wants new orders or low-stock alerts (none here: no row).
+  pushWants: db.prepare<{ orders: number | null; lowStock: number | null }, [string]>(
+    `SELECT max(coalesce(p.new_orders, 1)) AS orders, max(coalesce(p.low_stock, 0)) AS lowStock FROM memberships m
+      JOIN push_subscriptions s ON s.user_id = m.user_id LEFT JOIN push_preferences p ON p.user_id = m.user_id
+      WHERE m.store_id = ?1`,
+  ),
   lastRow: db.prepare<{ r: number }, []>('SELECT coalesce(max(rowid), 0) AS r FROM orders'),
   namesOff: db.prepare('INSERT INTO order_names_batch (open) VALUES (1)'),
   names: db.prepare(
@@ -123,6 +130,7 @@ function placeOne(now: number): void {
     ...[`${id}-1`, id, b!.productId, b!.id, b!.name, 2, b!.price, 2 * b!.price],
   )
   q.outbox.run(spec.storeId, 'order.created', id, now)
+  if (q.pushWants.get(spec.storeId)!.orders !== null) throw new Error('the bench store has no devices')
   db.exec('RELEASE o')
 }
 
