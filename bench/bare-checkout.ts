@@ -72,9 +72,9 @@ const q = {
   ),
   // Whether some device of the store's people wants new orders or low-stock alerts (none here: no row).
   pushWants: db.prepare<{ orders: number | null; lowStock: number | null }, [string]>(
-    `SELECT max(coalesce(p.new_orders, 1)) AS orders, max(coalesce(p.low_stock, 0)) AS lowStock FROM memberships m
-      JOIN push_subscriptions s ON s.user_id = m.user_id LEFT JOIN push_preferences p ON p.user_id = m.user_id
-      WHERE m.store_id = ?1`,
+    `SELECT max(coalesce((SELECT new_orders FROM push_preferences p WHERE p.user_id = s.user_id), 1)) AS orders,
+       max(coalesce((SELECT low_stock FROM push_preferences p WHERE p.user_id = s.user_id), 0)) AS lowStock
+      FROM push_subscriptions s WHERE s.user_id IN (SELECT user_id FROM memberships WHERE store_id = ?1)`,
   ),
   lastRow: db.prepare<{ r: number }, []>('SELECT coalesce(max(rowid), 0) AS r FROM orders'),
   namesOff: db.prepare('INSERT INTO order_names_batch (open) VALUES (1)'),
