@@ -2,7 +2,7 @@ import { AppError } from '../../lib/errors'
 import { SCOPES, parseScopes } from '../../lib/scopes'
 import { transaction } from '../../kernel/write'
 import { createKey, listKeys, revokeKey } from '../../modules/keys'
-import { actorRef, recordActivity } from '../../modules/people'
+import { actorRef, recordActivityTx } from '../../modules/people'
 import { html, raw } from '../../shop/html'
 import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
@@ -160,7 +160,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
             ctx: { db, clock },
             input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt },
           })
-          recordActivity(db, clock.now(), {
+          recordActivityTx(db, clock.now(), {
             storeId: ctx.store.id,
             actor: actorRef(ctx.actor),
             verb: 'create',
@@ -206,7 +206,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
         try {
           transaction(db, () => {
             const r = revokeKey({ ctx: { db, clock }, input: { id: c.params.id! } })
-            recordActivity(db, clock.now(), {
+            recordActivityTx(db, clock.now(), {
               storeId: ctx.store.id,
               actor: actorRef(ctx.actor),
               verb: 'revoke',

@@ -77,14 +77,23 @@ export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number
 }
 
 /** A signing secret, shown once: after adding an endpoint or rotating its secret. */
-export function secretPage(f: Frame, h: Hook & { secret: string }, rotated?: { overlapHours: number }): string {
+/** The endpoint's signing secret, shown once (undefined: it was shown already, or is too old to show). */
+export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotated?: { overlapHours: number }): string {
   const w = cw(f)
+  const title = rotated ? w.secretRotated : w.webhookCreated
+  if (secret === undefined)
+    return layout(
+      f,
+      title,
+      html`<section><p>${w.secretShownOnce}</p>
+    <p><a class="button" href="/admin/webhooks">${w.webhooksTitle}</a></p></section>`,
+    )
   return layout(
     f,
-    rotated ? w.secretRotated : w.webhookCreated,
+    title,
     html`<section><p>${h.url}</p><p>${w.secretOnce}</p>${rotated ? html`<p>${w.rotateText(rotated.overlapHours)}</p>` : ''}
     <p><strong>${w.secret}</strong></p>
-    <p><code id="webhook-secret" class="secret">${h.secret}</code></p>
+    <p><code id="webhook-secret" class="secret">${secret}</code></p>
     <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="webhook-secret-status" role="status"></span></p>
     <p><a class="button" href="/admin/webhooks">${w.done}</a></p></section>`,
   )
