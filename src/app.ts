@@ -37,8 +37,10 @@ const ReplicaHealth = t.Object(
 )
 
 const SCOPES_TEXT =
-  'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
-  "Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
+  'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, ' +
+  'PUT and DELETE need `<resource>:write`. ' +
+  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, ' +
+  "every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
 
 export function createApp(deps: Deps) {
   const mcp = mcpRoutes(deps, (req): Promise<Response> => app.handle(req))

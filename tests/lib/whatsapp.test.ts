@@ -14,7 +14,7 @@ const values = {
 }
 
 describe('renderTemplate (src/lib/whatsapp.ts: each template read once, then filled per order)', () => {
-  test('fills every name in any language, keeps unknown names as written, leaves out lines of empty values only', () => {
+  test('fills each name in any language, keeps unknown names as written, drops lines of empty values only', () => {
     const template = 'Hi {store}, {nombre}\nShipping: {envio}\n{bogus} {envio}\n{envio}{descuento}\n{}\nTotal {total}'
     expect(renderTemplate(template, values)).toBe('Hi Shop $& $1, Ana {tienda}\n{bogus} \n{}\nTotal 5.00 USD')
     // The same template again (now read before): the same message.
@@ -26,7 +26,8 @@ describe('renderTemplate (src/lib/whatsapp.ts: each template read once, then fil
 
   test("no template: the store language's default", () => {
     expect(renderTemplate(null, values, 'en')).toBe(
-      'Hi Shop $& $1, this is Ana {tienda}. I would like to place order ORD-000001:\n- 1 x Mug: 5.00 USD\nTotal: 5.00 USD',
+      'Hi Shop $& $1, this is Ana {tienda}. I would like to place order ORD-000001:\n' +
+        '- 1 x Mug: 5.00 USD\nTotal: 5.00 USD',
     )
   })
 
