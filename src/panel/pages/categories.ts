@@ -13,8 +13,9 @@ import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
-import { cw, field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { cw, field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import { categoryWords } from './words/categories'
+import type { PanelEnv } from '../env'
 
 type Category = ReturnType<typeof getCategory>
 const at = (id: string) => `/admin/categories/${encodeURIComponent(id)}`
@@ -93,7 +94,7 @@ function editPage(
 const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }) =>
   e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined
 
-export function categoryPages(kit: PageKit): PageRoute[] {
+export function categoryPages(kit: PanelEnv): PageRoute[] {
   const rowsOf = (c: PageReq) => listCategories({ ctx: c.ctx, input: { limit: 100 } }).data
   const list = (
     c: PageReq,

@@ -21,7 +21,6 @@ import {
   problemsOf,
   refusalOf,
   ticked,
-  type PageKit,
   type PageReq,
   type PageRoute,
   type Problem,
@@ -29,6 +28,7 @@ import {
 import { unknownPlaceholders } from '../../lib/whatsapp'
 import { ZONE_NAMES } from '../../lib/zone'
 import { catalogWords } from './words'
+import type { PanelEnv } from '../env'
 
 interface SettingsForm {
   name: string
@@ -175,7 +175,7 @@ function settingsPage(f: Frame, d: PageData): string {
   )
 }
 
-export function settingsPages(kit: PageKit): PageRoute[] {
+export function settingsPages(kit: PanelEnv): PageRoute[] {
   const show = (c: PageReq, status: number, d: Omit<PageData, 'slug' | 'preview'>) => {
     const ctx = c.ctx
     return kit.render(c.p, c.set, status, (f) =>

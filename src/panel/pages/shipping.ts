@@ -14,18 +14,9 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { doneOf } from './crud'
 import { crudPages } from './crud-pages'
-import {
-  cw,
-  amountText,
-  field,
-  numberField,
-  ticked,
-  type PageKit,
-  type PageReq,
-  type PageRoute,
-  type Problem,
-} from './kit'
+import { cw, amountText, field, numberField, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import { shippingWords } from './words/shipping'
+import type { PanelEnv } from '../env'
 
 type Option = ReturnType<typeof getShipping>
 interface ShippingForm {
@@ -110,7 +101,7 @@ function editorPage(
   )
 }
 
-export function shippingPages(kit: PageKit): PageRoute[] {
+export function shippingPages(kit: PanelEnv): PageRoute[] {
   const w = (c: PageReq) => shippingWords(c.p)
   return crudPages<Option, ShippingForm>(kit, {
     base: '/admin/shipping',

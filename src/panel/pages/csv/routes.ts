@@ -23,12 +23,13 @@ import {
 import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
-import { cw, field, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { cw, field, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
 import { noted } from '../bulk/routes'
 import { bulkWords, type BulkWords } from '../bulk/words'
 import type { CatalogWords } from '../words'
 import { sha256, StagedImports } from './staging'
 import { dryRunPage, importPage, type LineMessage } from './view'
+import type { PanelEnv } from '../../env'
 
 function fileMessage(e: CsvFileRefused, b: BulkWords, locale: string): string {
   if (e.problem === 'header') return b.fileHeader(CSV_COLUMNS.join(', '))
@@ -72,7 +73,7 @@ function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkW
   return { ...at, message: p?.message ?? w.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
 }
 
-export function csvPages(kit: PageKit): PageRoute[] {
+export function csvPages(kit: PanelEnv): PageRoute[] {
   const staged = new StagedImports(() => kit.deps.clock.now())
   const ownerOf = (c: PageReq) => ({ sessionId: c.person.session.id, storeId: c.ctx.store.id })
   const form = (c: PageReq, status: number, d: { error?: string; done?: string } = {}) =>

@@ -31,7 +31,8 @@ import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/order
 import { messagePage } from '../../views'
 import { panelPlugin, panelRoute } from '../../route'
 import { field, finish, frameOf, htmlPage, intParam, render, seeOther, type Handler } from '../plugin-kit'
-import { OrderFeed, type FeedDeps } from './live'
+import { OrderFeed } from './live'
+import type { PanelEnv } from '../../env'
 import { cancelPage, orderPage, packingSlip, type OrderPageData } from './order-page'
 import { inboxPage } from './views'
 
@@ -45,10 +46,8 @@ const opened = (request: Request) => {
   return site === null || site === 'same-origin' || site === 'none'
 }
 
-export type OrdersPanelDeps = FeedDeps
-
-export function ordersPages(deps: OrdersPanelDeps) {
-  const feed = new OrderFeed(deps)
+export function ordersPages(env: PanelEnv) {
+  const feed = new OrderFeed(env.deps)
 
   const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
 
@@ -129,7 +128,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     panelRoute({ method: 'get', path: '/admin/orders/live', need: 'orders:read' }, (c) => {
       const { p } = c
       const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
-      const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
+      const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: env.deps })
       const by = { sessionId: c.person.session.id, signal: c.request.signal }
       const body = feed.stream(c.ctx, ordersWords(p.lang), p.w.locale, after, by)
       return finish(c.set, 200, body, {
