@@ -57,28 +57,25 @@ test("one person opening an order does not clear it for another; each person's o
   expect(newCount((await bruno.get('/admin/orders')).text)).toBe(before - 1)
 })
 
-test(
-  'the live row of a status move is marked new for the person who has not opened it, ' + 'not for the one who has',
-  async () => {
-    const o = order()
-    await ana.get(`/admin/orders/${o.id}`)
-    const open = (c: PanelClient) =>
-      t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
-    const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
-    await ana.get(`/admin/orders/${o.id}`)
-    await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-    const [forAna, forBruno] = await Promise.all(
-      readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
-    )
-    const dataOf = (text: string) =>
-      JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
-    expect(dataOf(forAna!).isNew).toBe(false)
-    expect(dataOf(forAna!).html).not.toContain('is-new')
-    expect(dataOf(forBruno!).isNew).toBe(true)
-    expect(dataOf(forBruno!).html).toContain('class="order is-new"')
-    await Promise.all(readers.map((r) => r.cancel()))
-  },
-)
+test('the live row of a status move is new for the person who has not opened it, not for one who has', async () => {
+  const o = order()
+  await ana.get(`/admin/orders/${o.id}`)
+  const open = (c: PanelClient) =>
+    t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
+  const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
+  await ana.get(`/admin/orders/${o.id}`)
+  await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+  const [forAna, forBruno] = await Promise.all(
+    readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
+  )
+  const dataOf = (text: string) =>
+    JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
+  expect(dataOf(forAna!).isNew).toBe(false)
+  expect(dataOf(forAna!).html).not.toContain('is-new')
+  expect(dataOf(forBruno!).isNew).toBe(true)
+  expect(dataOf(forBruno!).html).toContain('class="order is-new"')
+  await Promise.all(readers.map((r) => r.cancel()))
+})
 
 test(
   'bounded: orders from before a person joined or older than the window are not new; ' +
