@@ -30,7 +30,7 @@ const countries = new Map<string, CountryCode | null>()
 /**
  * The country of a number in E.164 (the store's WhatsApp number says where the store is); undefined
  * when unknown. Memoized like `toE164` (MEMO_SIZE answers): the inbox asks it of the store's number
- * on every page, and the parse was ~13 % of the inbox's handler in a profile (docs/decisions/027).
+ * on every page, and the parse was ~13 % of the inbox's handler in a profile (docs/decisions/029).
  */
 export function countryOf(e164: string | null): CountryCode | undefined {
   if (!e164) return undefined

@@ -83,7 +83,7 @@ export function customerJson({
 /**
  * The customer detail's body, served from the store's cache under the request's `routeKey` until a
  * write to the store drops it (any checkout does, so a new order of theirs shows at once); a
- * missing or another store's customer throws before anything is kept (docs/decisions/027).
+ * missing or another store's customer throws before anything is kept (docs/decisions/029).
  */
 export function customerBody({
   ctx,

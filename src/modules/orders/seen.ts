@@ -63,7 +63,7 @@ export function openedBy(ctx: Ctx, orderIds: readonly string[]): Map<string, Set
  * Marks the store's order opened by the ctx's person, and prunes that person's marks of orders
  * past the window. Not a change of the order (no event, no cached read drops): a read receipt.
  * An order the person has opened before is not written again: a page opened again (a reload,
- * each move made on it) would otherwise commit a transaction for nothing (docs/decisions/027);
+ * each move made on it) would otherwise commit a transaction for nothing (docs/decisions/029);
  * the pruning waits for their next first opening. Two first openings at once both write; the
  * insert ignores the second.
  */

@@ -45,7 +45,7 @@ export function listOrdersJson({
  * The order list's body, served from the store's cache until a write to the store drops it
  * (any checkout, status move, note or other write does: db/cache.ts); built again, it reuses the
  * orders' list forms. `input.route` is the request's `routeKey` (db/cache.ts): a hit is served by
- * the pipeline before routing. Kept, it saves the page's two statements (docs/decisions/027).
+ * the pipeline before routing. Kept, it saves the page's two statements (docs/decisions/029).
  */
 export function orderListBody({
   ctx,
@@ -77,7 +77,7 @@ const totalOf = (ctx: Ctx, f: OrderFilter): number =>
 /**
  * The store's order: 404 when missing, 403 when another store's. A raw statement on the ctx's
  * connection (inside its write transaction when one is open there): Drizzle built and compiled
- * the 22-column select on every call, about half of the panel's order page (docs/decisions/027).
+ * the 22-column select on every call, about half of the panel's order page (docs/decisions/029).
  */
 export const ownOrder = (ctx: Ctx, id: string): Order => owned(ctx, orderById(ctx.db.$client, id), 'Order')
 
