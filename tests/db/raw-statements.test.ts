@@ -25,7 +25,7 @@ import {
   variants,
 } from '../../src/db/schema'
 import { activeVariantsOf, countProducts, pageOfProducts, type ProductFilter } from '../../src/modules/products/sql'
-import { listItemsOf, pageOfOrders } from '../../src/modules/orders/sql'
+import { listItemsOf, orderById, pageOfOrders } from '../../src/modules/orders/sql'
 import { customerById } from '../../src/modules/customers/sql'
 import {
   activeCategories,
@@ -401,6 +401,17 @@ describe('orders/ and customers/ sql', () => {
         )
       }
     }
+  })
+
+  test('an order row (every column, in the schema’s order) equals Drizzle’s; an unknown id is undefined', () => {
+    const all = db.select().from(orders).all()
+    expect(all.length).toBeGreaterThan(3)
+    for (const o of all) {
+      const row = orderById(db.$client, o.id)
+      expect(row).toEqual(o)
+      expect(Object.keys(row!)).toEqual(Object.keys(o))
+    }
+    expect(orderById(db.$client, 'nope')).toBeUndefined()
   })
 
   test('a customer row equals Drizzle’s; an unknown id is undefined', () => {

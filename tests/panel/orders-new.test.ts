@@ -2,7 +2,7 @@
  * The inbox's "new" marker is per person: an order stays new to each person until THAT
  * person opens it — in the inbox, the dashboard's latest orders and the live stream's rows (which
  * the tab title counts) — and the marks stay bounded: nothing placed before a person joined or
- * more than 30 days ago is new, and opening an order prunes the person's marks past that window.
+ * more than 30 days ago is new, and a person's first opening of an order prunes their marks past that window.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
@@ -114,3 +114,27 @@ test(
     expect(marks()).toBe(0)
   },
 )
+
+test('opening an order again writes nothing: one mark, and the pruning waits for a first opening', async () => {
+  const seen = order()
+  await ana.get(`/admin/orders/${seen.id}`)
+  const aging = order()
+  await ana.get(`/admin/orders/${aging.id}`)
+  const rows = (id: string) =>
+    t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM order_opened WHERE order_id = ?')
+      .get(id)!.n
+  t.deps.db.$client.run('UPDATE order_opened SET order_created_at = order_created_at - ? WHERE order_id = ?', [
+    NEW_FOR_MS + 1000,
+    aging.id,
+  ])
+  // A reload and a page opened again after a move: no write, so the mark past the window is still there.
+  for (let i = 0; i < 2; i++) expect((await ana.get(`/admin/orders/${seen.id}`)).status).toBe(200)
+  expect(rows(seen.id)).toBe(1)
+  expect(rows(aging.id)).toBe(1)
+  expect(isNewIn((await ana.get('/admin/orders')).text, seen.id)).toBe(false)
+  // The person's next first opening prunes it.
+  await ana.get(`/admin/orders/${order().id}`)
+  expect(rows(aging.id)).toBe(0)
+  expect(rows(seen.id)).toBe(1)
+})
