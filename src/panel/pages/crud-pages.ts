@@ -10,6 +10,7 @@ import type { AppError } from '../../lib/errors'
 import type { StoreNeed } from '../route'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
 import type { PageKit, PageReq, PageRoute, Problem } from './kit'
+import type { Words } from '../words'
 
 /** The words the folded pages say, in the person's language. */
 export interface CrudWords {
@@ -36,7 +37,7 @@ export interface CrudSpec<Row extends { id: string }, Form> {
   read: StoreNeed
   write: StoreNeed
   owns: OwnedTable
-  words(c: PageReq): CrudWords
+  words(w: Words): CrudWords
   /** How a record is named in titles ("Edit SUMMER10"). */
   label(row: Row): string
   list(c: PageReq): Promise<Response>
@@ -62,7 +63,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       method: 'get',
       path: `${s.base}/new`,
       need: s.write,
-      handler: (c) => s.editor(c, 200, { title: s.words(c).add, form: s.emptyForm() }),
+      handler: (c) => s.editor(c, 200, { title: s.words(c.w).add, form: s.emptyForm() }),
     },
     {
       method: 'post',
@@ -76,7 +77,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
         } catch (e) {
           const r = refusal(c, e, s.special?.(c, form))
           if (!r) throw e
-          return s.editor(c, r.status, { title: s.words(c).add, form, ...r })
+          return s.editor(c, r.status, { title: s.words(c.w).add, form, ...r })
         }
       },
     },
@@ -88,7 +89,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return s.editor(c, 200, {
             id: row.id,
             title: w.editTitle(s.label(row)),
@@ -112,7 +113,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
           } catch (e) {
             const r = refusal(c, e, s.special?.(c, form))
             if (!r) throw e
-            return s.editor(c, r.status, { id: current.id, title: s.words(c).editTitle(s.label(current)), form, ...r })
+            return s.editor(c, r.status, { id: current.id, title: s.words(c.w).editTitle(s.label(current)), form, ...r })
           }
         }),
     },
@@ -124,7 +125,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w.removeTitle(s.label(row)),

@@ -14,7 +14,7 @@ export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Pr
     return await run()
   } catch (e) {
     if (e instanceof AppError && e.status === 404)
-      return kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      return kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
     if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED')
       return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
     throw e
@@ -30,19 +30,19 @@ export function refusal(
   e: unknown,
   special?: (e: AppError) => Problem | undefined,
 ): { problem?: Problem; errors: Record<string, string>; status: number } | undefined {
-  const problems = problemsOf(e, cw(c.p), special)
+  const problems = problemsOf(e, c.p.w, special)
   if (!problems) return undefined
   return { ...refusalOf(problems), status: e instanceof AppError ? e.status : 400 }
 }
 
 /** "Delete X?" with a danger button that POSTs to `action` and a way back. */
 export function confirmPage(f: Frame, o: { title: string; text: string; action: string; back: string }): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
     o.title,
     html`<section><p>${o.text}</p>
-    ${form(f, o.action, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.cancel}</a></div>`)}</section>`,
+    ${form(f, o.action, html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.common.cancel}</a></div>`)}</section>`,
     { narrow: true },
   )
 }

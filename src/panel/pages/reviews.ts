@@ -62,28 +62,28 @@ const wordsOf = (f: { lang: string }) => WORDS[(f.lang as Lang) in WORDS ? (f.la
 type ReviewRow = ReturnType<typeof listReviews>['data'][number]
 
 function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
-  const w = wordsOf(f)
+  const w = f.w
   const controls = moderate
-    ? html`<div class="actions">${r.status !== 'approved' ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.approve}</button>`) : ''}${r.status !== 'rejected' ? form(f, `/admin/reviews/${r.id}/reject`, html`<button type="submit" class="secondary">${w.reject}</button>`) : ''}<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.remove}</a></div>`
+    ? html`<div class="actions">${r.status !== 'approved' ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.reviews.approve}</button>`) : ''}${r.status !== 'rejected' ? form(f, `/admin/reviews/${r.id}/reject`, html`<button type="submit" class="secondary">${w.reviews.reject}</button>`) : ''}<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.common.delete}</a></div>`
     : ''
-  return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.rating(r.rating)}</span> <span class="badge">${w.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
+  return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.reviews.rating(r.rating)}</span> <span class="badge">${w.reviews.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
 }
 
 function reviewsPage(
   f: Frame,
   o: { rows: ReviewRow[]; moderate: boolean; upgradeUrl?: string; done?: string },
 ): string {
-  const w = wordsOf(f)
+  const w = f.w
   const pending = o.rows.filter((r) => r.status === 'pending')
   const others = o.rows.filter((r) => r.status !== 'pending')
   const list = (rows: ReviewRow[]) =>
     rows.length
       ? html`<ul class="orders">${rows.map((r) => reviewItem(f, r, o.moderate))}</ul>`
-      : html`<p>${w.none}</p>`
+      : html`<p>${w.reviews.none}</p>`
   return layout(
     f,
-    w.title,
-    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.upgradeLink}</a></p></div>` : ''}<h2>${w.pending}</h2>${list(pending)}<h2>${w.others}</h2>${list(others)}`,
+    w.nav.reviews,
+    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.reviews.upgradeLink}</a></p></div>` : ''}<h2>${w.reviews.pending}</h2>${list(pending)}<h2>${w.reviews.others}</h2>${list(others)}`,
   )
 }
 
@@ -104,11 +104,11 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       })
     })
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
   /** A moderation POST: refused on the free plan (the page shows the upgrade link instead of the buttons). */
   const act = (c: PageReq, fn: () => void) => {
     if (c.ctx.store.plan === 'free')
-      return kit.render(c.p, c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
+      return kit.render(c.p, c.set, 403, (f) => messagePage(f, f.w.nav.reviews, f.w.reviews.upgrade))
     try {
       fn()
     } catch (e) {
@@ -123,7 +123,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/reviews',
       need: 'reviews:read',
-      handler: (c) => show(c, 200, c.query.done ? wordsOf(c.p).done : undefined),
+      handler: (c) => show(c, 200, c.query.done ? c.p.w.reviews.done : undefined),
     },
     {
       method: 'post',
@@ -146,11 +146,11 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       owns: 'reviews',
       handler: (c) =>
         kit.render(c.p, c.set, 200, (f) => {
-          const w = wordsOf(f)
+          const w = f.w
           return layout(
             f,
-            w.confirm,
-            html`<p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`,
+            w.reviews.confirm,
+            html`<p>${w.reviews.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.common.delete}</button>`)}<p><a href="/admin/reviews">${w.reviews.keep}</a></p>`,
           )
         }),
     },

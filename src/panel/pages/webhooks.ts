@@ -74,12 +74,12 @@ function refused(
   e: unknown,
   form: { url: string; events: Set<string> },
 ): (HookForm & { status: number }) | undefined {
-  const w = cw(c.p)
+  const w = c.p.w
   const problems = problemsOf(e, w)
   if (!problems || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
     return undefined
   const events = (p: { field?: string; message: string }) =>
-    p.field?.startsWith('events') ? { ...p, message: form.events.size === 0 ? w.eventsRequired : p.message } : p
+    p.field?.startsWith('events') ? { ...p, message: form.events.size === 0 ? w.webhooks.eventsRequired : p.message } : p
   return { ...form, ...refusalOf(problems.map(events)), status: e instanceof AppError ? e.status : 400 }
 }
 
@@ -88,11 +88,11 @@ export function webhookPages(kit: PageKit): PageRoute[] {
   const hookOf = (c: PageReq) => getWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10
   const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = {
-    saved: (w) => w.saved,
-    retried: (w) => w.retried,
-    test: (w) => w.testSent,
+    saved: (w) => w.common.saved,
+    retried: (w) => w.webhooks.retried,
+    test: (w) => w.webhooks.testSent,
   }
-  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(cw(c.p))
+  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(c.p.w)
   const edit = (c: PageReq, status: number, d: HookForm) =>
     kit.render(c.p, c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
 

@@ -3,18 +3,17 @@ import { devicesOf, preferencesOf } from '../../modules/push'
 import { iso } from '../../lib/time'
 import type { Html } from '../../shop/html'
 import type { PanelEnv } from '../env'
-import type { PanelLanguage } from '../i18n'
-import { pushWords } from '../i18n/push'
 import { deviceName } from '../respond'
 import type { Frame } from '../views'
 import { notificationsSection } from '../views/notifications'
+import { panelWords, type PanelLanguage } from '../words'
 
 export function notificationsOf(env: Pick<PanelEnv, 'db'>, f: Frame, userId: string): Html {
   return notificationsSection(f, {
-    pw: pushWords(f.lang),
+    pw: f.w,
     devices: devicesOf(env, userId).map((d) => ({
       id: d.id,
-      name: deviceName(d.userAgent, f.w.unknownDevice),
+      name: deviceName(d.userAgent, f.w.account.unknownDevice),
       since: iso(d.createdAt),
     })),
     prefs: preferencesOf(env, userId),
@@ -23,10 +22,10 @@ export function notificationsOf(env: Pick<PanelEnv, 'db'>, f: Frame, userId: str
 
 /** The notice after one of the section's forms (`?done=`), if it was one of them. */
 export function pushNotice(lang: PanelLanguage, done: string | undefined): string | undefined {
-  const pw = pushWords(lang)
-  if (done === 'push-test') return pw.testSent
-  if (done === 'push-none') return pw.noDevicesForTest
-  if (done === 'push-prefs') return pw.prefsSaved
-  if (done === 'push-off') return pw.deviceOff
+  const pw = panelWords(lang)
+  if (done === 'push-test') return pw.push.testSent
+  if (done === 'push-none') return pw.push.noDevicesForTest
+  if (done === 'push-prefs') return pw.push.prefsSaved
+  if (done === 'push-off') return pw.push.deviceOff
   return undefined
 }

@@ -13,7 +13,6 @@ import path from 'node:path'
 import { html } from '../../shop/html'
 import { panelAssets } from '../assets'
 import type { PanelEnv } from '../env'
-import { pushWords } from '../i18n/push'
 import { finish, page } from '../respond'
 import { panelPlugin, panelRoute } from '../route'
 import { layout } from '../views'
@@ -44,13 +43,13 @@ export function installRoutes(env: PanelEnv) {
   const anyone = <const Path extends string>(path: Path) => ({ method: 'get', path, need: 'anonymous' }) as const
   return panelPlugin('installRoutes', [
     panelRoute(anyone(MANIFEST_PATH), ({ p, set }) => {
-      const pw = pushWords(p.lang)
+      const pw = p.w
       const store = p.person?.store?.name
       const initial = initialOf(store)
       const manifest = {
         id: '/admin/',
-        name: store ? `${store} · ${pw.panelName}` : pw.panelName,
-        short_name: (store ?? pw.panelName).slice(0, 12),
+        name: store ? `${store} · ${pw.shell.panel}` : pw.shell.panel,
+        short_name: (store ?? pw.shell.panel).slice(0, 12),
         lang: p.lang,
         start_url: '/admin/orders',
         scope: '/admin/',
@@ -91,13 +90,13 @@ export function installRoutes(env: PanelEnv) {
       })
     }),
     panelRoute(anyone(OFFLINE_PATH), async ({ p, set }) => {
-      const pw = pushWords(p.lang)
+      const pw = p.w
       // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
       const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
       return page(
         set,
         200,
-        layout(f, pw.offlineTitle, html`<p>${pw.offlineText}</p><p><a href="/admin/orders">${pw.retry}</a></p>`, {
+        layout(f, pw.push.offlineTitle, html`<p>${pw.push.offlineText}</p><p><a href="/admin/orders">${pw.push.retry}</a></p>`, {
           narrow: true,
         }),
       )

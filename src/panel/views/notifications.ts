@@ -5,11 +5,11 @@
  * the script the switch stays hidden and says why; the rest are plain forms.
  */
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
-import type { PushWords } from '../i18n/push'
 import { type Frame, form } from './frame'
+import type { Words } from '../words'
 
 export interface NotificationsData {
-  pw: PushWords
+  pw: Words
   devices: { id: string; name: string; since: string }[]
   prefs: { newOrders: boolean; reviews: boolean; lowStock: boolean; webhookDisabled: boolean }
 }
@@ -21,40 +21,40 @@ export function notificationsSection(f: Frame, d: NotificationsData): Html {
   // What the script says, in the person's words (attributes: the CSP allows no inline script).
   const words = escapeHtml(
     JSON.stringify({
-      on: pw.turnedOn,
-      off: pw.turnedOff,
-      trust: pw.needsTrust,
-      denied: pw.denied,
-      failed: pw.failed,
+      on: pw.push.turnedOn,
+      off: pw.push.turnedOff,
+      trust: pw.push.needsTrust,
+      denied: pw.push.denied,
+      failed: pw.push.failed,
     }),
   )
-  return html`<section aria-labelledby="push-h" id="notifications"><h2 id="push-h">${pw.notifications}</h2>
-    <p>${pw.notificationsIntro}</p>
-    <p id="push-status" role="status">${pw.needsScript}</p>
+  return html`<section aria-labelledby="push-h" id="notifications"><h2 id="push-h">${pw.push.notifications}</h2>
+    <p>${pw.push.notificationsIntro}</p>
+    <p id="push-status" role="status">${pw.push.needsScript}</p>
     <p id="push-switch" class="actions" data-words="${raw(words)}" hidden>
-      <button type="button" id="push-on">${pw.turnOn}</button>
-      <button type="button" id="push-off" class="secondary" hidden>${pw.turnOff}</button>
+      <button type="button" id="push-on">${pw.push.turnOn}</button>
+      <button type="button" id="push-off" class="secondary" hidden>${pw.push.turnOff}</button>
     </p>
-    ${form(f, '/admin/push/test', html`<button type="submit" class="secondary">${pw.sendTest}</button>`)}
-    <h3>${pw.yourDevices}</h3>
+    ${form(f, '/admin/push/test', html`<button type="submit" class="secondary">${pw.push.sendTest}</button>`)}
+    <h3>${pw.push.yourDevices}</h3>
     ${
       d.devices.length === 0
-        ? html`<p>${pw.noDevices}</p>`
+        ? html`<p>${pw.push.noDevices}</p>`
         : html`<ul id="push-devices">${d.devices.map(
             (v) =>
-              html`<li class="actions" data-subscription="${v.id}">${v.name} <span class="hint">(${pw.since} <time datetime="${v.since}">${v.since.slice(0, 10)}</time>)</span> ${form(f, `/admin/push/subscriptions/${encodeURIComponent(v.id)}/delete`, html`<button type="submit" class="secondary" aria-label="${pw.turnOffDevice(v.name)}">${pw.turnOff}</button>`)}</li>`,
+              html`<li class="actions" data-subscription="${v.id}">${v.name} <span class="hint">(${pw.push.since} <time datetime="${v.since}">${v.since.slice(0, 10)}</time>)</span> ${form(f, `/admin/push/subscriptions/${encodeURIComponent(v.id)}/delete`, html`<button type="submit" class="secondary" aria-label="${pw.push.turnOffDevice(v.name)}">${pw.push.turnOff}</button>`)}</li>`,
           )}</ul>`
     }
     ${form(
       f,
       '/admin/push/preferences',
-      html`<fieldset><legend>${pw.tellMeAbout}</legend>
-        ${check('newOrders', pw.prefNewOrders)}
-        ${check('reviews', pw.prefReviews)}
-        ${check('lowStock', pw.prefLowStock)}
-        ${check('webhookDisabled', pw.prefWebhookDisabled)}
+      html`<fieldset><legend>${pw.push.tellMeAbout}</legend>
+        ${check('newOrders', pw.push.prefNewOrders)}
+        ${check('reviews', pw.push.prefReviews)}
+        ${check('lowStock', pw.push.prefLowStock)}
+        ${check('webhookDisabled', pw.push.prefWebhookDisabled)}
       </fieldset>
-      <button type="submit">${pw.savePrefs}</button>`,
+      <button type="submit">${pw.common.save}</button>`,
     )}
   </section>`
 }

@@ -8,7 +8,6 @@ import { AppError } from '../../../lib/errors'
 import { uploadImage, type StagedPart } from '../../../modules/products'
 import type { PageKit, PageReq } from '../kit'
 import { pictureProblem } from './picture-problems'
-import { pw } from './words'
 
 export interface Added {
   added: number
@@ -29,7 +28,7 @@ export async function addPictures(
   parts: (StagedPart | undefined)[],
 ): Promise<Added> {
   const p = c.p
-  const w = pw(p)
+  const w = p.w
   const out: Added = { added: 0, errors: [], status: 201 }
   for (const part of parts) {
     try {
@@ -40,7 +39,7 @@ export async function addPictures(
       if (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))) throw e
       const problem = pictureProblem(e, p.lang, kit.deps.config)
       if (!problem) throw e
-      out.errors.push(part?.filename ? w.fileProblem(part.filename, problem.message) : problem.message)
+      out.errors.push(part?.filename ? w.products.fileProblem(part.filename, problem.message) : problem.message)
       out.status = problem.status
       out.upgradeUrl ??= problem.upgradeUrl
     }

@@ -64,7 +64,7 @@ export function productRenderer(kit: PageKit) {
   }
 
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
   const forbidden = (c: PageReq) => kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
 
   /** A verb's 404 or 403 (not a plan's) as its page; undefined for anything else. */
@@ -86,7 +86,7 @@ export function productRenderer(kit: PageKit) {
       const product = getProduct({ ctx, input: { id } })
       return editor(c, status, {
         id,
-        title: cw(c.p).editProduct(product.name),
+        title: c.p.w.products.editProduct(product.name),
         form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })

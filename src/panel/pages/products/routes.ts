@@ -27,7 +27,6 @@ import { listPage, PAGE_SIZE } from './list'
 import { picturePages, picturesDone } from './pictures'
 import { pictureProblem } from './picture-problems'
 import { productRenderer } from './render'
-import { pw } from './words'
 import { readNewProductBody } from './form-body'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
@@ -45,7 +44,7 @@ export function productPages(kit: PageKit): PageRoute[] {
     if (page) return page
     // Another save came between this form's read and its save: nothing was applied; say so, keep the person's values.
     if (e instanceof AppError && e.code === 'EDIT_CONFLICT') return editor(c, 409, { ...d, conflict: true })
-    const problems = problemsOf(e, cw(c.p))
+    const problems = problemsOf(e, c.p.w)
     if (!problems) throw e
     return editor(c, e instanceof AppError ? e.status : 400, { ...d, ...refusalOf(problems, productControl) })
   }
@@ -66,7 +65,7 @@ export function productPages(kit: PageKit): PageRoute[] {
     }
   }
 
-  const titleOf = (c: PageReq, name: string) => cw(c.p).editProduct(name)
+  const titleOf = (c: PageReq, name: string) => c.p.w.products.editProduct(name)
 
   /**
    * The new-product form: its fields and its picked pictures, staged like the picture form's
@@ -78,7 +77,7 @@ export function productPages(kit: PageKit): PageRoute[] {
     const ctx = c.ctx
     const p = c.p
     const { config, uploads } = kit.deps
-    const title = cw(p).newProduct
+    const title = p.w.products.newProduct
     const blank = (status: number, message: string) =>
       editor(c, status, { title, form: emptyForm(), problem: { message } })
     let release: () => void
@@ -110,8 +109,8 @@ export function productPages(kit: PageKit): PageRoute[] {
         const { added, errors, status, upgradeUrl } = await addPictures(kit, c, ctx, id, parts)
         if (errors.length)
           return r.stored(c, status, id, {
-            done: cw(p).saved,
-            pictures: { errors, upgradeUrl, done: added ? pw(p).picturesAdded(added) : undefined },
+            done: p.w.common.saved,
+            pictures: { errors, upgradeUrl, done: added ? p.w.products.picturesAdded(added) : undefined },
           })
         return kit.seeOther(
           c.set,
@@ -138,7 +137,7 @@ export function productPages(kit: PageKit): PageRoute[] {
         const status = c.query.status === 'active' || c.query.status === 'inactive' ? c.query.status : 'all'
         const page = pageParam(c.query)
         const r = searchProducts({ ctx, input: { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } })
-        const done = c.query.done === 'deleted' ? cw(p).deleted : undefined
+        const done = c.query.done === 'deleted' ? p.w.products.deleted : undefined
         return kit.render(p, c.set, 200, (f) =>
           listPage(f, {
             q,
@@ -146,7 +145,7 @@ export function productPages(kit: PageKit): PageRoute[] {
             page,
             total: r.total,
             done,
-            rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.locale) })),
+            rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.shell.locale) })),
           }),
         )
       },
@@ -155,7 +154,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/products/new',
       need: 'products:write',
-      handler: (c) => editor(c, 200, { title: cw(c.p).newProduct, form: emptyForm() }),
+      handler: (c) => editor(c, 200, { title: c.p.w.products.newProduct, form: emptyForm() }),
     },
     // The new product's fields and the pictures picked with them come in one streamed multipart body.
     { method: 'post', path: '/admin/products', need: 'products:write', upload: true, handler: (c) => create(c) },
@@ -167,7 +166,7 @@ export function productPages(kit: PageKit): PageRoute[] {
       handler: (c) => {
         const pictures = { done: picturesDone(c) }
         return r.stored(c, 200, c.params.id!, {
-          done: DONE[c.query.done ?? ''] === 'saved' ? cw(c.p).saved : undefined,
+          done: DONE[c.query.done ?? ''] === 'saved' ? c.p.w.common.saved : undefined,
           pictures,
         })
       },
