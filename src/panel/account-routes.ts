@@ -202,12 +202,7 @@ export function accountRoutes(env: PanelEnv) {
    * The new password checked by the people module's rules; its message goes into `errors` at the
    * new-password field and nothing is returned when it fails, or when another field already did.
    */
-  function judgeNewPassword(
-    w: Words,
-    password: string | undefined,
-    email: string,
-    errors: Record<string, string>,
-  ) {
+  function judgeNewPassword(w: Words, password: string | undefined, email: string, errors: Record<string, string>) {
     try {
       const checked = checkNewPassword(password, email)
       return Object.keys(errors).length ? undefined : checked

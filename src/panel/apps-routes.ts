@@ -21,18 +21,18 @@ const rowOf = (a: ConnectedApp): AppRow => ({
 
 /** The Account page's section: the person's own connected apps, in every store. */
 export function accountAppsSection(env: Pick<PanelEnv, 'people'>, userId: string, f: Frame) {
-  const a = f.w
-  return connectedAppsSection(f, a, appsOfPerson({ ctx: env.people, input: { userId } }).map(rowOf), {
-    intro: a.apps.connectedAppsIntro,
+  const w = f.w
+  return connectedAppsSection(f, w, appsOfPerson({ ctx: env.people, input: { userId } }).map(rowOf), {
+    intro: w.apps.connectedAppsIntro,
     action: (id) => `/admin/account/apps/${encodeURIComponent(id)}/disconnect`,
   })
 }
 
 /** The Team page's section: every connected app of the store, with whose it is. */
 export function teamAppsSection(ctx: Ctx, f: Frame) {
-  const a = f.w
-  return connectedAppsSection(f, a, appsOfStore({ ctx }).map(rowOf), {
-    intro: a.apps.storeAppsIntro,
+  const w = f.w
+  return connectedAppsSection(f, w, appsOfStore({ ctx }).map(rowOf), {
+    intro: w.apps.storeAppsIntro,
     action: (id) => `/admin/team/apps/${encodeURIComponent(id)}/disconnect`,
     showPerson: true,
   })

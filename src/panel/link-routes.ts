@@ -200,7 +200,8 @@ export function linkRoutes(env: PanelEnv) {
 
   /** A spent, expired or unknown link says so and where to go next: the sign-in page. */
   function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
-    const text = problem === 'used' ? p.w.signin.linkUsed : problem === 'expired' ? p.w.signin.linkExpired : p.w.signin.linkUnknown
+    const text =
+      problem === 'used' ? p.w.signin.linkUsed : problem === 'expired' ? p.w.signin.linkExpired : p.w.signin.linkUnknown
     return render(p, set, problem === 'unknown' ? 404 : 410, (f) =>
       messagePage(f, f.w.signin.signIn, text, html`<p><a href="/admin/login">${f.w.signin.goToSignIn}</a></p>`),
     )

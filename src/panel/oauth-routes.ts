@@ -56,8 +56,8 @@ export function oauthPanelRoutes(env: PanelEnv) {
       input: { params, resource: `${ownOrigin(config, request)}/mcp` },
     })
     if ('fault' in checked) {
-      const a = p.w
-      return { refused: render(p, set, 400, (f) => badAuthorizePage(f, a, a.apps.badRequest[checked.fault])) }
+      const w = p.w
+      return { refused: render(p, set, 400, (f) => badAuthorizePage(f, w, w.apps.badRequest[checked.fault])) }
     }
     return { request: checked.request }
   }
@@ -74,14 +74,12 @@ export function oauthPanelRoutes(env: PanelEnv) {
     const fields: Record<string, string> = {}
     for (const [k, v] of Object.entries(params)) if (v !== undefined) fields[k] = v
     if (!fields.redirect_uri) fields.redirect_uri = req.redirectUri
-    const a = p.w
     return render(
       p,
       set,
       200,
       (f) =>
         consentPage(f, {
-          a,
           client: req.clientName,
           redirectHost: redirect.host,
           fields,
@@ -118,7 +116,8 @@ export function oauthPanelRoutes(env: PanelEnv) {
         return seeOther(set, redirectWith(req.redirectUri, { error: 'access_denied', state: req.state }))
       const { person } = c
       const chosen = person.stores.find((s) => s.storeId === field(c.body, 'store'))
-      if (!chosen) return render(p, set, 400, (f) => messagePage(f, f.w.errors.forbiddenTitle, f.w.errors.forbiddenText))
+      if (!chosen)
+        return render(p, set, 400, (f) => messagePage(f, f.w.errors.forbiddenTitle, f.w.errors.forbiddenText))
       const { code } = approveAuthorization({
         ctx: { db, clock },
         input: { request: req, userId: person.user.id, storeId: chosen.storeId, role: chosen.role as Role },

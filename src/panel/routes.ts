@@ -124,7 +124,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
       // A streamed upload's token is in the body nobody has read yet: its handler checks it (pages/kit.ts `tokenOk`).
       if (method !== 'GET' && method !== 'HEAD' && p.formToken && !p.upload) {
         const sent = field(c.body, '_csrf') ?? c.request.headers.get('x-form-token') ?? ''
-        if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
+        if (!sameSecret(sent, p.formToken))
+          return render(p, set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
       }
     })
     .use(

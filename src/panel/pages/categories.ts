@@ -14,7 +14,7 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
 import type { Words } from '../words'
-import { cw, field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 
 type Category = ReturnType<typeof getCategory>
 const at = (id: string) => `/admin/categories/${encodeURIComponent(id)}`

@@ -113,7 +113,12 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
           } catch (e) {
             const r = refusal(c, e, s.special?.(c, form))
             if (!r) throw e
-            return s.editor(c, r.status, { id: current.id, title: s.words(c.w).editTitle(s.label(current)), form, ...r })
+            return s.editor(c, r.status, {
+              id: current.id,
+              title: s.words(c.w).editTitle(s.label(current)),
+              form,
+              ...r,
+            })
           }
         }),
     },

@@ -6,7 +6,7 @@
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
 import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
-import { cw, problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
+import { problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
 
 /** Runs a handler; a verb's 404 becomes the not-found page, its 403 (not a plan's) the forbidden page. */
 export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Promise<Response>): Promise<Response> {
@@ -47,5 +47,6 @@ export function confirmPage(f: Frame, o: { title: string; text: string; action: 
   )
 }
 
-/** The `?done=` notice of a page after a POST redirected to it. */
-export const doneOf = (c: PageReq, words: Record<string, string>) => words[c.query.done ?? '']
+/** The `?done=` notice of a page after a POST redirected to it: "saved" is every page's one word. */
+export const doneOf = (c: PageReq, words: Record<string, string>) =>
+  c.query.done === 'saved' ? c.w.common.saved : words[c.query.done ?? '']

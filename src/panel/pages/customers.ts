@@ -31,61 +31,54 @@ type Detail = ReturnType<typeof getCustomer>
 const day = (iso: string | null, f: Frame) =>
   iso ? html`<time datetime="${iso}">${when(Date.parse(iso), f.w.shell.locale, zoneOf(f))}</time>` : '—'
 
-function listPage(
-  f: Frame,
-  o: Words,
-  d: ListData,
-  currency: string,
-  q: string | undefined,
-  page: number,
-): string {
+function listPage(f: Frame, w: Words, d: ListData, currency: string, q: string | undefined, page: number): string {
   const pages = Math.max(1, Math.ceil(d.total / PAGE))
   const href = (n: number) => `/admin/customers?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`
   return layout(
     f,
-    o.nav.customers,
+    w.nav.customers,
     html`<section><form method="get" action="/admin/customers" role="search">
-      <label for="cq">${o.common.search}</label>
+      <label for="cq">${w.common.search}</label>
       <input id="cq" name="q" type="search" value="${q ?? ''}" maxlength="100" aria-describedby="cq-hint" autocomplete="off">
-      <p id="cq-hint" class="hint">${o.orders.customersHint}</p>
-      <button type="submit">${o.common.search}</button>
+      <p id="cq-hint" class="hint">${w.orders.customersHint}</p>
+      <button type="submit">${w.common.search}</button>
     </form></section>
-    ${d.data.length === 0 ? html`<p>${q ? o.customers.noCustomerMatch : o.customers.noCustomers}</p>` : ''}
-    <ul class="orders" aria-label="${o.nav.customers}">${d.data.map(
+    ${d.data.length === 0 ? html`<p>${q ? w.customers.noCustomerMatch : w.customers.noCustomers}</p>` : ''}
+    <ul class="orders" aria-label="${w.nav.customers}">${d.data.map(
       (c): Html => html`<li class="order">
         <p class="order-head"><a href="/admin/customers/${encodeURIComponent(c.id)}"><strong>${c.name}</strong></a> <span>${c.phone}</span></p>
-        <p class="order-meta"><span>${o.nav.orders}: ${c.ordersCount}</span> <span class="total">${o.customers.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</span> <span>${o.customers.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
+        <p class="order-meta"><span>${w.nav.orders}: ${c.ordersCount}</span> <span class="total">${w.customers.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</span> <span>${w.customers.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
       </li>`,
     )}</ul>
     ${
       pages > 1
-        ? html`<nav class="pager actions" aria-label="${o.orders.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${o.orders.newer}</a>` : ''}<span>${o.orders.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${o.common.older}</a>` : ''}</nav>`
+        ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${w.orders.newer}</a>` : ''}<span>${w.orders.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${w.common.older}</a>` : ''}</nav>`
         : ''
     }`,
   )
 }
 
-function detailPage(f: Frame, o: Words, c: Detail, currency: string): string {
+function detailPage(f: Frame, w: Words, c: Detail, currency: string): string {
   return layout(
     f,
     c.name,
-    html`<section aria-labelledby="who-h"><h2 id="who-h">${o.orders.customer}</h2><dl class="facts">
-      <dt>${o.orders.phone}</dt><dd><a href="tel:${c.phone}">${c.phone}</a></dd>
-      ${c.address ? html`<dt>${o.orders.address}</dt><dd class="address">${c.address}</dd>` : ''}
-      <dt>${o.nav.orders}</dt><dd>${c.ordersCount}</dd>
-      <dt>${o.customers.colSpent}</dt><dd>${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</dd>
-      <dt>${o.customers.firstOrder}</dt><dd>${day(c.firstOrderAt, f)}</dd>
-      <dt>${o.customers.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
+    html`<section aria-labelledby="who-h"><h2 id="who-h">${w.orders.customer}</h2><dl class="facts">
+      <dt>${w.orders.phone}</dt><dd><a href="tel:${c.phone}">${c.phone}</a></dd>
+      ${c.address ? html`<dt>${w.orders.address}</dt><dd class="address">${c.address}</dd>` : ''}
+      <dt>${w.nav.orders}</dt><dd>${c.ordersCount}</dd>
+      <dt>${w.customers.colSpent}</dt><dd>${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</dd>
+      <dt>${w.customers.firstOrder}</dt><dd>${day(c.firstOrderAt, f)}</dd>
+      <dt>${w.customers.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
     </dl></section>
-    <section aria-labelledby="orders-h"><h2 id="orders-h">${o.nav.orders}</h2>
+    <section aria-labelledby="orders-h"><h2 id="orders-h">${w.nav.orders}</h2>
       <ol class="orders">${c.orders.map(
         (
           r,
-        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(o, r.status)}</p>
+        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(w, r.status)}</p>
           <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.shell.locale)}</span> ${day(r.createdAt, f)}</p></li>`,
       )}</ol>
     </section>
-    <p><a href="/admin/customers">${o.nav.customers}</a></p>`,
+    <p><a href="/admin/customers">${w.nav.customers}</a></p>`,
   )
 }
 

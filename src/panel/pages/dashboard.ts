@@ -37,97 +37,96 @@ interface Data {
 const pct = (x: number | null, locale: string) =>
   x === null ? '—' : numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x)
 
-function period(d: Words, p: PeriodFigure, data: Data, locale: string): Html {
+function period(w: Words, p: PeriodFigure, data: Data, locale: string): Html {
   const c = data.currency
-  return html`<div class="stat"><h2>${d.dashboard.period(p.days)}</h2>
-    <p>${d.nav.orders}: <strong>${p.orders}</strong></p>
+  return html`<div class="stat"><h2>${w.dashboard.period(p.days)}</h2>
+    <p>${w.nav.orders}: <strong>${p.orders}</strong></p>
     ${
       data.paid
-        ? html`<p>${d.dashboard.revenue}: <strong>${money(p.revenue, c, locale)}</strong></p>
-        <p>${d.dashboard.average}: ${money(p.average, c, locale)}</p>
-        <p>${d.dashboard.visits}: ${p.visits} · ${d.dashboard.conversion}: ${pct(p.conversion, locale)}</p>`
+        ? html`<p>${w.dashboard.revenue}: <strong>${money(p.revenue, c, locale)}</strong></p>
+        <p>${w.dashboard.average}: ${money(p.average, c, locale)}</p>
+        <p>${w.dashboard.visits}: ${p.visits} · ${w.dashboard.conversion}: ${pct(p.conversion, locale)}</p>`
         : ''
     }
   </div>`
 }
 
-function analytics(f: Frame, d: Words, data: Data): Html {
+function analytics(f: Frame, w: Words, data: Data): Html {
   const locale = f.w.shell.locale
   const day = dateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' })
   const series = data.numbers.series
   const days = series.map((s) => ({ label: day.format(s.day * DAY_MS), orders: s.orders, revenue: s.revenue }))
   const month = data.numbers.periods[2]!
   const tick = numberFormat(locale, { style: 'currency', currency: data.currency, notation: 'compact' })
-  return html`<section aria-labelledby="chart-h"><h2 id="chart-h">${d.dashboard.chartTitle}</h2>
+  return html`<section aria-labelledby="chart-h"><h2 id="chart-h">${w.dashboard.chartTitle}</h2>
       ${ordersChart(days, {
-        title: d.dashboard.chartTitle,
-        summary: d.dashboard.chartSummary(month.orders, money(month.revenue, data.currency, locale)),
-        orders: d.dashboard.legendOrders,
-        revenue: d.dashboard.legendRevenue,
+        title: w.dashboard.chartTitle,
+        summary: w.dashboard.chartSummary(month.orders, money(month.revenue, data.currency, locale)),
+        orders: w.dashboard.legendOrders,
+        revenue: w.dashboard.legendRevenue,
         money: (minor) => tick.format(toMajor(minor, data.currency)),
       })}
-      <details><summary>${d.dashboard.showTable}</summary><div class="table"><table>
-        <thead><tr><th scope="col">${d.dashboard.day}</th><th scope="col">${d.nav.orders}</th><th scope="col">${d.dashboard.revenue}</th></tr></thead>
+      <details><summary>${w.dashboard.showTable}</summary><div class="table"><table>
+        <thead><tr><th scope="col">${w.dashboard.day}</th><th scope="col">${w.nav.orders}</th><th scope="col">${w.dashboard.revenue}</th></tr></thead>
         <tbody>${days.map((x) => html`<tr><th scope="row">${x.label}</th><td>${x.orders}</td><td>${money(x.revenue, data.currency, locale)}</td></tr>`)}</tbody>
       </table></div></details>
     </section>
-    <section aria-labelledby="top-h"><h2 id="top-h">${d.dashboard.topProducts}</h2>
+    <section aria-labelledby="top-h"><h2 id="top-h">${w.dashboard.topProducts}</h2>
       ${
         data.numbers.top.length === 0
-          ? html`<p>${d.dashboard.noSales}</p>`
-          : html`<ol>${data.numbers.top.map((t) => html`<li>${t.name ?? t.productId} · ${d.dashboard.sold(t.quantity)} · ${money(t.revenue, data.currency, locale)}</li>`)}</ol>`
+          ? html`<p>${w.dashboard.noSales}</p>`
+          : html`<ol>${data.numbers.top.map((t) => html`<li>${t.name ?? t.productId} · ${w.dashboard.sold(t.quantity)} · ${money(t.revenue, data.currency, locale)}</li>`)}</ol>`
       }
     </section>`
 }
 
-function checklist(d: Words, data: Data): Html | '' {
+function checklist(w: Words, data: Data): Html | '' {
   const s = data.steps
   const steps: [string, boolean, string][] = [
-    [d.dashboard.stepWhatsapp, s.whatsapp, '/admin/settings'],
-    [d.dashboard.stepProduct, s.product, '/admin/products'],
-    [d.dashboard.stepPicture, s.picture, '/admin/products'],
-    [d.dashboard.stepShipping, s.shipping, '/admin/shipping'],
-    [d.dashboard.stepPublish, s.published, '/admin/settings'],
+    [w.dashboard.stepWhatsapp, s.whatsapp, '/admin/settings'],
+    [w.dashboard.stepProduct, s.product, '/admin/products'],
+    [w.dashboard.stepPicture, s.picture, '/admin/products'],
+    [w.dashboard.stepShipping, s.shipping, '/admin/shipping'],
+    [w.dashboard.stepPublish, s.published, '/admin/settings'],
   ]
   if (steps.every(([, done]) => done)) return ''
-  return html`<section aria-labelledby="start-h"><h2 id="start-h">${d.dashboard.gettingStarted}</h2><ol class="steps">
-    ${steps.map(([label, done, href]) => html`<li>${done ? html`<span>${label}</span> <span class="badge status-delivered">${d.dashboard.done}</span>` : html`<a href="${href}">${label}</a> <span class="badge status-pending">${d.dashboard.todo}</span>`}</li>`)}
+  return html`<section aria-labelledby="start-h"><h2 id="start-h">${w.dashboard.gettingStarted}</h2><ol class="steps">
+    ${steps.map(([label, done, href]) => html`<li>${done ? html`<span>${label}</span> <span class="badge status-delivered">${w.dashboard.done}</span>` : html`<a href="${href}">${label}</a> <span class="badge status-pending">${w.dashboard.todo}</span>`}</li>`)}
   </ol></section>`
 }
 
 /** The store's link and its QR code: always there, since sharing goes on after setup. */
-const share = (d: Words, data: Data): Html =>
-  html`<section aria-labelledby="share-h"><h2 id="share-h">${d.dashboard.stepShare}</h2>
+const share = (w: Words, data: Data): Html =>
+  html`<section aria-labelledby="share-h"><h2 id="share-h">${w.dashboard.stepShare}</h2>
     <p><a href="${data.shopUrl}">${data.shopUrl}</a></p>
-    <figure>${storeQr(data.shopUrl, d.dashboard.qrLabel)}<figcaption>${d.dashboard.qrHint}</figcaption></figure></section>`
+    <figure>${storeQr(data.shopUrl, w.dashboard.qrLabel)}<figcaption>${w.dashboard.qrHint}</figcaption></figure></section>`
 
-function page(f: Frame, d: Words, data: Data): string {
-  const o = f.w
+function page(f: Frame, w: Words, data: Data): string {
   const locale = f.w.shell.locale
   return layout(
     f,
     f.w.nav.dashboard,
-    html`${checklist(d, data)}
-    <div class="stats">${data.numbers.periods.map((p) => period(d, p, data, locale))}</div>
-    ${share(d, data)}
+    html`${checklist(w, data)}
+    <div class="stats">${data.numbers.periods.map((p) => period(w, p, data, locale))}</div>
+    ${share(w, data)}
     ${
       data.paid
-        ? analytics(f, d, data)
-        : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${d.dashboard.upgradeTitle}</h2><p>${d.dashboard.upgradeText}</p><p><a class="button" href="${data.upgradeUrl}">${d.dashboard.upgrade}</a></p></section>`
+        ? analytics(f, w, data)
+        : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${w.dashboard.upgradeTitle}</h2><p>${w.dashboard.upgradeText}</p><p><a class="button" href="${data.upgradeUrl}">${w.dashboard.upgrade}</a></p></section>`
     }
-    <section aria-labelledby="low-h"><h2 id="low-h">${d.common.lowStock}</h2>
+    <section aria-labelledby="low-h"><h2 id="low-h">${w.common.lowStock}</h2>
       ${
         data.numbers.lowStock.length === 0
-          ? html`<p>${d.dashboard.noLowStock}</p>`
-          : html`<ul>${data.numbers.lowStock.map((l) => html`<li>${l.name}${l.variant ? html` (${l.variant})` : ''}: <strong>${d.dashboard.left(l.stock)}</strong></li>`)}</ul>`
+          ? html`<p>${w.dashboard.noLowStock}</p>`
+          : html`<ul>${data.numbers.lowStock.map((l) => html`<li>${l.name}${l.variant ? html` (${l.variant})` : ''}: <strong>${w.dashboard.left(l.stock)}</strong></li>`)}</ul>`
       }
     </section>
     ${
       can(f, 'orders:read')
-        ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${d.dashboard.latestOrders}</h2>
-        ${data.latest.length === 0 ? html`<p id="latest-empty">${d.dashboard.noOrders}</p>` : ''}
-        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(o, { locale, zone: zoneOf(f), token: can(f, 'orders:write') ? f.person?.formToken : undefined }, r))}</ol>
-        <p><a href="/admin/orders">${d.dashboard.allOrders}</a></p></section>`
+        ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${w.dashboard.latestOrders}</h2>
+        ${data.latest.length === 0 ? html`<p id="latest-empty">${w.dashboard.noOrders}</p>` : ''}
+        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(w, { locale, zone: zoneOf(f), token: can(f, 'orders:write') ? f.person?.formToken : undefined }, r))}</ol>
+        <p><a href="/admin/orders">${w.dashboard.allOrders}</a></p></section>`
         : raw('')
     }`,
   )

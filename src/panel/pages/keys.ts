@@ -8,7 +8,7 @@ import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
-import { cw, field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
 const canHave = (resource: string, access: 'read' | 'write') =>
@@ -32,7 +32,10 @@ function keysPage(
   const box = (resource: string, access: 'read' | 'write') => {
     if (!canHave(resource, access)) return html`<td></td>`
     const id = `scope-${resource}-${access}`
-    const label = w.keys.scopeLabel(w.keys.resources[resource] ?? resource, access === 'read' ? w.keys.read : w.keys.write)
+    const label = w.keys.scopeLabel(
+      w.keys.resources[resource] ?? resource,
+      access === 'read' ? w.keys.read : w.keys.write,
+    )
     return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
   }
   const list = d.keys.length

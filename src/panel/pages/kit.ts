@@ -65,7 +65,6 @@ export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
   const { p } = c
   return !!p.formToken && sameSecret(fields._csrf ?? c.request.headers.get('x-form-token') ?? '', p.formToken)
 }
-export const cw = (f: Frame | PanelRequest): Words => f.w
 
 /** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
 export const pageParam = (query: Record<string, string | undefined>) =>
@@ -110,7 +109,8 @@ export function problemOf(e: unknown, w: Words): Problem | undefined {
   if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.problems.comparePriceAbove }
   if (d.expected === 'integer') return { field: f, message: w.problems.wholeNumber }
   if (d.decimals !== undefined) return { field: f, message: w.problems.decimals(d.decimals) }
-  if (d.reason === 'out_of_range' && d.minimum !== undefined) return { field: f, message: w.problems.atLeast(d.minimum) }
+  if (d.reason === 'out_of_range' && d.minimum !== undefined)
+    return { field: f, message: w.problems.atLeast(d.minimum) }
   if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.problems.phoneInvalid }
   if (f === 'timezone') return { field: f, message: w.settings.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)

@@ -3,62 +3,6 @@ import { html, type Html } from '../../shop/html'
 import { can, form, layout, messagePage, type Frame } from '../views'
 import type { PageKit, PageReq, PageRoute } from './kit'
 
-type Lang = 'en' | 'es' | 'pt'
-const WORDS = {
-  en: {
-    title: 'Reviews',
-    pending: 'Waiting for approval',
-    others: 'Approved and rejected',
-    none: 'No reviews yet.',
-    approve: 'Approve',
-    reject: 'Reject',
-    remove: 'Delete',
-    confirm: 'Delete this review?',
-    confirmText: 'It is removed for good, from the product page too.',
-    keep: 'Keep it',
-    rating: (n: number) => `${n} out of 5`,
-    status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' },
-    upgrade: 'Approving and rejecting reviews comes with a paid plan.',
-    upgradeLink: 'See the plans',
-    done: 'Saved.',
-  },
-  es: {
-    title: 'Reseñas',
-    pending: 'Esperando aprobación',
-    others: 'Aprobadas y rechazadas',
-    none: 'Aún no hay reseñas.',
-    approve: 'Aprobar',
-    reject: 'Rechazar',
-    remove: 'Eliminar',
-    confirm: '¿Eliminar esta reseña?',
-    confirmText: 'Se borra para siempre, también de la página del producto.',
-    keep: 'Conservarla',
-    rating: (n: number) => `${n} de 5`,
-    status: { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada' },
-    upgrade: 'Aprobar y rechazar reseñas viene con un plan de pago.',
-    upgradeLink: 'Ver los planes',
-    done: 'Guardado.',
-  },
-  pt: {
-    title: 'Avaliações',
-    pending: 'Aguardando aprovação',
-    others: 'Aprovadas e rejeitadas',
-    none: 'Ainda não há avaliações.',
-    approve: 'Aprovar',
-    reject: 'Rejeitar',
-    remove: 'Excluir',
-    confirm: 'Excluir esta avaliação?',
-    confirmText: 'Ela some para sempre, também da página do produto.',
-    keep: 'Manter',
-    rating: (n: number) => `${n} de 5`,
-    status: { pending: 'Pendente', approved: 'Aprovada', rejected: 'Rejeitada' },
-    upgrade: 'Aprovar e rejeitar avaliações vem com um plano pago.',
-    upgradeLink: 'Ver os planos',
-    done: 'Salvo.',
-  },
-}
-const wordsOf = (f: { lang: string }) => WORDS[(f.lang as Lang) in WORDS ? (f.lang as Lang) : 'en']
-
 type ReviewRow = ReturnType<typeof listReviews>['data'][number]
 
 function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
@@ -123,7 +67,7 @@ export function reviewPages(kit: PageKit): PageRoute[] {
       method: 'get',
       path: '/admin/reviews',
       need: 'reviews:read',
-      handler: (c) => show(c, 200, c.query.done ? c.p.w.reviews.done : undefined),
+      handler: (c) => show(c, 200, c.query.done ? c.w.common.saved : undefined),
     },
     {
       method: 'post',

@@ -14,7 +14,6 @@ import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice, select } from './controls'
 import {
-  cw,
   field,
   numberField,
   problemsOf,
@@ -94,7 +93,7 @@ function bodyOf(f: SettingsForm, b: unknown) {
 /** The message for a sample order, through the checkout's own renderer, in the store's language. */
 function preview(store: Store, f: SettingsForm): string {
   const language = isPanelLanguage(f.language) ? f.language : store.language
-  const sample = panelWords(language)
+  const w = panelWords(language)
   const currency = /^[A-Za-z]{3}$/.test(f.currency) ? f.currency.toUpperCase() : store.currency
   const url = whatsappFor(
     {
@@ -106,10 +105,10 @@ function preview(store: Store, f: SettingsForm): string {
     },
     {
       orderNumber: 'ORD-000042',
-      customerName: sample.settings.sampleCustomer,
-      customerAddress: sample.settings.sampleAddress,
+      customerName: w.settings.sampleCustomer,
+      customerAddress: w.settings.sampleAddress,
       itemsSubtotal: 4500,
-      shippingName: sample.settings.sampleShipping,
+      shippingName: w.settings.sampleShipping,
       shippingPrice: 500,
       discountCode: null,
       discountAmount: 0,
@@ -117,8 +116,8 @@ function preview(store: Store, f: SettingsForm): string {
       currency,
     },
     [
-      { quantity: 2, productName: sample.settings.sampleLine1, variantName: null, subtotal: 3000 },
-      { quantity: 1, productName: sample.settings.sampleLine2, variantName: null, subtotal: 1500 },
+      { quantity: 2, productName: w.settings.sampleLine1, variantName: null, subtotal: 3000 },
+      { quantity: 1, productName: w.settings.sampleLine2, variantName: null, subtotal: 1500 },
     ],
   )
   return decodeURIComponent(new URL(url!).searchParams.get('text') ?? '')

@@ -14,17 +14,7 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { doneOf } from './crud'
 import { crudPages } from './crud-pages'
-import {
-  cw,
-  amountText,
-  field,
-  numberField,
-  ticked,
-  type PageKit,
-  type PageReq,
-  type PageRoute,
-  type Problem,
-} from './kit'
+import { amountText, field, numberField, ticked, type PageKit, type PageRoute, type Problem } from './kit'
 
 type Option = ReturnType<typeof getShipping>
 interface ShippingForm {

@@ -8,7 +8,7 @@ import type { deliveryLog, getWebhook } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, input, notice } from './controls'
-import { cw, type Problem } from './kit'
+import type { Problem } from './kit'
 import type { Words } from '../words'
 
 export type Hook = ReturnType<typeof getWebhook>

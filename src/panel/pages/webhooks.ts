@@ -29,7 +29,8 @@ import { confirmFirst } from '../confirm'
 import { json } from '../respond'
 import { guarded } from './crud'
 import { frameOf } from './plugin-kit'
-import { cw, field, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
+import { field, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
+import type { Words } from '../words'
 import {
   deletePage,
   deliveriesPage,
@@ -79,7 +80,9 @@ function refused(
   if (!problems || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
     return undefined
   const events = (p: { field?: string; message: string }) =>
-    p.field?.startsWith('events') ? { ...p, message: form.events.size === 0 ? w.webhooks.eventsRequired : p.message } : p
+    p.field?.startsWith('events')
+      ? { ...p, message: form.events.size === 0 ? w.webhooks.eventsRequired : p.message }
+      : p
   return { ...form, ...refusalOf(problems.map(events)), status: e instanceof AppError ? e.status : 400 }
 }
 
@@ -87,7 +90,7 @@ export function webhookPages(kit: PageKit): PageRoute[] {
   const hooksOf = (c: PageReq) => listWebhooks({ ctx: c.ctx, input: { limit: 100 } }).data
   const hookOf = (c: PageReq) => getWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10
-  const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = {
+  const DONE: Record<string, (w: Words) => string> = {
     saved: (w) => w.common.saved,
     retried: (w) => w.webhooks.retried,
     test: (w) => w.webhooks.testSent,

@@ -22,10 +22,10 @@ export function notificationsOf(env: Pick<PanelEnv, 'db'>, f: Frame, userId: str
 
 /** The notice after one of the section's forms (`?done=`), if it was one of them. */
 export function pushNotice(lang: PanelLanguage, done: string | undefined): string | undefined {
-  const pw = panelWords(lang)
-  if (done === 'push-test') return pw.push.testSent
-  if (done === 'push-none') return pw.push.noDevicesForTest
-  if (done === 'push-prefs') return pw.push.prefsSaved
-  if (done === 'push-off') return pw.push.deviceOff
+  const w = panelWords(lang)
+  if (done === 'push-test') return w.push.testSent
+  if (done === 'push-none') return w.push.noDevicesForTest
+  if (done === 'push-prefs') return w.push.prefsSaved
+  if (done === 'push-off') return w.push.deviceOff
   return undefined
 }

@@ -43,13 +43,13 @@ export function installRoutes(env: PanelEnv) {
   const anyone = <const Path extends string>(path: Path) => ({ method: 'get', path, need: 'anonymous' }) as const
   return panelPlugin('installRoutes', [
     panelRoute(anyone(MANIFEST_PATH), ({ p, set }) => {
-      const pw = p.w
+      const w = p.w
       const store = p.person?.store?.name
       const initial = initialOf(store)
       const manifest = {
         id: '/admin/',
-        name: store ? `${store} · ${pw.shell.panel}` : pw.shell.panel,
-        short_name: (store ?? pw.shell.panel).slice(0, 12),
+        name: store ? `${store} · ${w.shell.panel}` : w.shell.panel,
+        short_name: (store ?? w.shell.panel).slice(0, 12),
         lang: p.lang,
         start_url: '/admin/orders',
         scope: '/admin/',
@@ -90,15 +90,20 @@ export function installRoutes(env: PanelEnv) {
       })
     }),
     panelRoute(anyone(OFFLINE_PATH), async ({ p, set }) => {
-      const pw = p.w
+      const w = p.w
       // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
       const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
       return page(
         set,
         200,
-        layout(f, pw.push.offlineTitle, html`<p>${pw.push.offlineText}</p><p><a href="/admin/orders">${pw.push.retry}</a></p>`, {
-          narrow: true,
-        }),
+        layout(
+          f,
+          w.push.offlineTitle,
+          html`<p>${w.push.offlineText}</p><p><a href="/admin/orders">${w.push.retry}</a></p>`,
+          {
+            narrow: true,
+          },
+        ),
       )
     }),
   ])

@@ -10,8 +10,12 @@ import { finish } from '../respond'
 import { panelPlugin, panelRoute } from '../route'
 import type { Words } from '../words'
 
-const inputMessage = (pw: Words, e: PushInputError) =>
-  e.field === 'endpoint' ? (e.problem === 'refused' ? pw.push.endpointRefused : pw.push.endpointInvalid) : pw.push.keysInvalid
+const inputMessage = (w: Words, e: PushInputError) =>
+  e.field === 'endpoint'
+    ? e.problem === 'refused'
+      ? w.push.endpointRefused
+      : w.push.endpointInvalid
+    : w.push.keysInvalid
 
 export function pushRoutes(env: PanelEnv) {
   const { db, clock, config } = env

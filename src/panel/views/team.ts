@@ -19,7 +19,9 @@ export function teamPage(f: Frame, t: TeamData): string {
   const roleSelect = (id: string, label: string, value: Role) =>
     html`<label for="${id}" class="sr-only">${label}</label><select id="${id}" name="role">${(
       ['owner', 'staff', 'viewer'] as const
-    ).map((r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.team.roles[r]}</option>`)}</select>`
+    ).map(
+      (r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.team.roles[r]}</option>`,
+    )}</select>`
   return layout(
     f,
     w.nav.team,

@@ -13,7 +13,6 @@ import {
 import { AppError } from '../../../lib/errors'
 import { ctxFor, type Ctx } from '../../../kernel/context'
 import {
-  cw,
   field,
   numberField,
   pageParam,
@@ -101,8 +100,9 @@ export function bulkPages(kit: PageKit): PageRoute[] {
         const page = pageOf(c)
         const { rows, pages } = gridRows(ctx, page)
         const n = Math.max(0, Math.floor(Number(c.query.n)) || 0)
-        const b = p.w
-        const done = c.query.done === 'saved' ? b.bulk.bulkSaved(n) : c.query.done === 'none' ? b.bulk.nothingChanged : undefined
+        const w = p.w
+        const done =
+          c.query.done === 'saved' ? w.bulk.bulkSaved(n) : c.query.done === 'none' ? w.bulk.nothingChanged : undefined
         return kit.render(p, c.set, 200, (f) =>
           bulkPage(f, { page, pages, pageSize: BULK_PAGE_SIZE, currency: ctx.store.currency, rows, done }),
         )

@@ -23,24 +23,24 @@ import {
 import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
-import { cw, field, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { field, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
 import { noted } from '../bulk/routes'
 import { sha256, StagedImports } from './staging'
 import { dryRunPage, importPage, type LineMessage } from './view'
 import type { Words } from '../../words'
 
-function fileMessage(e: CsvFileRefused, b: Words, locale: string): string {
-  if (e.problem === 'header') return b.bulk.fileHeader(CSV_COLUMNS.join(', '))
-  if (e.problem === 'rows') return b.bulk.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
-  if (e.problem === 'bytes') return b.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
-  if (e.problem === 'encoding') return b.bulk.fileEncoding(e.line ?? 1)
-  if (e.problem === 'nul') return b.bulk.fileNul(e.line ?? 1)
-  if (e.problem === 'long') return b.bulk.fileLong(e.line ?? 1)
-  return b.bulk.fileMalformed(e.line)
+function fileMessage(e: CsvFileRefused, w: Words, locale: string): string {
+  if (e.problem === 'header') return w.bulk.fileHeader(CSV_COLUMNS.join(', '))
+  if (e.problem === 'rows') return w.bulk.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
+  if (e.problem === 'bytes') return w.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
+  if (e.problem === 'encoding') return w.bulk.fileEncoding(e.line ?? 1)
+  if (e.problem === 'nul') return w.bulk.fileNul(e.line ?? 1)
+  if (e.problem === 'long') return w.bulk.fileLong(e.line ?? 1)
+  return w.bulk.fileMalformed(e.line)
 }
 
 /** A refused line's reason in the person's words: the file's own checks, else the API's error as the editor shows it. */
-function lineMessage(key: ImportPlace, error: unknown, w: Words, b: Words): LineMessage {
+function lineMessage(key: ImportPlace, error: unknown, w: Words): LineMessage {
   const at = { line: key.line, ...(key.column ? { column: key.column } : {}) }
   if (error instanceof ValidationError) {
     const d = (error.details ?? {}) as {
@@ -53,18 +53,23 @@ function lineMessage(key: ImportPlace, error: unknown, w: Words, b: Words): Line
       currency?: string
       name?: string
     }
-    if (d.expected === 'whole') return { ...at, message: b.bulk.expectWhole }
-    if (d.expected === 'price') return { ...at, message: b.bulk.expectPrice }
-    if (d.expected === 'decimals') return { ...at, message: b.bulk.expectDecimals(d.digits ?? 2, d.currency ?? '') }
-    if (d.expected === 'boolean') return { ...at, message: b.bulk.expectBoolean }
-    if (d.clash === 'product') return { ...at, message: b.bulk.conflicts(d.conflictsWith!) }
-    if (d.clash === 'variant') return { ...at, message: b.bulk.variantTwice(d.conflictsWith!) }
-    if (d.clash === 'single') return { ...at, message: b.bulk.mixedRows(d.conflictsWith!) }
-    if (d.field === 'row') return { ...at, message: b.bulk.wrongWidth }
+    if (d.expected === 'whole') return { ...at, message: w.bulk.expectWhole }
+    if (d.expected === 'price') return { ...at, message: w.bulk.expectPrice }
+    if (d.expected === 'decimals') return { ...at, message: w.bulk.expectDecimals(d.digits ?? 2, d.currency ?? '') }
+    if (d.expected === 'boolean') return { ...at, message: w.bulk.expectBoolean }
+    if (d.clash === 'product') return { ...at, message: w.bulk.conflicts(d.conflictsWith!) }
+    if (d.clash === 'variant') return { ...at, message: w.bulk.variantTwice(d.conflictsWith!) }
+    if (d.clash === 'single') return { ...at, message: w.bulk.mixedRows(d.conflictsWith!) }
+    if (d.field === 'row') return { ...at, message: w.bulk.wrongWidth }
     if (d.field === 'categoryId')
       return {
         ...at,
-        message: d.reason === 'duplicate' ? b.bulk.categoryAmbiguous : d.name ? b.bulk.categoryNamed(d.name) : b.bulk.categoryUnknown,
+        message:
+          d.reason === 'duplicate'
+            ? w.bulk.categoryAmbiguous
+            : d.name
+              ? w.bulk.categoryNamed(d.name)
+              : w.bulk.categoryUnknown,
       }
   }
   const p = problemOf(error, w)
@@ -81,7 +86,7 @@ export function csvPages(kit: PageKit): PageRoute[] {
   function refusedLines(c: PageReq, e: BatchRefused<ImportPlace>): LineMessage[] {
     const p = c.p
     return e.problems
-      .map(({ key, error }) => lineMessage(key, error, p.w, p.w))
+      .map(({ key, error }) => lineMessage(key, error, p.w))
       .sort((a, b) => a.line - b.line || (a.column ?? '').localeCompare(b.column ?? ''))
   }
 
@@ -167,10 +172,10 @@ export function csvPages(kit: PageKit): PageRoute[] {
       path: '/admin/products/import',
       need: 'products:write',
       handler: (c) => {
-        const b = c.p.w
+        const w = c.p.w
         const created = Math.max(0, Math.floor(Number(c.query.c)) || 0)
         const updated = Math.max(0, Math.floor(Number(c.query.u)) || 0)
-        return form(c, 200, { done: c.query.done === 'imported' ? b.bulk.imported(created, updated) : undefined })
+        return form(c, 200, { done: c.query.done === 'imported' ? w.bulk.imported(created, updated) : undefined })
       },
     },
     {
@@ -180,22 +185,23 @@ export function csvPages(kit: PageKit): PageRoute[] {
       // Streamed to disk by busboy and cut one byte past CSV_MAX_BYTES, never parsed whole by Elysia.
       upload: true,
       handler: async (c) => {
-        const b = c.p.w
+        const w = c.p.w
         let parts
         try {
           parts = await stageUploads(c.request, kit.deps.config.dataDir, CSV_MAX_BYTES, 1)
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
-          return form(c, 400, { error: b.bulk.chooseFile })
+          return form(c, 400, { error: w.bulk.chooseFile })
         }
         let file: Blob
         let name: string
         try {
-          if (!tokenOk(c, parts.fields)) return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
+          if (!tokenOk(c, parts.fields))
+            return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
           const part = parts.files[0]
-          if (!part || part.size === 0) return form(c, 400, { error: b.bulk.chooseFile })
+          if (!part || part.size === 0) return form(c, 400, { error: w.bulk.chooseFile })
           if (part.size > CSV_MAX_BYTES)
-            return form(c, 413, { error: b.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
+            return form(c, 413, { error: w.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
           // Held in memory (≤ 5 MiB) for the apply; the staged part on disk goes now.
           file = new Blob([await part.file.arrayBuffer()])
           name = part.filename || 'file.csv'

@@ -8,7 +8,7 @@ import { html, raw } from '../../../shop/html'
 import { formatMoney } from '../../../shop/i18n'
 import { can, form, layout, type Frame } from '../../views'
 import { banner, checkbox, input, notice, select } from '../controls'
-import { amountText, cw, field, numberField, ticked, type Problem } from '../kit'
+import { amountText, field, numberField, ticked, type Problem } from '../kit'
 
 export type Discount = ReturnType<typeof getDiscount>
 export const at = (id: string) => `/admin/discounts/${encodeURIComponent(id)}`
@@ -79,7 +79,11 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
   const shownValue = (x: Discount) =>
     x.type === 'percentage' ? `${x.value} %` : formatMoney(x.value, d.currency, f.w.shell.locale)
   const state = (x: Discount) =>
-    !x.isActive ? w.common.inactive : x.expiresAt && Date.parse(x.expiresAt) <= d.now ? w.discounts.expired : w.common.active
+    !x.isActive
+      ? w.common.inactive
+      : x.expiresAt && Date.parse(x.expiresAt) <= d.now
+        ? w.discounts.expired
+        : w.common.active
   const rows = d.rows.map(
     (
       x,

@@ -7,7 +7,7 @@ export interface Client {
   storeId: string
   /** The session that opened it: its end, or its losing `orders:read`, ends the stream (live-access.ts). */
   sessionId: string
-  o: Words
+  w: Words
   locale: string
   /** The store's time zone, and whether the reader may move orders (their rows then carry the moves). */
   zone: string

@@ -51,7 +51,8 @@ export type OrdersPanelDeps = FeedDeps
 export function ordersPages(deps: OrdersPanelDeps) {
   const feed = new OrderFeed(deps)
 
-  const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
+  const notFound = (c: Handler) =>
+    render(c, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
 
   /** The order the path names, of the person's store; undefined when there is none (a 404). */
   function orderOf(c: Handler) {
@@ -207,10 +208,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
 }
 
 /** A refused tracking field as the person reads it, at its field. */
-function trackingProblem(
-  w: Words,
-  e: ValidationError,
-): { field: 'trackingNumber' | 'trackingUrl'; text: string } {
+function trackingProblem(w: Words, e: ValidationError): { field: 'trackingNumber' | 'trackingUrl'; text: string } {
   const f = (e.details as { field?: string } | undefined)?.field
   return f === 'trackingUrl'
     ? { field: 'trackingUrl', text: w.orders.trackingUrlInvalid }

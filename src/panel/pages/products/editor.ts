@@ -9,7 +9,6 @@ import { html, raw, type Html } from '../../../shop/html'
 import { can, form, layout, type Frame } from '../../views'
 import { banner, checkbox, errorAt, input, notice, select } from '../controls'
 import type { Problem } from '../kit'
-import { cw } from '../kit'
 import type { ProductForm } from './form'
 import { picturesSection, type PicturesView } from './pictures-view'
 
@@ -34,18 +33,17 @@ export interface EditorData {
 
 /** The new-product form's pictures: picked now, added once the product exists (the form posts as multipart). */
 function newPictures(f: Frame, d: EditorData): Html {
-  const m = f.w
+  const w = f.w
   const again = d.picked ? 'file-again' : ''
-  return html`<h2>${m.products.pictures}</h2>
-    <label for="file">${m.products.addPictures}</label>
+  return html`<h2>${w.products.pictures}</h2>
+    <label for="file">${w.products.addPictures}</label>
     <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp" aria-describedby="file-hint${again ? ` ${again}` : ''}">
-    <p id="file-hint" class="hint">${m.products.picturesHint(d.maxMb)} ${m.products.picturesOnCreate}</p>
-    ${again ? html`<p id="file-again" class="error">${m.products.pickAgain}</p>` : ''}`
+    <p id="file-hint" class="hint">${w.products.picturesHint(d.maxMb)} ${w.products.picturesOnCreate}</p>
+    ${again ? html`<p id="file-again" class="error">${w.products.pickAgain}</p>` : ''}`
 }
 
 function variantRows(f: Frame, d: EditorData): Html {
   const w = f.w
-  const m = f.w
   const e = d.errors
   const writable = can(f, 'products:write')
   const last = d.form.variants.length - 1
@@ -62,7 +60,7 @@ function variantRows(f: Frame, d: EditorData): Html {
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
       ${
         writable
-          ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${m.products.moveUpLabel(n)}">${m.common.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${m.products.moveDownLabel(n)}">${m.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
+          ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${w.products.moveUpLabel(n)}">${w.common.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${w.products.moveDownLabel(n)}">${w.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
           : ''
       }
     </fieldset>`
@@ -95,10 +93,9 @@ export function editorPage(f: Frame, d: EditorData): string {
     ${!d.id && writable ? newPictures(f, d) : ''}
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.common.save : w.products.create}</button></p>` : ''}`
-  const m = f.w
   const conflict =
     d.conflict && d.id
-      ? html`<div class="alert" role="alert"><p><strong>${m.products.changedTitle}</strong></p><p>${m.products.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${m.products.reload}</a></p></div>`
+      ? html`<div class="alert" role="alert"><p><strong>${w.products.changedTitle}</strong></p><p>${w.products.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${w.products.reload}</a></p></div>`
       : ''
   return layout(
     f,

@@ -5,9 +5,9 @@
  */
 import { html, raw } from '../../../shop/html'
 import { can, layout, type Frame } from '../../views'
-import { cw } from '../kit'
 import { notice, pager } from '../controls'
 import { catalogLinks } from '../bulk/links'
+import type { Words } from '../../words'
 
 export const PAGE_SIZE = 20
 
@@ -34,7 +34,7 @@ const thumb = (t: { url: string } | null) =>
     ? html`<img class="thumb" src="${t.url}" width="48" height="48" alt="" loading="lazy" decoding="async">`
     : html`<span class="thumb" aria-hidden="true"></span>`
 
-const stockCell = (w: ReturnType<typeof cw>, r: ListData['rows'][number]) =>
+const stockCell = (w: Words, r: ListData['rows'][number]) =>
   r.stock === null
     ? html`<span aria-hidden="true">—</span><span class="sr-only">${w.products.notTracked}</span>`
     : html`${String(r.stock)}${r.lowStock ? html` <span class="badge low-stock">${w.common.lowStock}</span>` : ''}`

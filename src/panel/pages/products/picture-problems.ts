@@ -18,13 +18,14 @@ const MB = 1024 * 1024
 /** Undefined for errors that are not the person's to fix (they go to the error handler). */
 export function pictureProblem(e: unknown, lang: PanelLanguage, config: Config): PictureProblem | undefined {
   const w = panelWords(lang)
-  if (e instanceof PlanRequired)
-    return { status: e.status, message: w.problems.planLimit, upgradeUrl: e.upgradeUrl }
-  if (e instanceof PayloadTooLarge) return { status: 413, message: w.products.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }
+  if (e instanceof PlanRequired) return { status: e.status, message: w.problems.planLimit, upgradeUrl: e.upgradeUrl }
+  if (e instanceof PayloadTooLarge)
+    return { status: 413, message: w.products.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }
   if (e instanceof RateLimited) return { status: 429, message: w.products.busy }
   if (!(e instanceof AppError) || e.status >= 500) return undefined
   const d = (e.details ?? {}) as { reason?: string; limit?: number; maxPixels?: number }
-  if (e.code === 'LIMIT_REACHED') return { status: e.status, message: w.products.tooMany(d.limit ?? config.maxProductImages) }
+  if (e.code === 'LIMIT_REACHED')
+    return { status: e.status, message: w.products.tooMany(d.limit ?? config.maxProductImages) }
   const message =
     d.reason === 'required'
       ? w.products.fileRequired

@@ -2,7 +2,7 @@ import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
-import { cw, numberField, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { numberField, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts, type Added } from './add-pictures'
 import { pictureProblem } from './picture-problems'
 import { pictureDeleteBody, pictureItems } from './pictures-view'
@@ -106,7 +106,8 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       const { position } = checkBody(ImageMove, { position: numberField(c.body, 'position') })
       moveImage({ ctx: c.ctx, input: { productId: id, imageId, position } })
       const count = getProduct({ ctx: c.ctx, input: { id } }).images.length
-      if (wantsJson(c)) return fragment(c, id, 200, { ok: true, announce: c.p.w.products.pictureMoved(position + 1, count) })
+      if (wantsJson(c))
+        return fragment(c, id, 200, { ok: true, announce: c.p.w.products.pictureMoved(position + 1, count) })
       return kit.seeOther(c.set, editorUrl(id, `done=moved&to=${position + 1}&of=${count}`, `picture-${imageId}`))
     } catch (e) {
       const page = r.missing(c, e)

@@ -10,7 +10,6 @@ import {
 import { formatMoney } from '../../../shop/i18n'
 import {
   controlId,
-  cw,
   field,
   pageParam,
   tokenOk,

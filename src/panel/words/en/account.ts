@@ -20,12 +20,14 @@ export const account = {
   enableTwoStep: 'Turn on two-step sign-in',
   disableTwoStep: 'Turn off two-step sign-in',
   recoveryLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left.`,
-  totpSetupIntro: 'Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.',
+  totpSetupIntro:
+    'Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.',
   totpQr: 'QR code for your authenticator app: scan it instead of typing the key',
   totpKey: 'Setup key',
   totpLink: 'Open in authenticator app',
   recoveryTitle: 'Your recovery codes',
-  recoveryIntro: 'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  recoveryIntro:
+    'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
   devices: 'Your devices',
   device: 'Device',
   lastSeen: 'Last seen',

@@ -5,7 +5,8 @@ export const bulk = {
   bulkEdit: 'Bulk edit',
   exportCsv: 'Export CSV',
   importCsv: 'Import CSV',
-  bulkIntro: 'Change prices and stock of many products at once. Saving applies every changed cell together, or none of them if one is refused.',
+  bulkIntro:
+    'Change prices and stock of many products at once. Saving applies every changed cell together, or none of them if one is refused.',
   bulkBound: (n: number) => `${n} products a page; products with variants have a row per variant.`,
   stockEmpty: 'An empty stock means stock is not tracked.',
   gridCaption: 'Prices and stock',
@@ -18,7 +19,8 @@ export const bulk = {
     n === 1 ? '1 row needs attention; nothing was saved.' : `${fmt(n)} rows need attention; nothing was saved.`,
   noRows: 'No products yet.',
   importTitle: 'Import products from CSV',
-  importIntro: 'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You will see what would change before anything is saved.',
+  importIntro:
+    'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You will see what would change before anything is saved.',
   columnsAre: (cols: string, currency: string) =>
     `The first line names the columns: ${cols}. One line per variant; a product without variants has one line. Prices are in ${currency}; an empty stock is not tracked.`,
   importLimits: (rows: string, mb: string) => `At most ${rows} rows and ${mb} MB per file.`,

@@ -16,5 +16,5 @@ export const categories = {
   slugTaken: 'Another category already has this name in its address. Choose another name.',
   back: 'Back to categories',
   readOnly: 'Your role can view categories but not change them.',
-  done: { saved: 'Saved.', deleted: 'Category deleted.', moved: 'Order saved.' } as Record<string, string>,
+  done: { deleted: 'Category deleted.', moved: 'Order saved.' } as Record<string, string>,
 }

@@ -37,6 +37,7 @@ export const dashboard = {
   done: 'Done',
   todo: 'To do',
   upgradeTitle: 'More with a paid plan',
-  upgradeText: 'Pro and Lifetime plans add revenue, average order, visits, conversion, the daily chart and your top products.',
+  upgradeText:
+    'Pro and Lifetime plans add revenue, average order, visits, conversion, the daily chart and your top products.',
   upgrade: 'Upgrade',
 }

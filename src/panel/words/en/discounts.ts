@@ -32,5 +32,5 @@ export const discounts = {
   create: 'Create discount',
   back: 'Back to discounts',
   readOnly: 'Your role can view discounts but not change them.',
-  done: { saved: 'Saved.', deleted: 'Discount deleted.' } as Record<string, string>,
+  done: { deleted: 'Discount deleted.' } as Record<string, string>,
 }

@@ -69,6 +69,7 @@ export const products = {
   moveUpLabel: (n: number) => `Move up, variant ${n}`,
   moveDownLabel: (n: number) => `Move down, variant ${n}`,
   changedTitle: 'This product changed since you opened it',
-  changedText: 'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing of theirs is lost.',
+  changedText:
+    'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing of theirs is lost.',
   reload: 'Open the current version',
 }

@@ -3,7 +3,8 @@ export const push = {
   notifications: 'Notifications on this device',
   notificationsIntro: 'Get a notification for each new order on this phone or computer, even with the panel closed.',
   needsScript: 'Turning notifications on needs JavaScript and a browser that supports them.',
-  needsTrust: 'This browser can’t turn notifications on here: it needs the panel on a secure address it trusts (see the phone guide).',
+  needsTrust:
+    'This browser can’t turn notifications on here: it needs the panel on a secure address it trusts (see the phone guide).',
   denied: 'Notifications are blocked for this site in the browser’s settings.',
   turnOn: 'Turn on',
   turnOff: 'Turn off',

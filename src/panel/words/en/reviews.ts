@@ -12,5 +12,4 @@ export const reviews = {
   status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' },
   upgrade: 'Approving and rejecting reviews comes with a paid plan.',
   upgradeLink: 'See the plans',
-  done: 'Saved.',
 }

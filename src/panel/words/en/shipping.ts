@@ -16,5 +16,5 @@ export const shipping = {
   create: 'Create shipping option',
   back: 'Back to shipping',
   readOnly: 'Your role can view shipping options but not change them.',
-  done: { saved: 'Saved.', deleted: 'Shipping option deleted.' } as Record<string, string>,
+  done: { deleted: 'Shipping option deleted.' } as Record<string, string>,
 }

@@ -42,7 +42,8 @@ export const signin = {
   confirmIntro: 'This change needs a recent proof that it is you. Once you confirm, it goes ahead.',
   twoStepCode: 'Two-step code',
   usePasskey: 'Use a passkey',
-  confirmNoProof: 'Your account has no password, passkey or two-step sign-in to confirm with. Sign in again with a new one-time link, then set a password.',
+  confirmNoProof:
+    'Your account has no password, passkey or two-step sign-in to confirm with. Sign in again with a new one-time link, then set a password.',
   pwRequired: 'Enter a password.',
   pwTooShort: 'Use at least 10 characters.',
   pwTooLong: 'Use at most 256 characters.',

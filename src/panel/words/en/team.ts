@@ -3,7 +3,8 @@ export const team = {
   resetLink: 'Reset link',
   makeResetLink: (who: string) => `Make a reset link for ${who}`,
   resetConfirmTitle: (who: string) => `Make a reset link for ${who}?`,
-  resetConfirmText: 'Their password stops working at once and they are signed out everywhere. Until they use the link, they can sign in only through it.',
+  resetConfirmText:
+    'Their password stops working at once and they are signed out everywhere. Until they use the link, they can sign in only through it.',
   confirmReset: 'Yes, make the link',
   resetReady: 'Reset link ready',
   resetLinkIntro: (email: string) =>
@@ -15,7 +16,8 @@ export const team = {
   changeRoleOf: (who: string) => `Role of ${who}`,
   removeMember: (who: string) => `Remove ${who}`,
   removeConfirmTitle: (who: string) => `Remove ${who} from the team?`,
-  removeConfirmText: 'They lose access to this store at once and are signed out of it. Their past activity stays in the log.',
+  removeConfirmText:
+    'They lose access to this store at once and are signed out of it. Their past activity stays in the log.',
   confirmRemove: 'Yes, remove',
   lastSignIn: 'Last sign-in',
   invite: 'Invite',

@@ -13,7 +13,8 @@ export const webhooks = {
   rotateSecret: 'Rotate the secret',
   secretRotated: 'Your new signing secret',
   sendTest: 'Send test event',
-  sendTestHint: 'Sends one webhook.test event to this endpoint only, signed like every event; it shows in the log below.',
+  sendTestHint:
+    'Sends one webhook.test event to this endpoint only, signed like every event; it shows in the log below.',
   testSent: 'A test event is on its way.',
   deliveries: 'Delivery log',
   viewLogOf: (url: string) => `Delivery log of ${url}`,

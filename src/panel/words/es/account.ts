@@ -22,12 +22,14 @@ export const account: Words['account'] = {
   enableTwoStep: 'Activar la verificación en dos pasos',
   disableTwoStep: 'Desactivar la verificación en dos pasos',
   recoveryLeft: (n) => `Quedan ${n} código${n === 1 ? '' : 's'} de recuperación.`,
-  totpSetupIntro: 'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
+  totpSetupIntro:
+    'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
   totpQr: 'Código QR para tu app de autenticación: escanéalo en lugar de escribir la clave',
   totpKey: 'Clave de configuración',
   totpLink: 'Abrir en la app de autenticación',
   recoveryTitle: 'Tus códigos de recuperación',
-  recoveryIntro: 'Cada código inicia sesión una vez si pierdes tu teléfono. Guárdalos en un lugar seguro: solo se muestran ahora.',
+  recoveryIntro:
+    'Cada código inicia sesión una vez si pierdes tu teléfono. Guárdalos en un lugar seguro: solo se muestran ahora.',
   devices: 'Tus dispositivos',
   device: 'Dispositivo',
   lastSeen: 'Última actividad',

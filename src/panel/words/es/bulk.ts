@@ -7,7 +7,8 @@ export const bulk: Words['bulk'] = {
   bulkEdit: 'Edición masiva',
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
-  bulkIntro: 'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas juntas, o ninguna si se rechaza alguna.',
+  bulkIntro:
+    'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas juntas, o ninguna si se rechaza alguna.',
   bulkBound: (n) => `${n} productos por página; los productos con variantes tienen una fila por variante.`,
   stockEmpty: 'Un stock vacío significa que no se controla.',
   gridCaption: 'Precios y stock',
@@ -21,11 +22,13 @@ export const bulk: Words['bulk'] = {
     n === 1 ? '1 fila necesita atención; no se guardó nada.' : `${fmt(n)} filas necesitan atención; no se guardó nada.`,
   noRows: 'Todavía no hay productos.',
   importTitle: 'Importar productos desde CSV',
-  importIntro: 'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
+  importIntro:
+    'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
   columnsAre: (cols, currency) =>
     `La primera línea nombra las columnas: ${cols}. Una línea por variante; un producto sin variantes tiene una línea. Los precios van en ${currency}; un stock vacío no se controla.`,
   importLimits: (rows, mb) => `Como máximo ${rows} filas y ${mb} MB por archivo.`,
-  exportHint: 'La exportación tiene las mismas columnas: descárgala, edítala en una hoja de cálculo e impórtala de nuevo.',
+  exportHint:
+    'La exportación tiene las mismas columnas: descárgala, edítala en una hoja de cálculo e impórtala de nuevo.',
   file: 'Archivo CSV',
   checkFile: 'Revisar el archivo',
   chooseFile: 'Elige un archivo CSV.',

@@ -18,5 +18,5 @@ export const categories: Words['categories'] = {
   slugTaken: 'Otra categoría ya tiene este nombre en su dirección. Elige otro nombre.',
   back: 'Volver a categorías',
   readOnly: 'Tu rol puede ver las categorías pero no cambiarlas.',
-  done: { saved: 'Guardado.', deleted: 'Categoría eliminada.', moved: 'Orden guardado.' },
+  done: { deleted: 'Categoría eliminada.', moved: 'Orden guardado.' },
 }

@@ -39,6 +39,7 @@ export const dashboard: Words['dashboard'] = {
   done: 'Hecho',
   todo: 'Pendiente',
   upgradeTitle: 'Más con un plan pago',
-  upgradeText: 'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus productos más vendidos.',
+  upgradeText:
+    'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus productos más vendidos.',
   upgrade: 'Mejorar plan',
 }

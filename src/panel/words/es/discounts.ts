@@ -34,5 +34,5 @@ export const discounts: Words['discounts'] = {
   create: 'Crear descuento',
   back: 'Volver a descuentos',
   readOnly: 'Tu rol puede ver los descuentos pero no cambiarlos.',
-  done: { saved: 'Guardado.', deleted: 'Descuento eliminado.' },
+  done: { deleted: 'Descuento eliminado.' },
 }

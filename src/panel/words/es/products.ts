@@ -71,6 +71,7 @@ export const products: Words['products'] = {
   moveUpLabel: (n) => `Subir, variante ${n}`,
   moveDownLabel: (n) => `Bajar, variante ${n}`,
   changedTitle: 'Este producto cambió desde que lo abriste',
-  changedText: 'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que no se pierde nada de lo suyo.',
+  changedText:
+    'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que no se pierde nada de lo suyo.',
   reload: 'Abrir la versión actual',
 }

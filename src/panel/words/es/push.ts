@@ -3,9 +3,11 @@ import type { Words } from '../shape'
 
 export const push: Words['push'] = {
   notifications: 'Notificaciones en este dispositivo',
-  notificationsIntro: 'Recibe una notificación por cada pedido nuevo en este teléfono o computadora, incluso con el panel cerrado.',
+  notificationsIntro:
+    'Recibe una notificación por cada pedido nuevo en este teléfono o computadora, incluso con el panel cerrado.',
   needsScript: 'Activar las notificaciones necesita JavaScript y un navegador que las admita.',
-  needsTrust: 'Este navegador no puede activar notificaciones aquí: necesita el panel en una dirección segura de confianza (ver la guía del teléfono).',
+  needsTrust:
+    'Este navegador no puede activar notificaciones aquí: necesita el panel en una dirección segura de confianza (ver la guía del teléfono).',
   denied: 'Las notificaciones están bloqueadas para este sitio en la configuración del navegador.',
   turnOn: 'Activar',
   turnOff: 'Desactivar',

@@ -14,5 +14,4 @@ export const reviews: Words['reviews'] = {
   status: { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada' },
   upgrade: 'Aprobar y rechazar reseñas viene con un plan de pago.',
   upgradeLink: 'Ver los planes',
-  done: 'Guardado.',
 }

@@ -18,5 +18,5 @@ export const shipping: Words['shipping'] = {
   create: 'Crear opción de envío',
   back: 'Volver a envíos',
   readOnly: 'Tu rol puede ver las opciones de envío pero no cambiarlas.',
-  done: { saved: 'Guardado.', deleted: 'Opción de envío eliminada.' },
+  done: { deleted: 'Opción de envío eliminada.' },
 }

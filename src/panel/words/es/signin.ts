@@ -32,7 +32,8 @@ export const signin: Words['signin'] = {
     `Esta invitación es para ${email}, que no tiene contraseña ni llave de acceso. Abre este enlace en un navegador donde hayas iniciado sesión como ${email}.`,
   signInAnotherWay: 'Iniciar sesión con una llave de acceso',
   cantSignIn: '¿No puedes iniciar sesión?',
-  cantSignInMember: 'Miembro del equipo: pide a un dueño de tu tienda un enlace de restablecimiento (lo crea en la página Equipo).',
+  cantSignInMember:
+    'Miembro del equipo: pide a un dueño de tu tienda un enlace de restablecimiento (lo crea en la página Equipo).',
   cantSignInOwner: 'Dueño: en el servidor, ejecuta este comando; muestra un enlace de restablecimiento:',
   setPassword: 'Crear una contraseña',
   setPasswordIntro: 'Solo inicias sesión con enlaces de un solo uso. Crea una contraseña para entrar por tu cuenta.',
@@ -43,7 +44,8 @@ export const signin: Words['signin'] = {
   confirmIntro: 'Este cambio necesita una prueba reciente de que eres tú. Al confirmar, se realiza.',
   twoStepCode: 'Código de dos pasos',
   usePasskey: 'Usar una llave de acceso',
-  confirmNoProof: 'Tu cuenta no tiene contraseña, llave de acceso ni verificación en dos pasos para confirmar. Inicia sesión de nuevo con un enlace de un solo uso y crea una contraseña.',
+  confirmNoProof:
+    'Tu cuenta no tiene contraseña, llave de acceso ni verificación en dos pasos para confirmar. Inicia sesión de nuevo con un enlace de un solo uso y crea una contraseña.',
   pwRequired: 'Escribe una contraseña.',
   pwTooShort: 'Usa al menos 10 caracteres.',
   pwTooLong: 'Usa como máximo 256 caracteres.',

@@ -5,7 +5,8 @@ export const team: Words['team'] = {
   resetLink: 'Enlace de restablecimiento',
   makeResetLink: (who) => `Crear un enlace de restablecimiento para ${who}`,
   resetConfirmTitle: (who) => `¿Crear un enlace de restablecimiento para ${who}?`,
-  resetConfirmText: 'Su contraseña deja de funcionar al instante y se cierra su sesión en todas partes. Hasta que use el enlace, solo puede entrar con él.',
+  resetConfirmText:
+    'Su contraseña deja de funcionar al instante y se cierra su sesión en todas partes. Hasta que use el enlace, solo puede entrar con él.',
   confirmReset: 'Sí, crear el enlace',
   resetReady: 'Enlace de restablecimiento listo',
   resetLinkIntro: (email) =>
@@ -17,7 +18,8 @@ export const team: Words['team'] = {
   changeRoleOf: (w) => `Rol de ${w}`,
   removeMember: (w) => `Quitar a ${w}`,
   removeConfirmTitle: (w) => `¿Quitar a ${w} del equipo?`,
-  removeConfirmText: 'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el registro.',
+  removeConfirmText:
+    'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el registro.',
   confirmRemove: 'Sí, quitar',
   lastSignIn: 'Último acceso',
   invite: 'Invitar',

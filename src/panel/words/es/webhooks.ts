@@ -15,7 +15,8 @@ export const webhooks: Words['webhooks'] = {
   rotateSecret: 'Rotar el secreto',
   secretRotated: 'Tu nuevo secreto de firma',
   sendTest: 'Enviar evento de prueba',
-  sendTestHint: 'Envía un evento webhook.test solo a este destino, firmado como todos; aparece en el registro de abajo.',
+  sendTestHint:
+    'Envía un evento webhook.test solo a este destino, firmado como todos; aparece en el registro de abajo.',
   testSent: 'Un evento de prueba va en camino.',
   deliveries: 'Registro de entregas',
   viewLogOf: (url) => `Registro de entregas de ${url}`,

@@ -22,7 +22,8 @@ export const account: Words['account'] = {
   enableTwoStep: 'Ativar a verificação em duas etapas',
   disableTwoStep: 'Desativar a verificação em duas etapas',
   recoveryLeft: (n) => `Resta${n === 1 ? '' : 'm'} ${n} código${n === 1 ? '' : 's'} de recuperação.`,
-  totpSetupIntro: 'Adicione esta chave ao seu app autenticador (ou abra o link no celular) e digite o código que ele mostra.',
+  totpSetupIntro:
+    'Adicione esta chave ao seu app autenticador (ou abra o link no celular) e digite o código que ele mostra.',
   totpQr: 'Código QR para o seu app autenticador: escaneie-o em vez de digitar a chave',
   totpKey: 'Chave de configuração',
   totpLink: 'Abrir no app autenticador',

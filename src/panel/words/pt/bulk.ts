@@ -7,7 +7,8 @@ export const bulk: Words['bulk'] = {
   bulkEdit: 'Edição em massa',
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
-  bulkIntro: 'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou nenhuma se alguma for recusada.',
+  bulkIntro:
+    'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou nenhuma se alguma for recusada.',
   bulkBound: (n) => `${n} produtos por página; produtos com variantes têm uma linha por variante.`,
   stockEmpty: 'Um estoque vazio significa que ele não é controlado.',
   gridCaption: 'Preços e estoque',
@@ -20,7 +21,8 @@ export const bulk: Words['bulk'] = {
     n === 1 ? '1 linha precisa de atenção; nada foi salvo.' : `${fmt(n)} linhas precisam de atenção; nada foi salvo.`,
   noRows: 'Ainda não há produtos.',
   importTitle: 'Importar produtos de um CSV',
-  importIntro: 'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
+  importIntro:
+    'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
   columnsAre: (cols, currency) =>
     `A primeira linha nomeia as colunas: ${cols}. Uma linha por variante; um produto sem variantes tem uma linha. Os preços são em ${currency}; um estoque vazio não é controlado.`,
   importLimits: (rows, mb) => `No máximo ${rows} linhas e ${mb} MB por arquivo.`,

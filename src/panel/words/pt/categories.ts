@@ -18,5 +18,5 @@ export const categories: Words['categories'] = {
   slugTaken: 'Outra categoria já tem este nome no endereço. Escolha outro nome.',
   back: 'Voltar às categorias',
   readOnly: 'Seu papel pode ver as categorias, mas não alterá-las.',
-  done: { saved: 'Salvo.', deleted: 'Categoria excluída.', moved: 'Ordem salva.' },
+  done: { deleted: 'Categoria excluída.', moved: 'Ordem salva.' },
 }

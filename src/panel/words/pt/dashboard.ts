@@ -39,6 +39,7 @@ export const dashboard: Words['dashboard'] = {
   done: 'Feito',
   todo: 'A fazer',
   upgradeTitle: 'Mais com um plano pago',
-  upgradeText: 'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais vendidos.',
+  upgradeText:
+    'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais vendidos.',
   upgrade: 'Fazer upgrade',
 }

@@ -34,5 +34,5 @@ export const discounts: Words['discounts'] = {
   create: 'Criar desconto',
   back: 'Voltar aos descontos',
   readOnly: 'Seu papel pode ver os descontos, mas não alterá-los.',
-  done: { saved: 'Salvo.', deleted: 'Desconto excluído.' },
+  done: { deleted: 'Desconto excluído.' },
 }

@@ -70,6 +70,7 @@ export const products: Words['products'] = {
   moveUpLabel: (n) => `Subir, variante ${n}`,
   moveDownLabel: (n) => `Descer, variante ${n}`,
   changedTitle: 'Este produto mudou desde que você o abriu',
-  changedText: 'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então nada do que a outra pessoa fez se perde.',
+  changedText:
+    'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então nada do que a outra pessoa fez se perde.',
   reload: 'Abrir a versão atual',
 }

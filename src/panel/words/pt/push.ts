@@ -3,9 +3,11 @@ import type { Words } from '../shape'
 
 export const push: Words['push'] = {
   notifications: 'Notificações neste dispositivo',
-  notificationsIntro: 'Receba uma notificação para cada novo pedido neste celular ou computador, mesmo com o painel fechado.',
+  notificationsIntro:
+    'Receba uma notificação para cada novo pedido neste celular ou computador, mesmo com o painel fechado.',
   needsScript: 'Ativar as notificações precisa de JavaScript e de um navegador que as suporte.',
-  needsTrust: 'Este navegador não pode ativar notificações aqui: ele precisa do painel num endereço seguro e confiável (veja o guia do celular).',
+  needsTrust:
+    'Este navegador não pode ativar notificações aqui: ele precisa do painel num endereço seguro e confiável (veja o guia do celular).',
   denied: 'As notificações estão bloqueadas para este site nas configurações do navegador.',
   turnOn: 'Ativar',
   turnOff: 'Desativar',

@@ -14,5 +14,4 @@ export const reviews: Words['reviews'] = {
   status: { pending: 'Pendente', approved: 'Aprovada', rejected: 'Rejeitada' },
   upgrade: 'Aprovar e rejeitar avaliações vem com um plano pago.',
   upgradeLink: 'Ver os planos',
-  done: 'Salvo.',
 }

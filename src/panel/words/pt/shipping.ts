@@ -18,5 +18,5 @@ export const shipping: Words['shipping'] = {
   create: 'Criar opção de frete',
   back: 'Voltar às entregas',
   readOnly: 'Seu papel pode ver as opções de frete, mas não alterá-las.',
-  done: { saved: 'Salvo.', deleted: 'Opção de frete excluída.' },
+  done: { deleted: 'Opção de frete excluída.' },
 }

@@ -43,7 +43,8 @@ export const signin: Words['signin'] = {
   confirmIntro: 'Esta mudança precisa de uma prova recente de que é você. Ao confirmar, ela é feita.',
   twoStepCode: 'Código de duas etapas',
   usePasskey: 'Usar uma chave de acesso',
-  confirmNoProof: 'Sua conta não tem senha, chave de acesso nem verificação em duas etapas para confirmar. Entre de novo com um link de uso único e crie uma senha.',
+  confirmNoProof:
+    'Sua conta não tem senha, chave de acesso nem verificação em duas etapas para confirmar. Entre de novo com um link de uso único e crie uma senha.',
   pwRequired: 'Digite uma senha.',
   pwTooShort: 'Use pelo menos 10 caracteres.',
   pwTooLong: 'Use no máximo 256 caracteres.',

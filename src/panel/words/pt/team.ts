@@ -5,7 +5,8 @@ export const team: Words['team'] = {
   resetLink: 'Link de redefinição',
   makeResetLink: (who) => `Criar um link de redefinição para ${who}`,
   resetConfirmTitle: (who) => `Criar um link de redefinição para ${who}?`,
-  resetConfirmText: 'A senha da pessoa para de funcionar na hora e ela sai de todos os dispositivos. Até usar o link, só entra por ele.',
+  resetConfirmText:
+    'A senha da pessoa para de funcionar na hora e ela sai de todos os dispositivos. Até usar o link, só entra por ele.',
   confirmReset: 'Sim, criar o link',
   resetReady: 'Link de redefinição pronto',
   resetLinkIntro: (email) =>
@@ -17,7 +18,8 @@ export const team: Words['team'] = {
   changeRoleOf: (w) => `Papel de ${w}`,
   removeMember: (w) => `Remover ${w}`,
   removeConfirmTitle: (w) => `Remover ${w} da equipe?`,
-  removeConfirmText: 'A pessoa perde o acesso a esta loja na hora e sai da sessão dela. A atividade passada continua no registro.',
+  removeConfirmText:
+    'A pessoa perde o acesso a esta loja na hora e sai da sessão dela. A atividade passada continua no registro.',
   confirmRemove: 'Sim, remover',
   lastSignIn: 'Último acesso',
   invite: 'Convidar',

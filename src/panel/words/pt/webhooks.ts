@@ -15,7 +15,8 @@ export const webhooks: Words['webhooks'] = {
   rotateSecret: 'Trocar o segredo',
   secretRotated: 'Seu novo segredo de assinatura',
   sendTest: 'Enviar evento de teste',
-  sendTestHint: 'Envia um evento webhook.test só para este destino, assinado como todos; ele aparece no registro abaixo.',
+  sendTestHint:
+    'Envia um evento webhook.test só para este destino, assinado como todos; ele aparece no registro abaixo.',
   testSent: 'Um evento de teste está a caminho.',
   deliveries: 'Registro de entregas',
   viewLogOf: (url) => `Registro de entregas de ${url}`,
