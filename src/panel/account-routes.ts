@@ -40,7 +40,7 @@ export function accountRoutes(env: PanelEnv) {
   const app = panelPlugin('accountRoutes', [
     // ------------------------------------------------------------ account
     panelRoute({ method: 'get', path: '/admin/account', need: 'signedIn' }, (c) =>
-      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done) ?? pushNotice(c.p.lang, c.query.done)),
+      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done) ?? pushNotice(c.w, c.query.done)),
     ),
     panelRoute({ method: 'post', path: '/admin/account/profile', need: 'signedIn' }, (c) => {
       const { p } = c

@@ -9,6 +9,7 @@ import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
 import { field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import type { Words } from '../words'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
 const canHave = (resource: string, access: 'read' | 'write') =>
@@ -23,6 +24,21 @@ interface KeyForm {
 
 type KeyRow = ReturnType<typeof listKeys>[number]
 
+/** A scope's resource as the panel names it: its page's name, the store, or the statistics. */
+const resourceName = (w: Words, resource: string): string =>
+  ({
+    store: w.common.store,
+    products: w.nav.products,
+    categories: w.nav.categories,
+    orders: w.nav.orders,
+    discounts: w.nav.discounts,
+    reviews: w.nav.reviews,
+    customers: w.nav.customers,
+    stats: w.keys.stats,
+    shipping: w.nav.shipping,
+    webhooks: w.nav.webhooks,
+  })[resource] ?? resource
+
 function keysPage(
   f: Frame,
   d: { keys: KeyRow[]; form: KeyForm; errors: Record<string, string>; problem?: Problem; done?: string },
@@ -33,7 +49,7 @@ function keysPage(
     if (!canHave(resource, access)) return html`<td></td>`
     const id = `scope-${resource}-${access}`
     const label = w.keys.scopeLabel(
-      w.keys.resources[resource] ?? resource,
+      resourceName(w, resource),
       access === 'read' ? w.keys.read : w.keys.write,
     )
     return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
@@ -60,7 +76,7 @@ function keysPage(
       html`${input({ id: 'name', label: w.keys.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
       <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.keys.scopes}</legend>
         <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.keys.resource}</th><th scope="col">${w.keys.read}</th><th scope="col">${w.keys.write}</th></tr></thead>
-        <tbody>${RESOURCES.map((r) => html`<tr><th scope="row">${w.keys.resources[r] ?? r}</th>${box(r, 'read')}${box(r, 'write')}</tr>`)}</tbody></table></div>
+        <tbody>${RESOURCES.map((r) => html`<tr><th scope="row">${resourceName(w, r)}</th>${box(r, 'read')}${box(r, 'write')}</tr>`)}</tbody></table></div>
         ${e.scopes ? html`<p id="scopes-error" class="error">${e.scopes}</p>` : ''}
       </fieldset>
       ${input({ id: 'expires', label: w.keys.expiry, value: d.form.expires, type: 'date', hint: w.keys.expiryHint, errors: e })}

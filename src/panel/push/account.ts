@@ -6,11 +6,10 @@ import type { PanelEnv } from '../env'
 import { deviceName } from '../respond'
 import type { Frame } from '../views'
 import { notificationsSection } from '../views/notifications'
-import { panelWords, type PanelLanguage } from '../words'
+import type { Words } from '../words'
 
 export function notificationsOf(env: Pick<PanelEnv, 'db'>, f: Frame, userId: string): Html {
   return notificationsSection(f, {
-    pw: f.w,
     devices: devicesOf(env, userId).map((d) => ({
       id: d.id,
       name: deviceName(d.userAgent, f.w.account.unknownDevice),
@@ -21,8 +20,7 @@ export function notificationsOf(env: Pick<PanelEnv, 'db'>, f: Frame, userId: str
 }
 
 /** The notice after one of the section's forms (`?done=`), if it was one of them. */
-export function pushNotice(lang: PanelLanguage, done: string | undefined): string | undefined {
-  const w = panelWords(lang)
+export function pushNotice(w: Words, done: string | undefined): string | undefined {
   if (done === 'push-test') return w.push.testSent
   if (done === 'push-none') return w.push.noDevicesForTest
   if (done === 'push-prefs') return w.push.prefsSaved

@@ -37,7 +37,7 @@ export async function addPictures(
     } catch (e) {
       // A product gone or another store's is the page's to answer, not a file's problem.
       if (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))) throw e
-      const problem = pictureProblem(e, p.lang, kit.deps.config)
+      const problem = pictureProblem(e, p.w, kit.deps.config)
       if (!problem) throw e
       out.errors.push(part?.filename ? w.products.fileProblem(part.filename, problem.message) : problem.message)
       out.status = problem.status

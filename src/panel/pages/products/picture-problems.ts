@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../../config'
 import { AppError, PayloadTooLarge, PlanRequired, RateLimited } from '../../../lib/errors'
-import { panelWords, type PanelLanguage } from '../../words'
+import type { Words } from '../../words'
 
 export interface PictureProblem {
   status: number
@@ -16,8 +16,7 @@ export interface PictureProblem {
 const MB = 1024 * 1024
 
 /** Undefined for errors that are not the person's to fix (they go to the error handler). */
-export function pictureProblem(e: unknown, lang: PanelLanguage, config: Config): PictureProblem | undefined {
-  const w = panelWords(lang)
+export function pictureProblem(e: unknown, w: Words, config: Config): PictureProblem | undefined {
   if (e instanceof PlanRequired) return { status: e.status, message: w.problems.planLimit, upgradeUrl: e.upgradeUrl }
   if (e instanceof PayloadTooLarge)
     return { status: 413, message: w.products.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }

@@ -8,10 +8,10 @@
 import { html, raw, type Html } from '../../../shop/html'
 import type { ImageView } from '../../../modules/products'
 import { described } from '../controls'
-import { panelWords, type PanelLanguage } from '../../words'
+import type { Words } from '../../words'
 
 export interface PicturesView {
-  lang: PanelLanguage
+  w: Words
   token: string
   writable: boolean
   productId: string
@@ -34,7 +34,7 @@ function moveForm(v: PicturesView, img: ImageView, to: number, text: string, lab
 }
 
 export function pictureItems(v: PicturesView): Html {
-  const w = panelWords(v.lang)
+  const { w } = v
   const n = v.images.length
   return html`${v.images.map((img, i) => {
     const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
@@ -52,7 +52,7 @@ export function pictureItems(v: PicturesView): Html {
 }
 
 export function picturesSection(v: PicturesView): Html {
-  const w = panelWords(v.lang)
+  const { w } = v
   const errors = v.errors ?? []
   const upload = v.writable
     ? html`<form method="post" action="${base(v)}" enctype="multipart/form-data" id="picture-upload" class="dropzone">${token(v)}
@@ -77,7 +77,7 @@ export function picturesSection(v: PicturesView): Html {
 
 /** "Delete picture 2?", with its thumbnail. */
 export function pictureDeleteBody(v: PicturesView, img: ImageView, n: number): Html {
-  const w = panelWords(v.lang)
+  const { w } = v
   const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
   return html`<section><p><img class="picture-big" src="${thumb.url}" width="${thumb.width}" height="${Math.max(1, Math.round((img.height * thumb.width) / img.width))}" alt="${w.products.pictureAlt(n, v.productName)}"></p>
     <p>${w.products.deletePictureText}</p>

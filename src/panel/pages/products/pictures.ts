@@ -51,7 +51,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
     try {
       release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
-      const problem = pictureProblem(e, p.lang, config)!
+      const problem = pictureProblem(e, p.w, config)!
       return wantsJson(c)
         ? fragment(c, id, 429, { ok: false, error: problem.message })
         : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
@@ -61,7 +61,7 @@ export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
       try {
         staged = await stageUploads(c.request, config.dataDir, config.mediaMaxBytes, config.maxProductImages)
       } catch (e) {
-        const problem = pictureProblem(e, p.lang, config)
+        const problem = pictureProblem(e, p.w, config)
         if (!problem) throw e
         return wantsJson(c)
           ? fragment(c, id, problem.status, { ok: false, error: problem.message })

@@ -36,7 +36,7 @@ export function productRenderer(kit: PageKit) {
     const writable = 'assets' in who ? can(who, 'products:write') : true
     const token = 'assets' in who ? (who.person?.formToken ?? '') : (who.formToken ?? '')
     return {
-      lang: who.lang,
+      w: who.w,
       token,
       writable,
       productId: product.id,

@@ -83,14 +83,14 @@ export function productPages(kit: PageKit): PageRoute[] {
     try {
       release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
-      return blank(429, pictureProblem(e, p.lang, config)!.message)
+      return blank(429, pictureProblem(e, p.w, config)!.message)
     }
     try {
       let staged: StagedParts
       try {
         staged = await readNewProductBody(c.request, config)
       } catch (e) {
-        const problem = pictureProblem(e, p.lang, config)
+        const problem = pictureProblem(e, p.w, config)
         if (!problem) throw e
         return blank(problem.status, problem.message)
       }

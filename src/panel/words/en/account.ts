@@ -1,4 +1,4 @@
-/** The Account page: profile, password, passkeys, two-step sign-in, devices. (English) */
+/** The Account page: profile, password, passkeys, two-step sign-in, devices (English). */
 export const account = {
   accountTitle: 'Your account',
   profile: 'Profile',

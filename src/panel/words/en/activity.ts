@@ -1,4 +1,4 @@
-/** The Activity page: who did what. (English) */
+/** The Activity page: who did what (English). */
 export const activity = {
   record: 'Record',
   anyone: 'Anyone',

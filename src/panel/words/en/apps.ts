@@ -1,4 +1,4 @@
-/** The consent page of an app connecting as the person, and "Connected apps". (English) */
+/** The consent page of an app connecting as the person, and "Connected apps" (English). */
 export const apps = {
   consentTitle: (client: string) => `Connect ${client}?`,
   consentIntro: (client: string, host: string) =>

@@ -1,4 +1,4 @@
-/** Bulk edit and the CSV import and export. (English) */
+/** Bulk edit and the CSV import and export (English). */
 const fmt = (n: number) => n.toLocaleString('en-US')
 
 export const bulk = {
@@ -6,7 +6,8 @@ export const bulk = {
   exportCsv: 'Export CSV',
   importCsv: 'Import CSV',
   bulkIntro:
-    'Change prices and stock of many products at once. Saving applies every changed cell together, or none of them if one is refused.',
+    'Change prices and stock of many products at once. Saving applies every changed cell together, or none of ' +
+    'them if one is refused.',
   bulkBound: (n: number) => `${n} products a page; products with variants have a row per variant.`,
   stockEmpty: 'An empty stock means stock is not tracked.',
   gridCaption: 'Prices and stock',
@@ -20,9 +21,11 @@ export const bulk = {
   noRows: 'No products yet.',
   importTitle: 'Import products from CSV',
   importIntro:
-    'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You will see what would change before anything is saved.',
+    'Rows are matched to products by slug: a known slug updates that product, a new one creates a product. You ' +
+    'will see what would change before anything is saved.',
   columnsAre: (cols: string, currency: string) =>
-    `The first line names the columns: ${cols}. One line per variant; a product without variants has one line. Prices are in ${currency}; an empty stock is not tracked.`,
+    `The first line names the columns: ${cols}. One line per variant; a product without variants has one line. ` +
+    `Prices are in ${currency}; an empty stock is not tracked.`,
   importLimits: (rows: string, mb: string) => `At most ${rows} rows and ${mb} MB per file.`,
   exportHint: 'The export has the same columns: download it, edit it in a spreadsheet, and import it again.',
   file: 'CSV file',

@@ -1,4 +1,4 @@
-/** The Categories page. (English) */
+/** The Categories page (English). */
 export const categories = {
   intro: 'The shop lists categories in this order.',
   none: 'No categories yet.',

@@ -1,4 +1,4 @@
-/** Words many pages say alike: one "Save", one "Cancel", one "Delete". (English) */
+/** Words many pages say alike: one "Save", one "Cancel", one "Delete" (English). */
 export const common = {
   store: 'Store',
   code: 'Code',

@@ -1,4 +1,4 @@
-/** The customers pages. (English) */
+/** The customers pages (English). */
 export const customers = {
   colSpent: 'Total spent',
   colLastOrder: 'Last order',

@@ -1,4 +1,4 @@
-/** The dashboard's figures, chart, lists and first steps. (English) */
+/** The dashboard's figures, chart, lists and first steps (English). */
 export const dashboard = {
   today: 'Today',
   last7: 'Last 7 days',

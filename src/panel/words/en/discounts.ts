@@ -1,4 +1,4 @@
-/** The Discounts page. (English) */
+/** The Discounts page (English). */
 export const discounts = {
   none: 'No discounts yet.',
   add: 'New discount',

@@ -1,4 +1,4 @@
-/** The pages that refuse or fail: not allowed, not found, suspended, busy. (English) */
+/** The pages that refuse or fail: not allowed, not found, suspended, busy (English). */
 export const errors = {
   forbiddenTitle: 'Not allowed',
   forbiddenText: 'Your role in this store does not allow this page.',

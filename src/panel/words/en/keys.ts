@@ -1,4 +1,4 @@
-/** The API keys page. (English) */
+/** The API keys page (English). */
 export const keys = {
   createKey: 'Create key',
   keyName: 'Key name',
@@ -25,16 +25,6 @@ export const keys = {
   revokeConfirmText: 'Programs using this key stop working at once. This cannot be undone.',
   confirmRevoke: 'Yes, revoke',
   noKeys: 'No API keys yet.',
-  resources: {
-    store: 'Store',
-    products: 'Products',
-    categories: 'Categories',
-    orders: 'Orders',
-    discounts: 'Discounts',
-    reviews: 'Reviews',
-    customers: 'Customers',
-    stats: 'Statistics',
-    shipping: 'Shipping',
-    webhooks: 'Webhooks',
-  } as Record<string, string>,
+  /** The statistics scope's name: every other scope is named as its page (nav) or the store. */
+  stats: 'Statistics',
 }

@@ -1,4 +1,4 @@
-/** Each page's name: its link in the menu, its title and its heading. (English) */
+/** Each page's name: its link in the menu, its title and its heading (English). */
 export const nav = {
   dashboard: 'Dashboard',
   orders: 'Orders',

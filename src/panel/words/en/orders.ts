@@ -1,4 +1,4 @@
-/** The orders inbox, an order's page, its quick moves and the packing slip. (English) */
+/** The orders inbox, an order's page, its quick moves and the packing slip (English). */
 import type { OrderStatus } from '../../../modules/orders'
 
 export const orders = {

@@ -1,4 +1,4 @@
-/** A field's problem, by the API's reason, and the banner that lists them. (English) */
+/** A field's problem, by the API's reason, and the banner that lists them (English). */
 export const problems = {
   err: {
     required: 'Fill in this field.',
@@ -18,7 +18,8 @@ export const problems = {
   slugTaken: 'Another product already uses this name in its address. Change the name.',
   phoneInvalid: 'Enter the number in international form, e.g. +14155550100.',
   shortcodesUnknown: (codes: string) =>
-    `Unknown placeholders: ${codes}. Use {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, {address} or {status_url}.`,
+    `Unknown placeholders: ${codes}. Use {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, ` +
+    `{address} or {status_url}.`,
   currencyLocked: (c: string) =>
     `The currency stays ${c} once the store has products, shipping options, discounts or orders.`,
   planLimit: 'Your plan does not allow this.',

@@ -1,4 +1,4 @@
-/** The products list and editor: fields, variants, pictures, concurrent edits. (English) */
+/** The products list and editor: fields, variants, pictures, concurrent edits (English). */
 export const products = {
   newProduct: 'New product',
   searchProducts: 'Search products',
@@ -70,6 +70,7 @@ export const products = {
   moveDownLabel: (n: number) => `Move down, variant ${n}`,
   changedTitle: 'This product changed since you opened it',
   changedText:
-    'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing of theirs is lost.',
+    'Someone saved it in the meantime (perhaps you, in another tab). Your changes below are not saved, so nothing ' +
+    'of theirs is lost.',
   reload: 'Open the current version',
 }

@@ -1,10 +1,11 @@
-/** Notifications on this device, the installed panel and its offline page. (English) */
+/** Notifications on this device, the installed panel and its offline page (English). */
 export const push = {
   notifications: 'Notifications on this device',
   notificationsIntro: 'Get a notification for each new order on this phone or computer, even with the panel closed.',
   needsScript: 'Turning notifications on needs JavaScript and a browser that supports them.',
   needsTrust:
-    'This browser can’t turn notifications on here: it needs the panel on a secure address it trusts (see the phone guide).',
+    'This browser can’t turn notifications on here: it needs the panel on a secure address it trusts (see the ' +
+    'phone guide).',
   denied: 'Notifications are blocked for this site in the browser’s settings.',
   turnOn: 'Turn on',
   turnOff: 'Turn off',
@@ -21,7 +22,6 @@ export const push = {
   tellMeAbout: 'Tell me about',
   prefNewOrders: 'New orders',
   prefReviews: 'Reviews waiting for approval',
-  prefLowStock: 'Low stock',
   prefWebhookDisabled: 'A webhook endpoint disabled',
   prefsSaved: 'Saved what you want to be told about.',
   failed: 'That did not work. Try again.',

@@ -1,4 +1,4 @@
-/** The Reviews page. (English) */
+/** The Reviews page (English). */
 export const reviews = {
   pending: 'Waiting for approval',
   others: 'Approved and rejected',

@@ -1,11 +1,12 @@
-/** The Settings page and its WhatsApp message preview. (English) */
+/** The Settings page and its WhatsApp message preview (English). */
 export const settings = {
   storeName: 'Store name',
   timezone: 'Time zone',
   whatsappNumber: 'WhatsApp number',
   whatsappTemplate: 'WhatsApp message template',
   templateHint:
-    'Placeholders: {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, {address}, {status_url} (the Spanish and Portuguese names work too). Leave empty for the default.',
+    'Placeholders: {store}, {customer}, {order}, {items}, {shipping}, {discount}, {total}, {address}, ' +
+    '{status_url} (the Spanish and Portuguese names work too). Leave empty for the default.',
   preview: 'Preview',
   previewTitle: 'Message preview (sample order)',
   sampleCustomer: 'Ana Silva',
@@ -21,7 +22,8 @@ export const settings = {
   pendingTtl: 'Cancel pending orders after (hours)',
   pendingTtlHint: '0 = never.',
   timezoneHint:
-    'Where the store is, e.g. America/Bogota: the panel, the customer’s order page and the daily figures use its clock.',
+    'Where the store is, e.g. America/Bogota: the panel, the customer’s order page and the daily figures use its ' +
+    'clock.',
   timezoneInvalid: 'Enter a time zone name such as America/Bogota or Europe/Lisbon.',
   showStockCount: 'Show stock counts in the shop',
   viewShop: 'View the storefront',

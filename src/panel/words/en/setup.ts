@@ -1,4 +1,4 @@
-/** The first run's page: the first store and its owner. (English) */
+/** The first run's page: the first store and its owner (English). */
 export const setup = {
   setupTitle: 'Set up your store',
   setupIntro: 'Create the first store and its owner account.',

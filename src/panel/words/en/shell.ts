@@ -1,4 +1,4 @@
-/** The frame around every page: skip link, menus, badges, the store switcher. (English) */
+/** The frame around every page: skip link, menus, badges, the store switcher (English). */
 export const shell = {
   locale: 'en',
   languageName: 'English',

@@ -1,4 +1,4 @@
-/** The Shipping page. (English) */
+/** The Shipping page (English). */
 export const shipping = {
   none: 'No shipping options yet.',
   add: 'New shipping option',

@@ -1,4 +1,7 @@
-/** Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password problems. (English) */
+/**
+ * Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password
+ * problems (English).
+ */
 export const signin = {
   signIn: 'Sign in',
   email: 'Email',
@@ -28,7 +31,8 @@ export const signin = {
   signedInAsOther: (me: string, invited: string) =>
     `You are signed in as ${me}, but this invitation is for ${invited}.`,
   joinNeedsSession: (email: string) =>
-    `This invitation is for ${email}, which has no password or passkey. Open this link in a browser where you are signed in as ${email}.`,
+    `This invitation is for ${email}, which has no password or passkey. Open this link in a browser where you are ` +
+    `signed in as ${email}.`,
   signInAnotherWay: 'Sign in with a passkey instead',
   cantSignIn: "Can't sign in?",
   cantSignInMember: 'Team member: ask an owner of your store for a reset link (they make it on the Team page).',
@@ -43,7 +47,8 @@ export const signin = {
   twoStepCode: 'Two-step code',
   usePasskey: 'Use a passkey',
   confirmNoProof:
-    'Your account has no password, passkey or two-step sign-in to confirm with. Sign in again with a new one-time link, then set a password.',
+    'Your account has no password, passkey or two-step sign-in to confirm with. Sign in again with a new one-time ' +
+    'link, then set a password.',
   pwRequired: 'Enter a password.',
   pwTooShort: 'Use at least 10 characters.',
   pwTooLong: 'Use at most 256 characters.',

@@ -1,10 +1,11 @@
-/** The Team page: members, roles, invitations, reset links. (English) */
+/** The Team page: members, roles, invitations, reset links (English). */
 export const team = {
   resetLink: 'Reset link',
   makeResetLink: (who: string) => `Make a reset link for ${who}`,
   resetConfirmTitle: (who: string) => `Make a reset link for ${who}?`,
   resetConfirmText:
-    'Their password stops working at once and they are signed out everywhere. Until they use the link, they can sign in only through it.',
+    'Their password stops working at once and they are signed out everywhere. Until they use the link, they can ' +
+    'sign in only through it.',
   confirmReset: 'Yes, make the link',
   resetReady: 'Reset link ready',
   resetLinkIntro: (email: string) =>

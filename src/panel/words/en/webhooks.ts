@@ -1,4 +1,4 @@
-/** The webhooks pages and their delivery log. (English) */
+/** The webhooks pages and their delivery log (English). */
 export const webhooks = {
   addWebhook: 'Add webhook',
   url: 'URL',
@@ -9,7 +9,8 @@ export const webhooks = {
   editWebhookTitle: (url: string) => `Edit the webhook to ${url}`,
   signingSecret: 'Signing secret',
   rotateText: (hours: number) =>
-    `A new secret signs from now on; the old one keeps signing beside it for ${hours} hours, so your receiver can switch without losing messages.`,
+    `A new secret signs from now on; the old one keeps signing beside it for ${hours} hours, so your receiver can ` +
+    `switch without losing messages.`,
   rotateSecret: 'Rotate the secret',
   secretRotated: 'Your new signing secret',
   sendTest: 'Send test event',

@@ -1,4 +1,4 @@
-/** The Account page: profile, password, passkeys, two-step sign-in, devices. (Spanish) */
+/** The Account page: profile, password, passkeys, two-step sign-in, devices (Spanish). */
 import type { Words } from '../shape'
 
 export const account: Words['account'] = {

@@ -1,4 +1,4 @@
-/** The Activity page: who did what. (Spanish) */
+/** The Activity page: who did what (Spanish). */
 import type { Words } from '../shape'
 
 export const activity: Words['activity'] = {

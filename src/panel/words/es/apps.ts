@@ -1,4 +1,4 @@
-/** The consent page of an app connecting as the person, and "Connected apps". (Spanish) */
+/** The consent page of an app connecting as the person, and "Connected apps" (Spanish). */
 import type { Words } from '../shape'
 
 export const apps: Words['apps'] = {

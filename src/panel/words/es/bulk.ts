@@ -1,4 +1,4 @@
-/** Bulk edit and the CSV import and export. (Spanish) */
+/** Bulk edit and the CSV import and export (Spanish). */
 import type { Words } from '../shape'
 
 const fmt = (n: number) => n.toLocaleString('es')
@@ -8,7 +8,8 @@ export const bulk: Words['bulk'] = {
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
   bulkIntro:
-    'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas juntas, o ninguna si se rechaza alguna.',
+    'Cambia precios y stock de muchos productos a la vez. Al guardar se aplican todas las celdas cambiadas ' +
+    'juntas, o ninguna si se rechaza alguna.',
   bulkBound: (n) => `${n} productos por página; los productos con variantes tienen una fila por variante.`,
   stockEmpty: 'Un stock vacío significa que no se controla.',
   gridCaption: 'Precios y stock',
@@ -23,9 +24,11 @@ export const bulk: Words['bulk'] = {
   noRows: 'Todavía no hay productos.',
   importTitle: 'Importar productos desde CSV',
   importIntro:
-    'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un producto. Verás qué cambiaría antes de guardar nada.',
+    'Las filas se asocian a productos por su slug: un slug conocido actualiza ese producto y uno nuevo crea un ' +
+    'producto. Verás qué cambiaría antes de guardar nada.',
   columnsAre: (cols, currency) =>
-    `La primera línea nombra las columnas: ${cols}. Una línea por variante; un producto sin variantes tiene una línea. Los precios van en ${currency}; un stock vacío no se controla.`,
+    `La primera línea nombra las columnas: ${cols}. Una línea por variante; un producto sin variantes tiene una ` +
+    `línea. Los precios van en ${currency}; un stock vacío no se controla.`,
   importLimits: (rows, mb) => `Como máximo ${rows} filas y ${mb} MB por archivo.`,
   exportHint:
     'La exportación tiene las mismas columnas: descárgala, edítala en una hoja de cálculo e impórtala de nuevo.',
@@ -77,7 +80,8 @@ export const bulk: Words['bulk'] = {
   fileNul: (line: number) =>
     `La línea ${line} contiene un byte NUL, que un archivo CSV no puede contener. Guárdalo otra vez como «CSV UTF-8».`,
   fileLong: (line: number) =>
-    `La línea ${line} ocupa más de 64 KB. Una comilla sin cerrar convierte el resto del archivo en una celda: revisa sus comillas.`,
+    `La línea ${line} ocupa más de 64 KB. Una comilla sin cerrar convierte el resto del archivo en una celda: ` +
+    `revisa sus comillas.`,
   busy: 'Ya hay una importación de esta tienda en curso. Vuelve a intentarlo en unos segundos.',
   emptyValue: '(vacío)',
 }

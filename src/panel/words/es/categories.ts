@@ -1,4 +1,4 @@
-/** The Categories page. (Spanish) */
+/** The Categories page (Spanish). */
 import type { Words } from '../shape'
 
 export const categories: Words['categories'] = {

@@ -1,4 +1,4 @@
-/** The customers pages. (Spanish) */
+/** The customers pages (Spanish). */
 import type { Words } from '../shape'
 
 export const customers: Words['customers'] = {

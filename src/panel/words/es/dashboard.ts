@@ -1,4 +1,4 @@
-/** The dashboard's figures, chart, lists and first steps. (Spanish) */
+/** The dashboard's figures, chart, lists and first steps (Spanish). */
 import type { Words } from '../shape'
 
 export const dashboard: Words['dashboard'] = {
@@ -40,6 +40,7 @@ export const dashboard: Words['dashboard'] = {
   todo: 'Pendiente',
   upgradeTitle: 'Más con un plan pago',
   upgradeText:
-    'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus productos más vendidos.',
+    'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus ' +
+    'productos más vendidos.',
   upgrade: 'Mejorar plan',
 }

@@ -1,4 +1,4 @@
-/** The Discounts page. (Spanish) */
+/** The Discounts page (Spanish). */
 import type { Words } from '../shape'
 
 export const discounts: Words['discounts'] = {

@@ -1,4 +1,4 @@
-/** The pages that refuse or fail: not allowed, not found, suspended, busy. (Spanish) */
+/** The pages that refuse or fail: not allowed, not found, suspended, busy (Spanish). */
 import type { Words } from '../shape'
 
 export const errors: Words['errors'] = {

@@ -1,4 +1,4 @@
-/** The API keys page. (Spanish) */
+/** The API keys page (Spanish). */
 import type { Words } from '../shape'
 
 export const keys: Words['keys'] = {
@@ -27,16 +27,5 @@ export const keys: Words['keys'] = {
   revokeConfirmText: 'Los programas que usan esta clave dejan de funcionar al instante. No se puede deshacer.',
   confirmRevoke: 'Sí, revocar',
   noKeys: 'Todavía no hay claves de API.',
-  resources: {
-    store: 'Tienda',
-    products: 'Productos',
-    categories: 'Categorías',
-    orders: 'Pedidos',
-    discounts: 'Descuentos',
-    reviews: 'Reseñas',
-    customers: 'Clientes',
-    stats: 'Estadísticas',
-    shipping: 'Envíos',
-    webhooks: 'Webhooks',
-  },
+  stats: 'Estadísticas',
 }

@@ -1,4 +1,4 @@
-/** Each page's name: its link in the menu, its title and its heading. (Spanish) */
+/** Each page's name: its link in the menu, its title and its heading (Spanish). */
 import type { Words } from '../shape'
 
 export const nav: Words['nav'] = {

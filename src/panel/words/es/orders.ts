@@ -1,4 +1,4 @@
-/** The orders inbox, an order's page, its quick moves and the packing slip. (Spanish) */
+/** The orders inbox, an order's page, its quick moves and the packing slip (Spanish). */
 import type { Words } from '../shape'
 
 export const orders: Words['orders'] = {

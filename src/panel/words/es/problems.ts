@@ -1,4 +1,4 @@
-/** A field's problem, by the API's reason, and the banner that lists them. (Spanish) */
+/** A field's problem, by the API's reason, and the banner that lists them (Spanish). */
 import type { Words } from '../shape'
 
 export const problems: Words['problems'] = {
@@ -20,7 +20,8 @@ export const problems: Words['problems'] = {
   slugTaken: 'Otro producto ya usa este nombre en su dirección. Cambia el nombre.',
   phoneInvalid: 'Escribe el número en formato internacional, p. ej. +5491155550100.',
   shortcodesUnknown: (codes) =>
-    `Marcadores desconocidos: ${codes}. Usa {tienda}, {nombre}, {pedido}, {productos}, {envio}, {descuento}, {total}, {direccion} o {status_url}.`,
+    `Marcadores desconocidos: ${codes}. Usa {tienda}, {nombre}, {pedido}, {productos}, {envio}, {descuento}, ` +
+    `{total}, {direccion} o {status_url}.`,
   currencyLocked: (c) =>
     `La moneda sigue siendo ${c} una vez que la tienda tiene productos, envíos, descuentos o pedidos.`,
   planLimit: 'Tu plan no permite esto.',

@@ -1,4 +1,4 @@
-/** The products list and editor: fields, variants, pictures, concurrent edits. (Spanish) */
+/** The products list and editor: fields, variants, pictures, concurrent edits (Spanish). */
 import type { Words } from '../shape'
 
 export const products: Words['products'] = {
@@ -72,6 +72,7 @@ export const products: Words['products'] = {
   moveDownLabel: (n) => `Bajar, variante ${n}`,
   changedTitle: 'Este producto cambió desde que lo abriste',
   changedText:
-    'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que no se pierde nada de lo suyo.',
+    'Alguien lo guardó mientras tanto (quizá tú, en otra pestaña). Tus cambios de abajo no se guardaron, así que ' +
+    'no se pierde nada de lo suyo.',
   reload: 'Abrir la versión actual',
 }

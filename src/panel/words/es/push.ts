@@ -1,4 +1,4 @@
-/** Notifications on this device, the installed panel and its offline page. (Spanish) */
+/** Notifications on this device, the installed panel and its offline page (Spanish). */
 import type { Words } from '../shape'
 
 export const push: Words['push'] = {
@@ -7,7 +7,8 @@ export const push: Words['push'] = {
     'Recibe una notificación por cada pedido nuevo en este teléfono o computadora, incluso con el panel cerrado.',
   needsScript: 'Activar las notificaciones necesita JavaScript y un navegador que las admita.',
   needsTrust:
-    'Este navegador no puede activar notificaciones aquí: necesita el panel en una dirección segura de confianza (ver la guía del teléfono).',
+    'Este navegador no puede activar notificaciones aquí: necesita el panel en una dirección segura de confianza ' +
+    '(ver la guía del teléfono).',
   denied: 'Las notificaciones están bloqueadas para este sitio en la configuración del navegador.',
   turnOn: 'Activar',
   turnOff: 'Desactivar',
@@ -24,7 +25,6 @@ export const push: Words['push'] = {
   tellMeAbout: 'Avisarme de',
   prefNewOrders: 'Pedidos nuevos',
   prefReviews: 'Reseñas pendientes de aprobación',
-  prefLowStock: 'Poco stock',
   prefWebhookDisabled: 'Un webhook desactivado',
   prefsSaved: 'Se guardó de qué quieres enterarte.',
   failed: 'No funcionó. Inténtalo de nuevo.',

@@ -1,4 +1,4 @@
-/** The Reviews page. (Spanish) */
+/** The Reviews page (Spanish). */
 import type { Words } from '../shape'
 
 export const reviews: Words['reviews'] = {

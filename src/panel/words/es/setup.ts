@@ -1,4 +1,4 @@
-/** The first run's page: the first store and its owner. (Spanish) */
+/** The first run's page: the first store and its owner (Spanish). */
 import type { Words } from '../shape'
 
 export const setup: Words['setup'] = {

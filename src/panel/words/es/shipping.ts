@@ -1,4 +1,4 @@
-/** The Shipping page. (Spanish) */
+/** The Shipping page (Spanish). */
 import type { Words } from '../shape'
 
 export const shipping: Words['shipping'] = {

@@ -1,4 +1,7 @@
-/** Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password problems. (Spanish) */
+/**
+ * Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password
+ * problems (Spanish).
+ */
 import type { Words } from '../shape'
 
 export const signin: Words['signin'] = {
@@ -29,7 +32,8 @@ export const signin: Words['signin'] = {
   acceptAs: (email) => `Iniciaste sesión como ${email}. Acepta para unirte con esta cuenta.`,
   signedInAsOther: (me, invited) => `Iniciaste sesión como ${me}, pero esta invitación es para ${invited}.`,
   joinNeedsSession: (email) =>
-    `Esta invitación es para ${email}, que no tiene contraseña ni llave de acceso. Abre este enlace en un navegador donde hayas iniciado sesión como ${email}.`,
+    `Esta invitación es para ${email}, que no tiene contraseña ni llave de acceso. Abre este enlace en un ` +
+    `navegador donde hayas iniciado sesión como ${email}.`,
   signInAnotherWay: 'Iniciar sesión con una llave de acceso',
   cantSignIn: '¿No puedes iniciar sesión?',
   cantSignInMember:
@@ -45,7 +49,8 @@ export const signin: Words['signin'] = {
   twoStepCode: 'Código de dos pasos',
   usePasskey: 'Usar una llave de acceso',
   confirmNoProof:
-    'Tu cuenta no tiene contraseña, llave de acceso ni verificación en dos pasos para confirmar. Inicia sesión de nuevo con un enlace de un solo uso y crea una contraseña.',
+    'Tu cuenta no tiene contraseña, llave de acceso ni verificación en dos pasos para confirmar. Inicia sesión de ' +
+    'nuevo con un enlace de un solo uso y crea una contraseña.',
   pwRequired: 'Escribe una contraseña.',
   pwTooShort: 'Usa al menos 10 caracteres.',
   pwTooLong: 'Usa como máximo 256 caracteres.',

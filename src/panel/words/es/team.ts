@@ -1,4 +1,4 @@
-/** The Team page: members, roles, invitations, reset links. (Spanish) */
+/** The Team page: members, roles, invitations, reset links (Spanish). */
 import type { Words } from '../shape'
 
 export const team: Words['team'] = {
@@ -6,11 +6,13 @@ export const team: Words['team'] = {
   makeResetLink: (who) => `Crear un enlace de restablecimiento para ${who}`,
   resetConfirmTitle: (who) => `¿Crear un enlace de restablecimiento para ${who}?`,
   resetConfirmText:
-    'Su contraseña deja de funcionar al instante y se cierra su sesión en todas partes. Hasta que use el enlace, solo puede entrar con él.',
+    'Su contraseña deja de funcionar al instante y se cierra su sesión en todas partes. Hasta que use el enlace, ' +
+    'solo puede entrar con él.',
   confirmReset: 'Sí, crear el enlace',
   resetReady: 'Enlace de restablecimiento listo',
   resetLinkIntro: (email) =>
-    `Envía este enlace de un solo uso a ${email}. Funciona una vez, durante 72 horas, y le deja elegir una contraseña nueva.`,
+    `Envía este enlace de un solo uso a ${email}. Funciona una vez, durante 72 horas, y le deja elegir una ` +
+    `contraseña nueva.`,
   resetNotYours: 'Esta persona también trabaja en una tienda que no es tuya: el operador del servidor crea su enlace.',
   role: 'Rol',
   roles: { owner: 'Dueño', staff: 'Personal', viewer: 'Lector' },
@@ -19,7 +21,8 @@ export const team: Words['team'] = {
   removeMember: (w) => `Quitar a ${w}`,
   removeConfirmTitle: (w) => `¿Quitar a ${w} del equipo?`,
   removeConfirmText:
-    'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el registro.',
+    'Pierde el acceso a esta tienda al instante y se cierra su sesión en ella. Su actividad pasada queda en el ' +
+    'registro.',
   confirmRemove: 'Sí, quitar',
   lastSignIn: 'Último acceso',
   invite: 'Invitar',

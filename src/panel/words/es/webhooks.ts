@@ -1,4 +1,4 @@
-/** The webhooks pages and their delivery log. (Spanish) */
+/** The webhooks pages and their delivery log (Spanish). */
 import type { Words } from '../shape'
 
 export const webhooks: Words['webhooks'] = {
@@ -11,7 +11,8 @@ export const webhooks: Words['webhooks'] = {
   editWebhookTitle: (url) => `Editar el webhook a ${url}`,
   signingSecret: 'Secreto de firma',
   rotateText: (hours) =>
-    `Un secreto nuevo firma desde ahora; el anterior sigue firmando a su lado durante ${hours} horas, para que tu receptor cambie sin perder mensajes.`,
+    `Un secreto nuevo firma desde ahora; el anterior sigue firmando a su lado durante ${hours} horas, para que tu ` +
+    `receptor cambie sin perder mensajes.`,
   rotateSecret: 'Rotar el secreto',
   secretRotated: 'Tu nuevo secreto de firma',
   sendTest: 'Enviar evento de prueba',

@@ -1,4 +1,4 @@
-/** The Account page: profile, password, passkeys, two-step sign-in, devices. (Portuguese) */
+/** The Account page: profile, password, passkeys, two-step sign-in, devices (Portuguese). */
 import type { Words } from '../shape'
 
 export const account: Words['account'] = {

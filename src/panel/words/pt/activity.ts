@@ -1,4 +1,4 @@
-/** The Activity page: who did what. (Portuguese) */
+/** The Activity page: who did what (Portuguese). */
 import type { Words } from '../shape'
 
 export const activity: Words['activity'] = {

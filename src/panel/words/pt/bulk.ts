@@ -1,4 +1,4 @@
-/** Bulk edit and the CSV import and export. (Portuguese) */
+/** Bulk edit and the CSV import and export (Portuguese). */
 import type { Words } from '../shape'
 
 const fmt = (n: number) => n.toLocaleString('pt-BR')
@@ -8,7 +8,8 @@ export const bulk: Words['bulk'] = {
   exportCsv: 'Exportar CSV',
   importCsv: 'Importar CSV',
   bulkIntro:
-    'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou nenhuma se alguma for recusada.',
+    'Altere preços e estoque de muitos produtos de uma vez. Salvar aplica todas as células alteradas juntas, ou ' +
+    'nenhuma se alguma for recusada.',
   bulkBound: (n) => `${n} produtos por página; produtos com variantes têm uma linha por variante.`,
   stockEmpty: 'Um estoque vazio significa que ele não é controlado.',
   gridCaption: 'Preços e estoque',
@@ -22,9 +23,11 @@ export const bulk: Words['bulk'] = {
   noRows: 'Ainda não há produtos.',
   importTitle: 'Importar produtos de um CSV',
   importIntro:
-    'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
+    'As linhas são associadas aos produtos pelo slug: um slug conhecido atualiza esse produto e um novo cria um ' +
+    'produto. Você verá o que mudaria antes de qualquer coisa ser salva.',
   columnsAre: (cols, currency) =>
-    `A primeira linha nomeia as colunas: ${cols}. Uma linha por variante; um produto sem variantes tem uma linha. Os preços são em ${currency}; um estoque vazio não é controlado.`,
+    `A primeira linha nomeia as colunas: ${cols}. Uma linha por variante; um produto sem variantes tem uma linha. ` +
+    `Os preços são em ${currency}; um estoque vazio não é controlado.`,
   importLimits: (rows, mb) => `No máximo ${rows} linhas e ${mb} MB por arquivo.`,
   exportHint: 'A exportação tem as mesmas colunas: baixe, edite numa planilha e importe de novo.',
   file: 'Arquivo CSV',
@@ -75,7 +78,8 @@ export const bulk: Words['bulk'] = {
   fileNul: (line: number) =>
     `A linha ${line} contém um byte NUL, que um arquivo CSV não pode conter. Salve-o de novo como “CSV UTF-8”.`,
   fileLong: (line: number) =>
-    `A linha ${line} tem mais de 64 KB. Uma aspa não fechada transforma o resto do arquivo em uma célula: confira as aspas.`,
+    `A linha ${line} tem mais de 64 KB. Uma aspa não fechada transforma o resto do arquivo em uma célula: confira ` +
+    `as aspas.`,
   busy: 'Já há uma importação desta loja em andamento. Tente de novo em alguns segundos.',
   emptyValue: '(vazio)',
 }

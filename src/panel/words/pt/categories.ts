@@ -1,4 +1,4 @@
-/** The Categories page. (Portuguese) */
+/** The Categories page (Portuguese). */
 import type { Words } from '../shape'
 
 export const categories: Words['categories'] = {

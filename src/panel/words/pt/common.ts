@@ -1,4 +1,4 @@
-/** Words many pages say alike: one "Save", one "Cancel", one "Delete". (Portuguese) */
+/** Words many pages say alike: one "Save", one "Cancel", one "Delete" (Portuguese). */
 import type { Words } from '../shape'
 
 export const common: Words['common'] = {

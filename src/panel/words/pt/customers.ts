@@ -1,4 +1,4 @@
-/** The customers pages. (Portuguese) */
+/** The customers pages (Portuguese). */
 import type { Words } from '../shape'
 
 export const customers: Words['customers'] = {

@@ -1,4 +1,4 @@
-/** The dashboard's figures, chart, lists and first steps. (Portuguese) */
+/** The dashboard's figures, chart, lists and first steps (Portuguese). */
 import type { Words } from '../shape'
 
 export const dashboard: Words['dashboard'] = {
@@ -40,6 +40,7 @@ export const dashboard: Words['dashboard'] = {
   todo: 'A fazer',
   upgradeTitle: 'Mais com um plano pago',
   upgradeText:
-    'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais vendidos.',
+    'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais ' +
+    'vendidos.',
   upgrade: 'Fazer upgrade',
 }

@@ -1,4 +1,4 @@
-/** The Discounts page. (Portuguese) */
+/** The Discounts page (Portuguese). */
 import type { Words } from '../shape'
 
 export const discounts: Words['discounts'] = {

@@ -1,4 +1,4 @@
-/** The pages that refuse or fail: not allowed, not found, suspended, busy. (Portuguese) */
+/** The pages that refuse or fail: not allowed, not found, suspended, busy (Portuguese). */
 import type { Words } from '../shape'
 
 export const errors: Words['errors'] = {
@@ -9,7 +9,8 @@ export const errors: Words['errors'] = {
   noStoreText: 'Você não está em nenhuma loja. Peça a um dono para convidar você de novo.',
   suspendedTitle: 'Loja suspensa',
   suspendedText: (s) =>
-    `${s} está suspensa por uma fatura em aberto. Nada nela pode ser mostrado ou mudado até o pagamento ser registrado.`,
+    `${s} está suspensa por uma fatura em aberto. Nada nela pode ser mostrado ou mudado até o pagamento ser ` +
+    `registrado.`,
   suspendedReason: (r) => `Motivo: ${r}.`,
   upgrade: 'Pagar',
   notFoundTitle: 'Página não encontrada',

@@ -1,4 +1,4 @@
-/** The API keys page. (Portuguese) */
+/** The API keys page (Portuguese). */
 import type { Words } from '../shape'
 
 export const keys: Words['keys'] = {
@@ -27,16 +27,5 @@ export const keys: Words['keys'] = {
   revokeConfirmText: 'Os programas que usam esta chave param de funcionar na hora. Não dá para desfazer.',
   confirmRevoke: 'Sim, revogar',
   noKeys: 'Ainda não há chaves de API.',
-  resources: {
-    store: 'Loja',
-    products: 'Produtos',
-    categories: 'Categorias',
-    orders: 'Pedidos',
-    discounts: 'Descontos',
-    reviews: 'Avaliações',
-    customers: 'Clientes',
-    stats: 'Estatísticas',
-    shipping: 'Fretes',
-    webhooks: 'Webhooks',
-  },
+  stats: 'Estatísticas',
 }

@@ -1,4 +1,4 @@
-/** Each page's name: its link in the menu, its title and its heading. (Portuguese) */
+/** Each page's name: its link in the menu, its title and its heading (Portuguese). */
 import type { Words } from '../shape'
 
 export const nav: Words['nav'] = {

@@ -1,4 +1,4 @@
-/** The orders inbox, an order's page, its quick moves and the packing slip. (Portuguese) */
+/** The orders inbox, an order's page, its quick moves and the packing slip (Portuguese). */
 import type { Words } from '../shape'
 
 export const orders: Words['orders'] = {

@@ -1,4 +1,4 @@
-/** A field's problem, by the API's reason, and the banner that lists them. (Portuguese) */
+/** A field's problem, by the API's reason, and the banner that lists them (Portuguese). */
 import type { Words } from '../shape'
 
 export const problems: Words['problems'] = {
@@ -22,7 +22,8 @@ export const problems: Words['problems'] = {
   slugTaken: 'Outro produto já usa este nome no endereço. Mude o nome.',
   phoneInvalid: 'Digite o número no formato internacional, p. ex. +5511955550100.',
   shortcodesUnknown: (codes) =>
-    `Marcadores desconhecidos: ${codes}. Use {loja}, {cliente}, {pedido}, {itens}, {frete}, {desconto}, {total}, {endereco} ou {status_url}.`,
+    `Marcadores desconhecidos: ${codes}. Use {loja}, {cliente}, {pedido}, {itens}, {frete}, {desconto}, {total}, ` +
+    `{endereco} ou {status_url}.`,
   currencyLocked: (c) => `A moeda continua ${c} depois que a loja tem produtos, fretes, descontos ou pedidos.`,
   planLimit: 'Seu plano não permite isto.',
   upgradePlan: 'Melhorar o plano',

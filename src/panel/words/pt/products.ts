@@ -1,4 +1,4 @@
-/** The products list and editor: fields, variants, pictures, concurrent edits. (Portuguese) */
+/** The products list and editor: fields, variants, pictures, concurrent edits (Portuguese). */
 import type { Words } from '../shape'
 
 export const products: Words['products'] = {
@@ -71,6 +71,7 @@ export const products: Words['products'] = {
   moveDownLabel: (n) => `Descer, variante ${n}`,
   changedTitle: 'Este produto mudou desde que você o abriu',
   changedText:
-    'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então nada do que a outra pessoa fez se perde.',
+    'Alguém o salvou nesse meio-tempo (talvez você, em outra aba). Suas alterações abaixo não foram salvas, então ' +
+    'nada do que a outra pessoa fez se perde.',
   reload: 'Abrir a versão atual',
 }

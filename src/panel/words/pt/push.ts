@@ -1,4 +1,4 @@
-/** Notifications on this device, the installed panel and its offline page. (Portuguese) */
+/** Notifications on this device, the installed panel and its offline page (Portuguese). */
 import type { Words } from '../shape'
 
 export const push: Words['push'] = {
@@ -7,7 +7,8 @@ export const push: Words['push'] = {
     'Receba uma notificação para cada novo pedido neste celular ou computador, mesmo com o painel fechado.',
   needsScript: 'Ativar as notificações precisa de JavaScript e de um navegador que as suporte.',
   needsTrust:
-    'Este navegador não pode ativar notificações aqui: ele precisa do painel num endereço seguro e confiável (veja o guia do celular).',
+    'Este navegador não pode ativar notificações aqui: ele precisa do painel num endereço seguro e confiável ' +
+    '(veja o guia do celular).',
   denied: 'As notificações estão bloqueadas para este site nas configurações do navegador.',
   turnOn: 'Ativar',
   turnOff: 'Desativar',
@@ -24,7 +25,6 @@ export const push: Words['push'] = {
   tellMeAbout: 'Avisar-me sobre',
   prefNewOrders: 'Novos pedidos',
   prefReviews: 'Avaliações aguardando aprovação',
-  prefLowStock: 'Estoque baixo',
   prefWebhookDisabled: 'Um webhook desativado',
   prefsSaved: 'Salvamos o que você quer saber.',
   failed: 'Não funcionou. Tente de novo.',

@@ -1,4 +1,4 @@
-/** The Reviews page. (Portuguese) */
+/** The Reviews page (Portuguese). */
 import type { Words } from '../shape'
 
 export const reviews: Words['reviews'] = {

@@ -1,4 +1,4 @@
-/** The Settings page and its WhatsApp message preview. (Portuguese) */
+/** The Settings page and its WhatsApp message preview (Portuguese). */
 import type { Words } from '../shape'
 
 export const settings: Words['settings'] = {
@@ -7,7 +7,8 @@ export const settings: Words['settings'] = {
   whatsappNumber: 'Número de WhatsApp',
   whatsappTemplate: 'Modelo da mensagem de WhatsApp',
   templateHint:
-    'Marcadores: {loja}, {cliente}, {pedido}, {itens}, {frete}, {desconto}, {total}, {endereco}, {status_url} (os nomes em inglês e espanhol também valem). Deixe vazio para usar o padrão.',
+    'Marcadores: {loja}, {cliente}, {pedido}, {itens}, {frete}, {desconto}, {total}, {endereco}, {status_url} (os ' +
+    'nomes em inglês e espanhol também valem). Deixe vazio para usar o padrão.',
   preview: 'Pré-visualizar',
   previewTitle: 'Pré-visualização da mensagem (pedido de exemplo)',
   sampleCustomer: 'Ana Silva',
@@ -23,7 +24,8 @@ export const settings: Words['settings'] = {
   pendingTtl: 'Cancelar pedidos pendentes depois de (horas)',
   pendingTtlHint: '0 = nunca.',
   timezoneHint:
-    'Onde a loja fica, p. ex. America/Sao_Paulo: o painel, a página do pedido do cliente e os números diários usam o seu horário.',
+    'Onde a loja fica, p. ex. America/Sao_Paulo: o painel, a página do pedido do cliente e os números diários ' +
+    'usam o seu horário.',
   timezoneInvalid: 'Digite o nome de um fuso horário, como America/Sao_Paulo ou Europe/Lisbon.',
   showStockCount: 'Mostrar o estoque na loja',
   viewShop: 'Ver a loja',

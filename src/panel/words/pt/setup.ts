@@ -1,4 +1,4 @@
-/** The first run's page: the first store and its owner. (Portuguese) */
+/** The first run's page: the first store and its owner (Portuguese). */
 import type { Words } from '../shape'
 
 export const setup: Words['setup'] = {

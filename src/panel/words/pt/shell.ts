@@ -1,4 +1,4 @@
-/** The frame around every page: skip link, menus, badges, the store switcher. (Portuguese) */
+/** The frame around every page: skip link, menus, badges, the store switcher (Portuguese). */
 import type { Words } from '../shape'
 
 export const shell: Words['shell'] = {

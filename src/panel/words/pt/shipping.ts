@@ -1,4 +1,4 @@
-/** The Shipping page. (Portuguese) */
+/** The Shipping page (Portuguese). */
 import type { Words } from '../shape'
 
 export const shipping: Words['shipping'] = {

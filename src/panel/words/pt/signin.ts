@@ -1,4 +1,7 @@
-/** Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password problems. (Portuguese) */
+/**
+ * Signing in, two-step codes, one-time links (join, reset, sign-in), "confirm it's you", password
+ * problems (Portuguese).
+ */
 import type { Words } from '../shape'
 
 export const signin: Words['signin'] = {
@@ -29,7 +32,8 @@ export const signin: Words['signin'] = {
   acceptAs: (email) => `Você entrou como ${email}. Aceite para entrar na equipe com esta conta.`,
   signedInAsOther: (me, invited) => `Você entrou como ${me}, mas este convite é para ${invited}.`,
   joinNeedsSession: (email) =>
-    `Este convite é para ${email}, que não tem senha nem chave de acesso. Abra este link num navegador em que você entrou como ${email}.`,
+    `Este convite é para ${email}, que não tem senha nem chave de acesso. Abra este link num navegador em que ` +
+    `você entrou como ${email}.`,
   signInAnotherWay: 'Entrar com uma chave de acesso',
   cantSignIn: 'Não consegue entrar?',
   cantSignInMember: 'Membro da equipe: peça a um dono da sua loja um link de redefinição (ele cria na página Equipe).',
@@ -44,7 +48,8 @@ export const signin: Words['signin'] = {
   twoStepCode: 'Código de duas etapas',
   usePasskey: 'Usar uma chave de acesso',
   confirmNoProof:
-    'Sua conta não tem senha, chave de acesso nem verificação em duas etapas para confirmar. Entre de novo com um link de uso único e crie uma senha.',
+    'Sua conta não tem senha, chave de acesso nem verificação em duas etapas para confirmar. Entre de novo com um ' +
+    'link de uso único e crie uma senha.',
   pwRequired: 'Digite uma senha.',
   pwTooShort: 'Use pelo menos 10 caracteres.',
   pwTooLong: 'Use no máximo 256 caracteres.',

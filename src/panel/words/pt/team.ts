@@ -1,4 +1,4 @@
-/** The Team page: members, roles, invitations, reset links. (Portuguese) */
+/** The Team page: members, roles, invitations, reset links (Portuguese). */
 import type { Words } from '../shape'
 
 export const team: Words['team'] = {
@@ -6,11 +6,13 @@ export const team: Words['team'] = {
   makeResetLink: (who) => `Criar um link de redefinição para ${who}`,
   resetConfirmTitle: (who) => `Criar um link de redefinição para ${who}?`,
   resetConfirmText:
-    'A senha da pessoa para de funcionar na hora e ela sai de todos os dispositivos. Até usar o link, só entra por ele.',
+    'A senha da pessoa para de funcionar na hora e ela sai de todos os dispositivos. Até usar o link, só entra ' +
+    'por ele.',
   confirmReset: 'Sim, criar o link',
   resetReady: 'Link de redefinição pronto',
   resetLinkIntro: (email) =>
-    `Envie este link de uso único para ${email}. Funciona uma vez, por 72 horas, e deixa a pessoa escolher uma senha nova.`,
+    `Envie este link de uso único para ${email}. Funciona uma vez, por 72 horas, e deixa a pessoa escolher uma ` +
+    `senha nova.`,
   resetNotYours: 'Esta pessoa também trabalha numa loja que não é sua: o operador do servidor cria o link dela.',
   role: 'Papel',
   roles: { owner: 'Dono', staff: 'Equipe', viewer: 'Leitor' },

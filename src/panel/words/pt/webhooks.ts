@@ -1,4 +1,4 @@
-/** The webhooks pages and their delivery log. (Portuguese) */
+/** The webhooks pages and their delivery log (Portuguese). */
 import type { Words } from '../shape'
 
 export const webhooks: Words['webhooks'] = {
@@ -11,7 +11,8 @@ export const webhooks: Words['webhooks'] = {
   editWebhookTitle: (url) => `Editar o webhook para ${url}`,
   signingSecret: 'Segredo de assinatura',
   rotateText: (hours) =>
-    `Um segredo novo assina a partir de agora; o anterior continua assinando ao lado dele por ${hours} horas, para o seu receptor trocar sem perder mensagens.`,
+    `Um segredo novo assina a partir de agora; o anterior continua assinando ao lado dele por ${hours} horas, ` +
+    `para o seu receptor trocar sem perder mensagens.`,
   rotateSecret: 'Trocar o segredo',
   secretRotated: 'Seu novo segredo de assinatura',
   sendTest: 'Enviar evento de teste',
