@@ -7,7 +7,7 @@
  * Run: `bun test ./e2e/panel-join-existing.e2e.ts`.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createOwner, hashPassword, issueSignInLink, userByEmail } from '../src/modules/people'
+import { createOwner, hashPassword, issueSignInLink, personByEmail } from '../src/modules/people'
 import { createStore } from '../src/modules/platform-stores/service'
 import { check, close, goTo, navLink, open, startHarness, type Harness } from './panel-harness'
 
@@ -62,7 +62,7 @@ test(
     expect(await loud.page.getByLabel('Your name').count()).toBe(0)
     expect(await loud.page.getByLabel('Password', { exact: true }).count()).toBe(0)
     expect(await loud.page.getByRole('button', { name: 'Accept and join' }).count()).toBe(0)
-    expect(userByEmail(h.server.running.deps.db, VICTIM)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: h.server.running.deps, input: { email: VICTIM } })!.passwordHash).toBeNull()
     expect(loud.problems).toEqual([])
     expect(loud.outside).toEqual([])
     await close(loud)

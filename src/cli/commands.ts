@@ -30,7 +30,7 @@ export type { CliEnv, Command }
 import { BACKUP_COMMANDS } from './backup-commands'
 import { USER_COMMANDS } from './user-commands'
 import { transaction } from '../kernel/write'
-import { recordActivity } from '../modules/people'
+import { recordActivityTx } from '../modules/people'
 
 export { UsageError }
 
@@ -166,7 +166,7 @@ export const COMMANDS: Record<string, Command> = {
           ctx: { db, clock },
           input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt },
         })
-        recordActivity(db, clock.now(), {
+        recordActivityTx(db, clock.now(), {
           storeId: store.id,
           actor: 'cli',
           verb: 'create',

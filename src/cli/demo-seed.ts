@@ -1,27 +1,18 @@
 /**
- * Seeds the demo store through the services (same validation and caps as the API), and its
+ * Seeds the demo store through the modules' verbs (same validation and caps as the API), and its
  * products' drawn pictures through the images service. Idempotent: what exists is kept.
  */
-import { and, eq, isNull, like } from 'drizzle-orm'
-import { ctxFor } from '../kernel/context'
+import { ctxFor, type Ctx } from '../kernel/context'
 import type { Deps } from '../deps'
-import {
-  apiKeys,
-  categories,
-  discounts,
-  productImages,
-  products,
-  shippingOptions,
-  stores,
-  variants,
-  type Store,
-} from '../db/schema'
-import { toMinor } from '../lib/money'
-import { createCategory } from '../modules/categories'
-import { createKey } from '../modules/keys'
-import { createProduct, uploadImage } from '../modules/products'
-import { createStore } from '../modules/platform-stores'
+import { createCategory, listCategories } from '../modules/categories'
+import { createDiscount, listDiscounts } from '../modules/discounts'
+import { createKey, listKeys, revokeKey } from '../modules/keys'
 import { createOwner, issueSignInLink } from '../modules/people'
+import { createStore, getStore, type Store } from '../modules/platform-stores'
+import { createProduct, getProduct, updateProduct, uploadImage } from '../modules/products'
+import { productIdBySlug, storeBySlug } from '../modules/public-catalog'
+import { createShipping, listShipping } from '../modules/shipping'
+import { updateStoreSettings } from '../modules/store-settings'
 import { picturePng } from './demo-pictures'
 import {
   CATEGORIES,
@@ -55,12 +46,11 @@ export interface DemoSeed {
  * rows that exist (by slug, name or code) are kept; only missing ones are added.
  */
 export function seedDemo(deps: Deps): DemoSeed {
-  const { db, clock } = deps
   let created = false
-  let store = db.select().from(stores).where(eq(stores.slug, DEMO_SLUG)).get()
+  let store = storeBySlug({ ctx: deps, input: { slug: DEMO_SLUG } })
   if (!store) {
     store = createStore({
-      ctx: { db, clock },
+      ctx: deps,
       input: {
         name: 'Demo Coffee & Tea',
         slug: DEMO_SLUG,
@@ -73,27 +63,20 @@ export function seedDemo(deps: Deps): DemoSeed {
     created = true
   } else if (!store.description || !store.whatsappNumber) {
     // A demo store from an earlier version may lack them; its storefront page shows both.
-    store = db
-      .update(stores)
-      .set({
-        description: store.description || DEMO_DESCRIPTION,
-        whatsappNumber: store.whatsappNumber || DEMO_WHATSAPP,
-        updatedAt: clock.now(),
-      })
-      .where(eq(stores.id, store.id))
-      .returning()
-      .get()!
+    const input = {
+      description: store.description || DEMO_DESCRIPTION,
+      whatsappNumber: store.whatsappNumber || DEMO_WHATSAPP,
+    }
+    updateStoreSettings({ ctx: ctxFor(deps, store), input })
+    store = getStore({ ctx: deps, input: { id: store.id } })!
   }
   const ctx = ctxFor(deps, store)
 
   const categoryIds = new Map<string, string>()
+  const categoriesNow = everyPage((page) => listCategories({ ctx, input: { ...page, isActive: 'all' } }))
   for (const [i, name] of CATEGORIES.entries()) {
     const slug = name.toLowerCase()
-    const existing = db
-      .select({ id: categories.id })
-      .from(categories)
-      .where(and(eq(categories.storeId, store.id), eq(categories.slug, slug)))
-      .get()
+    const existing = categoriesNow.find((c) => c.slug === slug)
     categoryIds.set(name, existing?.id ?? createCategory({ ctx, input: { name, slug, position: i } }).id)
   }
 
@@ -103,13 +86,8 @@ export function seedDemo(deps: Deps): DemoSeed {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
-    const existing = db
-      .select({ id: products.id })
-      .from(products)
-      .where(and(eq(products.storeId, store.id), eq(products.slug, slug), isNull(products.deletedAt)))
-      .get()
     productIds.push(
-      existing?.id ??
+      productIdBySlug({ ctx, input: { storeId: store.id, slug } }) ??
         createProduct({
           ctx,
           input: {
@@ -128,63 +106,22 @@ export function seedDemo(deps: Deps): DemoSeed {
     )
   }
 
-  // Shipping options and the discount are plain rows; written directly so the demo does not
-  // depend on those modules' request shapes. Money in minor units, like every service writes it.
-  const now = clock.now()
   let shippingOptionId = ''
+  const shippingNow = everyPage((page) => listShipping({ ctx, input: { ...page, isActive: 'all' } }))
   for (const s of SHIPPING) {
-    const existing = db
-      .select({ id: shippingOptions.id })
-      .from(shippingOptions)
-      .where(and(eq(shippingOptions.storeId, store.id), eq(shippingOptions.name, s.name)))
-      .get()
-    const id =
-      existing?.id ??
-      db
-        .insert(shippingOptions)
-        .values({
-          storeId: store.id,
-          name: s.name,
-          price: toMinor(s.price, store.currency, 'price'),
-          description: s.description,
-          estimatedDays: s.estimatedDays,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: shippingOptions.id })
-        .get().id
+    const id = (shippingNow.find((o) => o.name === s.name) ?? createShipping({ ctx, input: s })).id
     shippingOptionId ||= id
   }
-  const codeKey = DEMO_DISCOUNT.code.toUpperCase()
-  if (
-    !db
-      .select({ id: discounts.id })
-      .from(discounts)
-      .where(and(eq(discounts.storeId, store.id), eq(discounts.codeKey, codeKey)))
-      .get()
-  ) {
-    // percentage values are stored in hundredths of a percent (1000 = 10 %).
-    db.insert(discounts)
-      .values({
-        storeId: store.id,
-        code: DEMO_DISCOUNT.code,
-        codeKey,
-        type: DEMO_DISCOUNT.type,
-        value: DEMO_DISCOUNT.percent * 100,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run()
-  }
-  deps.cache.invalidate(store.id)
+  const discountsNow = everyPage((page) => listDiscounts({ ctx, input: { ...page, isActive: 'all' } }))
+  const code = DEMO_DISCOUNT.code.toUpperCase()
+  if (!discountsNow.some((d) => d.code.toUpperCase() === code))
+    createDiscount({ ctx, input: { code: DEMO_DISCOUNT.code, type: DEMO_DISCOUNT.type, value: DEMO_DISCOUNT.percent } })
 
   // A key is stored hashed and shown once, so each run issues a new one and retires the old.
-  db.update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.storeId, store.id), eq(apiKeys.name, DEMO_KEY_NAME), isNull(apiKeys.revokedAt)))
-    .run()
+  for (const k of listKeys({ ctx: deps, input: { storeId: store.id } }))
+    if (k.name === DEMO_KEY_NAME && !k.revokedAt) revokeKey({ ctx: deps, input: { id: k.id } })
   deps.cache.invalidateKeys()
-  const { key } = createKey({ ctx: { db, clock }, input: { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME } })
+  const { key } = createKey({ ctx: deps, input: { storeId: store.id, scopes: ['all'], name: DEMO_KEY_NAME } })
 
   // The panel's owner: no password (the link signs in; set one on the account page), made once.
   const owner = createOwner({
@@ -193,11 +130,7 @@ export function seedDemo(deps: Deps): DemoSeed {
   })
   const signInToken = issueSignInLink({ ctx: deps, input: { userId: owner.id, createdBy: 'cli' } }).token
 
-  const exampleVariantId = db
-    .select({ id: variants.id })
-    .from(variants)
-    .where(and(eq(variants.productId, productIds[0]!), eq(variants.isActive, true)))
-    .get()!.id
+  const exampleVariantId = getProduct({ ctx, input: { id: productIds[0]! } }).variants[0]!.id
   return {
     store,
     key,
@@ -210,8 +143,18 @@ export function seedDemo(deps: Deps): DemoSeed {
   }
 }
 
+/** Every row of a paged list verb (a page holds at most 100). */
+function everyPage<T>(list: (page: { limit: number; offset: number }) => { data: T[]; total: number }): T[] {
+  const rows: T[] = []
+  for (let offset = 0; ; offset += 100) {
+    const { data, total } = list({ limit: 100, offset })
+    rows.push(...data)
+    if (data.length === 0 || rows.length >= total) return rows
+  }
+}
+
 /** An earlier demo set pictures on another host, which the storefront does not show (CSP). */
-const OLD_DEMO_IMAGES = 'https://images.example.com/demo/%'
+const OLD_DEMO_IMAGES = 'https://images.example.com/demo/'
 
 /**
  * Gives each demo product without an image a drawn picture (demo-pictures.ts), uploaded
@@ -219,22 +162,17 @@ const OLD_DEMO_IMAGES = 'https://images.example.com/demo/%'
  * keeps it. Returns how many were uploaded.
  */
 export async function seedDemoPictures(deps: Deps, seed: DemoSeed): Promise<number> {
-  const { db } = deps
-  const ctx = ctxFor(deps, seed.store)
+  const ctx: Ctx = ctxFor(deps, seed.store)
   let uploaded = 0
   const jobs = PRODUCTS.map(async (p, i) => {
     const productId = seed.productIds[i]!
-    if (db.select({ id: productImages.id }).from(productImages).where(eq(productImages.productId, productId)).get())
-      return
+    const product = getProduct({ ctx, input: { id: productId } })
+    if (product.imageUrl?.startsWith(OLD_DEMO_IMAGES)) updateProduct({ ctx, input: { id: productId, imageUrl: null } })
+    if (product.images.length > 0) return
     const png = await picturePng(p.name, p.motif, i)
     await uploadImage({ ctx, input: { productId, file: new Blob([png], { type: 'image/png' }) } })
     uploaded++
   })
   await Promise.all(jobs)
-  db.update(products)
-    .set({ imageUrl: null })
-    .where(and(eq(products.storeId, seed.store.id), like(products.imageUrl, OLD_DEMO_IMAGES)))
-    .run()
-  deps.cache.invalidate(seed.store.id)
   return uploaded
 }

@@ -6,7 +6,7 @@
 import { ctxFor } from '../kernel/context'
 import type { Config } from '../config'
 import { NotFound } from '../lib/errors'
-import { inviteToStore, issueReset, listMembers, membershipByEmail, removeMember, ROLES } from '../modules/people'
+import { inviteToStore, issueReset, listMembers, memberByEmail, removeMember, ROLES } from '../modules/people'
 import { findStore } from '../modules/platform-stores'
 import { appendEventTx } from '../modules/webhooks'
 import { UsageError, type Flags, type Options } from './args'
@@ -70,7 +70,7 @@ export const USER_COMMANDS: Record<string, Command> = {
     options: { ...STORE, ...EMAIL },
     run: ({ db, clock, config }, _p, f) => {
       const store = findStore({ ctx: { db }, input: { ref: need(str(f, 'store'), '--store') } })
-      const m = membershipByEmail(db, store.id, need(str(f, 'email'), '--email'))
+      const m = memberByEmail({ ctx: { db }, input: { storeId: store.id, email: need(str(f, 'email'), '--email') } })
       if (!m) throw new NotFound('Team member')
       const ctx = ctxFor({ db, clock, config, appendEvent: appendEventTx }, store, { kind: 'cli' })
       try {

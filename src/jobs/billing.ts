@@ -3,7 +3,7 @@ import type { Clock } from '../lib/time'
 import type { Logger } from '../lib/log'
 import { transaction } from '../kernel/write'
 import { suspendOverdueTx } from '../modules/billing'
-import { recordActivity } from '../modules/people'
+import { recordActivityTx } from '../modules/people'
 
 /**
  * Suspends (reason `unpaid`) every active store that has an open invoice still unpaid after its
@@ -17,7 +17,7 @@ export function runBillingSweep(deps: { db: Db; clock: Clock; log: Logger }): st
       const ids = suspendOverdueTx({ ctx: { db: tx, now } })
       // The system suspended them: its activity lines commit with the suspensions.
       for (const id of ids)
-        recordActivity(tx, now, { storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id })
+        recordActivityTx(tx, now, { storeId: id, actor: 'system', verb: 'suspend', recordType: 'store', recordId: id })
       return ids
     },
     (ids) => ids,

@@ -5,11 +5,9 @@
  * scopes, plan checks and the per-key limit apply to it exactly as to a direct API request.
  */
 import { Elysia } from 'elysia'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { access } from '../plugins/access'
 import { clientIp } from '../lib/client-ip'
 import { inProcessClient } from './client'
-import { createMcpServer } from './server'
 import { countBatch } from './guard'
 import type { Config } from '../config'
 import type { RateLimiter } from '../db/rate-limiter'
@@ -35,6 +33,19 @@ const notAllowed = () =>
 
 const ANY_KEY = { key: 'any' } as const
 
+/**
+ * The MCP SDK and the tool list, loaded at the first call rather than at start: they add ~10 MB
+ * of resident memory that a store no assistant talks to never needs (bench/memory.ts).
+ */
+let loading:
+  | Promise<[typeof import('./server'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]>
+  | undefined
+const mcpParts = () =>
+  (loading ??= Promise.all([
+    import('./server'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]))
+
 /** `handle` is the app's own `handle`, given late because the app includes this plugin. */
 export const mcpRoutes = (port: McpPort, handle: (req: Request) => Promise<Response>) =>
   new Elysia({ name: 'mcp' })
@@ -43,6 +54,7 @@ export const mcpRoutes = (port: McpPort, handle: (req: Request) => Promise<Respo
       '/mcp',
       async ({ ctx, request, body, server: bun, set }) => {
         countBatch(port, ctx, body, set.headers as Record<string, string>)
+        const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await mcpParts()
         const server = createMcpServer(inProcessClient(handle, request, clientIp(request, bun, port.config.trustProxy)))
         const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,

@@ -13,7 +13,14 @@ import type { Store } from '../modules/platform-stores'
 import type { OwnedTable, PanelGated, SessionGate, SessionPolicy } from '../http/access'
 import { limitUndeclaredBody } from '../http/body-limit'
 import { activityNote } from '../http/gate'
-import { formTokenOf, resolveSession, roleHas, setSessionStore, storesOf, tokenFromCookie } from '../modules/people'
+import {
+  formTokenOf,
+  resolveSession,
+  roleHas,
+  setSessionStore,
+  storesOfPerson,
+  tokenFromCookie,
+} from '../modules/people'
 import { getStore } from '../modules/platform-stores'
 import { uploadsBodyLimit } from '../modules/products'
 import { panelWords, type PanelLanguage, isPanelLanguage, fromAcceptLanguage, type Words } from './words'
@@ -142,7 +149,11 @@ export class PanelGate implements SessionGate {
     const full = resolved && !resolved.session.pending ? resolved : undefined
     let person: Person | undefined
     if (full) {
-      const stores = storesOf(deps.db, full.user.id).map((s) => ({ storeId: s.storeId, name: s.name, role: s.role }))
+      const stores = storesOfPerson({ ctx: deps, input: { userId: full.user.id } }).map((s) => ({
+        storeId: s.storeId,
+        name: s.name,
+        role: s.role,
+      }))
       person = { user: full.user, session: full.session, stores }
       const current = stores.find((s) => s.storeId === full.session.storeId) ?? stores[0]
       if (current) {

@@ -12,7 +12,7 @@ import {
   SignInAsAccount,
   openSession,
   readLink,
-  storesOf,
+  storesOfPerson,
   verifyPassword,
   checkEmail,
   checkName,
@@ -178,7 +178,8 @@ export function linkRoutes(env: PanelEnv) {
         if (e instanceof SignInAsAccount) return again(p.w.signin.joinNeedsSession(link.email), undefined, 403)
         throw e
       }
-      const storeId = used.storeId ?? storesOf(db, used.user.id)[0]?.storeId ?? null
+      const storeId =
+        used.storeId ?? storesOfPerson({ ctx: { db }, input: { userId: used.user.id } })[0]?.storeId ?? null
       const pending = used.user.totpEnabledAt !== null && asUserId === undefined
       const opened = openSession({
         ctx: people,

@@ -14,7 +14,7 @@ import {
   passkeyTicketCookie,
   passkeyTicketOf,
   sessionCookie,
-  storesOf,
+  storesOfPerson,
   takeAttempt,
   verifyPasskey,
 } from '../modules/people'
@@ -57,7 +57,7 @@ export function passkeySignInRoutes(env: PanelEnv) {
             challenges: { take: (challenge) => tickets.take(ticket, challenge) },
           })
           attempt.giveBack()
-          const storeId = storesOf(db, userId)[0]?.storeId ?? null
+          const storeId = storesOfPerson({ ctx: { db }, input: { userId } })[0]?.storeId ?? null
           const opened = openSession({
             ctx: people,
             input: { userId, storeId, userAgent: p.userAgent, ip: p.ip, replacing: currentSessionId(p) },

@@ -24,7 +24,7 @@ import { teamAppsSection } from './apps-routes'
 import { appActorNames } from '../modules/oauth'
 
 export function teamRoutes(env: PanelEnv) {
-  const { db, people, render, linkUrl, signedInTo } = env
+  const { people, render, linkUrl, signedInTo } = env
   const app = panelPlugin('teamRoutes', [
     // ------------------------------------------------------------ team (owners)
     panelRoute({ method: 'get', path: '/admin/team', need: 'team' }, (c) => team(c.p, c.person, c.set, 200)),
@@ -117,8 +117,8 @@ export function teamRoutes(env: PanelEnv) {
       const actor = c.query.actor || undefined
       const recordType = c.query.record || undefined
       const before = Number(c.query.before) || undefined
-      const rows = listActivity(db, { storeId: ctx.store.id, actor, recordType, before, limit: 50 })
-      const facets = activityFacets(db, ctx.store.id)
+      const rows = listActivity({ ctx, input: { actor, recordType, before, limit: 50 } })
+      const facets = activityFacets({ ctx })
       const userIds = facets.actors.filter((a) => a.startsWith('user:')).map((a) => a.slice(5))
       const names = new Map(
         peopleNamed({ ctx: people, input: { userIds } }).map((u) => [

@@ -13,7 +13,7 @@ import { makeMember, makeOwnerShop, PanelClient, PASSWORD, signIn } from '../hel
 import { SoftAuthenticator } from '../helpers/webauthn'
 import { fixedClock } from '../../src/lib/time'
 import { apiKeys, invitations, memberships, users } from '../../src/db/schema'
-import { totpCodeAt, userByEmail } from '../../src/modules/people'
+import { totpCodeAt, personByEmail } from '../../src/modules/people'
 import { createStore } from '../../src/modules/platform-stores/service'
 
 const clock = fixedClock(Date.UTC(2026, 6, 1, 9, 0, 0))
@@ -105,7 +105,9 @@ describe('confirm it is you', () => {
     expect(opts.status).toBe(403)
     expect(opts.json.confirm).toBe('/admin/confirm?next=%2Fadmin%2Faccount')
     // Nothing of it happened.
-    expect(userByEmail(t.deps.db, (await storeOwner(store.id)).email)!.totpEnabledAt).not.toBeNull()
+    expect(
+      personByEmail({ ctx: t.deps, input: { email: (await storeOwner(store.id)).email } })!.totpEnabledAt,
+    ).not.toBeNull()
     expect(t.deps.db.select().from(apiKeys).where(eq(apiKeys.storeId, store.id)).all()).toHaveLength(0)
     expect(t.deps.db.select().from(memberships).where(eq(memberships.id, theirs.id)).get()?.role).toBe('staff')
     // A two-step code proves it, and the held change goes ahead.
@@ -242,7 +244,7 @@ describe('resets stop the old password at once', () => {
     expect(r.code).toBe(0)
     const res = await signIn(client(), email)
     expect(res.status).toBe(401)
-    expect(userByEmail(t.deps.db, email)!.totpEnabledAt).toBeNull()
+    expect(personByEmail({ ctx: t.deps, input: { email } })!.totpEnabledAt).toBeNull()
   })
 
   test("an owner's reset link on the Team page: the member's password and sessions stop; not for a person in another owner's store", async () => {

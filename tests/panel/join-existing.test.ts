@@ -20,7 +20,7 @@ import {
   startTotp,
   confirmTotp,
   totpCodeAt,
-  userByEmail,
+  personByEmail,
 } from '../../src/modules/people'
 import { createStore, getStore } from '../../src/modules/platform-stores/service'
 
@@ -38,7 +38,7 @@ function linkOnlyOwner() {
 
 /** An invitation to `storeId` for `email`, made by that store's owner (as the Team page would). */
 function invitePath(storeId: string, email: string, role: 'owner' | 'staff' | 'viewer' = 'owner'): string {
-  const store = getStore({ ctx: { db: t.deps.db }, input: { id: storeId } })!
+  const store = getStore({ ctx: t.deps, input: { id: storeId } })!
   const issued = inviteToStore({ ctx: ctxFor(t.deps, store, { kind: 'cli' }), input: { email, role } })
   return `/admin/join?token=${issued.token}`
 }
@@ -73,7 +73,7 @@ describe('an invitation for an account that has no password', () => {
     const forged = await stranger.submit(path, { name: 'Mallory', password: 'a chosen long passphrase' })
     expect(forged.status).toBe(403)
     expect(stranger.sid).toBeUndefined()
-    const after = userByEmail(t.deps.db, victim.email)!
+    const after = personByEmail({ ctx: t.deps, input: { email: victim.email } })!
     expect(after.passwordHash).toBeNull()
     expect(after.name).toBe('Link Only')
     expect(member(victim.user.id, other.store.id)).toBeUndefined()
@@ -98,7 +98,7 @@ describe('an invitation for an account that has no password', () => {
     expect(res.location).toBe('/admin')
     expect(b.sid).not.toBe(before) // a privilege change: a new session id
     expect(member(person.user.id, other.store.id)?.role).toBe('staff')
-    expect(userByEmail(t.deps.db, person.email)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
     const joined = t.deps.db
       .select()
       .from(activity)
@@ -153,14 +153,17 @@ describe('an invitation for an account that has a password', () => {
   test('the password, then the two-step code, then "Accept and join"; the password is never replaced', async () => {
     const a = await makeOwnerShop(t.deps)
     const b = await makeOwnerShop(t.deps)
-    const user = userByEmail(t.deps.db, a.email)!
+    const user = personByEmail({ ctx: t.deps, input: { email: a.email } })!
     const setup = startTotp({ ctx: t.deps, input: { user, issuer: 'x' } })
     confirmTotp({
       ctx: t.deps,
-      input: { user: userByEmail(t.deps.db, a.email)!, code: totpCodeAt(setup.secret, clock.now()) },
+      input: {
+        user: personByEmail({ ctx: t.deps, input: { email: a.email } })!,
+        code: totpCodeAt(setup.secret, clock.now()),
+      },
     })
     clock.advance(31_000)
-    const hashBefore = userByEmail(t.deps.db, a.email)!.passwordHash
+    const hashBefore = personByEmail({ ctx: t.deps, input: { email: a.email } })!.passwordHash
     const path = invitePath(b.store.id, a.email, 'viewer')
     const person = client()
     await person.get(path)
@@ -179,7 +182,7 @@ describe('an invitation for an account that has a password', () => {
     expect((await person.get(path)).text).toContain('Accept and join')
     expect((await person.submit(path, { accept: '1' })).status).toBe(303)
     expect(member(a.user.id, b.store.id)?.role).toBe('viewer')
-    const after = userByEmail(t.deps.db, a.email)!
+    const after = personByEmail({ ctx: t.deps, input: { email: a.email } })!
     expect(after.passwordHash).toBe(hashBefore)
     expect(after.name).toBe('Olga Owner')
   })
@@ -195,7 +198,7 @@ describe('an invitation for an account that has a password', () => {
     createOwner({ ctx: t.deps, input: { storeId: elsewhere.id, email: address, name: 'Late', passwordHash: null } })
     const res = await person.submit(path, { name: 'Mallory', password: 'a chosen long passphrase' })
     expect(res.status).toBe(403)
-    expect(userByEmail(t.deps.db, address)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: t.deps, input: { email: address } })!.passwordHash).toBeNull()
     expect(person.sid).toBeUndefined()
   })
 })
@@ -243,7 +246,7 @@ describe('a first password', () => {
     expect(res.text).toContain('<p id="new-password-2-error" class="error">The two passwords are not the same.</p>')
     expect(res.text).toContain('<li><a href="#new-password-2">The two passwords are not the same.</a></li>')
     expect(/<input[^>]* id="new-password-2"[^>]*>/.exec(res.text)?.[0]).toContain('aria-invalid="true"')
-    expect(userByEmail(t.deps.db, person.email)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
   })
 
   test('only while the sign-in is recent: later the page asks to confirm, and a link-only account is told how', async () => {
@@ -260,7 +263,7 @@ describe('a first password', () => {
     expect(late.text).toContain('<h1>Confirm it&#39;s you</h1>')
     expect(late.text).toContain('Sign in again with a new one-time link')
     expect(late.text).not.toContain('a brand new passphrase') // never written back into a page
-    expect(userByEmail(t.deps.db, person.email)!.passwordHash).toBeNull()
+    expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
   })
 })
 

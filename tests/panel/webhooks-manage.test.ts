@@ -55,7 +55,9 @@ async function addHook(
   events: Record<string, string> = { 'event-order-created': '1' },
   app = t,
 ) {
-  const res = await send(o.b, '/admin/webhooks', { url, ...events }, '/admin/webhooks')
+  const posted = await send(o.b, '/admin/webhooks', { url, ...events }, '/admin/webhooks')
+  expect(posted.status).toBe(303)
+  const res = await o.b.get(posted.location!)
   expect(res.status).toBe(200)
   const [, list] = await app.api.get('/api/v1/webhooks', { key: o.key })
   return { id: list.data.find((h: { url: string }) => h.url === url).id as string, secret: secretOf(res.text)! }
@@ -144,7 +146,10 @@ describe('webhooks: edit, rotate, test event, retry', () => {
 
     // Rotate: a new secret, shown once; both sign until the overlap ends.
     await o.b.get(`/admin/webhooks/${hook.id}/edit`)
-    const rotated = await o.b.submit(`/admin/webhooks/${hook.id}/rotate`)
+    const rotation = await o.b.submit(`/admin/webhooks/${hook.id}/rotate`)
+    expect(rotation.status).toBe(303)
+    expect(rotation.text).not.toContain('whsec_')
+    const rotated = await o.b.get(rotation.location!)
     expect(rotated.status).toBe(200)
     expect(rotated.text).toContain('Your new signing secret')
     expect(rotated.text).toContain('24 hours')
@@ -152,6 +157,11 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     expect(fresh).toBeDefined()
     expect(fresh).not.toBe(hook.secret)
     expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).text).not.toContain(fresh)
+    // Reloading the secret's page neither shows it again nor rotates again.
+    const reload = await o.b.get(rotation.location!)
+    expect(reload.text).not.toContain(fresh)
+    expect(reload.text).toContain('This secret was shown once')
+    expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).status).toBe(200)
     await o.b.submit(`/admin/webhooks/${hook.id}/test`)
     await rx.waitFor(() => rx.received.length === 2)
     const second = rx.received[1]!

@@ -34,10 +34,20 @@ describe('webhooks', () => {
   test('add → the secret once → listed; disable, enable; the API sees each change; delete after confirming', async () => {
     const { b, key } = await owner()
     expect((await b.get('/admin/webhooks')).status).toBe(200)
-    const res = await b.submit('/admin/webhooks', { url: 'https://127.0.0.1:9/hook', ...events })
+    // POST → 303 → the page that shows the secret; the POST's own answer and the address carry no secret.
+    const posted = await b.submit('/admin/webhooks', { url: 'https://127.0.0.1:9/hook', ...events })
+    expect(posted.status).toBe(303)
+    expect(posted.text).not.toContain('whsec_')
+    expect(posted.location).toMatch(/^\/admin\/webhooks\/[^/]+\/secret\?shown=[\w-]+$/)
+    const res = await b.get(posted.location!)
     expect(res.status).toBe(200)
     const secret = /<code id="webhook-secret" class="secret">(whsec_[^<]+)<\/code>/.exec(res.text)?.[1]
     expect(secret).toBeDefined()
+    // A reload shows it no more, and adds nothing.
+    const again = await b.get(posted.location!)
+    expect(again.status).toBe(200)
+    expect(again.text).not.toContain(secret!)
+    expect(again.text).toContain('This secret was shown once')
     const [, list] = await t.api.get('/api/v1/webhooks', { key })
     expect(list.data).toHaveLength(1)
     const hook = list.data[0]

@@ -12,7 +12,7 @@ import type { OperatorCtx } from '../../kernel/context'
 import type { Runner } from '../../db/client'
 import { transaction } from '../../kernel/write'
 import { invoices, stores, type Store } from '../../db/schema'
-import { recordActivity } from '../people'
+import { recordActivityTx } from '../people'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { isCurrency, toMinor } from '../../lib/money'
 import { DAY_MS } from '../../lib/time'
@@ -244,7 +244,7 @@ function run<I>(verb: string, fn: (step: { ctx: TxStep; input: I }) => BillingRe
         const now = ctx.clock.now()
         const r = fn({ ctx: { db: tx, now }, input })
         if (ctx.actor)
-          recordActivity(tx, now, {
+          recordActivityTx(tx, now, {
             storeId: r.store.id,
             actor: ctx.actor,
             verb,

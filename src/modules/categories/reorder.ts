@@ -12,7 +12,7 @@ import { categoryView, ownCategory } from './service'
  */
 export function moveCategory({ ctx, input: { id, by } }: { ctx: Ctx; input: { id: string; by: -1 | 1 } }) {
   const row = write(ctx, (tx) => {
-    ownCategory(ctx, id, tx)
+    ownCategory(ctx, id)
     const order = tx
       .select({ id: categories.id, position: categories.position })
       .from(categories)
@@ -27,7 +27,7 @@ export function moveCategory({ ctx, input: { id, by } }: { ctx: Ctx; input: { id
       if (c.position !== i)
         tx.update(categories).set({ position: i, updatedAt: now }).where(eq(categories.id, c.id)).run()
     })
-    return ownCategory(ctx, id, tx)
+    return ownCategory(ctx, id)
   })
   return categoryView(row)
 }

@@ -1,6 +1,5 @@
 import { and, asc, count, eq, max, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
-import type { Runner } from '../../db/client'
 import { categories, products, type Category } from '../../db/schema'
 import { Conflict, isUniqueViolation } from '../../lib/errors'
 import { slugify } from '../../lib/slug'
@@ -40,8 +39,8 @@ export function listCategories({ ctx, input: q }: { ctx: Ctx; input: CategoryLis
 }
 
 /** The store's category, 404 when missing, 403 when another store's. */
-export const ownCategory = (ctx: Ctx, id: string, db: Runner = ctx.db): Category =>
-  owned(ctx, db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
+export const ownCategory = (ctx: Ctx, id: string): Category =>
+  owned(ctx, ctx.db.select().from(categories).where(eq(categories.id, id)).get(), 'Category')
 
 /** One category of the store: 404 when missing, 403 when another store's. */
 export const getCategory = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
@@ -92,7 +91,7 @@ export function updateCategory({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
   if (input.isActive !== undefined) set.isActive = input.isActive
   try {
     const row = write(ctx, (tx) => {
-      ownCategory(ctx, id, tx)
+      ownCategory(ctx, id)
       return tx
         .update(categories)
         .set({ ...set, updatedAt: ctx.clock.now() })
@@ -110,7 +109,7 @@ export function updateCategory({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
 /** Its products stay, with `categoryId` set to null (contract); soft-deleted ones too. */
 export function deleteCategory({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
-    ownCategory(ctx, id, tx)
+    ownCategory(ctx, id)
     tx.update(products).set({ categoryId: null, updatedAt: ctx.clock.now() }).where(eq(products.categoryId, id)).run()
     tx.delete(categories).where(eq(categories.id, id)).run()
   })

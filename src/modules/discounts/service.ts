@@ -1,6 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
-import type { Runner } from '../../db/client'
 import { discounts, type Discount, type DiscountType } from '../../db/schema'
 import { Conflict, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { everyFault, faultsIn } from '../../lib/faults'
@@ -101,8 +100,8 @@ export function listDiscounts({ ctx, input: q }: { ctx: Ctx; input: DiscountList
 }
 
 /** The store's discount: 404 when missing, 403 when another store's. */
-export const ownDiscount = (ctx: Ctx, id: string, db: Runner = ctx.db): Discount =>
-  owned(ctx, db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
+export const ownDiscount = (ctx: Ctx, id: string): Discount =>
+  owned(ctx, ctx.db.select().from(discounts).where(eq(discounts.id, id)).get(), 'Discount')
 
 export const getDiscount = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
   discountView(ownDiscount(ctx, id), ctx.store.currency)
@@ -166,7 +165,7 @@ export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
   if (input.isActive !== undefined) set.isActive = input.isActive
   try {
     const row = write(ctx, (tx) => {
-      const current = ownDiscount(ctx, id, tx)
+      const current = ownDiscount(ctx, id)
       if (input.type !== undefined || input.value !== undefined) {
         const type = input.type ?? current.type
         set.type = type
@@ -189,7 +188,7 @@ export function updateDiscount({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
 /** Hard delete: orders keep their snapshot (discount_code, discount_amount); their FK is set null. */
 export function deleteDiscount({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
-    ownDiscount(ctx, id, tx)
+    ownDiscount(ctx, id)
     tx.delete(discounts).where(eq(discounts.id, id)).run()
   })
   return { id, deleted: true as const }

@@ -7,7 +7,7 @@ import { apiKeys, type ApiKey } from '../../db/schema'
 import { NotFound } from '../../lib/errors'
 import { isoOrNull } from '../../lib/time'
 import { writeKeyUses } from './sql'
-import { recordActivity } from '../people'
+import { recordActivityTx } from '../people'
 
 /** Recognisable in logs and secret scanners; 24 random bytes = 192 bits. */
 export const KEY_PREFIX = 'sfk_'
@@ -98,7 +98,7 @@ export function revokeKey({ ctx: { db, clock, actor }, input: { id } }: { ctx: O
       .get() ?? db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()
   if (!row) throw new NotFound('API key')
   if (actor)
-    recordActivity(db, clock.now(), {
+    recordActivityTx(db, clock.now(), {
       storeId: row.storeId,
       actor,
       verb: 'revoke',

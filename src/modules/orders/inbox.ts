@@ -24,15 +24,7 @@ import {
 } from './sql'
 import { isNewParams, viewerOf, type Viewer } from './seen'
 
-export {
-  type InboxItem,
-  lastOrderEventId,
-  orderEventsAfter,
-  storeOrderEventsAfter,
-  type HistoryLine,
-  type InboxRow,
-  type OrderEventRow,
-} from './sql'
+export type { HistoryLine, InboxItem, InboxRow, OrderEventRow } from './sql'
 
 export interface InboxQuery {
   status?: OrderStatus

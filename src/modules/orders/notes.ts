@@ -32,7 +32,7 @@ export function addOrderNote({ ctx, input }: { ctx: Ctx; input: { orderId: strin
   if (body.length > MAX_NOTE_LENGTH)
     throw new ValidationError('body', 'too_long', `A note is at most ${MAX_NOTE_LENGTH} characters`)
   return write(ctx, (tx, fx) => {
-    const order = ownOrder(ctx, input.orderId, tx)
+    const order = ownOrder(ctx, input.orderId)
     // Internal notes are not in the API's order: a note changes no product and no order's view.
     fx.productsChanged([])
     fx.ordersChanged([])

@@ -1,7 +1,6 @@
 /** The orders API: list, get, status change. The list's SQL is in sql/. */
 import { and, eq } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
-import type { Runner } from '../../db/client'
 import { orders, type Order, type OrderStatus } from '../../db/schema'
 import { iso } from '../../lib/time'
 import { isoParam, page } from '../shared'
@@ -55,8 +54,8 @@ const totalOf = (ctx: Ctx, f: OrderFilter): number =>
     : countMatching(ctx.db, f)
 
 /** The store's order: 404 when missing, 403 when another store's. */
-export const ownOrder = (ctx: Ctx, id: string, db: Runner = ctx.db): Order =>
-  owned(ctx, db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
+export const ownOrder = (ctx: Ctx, id: string): Order =>
+  owned(ctx, ctx.db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
 
 export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const o = ownOrder(ctx, id)
@@ -77,7 +76,7 @@ export function updateOrderStatus({
 }) {
   const tracking = trackingOf(to, trackingNumber, trackingUrl)
   const order = write(ctx, (tx, fx) => {
-    const o = ownOrder(ctx, id, tx)
+    const o = ownOrder(ctx, id)
     assertTransition(o.status, to)
     const now = ctx.clock.now()
     const res = tx

@@ -8,8 +8,6 @@ import type { Database } from 'bun:sqlite'
 import type { Order, OrderItem, OrderStatus, Store } from '../../db/schema'
 import { itemsOf, orderById, orderIdByToken, timelineOf } from './sql'
 
-export { statusTokenOf } from './sql'
-
 /** What the customer's page may show of the order: these fields and nothing else of the row. */
 const PUBLIC_FIELDS = [
   'orderNumber',

@@ -7,7 +7,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { invitations, memberships, sessions, users, type LinkKind, type User } from '../../db/schema'
 import { transaction } from '../../kernel/write'
 import { Forbidden, ValidationError } from '../../lib/errors'
-import { recordActivity } from './activity'
+import { recordActivityTx } from './activity'
 import type { PeopleCtx } from './context'
 import { LinkRefused, readLink } from './links'
 import { membershipOf } from './lookups'
@@ -69,7 +69,7 @@ export function consumeLink({
           .values({ storeId: link.storeId!, userId: user.id, role: link.role!, createdAt: now, updatedAt: now })
           .returning({ id: memberships.id })
           .get()
-        recordActivity(tx, now, {
+        recordActivityTx(tx, now, {
           storeId: link.storeId!,
           actor: `user:${user.id}`,
           verb: 'join',

@@ -8,7 +8,7 @@ import { activity } from '../../db/schema'
 import { actorNameOf } from '../../kernel/actor-name'
 import type { Runner } from '../../db/client'
 import { DAY_MS } from '../../lib/time'
-import type { Actor, OperatorCtx } from '../../kernel/context'
+import type { Actor, Ctx, OperatorCtx } from '../../kernel/context'
 import { activityFacetRows, deleteActivityBefore } from './sql'
 
 export const ACTIVITY_RETENTION_DAYS = 180
@@ -35,8 +35,8 @@ export function actorRef(actor: Actor, keyPrefix?: string): string {
   }
 }
 
-/** In the caller's transaction. */
-export function recordActivity(tx: Runner, at: number, e: ActivityEntry): void {
+/** A step in the caller's transaction: the line commits or rolls back with the change it records. */
+export function recordActivityTx(tx: Runner, at: number, e: ActivityEntry): void {
   tx.insert(activity)
     .values({
       storeId: e.storeId,
@@ -50,8 +50,8 @@ export function recordActivity(tx: Runner, at: number, e: ActivityEntry): void {
     .run()
 }
 
+/** Which lines of the store's log: by actor, record type or record, older than `before` (a line's `seq`). */
 export interface ActivityQuery {
-  storeId: string
   actor?: string
   recordType?: string
   recordId?: string
@@ -59,13 +59,14 @@ export interface ActivityQuery {
   limit?: number
 }
 
-export function listActivity(db: Runner, q: ActivityQuery) {
-  const where: SQL[] = [eq(activity.storeId, q.storeId)]
+/** The ctx's store's log, newest first (at most 200 lines a page). Takes a store actor's `Ctx`. */
+export function listActivity({ ctx, input: q }: { ctx: Pick<Ctx, 'db' | 'store'>; input: ActivityQuery }) {
+  const where: SQL[] = [eq(activity.storeId, ctx.store.id)]
   if (q.actor) where.push(eq(activity.actor, q.actor))
   if (q.recordType) where.push(eq(activity.recordType, q.recordType))
   if (q.recordId) where.push(eq(activity.recordId, q.recordId))
   if (q.before) where.push(lt(activity.seq, q.before))
-  return db
+  return ctx.db
     .select()
     .from(activity)
     .where(and(...where))
@@ -74,11 +75,12 @@ export function listActivity(db: Runner, q: ActivityQuery) {
     .all()
 }
 
-/** The distinct actors and record types of a store's log, for the page's filters. */
-export function activityFacets(db: Runner, storeId: string): { actors: string[]; recordTypes: string[] } {
-  const client = (db as unknown as { $client?: import('bun:sqlite').Database }).$client
-  if (!client) return { actors: [], recordTypes: [] }
-  return activityFacetRows(client, storeId)
+/** The distinct actors and record types of the ctx's store's log, for the page's filters. Takes a `Ctx`. */
+export function activityFacets({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): {
+  actors: string[]
+  recordTypes: string[]
+} {
+  return activityFacetRows(ctx.db.$client, ctx.store.id)
 }
 
 /** Lines older than 180 days leave (the prune job), in slices so the writer is never held long. Takes the operator's ctx. */

@@ -36,7 +36,7 @@ export interface NewLink {
   createdBy: string
 }
 
-export function insertLink(tx: Runner, now: number, l: NewLink): { id: string; token: string; expiresAt: number } {
+export function insertLinkTx(tx: Runner, now: number, l: NewLink): { id: string; token: string; expiresAt: number } {
   const token = randomToken()
   const expiresAt = now + LINK_TTL_MS
   const row = tx
@@ -97,7 +97,7 @@ export function resetInTx(
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).run()
     tx.delete(passkeys).where(eq(passkeys.userId, user.id)).run()
   }
-  const link = insertLink(tx, now, { kind: 'reset', userId: user.id, email: user.email, createdBy: opts.createdBy })
+  const link = insertLinkTx(tx, now, { kind: 'reset', userId: user.id, email: user.email, createdBy: opts.createdBy })
   return { id: link.id, userId: user.id, email: user.email, token: link.token, expiresAt: iso(link.expiresAt) }
 }
 
@@ -132,7 +132,12 @@ export function issueSignInLink({
     tx.delete(invitations)
       .where(and(eq(invitations.userId, user.id), eq(invitations.kind, 'signin'), isNull(invitations.usedAt)))
       .run()
-    const link = insertLink(tx, now, { kind: 'signin', userId: user.id, email: user.email, createdBy: input.createdBy })
+    const link = insertLinkTx(tx, now, {
+      kind: 'signin',
+      userId: user.id,
+      email: user.email,
+      createdBy: input.createdBy,
+    })
     return { id: link.id, email: user.email, token: link.token, expiresAt: iso(link.expiresAt) }
   })
 }

@@ -14,7 +14,8 @@
  * (the person taps the button again), as it voided the in-memory challenges before.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
+import { webauthn } from './webauthn'
 import { CHALLENGE_TTL_MS, type RelyingParty } from './passkeys'
 
 export const PASSKEY_COOKIE = '__Host-passkey'
@@ -93,6 +94,10 @@ export async function browserSignInOptions({
   challenges: BrowserChallenges
 }): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; ticket: string }> {
   const { ticket, challenge } = challenges.issue()
-  const options = await generateAuthenticationOptions({ rpID: input.rp.id, userVerification: 'preferred', challenge })
+  const options = await (await webauthn()).generateAuthenticationOptions({
+    rpID: input.rp.id,
+    userVerification: 'preferred',
+    challenge,
+  })
   return { options, ticket }
 }

@@ -5,20 +5,17 @@
  * live 5 minutes (Challenges), so a replayed assertion finds its challenge spent.
  */
 import { and, eq } from 'drizzle-orm'
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server'
 import { passkeys, users, type Passkey, type User } from '../../db/schema'
 import { NotFound, Unauthorized, ValidationError } from '../../lib/errors'
 import type { PeopleCtx } from './context'
 import { countPasskeys } from './sql'
+import { webauthn } from './webauthn'
 
 export const CHALLENGE_TTL_MS = 5 * 60_000
 const MAX_CHALLENGES = 10_000
@@ -62,7 +59,7 @@ export async function registrationOptions({
 }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { user, rp } = input
   const existing = passkeysOf(ctx, user.id)
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user.email,
@@ -93,7 +90,7 @@ export async function registerPasskey({
     throw new ValidationError('passkey', 'out_of_range', `At most ${MAX_PASSKEYS} passkeys`)
   let verified
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await webauthn()).verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
       expectedChallenge: (c) => challenges.take(c, user.id),
       expectedOrigin: rp.origin,
@@ -128,7 +125,10 @@ export async function authenticationOptions({
   input: { rp: RelyingParty }
   challenges: Challenges
 }): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({ rpID: input.rp.id, userVerification: 'preferred' })
+  const options = await (await webauthn()).generateAuthenticationOptions({
+    rpID: input.rp.id,
+    userVerification: 'preferred',
+  })
   challenges.add(options.challenge)
   return options
 }
@@ -163,7 +163,7 @@ export async function verifyPasskey({
   if (!owner || owner.resetPendingAt !== null) throw new PasskeyRefused()
   let result
   try {
-    result = await verifyAuthenticationResponse({
+    result = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: (c) => challenges.take(c),
       expectedOrigin: input.rp.origin,

@@ -11,7 +11,6 @@
  * turns between client addresses (password-queue.ts): a flood from many addresses does not
  * refuse a person from a clean one.
  */
-import { dictionary } from '@zxcvbn-ts/language-common'
 import { ValidationError } from '../../lib/errors'
 import { FairQueue } from './password-queue'
 
@@ -28,10 +27,12 @@ export const PASSWORD_HASHING = { algorithm: 'argon2id', memoryCost: 19_456, tim
 let common: Set<string> | undefined
 /**
  * The 49,000 most common passwords of zxcvbn-ts's list (leaked-password corpora), lower-cased;
- * only those long enough to pass the length rule are kept (~4,000).
+ * only those long enough to pass the length rule are kept (~4,000). The package (all of
+ * zxcvbn-ts's word lists, ~6 MB resident) is loaded when a password is first set, not at start.
  */
 function commonPasswords(): Set<string> {
   if (!common) {
+    const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common')
     const list = (dictionary as Record<string, string[]>)['passwords-common'] ?? []
     common = new Set(list.filter((p) => p.length >= PASSWORD_MIN).map((p) => p.toLowerCase()))
   }

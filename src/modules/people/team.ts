@@ -9,12 +9,12 @@ import { write } from '../../kernel/write'
 import type { Runner } from '../../db/client'
 import { Conflict, Forbidden, NotFound, ValidationError } from '../../lib/errors'
 import { iso, isoOrNull } from '../../lib/time'
-import { actorRef, recordActivity } from './activity'
-import { insertLink, resetInTx, type IssuedLink } from './links'
+import { actorRef, recordActivityTx } from './activity'
+import { insertLinkTx, resetInTx, type IssuedLink } from './links'
 import { isRole } from './roles'
 import { checkEmail, checkName, membershipOf, userByEmail, userById } from './lookups'
 
-export { checkEmail, checkName, membershipByEmail, membershipOf, storesOf, userByEmail, userById } from './lookups'
+export { checkEmail, checkName } from './lookups'
 
 /** Invites a person to the ctx's store with a role; an earlier unused invitation of that e-mail here is replaced. */
 export function inviteToStore({
@@ -43,7 +43,7 @@ export function inviteToStore({
         ),
       )
       .run()
-    const link = insertLink(tx, now, {
+    const link = insertLinkTx(tx, now, {
       kind: 'invite',
       storeId: ctx.store.id,
       email,
@@ -51,7 +51,7 @@ export function inviteToStore({
       role,
       createdBy: actorRef(ctx.actor),
     })
-    recordActivity(tx, now, {
+    recordActivityTx(tx, now, {
       storeId: ctx.store.id,
       actor: actorRef(ctx.actor),
       verb: 'invite',
@@ -125,7 +125,7 @@ export function changeRole({ ctx, input }: { ctx: Ctx; input: { membershipId: st
     const m = memberOfStore(tx, ctx, input.membershipId)
     if (m.role === 'owner' && role !== 'owner' && ownerCount(tx, ctx.store.id) <= 1) throw new LastOwner()
     const out = tx.update(memberships).set({ role, updatedAt: now }).where(eq(memberships.id, m.id)).returning().get()!
-    recordActivity(tx, now, {
+    recordActivityTx(tx, now, {
       storeId: ctx.store.id,
       actor: actorRef(ctx.actor),
       verb: 'change_role',
@@ -154,7 +154,7 @@ export function removeMember({ ctx, input }: { ctx: Ctx; input: { membershipId: 
       .set({ storeId: null })
       .where(and(eq(sessions.userId, m.userId), eq(sessions.storeId, ctx.store.id)))
       .run()
-    recordActivity(tx, now, {
+    recordActivityTx(tx, now, {
       storeId: ctx.store.id,
       actor: actorRef(ctx.actor),
       verb: 'remove',
@@ -182,7 +182,7 @@ export function revokeInvitation({ ctx, input }: { ctx: Ctx; input: { invitation
       .returning({ id: invitations.id })
       .all()
     if (gone.length === 0) throw new NotFound('Invitation')
-    recordActivity(tx, now, {
+    recordActivityTx(tx, now, {
       storeId: ctx.store.id,
       actor: actorRef(ctx.actor),
       verb: 'revoke',
@@ -218,7 +218,7 @@ export function issueMemberReset({ ctx, input }: { ctx: Ctx; input: { membership
     }
     const user = userById(tx, m.userId)!
     const issued = resetInTx(tx, now, user, { createdBy: `user:${ownerId}` })
-    recordActivity(tx, now, {
+    recordActivityTx(tx, now, {
       storeId: ctx.store.id,
       actor: actorRef(ctx.actor),
       verb: 'reset',

@@ -5,7 +5,7 @@ import type { Config } from '../../config'
 import type { Db } from '../../db/client'
 import { transaction } from '../../kernel/write'
 import { stores, invoices, PLANS, type Plan, type Store } from '../../db/schema'
-import { recordActivity } from '../people'
+import { recordActivityTx } from '../people'
 import type { Runner } from '../../db/client'
 import { Conflict, NotFound, PaymentRequired, ValidationError, isUniqueViolation } from '../../lib/errors'
 import { isCurrency } from '../../lib/money'
@@ -232,7 +232,7 @@ export function reinstateStore({
 
 /** An operator's write of a store, in its activity log (when the CLI or the system made it). */
 function noteOperator(tx: Runner, at: number, actor: OperatorCtx['actor'], store: Store, verb: string): void {
-  if (actor) recordActivity(tx, at, { storeId: store.id, actor, verb, recordType: 'store', recordId: store.id })
+  if (actor) recordActivityTx(tx, at, { storeId: store.id, actor, verb, recordType: 'store', recordId: store.id })
 }
 
 /**

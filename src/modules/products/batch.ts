@@ -1,6 +1,6 @@
 /**
  * Many products' writes in one transaction or none (the panel's bulk edit and CSV import). Each
- * item runs the verbs' own rules inside the one write (insertProduct, changeProduct, after the
+ * item runs the verbs' own rules inside the one write (insertProductTx, changeProductTx, after the
  * API's schema), so a batch refuses exactly what the API would. A failing item does not stop the
  * others from being tried, so every failing item is reported; then nothing is kept.
  */

@@ -1,7 +1,7 @@
 /**
  * The bulk edit of prices and stock (the panel's grid): a page of the catalog as rows — each
  * active variant, and each product without active variants — and the verb that applies changed
- * cells in one transaction or none. A cell's product goes through changeProduct with a body the
+ * cells in one transaction or none. A cell's product goes through changeProductTx with a body the
  * API's ProductUpdate schema checks first, so a stock of -1 or 1.5, a negative price or a
  * compare-at price at or under the new price is refused as over the API.
  */
@@ -13,7 +13,7 @@ import { ValidationError } from '../../lib/errors'
 import { toMajor } from '../../lib/money'
 import { allOrNothing } from './batch'
 import { ProductUpdate } from './model'
-import { changeProduct, ownProduct } from './service'
+import { changeProductTx, ownProduct } from './service'
 import { activeVariantsOf, countProducts, pageOfProducts } from './sql'
 
 export interface GridRow {
@@ -73,11 +73,11 @@ export function editPricesAndStock({ ctx, input }: { ctx: Ctx; input: PriceStock
       const changes = indexes.map((i) => input[i]!)
       let order: (string | undefined)[] = []
       try {
-        ownProduct(ctx, productId, tx)
+        ownProduct(ctx, productId)
         const body: Record<string, unknown> = {}
         for (const c of changes.filter((c) => !c.variantId)) Object.assign(body, pick(c))
         if (changes.some((c) => c.variantId)) {
-          // The whole variant list, as stored, with the changed cells: changeProduct keeps only what it is sent.
+          // The whole variant list, as stored, with the changed cells: changeProductTx keeps only what it is sent.
           const all = tx
             .select()
             .from(variants)
@@ -97,7 +97,7 @@ export function editPricesAndStock({ ctx, input }: { ctx: Ctx; input: PriceStock
             ...pick(changes.find((c) => c.variantId === v.id) ?? {}),
           }))
         }
-        changeProduct(ctx, tx, fx, { id: productId, ...checkBody(ProductUpdate, body) })
+        changeProductTx(ctx, tx, fx, { id: productId, ...checkBody(ProductUpdate, body) })
       } catch (error) {
         // `variants[2].price` is the third variant's cell; anything else is every cell of the product.
         const at =

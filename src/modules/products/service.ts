@@ -48,7 +48,7 @@ export function listProducts({ ctx, input: q }: { ctx: Ctx; input: ProductListQu
  * The store's live product: 404 when missing or deleted, 403 when another store's. `_tx` is
  * accepted for callers inside a transaction: the read runs on the same connection either way.
  */
-export function ownProduct(ctx: Ctx, id: string, _tx?: Runner): Product {
+export function ownProduct(ctx: Ctx, id: string): Product {
   const row = productById(ctx.db.$client, id)
   return owned(ctx, row?.deletedAt === null ? row : undefined, 'Product')
 }
@@ -85,7 +85,7 @@ function checkComparePrice(price: number, comparePrice: number | null): void {
 
 export function createProduct({ ctx, input }: { ctx: Ctx; input: ProductCreate }) {
   const id = slugTaken(input.slug ?? slugify(input.name), () =>
-    write(ctx, (tx, fx) => insertProduct(ctx, tx, fx, input)),
+    write(ctx, (tx, fx) => insertProductTx(ctx, tx, fx, input)),
   )
   return getProduct({ ctx, input: { id } })
 }
@@ -104,7 +104,7 @@ function slugTaken<T>(slug: string, fn: () => T): T {
  * createProduct inside the caller's write, with every rule (caps, compare-at price, category):
  * batches (bulk edit, CSV import, batch.ts) run many in one transaction. Returns the new id.
  */
-export function insertProduct(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate): string {
+export function insertProductTx(ctx: Ctx, tx: Runner, fx: Fx, input: ProductCreate): string {
   const slug = input.slug ?? slugify(input.name)
   const price = money(ctx, input.price, 'price')
   const comparePrice = input.comparePrice == null ? null : money(ctx, input.comparePrice, 'comparePrice')
@@ -178,12 +178,12 @@ export function updateProduct({
   ctx: Ctx
   input: { id: string; ifUpdatedAt?: number } & ProductUpdate
 }) {
-  slugTaken(input.slug ?? '', () => write(ctx, (tx, fx) => changeProduct(ctx, tx, fx, input)))
+  slugTaken(input.slug ?? '', () => write(ctx, (tx, fx) => changeProductTx(ctx, tx, fx, input)))
   return getProduct({ ctx, input: { id: input.id } })
 }
 
 /** updateProduct inside the caller's write, with every rule (batch.ts runs many in one transaction). */
-export function changeProduct(
+export function changeProductTx(
   ctx: Ctx,
   tx: Runner,
   fx: Fx,
@@ -203,7 +203,7 @@ export function changeProduct(
   if (fields.categoryId !== undefined) set.categoryId = fields.categoryId
   const wanted = variantInput?.map((v, i) => ({ ...v, price: money(ctx, v.price, `variants[${i}].price`) }))
   const now = ctx.clock.now()
-  const current = ownProduct(ctx, id, tx)
+  const current = ownProduct(ctx, id)
   if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) throw editConflict()
   // Checked against the resulting values, only when this update touches either price.
   if (set.price !== undefined || set.comparePrice !== undefined)
@@ -291,7 +291,7 @@ function syncVariants(
 /** Soft delete: the row stays for orders and reviews; GET answers 404 afterwards. */
 export function deleteProduct({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
-    ownProduct(ctx, id, tx)
+    ownProduct(ctx, id)
     const now = ctx.clock.now()
     tx.update(products).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(products.id, id)).run()
     fx.productsChanged([id])

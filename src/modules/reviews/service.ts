@@ -95,8 +95,8 @@ function findReview(db: Runner, id: string) {
 }
 
 /** The store's review: 404 when missing, 403 when another store's. */
-export function ownReview(ctx: Ctx, id: string, db: Runner = ctx.db) {
-  const row = findReview(db, id)
+export function ownReview(ctx: Ctx, id: string) {
+  const row = findReview(ctx.db, id)
   owned(ctx, row?.review, 'Review')
   return row!
 }
@@ -133,7 +133,7 @@ export function moderateReview({
 /** Hard delete. */
 export function deleteReview({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx, fx) => {
-    ownReview(ctx, id, tx)
+    ownReview(ctx, id)
     tx.delete(reviews).where(eq(reviews.id, id)).run()
     fx.productsChanged([])
   })

@@ -1,6 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import type { Ctx } from '../../kernel/context'
-import type { Runner } from '../../db/client'
 import { shippingOptions, type ShippingOption } from '../../db/schema'
 import { ValidationError } from '../../lib/errors'
 import { toMajor, toMinor } from '../../lib/money'
@@ -42,8 +41,8 @@ export function listShipping({ ctx, input: q }: { ctx: Ctx; input: ShippingListQ
 }
 
 /** The store's shipping option: 404 when missing, 403 when another store's. */
-export const ownShipping = (ctx: Ctx, id: string, db: Runner = ctx.db): ShippingOption =>
-  owned(ctx, db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
+export const ownShipping = (ctx: Ctx, id: string): ShippingOption =>
+  owned(ctx, ctx.db.select().from(shippingOptions).where(eq(shippingOptions.id, id)).get(), 'Shipping option')
 
 export const getShipping = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
   shippingView(ownShipping(ctx, id), ctx.store.currency)
@@ -77,7 +76,7 @@ export function updateShipping({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
   if (input.estimatedDays !== undefined) set.estimatedDays = input.estimatedDays
   if (input.isActive !== undefined) set.isActive = input.isActive
   const row = write(ctx, (tx) => {
-    ownShipping(ctx, id, tx)
+    ownShipping(ctx, id)
     return tx
       .update(shippingOptions)
       .set({ ...set, updatedAt: ctx.clock.now() })
@@ -91,7 +90,7 @@ export function updateShipping({ ctx, input: { id, ...input } }: { ctx: Ctx; inp
 /** Hard delete: orders keep their `{ name, price }` snapshot; their FK is set null. */
 export function deleteShipping({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
-    ownShipping(ctx, id, tx)
+    ownShipping(ctx, id)
     tx.delete(shippingOptions).where(eq(shippingOptions.id, id)).run()
   })
   return { id, deleted: true as const }

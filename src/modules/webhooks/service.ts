@@ -1,7 +1,6 @@
 import { count, desc, eq } from 'drizzle-orm'
 import { createId } from '../../lib/cuid'
 import type { Ctx } from '../../kernel/context'
-import type { Runner } from '../../db/client'
 import { webhookDeliveries, webhooks, type WebhookEvent } from '../../db/schema'
 import { Conflict, NotFound, ValidationError } from '../../lib/errors'
 import { secretBoxOf } from '../../lib/secret-box'
@@ -58,8 +57,8 @@ export function listWebhooks({ ctx, input: q }: { ctx: Ctx; input: WebhookListQu
 }
 
 /** The store's webhook: 404 when missing, 403 when another store's. */
-export const ownWebhook = (ctx: Ctx, id: string, db: Runner = ctx.db): WebhookRow =>
-  owned(ctx, db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
+export const ownWebhook = (ctx: Ctx, id: string): WebhookRow =>
+  owned(ctx, ctx.db.select().from(webhooks).where(eq(webhooks.id, id)).get(), 'Webhook')
 
 export const getWebhook = ({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) =>
   webhookView(ownWebhook(ctx, id))
@@ -136,7 +135,7 @@ export async function updateWebhook({
   if (input.url !== undefined) set.url = await checkedUrl(ctx, input.url)
   if (input.isActive !== undefined) set.isActive = input.isActive
   const row = write(ctx, (tx) => {
-    const current = ownWebhook(ctx, id, tx)
+    const current = ownWebhook(ctx, id)
     if (input.isActive === true && !current.isActive) Object.assign(set, { disabledReason: null, failingSince: null })
     return tx
       .update(webhooks)
@@ -151,7 +150,7 @@ export async function updateWebhook({
 /** Deleting an endpoint drops its delivery log too (foreign key cascade). */
 export function deleteWebhook({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   write(ctx, (tx) => {
-    ownWebhook(ctx, id, tx)
+    ownWebhook(ctx, id)
     tx.delete(webhooks).where(eq(webhooks.id, id)).run()
   })
   return { id, deleted: true as const }
@@ -167,7 +166,7 @@ export function rotateSecret({ ctx, input: { id } }: { ctx: Ctx; input: { id: st
   const now = ctx.clock.now()
   const overlapMs = ctx.config.webhookSecretOverlapSec * 1000
   const row = write(ctx, (tx) => {
-    const current = ownWebhook(ctx, id, tx)
+    const current = ownWebhook(ctx, id)
     return tx
       .update(webhooks)
       .set({
@@ -221,7 +220,7 @@ export function retryDelivery({
 }) {
   const now = ctx.clock.now()
   const row = write(ctx, (tx, fx) => {
-    ownWebhook(ctx, webhookId, tx)
+    ownWebhook(ctx, webhookId)
     const d = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get()
     if (!d || d.webhookId !== webhookId) throw new NotFound('Delivery')
     if (d.status === 'sending') return d

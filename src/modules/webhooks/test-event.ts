@@ -20,7 +20,7 @@ export function sendTestEvent({ ctx, input: { id } }: { ctx: Ctx; input: { id: s
   // makes each test's body (and so its delivery id) distinct.
   const testId = createId()
   write(ctx, (tx, fx) => {
-    const hook = ownWebhook(ctx, id, tx)
+    const hook = ownWebhook(ctx, id)
     const payload = JSON.stringify({
       type: TEST_EVENT,
       event: TEST_EVENT,

@@ -2,7 +2,7 @@ import { AppError } from '../../lib/errors'
 import { SCOPES, parseScopes } from '../../lib/scopes'
 import { transaction } from '../../kernel/write'
 import { createKey, listKeys, revokeKey } from '../../modules/keys'
-import { actorRef, recordActivity } from '../../modules/people'
+import { actorRef, recordActivityTx } from '../../modules/people'
 import { html, raw } from '../../shop/html'
 import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
@@ -48,10 +48,7 @@ function keysPage(
   const box = (resource: string, access: 'read' | 'write') => {
     if (!canHave(resource, access)) return html`<td></td>`
     const id = `scope-${resource}-${access}`
-    const label = w.keys.scopeLabel(
-      resourceName(w, resource),
-      access === 'read' ? w.keys.read : w.keys.write,
-    )
+    const label = w.keys.scopeLabel(resourceName(w, resource), access === 'read' ? w.keys.read : w.keys.write)
     return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
   }
   const list = d.keys.length
@@ -179,7 +176,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
             ctx: { db, clock },
             input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt },
           })
-          recordActivity(db, clock.now(), {
+          recordActivityTx(db, clock.now(), {
             storeId: ctx.store.id,
             actor: actorRef(ctx.actor),
             verb: 'create',
@@ -225,7 +222,7 @@ export function keyPages(kit: PageKit): PageRoute[] {
         try {
           transaction(db, () => {
             const r = revokeKey({ ctx: { db, clock }, input: { id: c.params.id! } })
-            recordActivity(db, clock.now(), {
+            recordActivityTx(db, clock.now(), {
               storeId: ctx.store.id,
               actor: actorRef(ctx.actor),
               verb: 'revoke',

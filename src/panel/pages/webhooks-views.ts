@@ -77,14 +77,23 @@ export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number
 }
 
 /** A signing secret, shown once: after adding an endpoint or rotating its secret. */
-export function secretPage(f: Frame, h: Hook & { secret: string }, rotated?: { overlapHours: number }): string {
+/** The endpoint's signing secret, shown once (undefined: it was shown already, or is too old to show). */
+export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotated?: { overlapHours: number }): string {
   const w = f.w
+  const title = rotated ? w.webhooks.secretRotated : w.webhooks.webhookCreated
+  if (secret === undefined)
+    return layout(
+      f,
+      title,
+      html`<section><p>${w.webhooks.secretShownOnce}</p>
+    <p><a class="button" href="/admin/webhooks">${w.nav.webhooks}</a></p></section>`,
+    )
   return layout(
     f,
-    rotated ? w.webhooks.secretRotated : w.webhooks.webhookCreated,
+    title,
     html`<section><p>${h.url}</p><p>${w.webhooks.secretOnce}</p>${rotated ? html`<p>${w.webhooks.rotateText(rotated.overlapHours)}</p>` : ''}
     <p><strong>${w.keys.secret}</strong></p>
-    <p><code id="webhook-secret" class="secret">${h.secret}</code></p>
+    <p><code id="webhook-secret" class="secret">${secret}</code></p>
     <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="webhook-secret-status" role="status"></span></p>
     <p><a class="button" href="/admin/webhooks">${w.common.done}</a></p></section>`,
   )

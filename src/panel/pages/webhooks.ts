@@ -27,6 +27,7 @@ import { faultsError, faultsIn } from '../../lib/faults'
 import { checkBody } from '../../plugins/validation-errors'
 import { confirmFirst } from '../confirm'
 import { json } from '../respond'
+import { ShownOnce } from '../shown-once'
 import { guarded } from './crud'
 import { frameOf } from './plugin-kit'
 import { field, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
@@ -95,7 +96,15 @@ export function webhookPages(kit: PageKit): PageRoute[] {
     retried: (w) => w.webhooks.retried,
     test: (w) => w.webhooks.testSent,
   }
-  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(c.p.w)
+  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(c.w)
+  // A new secret goes POST → redirect → a page that shows it once: a reload shows it no more and
+  // neither adds an endpoint nor rotates again.
+  const shown = new ShownOnce(() => kit.deps.clock.now())
+  const showSecret = (c: PageReq, id: string, secret: string, rotated: boolean) =>
+    kit.seeOther(
+      c.set,
+      `${hookPath(id)}/secret?shown=${shown.put(c.person.session.id, secret)}${rotated ? '&rotated=1' : ''}`,
+    )
   const edit = (c: PageReq, status: number, d: HookForm) =>
     kit.render(c.p, c.set, status, (f) => editPage(f, hookOf(c), { ...d, overlapHours, done: done(c) }))
 
@@ -123,13 +132,26 @@ export function webhookPages(kit: PageKit): PageRoute[] {
             ctx: c.ctx,
             input: await checkHook(c, WebhookCreate, form),
           })
-          return kit.render(c.p, c.set, 200, (f) => secretPage(f, created))
+          return showSecret(c, created.id, created.secret, false)
         } catch (e) {
           const r = refused(c, e, form)
           if (!r) throw e
           return kit.render(c.p, c.set, r.status, (f) => listPage(f, { ...r, hooks: hooksOf(c) }))
         }
       },
+    },
+    {
+      method: 'get',
+      path: '/admin/webhooks/:id/secret',
+      need: 'webhooks:write',
+      owns: 'webhooks',
+      handler: (c) =>
+        guarded(kit, c, () => {
+          const h = hookOf(c)
+          const secret = shown.take(c.person.session.id, c.query.shown)
+          const rotated = c.query.rotated === '1' ? { overlapHours } : undefined
+          return kit.render(c.p, c.set, 200, (f) => secretPage(f, h, secret, rotated))
+        }),
     },
     {
       method: 'get',
@@ -208,11 +230,11 @@ export function webhookPages(kit: PageKit): PageRoute[] {
       path: '/admin/webhooks/:id/rotate',
       need: 'webhooks:write',
       owns: 'webhooks',
-      // The new secret is the answer to the POST, never in a URL; reloading it would rotate again, as the API's would.
+      // The secret itself never goes in a URL: the address carries only the id of the held secret.
       handler: (c) =>
         guarded(kit, c, () => {
           const rotated = rotateSecret({ ctx: c.ctx, input: { id: c.params.id! } })
-          return kit.render(c.p, c.set, 200, (f) => secretPage(f, rotated, { overlapHours }))
+          return showSecret(c, rotated.id, rotated.secret, true)
         }),
     },
     {

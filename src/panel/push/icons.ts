@@ -1,15 +1,21 @@
 /**
  * The installed panel's icons: the store's initial, white on the panel's colour, drawn as SVG
  * and rendered to PNG by sharp (192 and 512 px, and a maskable 512 whose letter stays inside
- * the safe zone, since a launcher may cut the image to a circle). Made once per (initial, kind).
+ * the safe zone, since a launcher may cut the image to a circle). Made once per (initial, kind);
+ * sharp is loaded at the first icon asked for (lib/vips.ts).
  */
-import sharp from 'sharp'
+import { vips } from '../../lib/vips'
 
 export const THEME_COLOR = '#17324d'
 export const BACKGROUND_COLOR = '#ffffff'
 export const ICON_KINDS = ['192', '512', 'maskable-512'] as const
 export type IconKind = (typeof ICON_KINDS)[number]
 
+/**
+ * Icons made, at most MAX_DRAWN (then all are dropped and made again as asked): a PNG is 4–18 KB,
+ * so the map holds at most ~3 MB — the initials of 100 stores in the three kinds.
+ */
+const MAX_DRAWN = 300
 const drawn = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
 
 /** The store name's first letter or digit, upper-cased; "S" for a name without one. */
@@ -36,10 +42,13 @@ export function iconPng(initial: string, kind: IconKind): Promise<Uint8Array<Arr
   const key = `${initial}:${kind}`
   let png = drawn.get(key)
   if (!png) {
-    if (drawn.size > 3000) drawn.clear()
-    png = sharp(Buffer.from(svgOf(initial, kind)))
-      .png()
-      .toBuffer()
+    if (drawn.size >= MAX_DRAWN) drawn.clear()
+    png = vips()
+      .then((sharp) =>
+        sharp(Buffer.from(svgOf(initial, kind)))
+          .png()
+          .toBuffer(),
+      )
       .then((b) => new Uint8Array(b))
     drawn.set(key, png)
   }

@@ -2,7 +2,7 @@
  * The catalog CSV import. The apply (importCatalog) writes every row in one transaction or none
  * (batch.ts), planning again inside it: nothing read before it is trusted. The dry run
  * (checkCatalogImport) does the same work by the same rules — every cell's rule (cells.ts), the
- * API's schema, then insertProduct / changeProduct (caps, compare-at price, category, slug) —
+ * API's schema, then insertProductTx / changeProductTx (caps, compare-at price, category, slug) —
  * a slice of products at a time (at most 25, and at most about 2 ms of work), each slice in its
  * own transaction rolled back, with a turn of the event loop between slices: a 10,000-row check
  * never holds the process (or the database's write lock) for long, and what it reports — products to create, to update (matched by slug,
@@ -20,7 +20,7 @@ import { write, type Fx } from '../../../kernel/write'
 import { capFor, enforceCap } from '../../plans'
 import { allOrNothing, BatchRefused, type ItemProblem } from '../batch'
 import { ProductCreate } from '../model'
-import { changeProduct, insertProduct } from '../service'
+import { changeProductTx, insertProductTx } from '../service'
 import { checkBody } from '../../../lib/check-body'
 import { readGroup } from './cells'
 import { changesOf, columnsOf, type CsvChange } from './changes'
@@ -97,7 +97,7 @@ function runGroups(
           carried.created++
           carried.slugs.add(slug)
         }
-        insertProduct(ctx, tx, fx, body)
+        insertProductTx(ctx, tx, fx, body)
         report.create.push({ line, ...(g.slug ? { slug: g.slug } : {}), name: body.name })
         continue
       }
@@ -112,7 +112,7 @@ function runGroups(
         report.unchanged++
         continue
       }
-      changeProduct(ctx, tx, fx, { id: current.id, ...update })
+      changeProductTx(ctx, tx, fx, { id: current.id, ...update })
       report.update.push({ line, slug: current.slug, name: body.name, columns: columnsOf(changes), changes })
     } catch (error) {
       const at =

@@ -9,21 +9,7 @@
  */
 import type { Metadata } from 'sharp'
 import { ValidationError, type ErrorReason } from '../../../lib/errors'
-
-type Sharp = typeof import('sharp')['default']
-let loading: Promise<Sharp> | undefined
-/**
- * libvips is loaded at the first upload, not at start: loading it adds ~21 MB of RSS that a
- * server taking no pictures never needs (bench/memory.ts). Its operation cache is off: by default
- * it keeps up to 50 MB of recent operations' results, and an upload is never resized twice.
- */
-function vips(): Promise<Sharp> {
-  loading ??= import('sharp').then((m) => {
-    m.default.cache(false)
-    return m.default
-  })
-  return loading
-}
+import { vips } from '../../../lib/vips'
 
 /** Rendition widths: each not wider than the (oriented) original, which is never enlarged. */
 export const WIDTHS = [320, 640, 1280] as const

@@ -4,7 +4,6 @@
  */
 import type { Database } from 'bun:sqlite'
 import type { Ctx } from '../../../kernel/context'
-import type { Runner } from '../../../db/client'
 import { createId } from '../../../lib/cuid'
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../../../lib/errors'
 import { capFor, enforceCap } from '../../plans'
@@ -61,8 +60,8 @@ export async function uploadImage({
   await saveImage(dataDir, ctx.store.id, id, original, made)
   try {
     const largest = made[made.length - 1]!
-    const row = write(ctx, (tx, fx) => {
-      ownProduct(ctx, productId, tx)
+    const row = write(ctx, (_tx, fx) => {
+      ownProduct(ctx, productId)
       const position = rowsOf(ctx.db.$client, productId).length
       checkCap(ctx, position)
       const r: ImageRow = {
@@ -85,8 +84,8 @@ export async function uploadImage({
   }
 }
 
-function ownImage(ctx: Ctx, tx: Runner, productId: string, imageId: string): ImageRow[] {
-  ownProduct(ctx, productId, tx)
+function ownImage(ctx: Ctx, productId: string, imageId: string): ImageRow[] {
+  ownProduct(ctx, productId)
   const rows = rowsOf(ctx.db.$client, productId)
   if (!rows.some((r) => r.id === imageId)) throw new NotFound('Image')
   return rows
@@ -100,8 +99,8 @@ export function moveImage({
   ctx: Ctx
   input: { productId: string; imageId: string; position: number }
 }): ImageView {
-  const moved = write(ctx, (tx, fx) => {
-    const rows = ownImage(ctx, tx, productId, imageId)
+  const moved = write(ctx, (_tx, fx) => {
+    const rows = ownImage(ctx, productId, imageId)
     if (position > rows.length - 1)
       throw new ValidationError('position', 'out_of_range', `position must be between 0 and ${rows.length - 1}`, {
         max: rows.length - 1,
@@ -122,8 +121,8 @@ export async function deleteImage({
   ctx: Ctx
   input: { productId: string; imageId: string }
 }) {
-  const gone = write(ctx, (tx, fx) => {
-    const rows = ownImage(ctx, tx, productId, imageId)
+  const gone = write(ctx, (_tx, fx) => {
+    const rows = ownImage(ctx, productId, imageId)
     deleteImageRow(ctx.db.$client, imageId)
     renumber(
       ctx.db.$client,

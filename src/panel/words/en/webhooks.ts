@@ -21,6 +21,8 @@ export const webhooks = {
   viewLogOf: (url: string) => `Delivery log of ${url}`,
   webhookCreated: 'Webhook added',
   secretOnce: 'Its signing secret is shown only once: copy it now.',
+  secretShownOnce:
+    'This secret was shown once and is not shown again. If it was not copied, rotate it and copy the new one.',
   disable: 'Disable',
   enable: 'Enable',
   disabled: 'Disabled',

@@ -23,6 +23,8 @@ export const webhooks: Words['webhooks'] = {
   viewLogOf: (url) => `Registro de entregas de ${url}`,
   webhookCreated: 'Webhook agregado',
   secretOnce: 'Su secreto de firma se muestra una sola vez: cópialo ahora.',
+  secretShownOnce:
+    'Este secreto se mostró una vez y no se vuelve a mostrar. Si no lo copiaste, rótalo y copia el nuevo.',
   disable: 'Desactivar',
   enable: 'Activar',
   disabled: 'Desactivado',

@@ -23,6 +23,8 @@ export const webhooks: Words['webhooks'] = {
   viewLogOf: (url) => `Registro de entregas de ${url}`,
   webhookCreated: 'Webhook adicionado',
   secretOnce: 'O segredo de assinatura aparece uma única vez: copie agora.',
+  secretShownOnce:
+    'Este segredo apareceu uma vez e não aparece de novo. Se não foi copiado, gere outro e copie o novo.',
   disable: 'Desativar',
   enable: 'Ativar',
   disabled: 'Desativado',
