@@ -6,7 +6,6 @@
  */
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
 import { type Frame, form } from './frame'
-import type { Words } from '../words'
 
 export interface NotificationsData {
   devices: { id: string; name: string; since: string }[]
