@@ -32,13 +32,14 @@ function listPage(
       html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`,
     )
   const rows = d.rows.map(
-    (
-      c,
-      i,
-    ) => html`<li><p><strong>${c.name}</strong>${c.isActive ? '' : html` <span class="badge">${w.categories.inactive}</span>`}</p>
+    (c, i) => html`<li><p><strong>${c.name}</strong>${
+      c.isActive ? '' : html` <span class="badge">${w.categories.inactive}</span>`
+    }</p>
     ${
       writable
-        ? html`<div class="actions">${i > 0 ? move(c, 'up', w.common.moveUp, w.categories.moveUpOf(c.name)) : ''}${i < d.rows.length - 1 ? move(c, 'down', w.common.moveDown, w.categories.moveDownOf(c.name)) : ''}
+        ? html`<div class="actions">${
+            i > 0 ? move(c, 'up', w.common.moveUp, w.categories.moveUpOf(c.name)) : ''
+          }${i < d.rows.length - 1 ? move(c, 'down', w.common.moveDown, w.categories.moveDownOf(c.name)) : ''}
         <a class="button secondary" href="${at(c.id)}" aria-label="${w.categories.renameOf(c.name)}">${w.categories.rename}</a>
         <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.categories.removeOf(c.name)}">${w.common.delete}</a></div>`
         : html`<p><a href="${at(c.id)}">${c.name}</a></p>`
@@ -51,8 +52,23 @@ function listPage(
     ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.categories.none}</p>`}
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.categories.add}</h2>${banner(f.w, d.problem, d.errors)}
-      ${form(f, '/admin/categories', html`${input({ id: 'name', label: w.categories.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}<button type="submit">${w.categories.add}</button>`, 'novalidate')}</section>`
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.categories.add}</h2>${banner(
+            f.w,
+            d.problem,
+            d.errors,
+          )}
+      ${form(
+        f,
+        '/admin/categories',
+        html`${input({
+          id: 'name',
+          label: w.categories.name,
+          value: d.name,
+          errors: d.errors,
+          attrs: 'required maxlength="200"',
+        })}<button type="submit">${w.categories.add}</button>`,
+        'novalidate',
+      )}</section>`
         : ''
     }`,
   )
@@ -75,12 +91,20 @@ function editPage(
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(f.w, d.problem, d.errors)}${writable ? '' : html`<p class="hint">${w.categories.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, d.errors)}${
+      writable ? '' : html`<p class="hint">${w.categories.readOnly}</p>`
+    }
     ${form(
       f,
       at(d.id),
       html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-      ${input({ id: 'name', label: w.categories.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}
+      ${input({
+        id: 'name',
+        label: w.categories.name,
+        value: d.name,
+        errors: d.errors,
+        attrs: 'required maxlength="200"',
+      })}
       ${checkbox('isActive', 'isActive', w.common.shownInShop, d.active)}</fieldset>
       ${writable ? html`<p><button type="submit">${w.common.save}</button></p>` : ''}`,
       'novalidate',

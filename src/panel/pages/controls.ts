@@ -77,7 +77,11 @@ export function banner(w: Words, p: Problem | undefined, errors: Record<string, 
     <h2 id="error-summary-title">${w.problems.problemTitle}</h2>
     ${general ? html`<p>${general.message}</p>` : ''}
     ${ids.length ? html`<ul>${ids.map((id) => html`<li><a href="#${id}">${errors[id]}</a></li>`)}</ul>` : ''}
-    ${general?.upgradeUrl ? html`<p><a class="button" href="${general.upgradeUrl}">${w.problems.upgradePlan}</a></p>` : ''}</div>`
+    ${
+      general?.upgradeUrl
+        ? html`<p><a class="button" href="${general.upgradeUrl}">${w.problems.upgradePlan}</a></p>`
+        : ''
+    }</div>`
 }
 
 export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')

@@ -42,7 +42,11 @@ export function confirmPage(f: Frame, o: { title: string; text: string; action: 
     f,
     o.title,
     html`<section><p>${o.text}</p>
-    ${form(f, o.action, html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.common.cancel}</a></div>`)}</section>`,
+    ${form(
+      f,
+      o.action,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }

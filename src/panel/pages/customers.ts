@@ -52,7 +52,11 @@ function listPage(f: Frame, w: Words, d: ListData, currency: string, q: string |
     )}</ul>
     ${
       pages > 1
-        ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${w.orders.newer}</a>` : ''}<span>${w.orders.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${w.common.older}</a>` : ''}</nav>`
+        ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(page, pages)}">${
+            page > 1 ? html`<a href="${href(page - 1)}">${w.orders.newer}</a>` : ''
+          }<span>${w.orders.pageOf(page, pages)}</span>${
+            page < pages ? html`<a href="${href(page + 1)}">${w.common.older}</a>` : ''
+          }</nav>`
         : ''
     }`,
   )
@@ -75,7 +79,11 @@ function detailPage(f: Frame, w: Words, c: Detail, currency: string): string {
         (
           r,
         ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(w, r.status)}</p>
-          <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.shell.locale)}</span> ${day(r.createdAt, f)}</p></li>`,
+          <p class="order-meta"><span class="total">${formatMoney(
+            r.total,
+            r.currency,
+            f.w.shell.locale,
+          )}</span> ${day(r.createdAt, f)}</p></li>`,
       )}</ol>
     </section>
     <p><a href="/admin/customers">${w.nav.customers}</a></p>`,

@@ -91,7 +91,14 @@ function checklist(w: Words, data: Data): Html | '' {
   ]
   if (steps.every(([, done]) => done)) return ''
   return html`<section aria-labelledby="start-h"><h2 id="start-h">${w.dashboard.gettingStarted}</h2><ol class="steps">
-    ${steps.map(([label, done, href]) => html`<li>${done ? html`<span>${label}</span> <span class="badge status-delivered">${w.dashboard.done}</span>` : html`<a href="${href}">${label}</a> <span class="badge status-pending">${w.dashboard.todo}</span>`}</li>`)}
+    ${steps.map(
+      ([label, done, href]) =>
+        html`<li>${
+          done
+            ? html`<span>${label}</span> <span class="badge status-delivered">${w.dashboard.done}</span>`
+            : html`<a href="${href}">${label}</a> <span class="badge status-pending">${w.dashboard.todo}</span>`
+        }</li>`,
+    )}
   </ol></section>`
 }
 
@@ -99,7 +106,10 @@ function checklist(w: Words, data: Data): Html | '' {
 const share = (w: Words, data: Data): Html =>
   html`<section aria-labelledby="share-h"><h2 id="share-h">${w.dashboard.stepShare}</h2>
     <p><a href="${data.shopUrl}">${data.shopUrl}</a></p>
-    <figure>${storeQr(data.shopUrl, w.dashboard.qrLabel)}<figcaption>${w.dashboard.qrHint}</figcaption></figure></section>`
+    <figure>${storeQr(
+      data.shopUrl,
+      w.dashboard.qrLabel,
+    )}<figcaption>${w.dashboard.qrHint}</figcaption></figure></section>`
 
 function page(f: Frame, w: Words, data: Data): string {
   const locale = f.w.shell.locale
@@ -118,7 +128,12 @@ function page(f: Frame, w: Words, data: Data): string {
       ${
         data.numbers.lowStock.length === 0
           ? html`<p>${w.dashboard.noLowStock}</p>`
-          : html`<ul>${data.numbers.lowStock.map((l) => html`<li>${l.name}${l.variant ? html` (${l.variant})` : ''}: <strong>${w.dashboard.left(l.stock)}</strong></li>`)}</ul>`
+          : html`<ul>${data.numbers.lowStock.map(
+              (l) =>
+                html`<li>${l.name}${
+                  l.variant ? html` (${l.variant})` : ''
+                }: <strong>${w.dashboard.left(l.stock)}</strong></li>`,
+            )}</ul>`
       }
     </section>
     ${

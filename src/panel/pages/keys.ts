@@ -56,9 +56,17 @@ function keysPage(
       <thead><tr><th scope="col">${w.keys.keyName}</th><th scope="col">${w.keys.scopes}</th><th scope="col">${w.keys.created}</th><th scope="col">${w.common.lastUsed}</th><th scope="col">${w.common.expires}</th><th scope="col"><span class="sr-only">${w.keys.revoke}</span></th></tr></thead>
       <tbody>${d.keys.map((k) => {
         const name = k.name || k.prefix
-        return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${k.revokedAt ? html` <span class="badge">${w.keys.revoked}</span>` : ''}</td>
-        <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${k.lastUsedAt ? day(k.lastUsedAt) : w.common.never}</td><td>${k.expiresAt ? day(k.expiresAt) : w.keys.noExpiry}</td>
-        <td>${k.revokedAt ? '' : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.keys.revokeKey(name)}">${w.keys.revoke}</a>`}</td></tr>`
+        return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${
+          k.revokedAt ? html` <span class="badge">${w.keys.revoked}</span>` : ''
+        }</td>
+        <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${
+          k.lastUsedAt ? day(k.lastUsedAt) : w.common.never
+        }</td><td>${k.expiresAt ? day(k.expiresAt) : w.keys.noExpiry}</td>
+        <td>${
+          k.revokedAt
+            ? ''
+            : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.keys.revokeKey(name)}">${w.keys.revoke}</a>`
+        }</td></tr>`
       })}</tbody></table></div>`
     : html`<p>${w.keys.noKeys}</p>`
   return layout(
@@ -73,10 +81,19 @@ function keysPage(
       html`${input({ id: 'name', label: w.keys.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
       <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.keys.scopes}</legend>
         <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.keys.resource}</th><th scope="col">${w.keys.read}</th><th scope="col">${w.keys.write}</th></tr></thead>
-        <tbody>${RESOURCES.map((r) => html`<tr><th scope="row">${resourceName(w, r)}</th>${box(r, 'read')}${box(r, 'write')}</tr>`)}</tbody></table></div>
+        <tbody>${RESOURCES.map(
+          (r) => html`<tr><th scope="row">${resourceName(w, r)}</th>${box(r, 'read')}${box(r, 'write')}</tr>`,
+        )}</tbody></table></div>
         ${e.scopes ? html`<p id="scopes-error" class="error">${e.scopes}</p>` : ''}
       </fieldset>
-      ${input({ id: 'expires', label: w.keys.expiry, value: d.form.expires, type: 'date', hint: w.keys.expiryHint, errors: e })}
+      ${input({
+        id: 'expires',
+        label: w.keys.expiry,
+        value: d.form.expires,
+        type: 'date',
+        hint: w.keys.expiryHint,
+        errors: e,
+      })}
       <button type="submit">${w.keys.createKey}</button>`,
       'novalidate',
     )}</section>`,
@@ -105,7 +122,11 @@ function revokePage(f: Frame, k: { id: string; name: string }): string {
     f,
     w.keys.revokeConfirmTitle(k.name),
     html`<section><p>${w.keys.revokeConfirmText}</p>
-    ${form(f, `/admin/keys/${encodeURIComponent(k.id)}/revoke`, html`<div class="actions"><button type="submit" class="danger">${w.keys.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.common.cancel}</a></div>`)}</section>`,
+    ${form(
+      f,
+      `/admin/keys/${encodeURIComponent(k.id)}/revoke`,
+      html`<div class="actions"><button type="submit" class="danger">${w.keys.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }

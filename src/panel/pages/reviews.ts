@@ -8,7 +8,19 @@ type ReviewRow = ReturnType<typeof listReviews>['data'][number]
 function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
   const w = f.w
   const controls = moderate
-    ? html`<div class="actions">${r.status !== 'approved' ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.reviews.approve}</button>`) : ''}${r.status !== 'rejected' ? form(f, `/admin/reviews/${r.id}/reject`, html`<button type="submit" class="secondary">${w.reviews.reject}</button>`) : ''}<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.common.delete}</a></div>`
+    ? html`<div class="actions">${
+        r.status !== 'approved'
+          ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.reviews.approve}</button>`)
+          : ''
+      }${
+        r.status !== 'rejected'
+          ? form(
+              f,
+              `/admin/reviews/${r.id}/reject`,
+              html`<button type="submit" class="secondary">${w.reviews.reject}</button>`,
+            )
+          : ''
+      }<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.common.delete}</a></div>`
     : ''
   return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.reviews.rating(r.rating)}</span> <span class="badge">${w.reviews.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
 }
@@ -27,7 +39,11 @@ function reviewsPage(
   return layout(
     f,
     w.nav.reviews,
-    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.reviews.upgradeLink}</a></p></div>` : ''}<h2>${w.reviews.pending}</h2>${list(pending)}<h2>${w.reviews.others}</h2>${list(others)}`,
+    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${
+      o.upgradeUrl
+        ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.reviews.upgradeLink}</a></p></div>`
+        : ''
+    }<h2>${w.reviews.pending}</h2>${list(pending)}<h2>${w.reviews.others}</h2>${list(others)}`,
   )
 }
 
@@ -94,7 +110,11 @@ export function reviewPages(kit: PageKit): PageRoute[] {
           return layout(
             f,
             w.reviews.confirm,
-            html`<p>${w.reviews.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.common.delete}</button>`)}<p><a href="/admin/reviews">${w.reviews.keep}</a></p>`,
+            html`<p>${w.reviews.confirmText}</p>${form(
+              f,
+              `/admin/reviews/${id(c)}/delete`,
+              html`<button type="submit" class="danger">${w.common.delete}</button>`,
+            )}<p><a href="/admin/reviews">${w.reviews.keep}</a></p>`,
           )
         }),
     },

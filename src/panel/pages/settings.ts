@@ -144,24 +144,75 @@ function settingsPage(f: Frame, d: PageData): string {
   ]
   // The preview flags placeholders the save would refuse, before any save is tried.
   const unknown = unknownPlaceholders(v.whatsappTemplate)
-  const body = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>` : ''}
+  const body = html`${
+    writable
+      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
+      : ''
+  }
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.nav.settings}</legend>
     ${input({ id: 'name', label: w.settings.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'description', label: w.common.description, value: v.description, errors: e, multiline: true, attrs: 'maxlength="5000"' })}
-    ${input({ id: 'whatsappNumber', label: w.settings.whatsappNumber, value: v.whatsappNumber, errors: e, type: 'tel', attrs: 'autocomplete="tel" maxlength="40"' })}
-    ${input({ id: 'whatsappTemplate', label: w.settings.whatsappTemplate, value: v.whatsappTemplate, errors: e, multiline: true, hint: w.settings.templateHint, attrs: 'maxlength="1000"' })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: v.description,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="5000"',
+    })}
+    ${input({
+      id: 'whatsappNumber',
+      label: w.settings.whatsappNumber,
+      value: v.whatsappNumber,
+      errors: e,
+      type: 'tel',
+      attrs: 'autocomplete="tel" maxlength="40"',
+    })}
+    ${input({
+      id: 'whatsappTemplate',
+      label: w.settings.whatsappTemplate,
+      value: v.whatsappTemplate,
+      errors: e,
+      multiline: true,
+      hint: w.settings.templateHint,
+      attrs: 'maxlength="1000"',
+    })}
     <h2 id="preview-h">${w.settings.previewTitle}</h2>
     <pre class="preview"${raw(unknown.length ? ' aria-describedby="preview-flags"' : '')}>${d.preview}</pre>
-    ${unknown.length ? html`<p id="preview-flags" class="error">${w.problems.shortcodesUnknown(unknown.join(', '))}</p>` : ''}
+    ${
+      unknown.length
+        ? html`<p id="preview-flags" class="error">${w.problems.shortcodesUnknown(unknown.join(', '))}</p>`
+        : ''
+    }
     <button type="submit" name="_action" value="preview" class="secondary">${w.settings.preview}</button>
     ${select('language', 'language', w.settings.storeLanguage, languages, v.language, e)}
-    ${input({ id: 'currency', label: w.settings.currency, value: v.currency, errors: e, hint: w.settings.currencyHint, attrs: 'maxlength="3" autocapitalize="characters"' })}
+    ${input({
+      id: 'currency',
+      label: w.settings.currency,
+      value: v.currency,
+      errors: e,
+      hint: w.settings.currencyHint,
+      attrs: 'maxlength="3" autocapitalize="characters"',
+    })}
     ${checkbox('isPublished', 'isPublished', w.settings.published, v.isPublished)}
     ${checkbox('isMaintenance', 'isMaintenance', w.settings.maintenance, v.isMaintenance)}
     ${checkbox('showStockCount', 'showStockCount', w.settings.showStockCount, v.showStockCount)}
-    ${input({ id: 'timezone', label: w.settings.timezone, value: v.timezone, errors: e, hint: w.settings.timezoneHint, attrs: 'maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" list="zones"' })}
+    ${input({
+      id: 'timezone',
+      label: w.settings.timezone,
+      value: v.timezone,
+      errors: e,
+      hint: w.settings.timezoneHint,
+      attrs: 'maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" list="zones"',
+    })}
     <datalist id="zones">${ZONE_NAMES.map((z) => html`<option value="${z}"></option>`)}</datalist>
-    ${input({ id: 'pendingOrderTtlHours', label: w.settings.pendingTtl, value: v.pendingOrderTtlHours, errors: e, hint: w.settings.pendingTtlHint, attrs: 'inputmode="numeric"' })}
+    ${input({
+      id: 'pendingOrderTtlHours',
+      label: w.settings.pendingTtl,
+      value: v.pendingOrderTtlHours,
+      errors: e,
+      hint: w.settings.pendingTtlHint,
+      attrs: 'inputmode="numeric"',
+    })}
   </fieldset>
   ${writable ? html`<p><button type="submit" name="_action" value="save">${w.common.save}</button></p>` : ''}`
   return layout(

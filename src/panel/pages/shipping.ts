@@ -56,13 +56,24 @@ function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string
     (
       o,
     ) => html`<li><p><a href="${at(o.id)}" aria-label="${w.shipping.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.shell.locale)}${o.isActive ? '' : html` <span class="badge">${w.shipping.inactive}</span>`}</p>
-    ${o.description || o.estimatedDays !== null ? html`<p class="hint">${[o.description ?? '', o.estimatedDays === null ? '' : w.shipping.daysOf(o.estimatedDays)].filter(Boolean).join(' · ')}</p>` : ''}
+    ${
+      o.description || o.estimatedDays !== null
+        ? html`<p class="hint">${[
+            o.description ?? '',
+            o.estimatedDays === null ? '' : w.shipping.daysOf(o.estimatedDays),
+          ]
+            .filter(Boolean)
+            .join(' · ')}</p>`
+        : ''
+    }
     ${writable ? html`<div class="actions"><a class="button secondary" href="${at(o.id)}/delete" aria-label="${w.shipping.removeOf(o.name)}">${w.common.delete}</a></div>` : ''}</li>`,
   )
   return layout(
     f,
     w.nav.shipping,
-    html`${notice(d.done)}${writable ? html`<p><a class="button" href="/admin/shipping/new">${w.shipping.add}</a></p>` : ''}
+    html`${notice(d.done)}${
+      writable ? html`<p><a class="button" href="/admin/shipping/new">${w.shipping.add}</a></p>` : ''
+    }
     ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.shipping.none}</p>`}`,
   )
 }
@@ -84,15 +95,38 @@ function editorPage(
   const writable = can(f, 'shipping:write')
   const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
     ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'price', label: `${w.common.price} (${d.currency})`, value: d.form.price, errors: e, attrs: 'required inputmode="decimal"' })}
-    ${input({ id: 'description', label: w.common.description, value: d.form.description, hint: w.shipping.descriptionHint, errors: e, multiline: true, attrs: 'maxlength="2000"' })}
-    ${input({ id: 'estimatedDays', label: w.shipping.days, value: d.form.days, hint: w.shipping.daysHint, errors: e, attrs: 'inputmode="numeric"' })}
+    ${input({
+      id: 'price',
+      label: `${w.common.price} (${d.currency})`,
+      value: d.form.price,
+      errors: e,
+      attrs: 'required inputmode="decimal"',
+    })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: d.form.description,
+      hint: w.shipping.descriptionHint,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="2000"',
+    })}
+    ${input({
+      id: 'estimatedDays',
+      label: w.shipping.days,
+      value: d.form.days,
+      hint: w.shipping.daysHint,
+      errors: e,
+      attrs: 'inputmode="numeric"',
+    })}
     ${checkbox('isActive', 'isActive', w.shipping.active, d.form.active)}</fieldset>
     ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.shipping.create}</button></p>` : ''}`
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(f.w, d.problem, e)}${writable ? '' : html`<p class="hint">${w.shipping.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
+      writable ? '' : html`<p class="hint">${w.shipping.readOnly}</p>`
+    }
     <section>${form(f, d.id ? at(d.id) : '/admin/shipping', fields, 'novalidate')}</section>
     ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
     <p><a href="/admin/shipping">${w.shipping.back}</a></p>`,

@@ -27,7 +27,15 @@ export interface HookForm {
 /** The URL and the events, as the add form and the editor both show them. */
 function hookFields(w: Words, d: HookForm) {
   const e = d.errors
-  return html`${input({ id: 'url', label: w.webhooks.url, value: d.url, type: 'url', hint: w.webhooks.urlHint, errors: e, attrs: 'required maxlength="2048" inputmode="url"' })}
+  return html`${input({
+    id: 'url',
+    label: w.webhooks.url,
+    value: d.url,
+    type: 'url',
+    hint: w.webhooks.urlHint,
+    errors: e,
+    attrs: 'required maxlength="2048" inputmode="url"',
+  })}
   <fieldset id="events"${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.webhooks.events}</legend>
   ${WEBHOOK_EVENTS.map((ev) => html`<div class="check"><input id="${eventId(ev)}" name="${eventId(ev)}" type="checkbox" value="1"${raw(d.events.has(ev) ? ' checked' : '')}><label for="${eventId(ev)}">${ev}</label></div>`)}
   ${e.events ? html`<p id="events-error" class="error">${e.events}</p>` : ''}</fieldset>`
@@ -40,7 +48,11 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
     const toggle = form(
       f,
       `${hookPath(h.id)}/active`,
-      html`<input type="hidden" name="isActive" value="${h.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${`${h.isActive ? w.webhooks.disable : w.webhooks.enable}: ${h.url}`}">${h.isActive ? w.webhooks.disable : w.webhooks.enable}</button>`,
+      html`<input type="hidden" name="isActive" value="${
+        h.isActive ? '0' : '1'
+      }"><button type="submit" class="secondary" aria-label="${`${
+        h.isActive ? w.webhooks.disable : w.webhooks.enable
+      }: ${h.url}`}">${h.isActive ? w.webhooks.disable : w.webhooks.enable}</button>`,
     )
     return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.webhooks.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.webhooks.disabled}</span>`}</p>
       <p class="hint">${h.events.join(', ')}${h.disabledReason ? html` · ${h.disabledReason}` : ''}</p>
@@ -53,11 +65,22 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
   return layout(
     f,
     w.nav.webhooks,
-    html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.nav.webhooks}</h2>${d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.webhooks.noWebhooks}</p>`}</section>
+    html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.nav.webhooks}</h2>${
+      d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.webhooks.noWebhooks}</p>`
+    }</section>
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.webhooks.addWebhook}</h2>${banner(w, d.problem, d.errors)}
-      ${form(f, '/admin/webhooks', html`${hookFields(w, d)}<button type="submit">${w.webhooks.addWebhook}</button>`, 'novalidate')}</section>`
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.webhooks.addWebhook}</h2>${banner(
+            w,
+            d.problem,
+            d.errors,
+          )}
+      ${form(
+        f,
+        '/admin/webhooks',
+        html`${hookFields(w, d)}<button type="submit">${w.webhooks.addWebhook}</button>`,
+        'novalidate',
+      )}</section>`
         : ''
     }`,
   )
@@ -69,9 +92,18 @@ export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number
     f,
     w.webhooks.editWebhookTitle(h.url),
     html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.common.edit}</h2>${banner(w, d.problem, d.errors)}
-    ${form(f, `${hookPath(h.id)}/edit`, html`${hookFields(w, d)}<button type="submit">${w.common.save}</button>`, 'novalidate')}</section>
+    ${form(
+      f,
+      `${hookPath(h.id)}/edit`,
+      html`${hookFields(w, d)}<button type="submit">${w.common.save}</button>`,
+      'novalidate',
+    )}</section>
     <section aria-labelledby="secret-h"><h2 id="secret-h">${w.webhooks.signingSecret}</h2><p>${w.webhooks.rotateText(d.overlapHours)}</p>
-    ${form(f, `${hookPath(h.id)}/rotate`, html`<button type="submit" class="secondary">${w.webhooks.rotateSecret}</button>`)}</section>
+    ${form(
+      f,
+      `${hookPath(h.id)}/rotate`,
+      html`<button type="submit" class="secondary">${w.webhooks.rotateSecret}</button>`,
+    )}</section>
     <p><a href="${hookPath(h.id)}">${w.webhooks.deliveries}</a> · <a href="/admin/webhooks">${w.nav.webhooks}</a></p>`,
   )
 }
@@ -91,7 +123,9 @@ export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotate
   return layout(
     f,
     title,
-    html`<section><p>${h.url}</p><p>${w.webhooks.secretOnce}</p>${rotated ? html`<p>${w.webhooks.rotateText(rotated.overlapHours)}</p>` : ''}
+    html`<section><p>${h.url}</p><p>${w.webhooks.secretOnce}</p>${
+      rotated ? html`<p>${w.webhooks.rotateText(rotated.overlapHours)}</p>` : ''
+    }
     <p><strong>${w.keys.secret}</strong></p>
     <p><code id="webhook-secret" class="secret">${secret}</code></p>
     <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="webhook-secret-status" role="status"></span></p>
@@ -114,8 +148,14 @@ export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
     ) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${w.webhooks.deliveryStatus[d.status] ?? d.status}</p>
           <dl class="facts"><dt>${w.common.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
           <dt>${w.webhooks.attempts}</dt><dd>${d.attemptsTotal}</dd>
-          ${d.nextAttemptAt ? html`<dt>${w.webhooks.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>` : ''}
-          <dt>${w.webhooks.response}</dt><dd>${d.lastResponseCode ?? '-'}${d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''}</dd>
+          ${
+            d.nextAttemptAt
+              ? html`<dt>${w.webhooks.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>`
+              : ''
+          }
+          <dt>${w.webhooks.response}</dt><dd>${d.lastResponseCode ?? '-'}${
+            d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''
+          }</dd>
           ${d.lastError ? html`<dt>${w.webhooks.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
           ${
             writable && d.status !== 'sending'
@@ -142,7 +182,9 @@ export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: strin
     }
     <div id="delivery-log" data-log="${hookPath(h.id)}/log">${deliveryItems(f, h, rows)}</div>
     <p><a href="${hookPath(h.id)}" data-refresh-link>${w.webhooks.refreshLog}</a></p>
-    <p>${writable ? html`<a href="${hookPath(h.id)}/edit">${w.webhooks.editWebhookOf(h.url)}</a> · ` : ''}<a href="/admin/webhooks">${w.nav.webhooks}</a></p>`,
+    <p>${
+      writable ? html`<a href="${hookPath(h.id)}/edit">${w.webhooks.editWebhookOf(h.url)}</a> · ` : ''
+    }<a href="/admin/webhooks">${w.nav.webhooks}</a></p>`,
   )
 }
 
@@ -152,7 +194,11 @@ export function deletePage(f: Frame, h: Hook): string {
     f,
     w.webhooks.deleteWebhookTitle(h.url),
     html`<section><p>${w.webhooks.deleteWebhookText}</p>
-    ${form(f, `${hookPath(h.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.common.cancel}</a></div>`)}</section>`,
+    ${form(
+      f,
+      `${hookPath(h.id)}/delete`,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }

@@ -25,7 +25,9 @@ export interface AccountData {
 export function accountPage(f: Frame, a: AccountData): string {
   const w = f.w
   const langOption = (l: PanelLanguage | '') =>
-    html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${l ? panelWords(l).shell.languageName : w.account.languageAuto}</option>`
+    html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${
+      l ? panelWords(l).shell.languageName : w.account.languageAuto
+    }</option>`
   const e = a.errors ?? {}
   return layout(
     f,
@@ -67,7 +69,18 @@ export function accountPage(f: Frame, a: AccountData): string {
     </section>`
     }
     <section aria-labelledby="passkeys-h"><h2 id="passkeys-h">${w.account.passkeys}</h2>
-      ${a.passkeys.length === 0 ? html`<p>${w.account.noPasskeys}</p>` : html`<ul>${a.passkeys.map((p) => html`<li class="actions">${p.name} ${form(f, `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`, html`<button type="submit" class="danger" aria-label="${w.account.removePasskey(p.name)}">${w.common.remove}</button>`)}</li>`)}</ul>`}
+      ${
+        a.passkeys.length === 0
+          ? html`<p>${w.account.noPasskeys}</p>`
+          : html`<ul>${a.passkeys.map(
+              (p) =>
+                html`<li class="actions">${p.name} ${form(
+                  f,
+                  `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`,
+                  html`<button type="submit" class="danger" aria-label="${w.account.removePasskey(p.name)}">${w.common.remove}</button>`,
+                )}</li>`,
+            )}</ul>`
+      }
       <p id="passkey-nojs" class="hint">${w.account.passkeysNeedJs}</p>
       ${form(
         f,
@@ -82,21 +95,45 @@ export function accountPage(f: Frame, a: AccountData): string {
     <section aria-labelledby="two-step-h"><h2 id="two-step-h">${w.signin.twoStep}</h2>
       ${
         a.twoStep.on
-          ? html`<p>${w.account.twoStepOn} ${w.account.recoveryLeft(a.twoStep.codesLeft)}</p>${form(f, '/admin/account/two-step/disable', html`<button type="submit" class="danger">${w.account.disableTwoStep}</button>`)}`
-          : html`<p>${w.account.twoStepOff}</p>${form(f, '/admin/account/two-step', html`<button type="submit">${w.account.enableTwoStep}</button>`)}`
+          ? html`<p>${w.account.twoStepOn} ${w.account.recoveryLeft(a.twoStep.codesLeft)}</p>${form(
+              f,
+              '/admin/account/two-step/disable',
+              html`<button type="submit" class="danger">${w.account.disableTwoStep}</button>`,
+            )}`
+          : html`<p>${w.account.twoStepOff}</p>${form(
+              f,
+              '/admin/account/two-step',
+              html`<button type="submit">${w.account.enableTwoStep}</button>`,
+            )}`
       }
     </section>
     <section aria-labelledby="devices-h"><h2 id="devices-h">${w.account.devices}</h2>
       <div class="table"><table>
         <thead><tr><th scope="col">${w.account.device}</th><th scope="col">${w.account.lastSeen}</th><th scope="col">${w.account.network}</th><th scope="col"><span class="sr-only">${w.shell.signOut}</span></th></tr></thead>
         <tbody>${a.sessions.map(
-          (
-            s,
-          ) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.account.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${shownAt(f, s.lastSeen)}</time></td><td>${s.network ?? '-'}</td>
-          <td>${s.current ? '' : form(f, `/admin/account/sessions/${encodeURIComponent(s.id)}/end`, html`<button type="submit" class="secondary" aria-label="${w.account.endDevice(s.device)}">${w.shell.signOut}</button>`)}</td></tr>`,
+          (s) => html`<tr><td>${s.device}${
+            s.current ? html` <strong>(${w.account.thisDevice})</strong>` : ''
+          }</td><td><time datetime="${s.lastSeen}">${shownAt(f, s.lastSeen)}</time></td><td>${s.network ?? '-'}</td>
+          <td>${
+            s.current
+              ? ''
+              : form(
+                  f,
+                  `/admin/account/sessions/${encodeURIComponent(s.id)}/end`,
+                  html`<button type="submit" class="secondary" aria-label="${w.account.endDevice(s.device)}">${w.shell.signOut}</button>`,
+                )
+          }</td></tr>`,
         )}</tbody>
       </table></div>
-      ${a.sessions.length > 1 ? form(f, '/admin/account/sessions/end-others', html`<button type="submit" class="danger">${w.account.endOthers}</button>`) : ''}
+      ${
+        a.sessions.length > 1
+          ? form(
+              f,
+              '/admin/account/sessions/end-others',
+              html`<button type="submit" class="danger">${w.account.endOthers}</button>`,
+            )
+          : ''
+      }
     </section>
     ${a.sections ?? ''}`,
   )

@@ -88,14 +88,22 @@ export function connectedAppsSection(
       rows.length === 0
         ? html`<p>${w.apps.noApps}</p>`
         : html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.apps.app}</th><th scope="col">${w.common.store}</th>${opts.showPerson ? html`<th scope="col">${w.common.person}</th>` : ''}<th scope="col">${w.apps.permissions}</th><th scope="col">${w.common.lastUsed}</th><th scope="col"><span class="sr-only">${w.apps.disconnect}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.apps.app}</th><th scope="col">${w.common.store}</th>${
+        opts.showPerson ? html`<th scope="col">${w.common.person}</th>` : ''
+      }<th scope="col">${w.apps.permissions}</th><th scope="col">${w.common.lastUsed}</th><th scope="col"><span class="sr-only">${w.apps.disconnect}</span></th></tr></thead>
       <tbody>${rows.map(
         (
           r,
         ) => html`<tr><td>${r.client}</td><td>${r.storeName}</td>${opts.showPerson ? html`<td>${r.person ?? ''}</td>` : ''}
         <td>${r.scopes.join(', ') || '-'}</td>
-        <td>${r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : w.apps.neverUsed}</td>
-        <td>${form(f, opts.action(r.id), html`<button type="submit" class="danger" aria-label="${w.apps.disconnectApp(r.client)}">${w.apps.disconnect}</button>`)}</td></tr>`,
+        <td>${
+          r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : w.apps.neverUsed
+        }</td>
+        <td>${form(
+          f,
+          opts.action(r.id),
+          html`<button type="submit" class="danger" aria-label="${w.apps.disconnectApp(r.client)}">${w.apps.disconnect}</button>`,
+        )}</td></tr>`,
       )}</tbody></table></div>`
     }
   </section>`

@@ -40,7 +40,9 @@ const marks = (words: string, n: number) =>
 
 const link = (f: Frame, n: NavItem, cls = '') => {
   const b = badge(f, n.key)
-  return html`<a href="${n.path}"${raw(cls ? ` class="${cls}"` : '')}${current(f, n.path)}${b.attrs}>${f.w.nav[n.key]}${b.mark}</a>`
+  return html`<a href="${n.path}"${raw(
+    cls ? ` class="${cls}"` : '',
+  )}${current(f, n.path)}${b.attrs}>${f.w.nav[n.key]}${b.mark}</a>`
 }
 
 /** The links this person's role may follow, in NAV's order. */
@@ -79,7 +81,11 @@ export function header(f: Frame): Html {
     <div class="actions">
       ${chimeSwitch(f)}
       <a class="wide-only" href="/admin/account"${current(f, '/admin/account')}>${f.w.nav.account}</a>
-      <div class="wide-only">${form(f, '/admin/logout', html`<button type="submit" class="secondary">${f.w.shell.signOut}</button>`)}</div>
+      <div class="wide-only">${form(
+        f,
+        '/admin/logout',
+        html`<button type="submit" class="secondary">${f.w.shell.signOut}</button>`,
+      )}</div>
     </div>
   </header>`
 }
@@ -87,7 +93,9 @@ export function header(f: Frame): Html {
 /** Every link the role allows: a row from 600 px, a column beside the page from 900 px, hidden on a phone. */
 export function sideNav(f: Frame): Html | '' {
   if (!f.person?.role) return ''
-  return html`<nav class="nav side" aria-label="${f.w.shell.nav}"><ul>${navItems(f).map((n) => html`<li>${link(f, n)}</li>`)}</ul></nav>`
+  return html`<nav class="nav side" aria-label="${f.w.shell.nav}"><ul>${navItems(f).map(
+    (n) => html`<li>${link(f, n)}</li>`,
+  )}</ul></nav>`
 }
 
 /**
@@ -97,7 +105,12 @@ export function sideNav(f: Frame): Html | '' {
 export function tabs(f: Frame): Html | '' {
   if (!f.person?.role) return ''
   const items = TABS.map((key) => NAV.find((n) => n.key === key)!).filter((n) => can(f, n.need))
-  return html`<nav class="tabs" aria-label="${f.w.shell.tabs}"><ul>${items.map((n) => html`<li>${link(f, n, 'tab')}</li>`)}<li><a class="tab" href="${MORE_PATH}"${current(f, MORE_PATH)}>${f.w.shell.more}<span class="sr-only"> ${f.w.shell.morePages}</span></a></li></ul></nav>`
+  return html`<nav class="tabs" aria-label="${f.w.shell.tabs}"><ul>${items.map(
+    (n) => html`<li>${link(f, n, 'tab')}</li>`,
+  )}<li><a class="tab" href="${MORE_PATH}"${current(
+    f,
+    MORE_PATH,
+  )}>${f.w.shell.more}<span class="sr-only"> ${f.w.shell.morePages}</span></a></li></ul></nav>`
 }
 
 /** The More page's body: every link, the account, the store switcher and signing out (no script needed). */

@@ -77,7 +77,9 @@ export function suspendedPage(
   return layout(
     f,
     w.errors.suspendedTitle,
-    html`<section><p>${w.errors.suspendedText(store.name)}</p>${store.suspendedReason ? html`<p>${w.errors.suspendedReason(store.suspendedReason)}</p>` : ''}
+    html`<section><p>${w.errors.suspendedText(store.name)}</p>${
+      store.suspendedReason ? html`<p>${w.errors.suspendedReason(store.suspendedReason)}</p>` : ''
+    }
     <p><a class="button" href="${upgradeUrl}">${w.errors.upgrade}</a></p></section>`,
   )
 }

@@ -22,7 +22,11 @@ export function loginPage(
         <input id="password" name="password" type="password" autocomplete="current-password" required${described}>
         <button type="submit">${w.signin.signIn}</button>
       </form>
-      ${opts.passkeys ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.signin.passkeyFailed}" hidden>${w.signin.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>` : ''}
+      ${
+        opts.passkeys
+          ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.signin.passkeyFailed}" hidden>${w.signin.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>`
+          : ''
+      }
     </section>
     <details><summary>${w.signin.cantSignIn}</summary>
       <p>${w.signin.cantSignInMember}</p>
@@ -43,7 +47,9 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
       ${form(
         f,
         '/admin/login/two-step',
-        html`${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}<p id="code-hint">${w.signin.twoStepIntro}</p>
+        html`${
+          opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''
+        }<p id="code-hint">${w.signin.twoStepIntro}</p>
         <label for="code">${w.common.code}</label>
         <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
         <button type="submit">${w.signin.verify}</button>`,
@@ -91,7 +97,11 @@ export function linkPage(
     return layout(
       f,
       w.signin.signIn,
-      html`<section>${form(f, action, html`<p>${w.signin.signInLinkIntro(link.email)}</p><button type="submit">${w.signin.continue}</button>`)}</section>`,
+      html`<section>${form(
+        f,
+        action,
+        html`<p>${w.signin.signInLinkIntro(link.email)}</p><button type="submit">${w.signin.continue}</button>`,
+      )}</section>`,
       { narrow: true },
     )
   }
@@ -99,7 +109,16 @@ export function linkPage(
     return layout(
       f,
       w.signin.resetTitle,
-      html`<section>${form(f, action, html`<p>${link.email}</p>${passwordField(f, 'new-password', w.signin.newPassword, opts.error)}<button type="submit">${w.signin.continue}</button>`)}</section>`,
+      html`<section>${form(
+        f,
+        action,
+        html`<p>${link.email}</p>${passwordField(
+          f,
+          'new-password',
+          w.signin.newPassword,
+          opts.error,
+        )}<button type="submit">${w.signin.continue}</button>`,
+      )}</section>`,
       { narrow: true },
     )
   }
@@ -134,8 +153,16 @@ export function linkPage(
             )
           : ''
       }
-      ${account?.passkey ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signin.signInAnotherWay}</a></p>` : ''}
-      ${account && !account.password && !account.passkey ? html`${errorLine('join-error', opts.error)}<p>${w.signin.joinNeedsSession(link.email)}</p>` : ''}`
+      ${
+        account?.passkey
+          ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signin.signInAnotherWay}</a></p>`
+          : ''
+      }
+      ${
+        account && !account.password && !account.passkey
+          ? html`${errorLine('join-error', opts.error)}<p>${w.signin.joinNeedsSession(link.email)}</p>`
+          : ''
+      }`
   return layout(f, title, html`<section>${body}</section>`, { narrow: true })
 }
 

@@ -32,9 +32,25 @@ export function teamPage(f: Frame, t: TeamData): string {
       <tbody>${t.members.map((m) => {
         const who = m.name || m.email
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
-        <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.team.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.team.changeRole}</button></div>`)}</td>
-        <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>` : w.common.never}</td>
-        <td><div class="actions">${m.userId === t.myUserId ? '' : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.team.makeResetLink(who)}">${w.team.resetLink}</a>`}<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.team.removeMember(who)}">${w.common.remove}</a></div></td></tr>`
+        <td>${form(
+          f,
+          `/admin/team/${encodeURIComponent(m.id)}/role`,
+          html`<div class="inline">${roleSelect(
+            `role-${m.id}`,
+            w.team.changeRoleOf(who),
+            m.role,
+          )}<button type="submit" class="secondary">${w.team.changeRole}</button></div>`,
+        )}</td>
+        <td>${
+          m.lastSignInAt
+            ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>`
+            : w.common.never
+        }</td>
+        <td><div class="actions">${
+          m.userId === t.myUserId
+            ? ''
+            : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.team.makeResetLink(who)}">${w.team.resetLink}</a>`
+        }<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.team.removeMember(who)}">${w.common.remove}</a></div></td></tr>`
       })}</tbody>
     </table></div></section>
     ${
@@ -45,7 +61,11 @@ export function teamPage(f: Frame, t: TeamData): string {
           (
             i,
           ) => html`<tr><td>${i.email}</td><td>${w.team.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${shownAt(f, i.expiresAt)}</time></td>
-          <td>${form(f, `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`, html`<button type="submit" class="secondary" aria-label="${w.team.revokeInvitation(i.email)}">${w.team.revoke}</button>`)}</td></tr>`,
+          <td>${form(
+            f,
+            `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`,
+            html`<button type="submit" class="secondary" aria-label="${w.team.revokeInvitation(i.email)}">${w.team.revoke}</button>`,
+          )}</td></tr>`,
         )}</tbody></table></div></section>`
         : ''
     }
@@ -58,7 +78,9 @@ export function teamPage(f: Frame, t: TeamData): string {
         <label for="invite-name">${w.team.nameOptional}</label>
         <input id="invite-name" name="name" type="text">
         <label for="invite-role">${w.team.role}</label>
-        <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map((r) => html`<option value="${r}">${w.team.roles[r]}</option>`)}</select>
+        <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map(
+          (r) => html`<option value="${r}">${w.team.roles[r]}</option>`,
+        )}</select>
         <button type="submit">${w.team.invite}</button>`,
       )}
     </section>
@@ -73,7 +95,11 @@ export function removeMemberPage(f: Frame, m: { id: string; who: string }): stri
     f,
     w.team.removeConfirmTitle(m.who),
     html`<section><p>${w.team.removeConfirmText}</p>
-    ${form(f, `/admin/team/${encodeURIComponent(m.id)}/remove`, html`<div class="actions"><button type="submit" class="danger">${w.team.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`)}</section>`,
+    ${form(
+      f,
+      `/admin/team/${encodeURIComponent(m.id)}/remove`,
+      html`<div class="actions"><button type="submit" class="danger">${w.team.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }
@@ -142,7 +168,15 @@ export function resetMemberPage(f: Frame, m: { id: string; who: string }, error?
     f,
     w.team.resetConfirmTitle(m.who),
     html`${errorLine('reset-error', error)}<section><p>${w.team.resetConfirmText}</p>
-    ${error ? '' : form(f, `/admin/team/${encodeURIComponent(m.id)}/reset`, html`<div class="actions"><button type="submit" class="danger">${w.team.confirmReset}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`)}</section>`,
+    ${
+      error
+        ? ''
+        : form(
+            f,
+            `/admin/team/${encodeURIComponent(m.id)}/reset`,
+            html`<div class="actions"><button type="submit" class="danger">${w.team.confirmReset}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+          )
+    }</section>`,
     { narrow: true },
   )
 }

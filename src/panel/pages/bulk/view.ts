@@ -56,7 +56,15 @@ export function bulkPage(f: Frame, d: BulkData): string {
   return layout(
     f,
     w.bulk.bulkEdit,
-    html`${notice(d.done)}${errors ? html`<div class="alert" role="alert"><p>${w.bulk.rowsRefused(errors)}</p>${d.problem?.upgradeUrl ? html`<p><a class="button" href="${d.problem.upgradeUrl}">${w.problems.upgradePlan}</a></p>` : ''}</div>` : banner(w, d.problem)}
+    html`${notice(d.done)}${
+      errors
+        ? html`<div class="alert" role="alert"><p>${w.bulk.rowsRefused(errors)}</p>${
+            d.problem?.upgradeUrl
+              ? html`<p><a class="button" href="${d.problem.upgradeUrl}">${w.problems.upgradePlan}</a></p>`
+              : ''
+          }</div>`
+        : banner(w, d.problem)
+    }
     <p>${w.bulk.bulkIntro}</p>
     <p class="hint">${w.bulk.bulkBound(d.pageSize)} ${w.bulk.stockEmpty}</p>
     ${writable ? '' : html`<p class="hint">${w.products.readOnly}</p>`}

@@ -22,7 +22,10 @@ export function importPage(f: Frame, d: { currency: string; error?: string; done
     w.bulk.importTitle,
     html`${notice(d.done)}${d.error ? html`<div class="alert" role="alert"><p id="file-error">${d.error}</p></div>` : ''}
     <p>${w.bulk.importIntro}</p>
-    <p class="hint">${w.bulk.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${w.bulk.importLimits(fmt(f, CSV_MAX_ROWS), fmt(f, CSV_MAX_BYTES / 1024 / 1024))}</p>
+    <p class="hint">${w.bulk.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${w.bulk.importLimits(
+      fmt(f, CSV_MAX_ROWS),
+      fmt(f, CSV_MAX_BYTES / 1024 / 1024),
+    )}</p>
     ${form(
       f,
       '/admin/products/import',
@@ -70,9 +73,15 @@ export function dryRunPage(
     html`<p>${w.bulk.fileName(d.name, d.rows)}</p>
     ${
       d.problems.length
-        ? html`<div class="alert" role="alert"><p>${w.bulk.refused(refusedLines)}. ${w.bulk.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.problems.upgradePlan}</a></p>` : ''}</div>
+        ? html`<div class="alert" role="alert"><p>${w.bulk.refused(refusedLines)}. ${w.bulk.fixAndRetry}</p>${
+            upgrade ? html`<p><a class="button" href="${upgrade}">${w.problems.upgradePlan}</a></p>` : ''
+          }</div>
         <h2>${w.bulk.refused(refusedLines)}</h2>
-        <ul class="list">${d.problems.slice(0, SHOWN).map((p) => html`<li>${w.bulk.lineProblem(p.line, p.column ?? '', p.message)}</li>`)}</ul>${more(f, d.problems.length)}`
+        <ul class="list">${d.problems
+          .slice(0, SHOWN)
+          .map(
+            (p) => html`<li>${w.bulk.lineProblem(p.line, p.column ?? '', p.message)}</li>`,
+          )}</ul>${more(f, d.problems.length)}`
         : ''
     }
     ${
@@ -82,8 +91,23 @@ export function dryRunPage(
         <li>${w.bulk.toUpdate(r.update.length)}</li>
         <li>${w.bulk.unchanged(r.unchanged)}</li>
       </ul>
-      ${r.create.length ? html`<h2>${w.bulk.toCreate(r.create.length)}</h2><ul class="list">${r.create.slice(0, SHOWN).map((c) => html`<li>${c.name} (${w.bulk.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}` : ''}
-      ${r.update.length ? html`<h2>${w.bulk.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${w.bulk.lineOf(u.line)}): ${w.bulk.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
+      ${
+        r.create.length
+          ? html`<h2>${w.bulk.toCreate(r.create.length)}</h2><ul class="list">${r.create
+              .slice(0, SHOWN)
+              .map((c) => html`<li>${c.name} (${w.bulk.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}`
+          : ''
+      }
+      ${
+        r.update.length
+          ? html`<h2>${w.bulk.toUpdate(r.update.length)}</h2><ul class="list">${r.update
+              .slice(0, SHOWN)
+              .map(
+                (u) =>
+                  html`<li>${u.name} (${w.bulk.lineOf(u.line)}): ${w.bulk.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`,
+              )}</ul>${more(f, r.update.length)}`
+          : ''
+      }`
         : ''
     }
     ${

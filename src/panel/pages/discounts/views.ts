@@ -88,13 +88,19 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
     (
       x,
     ) => html`<li><p><a href="${at(x.id)}" aria-label="${w.discounts.editOf(x.code)}"><strong>${x.code}</strong></a> · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
-    <p class="hint">${w.discounts.used(x.usedCount, x.maxUses)}${x.expiresAt ? ` · ${w.discounts.until(x.expiresAt.slice(0, 10))}` : ''}</p>
+    <p class="hint">${w.discounts.used(x.usedCount, x.maxUses)}${
+      x.expiresAt ? ` · ${w.discounts.until(x.expiresAt.slice(0, 10))}` : ''
+    }</p>
     ${
       writable
         ? html`<div class="actions">${form(
             f,
             `${at(x.id)}/active`,
-            html`<input type="hidden" name="isActive" value="${x.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${x.isActive ? w.discounts.deactivateOf(x.code) : w.discounts.activateOf(x.code)}">${x.isActive ? w.discounts.deactivate : w.discounts.activate}</button>`,
+            html`<input type="hidden" name="isActive" value="${
+              x.isActive ? '0' : '1'
+            }"><button type="submit" class="secondary" aria-label="${
+              x.isActive ? w.discounts.deactivateOf(x.code) : w.discounts.activateOf(x.code)
+            }">${x.isActive ? w.discounts.deactivate : w.discounts.activate}</button>`,
           )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.discounts.removeOf(x.code)}">${w.common.delete}</a></div>`
         : ''
     }</li>`,
@@ -102,7 +108,9 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
   return layout(
     f,
     w.nav.discounts,
-    html`${notice(d.done)}${writable ? html`<p><a class="button" href="/admin/discounts/new">${w.discounts.add}</a></p>` : ''}
+    html`${notice(d.done)}${
+      writable ? html`<p><a class="button" href="/admin/discounts/new">${w.discounts.add}</a></p>` : ''
+    }
     ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.discounts.none}</p>`}`,
   )
 }
@@ -124,7 +132,14 @@ export function editorPage(
   const writable = can(f, 'discounts:write')
   const x = d.form
   const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-    ${input({ id: 'code', label: w.common.code, value: x.code, hint: w.discounts.codeHint, errors: e, attrs: 'required maxlength="40" autocapitalize="characters"' })}
+    ${input({
+      id: 'code',
+      label: w.common.code,
+      value: x.code,
+      hint: w.discounts.codeHint,
+      errors: e,
+      attrs: 'required maxlength="40" autocapitalize="characters"',
+    })}
     ${select(
       'type',
       'type',
@@ -136,16 +151,46 @@ export function editorPage(
       x.type,
       e,
     )}
-    ${input({ id: 'value', label: w.discounts.value, value: x.value, hint: w.discounts.valueHint, errors: e, attrs: 'required inputmode="decimal"' })}
-    ${input({ id: 'minOrderAmount', label: `${w.discounts.minOrder} (${d.currency})`, value: x.minOrderAmount, hint: w.discounts.minOrderHint, errors: e, attrs: 'inputmode="decimal"' })}
-    ${input({ id: 'maxUses', label: w.discounts.maxUses, value: x.maxUses, hint: w.discounts.maxUsesHint, errors: e, attrs: 'inputmode="numeric"' })}
-    ${input({ id: 'expiresAt', label: w.discounts.expires, value: x.expires, type: 'date', hint: w.discounts.expiresHint, errors: e })}
+    ${input({
+      id: 'value',
+      label: w.discounts.value,
+      value: x.value,
+      hint: w.discounts.valueHint,
+      errors: e,
+      attrs: 'required inputmode="decimal"',
+    })}
+    ${input({
+      id: 'minOrderAmount',
+      label: `${w.discounts.minOrder} (${d.currency})`,
+      value: x.minOrderAmount,
+      hint: w.discounts.minOrderHint,
+      errors: e,
+      attrs: 'inputmode="decimal"',
+    })}
+    ${input({
+      id: 'maxUses',
+      label: w.discounts.maxUses,
+      value: x.maxUses,
+      hint: w.discounts.maxUsesHint,
+      errors: e,
+      attrs: 'inputmode="numeric"',
+    })}
+    ${input({
+      id: 'expiresAt',
+      label: w.discounts.expires,
+      value: x.expires,
+      type: 'date',
+      hint: w.discounts.expiresHint,
+      errors: e,
+    })}
     ${checkbox('isActive', 'isActive', w.common.active, x.active)}</fieldset>
     ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.discounts.create}</button></p>` : ''}`
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(f.w, d.problem, e)}${writable ? '' : html`<p class="hint">${w.discounts.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
+      writable ? '' : html`<p class="hint">${w.discounts.readOnly}</p>`
+    }
     <section>${form(f, d.id ? at(d.id) : '/admin/discounts', fields, 'novalidate')}</section>
     ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
     <p><a href="/admin/discounts">${w.discounts.back}</a></p>`,

@@ -248,7 +248,10 @@ export class OrderFeed {
   private serialise(c: Client, batch: Batch, rows: Map<string, InboxRow>, marks: string[]): string {
     let out =
       batch.skipped > 0
-        ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.w.orders.moreArrived(batch.skipped) })}\n\n`
+        ? `event: burst\ndata: ${JSON.stringify({
+            created: batch.skipped,
+            announce: c.w.orders.moreArrived(batch.skipped),
+          })}\n\n`
         : ''
     let lastId = 0
     for (const [i, { event: e, created }] of batch.sent.entries()) {

@@ -54,10 +54,26 @@ function lines(w: Words, locale: string, d: OrderPageData): Html {
         html`<tr><td>${i.productName}${i.variantName ? html`<br><span class="hint">${i.variantName}</span>` : ''}</td><td>${i.quantity}</td><td>${money(i.subtotal, c, locale)}</td></tr>`,
     )}</tbody>
     <tfoot>
-      <tr><th scope="row" colspan="2">${w.orderLines.subtotal}</th><td>${money(d.order.itemsSubtotal, c, locale)}</td></tr>
-      ${d.order.shippingName !== null ? html`<tr><th scope="row" colspan="2">${w.orderLines.shipping}: ${d.order.shippingName}</th><td>${money(d.order.shippingPrice ?? 0, c, locale)}</td></tr>` : ''}
-      ${d.order.discountCode !== null ? html`<tr><th scope="row" colspan="2">${w.orderLines.discount(d.order.discountCode)}</th><td>−${money(d.order.discountAmount, c, locale)}</td></tr>` : ''}
-      <tr><th scope="row" colspan="2">${w.orderLines.total}</th><td><strong>${money(d.order.total, c, locale)}</strong></td></tr>
+      <tr><th scope="row" colspan="2">${w.orderLines.subtotal}</th><td>${money(
+        d.order.itemsSubtotal,
+        c,
+        locale,
+      )}</td></tr>
+      ${
+        d.order.shippingName !== null
+          ? html`<tr><th scope="row" colspan="2">${w.orderLines.shipping}: ${d.order.shippingName}</th><td>${money(d.order.shippingPrice ?? 0, c, locale)}</td></tr>`
+          : ''
+      }
+      ${
+        d.order.discountCode !== null
+          ? html`<tr><th scope="row" colspan="2">${w.orderLines.discount(d.order.discountCode)}</th><td>−${money(d.order.discountAmount, c, locale)}</td></tr>`
+          : ''
+      }
+      <tr><th scope="row" colspan="2">${w.orderLines.total}</th><td><strong>${money(
+        d.order.total,
+        c,
+        locale,
+      )}</strong></td></tr>
     </tfoot>
   </table></div>`
 }
@@ -72,8 +88,19 @@ export function orderPage(f: Frame, w: Words, d: OrderPageData): string {
     f,
     w.orders.orderTitle(order.orderNumber),
     html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}${d.error ? html`<p class="alert" role="alert">${d.error}</p>` : ''}
-    ${d.tell && d.whatsapp ? html`<p class="tell"><a class="button" id="tell" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${w.orders.tellOnWhatsApp(order.customerName)}</a></p>` : ''}
-    <p class="actions">${statusBadge(w, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.shell.locale, zoneOf(f))}</time></p>
+    ${
+      d.tell && d.whatsapp
+        ? html`<p class="tell"><a class="button" id="tell" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${w.orders.tellOnWhatsApp(order.customerName)}</a></p>`
+        : ''
+    }
+    <p class="actions">${statusBadge(
+      w,
+      order.status,
+    )} <time datetime="${new Date(order.createdAt).toISOString()}">${when(
+      order.createdAt,
+      f.w.shell.locale,
+      zoneOf(f),
+    )}</time></p>
     ${
       moves.length
         ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${w.orders.actions}</h2><div class="actions">
@@ -86,19 +113,31 @@ export function orderPage(f: Frame, w: Words, d: OrderPageData): string {
                 html`<input type="hidden" name="status" value="${m}"><button type="submit">${MOVE_LABEL[m](w)}</button>`,
               ),
         )}
-        ${moves.includes('cancelled') ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${w.orders.cancel}</button></form>` : ''}
+        ${
+          moves.includes('cancelled')
+            ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${w.orders.cancel}</button></form>`
+            : ''
+        }
       </div></section>`
         : d.moves.length === 0
           ? html`<p class="hint">${w.orders.noMoves}</p>`
           : ''
     }
     ${trackingFacts(w, order)}
-    <section aria-labelledby="items-h"><h2 id="items-h">${w.orderLines.items}</h2>${lines(w, f.w.shell.locale, d)}</section>
+    <section aria-labelledby="items-h"><h2 id="items-h">${w.orderLines.items}</h2>${lines(
+      w,
+      f.w.shell.locale,
+      d,
+    )}</section>
     <section aria-labelledby="customer-h"><h2 id="customer-h">${w.orders.customer}</h2>
       <dl class="facts">
         <dt>${w.common.name}</dt><dd>${order.customerName}</dd>
         <dt>${w.orders.phone}</dt><dd><a href="tel:${order.customerPhone}">${order.customerPhone}</a></dd>
-        ${order.customerAddress ? html`<dt>${w.orders.address}</dt><dd class="address">${order.customerAddress}</dd>` : ''}
+        ${
+          order.customerAddress
+            ? html`<dt>${w.orders.address}</dt><dd class="address">${order.customerAddress}</dd>`
+            : ''
+        }
       </dl>
       <p class="actions">
         ${d.whatsapp ? html`<a class="button" id="whatsapp" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${w.orders.whatsapp}</a>` : ''}
@@ -109,7 +148,11 @@ export function orderPage(f: Frame, w: Words, d: OrderPageData): string {
     <section aria-labelledby="history-h"><h2 id="history-h">${w.orders.history}</h2>
       <ol class="history">${d.history.map(
         (h) =>
-          html`<li>${statusBadge(w, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.shell.locale, zoneOf(f))}</time> ${who(w, h)}</li>`,
+          html`<li>${statusBadge(w, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(
+            h.at,
+            f.w.shell.locale,
+            zoneOf(f),
+          )}</time> ${who(w, h)}</li>`,
       )}</ol>
     </section>
     <section aria-labelledby="internal-h"><h2 id="internal-h">${w.orders.internalNotes}</h2>
@@ -149,7 +192,12 @@ function shipForm(f: Frame, w: Words, id: string, d: OrderPageData): Html {
     `/admin/orders/${id}/status`,
     html`<input type="hidden" name="status" value="shipped"><fieldset class="tracking-fields"><legend>${w.orders.shipDetails}</legend>
       ${input('trackingNumber', w.orders.trackingNumber, 'maxlength="100" autocomplete="off"')}
-      ${input('trackingUrl', w.orders.trackingUrl, 'type="url" inputmode="url" maxlength="2000" autocomplete="off"', w.orders.trackingUrlHint)}
+      ${input(
+        'trackingUrl',
+        w.orders.trackingUrl,
+        'type="url" inputmode="url" maxlength="2000" autocomplete="off"',
+        w.orders.trackingUrlHint,
+      )}
     </fieldset><button type="submit">${w.orders.ship}</button>`,
     'novalidate',
   )
@@ -160,7 +208,11 @@ function trackingFacts(w: Words, order: Order): Html | string {
   if (order.trackingNumber === null && order.trackingUrl === null) return ''
   return html`<section aria-labelledby="tracking-h"><h2 id="tracking-h">${w.orders.tracking}</h2><dl class="facts">
     ${order.trackingNumber ? html`<dt>${w.orders.trackingNumber}</dt><dd>${order.trackingNumber}</dd>` : ''}
-    ${order.trackingUrl ? html`<dt>${w.orders.trackingUrl}</dt><dd><a href="${order.trackingUrl}" rel="noopener noreferrer" target="_blank">${order.trackingUrl}</a></dd>` : ''}
+    ${
+      order.trackingUrl
+        ? html`<dt>${w.orders.trackingUrl}</dt><dd><a href="${order.trackingUrl}" rel="noopener noreferrer" target="_blank">${order.trackingUrl}</a></dd>`
+        : ''
+    }
   </dl></section>`
 }
 
@@ -171,7 +223,11 @@ export function cancelPage(f: Frame, w: Words, order: { id: string; orderNumber:
     f,
     w.orders.orderTitle(order.orderNumber),
     html`<section><p>${w.orders.cancelAsk}</p><div class="actions">
-      ${form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="cancelled"><button type="submit" class="danger">${w.orders.cancelYes}</button>`)}
+      ${form(
+        f,
+        `/admin/orders/${id}/status`,
+        html`<input type="hidden" name="status" value="cancelled"><button type="submit" class="danger">${w.orders.cancelYes}</button>`,
+      )}
       <a class="button secondary" href="/admin/orders/${id}">${w.orders.keepOrder}</a>
     </div></section>`,
     { narrow: true },

@@ -41,7 +41,11 @@ function rowMoves(w: Words, r: InboxRow, token: string): Html {
   // Without the script both post the same move and land on the order page, which leads with "Tell … on WhatsApp".
   const move = (message: boolean, label: string, cls: string) =>
     html`<form method="post" action="${action}"${raw(message ? ' data-then-message' : '')}><input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="status" value="confirmed"><button type="submit" class="${cls}" aria-label="${label} ${r.orderNumber}">${label}</button></form>`
-  return html`<div class="order-moves">${move(false, w.common.confirm, 'secondary')}${move(true, w.orders.confirmAndMessage, '')}</div>`
+  return html`<div class="order-moves">${move(false, w.common.confirm, 'secondary')}${move(
+    true,
+    w.orders.confirmAndMessage,
+    '',
+  )}</div>`
 }
 
 /** One inbox row; `id="order-<id>"` lets the live script replace it in place. */
@@ -83,7 +87,9 @@ export function inboxPage(f: Frame, w: Words, d: InboxData): string {
   const filter = (s: OrderStatus | undefined) => {
     const href = pageHref({ ...d, status: s }, 1)
     const current = d.status === s
-    return html`<li><a href="${href}"${raw(current ? ' aria-current="page"' : '')}>${s ? w.orders.status[s] : w.orders.allStatuses}</a></li>`
+    return html`<li><a href="${href}"${raw(current ? ' aria-current="page"' : '')}>${
+      s ? w.orders.status[s] : w.orders.allStatuses
+    }</a></li>`
   }
   const empty =
     d.rows.length === 0 ? html`<p id="orders-empty">${d.q || d.status ? w.orders.noMatch : w.orders.noOrders}</p>` : ''
@@ -104,7 +110,9 @@ export function inboxPage(f: Frame, w: Words, d: InboxData): string {
     </section>
     <p id="live-status" class="hint" role="status" data-live-hint="${w.orders.liveHint}">${w.orders.reloadHint}</p>
     ${empty}
-    <ol class="orders" id="orders" aria-label="${w.nav.orders}" data-after="${String(d.after)}"${raw(d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '')}>${d.rows.map((r) => inboxRow(w, view, r))}</ol>
+    <ol class="orders" id="orders" aria-label="${w.nav.orders}" data-after="${String(d.after)}"${raw(
+      d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '',
+    )}>${d.rows.map((r) => inboxRow(w, view, r))}</ol>
     ${
       d.pages > 1
         ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(d.page, d.pages)}">

@@ -53,14 +53,30 @@ function variantRows(f: Frame, d: EditorData): Html {
       ${v.id ? html`<input type="hidden" name="v${i}-id" value="${v.id}">` : ''}
       ${input({ id: `v${i}-name`, label: w.products.variantName, value: v.name, errors: e, attrs: 'maxlength="100"' })}
       <div class="pair">
-        <div>${input({ id: `v${i}-price`, label: w.products.variantPrice, value: v.price, errors: e, attrs: 'inputmode="decimal"' })}</div>
-        <div>${input({ id: `v${i}-stock`, label: w.products.variantStock, value: v.stock, errors: e, attrs: 'inputmode="numeric"' })}</div>
+        <div>${input({
+          id: `v${i}-price`,
+          label: w.products.variantPrice,
+          value: v.price,
+          errors: e,
+          attrs: 'inputmode="decimal"',
+        })}</div>
+        <div>${input({
+          id: `v${i}-stock`,
+          label: w.products.variantStock,
+          value: v.stock,
+          errors: e,
+          attrs: 'inputmode="numeric"',
+        })}</div>
       </div>
       ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.products.variantActive, v.active)}
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
       ${
         writable
-          ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${w.products.moveUpLabel(n)}">${w.common.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${w.products.moveDownLabel(n)}">${w.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
+          ? html`<div class="actions">${
+              i > 0
+                ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${w.products.moveUpLabel(n)}">${w.common.moveUp}</button>`
+                : ''
+            }${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${w.products.moveDownLabel(n)}">${w.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
           : ''
       }
     </fieldset>`
@@ -73,17 +89,55 @@ export function editorPage(f: Frame, d: EditorData): string {
   const writable = can(f, 'products:write')
   const action = d.id ? `/admin/products/${encodeURIComponent(d.id)}` : '/admin/products'
   // Enter in a field submits the form's first button: make that "save", not a row's "Remove".
-  const fields = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>` : ''}
+  const fields = html`${
+    writable
+      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
+      : ''
+  }
   <input type="hidden" name="updatedAt" value="${d.form.updatedAt}">
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
     ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'description', label: w.common.description, value: d.form.description, errors: e, multiline: true, attrs: 'maxlength="10000"' })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: d.form.description,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="10000"',
+    })}
     <div class="pair">
-      <div>${input({ id: 'price', label: `${w.common.price} (${d.currency})`, value: d.form.price, errors: e, attrs: 'inputmode="decimal" required' })}</div>
-      <div>${input({ id: 'comparePrice', label: `${w.products.comparePrice} (${d.currency})`, value: d.form.comparePrice, errors: e, hint: w.products.comparePriceHint, attrs: 'inputmode="decimal"' })}</div>
+      <div>${input({
+        id: 'price',
+        label: `${w.common.price} (${d.currency})`,
+        value: d.form.price,
+        errors: e,
+        attrs: 'inputmode="decimal" required',
+      })}</div>
+      <div>${input({
+        id: 'comparePrice',
+        label: `${w.products.comparePrice} (${d.currency})`,
+        value: d.form.comparePrice,
+        errors: e,
+        hint: w.products.comparePriceHint,
+        attrs: 'inputmode="decimal"',
+      })}</div>
     </div>
-    ${input({ id: 'stock', label: w.products.stock, value: d.form.stock, errors: e, hint: w.products.stockHint, attrs: 'inputmode="numeric"' })}
-    ${select('categoryId', 'categoryId', w.products.category, [{ value: '', label: w.products.noCategory }, ...d.categories.map((c) => ({ value: c.id, label: c.name }))], d.form.categoryId, e)}
+    ${input({
+      id: 'stock',
+      label: w.products.stock,
+      value: d.form.stock,
+      errors: e,
+      hint: w.products.stockHint,
+      attrs: 'inputmode="numeric"',
+    })}
+    ${select(
+      'categoryId',
+      'categoryId',
+      w.products.category,
+      [{ value: '', label: w.products.noCategory }, ...d.categories.map((c) => ({ value: c.id, label: c.name }))],
+      d.form.categoryId,
+      e,
+    )}
     ${checkbox('isActive', 'isActive', w.common.active, d.form.active, w.common.shownInShop)}
     <h2>${w.products.variants}</h2>
     <p class="hint">${w.products.variantsHint}</p>
@@ -92,7 +146,13 @@ export function editorPage(f: Frame, d: EditorData): string {
     ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.products.addVariant}</button>` : ''}
     ${!d.id && writable ? newPictures(f, d) : ''}
   </fieldset>
-  ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.common.save : w.products.create}</button></p>` : ''}`
+  ${
+    writable
+      ? html`<p><button type="submit" name="_action" value="save">${
+          d.id ? w.common.save : w.products.create
+        }</button></p>`
+      : ''
+  }`
   const conflict =
     d.conflict && d.id
       ? html`<div class="alert" role="alert"><p><strong>${w.products.changedTitle}</strong></p><p>${w.products.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${w.products.reload}</a></p></div>`
@@ -104,7 +164,11 @@ export function editorPage(f: Frame, d: EditorData): string {
     ${writable ? '' : html`<p class="hint">${w.products.readOnly}</p>`}
     <section>${form(f, action, fields, d.id ? 'novalidate' : 'novalidate enctype="multipart/form-data"')}</section>
     ${d.pictures ? picturesSection(d.pictures) : ''}
-    ${d.id && writable ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.products.deleteProduct}</a></p>` : ''}
+    ${
+      d.id && writable
+        ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.products.deleteProduct}</a></p>`
+        : ''
+    }
     <p><a href="/admin/products">${w.products.backToProducts}</a></p>`,
   )
 }
@@ -115,7 +179,11 @@ export function deleteConfirmPage(f: Frame, p: { id: string; name: string }): st
     f,
     w.products.deleteConfirmTitle(p.name),
     html`<section><p>${w.products.deleteConfirmText}</p>
-    ${form(f, `/admin/products/${encodeURIComponent(p.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.common.cancel}</a></div>`)}
+    ${form(
+      f,
+      `/admin/products/${encodeURIComponent(p.id)}/delete`,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.common.cancel}</a></div>`,
+    )}
     </section>`,
     { narrow: true },
   )

@@ -59,7 +59,11 @@ export function listPage(f: Frame, d: ListData): string {
     f,
     w.nav.products,
     html`${notice(d.done)}
-    ${can(f, 'products:write') ? html`<p><a class="button" href="/admin/products/new">${w.products.newProduct}</a></p>` : ''}
+    ${
+      can(f, 'products:write')
+        ? html`<p><a class="button" href="/admin/products/new">${w.products.newProduct}</a></p>`
+        : ''
+    }
     ${catalogLinks(f)}
     <form method="get" action="/admin/products" role="search" class="filters">
       <div><label for="q">${w.products.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
