@@ -48,14 +48,16 @@ const q = {
     'INSERT INTO customers (id, store_id, name, phone, address, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   ),
   insertOrder: db.prepare(
-    `INSERT INTO orders (id, store_id, customer_id, order_number, status, customer_name, customer_phone, customer_address,
+    `INSERT INTO orders (id, store_id, customer_id, order_number, status, customer_name, customer_phone,
+    customer_address,
        notes, currency, items_subtotal, shipping_option_id, shipping_name, shipping_price, discount_amount, total,
        dedup_hash, status_token, source, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, 'USD', ?, ?, ?, ?, 0, ?, ?, ?, 'api', ?, ?)`,
   ),
   insertItems: db.prepare(
     `INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price,
-       subtotal, position, stock_taken) VALUES (?, ?, ?, ?, ?, 'V', ?, ?, ?, 0, 1), (?, ?, ?, ?, ?, 'V', ?, ?, ?, 1, 1)`,
+       subtotal, position, stock_taken) VALUES (?, ?, ?, ?, ?, 'V', ?, ?, ?, 0, 1), (?, ?, ?, ?, ?, 'V', ?, ?, ?, 1,
+       1)`,
   ),
   outbox: db.prepare(
     `INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, subject_id, created_at)

@@ -58,7 +58,8 @@ const STOCK = 1_000_000_000
 /** A wrk script posting a fresh order per request: the phone counts up from `base`. */
 function script(storeId: string, variants: [string, string], shippingId: string, base: number): string {
   const head = `{"storeId":"${storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"`
-  const tail = `","items":[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}],"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
+  const items = `[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}]`
+  const tail = `","items":${items},"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
   return `
 local n = 0
 local head = '${head}'
@@ -76,7 +77,8 @@ function addShipping(dataDir: string, storeId: string): string {
   const id = `ship${Date.now().toString(36)}`
   const now = Date.now()
   db.run(
-    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
+    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+      'VALUES (?, ?, ?, ?, 1, ?, ?)',
     [id, storeId, 'Courier', 499, now, now],
   )
   db.close()
@@ -104,7 +106,8 @@ function verify(
       distinctNumbers: q('SELECT count(DISTINCT order_number) AS n FROM orders WHERE store_id = ?'),
       items: q('SELECT count(*) AS n FROM order_items WHERE order_id IN (SELECT id FROM orders WHERE store_id = ?)'),
       trackedUnits: q(
-        'SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 AND order_id IN (SELECT id FROM orders WHERE store_id = ?)',
+        'SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 ' +
+          'AND order_id IN (SELECT id FROM orders WHERE store_id = ?)',
       ),
       stockLeft: db
         .query<{ n: number | null }, [string]>(
@@ -233,7 +236,9 @@ async function measure(
         })
         .find((j) => j.msg === 'wal checkpoints')
       const checkpoints = cp
-        ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}`
+        ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ` +
+          `≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with ` +
+          `commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}`
         : 'no checkpointer report'
       out.push({
         name: s.name,
@@ -303,7 +308,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       const mine = name === 'this'
       notes.push(`${sync}${mine ? '' : ' (base)'}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
       // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
-      const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1 // the probe has one line
+      // the probe has one line
+      const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1
       if (!consistent) notes.push(`${sync} (${name}): database check failed: ${JSON.stringify(check)}`)
       ok &&= consistent
       for (const tracked of [false, true]) {
@@ -321,7 +327,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         const exact = p.tracked ? p.taken === p.ordered && p.ordered > 0 : p.ordered === 0
         if (!exact)
           notes.push(
-            `${sync} (${name}): stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`,
+            `${sync} (${name}): stock check ` +
+              `failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`,
           )
         ok &&= exact && r.non2xx === 0 && r.errors === 0
         rows.push({
@@ -359,35 +366,53 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     'server CPU/order': fmtUs(bare.cpuUsPerOrder),
   })
   notes.push(
-    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): ours / twin, tracked at FULL (means): CPU/order ${(cpu['this FULL true']! / bare.cpuUsPerOrder).toFixed(1)}x, orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x`,
+    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): ` +
+      'ours / twin, tracked at FULL (means): ' +
+      `CPU/order ${(cpu['this FULL true']! / bare.cpuUsPerOrder).toFixed(1)}x, ` +
+      `orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x`,
   )
   const trackedFull = rows.filter(
     (r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked',
   )
   notes.push(
-    `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ${trackedOk ? 'met' : 'MISSED'}`,
+    `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms ` +
+      `in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ` +
+      (trackedOk ? 'met' : 'MISSED'),
   )
   const cost = (sync: string) => 1 - rps[`this ${sync} true`]! / rps[`this ${sync} false`]!
   const cpuCost = (sync: string) => cpu[`this ${sync} true`]! / cpu[`this ${sync} false`]! - 1
   const pass = ok && trackedOk && rps['this FULL false']! >= TARGET_RPS && cost('FULL') <= MAX_STOCK_COST
   notes.push(
-    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
+    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, ` +
+      `no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
     ...(baseDir
-      ? (['FULL', 'NORMAL'] as const).map(
-          (sync) =>
-            `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: CPU/order ${fmtUs(cpu[`base ${sync} true`]!)} vs ${fmtUs(cpu[`this ${sync} true`]!)} (${(cpu[`base ${sync} true`]! / cpu[`this ${sync} true`]!).toFixed(2)}x), orders/s ${fmtInt(rps[`base ${sync} true`]!)} vs ${fmtInt(rps[`this ${sync} true`]!)} (${(rps[`this ${sync} true`]! / rps[`base ${sync} true`]!).toFixed(2)}x)`,
-        )
+      ? (['FULL', 'NORMAL'] as const).map((sync) => {
+          const [baseCpu, thisCpu] = [cpu[`base ${sync} true`]!, cpu[`this ${sync} true`]!]
+          const [baseRps, thisRps] = [rps[`base ${sync} true`]!, rps[`this ${sync} true`]!]
+          return (
+            `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: ` +
+            `CPU/order ${fmtUs(baseCpu)} vs ${fmtUs(thisCpu)} (${(baseCpu / thisCpu).toFixed(2)}x), ` +
+            `orders/s ${fmtInt(baseRps)} vs ${fmtInt(thisRps)} (${(thisRps / baseRps).toFixed(2)}x)`
+          )
+        })
       : []),
-    `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
-    'orders are group-committed: posts that arrive while a commit waits on its fsync share the next transaction (one savepoint each)',
+    `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, ` +
+      `NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); ` +
+      `server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
+    'orders are group-committed: posts that arrive while a commit waits on its fsync share the next ' +
+      'transaction (one savepoint each)',
     `cpu: ${cpuPlan().description}`,
   )
   return {
     name: 'orders',
-    title: `POST /api/orders over TLS, 2 lines + shipping, distinct phones, ${opts.connections} connections, ${opts.duration} s, load: wrk`,
+    title:
+      'POST /api/orders over TLS, 2 lines + shipping, distinct ' +
+      `phones, ${opts.connections} connections, ${opts.duration} s, load: wrk`,
     rows,
     notes,
     pass,
-    summary: `${fmtInt(rps['this FULL false']!)} orders/s (FULL), tracked stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
+    summary:
+      `${fmtInt(rps['this FULL false']!)} orders/s (FULL), tracked ` +
+      `stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
   }
 }

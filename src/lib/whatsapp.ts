@@ -30,9 +30,15 @@ export const PLACEHOLDER_NAMES = [...MEANING.keys()].map((n) => `{${n}}`)
  * default carries every figure the order has and none it lacks.
  */
 export const DEFAULT_TEMPLATES = {
-  es: 'Hola {tienda}, soy {nombre}. Quiero hacer el pedido {pedido}:\n{productos}\nEnvío: {envio}\nDescuento: {descuento}\nTotal: {total}\nDirección: {direccion}',
-  en: 'Hi {store}, this is {customer}. I would like to place order {order}:\n{items}\nShipping: {shipping}\nDiscount: {discount}\nTotal: {total}\nAddress: {address}',
-  pt: 'Olá {loja}, sou {cliente}. Quero fazer o pedido {pedido}:\n{itens}\nFrete: {frete}\nDesconto: {desconto}\nTotal: {total}\nEndereço: {endereco}',
+  es:
+    'Hola {tienda}, soy {nombre}. Quiero hacer el pedido {pedido}:\n{productos}\nEnvío: ' +
+    '{envio}\nDescuento: {descuento}\nTotal: {total}\nDirección: {direccion}',
+  en:
+    'Hi {store}, this is {customer}. I would like to place order {order}:\n{items}\nShipping: ' +
+    '{shipping}\nDiscount: {discount}\nTotal: {total}\nAddress: {address}',
+  pt:
+    'Olá {loja}, sou {cliente}. Quero fazer o pedido {pedido}:\n{itens}\nFrete: {frete}\nDesconto: ' +
+    '{desconto}\nTotal: {total}\nEndereço: {endereco}',
 } as const
 export const DEFAULT_TEMPLATE = DEFAULT_TEMPLATES.es
 

@@ -55,9 +55,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   let loaded: PanelAssets | undefined
   void assets.then((a) => (loaded = a))
 
-  // One frame builder for every panel page (pages/plugin-kit.ts): person, navigation, badges.
-  const frame = (p: PanelRequest): Promise<Frame> => frameOf(p)
-
   const rpOf = (p: PanelRequest): RelyingParty => ({
     id: new URL(p.origin).hostname,
     name: 'Storefront panel',
@@ -77,12 +74,10 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     build: (f: Frame) => string,
     extra?: Record<string, string>,
   ) {
-    return page(set, status, build(await frame(p)), extra)
+    return page(set, status, build(await frameOf(p)), extra)
   }
 
-  const hidden = { detail: { hide: true } }
-
-  // What the route files below share (env.ts).
+  // What the route files and pages below share (env.ts).
   const env: PanelEnv = {
     deps,
     db,
@@ -91,13 +86,12 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     limiter,
     people,
     challenges,
-    frame,
     render,
+    seeOther,
     rpOf,
     linkUrl,
     currentSessionId,
     signedInTo,
-    hidden,
     issuerOf,
     opts,
   }
@@ -146,7 +140,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         }),
         // The navigation's counts, for the script that keeps them live (views/frame.ts).
         panelRoute({ method: 'get', path: '/admin/badges', need: 'reviews:read' }, async ({ p, set }) => {
-          const f = await frame(p)
+          const f = await frameOf(p)
           return finish(set, 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), {
             'content-type': 'application/json',
             'cache-control': 'no-store',
@@ -192,7 +186,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   app.use(
     panelPlugin(
       'catalogPages',
-      catalogPages({ deps, render, seeOther }).map((r) =>
+      catalogPages(env).map((r) =>
         panelRoute(
           {
             method: r.method,
@@ -207,7 +201,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     ),
   )
 
-  app.use(panelPages(deps))
+  app.use(panelPages(env))
   return app.use(
     panelPlugin('notFound', [
       panelRoute({ method: 'get', path: '/admin/*', need: 'anonymous' }, ({ render }) =>

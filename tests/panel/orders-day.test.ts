@@ -49,23 +49,26 @@ const bogota = (ms: number) =>
   new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'America/Bogota' }).format(ms)
 
 describe('inbox rows', () => {
-  test('lines, phone, the time on the store clock; Confirm and Confirm and message for a writer, none for a viewer', async () => {
-    const o = order({ name: 'Rosa Díaz', phone: '+573001112233' })
-    const page = await owner.get('/admin/orders')
-    expect(page.status).toBe(200)
-    const row = rowOf(page.text, o.id)
-    expect(row).toContain('2 × Shirt (Large), 1 × Mug')
-    expect(row).toContain('<a href="tel:+573001112233">+573001112233</a>')
-    const createdAt = Date.parse(/datetime="([^"]+)"/.exec(row)![1]!)
-    expect(row).toContain(bogota(createdAt))
-    expect(row).toContain('GMT-5')
-    expect(row).toContain(`aria-label="Confirm ${o.orderNumber}"`)
-    expect(row).toContain(`aria-label="Confirm and message ${o.orderNumber}"`)
-    expect(row).toContain('data-then-message')
-    const seen = rowOf((await viewer.get('/admin/orders')).text, o.id)
-    expect(seen).toContain('2 × Shirt (Large), 1 × Mug')
-    expect(seen).not.toContain('Confirm')
-  })
+  test(
+    'lines, phone, the time on the store clock; Confirm and Confirm and message for a writer, ' + 'none for a viewer',
+    async () => {
+      const o = order({ name: 'Rosa Díaz', phone: '+573001112233' })
+      const page = await owner.get('/admin/orders')
+      expect(page.status).toBe(200)
+      const row = rowOf(page.text, o.id)
+      expect(row).toContain('2 × Shirt (Large), 1 × Mug')
+      expect(row).toContain('<a href="tel:+573001112233">+573001112233</a>')
+      const createdAt = Date.parse(/datetime="([^"]+)"/.exec(row)![1]!)
+      expect(row).toContain(bogota(createdAt))
+      expect(row).toContain('GMT-5')
+      expect(row).toContain(`aria-label="Confirm ${o.orderNumber}"`)
+      expect(row).toContain(`aria-label="Confirm and message ${o.orderNumber}"`)
+      expect(row).toContain('data-then-message')
+      const seen = rowOf((await viewer.get('/admin/orders')).text, o.id)
+      expect(seen).toContain('2 × Shirt (Large), 1 × Mug')
+      expect(seen).not.toContain('Confirm')
+    },
+  )
 
   test('status filters are links; the current one is marked; the search keeps the filter', async () => {
     const page = await owner.get('/admin/orders?status=pending')
@@ -87,7 +90,7 @@ describe('inbox rows', () => {
 })
 
 describe('moves that tell the customer', () => {
-  test('Confirm and message over the script: a JSON answer with the confirmation message; the order moved', async () => {
+  test('Confirm and message by script: a JSON answer with the confirmation message; the order moved', async () => {
     const o = order({ name: 'Eva Mar', phone: '+573001234000' })
     await owner.get('/admin/orders')
     const res = await owner.submit(
@@ -119,43 +122,46 @@ describe('moves that tell the customer', () => {
     expect((await owner.get(`/admin/orders/${o.id}`)).text).not.toContain('id="tell"')
   })
 
-  test('Mark as shipped: a bad link refused at its field with what was typed, nothing moved; then kept and told', async () => {
-    const o = order({ name: 'Iris' })
-    await owner.get(`/admin/orders/${o.id}`)
-    await owner.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-    await owner.get(`/admin/orders/${o.id}`)
-    const bad = await owner.submit(`/admin/orders/${o.id}/status`, {
-      status: 'shipped',
-      trackingNumber: 'TRK-1',
-      trackingUrl: 'http://carrier.example/TRK-1',
-    })
-    expect(bad.status).toBe(400)
-    expect(bad.text).toContain('id="trackingUrl-error"')
-    expect(bad.text).toContain('Enter a link that starts with https://')
-    expect(bad.text).toContain('value="TRK-1"')
-    expect(statusOf(o.id)).toBe('confirmed')
-    const long = await owner.submit(`/admin/orders/${o.id}/status`, {
-      status: 'shipped',
-      trackingNumber: 'x'.repeat(101),
-    })
-    expect(long.status).toBe(400)
-    expect(long.text).toContain('id="trackingNumber-error"')
-    const ok = await owner.submit(`/admin/orders/${o.id}/status`, {
-      status: 'shipped',
-      trackingNumber: 'TRK-1',
-      trackingUrl: 'https://carrier.example/TRK-1',
-    })
-    expect(ok.status).toBe(303)
-    const page = await owner.get(ok.location!)
-    expect(page.text).toContain('<dd>TRK-1</dd>')
-    const href = /<a class="button" id="tell" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&')
-    const text = new URL(href).searchParams.get('text')!
-    expect(text).toContain('is on its way')
-    expect(text).toContain('Tracking number: TRK-1')
-    expect(text).toContain('Follow it here: https://carrier.example/TRK-1')
-    const [, api] = await t.api.get(`/api/v1/orders/${o.id}`, { key: makeKey(t.deps, shop.store.id) })
-    expect(api.data.tracking).toEqual({ number: 'TRK-1', url: 'https://carrier.example/TRK-1' })
-  })
+  test(
+    'Mark as shipped: a bad link refused at its field with what was typed, nothing moved; ' + 'then kept and told',
+    async () => {
+      const o = order({ name: 'Iris' })
+      await owner.get(`/admin/orders/${o.id}`)
+      await owner.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+      await owner.get(`/admin/orders/${o.id}`)
+      const bad = await owner.submit(`/admin/orders/${o.id}/status`, {
+        status: 'shipped',
+        trackingNumber: 'TRK-1',
+        trackingUrl: 'http://carrier.example/TRK-1',
+      })
+      expect(bad.status).toBe(400)
+      expect(bad.text).toContain('id="trackingUrl-error"')
+      expect(bad.text).toContain('Enter a link that starts with https://')
+      expect(bad.text).toContain('value="TRK-1"')
+      expect(statusOf(o.id)).toBe('confirmed')
+      const long = await owner.submit(`/admin/orders/${o.id}/status`, {
+        status: 'shipped',
+        trackingNumber: 'x'.repeat(101),
+      })
+      expect(long.status).toBe(400)
+      expect(long.text).toContain('id="trackingNumber-error"')
+      const ok = await owner.submit(`/admin/orders/${o.id}/status`, {
+        status: 'shipped',
+        trackingNumber: 'TRK-1',
+        trackingUrl: 'https://carrier.example/TRK-1',
+      })
+      expect(ok.status).toBe(303)
+      const page = await owner.get(ok.location!)
+      expect(page.text).toContain('<dd>TRK-1</dd>')
+      const href = /<a class="button" id="tell" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&')
+      const text = new URL(href).searchParams.get('text')!
+      expect(text).toContain('is on its way')
+      expect(text).toContain('Tracking number: TRK-1')
+      expect(text).toContain('Follow it here: https://carrier.example/TRK-1')
+      const [, api] = await t.api.get(`/api/v1/orders/${o.id}`, { key: makeKey(t.deps, shop.store.id) })
+      expect(api.data.tracking).toEqual({ number: 'TRK-1', url: 'https://carrier.example/TRK-1' })
+    },
+  )
 
   test('tracking on a move that is not shipping is refused at its field', async () => {
     const o = order()
@@ -167,35 +173,39 @@ describe('moves that tell the customer', () => {
 })
 
 describe('settings: the store clock and the preview', () => {
-  test('the time zone is saved from Settings; an unknown one is refused at its field; unknown placeholders flagged in the preview', async () => {
-    const s = await makeOwnerShop(t.deps)
-    const b = client()
-    await signIn(b, s.email)
-    const form = await b.get('/admin/settings')
-    expect(form.text).toContain('<input id="timezone" name="timezone" type="text" value="UTC"')
-    const fields = {
-      name: 'Clock Shop',
-      language: 'en',
-      currency: 'USD',
-      pendingOrderTtlHours: '72',
-      whatsappTemplate: '',
-      description: '',
-      whatsappNumber: '',
-    }
-    const bad = await b.submit('/admin/settings', { ...fields, timezone: 'Moon/Base' })
-    expect(bad.status).toBe(400)
-    expect(bad.text).toContain('id="timezone-error"')
-    await b.get('/admin/settings')
-    const ok = await b.submit('/admin/settings', { ...fields, timezone: 'europe/lisbon' })
-    expect(ok.status).toBe(303)
-    expect((await b.get('/admin/settings')).text).toContain('value="Europe/Lisbon"')
-    const preview = await b.submit('/admin/settings', {
-      ...fields,
-      timezone: 'Europe/Lisbon',
-      whatsappTemplate: 'Hi {store} {precio}',
-      _action: 'preview',
-    })
-    expect(preview.status).toBe(200)
-    expect(preview.text).toContain('<p id="preview-flags" class="error">Unknown placeholders: {precio}.')
-  })
+  test(
+    'the time zone is saved from Settings; an unknown one is refused at its field; ' +
+      'unknown placeholders flagged in the preview',
+    async () => {
+      const s = await makeOwnerShop(t.deps)
+      const b = client()
+      await signIn(b, s.email)
+      const form = await b.get('/admin/settings')
+      expect(form.text).toContain('<input id="timezone" name="timezone" type="text" value="UTC"')
+      const fields = {
+        name: 'Clock Shop',
+        language: 'en',
+        currency: 'USD',
+        pendingOrderTtlHours: '72',
+        whatsappTemplate: '',
+        description: '',
+        whatsappNumber: '',
+      }
+      const bad = await b.submit('/admin/settings', { ...fields, timezone: 'Moon/Base' })
+      expect(bad.status).toBe(400)
+      expect(bad.text).toContain('id="timezone-error"')
+      await b.get('/admin/settings')
+      const ok = await b.submit('/admin/settings', { ...fields, timezone: 'europe/lisbon' })
+      expect(ok.status).toBe(303)
+      expect((await b.get('/admin/settings')).text).toContain('value="Europe/Lisbon"')
+      const preview = await b.submit('/admin/settings', {
+        ...fields,
+        timezone: 'Europe/Lisbon',
+        whatsappTemplate: 'Hi {store} {precio}',
+        _action: 'preview',
+      })
+      expect(preview.status).toBe(200)
+      expect(preview.text).toContain('<p id="preview-flags" class="error">Unknown placeholders: {precio}.')
+    },
+  )
 })

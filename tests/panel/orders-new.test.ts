@@ -57,56 +57,63 @@ test("one person opening an order does not clear it for another; each person's o
   expect(newCount((await bruno.get('/admin/orders')).text)).toBe(before - 1)
 })
 
-test('the live row of a status move is marked new for the person who has not opened it, not for the one who has', async () => {
-  const o = order()
-  await ana.get(`/admin/orders/${o.id}`)
-  const open = (c: PanelClient) =>
-    t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
-  const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
-  await ana.get(`/admin/orders/${o.id}`)
-  await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-  const [forAna, forBruno] = await Promise.all(
-    readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
-  )
-  const dataOf = (text: string) =>
-    JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
-  expect(dataOf(forAna!).isNew).toBe(false)
-  expect(dataOf(forAna!).html).not.toContain('is-new')
-  expect(dataOf(forBruno!).isNew).toBe(true)
-  expect(dataOf(forBruno!).html).toContain('class="order is-new"')
-  await Promise.all(readers.map((r) => r.cancel()))
-})
+test(
+  'the live row of a status move is marked new for the person who has not opened it, ' + 'not for the one who has',
+  async () => {
+    const o = order()
+    await ana.get(`/admin/orders/${o.id}`)
+    const open = (c: PanelClient) =>
+      t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
+    const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
+    await ana.get(`/admin/orders/${o.id}`)
+    await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+    const [forAna, forBruno] = await Promise.all(
+      readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
+    )
+    const dataOf = (text: string) =>
+      JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
+    expect(dataOf(forAna!).isNew).toBe(false)
+    expect(dataOf(forAna!).html).not.toContain('is-new')
+    expect(dataOf(forBruno!).isNew).toBe(true)
+    expect(dataOf(forBruno!).html).toContain('class="order is-new"')
+    await Promise.all(readers.map((r) => r.cancel()))
+  },
+)
 
-test('bounded: orders from before a person joined or older than the window are not new; opening prunes marks past the window', async () => {
-  const old = order()
-  const carla = client()
-  const { user } = await makeMember(t.deps, shop.store.id, 'viewer')
-  // Carla joined after `old` was placed.
-  t.deps.db.$client.run('UPDATE memberships SET created_at = ? WHERE user_id = ?', [t.clock.now() + 1, user.id])
-  await signIn(
-    carla,
-    t.deps.db.$client.query<{ email: string }, [string]>('SELECT email FROM users WHERE id = ?').get(user.id)!.email,
-  )
-  const fresh = order()
-  t.deps.db.$client.run('UPDATE orders SET created_at = ? WHERE id = ?', [t.clock.now() + 2, fresh.id])
-  const page = (await carla.get('/admin/orders')).text
-  expect(isNewIn(page, old.id)).toBe(false)
-  expect(isNewIn(page, fresh.id)).toBe(true)
+test(
+  'bounded: orders from before a person joined or older than the window are not new; ' +
+    'opening prunes marks past the window',
+  async () => {
+    const old = order()
+    const carla = client()
+    const { user } = await makeMember(t.deps, shop.store.id, 'viewer')
+    // Carla joined after `old` was placed.
+    t.deps.db.$client.run('UPDATE memberships SET created_at = ? WHERE user_id = ?', [t.clock.now() + 1, user.id])
+    await signIn(
+      carla,
+      t.deps.db.$client.query<{ email: string }, [string]>('SELECT email FROM users WHERE id = ?').get(user.id)!.email,
+    )
+    const fresh = order()
+    t.deps.db.$client.run('UPDATE orders SET created_at = ? WHERE id = ?', [t.clock.now() + 2, fresh.id])
+    const page = (await carla.get('/admin/orders')).text
+    expect(isNewIn(page, old.id)).toBe(false)
+    expect(isNewIn(page, fresh.id)).toBe(true)
 
-  // A month-old order is not new to anyone, and its mark is pruned when the person opens another.
-  const aging = order()
-  await ana.get(`/admin/orders/${aging.id}`)
-  const marks = () =>
-    t.deps.db.$client
-      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM order_opened WHERE order_id = ?')
-      .get(aging.id)!.n
-  expect(marks()).toBe(1)
-  t.deps.db.$client.run('UPDATE orders SET created_at = created_at - ? WHERE id = ?', [NEW_FOR_MS + 1000, aging.id])
-  t.deps.db.$client.run('UPDATE order_opened SET order_created_at = order_created_at - ? WHERE order_id = ?', [
-    NEW_FOR_MS + 1000,
-    aging.id,
-  ])
-  expect(isNewIn((await bruno.get('/admin/orders')).text, aging.id)).toBe(false)
-  await ana.get(`/admin/orders/${order().id}`)
-  expect(marks()).toBe(0)
-})
+    // A month-old order is not new to anyone, and its mark is pruned when the person opens another.
+    const aging = order()
+    await ana.get(`/admin/orders/${aging.id}`)
+    const marks = () =>
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM order_opened WHERE order_id = ?')
+        .get(aging.id)!.n
+    expect(marks()).toBe(1)
+    t.deps.db.$client.run('UPDATE orders SET created_at = created_at - ? WHERE id = ?', [NEW_FOR_MS + 1000, aging.id])
+    t.deps.db.$client.run('UPDATE order_opened SET order_created_at = order_created_at - ? WHERE order_id = ?', [
+      NEW_FOR_MS + 1000,
+      aging.id,
+    ])
+    expect(isNewIn((await bruno.get('/admin/orders')).text, aging.id)).toBe(false)
+    await ana.get(`/admin/orders/${order().id}`)
+    expect(marks()).toBe(0)
+  },
+)

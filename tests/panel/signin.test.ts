@@ -22,21 +22,25 @@ const client = () => new PanelClient((r) => t.app.handle(r))
 const t = appForFile({}, { clock })
 
 describe('password sign-in', () => {
-  test('the login page has labelled Email and Password fields and a Sign in button; a good password opens the dashboard', async () => {
-    const { email } = await makeOwnerShop(t.deps)
-    const b = client()
-    const login = await b.get('/admin/login')
-    expect(login.status).toBe(200)
-    expect(login.text).toContain('<label for="email">Email</label>')
-    expect(login.text).toContain('<label for="password">Password</label>')
-    expect(login.text).toContain('<button type="submit">Sign in</button>')
-    const res = await b.submit('/admin/login', { email: email.toUpperCase(), password: PASSWORD })
-    expect(res.status).toBe(303)
-    expect(res.location).toBe('/admin')
-    const dash = await b.get('/admin')
-    expect(dash.status).toBe(200)
-    expect(dash.text).toContain('<h1>Dashboard</h1>')
-  })
+  test(
+    'the login page has labelled Email and Password fields and a Sign in button; ' +
+      'a good password opens the dashboard',
+    async () => {
+      const { email } = await makeOwnerShop(t.deps)
+      const b = client()
+      const login = await b.get('/admin/login')
+      expect(login.status).toBe(200)
+      expect(login.text).toContain('<label for="email">Email</label>')
+      expect(login.text).toContain('<label for="password">Password</label>')
+      expect(login.text).toContain('<button type="submit">Sign in</button>')
+      const res = await b.submit('/admin/login', { email: email.toUpperCase(), password: PASSWORD })
+      expect(res.status).toBe(303)
+      expect(res.location).toBe('/admin')
+      const dash = await b.get('/admin')
+      expect(dash.status).toBe(200)
+      expect(dash.text).toContain('<h1>Dashboard</h1>')
+    },
+  )
 
   test('an unknown e-mail and a wrong password get the same answer, after the same argon2id work', async () => {
     const { email } = await makeOwnerShop(t.deps)
@@ -63,53 +67,60 @@ describe('password sign-in', () => {
     expect([wrong.verifications, unknown.verifications]).toEqual([1, 1])
   })
 
-  test('10 wrong passwords: then 429 with Retry-After, even for the right one; after the delay the right password works', async () => {
-    const { email } = await makeOwnerShop(t.deps)
-    // Start at a window's beginning so the 15-minute window doesn't end mid-test.
-    clock.set(Math.ceil(clock.now() / 900_000) * 900_000 + 1000)
-    const b = client()
-    await b.get('/admin/login')
-    for (let i = 0; i < PER_EMAIL_TIERS[0].limit; i++)
-      expect((await b.submit('/admin/login', { email, password: `wrong-${i}-password` })).status).toBe(401)
-    const blocked = await b.submit('/admin/login', { email, password: PASSWORD })
-    expect(blocked.status).toBe(429)
-    expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(blocked.text).toContain('Too many attempts')
-    // Another e-mail from the same address is not locked by these failures.
-    const other = await makeOwnerShop(t.deps)
-    expect((await client().submit('/admin/login', { email: other.email, password: PASSWORD })).status).toBe(303)
-    clock.advance(Number(blocked.res.headers.get('retry-after')) * 1000)
-    const ok = await b.submit('/admin/login', { email, password: PASSWORD })
-    expect(ok.status).toBe(303)
-  })
+  test(
+    '10 wrong passwords: then 429 with Retry-After, even for the right one; ' +
+      'after the delay the right password works',
+    async () => {
+      const { email } = await makeOwnerShop(t.deps)
+      // Start at a window's beginning so the 15-minute window doesn't end mid-test.
+      clock.set(Math.ceil(clock.now() / 900_000) * 900_000 + 1000)
+      const b = client()
+      await b.get('/admin/login')
+      for (let i = 0; i < PER_EMAIL_TIERS[0].limit; i++)
+        expect((await b.submit('/admin/login', { email, password: `wrong-${i}-password` })).status).toBe(401)
+      const blocked = await b.submit('/admin/login', { email, password: PASSWORD })
+      expect(blocked.status).toBe(429)
+      expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(blocked.text).toContain('Too many attempts')
+      // Another e-mail from the same address is not locked by these failures.
+      const other = await makeOwnerShop(t.deps)
+      expect((await client().submit('/admin/login', { email: other.email, password: PASSWORD })).status).toBe(303)
+      clock.advance(Number(blocked.res.headers.get('retry-after')) * 1000)
+      const ok = await b.submit('/admin/login', { email, password: PASSWORD })
+      expect(ok.status).toBe(303)
+    },
+  )
 
-  test('the session cookie has exactly the documented attributes, its id is stored hashed, and sign-in rotates it', async () => {
-    const { email, user } = await makeOwnerShop(t.deps)
-    const b = client()
-    await signIn(b, email)
-    const set = b.setCookies.at(-1)!
-    const [pair, ...attrs] = set.split(';').map((s) => s.trim())
-    expect(pair).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}$/)
-    expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual([
-      'HttpOnly',
-      'Path=/',
-      'SameSite=Lax',
-      'Secure',
-    ])
-    expect(set.toLowerCase()).not.toContain('domain')
-    const first = b.sid!
-    const rows = t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()
-    expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(first)])
-    expect(JSON.stringify(rows)).not.toContain(first)
-    // Signing in again from the same browser (a form of the signed-in page): a new id, and the old one opens nothing.
-    await b.get('/admin')
-    const again = await b.submit('/admin/login', { email, password: PASSWORD })
-    expect(again.status).toBe(303)
-    expect(b.sid).not.toBe(first)
-    const stale = new PanelClient((r) => t.app.handle(r))
-    stale.cookies.set('__Host-sid', first)
-    expect((await stale.get('/admin')).status).toBe(303)
-  })
+  test(
+    'the session cookie has exactly the documented attributes, its id is stored hashed, ' + 'and sign-in rotates it',
+    async () => {
+      const { email, user } = await makeOwnerShop(t.deps)
+      const b = client()
+      await signIn(b, email)
+      const set = b.setCookies.at(-1)!
+      const [pair, ...attrs] = set.split(';').map((s) => s.trim())
+      expect(pair).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}$/)
+      expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual([
+        'HttpOnly',
+        'Path=/',
+        'SameSite=Lax',
+        'Secure',
+      ])
+      expect(set.toLowerCase()).not.toContain('domain')
+      const first = b.sid!
+      const rows = t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()
+      expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(first)])
+      expect(JSON.stringify(rows)).not.toContain(first)
+      // Signing in again from the same browser (a form of the signed-in page): a new id, and the old one opens nothing.
+      await b.get('/admin')
+      const again = await b.submit('/admin/login', { email, password: PASSWORD })
+      expect(again.status).toBe(303)
+      expect(b.sid).not.toBe(first)
+      const stale = new PanelClient((r) => t.app.handle(r))
+      stale.cookies.set('__Host-sid', first)
+      expect((await stale.get('/admin')).status).toBe(303)
+    },
+  )
 
   test('idle sessions end after 14 days, any session after 60', async () => {
     const { email } = await makeOwnerShop(t.deps)
@@ -175,10 +186,11 @@ describe('devices and password change', () => {
     const acct = await phone.get('/admin/account')
     expect(acct.text).toContain('Chrome · Android')
     expect(acct.text).toContain('Firefox · macOS')
-    const laptopId =
-      /action="\/admin\/account\/sessions\/([^/]+)\/end"><input type="hidden" name="_csrf" value="[^"]+"><button type="submit" class="secondary" aria-label="Sign out Firefox/.exec(
-        acct.text,
-      )?.[1]
+    const laptopEnd = new RegExp(
+      'action="/admin/account/sessions/([^/]+)/end"><input type="hidden" name="_csrf" value="[^"]+">' +
+        '<button type="submit" class="secondary" aria-label="Sign out Firefox',
+    )
+    const laptopId = laptopEnd.exec(acct.text)?.[1]
     expect(laptopId).toBeDefined()
     expect((await phone.submit(`/admin/account/sessions/${laptopId}/end`)).status).toBe(303)
     expect((await laptop.get('/admin')).status).toBe(303)
@@ -238,35 +250,38 @@ describe('two-step sign-in (TOTP) and recovery codes', () => {
     return { secret, codes }
   }
 
-  test('with TOTP on, the password leads to the second step; a right code signs in, a wrong or reused one does not', async () => {
-    const { email, user } = await makeOwnerShop(t.deps)
-    const b = client()
-    await signIn(b, email)
-    const { secret } = await enable(b)
-    const row = t.deps.db.select().from(users).where(eq(users.id, user.id)).get()!
-    expect(row.totpSecret).toStartWith('v1.')
-    expect(row.totpSecret).not.toContain(secret)
+  test(
+    'with TOTP on, the password leads to the second step; a right code signs in, ' + 'a wrong or reused one does not',
+    async () => {
+      const { email, user } = await makeOwnerShop(t.deps)
+      const b = client()
+      await signIn(b, email)
+      const { secret } = await enable(b)
+      const row = t.deps.db.select().from(users).where(eq(users.id, user.id)).get()!
+      expect(row.totpSecret).toStartWith('v1.')
+      expect(row.totpSecret).not.toContain(secret)
 
-    clock.advance(60_000)
-    const c = client()
-    const step1 = await signIn(c, email)
-    expect(step1.location).toBe('/admin/login/two-step')
-    // The pending session opens nothing else.
-    expect((await c.get('/admin')).status).toBe(303)
-    const page = await c.get('/admin/login/two-step')
-    expect(page.text).toContain('<label for="code">Code</label>')
-    expect((await c.submit('/admin/login/two-step', { code: '000000' })).status).toBe(401)
-    const code = totpCodeAt(secret, clock.now())
-    await c.get('/admin/login/two-step')
-    const ok = await c.submit('/admin/login/two-step', { code })
-    expect(ok.status).toBe(303)
-    expect((await c.get('/admin')).status).toBe(200)
-    // The same code again (another browser, same 30 s): refused.
-    const d = client()
-    await signIn(d, email)
-    await d.get('/admin/login/two-step')
-    expect((await d.submit('/admin/login/two-step', { code })).status).toBe(401)
-  })
+      clock.advance(60_000)
+      const c = client()
+      const step1 = await signIn(c, email)
+      expect(step1.location).toBe('/admin/login/two-step')
+      // The pending session opens nothing else.
+      expect((await c.get('/admin')).status).toBe(303)
+      const page = await c.get('/admin/login/two-step')
+      expect(page.text).toContain('<label for="code">Code</label>')
+      expect((await c.submit('/admin/login/two-step', { code: '000000' })).status).toBe(401)
+      const code = totpCodeAt(secret, clock.now())
+      await c.get('/admin/login/two-step')
+      const ok = await c.submit('/admin/login/two-step', { code })
+      expect(ok.status).toBe(303)
+      expect((await c.get('/admin')).status).toBe(200)
+      // The same code again (another browser, same 30 s): refused.
+      const d = client()
+      await signIn(d, email)
+      await d.get('/admin/login/two-step')
+      expect((await d.submit('/admin/login/two-step', { code })).status).toBe(401)
+    },
+  )
 
   test('a recovery code signs in once', async () => {
     const { email } = await makeOwnerShop(t.deps)

@@ -37,7 +37,8 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
       response: { 200: list(Customer), ...authErrors },
       detail: doc(
         'List customers, newest first',
-        ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.',
+        ' One customer per phone number, created by the checkout. Filters: ' +
+          '`q` (name or phone substring), `createdSince`, `updatedSince`.',
       ),
     })
     .get(
@@ -54,7 +55,8 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
         response: { 200: data(CustomerDetail), ...withNotFound },
         detail: doc(
           'Get a customer with their order history',
-          ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, max 100) and `ordersOffset`; `ordersCount` is the total.',
+          ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, ' +
+            'max 100) and `ordersOffset`; `ordersCount` is the total.',
         ),
       },
     )

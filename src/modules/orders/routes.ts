@@ -12,11 +12,14 @@ const write = { scope: 'orders:write', owns: 'orders' } as const
 
 const STATUS_TEXT =
   ' Allowed moves: pending → confirmed → shipped → delivered; pending, confirmed or shipped → cancelled. ' +
-  'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
+  'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: ' +
+  '{ from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
 const TRACKING_TEXT =
-  ' With `"shipped"`, optional `trackingNumber` (at most 100 characters) and `trackingUrl` (`https:`) are kept and returned as `tracking`; any other status given either is 400 naming the field (reason `not_allowed`).'
+  ' With `"shipped"`, optional `trackingNumber` (at most 100 characters) and `trackingUrl` (`https:`) ' +
+  'are kept and returned as `tracking`; any other status given either is 400 naming the field (reason ' +
+  '`not_allowed`).'
 
 /** What the order routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
 export type OrderRoutesPort = { cache: StoreCache; queries: ValidQueries }
@@ -50,7 +53,8 @@ export const orderRoutes = (port: OrderRoutesPort) =>
         response: { 200: list(OrderListForm), ...authErrors },
         detail: doc(
           'List orders, newest first',
-          ' List form: no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.',
+          ' List form: no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, ' +
+            '`createdSince`, `updatedSince`.',
         ),
       },
     )

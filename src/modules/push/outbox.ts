@@ -81,7 +81,10 @@ function messageOf(client: Database, row: OutboxRow): ((language: string | null)
   return w ? (l) => webhookDisabledMessage(w, l) : null
 }
 
-/** Inside the caller's write transaction: turns up to `limit` outbox rows into deliveries; returns how many rows it read. */
+/**
+ * Inside the caller's write transaction: turns up to `limit`
+ * outbox rows into deliveries; returns how many rows it read.
+ */
 export function fanOut(client: Database, limit: number, now: number): number {
   const s = pushStatements(client)
   const rows = s.oldest.all(limit)

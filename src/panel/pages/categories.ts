@@ -14,7 +14,8 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
 import type { Words } from '../words'
-import { field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
+import type { PanelEnv } from '../env'
 
 type Category = ReturnType<typeof getCategory>
 const at = (id: string) => `/admin/categories/${encodeURIComponent(id)}`
@@ -117,7 +118,7 @@ function editPage(
 const special = (w: Words) => (e: { code: string }) =>
   e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: w.categories.slugTaken } : undefined
 
-export function categoryPages(kit: PageKit): PageRoute[] {
+export function categoryPages(kit: PanelEnv): PageRoute[] {
   const rowsOf = (c: PageReq) => listCategories({ ctx: c.ctx, input: { limit: 100 } }).data
   const list = (
     c: PageReq,

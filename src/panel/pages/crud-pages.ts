@@ -9,8 +9,9 @@ import type { Ctx } from '../../kernel/context'
 import type { AppError } from '../../lib/errors'
 import type { StoreNeed } from '../route'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
-import type { PageKit, PageReq, PageRoute, Problem } from './kit'
+import type { PageReq, PageRoute, Problem } from './kit'
 import type { Words } from '../words'
+import type { PanelEnv } from '../env'
 
 /** The words the folded pages say, in the person's language. */
 export interface CrudWords {
@@ -53,7 +54,7 @@ export interface CrudSpec<Row extends { id: string }, Form> {
   special?(c: PageReq, form: Form): (e: AppError) => Problem | undefined
 }
 
-export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: CrudSpec<Row, Form>): PageRoute[] {
+export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: CrudSpec<Row, Form>): PageRoute[] {
   const at = (id: string) => `${s.base}/${encodeURIComponent(id)}`
   const record = `${s.base}/:id`
   const idOf = (c: PageReq) => c.params.id ?? ''

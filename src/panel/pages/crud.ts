@@ -6,10 +6,11 @@
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
 import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
-import { problemsOf, refusalOf, type PageKit, type PageReq, type Problem } from './kit'
+import { problemsOf, refusalOf, type PageReq, type Problem } from './kit'
+import type { PanelEnv } from '../env'
 
 /** Runs a handler; a verb's 404 becomes the not-found page, its 403 (not a plan's) the forbidden page. */
-export async function guarded(kit: PageKit, c: PageReq, run: () => Response | Promise<Response>): Promise<Response> {
+export async function guarded(kit: PanelEnv, c: PageReq, run: () => Response | Promise<Response>): Promise<Response> {
   try {
     return await run()
   } catch (e) {

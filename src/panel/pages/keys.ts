@@ -8,8 +8,9 @@ import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
-import { field, ticked, type PageKit, type PageReq, type PageRoute, type Problem } from './kit'
+import { field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import type { Words } from '../words'
+import type { PanelEnv } from '../env'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
 const canHave = (resource: string, access: 'read' | 'write') =>
@@ -139,7 +140,7 @@ function readForm(body: unknown): KeyForm {
   return { name: (field(body, 'name') ?? '').trim().slice(0, 100), expires: field(body, 'expires') ?? '', scopes }
 }
 
-export function keyPages(kit: PageKit): PageRoute[] {
+export function keyPages(kit: PanelEnv): PageRoute[] {
   const { db, clock, cache } = kit.deps
   const shown = new ShownOnce(() => clock.now())
   const show = (c: PageReq, status: number, f: KeyForm, errors: Record<string, string> = {}, done?: string) =>

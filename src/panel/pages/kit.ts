@@ -1,48 +1,19 @@
 /**
- * What the catalog pages (products, settings, API keys, webhooks) use of the panel's shell: its
- * renderer and redirect (routes.ts hands them over), the request's PanelRequest, form fields, and
- * the one mapping from a module verb's error to a message at its field in the person's words.
+ * What the catalog pages (products, settings, API keys, webhooks) share besides the panel's wiring
+ * (env.ts `PanelEnv`, which routes.ts hands them): the page descriptor, form fields, and the one
+ * mapping from a module verb's error to a message at its field in the person's words.
  * Each page module returns route definitions; routes.ts registers them with their `access`.
  */
-import type { StoreCache } from '../../db/cache'
-import type { Config } from '../../config'
-import type { Db } from '../../db/client'
-import type { Clock } from '../../lib/time'
 import type { OwnedTable } from '../../http/access'
 import { AppError, PlanRequired } from '../../lib/errors'
 import type { Problem } from './controls'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
-import { sameSecret, type Counter } from '../../modules/people'
-import type { ImportAdmission, UploadAdmission } from '../../modules/products'
-import type { PanelRequest } from '../gate'
+import { sameSecret } from '../../modules/people'
 import type { Ctx } from '../../kernel/context'
-import type { Frame } from '../views'
 
 /** A store page handler's request: what the route builder hands it (route.ts), a person working in the store. */
 export type PageReq = PanelCall<Record<string, string>, StorePerson, Ctx>
-export type SetLike = ResponseSet
-
-export interface PageKit {
-  deps: {
-    db: Db
-    clock: Clock
-    config: Config
-    cache: StoreCache
-    uploads: UploadAdmission
-    imports: ImportAdmission
-    /** The sign-in throttle's windows: a "confirm it's you" proof is counted in them (confirm.ts). */
-    limiter: Counter
-  }
-  render(
-    p: PanelRequest,
-    set: SetLike,
-    status: number,
-    build: (f: Frame) => string,
-    extra?: Record<string, string>,
-  ): Promise<Response>
-  seeOther(set: SetLike, location: string): Response
-}
 
 export interface PageRoute {
   method: 'get' | 'post'
@@ -55,7 +26,7 @@ export interface PageRoute {
   handler: (c: PageReq) => Response | Promise<Response>
 }
 
-import { field, type ResponseSet } from '../respond'
+import { field } from '../respond'
 import type { PanelCall, StoreNeed, StorePerson } from '../route'
 import type { Words } from '../words'
 export { field }

@@ -1,7 +1,8 @@
 import { deleteReview, listReviews, moderateReview } from '../../modules/reviews'
 import { html, type Html } from '../../shop/html'
 import { can, form, layout, messagePage, type Frame } from '../views'
-import type { PageKit, PageReq, PageRoute } from './kit'
+import type { PageReq, PageRoute } from './kit'
+import type { PanelEnv } from '../env'
 
 type ReviewRow = ReturnType<typeof listReviews>['data'][number]
 
@@ -47,7 +48,7 @@ function reviewsPage(
   )
 }
 
-export function reviewPages(kit: PageKit): PageRoute[] {
+export function reviewPages(kit: PanelEnv): PageRoute[] {
   const { config } = kit.deps
   /** Moderation needs the paid feature and a role that writes reviews. */
   const moderates = (c: PageReq, f: Frame) => can(f, 'reviews:write') && c.ctx.store.plan !== 'free'

@@ -13,20 +13,11 @@ import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice, select } from './controls'
-import {
-  field,
-  numberField,
-  problemsOf,
-  refusalOf,
-  ticked,
-  type PageKit,
-  type PageReq,
-  type PageRoute,
-  type Problem,
-} from './kit'
+import { field, numberField, problemsOf, refusalOf, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import { unknownPlaceholders } from '../../lib/whatsapp'
 import { ZONE_NAMES } from '../../lib/zone'
 import { panelWords, isPanelLanguage } from '../words'
+import type { PanelEnv } from '../env'
 
 interface SettingsForm {
   name: string
@@ -224,7 +215,7 @@ function settingsPage(f: Frame, d: PageData): string {
   )
 }
 
-export function settingsPages(kit: PageKit): PageRoute[] {
+export function settingsPages(kit: PanelEnv): PageRoute[] {
   const show = (c: PageReq, status: number, d: Omit<PageData, 'slug' | 'preview'>) => {
     const ctx = c.ctx
     return kit.render(c.p, c.set, status, (f) =>

@@ -14,7 +14,8 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { doneOf } from './crud'
 import { crudPages } from './crud-pages'
-import { amountText, field, numberField, ticked, type PageKit, type PageRoute, type Problem } from './kit'
+import { amountText, field, numberField, ticked, type PageRoute, type Problem } from './kit'
+import type { PanelEnv } from '../env'
 
 type Option = ReturnType<typeof getShipping>
 interface ShippingForm {
@@ -133,7 +134,7 @@ function editorPage(
   )
 }
 
-export function shippingPages(kit: PageKit): PageRoute[] {
+export function shippingPages(kit: PanelEnv): PageRoute[] {
   return crudPages<Option, ShippingForm>(kit, {
     base: '/admin/shipping',
     read: 'shipping:read',

@@ -30,7 +30,7 @@ import { json } from '../respond'
 import { ShownOnce } from '../shown-once'
 import { guarded } from './crud'
 import { frameOf } from './plugin-kit'
-import { field, problemsOf, refusalOf, ticked, type PageKit, type PageReq, type PageRoute } from './kit'
+import { field, problemsOf, refusalOf, ticked, type PageReq, type PageRoute } from './kit'
 import type { Words } from '../words'
 import {
   deletePage,
@@ -43,6 +43,7 @@ import {
   secretPage,
   type HookForm,
 } from './webhooks-views'
+import type { PanelEnv } from '../env'
 
 /**
  * The form's body against the API's schema; when only other fields are refused, the URL's own
@@ -87,7 +88,7 @@ function refused(
   return { ...form, ...refusalOf(problems.map(events)), status: e instanceof AppError ? e.status : 400 }
 }
 
-export function webhookPages(kit: PageKit): PageRoute[] {
+export function webhookPages(kit: PanelEnv): PageRoute[] {
   const hooksOf = (c: PageReq) => listWebhooks({ ctx: c.ctx, input: { limit: 100 } }).data
   const hookOf = (c: PageReq) => getWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10

@@ -12,8 +12,8 @@
 import path from 'node:path'
 import { html } from '../../shop/html'
 import { panelAssets } from '../assets'
-import type { PanelEnv } from '../env'
 import { finish, page } from '../respond'
+import { frameOf } from '../frame'
 import { panelPlugin, panelRoute } from '../route'
 import { layout } from '../views'
 import { BACKGROUND_COLOR, ICON_KINDS, type IconKind, THEME_COLOR, iconPng, initialOf } from './icons'
@@ -38,8 +38,7 @@ async function workerSource(): Promise<string> {
   return `const PRECACHE=${JSON.stringify(precache)};\n${code}`
 }
 
-export function installRoutes(env: PanelEnv) {
-  const { frame } = env
+export function installRoutes() {
   const anyone = <const Path extends string>(path: Path) => ({ method: 'get', path, need: 'anonymous' }) as const
   return panelPlugin('installRoutes', [
     panelRoute(anyone(MANIFEST_PATH), ({ p, set }) => {
@@ -92,7 +91,7 @@ export function installRoutes(env: PanelEnv) {
     panelRoute(anyone(OFFLINE_PATH), async ({ p, set }) => {
       const w = p.w
       // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
-      const f = { ...(await frame({ ...p, person: undefined, formToken: undefined })) }
+      const f = { ...(await frameOf({ ...p, person: undefined, formToken: undefined })) }
       return page(
         set,
         200,

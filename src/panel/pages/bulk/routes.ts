@@ -12,17 +12,9 @@ import {
 } from '../../../modules/products'
 import { AppError } from '../../../lib/errors'
 import { ctxFor, type Ctx } from '../../../kernel/context'
-import {
-  field,
-  numberField,
-  pageParam,
-  problemOf,
-  type PageKit,
-  type PageReq,
-  type PageRoute,
-  type Problem,
-} from '../kit'
+import { field, numberField, pageParam, problemOf, type PageReq, type PageRoute, type Problem } from '../kit'
 import { bulkPage, type BulkRow } from './view'
+import type { PanelEnv } from '../../env'
 
 /** Products a page (each with all its active variants): bounds the grid and the form it posts. */
 export const BULK_PAGE_SIZE = 50
@@ -85,7 +77,7 @@ function changesOf(posted: Posted[]): { changes: PriceStockChange[]; keys: strin
   return { changes, keys }
 }
 
-export function bulkPages(kit: PageKit): PageRoute[] {
+export function bulkPages(kit: PanelEnv): PageRoute[] {
   const pageOf = (c: PageReq) => pageParam(c.query)
   const where = (page: number, done: string) => `/admin/products/bulk?${page > 1 ? `page=${page}&` : ''}done=${done}`
 

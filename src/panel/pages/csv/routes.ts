@@ -23,11 +23,12 @@ import {
 import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
-import { field, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { field, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
 import { noted } from '../bulk/routes'
 import { sha256, StagedImports } from './staging'
 import { dryRunPage, importPage, type LineMessage } from './view'
 import type { Words } from '../../words'
+import type { PanelEnv } from '../../env'
 
 function fileMessage(e: CsvFileRefused, w: Words, locale: string): string {
   if (e.problem === 'header') return w.bulk.fileHeader(CSV_COLUMNS.join(', '))
@@ -76,7 +77,7 @@ function lineMessage(key: ImportPlace, error: unknown, w: Words): LineMessage {
   return { ...at, message: p?.message ?? w.problems.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
 }
 
-export function csvPages(kit: PageKit): PageRoute[] {
+export function csvPages(kit: PanelEnv): PageRoute[] {
   const staged = new StagedImports(() => kit.deps.clock.now())
   const ownerOf = (c: PageReq) => ({ sessionId: c.person.session.id, storeId: c.ctx.store.id })
   const form = (c: PageReq, status: number, d: { error?: string; done?: string } = {}) =>

@@ -12,10 +12,11 @@ import {
 import { checkAll } from '../../../plugins/validation-errors'
 import { doneOf, guarded } from '../crud'
 import { crudPages } from '../crud-pages'
-import { field, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { field, type PageReq, type PageRoute } from '../kit'
 import { bodyOf, editorPage, emptyForm, formOf, listPage, readForm, type DiscountForm } from './views'
+import type { PanelEnv } from '../../env'
 
-export function discountPages(kit: PageKit): PageRoute[] {
+export function discountPages(kit: PanelEnv): PageRoute[] {
   /** The module's rules beside the schema's faults: a 150 % value shows with a malformed code. */
   const rules = (c: PageReq) => (v: Record<string, unknown>) => discountFaults(c.ctx.store.currency, v)
   type Discount = ReturnType<typeof getDiscount>

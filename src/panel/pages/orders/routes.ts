@@ -30,7 +30,8 @@ import {
 import { messagePage } from '../../views'
 import { panelPlugin, panelRoute } from '../../route'
 import { field, finish, frameOf, htmlPage, intParam, render, seeOther, type Handler } from '../plugin-kit'
-import { OrderFeed, type FeedDeps } from './live'
+import { OrderFeed } from './live'
+import type { PanelEnv } from '../../env'
 import { cancelPage, orderPage, packingSlip, type OrderPageData } from './order-page'
 import { inboxPage } from './views'
 import type { Words } from '../../words'
@@ -46,10 +47,8 @@ const opened = (request: Request) => {
   return site === null || site === 'same-origin' || site === 'none'
 }
 
-export type OrdersPanelDeps = FeedDeps
-
-export function ordersPages(deps: OrdersPanelDeps) {
-  const feed = new OrderFeed(deps)
+export function ordersPages(env: PanelEnv) {
+  const feed = new OrderFeed(env.deps)
 
   const notFound = (c: Handler) =>
     render(c, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
@@ -131,7 +130,7 @@ export function ordersPages(deps: OrdersPanelDeps) {
     panelRoute({ method: 'get', path: '/admin/orders/live', need: 'orders:read' }, (c) => {
       const { p } = c
       const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
-      const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: deps })
+      const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: env.deps })
       const by = { sessionId: c.person.session.id, signal: c.request.signal }
       const body = feed.stream(c.ctx, p.w, p.w.shell.locale, after, by)
       return finish(c.set, 200, body, {

@@ -6,8 +6,9 @@
 import type { Ctx } from '../../../kernel/context'
 import { AppError } from '../../../lib/errors'
 import { uploadImage, type StagedPart } from '../../../modules/products'
-import type { PageKit, PageReq } from '../kit'
+import type { PageReq } from '../kit'
 import { pictureProblem } from './picture-problems'
+import type { PanelEnv } from '../../env'
 
 export interface Added {
   added: number
@@ -21,7 +22,7 @@ export interface Added {
 export const pickedParts = (files: StagedPart[]) => files.filter((f) => f.size > 0 || f.filename !== '')
 
 export async function addPictures(
-  kit: PageKit,
+  kit: PanelEnv,
   c: PageReq,
   ctx: Ctx,
   productId: string,

@@ -2,11 +2,12 @@ import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
-import { numberField, problemOf, tokenOk, type PageKit, type PageReq, type PageRoute } from '../kit'
+import { numberField, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts, type Added } from './add-pictures'
 import { pictureProblem } from './picture-problems'
 import { pictureDeleteBody, pictureItems } from './pictures-view'
 import type { productRenderer } from './render'
+import type { PanelEnv } from '../../env'
 
 type Renderer = ReturnType<typeof productRenderer>
 
@@ -24,7 +25,7 @@ export function picturesDone(c: PageReq): string | undefined {
   return undefined
 }
 
-export function picturePages(kit: PageKit, r: Renderer): PageRoute[] {
+export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
   const { config, uploads } = kit.deps
 
   /** The list as it now stands, for the script: the fragment and a sentence for the live region. */

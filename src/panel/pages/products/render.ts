@@ -9,10 +9,11 @@ import { AppError } from '../../../lib/errors'
 import type { Ctx } from '../../../kernel/context'
 import { can, forbiddenPage, messagePage, type Frame } from '../../views'
 import type { PanelRequest } from '../../gate'
-import type { PageKit, PageReq } from '../kit'
+import type { PageReq } from '../kit'
 import { editorPage, type EditorData } from './editor'
 import { formOf } from './form'
 import type { PicturesView } from './pictures-view'
+import type { PanelEnv } from '../../env'
 
 export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' | 'pictures' | 'maxMb'> & {
   errors?: Record<string, string>
@@ -22,7 +23,7 @@ export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' 
 
 const MB = 1024 * 1024
 
-export function productRenderer(kit: PageKit) {
+export function productRenderer(kit: PanelEnv) {
   const categoriesOf = (ctx: Ctx) =>
     listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
   const maxMb = Math.floor(kit.deps.config.mediaMaxBytes / MB)

@@ -8,17 +8,7 @@ import {
   type StagedParts,
 } from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
-import {
-  controlId,
-  field,
-  pageParam,
-  tokenOk,
-  problemsOf,
-  refusalOf,
-  type PageKit,
-  type PageReq,
-  type PageRoute,
-} from '../kit'
+import { controlId, field, pageParam, tokenOk, problemsOf, refusalOf, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts } from './add-pictures'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
@@ -27,13 +17,14 @@ import { picturePages, picturesDone } from './pictures'
 import { pictureProblem } from './picture-problems'
 import { productRenderer } from './render'
 import { readNewProductBody } from './form-body'
+import type { PanelEnv } from '../../env'
 
 const DONE: Record<string, 'saved' | 'deleted'> = { saved: 'saved', deleted: 'deleted' }
 
 /** An API field's control on this form (a duplicate slug is the name's doing). */
 const productControl = (apiField: string) => (apiField === 'slug' ? 'name' : controlId(apiField))
 
-export function productPages(kit: PageKit): PageRoute[] {
+export function productPages(kit: PanelEnv): PageRoute[] {
   const r = productRenderer(kit)
   const { editor } = r
 
