@@ -23,6 +23,7 @@
  * p99 ≤ 50 ms.
  */
 import { Database } from 'bun:sqlite'
+import os from 'node:os'
 import path from 'node:path'
 import {
   cpuPlan,
@@ -35,6 +36,7 @@ import {
   hasWrk,
   load,
   seedWith,
+  startBareServer,
   startServer,
   tempDir,
   spawnTracked,
@@ -143,6 +145,8 @@ interface Shop {
   variants: [string, string]
   server: ServerHandle
   phases: Phase[]
+  /** The probe order's 201 body: the bytes the HTTP floor answers with. */
+  created: string
 }
 
 async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: string): Promise<Shop> {
@@ -172,7 +176,7 @@ async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: stri
     }),
   })
   if (probe.status !== 201) throw new Error(`POST /api/orders (${name}): ${probe.status} ${probe.text.slice(0, 300)}`)
-  return { name, dataDir, seeded, shippingId, variants, server, phases: [] }
+  return { name, dataDir, seeded, shippingId, variants, server, phases: [], created: probe.text }
 }
 
 /**
@@ -184,7 +188,16 @@ async function measure(
   opts: BenchOpts,
   synchronous: 'FULL' | 'NORMAL',
   baseDir: string | undefined,
-): Promise<{ name: string; phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }[]> {
+): Promise<
+  {
+    name: string
+    phases: Phase[]
+    check: ReturnType<typeof verify>
+    walMb: number
+    checkpoints: string
+    floor?: LoadResult
+  }[]
+> {
   const shops: Shop[] = []
   try {
     shops.push(await openShop('this', synchronous))
@@ -221,6 +234,8 @@ async function measure(
         })
       }
     }
+    // The HTTP floor (at FULL, beside this revision): the same posts to a bare Bun.serve.
+    const floor = synchronous === 'FULL' ? await httpFloor(opts, shops[0]!) : undefined
     const out = []
     for (const s of shops) {
       // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
@@ -246,11 +261,42 @@ async function measure(
         check: verify(s.dataDir, s.seeded.storeId, s.variants),
         walMb,
         checkpoints,
+        ...(s.name === 'this' && floor ? { floor } : {}),
       })
     }
     return out
   } finally {
     for (const s of shops) await s.server.stop()
+  }
+}
+
+/**
+ * What any server answering these posts pays that the bare twin does not: a bare `Bun.serve`
+ * over TLS with the server's certificate, taking the same posts from wrk over the same
+ * connections, reading and parsing each JSON body, and answering 201 with the probe order's
+ * bytes. Its CPU per request is the HTTP, TLS and JSON parse floor under ours.
+ */
+async function httpFloor(opts: BenchOpts, s: Shop): Promise<LoadResult> {
+  const bare = await startBareServer({
+    certFile: path.join(s.dataDir, 'tls/cert.pem'),
+    keyFile: path.join(s.dataDir, 'tls/key.pem'),
+    body: s.created,
+    status: 201,
+    readJson: true,
+  })
+  try {
+    const run = (durationSec: number, base: number) =>
+      load({
+        url: `${bare.url}/api/orders`,
+        connections: opts.connections,
+        serverPid: bare.pid,
+        durationSec,
+        luaScript: script(s.seeded.storeId, s.variants, s.shippingId, base),
+      })
+    await run(Math.min(2, opts.duration), 0)
+    return await run(opts.duration, 9_000_000)
+  } finally {
+    await bare.stop()
   }
 }
 
@@ -303,8 +349,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   let ok = true
   let trackedOk = true
   const baseDir = process.env.BENCH_BASE_DIR
+  // The machine is shared: only figures of one run compare, and the load says how busy it was.
+  const loadAvg = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')
+  const loadAtStart = loadAvg()
+  let floor: LoadResult | undefined
   for (const sync of ['FULL', 'NORMAL'] as const) {
-    for (const { name, phases, check, walMb, checkpoints } of await measure(opts, sync, baseDir)) {
+    for (const measured of await measure(opts, sync, baseDir)) {
+      const { name, phases, check, walMb, checkpoints } = measured
+      floor ??= measured.floor
       const mine = name === 'this'
       notes.push(`${sync}${mine ? '' : ' (base)'}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
       // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
@@ -365,11 +421,39 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     p99: `${fmtMs(bare.groupP99Ms)} (commit + fsync of a group)`,
     'server CPU/order': fmtUs(bare.cpuUsPerOrder),
   })
+  if (floor)
+    rows.push({
+      ...(baseDir ? { server: 'HTTP floor' } : {}),
+      DB_SYNCHRONOUS: '—',
+      stock: 'bare Bun.serve: TLS, JSON body parsed, the 201 bytes',
+      'orders/s': fmtInt(floor.rps),
+      p50: fmtMs(floor.p50),
+      p90: fmtMs(floor.p90),
+      p99: fmtMs(floor.p99),
+      'server CPU/order': fmtUs(floor.cpuUsPerReq),
+      'server CPU use': fmtPct(floor.serverCpuShare),
+      requests: fmtInt(floor.requests),
+      'non-2xx': floor.non2xx,
+      errors: floor.errors,
+    })
+  const ours = cpu['this FULL true']!
+  const twinCpu = bare.cpuUsPerOrder
+  const ratio = ours / twinCpu
+  const p99s = phasesP99(rows)
   notes.push(
-    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): ` +
-      'ours / twin, tracked at FULL (means): ' +
-      `CPU/order ${(cpu['this FULL true']! / bare.cpuUsPerOrder).toFixed(1)}x, ` +
-      `orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x`,
+    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): tracked at FULL, ` +
+      `means: ours ${fmtUs(ours)} / twin ${fmtUs(twinCpu)} CPU per order = ${ratio.toFixed(2)}x (target ≤ 2x), ` +
+      `orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x; p99 of the tracked phases ${p99s} ` +
+      `(target ≤ ${TARGET_TRACKED_P99_MS} ms)`,
+    ...(baseDir ? [`base / twin CPU per order: ${(cpu['base FULL true']! / twinCpu).toFixed(2)}x`] : []),
+    ...(floor
+      ? [
+          `what the twin does not do, the HTTP floor: ${fmtUs(floor.cpuUsPerReq)} per post; ours / (twin + floor) ` +
+            `${(ours / (twinCpu + floor.cpuUsPerReq)).toFixed(2)}x; ours less the floor / twin ` +
+            `${((ours - floor.cpuUsPerReq) / twinCpu).toFixed(2)}x`,
+        ]
+      : []),
+    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAvg()}`,
   )
   const trackedFull = rows.filter(
     (r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked',
@@ -416,3 +500,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       `stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
   }
 }
+
+/** The p99 of each tracked phase at FULL of this revision, as printed. */
+const phasesP99 = (rows: Row[]): string =>
+  rows
+    .filter((r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked')
+    .map((r) => r.p99)
+    .join(', ')

@@ -230,23 +230,20 @@ describe('admin CLI', () => {
     expect(out.code).toBe('NOT_FOUND')
   })
 
-  test(
-    'store:suspend and store:reinstate still work, and the API follows on the next request with the same ' + 'key',
-    async () => {
-      const { store, key } = makeShop(t.deps)
-      let [res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(200)
-      let [code, out] = admin('store:suspend', store.slug, '--reason', 'unpaid')
-      expect(code).toBe(0)
-      expect(out).toMatchObject({ id: store.id, status: 'suspended' })
-      ;[res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(402)
-      ;[code, out] = admin('store:reinstate', store.slug)
-      expect(out).toMatchObject({ status: 'active' })
-      ;[res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(200)
-    },
-  )
+  test('store:suspend and store:reinstate still work; the API follows on the next request, same key', async () => {
+    const { store, key } = makeShop(t.deps)
+    let [res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(200)
+    let [code, out] = admin('store:suspend', store.slug, '--reason', 'unpaid')
+    expect(code).toBe(0)
+    expect(out).toMatchObject({ id: store.id, status: 'suspended' })
+    ;[res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(402)
+    ;[code, out] = admin('store:reinstate', store.slug)
+    expect(out).toMatchObject({ status: 'active' })
+    ;[res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(200)
+  })
 })
 
 describe('POST /api/billing/events', () => {
@@ -275,76 +272,73 @@ describe('POST /api/billing/events', () => {
     ...extra,
   })
 
-  test(
-    'end to end: refund suspends (402 on authenticated and public endpoints), ' + 'payment reinstates the same key',
-    async () => {
-      const { store, key } = makeShop(t.deps)
-      const product = makeProduct(t.deps, store.id)
-      const invId = uniq('in')
-      let [res, body] = await send(ev('invoice.created', store.id, { invoiceId: invId, amount: 49, currency: 'USD' }))
-      expectStatus(res, body).toBe(200)
-      expect(body.data.invoice).toMatchObject({ id: invId, amount: 49, status: 'open', store: { status: 'active' } })
-      ;[res, body] = await send(ev('invoice.paid', store.id, { invoiceId: invId }))
-      expectStatus(res, body).toBe(200)
-      expect(body.data.invoice.status).toBe('paid')
-      ;[res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(200)
+  test('end to end: refund suspends (402 on key and public endpoints), payment reinstates the same key', async () => {
+    const { store, key } = makeShop(t.deps)
+    const product = makeProduct(t.deps, store.id)
+    const invId = uniq('in')
+    let [res, body] = await send(ev('invoice.created', store.id, { invoiceId: invId, amount: 49, currency: 'USD' }))
+    expectStatus(res, body).toBe(200)
+    expect(body.data.invoice).toMatchObject({ id: invId, amount: 49, status: 'open', store: { status: 'active' } })
+    ;[res, body] = await send(ev('invoice.paid', store.id, { invoiceId: invId }))
+    expectStatus(res, body).toBe(200)
+    expect(body.data.invoice.status).toBe('paid')
+    ;[res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(200)
 
-      ;[res, body] = await send(ev('invoice.refunded', store.id, { invoiceId: invId }))
-      expectStatus(res, body).toBe(200)
-      expect(body.data.invoice).toMatchObject({
-        status: 'refunded',
-        store: { status: 'suspended', suspendedReason: 'refund' },
-        storeChange: 'suspended',
-      })
+    ;[res, body] = await send(ev('invoice.refunded', store.id, { invoiceId: invId }))
+    expectStatus(res, body).toBe(200)
+    expect(body.data.invoice).toMatchObject({
+      status: 'refunded',
+      store: { status: 'suspended', suspendedReason: 'refund' },
+      storeChange: 'suspended',
+    })
 
-      const payment = {
-        error: 'payment_required',
-        message: expect.any(String),
-        state: 'suspended',
-        upgradeUrl: t.config.upgradeUrl,
-      }
-      ;[res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(402)
-      expect(body).toEqual(payment)
-      ;[res, body] = await t.api.post('/api/orders', {
-        storeId: store.id,
-        name: 'Ana',
-        phone: '+14155550123',
-        items: [{ productId: product.id, quantity: 1 }],
-      })
-      expectStatus(res, body).toBe(402)
-      expect(body).toEqual(payment)
-      ;[res, body] = await t.api.post('/api/reviews', {
-        storeId: store.id,
-        productId: product.id,
-        customerName: 'Ana',
-        rating: 5,
-      })
-      expectStatus(res, body).toBe(402)
-      expect(body).toEqual(payment)
+    const payment = {
+      error: 'payment_required',
+      message: expect.any(String),
+      state: 'suspended',
+      upgradeUrl: t.config.upgradeUrl,
+    }
+    ;[res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(402)
+    expect(body).toEqual(payment)
+    ;[res, body] = await t.api.post('/api/orders', {
+      storeId: store.id,
+      name: 'Ana',
+      phone: '+14155550123',
+      items: [{ productId: product.id, quantity: 1 }],
+    })
+    expectStatus(res, body).toBe(402)
+    expect(body).toEqual(payment)
+    ;[res, body] = await t.api.post('/api/reviews', {
+      storeId: store.id,
+      productId: product.id,
+      customerName: 'Ana',
+      rating: 5,
+    })
+    expectStatus(res, body).toBe(402)
+    expect(body).toEqual(payment)
 
-      // The operator bills again and the customer pays: the same key works on the next request.
-      const again = uniq('in')
-      ;[res, body] = await send(ev('invoice.created', store.id, { invoiceId: again, amount: 49 }))
-      expectStatus(res, body).toBe(200)
-      ;[res, body] = await send(ev('invoice.paid', store.id, { invoiceId: again }))
-      expectStatus(res, body).toBe(200)
-      expect(body.data.invoice).toMatchObject({
-        store: { status: 'active', suspendedReason: null },
-        storeChange: 'reinstated',
-      })
-      ;[res, body] = await t.api.get('/api/v1/products', { key })
-      expectStatus(res, body).toBe(200)
-      ;[res, body] = await t.api.post('/api/orders', {
-        storeId: store.id,
-        name: 'Ana',
-        phone: '+14155550123',
-        items: [{ productId: product.id, quantity: 1 }],
-      })
-      expectStatus(res, body).toBe(201)
-    },
-  )
+    // The operator bills again and the customer pays: the same key works on the next request.
+    const again = uniq('in')
+    ;[res, body] = await send(ev('invoice.created', store.id, { invoiceId: again, amount: 49 }))
+    expectStatus(res, body).toBe(200)
+    ;[res, body] = await send(ev('invoice.paid', store.id, { invoiceId: again }))
+    expectStatus(res, body).toBe(200)
+    expect(body.data.invoice).toMatchObject({
+      store: { status: 'active', suspendedReason: null },
+      storeChange: 'reinstated',
+    })
+    ;[res, body] = await t.api.get('/api/v1/products', { key })
+    expectStatus(res, body).toBe(200)
+    ;[res, body] = await t.api.post('/api/orders', {
+      storeId: store.id,
+      name: 'Ana',
+      phone: '+14155550123',
+      items: [{ productId: product.id, quantity: 1 }],
+    })
+    expectStatus(res, body).toBe(201)
+  })
 
   test('payment_failed events count attempts; the sweep suspends; a chargeback suspends at once', async () => {
     const s = makeStore(t.deps)

@@ -70,46 +70,43 @@ describe('bun run demo seeding', () => {
     }
   })
 
-  test(
-    'every demo product gets a drawn picture through the images service, ' + 'shown with srcset on the storefront',
-    async () => {
-      const run = runOnce()
-      try {
-        expect(await seedDemoPictures(run.deps, run.seed)).toBe(run.seed.productIds.length)
+  test('each demo product gets a drawn picture through the images service, with srcset on the storefront', async () => {
+    const run = runOnce()
+    try {
+      expect(await seedDemoPictures(run.deps, run.seed)).toBe(run.seed.productIds.length)
 
-        const [res, body] = await run.api.get('/api/v1/products', { key: run.seed.key })
-        expectStatus(res, body).toBe(200)
-        for (const p of body.data as { imageUrl: string; images: { url: string; width: number; height: number }[] }[]) {
-          expect(p.images).toHaveLength(1)
-          expect(p.images[0]!.url).toMatch(/^\/media\/[a-z0-9]+\/[a-z0-9]+-640\.webp$/)
-          expect(p.images[0]).toMatchObject({ width: 640, height: 640 })
-          expect(p.imageUrl).toBe(p.images[0]!.url)
-        }
-        const media = await run.app.handle(new Request(`http://localhost${body.data[0].images[0].url}`))
-        expect(media.status).toBe(200)
-        expect(media.headers.get('content-type')).toBe('image/webp')
-
-        const html = await (await run.app.handle(new Request(`http://localhost/s/${DEMO_SLUG}`))).text()
-        const imgs = html.match(/<img [^>]*>/g) ?? []
-        expect(imgs).toHaveLength(run.seed.productIds.length)
-        for (const tag of imgs) expect(tag).toMatch(/srcset="\/media\/\S+-320\.webp 320w, \/media\/\S+-640\.webp 640w"/)
-        expect(html).not.toContain('images.example.com')
-
-        // Idempotent: a second pass uploads nothing; a picture left on another host by an older demo is cleared.
-        run.deps.db
-          .update(products)
-          .set({ imageUrl: 'https://images.example.com/demo/x.jpg' })
-          .where(eq(products.id, run.seed.productIds[0]!))
-          .run()
-        expect(await seedDemoPictures(run.deps, run.seed)).toBe(0)
-        expect(
-          run.deps.db.select().from(products).where(eq(products.id, run.seed.productIds[0]!)).get()!.imageUrl,
-        ).toBeNull()
-      } finally {
-        run.close()
+      const [res, body] = await run.api.get('/api/v1/products', { key: run.seed.key })
+      expectStatus(res, body).toBe(200)
+      for (const p of body.data as { imageUrl: string; images: { url: string; width: number; height: number }[] }[]) {
+        expect(p.images).toHaveLength(1)
+        expect(p.images[0]!.url).toMatch(/^\/media\/[a-z0-9]+\/[a-z0-9]+-640\.webp$/)
+        expect(p.images[0]).toMatchObject({ width: 640, height: 640 })
+        expect(p.imageUrl).toBe(p.images[0]!.url)
       }
-    },
-  )
+      const media = await run.app.handle(new Request(`http://localhost${body.data[0].images[0].url}`))
+      expect(media.status).toBe(200)
+      expect(media.headers.get('content-type')).toBe('image/webp')
+
+      const html = await (await run.app.handle(new Request(`http://localhost/s/${DEMO_SLUG}`))).text()
+      const imgs = html.match(/<img [^>]*>/g) ?? []
+      expect(imgs).toHaveLength(run.seed.productIds.length)
+      for (const tag of imgs) expect(tag).toMatch(/srcset="\/media\/\S+-320\.webp 320w, \/media\/\S+-640\.webp 640w"/)
+      expect(html).not.toContain('images.example.com')
+
+      // Idempotent: a second pass uploads nothing; a picture left on another host by an older demo is cleared.
+      run.deps.db
+        .update(products)
+        .set({ imageUrl: 'https://images.example.com/demo/x.jpg' })
+        .where(eq(products.id, run.seed.productIds[0]!))
+        .run()
+      expect(await seedDemoPictures(run.deps, run.seed)).toBe(0)
+      expect(
+        run.deps.db.select().from(products).where(eq(products.id, run.seed.productIds[0]!)).get()!.imageUrl,
+      ).toBeNull()
+    } finally {
+      run.close()
+    }
+  })
 
   test('a second run reuses everything, issues a new key and revokes the old one', async () => {
     const first = runOnce()

@@ -63,23 +63,20 @@ async function stop(server: Awaited<ReturnType<typeof spawnServer>>) {
   expect(await server.proc.exited).toBe(0)
 }
 
-test(
-  'a fresh DATA_DIR: 0700, and every file the service creates 0600 (db, -wal, -shm, secret.key, ' + 'tls/key.pem)',
-  async () => {
-    const server = await startAndWrite(undefined)
-    try {
-      const m = modes(dataDir)
-      for (const f of ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'secret.key', 'tls/key.pem'])
-        expect(m[f]).toBe('600')
-      expect(m['.']).toBe('700')
-      expectPrivate(m)
-    } finally {
-      await stop(server)
-    }
-    // The clean stop checkpointed and removed the WAL: the next start must create it 0600 again.
-    expect(existsSync(path.join(dataDir, 'storefront.db-wal'))).toBe(false)
-  },
-)
+test('a fresh DATA_DIR: 0700; each file the service makes 0600 (db, -wal, -shm, secret.key, tls/key.pem)', async () => {
+  const server = await startAndWrite(undefined)
+  try {
+    const m = modes(dataDir)
+    for (const f of ['storefront.db', 'storefront.db-wal', 'storefront.db-shm', 'secret.key', 'tls/key.pem'])
+      expect(m[f]).toBe('600')
+    expect(m['.']).toBe('700')
+    expectPrivate(m)
+  } finally {
+    await stop(server)
+  }
+  // The clean stop checkpointed and removed the WAL: the next start must create it 0600 again.
+  expect(existsSync(path.join(dataDir, 'storefront.db-wal'))).toBe(false)
+})
 
 test('loose modes left by an older version are tightened at start; the WAL made by later writes is 0600', async () => {
   const out: string[] = []

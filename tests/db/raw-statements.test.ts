@@ -25,7 +25,7 @@ import {
   variants,
 } from '../../src/db/schema'
 import { activeVariantsOf, countProducts, pageOfProducts, type ProductFilter } from '../../src/modules/products/sql'
-import { listItemsOf, pageOfOrders } from '../../src/modules/orders/sql'
+import { listItemsOf, orderById, pageOfOrders } from '../../src/modules/orders/sql'
 import { customerById } from '../../src/modules/customers/sql'
 import {
   activeCategories,
@@ -232,34 +232,29 @@ const FILTERS: Omit<ProductFilter, 'storeId'>[] = [
 ]
 
 describe('products/sql.ts', () => {
-  test(
-    'pages and totals equal Drizzle’s for every filter, page and offset (ties, inactive, deleted, ' + 'other store)',
-    () => {
-      let compared = 0
-      for (const f of FILTERS) {
-        for (const [limit, offset] of [
-          [50, 0],
-          [3, 0],
-          [3, 3],
-          [4, 7],
-          [5, 100],
-        ] as const) {
-          const filter = { storeId: shop.store.id, ...f }
-          const ref = drizzleProducts(filter, limit, offset)
-          expect(pageOfProducts(db.$client, filter, limit, offset)).toEqual(ref.rows)
-          expect(countProducts(db.$client, filter)).toBe(ref.total)
-          compared += ref.rows.length
-        }
+  test('pages and totals equal Drizzle’s for each filter, page, offset (ties, inactive, deleted, other store)', () => {
+    let compared = 0
+    for (const f of FILTERS) {
+      for (const [limit, offset] of [
+        [50, 0],
+        [3, 0],
+        [3, 3],
+        [4, 7],
+        [5, 100],
+      ] as const) {
+        const filter = { storeId: shop.store.id, ...f }
+        const ref = drizzleProducts(filter, limit, offset)
+        expect(pageOfProducts(db.$client, filter, limit, offset)).toEqual(ref.rows)
+        expect(countProducts(db.$client, filter)).toBe(ref.total)
+        compared += ref.rows.length
       }
-      expect(compared).toBeGreaterThan(40)
-      // isActive comes back as a boolean, as Drizzle maps it.
-      expect(
-        pageOfProducts(db.$client, { storeId: shop.store.id, isActive: false }, 50, 0).every(
-          (p) => p.isActive === false,
-        ),
-      ).toBe(true)
-    },
-  )
+    }
+    expect(compared).toBeGreaterThan(40)
+    // isActive comes back as a boolean, as Drizzle maps it.
+    expect(
+      pageOfProducts(db.$client, { storeId: shop.store.id, isActive: false }, 50, 0).every((p) => p.isActive === false),
+    ).toBe(true)
+  })
 
   test('active variants of many products equal Drizzle’s, grouped and by position (stock null, 0 and counted)', () => {
     const ids = db
@@ -274,98 +269,92 @@ describe('products/sql.ts', () => {
     expect(activeVariantsOf(db.$client, []).size).toBe(0)
   })
 
-  test(
-    'GET /api/v1/products equals the view built from the Drizzle rows (variants, images, ' + 'stock) for each filter',
-    async () => {
-      for (const [qs, f] of [
-        ['?limit=50', { isActive: true }],
-        ['?isActive=all&limit=4&offset=2', {}],
-        ['?isActive=false', { isActive: false }],
-        [`?createdSince=${new Date(T0 + 3000).toISOString()}&isActive=all`, { createdSince: T0 + 3000 }],
-      ] as const) {
-        const [res, body] = await t.api.get(`/api/v1/products${qs}`, { key: shop.key })
-        expectStatus(res, body).toBe(200)
-        const page = new URLSearchParams(qs.slice(1))
-        const limit = Number(page.get('limit') ?? 50)
-        const offset = Number(page.get('offset') ?? 0)
-        const ref = drizzleProducts({ storeId: shop.store.id, ...f }, limit, offset)
-        const vs = drizzleVariants(ref.rows.map((r) => r.id))
-        const imgs = imagesOf(
-          db,
-          ref.rows.map((r) => r.id),
-        )
-        const expected = {
-          data: ref.rows.map((p) => productView(p, vs.get(p.id) ?? [], 'USD', imgs.get(p.id))),
-          total: ref.total,
-          limit,
-          offset,
-        }
-        expect(body).toEqual(JSON.parse(JSON.stringify(expected)))
+  test('GET /api/v1/products equals the view of Drizzle’s rows (variants, images, stock), each filter', async () => {
+    for (const [qs, f] of [
+      ['?limit=50', { isActive: true }],
+      ['?isActive=all&limit=4&offset=2', {}],
+      ['?isActive=false', { isActive: false }],
+      [`?createdSince=${new Date(T0 + 3000).toISOString()}&isActive=all`, { createdSince: T0 + 3000 }],
+    ] as const) {
+      const [res, body] = await t.api.get(`/api/v1/products${qs}`, { key: shop.key })
+      expectStatus(res, body).toBe(200)
+      const page = new URLSearchParams(qs.slice(1))
+      const limit = Number(page.get('limit') ?? 50)
+      const offset = Number(page.get('offset') ?? 0)
+      const ref = drizzleProducts({ storeId: shop.store.id, ...f }, limit, offset)
+      const vs = drizzleVariants(ref.rows.map((r) => r.id))
+      const imgs = imagesOf(
+        db,
+        ref.rows.map((r) => r.id),
+      )
+      const expected = {
+        data: ref.rows.map((p) => productView(p, vs.get(p.id) ?? [], 'USD', imgs.get(p.id))),
+        total: ref.total,
+        limit,
+        offset,
       }
-    },
-  )
+      expect(body).toEqual(JSON.parse(JSON.stringify(expected)))
+    }
+  })
 })
 
 describe('orders/ and customers/ sql', () => {
-  test(
-    'a page of list-form orders and their items equal the Drizzle rows’ columns, by store, ' + 'status and customer',
-    () => {
-      const LIST_ORDER = [
-        'id',
-        'orderNumber',
-        'status',
-        'customerName',
-        'customerPhone',
-        'total',
-        'currency',
-        'notes',
-        'createdAt',
-      ] as const
-      const LIST_ITEM = ['orderId', 'productName', 'variantName', 'quantity', 'unitPrice', 'subtotal'] as const
-      const pick = <T, K extends keyof T>(r: T, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, r[k]]))
-      const customer = db
-        .select()
-        .from(customers)
-        .where(eq(customers.storeId, shop.store.id))
-        .orderBy(desc(customers.ordersCount))
-        .get()!
-      for (const [filter, cond] of [
-        [{ storeId: shop.store.id }, eq(orders.storeId, shop.store.id)],
-        [
-          { storeId: shop.store.id, status: 'pending' as const },
-          and(eq(orders.storeId, shop.store.id), eq(orders.status, 'pending')),
-        ],
-        [{ customerId: customer.id }, eq(orders.customerId, customer.id)],
-      ] as const) {
-        for (const [limit, offset] of [
-          [50, 0],
-          [2, 1],
-        ]) {
-          const ref = db
-            .select()
-            .from(orders)
-            .where(cond)
-            .orderBy(desc(orders.createdAt), desc(sql`orders.rowid`))
-            .limit(limit!)
-            .offset(offset!)
-            .all()
-          const rows = pageOfOrders(db, filter, limit!, offset!)
-          expect(rows).toEqual(ref.map((o) => pick(o, LIST_ORDER)) as never)
-          const ids = ref.map((o) => o.id)
-          const refItems = db
-            .select()
-            .from(orderItems)
-            .where(inArray(orderItems.orderId, ids.length ? ids : ['']))
-            .orderBy(asc(orderItems.orderId), asc(orderItems.position))
-            .all()
-          expect([...listItemsOf(db.$client, ids).values()].flat()).toEqual(
-            refItems.map((i) => pick(i, LIST_ITEM)) as never,
-          )
-        }
+  test('a page of list-form orders and their items equal the Drizzle rows, by store, status and customer', () => {
+    const LIST_ORDER = [
+      'id',
+      'orderNumber',
+      'status',
+      'customerName',
+      'customerPhone',
+      'total',
+      'currency',
+      'notes',
+      'createdAt',
+    ] as const
+    const LIST_ITEM = ['orderId', 'productName', 'variantName', 'quantity', 'unitPrice', 'subtotal'] as const
+    const pick = <T, K extends keyof T>(r: T, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, r[k]]))
+    const customer = db
+      .select()
+      .from(customers)
+      .where(eq(customers.storeId, shop.store.id))
+      .orderBy(desc(customers.ordersCount))
+      .get()!
+    for (const [filter, cond] of [
+      [{ storeId: shop.store.id }, eq(orders.storeId, shop.store.id)],
+      [
+        { storeId: shop.store.id, status: 'pending' as const },
+        and(eq(orders.storeId, shop.store.id), eq(orders.status, 'pending')),
+      ],
+      [{ customerId: customer.id }, eq(orders.customerId, customer.id)],
+    ] as const) {
+      for (const [limit, offset] of [
+        [50, 0],
+        [2, 1],
+      ]) {
+        const ref = db
+          .select()
+          .from(orders)
+          .where(cond)
+          .orderBy(desc(orders.createdAt), desc(sql`orders.rowid`))
+          .limit(limit!)
+          .offset(offset!)
+          .all()
+        const rows = pageOfOrders(db, filter, limit!, offset!)
+        expect(rows).toEqual(ref.map((o) => pick(o, LIST_ORDER)) as never)
+        const ids = ref.map((o) => o.id)
+        const refItems = db
+          .select()
+          .from(orderItems)
+          .where(inArray(orderItems.orderId, ids.length ? ids : ['']))
+          .orderBy(asc(orderItems.orderId), asc(orderItems.position))
+          .all()
+        expect([...listItemsOf(db.$client, ids).values()].flat()).toEqual(
+          refItems.map((i) => pick(i, LIST_ITEM)) as never,
+        )
       }
-      expect(pageOfOrders(db, { customerId: customer.id }, 50, 0).length).toBe(customer.ordersCount)
-    },
-  )
+    }
+    expect(pageOfOrders(db, { customerId: customer.id }, 50, 0).length).toBe(customer.ordersCount)
+  })
 
   test('deep pages (past the shallow offset, through the covering subquery) equal Drizzle’s too', () => {
     const now = clock.now()
@@ -412,6 +401,17 @@ describe('orders/ and customers/ sql', () => {
         )
       }
     }
+  })
+
+  test('an order row (every column, in the schema’s order) equals Drizzle’s; an unknown id is undefined', () => {
+    const all = db.select().from(orders).all()
+    expect(all.length).toBeGreaterThan(3)
+    for (const o of all) {
+      const row = orderById(db.$client, o.id)
+      expect(row).toEqual(o)
+      expect(Object.keys(row!)).toEqual(Object.keys(o))
+    }
+    expect(orderById(db.$client, 'nope')).toBeUndefined()
   })
 
   test('a customer row equals Drizzle’s; an unknown id is undefined', () => {

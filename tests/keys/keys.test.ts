@@ -40,35 +40,32 @@ describe('format and randomness', () => {
 })
 
 describe('storage', () => {
-  test(
-    'the row holds the SHA-256 hash and a 12-character prefix; ' + 'the secret is in no column and not in the file',
-    () => {
-      const store = makeStore(t.deps)
-      const { id, key } = createKey({
-        ctx: { db: t.deps.db, clock },
-        input: { storeId: store.id, scopes: ['products:read'], name: 'till' },
-      })
-      const row = t.deps.db.$client
-        .query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?')
-        .get(id)!
-      expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'))
-      expect(row.prefix).toBe(key.slice(0, 12))
-      for (const value of Object.values(row))
-        if (typeof value === 'string') expect(value.includes(key.slice(12))).toBe(false)
+  test('the row holds the SHA-256 hash and a 12-character prefix; the secret is in no column, not in the file', () => {
+    const store = makeStore(t.deps)
+    const { id, key } = createKey({
+      ctx: { db: t.deps.db, clock },
+      input: { storeId: store.id, scopes: ['products:read'], name: 'till' },
+    })
+    const row = t.deps.db.$client
+      .query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?')
+      .get(id)!
+    expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'))
+    expect(row.prefix).toBe(key.slice(0, 12))
+    for (const value of Object.values(row))
+      if (typeof value === 'string') expect(value.includes(key.slice(12))).toBe(false)
 
-      const secretPart = Buffer.from(key.slice(12))
-      const files = ['storefront.db', 'storefront.db-wal'].map((f) => path.join(t.config.dataDir, f)).filter(existsSync)
-      expect(files.length).toBeGreaterThan(0)
-      const scan = () => files.some((f) => readFileSync(f).includes(secretPart))
-      expect(scan()).toBe(false)
-      t.deps.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-      expect(scan()).toBe(false)
-      // The scan would find it if it were there: the prefix is.
-      expect(readFileSync(path.join(t.config.dataDir, 'storefront.db')).includes(Buffer.from(key.slice(0, 12)))).toBe(
-        true,
-      )
-    },
-  )
+    const secretPart = Buffer.from(key.slice(12))
+    const files = ['storefront.db', 'storefront.db-wal'].map((f) => path.join(t.config.dataDir, f)).filter(existsSync)
+    expect(files.length).toBeGreaterThan(0)
+    const scan = () => files.some((f) => readFileSync(f).includes(secretPart))
+    expect(scan()).toBe(false)
+    t.deps.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    expect(scan()).toBe(false)
+    // The scan would find it if it were there: the prefix is.
+    expect(readFileSync(path.join(t.config.dataDir, 'storefront.db')).includes(Buffer.from(key.slice(0, 12)))).toBe(
+      true,
+    )
+  })
 
   test('listKeys shows the prefix and never the secret or the hash', () => {
     const store = makeStore(t.deps)

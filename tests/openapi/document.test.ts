@@ -230,35 +230,32 @@ describe('operations', () => {
     expect(doc.paths['/api/orders'].post.security).toEqual([])
   })
 
-  test(
-    'bodies are JSON only (uploads multipart, the raw billing event text), ' + 'and every body can be refused with 413',
-    () => {
-      const problems: string[] = []
-      const uploads = new Set(
-        t.app.routes
-          // An upload route declares `upload` in its access (it streams its multipart body itself).
-          .filter(
-            (r) =>
-              /formdata|multipart\/form-data/.test(JSON.stringify((r.hooks as Json)?.parse ?? '')) ||
-              (r.hooks as Json)?.type === 'multipart/form-data' ||
-              (r.hooks as Json)?.accessDeclared?.upload === true,
-          )
-          .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
-      )
-      for (const { method, path: p, op } of operations()) {
-        if (!op.requestBody) continue
-        const types = Object.keys(op.requestBody.content)
-        const expected = uploads.has(`${method} ${p}`)
-          ? ['multipart/form-data']
-          : p === '/api/billing/events'
-            ? ['text/plain']
-            : ['application/json']
-        if (JSON.stringify(types) !== JSON.stringify(expected)) problems.push(`${method} ${p}: ${types}`)
-        if (!op.responses['413']) problems.push(`${method} ${p}: no 413`)
-      }
-      expect(problems).toEqual([])
-    },
-  )
+  test('bodies are JSON only (uploads multipart, the raw billing event text); each can be refused with 413', () => {
+    const problems: string[] = []
+    const uploads = new Set(
+      t.app.routes
+        // An upload route declares `upload` in its access (it streams its multipart body itself).
+        .filter(
+          (r) =>
+            /formdata|multipart\/form-data/.test(JSON.stringify((r.hooks as Json)?.parse ?? '')) ||
+            (r.hooks as Json)?.type === 'multipart/form-data' ||
+            (r.hooks as Json)?.accessDeclared?.upload === true,
+        )
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    )
+    for (const { method, path: p, op } of operations()) {
+      if (!op.requestBody) continue
+      const types = Object.keys(op.requestBody.content)
+      const expected = uploads.has(`${method} ${p}`)
+        ? ['multipart/form-data']
+        : p === '/api/billing/events'
+          ? ['text/plain']
+          : ['application/json']
+      if (JSON.stringify(types) !== JSON.stringify(expected)) problems.push(`${method} ${p}: ${types}`)
+      if (!op.responses['413']) problems.push(`${method} ${p}: no 413`)
+    }
+    expect(problems).toEqual([])
+  })
 
   test('responses document their headers', () => {
     const problems: string[] = []

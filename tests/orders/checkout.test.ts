@@ -191,45 +191,42 @@ describe('201', () => {
 })
 
 describe('customers', () => {
-  test(
-    'one per (store, E.164 phone): a later order never overwrites the name or address; ' + 'counters and dates follow',
-    async () => {
-      const { store, key, cat } = shop()
-      const start = clock.now()
-      await post(
-        orderBody(store.id, cat, {
-          phone: '+14155552671',
-          name: 'Ana',
-          address: 'Calle 1',
-          items: [{ productId: cat.mug.id, quantity: 1 }],
-        }),
-      )
-      clock.advance(60_000)
-      const [res, body] = await post(
-        orderBody(store.id, cat, {
-          phone: '+1 415-555-2671',
-          name: 'Ana María',
-          address: undefined,
-          items: [{ productId: cat.mug.id, quantity: 2 }],
-        }),
-      )
-      expectStatus(res, body).toBe(201)
-      const [, list] = await t.api.get('/api/v1/customers', { key })
-      expect(list.total).toBe(1)
-      expect(list.data[0]).toMatchObject({
-        name: 'Ana',
+  test('one per (store, E.164 phone): a later order keeps the name and address; counters, dates follow', async () => {
+    const { store, key, cat } = shop()
+    const start = clock.now()
+    await post(
+      orderBody(store.id, cat, {
         phone: '+14155552671',
+        name: 'Ana',
         address: 'Calle 1',
-        ordersCount: 2,
-        totalSpent: 30,
-        firstOrderAt: new Date(start).toISOString(),
-        lastOrderAt: new Date(start + 60_000).toISOString(),
-      })
-      const [, other] = await post(orderBody(store.id, cat, { phone: '+14155552672' }))
-      expect(other.id).toBeString()
-      expect(sqlOne('SELECT count(*) FROM customers WHERE store_id = ?', store.id)).toBe(2)
-    },
-  )
+        items: [{ productId: cat.mug.id, quantity: 1 }],
+      }),
+    )
+    clock.advance(60_000)
+    const [res, body] = await post(
+      orderBody(store.id, cat, {
+        phone: '+1 415-555-2671',
+        name: 'Ana María',
+        address: undefined,
+        items: [{ productId: cat.mug.id, quantity: 2 }],
+      }),
+    )
+    expectStatus(res, body).toBe(201)
+    const [, list] = await t.api.get('/api/v1/customers', { key })
+    expect(list.total).toBe(1)
+    expect(list.data[0]).toMatchObject({
+      name: 'Ana',
+      phone: '+14155552671',
+      address: 'Calle 1',
+      ordersCount: 2,
+      totalSpent: 30,
+      firstOrderAt: new Date(start).toISOString(),
+      lastOrderAt: new Date(start + 60_000).toISOString(),
+    })
+    const [, other] = await post(orderBody(store.id, cat, { phone: '+14155552672' }))
+    expect(other.id).toBeString()
+    expect(sqlOne('SELECT count(*) FROM customers WHERE store_id = ?', store.id)).toBe(2)
+  })
 })
 
 describe('order of checks', () => {

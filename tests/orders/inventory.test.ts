@@ -291,38 +291,35 @@ describe('checkout takes stock', () => {
 })
 
 describe('races', () => {
-  test(
-    '50 concurrent posts for a variant with 7 units → exactly 7 orders, stock 0; ' + 'cancelling them all → 7 again',
-    async () => {
-      const { store, key, m } = await shop({ m: 7 })
-      const results = await Promise.all(
-        Array.from({ length: 50 }, () => postOrder(order(store.id, [{ variantId: m.id, quantity: 1 }]))),
-      )
-      expect(tally(results.map(([r]) => r.status))).toEqual({ 201: 7, 409: 43 })
-      expect(
-        results
-          .filter(([r]) => r.status === 409)
-          .every(([, b]) => b.code === 'OUT_OF_STOCK' && b.details.available === 0),
-      ).toBe(true)
-      expect(variantStock(m.id)).toBe(0)
-      expect(footprint(store.id).orders).toBe(7)
+  test('50 concurrent posts for a variant of 7 units → 7 orders, stock 0; cancelling them all → 7 again', async () => {
+    const { store, key, m } = await shop({ m: 7 })
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => postOrder(order(store.id, [{ variantId: m.id, quantity: 1 }]))),
+    )
+    expect(tally(results.map(([r]) => r.status))).toEqual({ 201: 7, 409: 43 })
+    expect(
+      results
+        .filter(([r]) => r.status === 409)
+        .every(([, b]) => b.code === 'OUT_OF_STOCK' && b.details.available === 0),
+    ).toBe(true)
+    expect(variantStock(m.id)).toBe(0)
+    expect(footprint(store.id).orders).toBe(7)
 
-      const ids = results.filter(([r]) => r.status === 201).map(([, b]) => b.id as string)
-      // Other moves leave stock alone; cancelling (from any state before delivered) puts units back.
-      const [rc, bc] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'confirmed' }, { key })
-      expectStatus(rc, bc).toBe(200)
-      expect(variantStock(m.id)).toBe(0)
-      const cancels = await Promise.all(
-        ids.map((id) => t.api.put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, { key })),
-      )
-      expect(cancels.every(([r]) => r.status === 200)).toBe(true)
-      expect(variantStock(m.id)).toBe(7)
-      // A second cancel is refused and puts nothing back.
-      const [again] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'cancelled' }, { key })
-      expect(again.status).toBe(409)
-      expect(variantStock(m.id)).toBe(7)
-    },
-  )
+    const ids = results.filter(([r]) => r.status === 201).map(([, b]) => b.id as string)
+    // Other moves leave stock alone; cancelling (from any state before delivered) puts units back.
+    const [rc, bc] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'confirmed' }, { key })
+    expectStatus(rc, bc).toBe(200)
+    expect(variantStock(m.id)).toBe(0)
+    const cancels = await Promise.all(
+      ids.map((id) => t.api.put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, { key })),
+    )
+    expect(cancels.every(([r]) => r.status === 200)).toBe(true)
+    expect(variantStock(m.id)).toBe(7)
+    // A second cancel is refused and puts nothing back.
+    const [again] = await t.api.put(`/api/v1/orders/${ids[0]}/status`, { status: 'cancelled' }, { key })
+    expect(again.status).toBe(409)
+    expect(variantStock(m.id)).toBe(7)
+  })
 
   test('cancelling puts back only what was taken: an item tracked after the order stays as set', async () => {
     const { store, key, shirt, m, l } = await shop({ m: 7 })

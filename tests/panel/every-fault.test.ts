@@ -46,30 +46,27 @@ describe('every fault at once', () => {
     expect((await t.api.get('/api/v1/discounts', { key }))[1].data).toHaveLength(0)
   })
 
-  test(
-    'a product with no name, a price of 1.234 and a compare-at price under it, ' + 'and a variant without a price',
-    async () => {
-      const { b, store } = await signedInOwner(t, { plan: 'pro' })
-      const key = makeKey(t.deps, store.id)
-      await b.get('/admin/products/new')
-      const res = await b.submit('/admin/products', {
-        _action: 'save',
-        name: '',
-        price: '1.234',
-        comparePrice: '1',
-        variantCount: '1',
-        'v0-name': 'Small',
-        'v0-price': '',
-      })
-      expect(res.status).toBe(400)
-      const ids = summaryLinks(res.text)
-      expect(ids).toEqual(expect.arrayContaining(['name', 'price', 'v0-price']))
-      expectFaultAt(res.text, 'name', 'Fill in this field.')
-      expectFaultAt(res.text, 'v0-price', 'Fill in this field.')
-      expectFaultAt(res.text, 'price', 'Use at most 2 decimals.')
-      expect((await t.api.get('/api/v1/products', { key }))[1].data).toHaveLength(0)
-    },
-  )
+  test('a product with no name, a price of 1.234, a compare-at price under it, a variant without a price', async () => {
+    const { b, store } = await signedInOwner(t, { plan: 'pro' })
+    const key = makeKey(t.deps, store.id)
+    await b.get('/admin/products/new')
+    const res = await b.submit('/admin/products', {
+      _action: 'save',
+      name: '',
+      price: '1.234',
+      comparePrice: '1',
+      variantCount: '1',
+      'v0-name': 'Small',
+      'v0-price': '',
+    })
+    expect(res.status).toBe(400)
+    const ids = summaryLinks(res.text)
+    expect(ids).toEqual(expect.arrayContaining(['name', 'price', 'v0-price']))
+    expectFaultAt(res.text, 'name', 'Fill in this field.')
+    expectFaultAt(res.text, 'v0-price', 'Fill in this field.')
+    expectFaultAt(res.text, 'price', 'Use at most 2 decimals.')
+    expect((await t.api.get('/api/v1/products', { key }))[1].data).toHaveLength(0)
+  })
 
   test("a product's compare-at price at or under its price shows beside a missing name", async () => {
     const { b } = await signedInOwner(t, { plan: 'pro' })

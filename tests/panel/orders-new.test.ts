@@ -2,7 +2,7 @@
  * The inbox's "new" marker is per person: an order stays new to each person until THAT
  * person opens it — in the inbox, the dashboard's latest orders and the live stream's rows (which
  * the tab title counts) — and the marks stay bounded: nothing placed before a person joined or
- * more than 30 days ago is new, and opening an order prunes the person's marks past that window.
+ * more than 30 days ago is new, and a person's first opening of an order prunes their marks past that window.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { makeApp, type TestApp } from '../helpers/app'
@@ -57,28 +57,25 @@ test("one person opening an order does not clear it for another; each person's o
   expect(newCount((await bruno.get('/admin/orders')).text)).toBe(before - 1)
 })
 
-test(
-  'the live row of a status move is marked new for the person who has not opened it, ' + 'not for the one who has',
-  async () => {
-    const o = order()
-    await ana.get(`/admin/orders/${o.id}`)
-    const open = (c: PanelClient) =>
-      t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
-    const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
-    await ana.get(`/admin/orders/${o.id}`)
-    await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-    const [forAna, forBruno] = await Promise.all(
-      readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
-    )
-    const dataOf = (text: string) =>
-      JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
-    expect(dataOf(forAna!).isNew).toBe(false)
-    expect(dataOf(forAna!).html).not.toContain('is-new')
-    expect(dataOf(forBruno!).isNew).toBe(true)
-    expect(dataOf(forBruno!).html).toContain('class="order is-new"')
-    await Promise.all(readers.map((r) => r.cancel()))
-  },
-)
+test('the live row of a status move is new for the person who has not opened it, not for one who has', async () => {
+  const o = order()
+  await ana.get(`/admin/orders/${o.id}`)
+  const open = (c: PanelClient) =>
+    t.app.handle(new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}` } }))
+  const readers = await Promise.all([open(ana), open(bruno)].map(async (r) => (await r).body!.getReader()))
+  await ana.get(`/admin/orders/${o.id}`)
+  await ana.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+  const [forAna, forBruno] = await Promise.all(
+    readers.map((r) => readUntil(r, (s) => s.includes('"status":"confirmed"'))),
+  )
+  const dataOf = (text: string) =>
+    JSON.parse(/data: (\{.*"status":"confirmed".*\})/.exec(text)![1]!) as { isNew: boolean; html: string }
+  expect(dataOf(forAna!).isNew).toBe(false)
+  expect(dataOf(forAna!).html).not.toContain('is-new')
+  expect(dataOf(forBruno!).isNew).toBe(true)
+  expect(dataOf(forBruno!).html).toContain('class="order is-new"')
+  await Promise.all(readers.map((r) => r.cancel()))
+})
 
 test(
   'bounded: orders from before a person joined or older than the window are not new; ' +
@@ -117,3 +114,27 @@ test(
     expect(marks()).toBe(0)
   },
 )
+
+test('opening an order again writes nothing: one mark, and the pruning waits for a first opening', async () => {
+  const seen = order()
+  await ana.get(`/admin/orders/${seen.id}`)
+  const aging = order()
+  await ana.get(`/admin/orders/${aging.id}`)
+  const rows = (id: string) =>
+    t.deps.db.$client
+      .query<{ n: number }, [string]>('SELECT count(*) AS n FROM order_opened WHERE order_id = ?')
+      .get(id)!.n
+  t.deps.db.$client.run('UPDATE order_opened SET order_created_at = order_created_at - ? WHERE order_id = ?', [
+    NEW_FOR_MS + 1000,
+    aging.id,
+  ])
+  // A reload and a page opened again after a move: no write, so the mark past the window is still there.
+  for (let i = 0; i < 2; i++) expect((await ana.get(`/admin/orders/${seen.id}`)).status).toBe(200)
+  expect(rows(seen.id)).toBe(1)
+  expect(rows(aging.id)).toBe(1)
+  expect(isNewIn((await ana.get('/admin/orders')).text, seen.id)).toBe(false)
+  // The person's next first opening prunes it.
+  await ana.get(`/admin/orders/${order().id}`)
+  expect(rows(aging.id)).toBe(0)
+  expect(rows(seen.id)).toBe(1)
+})

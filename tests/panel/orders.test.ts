@@ -136,25 +136,22 @@ describe('the order page and its moves', () => {
     expect(decodeURIComponent(wa.split('text=')[1]!)).toContain(o.orderNumber)
   })
 
-  test(
-    'Confirm moves it as the API does (webhook rules and all); then shipped, delivered; ' + 'the history says who',
-    async () => {
-      const o = order()
-      await staff.get(`/admin/orders/${o.id}`)
-      const moved = await staff.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-      expect(moved.status).toBe(303)
-      expect(statusOf(o.id)).toBe('confirmed')
-      const after = await staff.get(moved.location!)
-      expect(after.text).toContain('The order is now Confirmed.')
-      expect(after.text).toContain('>Mark as shipped</button>')
-      expect(after.text).not.toContain('>Confirm</button>')
-      expect(after.text).toContain('by staff person')
-      // A move the machine refuses is a 409 page, and nothing changes.
-      const refused = await staff.submit(`/admin/orders/${o.id}/status`, { status: 'delivered' })
-      expect(refused.status).toBe(409)
-      expect(statusOf(o.id)).toBe('confirmed')
-    },
-  )
+  test('Confirm moves it as the API does (webhook rules too); then shipped, delivered; history says who', async () => {
+    const o = order()
+    await staff.get(`/admin/orders/${o.id}`)
+    const moved = await staff.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+    expect(moved.status).toBe(303)
+    expect(statusOf(o.id)).toBe('confirmed')
+    const after = await staff.get(moved.location!)
+    expect(after.text).toContain('The order is now Confirmed.')
+    expect(after.text).toContain('>Mark as shipped</button>')
+    expect(after.text).not.toContain('>Confirm</button>')
+    expect(after.text).toContain('by staff person')
+    // A move the machine refuses is a 409 page, and nothing changes.
+    const refused = await staff.submit(`/admin/orders/${o.id}/status`, { status: 'delivered' })
+    expect(refused.status).toBe(409)
+    expect(statusOf(o.id)).toBe('confirmed')
+  })
 
   test('cancelling asks first, then puts the stock back', async () => {
     t.deps.db.$client.run('UPDATE variants SET stock = 10 WHERE id = ?', [cat.large.id])
@@ -233,20 +230,17 @@ describe('the order page and its moves', () => {
     expect(JSON.stringify(body)).not.toContain('Gift wrap')
   })
 
-  test(
-    'the packing slip: store, number, lines, address; no navigation; Back a link, ' + 'Print a button for the script',
-    async () => {
-      const o = order()
-      const slip = await owner.get(`/admin/orders/${o.id}/print`)
-      expect(slip.status).toBe(200)
-      for (const s of ['Inbox &lt;Shop&gt;', o.orderNumber, 'Shirt', 'Calle 1, Lima', 'Ship to'])
-        expect(slip.text).toContain(s)
-      expect(slip.text).not.toContain('<nav')
-      expect(slip.text).toContain(`<a href="/admin/orders/${o.id}">Back to the order</a>`)
-      // Printing needs the script: without it the button stays hidden.
-      expect(slip.text).toContain('<button type="button" data-print hidden>Print</button>')
-    },
-  )
+  test('the packing slip: store, number, lines, address; no navigation; Back a link, Print a button', async () => {
+    const o = order()
+    const slip = await owner.get(`/admin/orders/${o.id}/print`)
+    expect(slip.status).toBe(200)
+    for (const s of ['Inbox &lt;Shop&gt;', o.orderNumber, 'Shirt', 'Calle 1, Lima', 'Ship to'])
+      expect(slip.text).toContain(s)
+    expect(slip.text).not.toContain('<nav')
+    expect(slip.text).toContain(`<a href="/admin/orders/${o.id}">Back to the order</a>`)
+    // Printing needs the script: without it the button stays hidden.
+    expect(slip.text).toContain('<button type="button" data-print hidden>Print</button>')
+  })
 })
 
 describe('the live stream', () => {
@@ -255,37 +249,34 @@ describe('the live stream', () => {
       new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}`, ...headers } }),
     )
 
-  test(
-    'an order committed elsewhere reaches an open stream of its store, not of another; ' + 'Last-Event-ID resumes',
-    async () => {
-      const res = await open(viewer)
-      expect(res.status).toBe(200)
-      expect(res.headers.get('content-type')).toStartWith('text/event-stream')
-      const other = await makeOwnerShop(t.deps)
-      const otherClient = client()
-      await signIn(otherClient, other.email)
-      const otherRes = await open(otherClient)
-      const reader = res.body!.getReader()
-      const otherReader = otherRes.body!.getReader()
-      const o = order({ name: 'Live Customer' })
-      const text = await readUntil(reader, (s) => s.includes(o.orderNumber))
-      const id = Number(/id: (\d+)\nevent: order\ndata: .*Live Customer/.exec(text)![1])
-      expect(text).toContain('"created":true')
-      await expect(readUntil(otherReader, (s) => s.includes(o.orderNumber), 300)).rejects.toThrow()
-      // A move made elsewhere (the API's verb) updates the row live too.
-      await staff.get(`/admin/orders/${o.id}`)
-      await staff.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
-      await readUntil(reader, (s) => s.includes('"status":"confirmed"'))
-      await reader.cancel()
-      await otherReader.cancel()
-      // Reconnecting after the first event replays what came after it, and nothing before.
-      const again = await open(viewer, { 'last-event-id': String(id) })
-      const r2 = again.body!.getReader()
-      const replay = await readUntil(r2, (s) => s.includes('"status":"confirmed"'))
-      expect(replay).not.toContain('"created":true')
-      await r2.cancel()
-    },
-  )
+  test('an order committed elsewhere reaches an open stream of its store only; Last-Event-ID resumes', async () => {
+    const res = await open(viewer)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toStartWith('text/event-stream')
+    const other = await makeOwnerShop(t.deps)
+    const otherClient = client()
+    await signIn(otherClient, other.email)
+    const otherRes = await open(otherClient)
+    const reader = res.body!.getReader()
+    const otherReader = otherRes.body!.getReader()
+    const o = order({ name: 'Live Customer' })
+    const text = await readUntil(reader, (s) => s.includes(o.orderNumber))
+    const id = Number(/id: (\d+)\nevent: order\ndata: .*Live Customer/.exec(text)![1])
+    expect(text).toContain('"created":true')
+    await expect(readUntil(otherReader, (s) => s.includes(o.orderNumber), 300)).rejects.toThrow()
+    // A move made elsewhere (the API's verb) updates the row live too.
+    await staff.get(`/admin/orders/${o.id}`)
+    await staff.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
+    await readUntil(reader, (s) => s.includes('"status":"confirmed"'))
+    await reader.cancel()
+    await otherReader.cancel()
+    // Reconnecting after the first event replays what came after it, and nothing before.
+    const again = await open(viewer, { 'last-event-id': String(id) })
+    const r2 = again.body!.getReader()
+    const replay = await readUntil(r2, (s) => s.includes('"status":"confirmed"'))
+    expect(replay).not.toContain('"created":true')
+    await r2.cancel()
+  })
 
   test('a burst: the newest 10 rows, the rest counted, and the resume point is the last event', async () => {
     const res = await open(owner)

@@ -53,37 +53,34 @@ async function withPictures(storeId: string, key: string, n: number) {
 }
 
 describe('uploading pictures', () => {
-  test(
-    'several files in one form post (no script) → 303 to the pictures; ' + 'the API and the editor show them in order',
-    async () => {
-      const { b, store, key } = await owner()
-      const p = productOf(store.id, { name: 'Mug', price: 5 })
-      await b.get(`/admin/products/${p.id}`)
-      const res = await b.upload(pictures(p.id), [
-        { name: 'front.jpg', bytes: await jpeg(640, 480) },
-        { name: 'side.png', bytes: await png(300, 200), type: 'image/png' },
-      ])
-      expect(res.status).toBe(303)
-      expect(res.location).toBe(`/admin/products/${p.id}?added=2#pictures`)
-      const images = (await apiProduct(p.id, key)).images as Json[]
-      expect(images.map((i) => [i.width, i.position])).toEqual([
-        [640, 0],
-        [300, 1],
-      ])
-      const page = await b.get(res.location!.replace(/#.*/, ''))
-      expect(page.text).toContain('2 pictures added.')
-      expect(page.text).toContain(`src="${images[0].sizes[0].url}"`)
-      expect(page.text).toContain('Picture 1 of 2')
-      expect(page.text).toContain('aria-label="Move later, picture 1"')
-      expect(page.text).toContain('type="file" multiple accept="image/jpeg,image/png,image/webp"')
-      // Signed-in pages carry a description and no noindex (no crawler has a session); the sign-in page keeps noindex.
-      expect(page.text).toContain('<meta name="description" content="Edit Mug · ')
-      expect(page.text).not.toContain('noindex')
-      expect((await client().get('/admin/login')).text).toContain('<meta name="robots" content="noindex">')
-      // The thumbnail is served by the media route.
-      expect((await t.app.handle(new Request(`http://localhost${images[0].sizes[0].url}`))).status).toBe(200)
-    },
-  )
+  test('several files in one post (no script) → 303 to the pictures; API and editor show them in order', async () => {
+    const { b, store, key } = await owner()
+    const p = productOf(store.id, { name: 'Mug', price: 5 })
+    await b.get(`/admin/products/${p.id}`)
+    const res = await b.upload(pictures(p.id), [
+      { name: 'front.jpg', bytes: await jpeg(640, 480) },
+      { name: 'side.png', bytes: await png(300, 200), type: 'image/png' },
+    ])
+    expect(res.status).toBe(303)
+    expect(res.location).toBe(`/admin/products/${p.id}?added=2#pictures`)
+    const images = (await apiProduct(p.id, key)).images as Json[]
+    expect(images.map((i) => [i.width, i.position])).toEqual([
+      [640, 0],
+      [300, 1],
+    ])
+    const page = await b.get(res.location!.replace(/#.*/, ''))
+    expect(page.text).toContain('2 pictures added.')
+    expect(page.text).toContain(`src="${images[0].sizes[0].url}"`)
+    expect(page.text).toContain('Picture 1 of 2')
+    expect(page.text).toContain('aria-label="Move later, picture 1"')
+    expect(page.text).toContain('type="file" multiple accept="image/jpeg,image/png,image/webp"')
+    // Signed-in pages carry a description and no noindex (no crawler has a session); the sign-in page keeps noindex.
+    expect(page.text).toContain('<meta name="description" content="Edit Mug · ')
+    expect(page.text).not.toContain('noindex')
+    expect((await client().get('/admin/login')).text).toContain('<meta name="robots" content="noindex">')
+    // The thumbnail is served by the media route.
+    expect((await t.app.handle(new Request(`http://localhost${images[0].sizes[0].url}`))).status).toBe(200)
+  })
 
   test(
     'not an image, a decompression bomb: the API refusals at the file input, by file name, in Spanish; ' +

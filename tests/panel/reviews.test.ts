@@ -13,31 +13,28 @@ const client = () => new PanelClient((r) => t.app.handle(r))
 const statusOf = (id: string) =>
   t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(id)?.status
 
-test(
-  'pending first; approve and reject move the review as the API does; delete asks first; ' + 'markup shows as text',
-  async () => {
-    const { store, email } = await makeOwnerShop(t.deps, { plan: 'pro' })
-    const old = makeReview(t.deps, store.id, { status: 'approved', customerName: 'Old One', createdAt: 1 })
-    const a = makeReview(t.deps, store.id, { customerName: '<b>Ana</b>', comment: 'Great <script>x</script>' })
-    const owner = client()
-    await signIn(owner, email)
-    const page = await owner.get('/admin/reviews')
-    expect(page.status).toBe(200)
-    expect(page.text.indexOf('&lt;b&gt;Ana&lt;/b&gt;')).toBeGreaterThan(-1)
-    expect(page.text).not.toContain('<script>x')
-    expect(page.text.indexOf('Waiting for approval')).toBeLessThan(page.text.indexOf('Old One'))
-    expect((await owner.submit(`/admin/reviews/${a.id}/approve`, {})).status).toBe(303)
-    expect(statusOf(a.id)).toBe('approved')
-    // The browser follows the 303 back to the list (the form token comes with that page).
-    expect((await owner.get('/admin/reviews?done=1')).text).toContain('Saved.')
-    expect((await owner.submit(`/admin/reviews/${old.id}/reject`, {})).status).toBe(303)
-    expect(statusOf(old.id)).toBe('rejected')
-    expect((await owner.get(`/admin/reviews/${a.id}/delete`)).text).toContain('Delete this review?')
-    expect(statusOf(a.id)).toBe('approved')
-    expect((await owner.submit(`/admin/reviews/${a.id}/delete`, {})).status).toBe(303)
-    expect(statusOf(a.id)).toBeUndefined()
-  },
-)
+test('pending first; approve, reject move it as the API does; delete asks first; markup shows as text', async () => {
+  const { store, email } = await makeOwnerShop(t.deps, { plan: 'pro' })
+  const old = makeReview(t.deps, store.id, { status: 'approved', customerName: 'Old One', createdAt: 1 })
+  const a = makeReview(t.deps, store.id, { customerName: '<b>Ana</b>', comment: 'Great <script>x</script>' })
+  const owner = client()
+  await signIn(owner, email)
+  const page = await owner.get('/admin/reviews')
+  expect(page.status).toBe(200)
+  expect(page.text.indexOf('&lt;b&gt;Ana&lt;/b&gt;')).toBeGreaterThan(-1)
+  expect(page.text).not.toContain('<script>x')
+  expect(page.text.indexOf('Waiting for approval')).toBeLessThan(page.text.indexOf('Old One'))
+  expect((await owner.submit(`/admin/reviews/${a.id}/approve`, {})).status).toBe(303)
+  expect(statusOf(a.id)).toBe('approved')
+  // The browser follows the 303 back to the list (the form token comes with that page).
+  expect((await owner.get('/admin/reviews?done=1')).text).toContain('Saved.')
+  expect((await owner.submit(`/admin/reviews/${old.id}/reject`, {})).status).toBe(303)
+  expect(statusOf(old.id)).toBe('rejected')
+  expect((await owner.get(`/admin/reviews/${a.id}/delete`)).text).toContain('Delete this review?')
+  expect(statusOf(a.id)).toBe('approved')
+  expect((await owner.submit(`/admin/reviews/${a.id}/delete`, {})).status).toBe(303)
+  expect(statusOf(a.id)).toBeUndefined()
+})
 
 test('free plan: the upgrade link instead of the controls, and a moderation post is refused', async () => {
   const { store, email } = await makeOwnerShop(t.deps, { plan: 'free' })

@@ -91,36 +91,33 @@ describe('password sign-in', () => {
     },
   )
 
-  test(
-    'the session cookie has exactly the documented attributes, its id is stored hashed, ' + 'and sign-in rotates it',
-    async () => {
-      const { email, user } = await makeOwnerShop(t.deps)
-      const b = client()
-      await signIn(b, email)
-      const set = b.setCookies.at(-1)!
-      const [pair, ...attrs] = set.split(';').map((s) => s.trim())
-      expect(pair).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}$/)
-      expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual([
-        'HttpOnly',
-        'Path=/',
-        'SameSite=Lax',
-        'Secure',
-      ])
-      expect(set.toLowerCase()).not.toContain('domain')
-      const first = b.sid!
-      const rows = t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()
-      expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(first)])
-      expect(JSON.stringify(rows)).not.toContain(first)
-      // Signing in again from the same browser (a form of the signed-in page): a new id, and the old one opens nothing.
-      await b.get('/admin')
-      const again = await b.submit('/admin/login', { email, password: PASSWORD })
-      expect(again.status).toBe(303)
-      expect(b.sid).not.toBe(first)
-      const stale = new PanelClient((r) => t.app.handle(r))
-      stale.cookies.set('__Host-sid', first)
-      expect((await stale.get('/admin')).status).toBe(303)
-    },
-  )
+  test('the session cookie has just the documented attributes, its id stored hashed; sign-in rotates it', async () => {
+    const { email, user } = await makeOwnerShop(t.deps)
+    const b = client()
+    await signIn(b, email)
+    const set = b.setCookies.at(-1)!
+    const [pair, ...attrs] = set.split(';').map((s) => s.trim())
+    expect(pair).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}$/)
+    expect(attrs.filter((a) => !a.startsWith('Max-Age=')).sort()).toEqual([
+      'HttpOnly',
+      'Path=/',
+      'SameSite=Lax',
+      'Secure',
+    ])
+    expect(set.toLowerCase()).not.toContain('domain')
+    const first = b.sid!
+    const rows = t.deps.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()
+    expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(first)])
+    expect(JSON.stringify(rows)).not.toContain(first)
+    // Signing in again from the same browser (a form of the signed-in page): a new id, and the old one opens nothing.
+    await b.get('/admin')
+    const again = await b.submit('/admin/login', { email, password: PASSWORD })
+    expect(again.status).toBe(303)
+    expect(b.sid).not.toBe(first)
+    const stale = new PanelClient((r) => t.app.handle(r))
+    stale.cookies.set('__Host-sid', first)
+    expect((await stale.get('/admin')).status).toBe(303)
+  })
 
   test('idle sessions end after 14 days, any session after 60', async () => {
     const { email } = await makeOwnerShop(t.deps)
@@ -250,38 +247,35 @@ describe('two-step sign-in (TOTP) and recovery codes', () => {
     return { secret, codes }
   }
 
-  test(
-    'with TOTP on, the password leads to the second step; a right code signs in, ' + 'a wrong or reused one does not',
-    async () => {
-      const { email, user } = await makeOwnerShop(t.deps)
-      const b = client()
-      await signIn(b, email)
-      const { secret } = await enable(b)
-      const row = t.deps.db.select().from(users).where(eq(users.id, user.id)).get()!
-      expect(row.totpSecret).toStartWith('v1.')
-      expect(row.totpSecret).not.toContain(secret)
+  test('with TOTP on, a password leads to a second step; a right code signs in, no wrong or reused one', async () => {
+    const { email, user } = await makeOwnerShop(t.deps)
+    const b = client()
+    await signIn(b, email)
+    const { secret } = await enable(b)
+    const row = t.deps.db.select().from(users).where(eq(users.id, user.id)).get()!
+    expect(row.totpSecret).toStartWith('v1.')
+    expect(row.totpSecret).not.toContain(secret)
 
-      clock.advance(60_000)
-      const c = client()
-      const step1 = await signIn(c, email)
-      expect(step1.location).toBe('/admin/login/two-step')
-      // The pending session opens nothing else.
-      expect((await c.get('/admin')).status).toBe(303)
-      const page = await c.get('/admin/login/two-step')
-      expect(page.text).toContain('<label for="code">Code</label>')
-      expect((await c.submit('/admin/login/two-step', { code: '000000' })).status).toBe(401)
-      const code = totpCodeAt(secret, clock.now())
-      await c.get('/admin/login/two-step')
-      const ok = await c.submit('/admin/login/two-step', { code })
-      expect(ok.status).toBe(303)
-      expect((await c.get('/admin')).status).toBe(200)
-      // The same code again (another browser, same 30 s): refused.
-      const d = client()
-      await signIn(d, email)
-      await d.get('/admin/login/two-step')
-      expect((await d.submit('/admin/login/two-step', { code })).status).toBe(401)
-    },
-  )
+    clock.advance(60_000)
+    const c = client()
+    const step1 = await signIn(c, email)
+    expect(step1.location).toBe('/admin/login/two-step')
+    // The pending session opens nothing else.
+    expect((await c.get('/admin')).status).toBe(303)
+    const page = await c.get('/admin/login/two-step')
+    expect(page.text).toContain('<label for="code">Code</label>')
+    expect((await c.submit('/admin/login/two-step', { code: '000000' })).status).toBe(401)
+    const code = totpCodeAt(secret, clock.now())
+    await c.get('/admin/login/two-step')
+    const ok = await c.submit('/admin/login/two-step', { code })
+    expect(ok.status).toBe(303)
+    expect((await c.get('/admin')).status).toBe(200)
+    // The same code again (another browser, same 30 s): refused.
+    const d = client()
+    await signIn(d, email)
+    await d.get('/admin/login/two-step')
+    expect((await d.submit('/admin/login/two-step', { code })).status).toBe(401)
+  })
 
   test('a recovery code signs in once', async () => {
     const { email } = await makeOwnerShop(t.deps)

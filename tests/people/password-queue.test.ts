@@ -126,27 +126,24 @@ describe('who is refused when the queue is full', () => {
     expect([...h.outcomes.keys()]).toEqual(['h3'])
   })
 
-  test(
-    'a flood that has just begun (every waiting task as light as a newcomer): ' + 'the newcomer takes the newest place',
-    async () => {
-      const h = harness(1, 2)
-      void h.submit('a', 'a0')
-      void h.submit('b', 'b0')
-      void h.submit('c', 'c0')
-      await h.settle()
-      expect(h.q.load).toEqual({ running: 1, waiting: 2 })
-      void h.submit('d', 'd0')
-      await h.settle()
-      expect(h.outcomes.get('c0')).toBe('refused')
-      expect(h.outcomes.has('d0')).toBe(false)
-      // c asks again: now heavier than anyone waiting, it is refused and takes no one's place.
-      void h.submit('c', 'c1')
-      await h.settle()
-      expect(h.outcomes.get('c1')).toBe('refused')
-      expect(h.outcomes.has('b0')).toBe(false)
-      expect(h.outcomes.has('d0')).toBe(false)
-    },
-  )
+  test('a flood just begun (each waiting task as light as a newcomer): a newcomer takes the newest place', async () => {
+    const h = harness(1, 2)
+    void h.submit('a', 'a0')
+    void h.submit('b', 'b0')
+    void h.submit('c', 'c0')
+    await h.settle()
+    expect(h.q.load).toEqual({ running: 1, waiting: 2 })
+    void h.submit('d', 'd0')
+    await h.settle()
+    expect(h.outcomes.get('c0')).toBe('refused')
+    expect(h.outcomes.has('d0')).toBe(false)
+    // c asks again: now heavier than anyone waiting, it is refused and takes no one's place.
+    void h.submit('c', 'c1')
+    await h.settle()
+    expect(h.outcomes.get('c1')).toBe('refused')
+    expect(h.outcomes.has('b0')).toBe(false)
+    expect(h.outcomes.has('d0')).toBe(false)
+  })
 
   test('a person waiting is not pushed out by the flood that asks again', async () => {
     const h = harness(1, 2)

@@ -158,30 +158,27 @@ describe('pro and lifetime', () => {
 })
 
 describe('store:plan takes effect on the next request', () => {
-  test(
-    'via the admin CLI (another connection): upgrade lifts the cap, ' + 'downgrade brings it back with current > limit',
-    async () => {
-      const { store, key } = makeShop(t.deps, { plan: 'free' })
-      for (let i = 0; i < 10; i++) expectStatus(...(await product(key))).toBe(201)
-      let [res, body] = await product(key)
-      expect(res.status).toBe(403)
-      ;[res, body] = await t.api.get('/api/v1/stats', { key })
-      expect(body.feature).toBe('advancedAnalytics')
+  test('admin CLI (another connection): upgrade lifts the cap, downgrade restores it, current > limit', async () => {
+    const { store, key } = makeShop(t.deps, { plan: 'free' })
+    for (let i = 0; i < 10; i++) expectStatus(...(await product(key))).toBe(201)
+    let [res, body] = await product(key)
+    expect(res.status).toBe(403)
+    ;[res, body] = await t.api.get('/api/v1/stats', { key })
+    expect(body.feature).toBe('advancedAnalytics')
 
-      const out: string[] = []
-      expect(runAdmin(['store:plan', store.slug, 'lifetime', '--json'], (s) => out.push(s))).toBe(0)
-      expect(JSON.parse(out[0]!)).toMatchObject({ id: store.id, plan: 'lifetime' })
-      for (let i = 0; i < 3; i++) expectStatus(...(await product(key))).toBe(201)
-      ;[res, body] = await t.api.get('/api/v1/stats', { key })
-      expectStatus(res, body).toBe(200)
+    const out: string[] = []
+    expect(runAdmin(['store:plan', store.slug, 'lifetime', '--json'], (s) => out.push(s))).toBe(0)
+    expect(JSON.parse(out[0]!)).toMatchObject({ id: store.id, plan: 'lifetime' })
+    for (let i = 0; i < 3; i++) expectStatus(...(await product(key))).toBe(201)
+    ;[res, body] = await t.api.get('/api/v1/stats', { key })
+    expectStatus(res, body).toBe(200)
 
-      expect(runAdmin(['store:plan', store.id, 'free', '--json'], () => {})).toBe(0)
-      ;[res, body] = await product(key)
-      expectPlanRequired(res, body, 'productLimit', { limit: 10, current: 13 })
-      ;[res, body] = await t.api.get('/api/v1/stats', { key })
-      expectStatus(res, body).toBe(403)
-    },
-  )
+    expect(runAdmin(['store:plan', store.id, 'free', '--json'], () => {})).toBe(0)
+    ;[res, body] = await product(key)
+    expectPlanRequired(res, body, 'productLimit', { limit: 10, current: 13 })
+    ;[res, body] = await t.api.get('/api/v1/stats', { key })
+    expectStatus(res, body).toBe(403)
+  })
 
   test('via setPlan on a second connection', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })

@@ -320,26 +320,23 @@ describe('reorder and delete', () => {
   })
 })
 
-test(
-  'the OpenAPI document gives the upload a multipart/form-data body with a binary file, ' + 'and products their images',
-  async () => {
-    const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
-    const upload = doc.paths['/api/v1/products/{id}/images'].post
-    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data'])
-    expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({
-      type: 'string',
-      format: 'binary',
-    })
-    expect(Object.keys(doc.paths['/api/v1/products/{id}/images/{imageId}']).sort()).toEqual(['delete', 'put'])
-    expect(JSON.stringify(doc.paths['/api/v1/products/{id}'].get.responses['200'])).toContain(
-      '"#/components/schemas/Product"',
-    )
-    expect(doc.components.schemas.Product.properties.images.items).toEqual({
-      $ref: '#/components/schemas/ProductImage',
-    })
-    expect(Object.keys(doc.paths).some((p) => p.startsWith('/media'))).toBe(false)
-  },
-)
+test('OpenAPI: the upload has a multipart/form-data body with a binary file, products their images', async () => {
+  const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
+  const upload = doc.paths['/api/v1/products/{id}/images'].post
+  expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data'])
+  expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({
+    type: 'string',
+    format: 'binary',
+  })
+  expect(Object.keys(doc.paths['/api/v1/products/{id}/images/{imageId}']).sort()).toEqual(['delete', 'put'])
+  expect(JSON.stringify(doc.paths['/api/v1/products/{id}'].get.responses['200'])).toContain(
+    '"#/components/schemas/Product"',
+  )
+  expect(doc.components.schemas.Product.properties.images.items).toEqual({
+    $ref: '#/components/schemas/ProductImage',
+  })
+  expect(Object.keys(doc.paths).some((p) => p.startsWith('/media'))).toBe(false)
+})
 
 describe('serving', () => {
   let srv: TestServer

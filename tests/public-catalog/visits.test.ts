@@ -66,39 +66,36 @@ describe('catalog visits', () => {
     ).toBe(0)
   })
 
-  test(
-    'visits in the same second are one row with their count (the flush writes per store and second, ' + 'not per view)',
-    async () => {
-      const { store, key } = makeShop(t.deps, { plan: 'pro' })
-      const rows = () =>
-        t.deps.db.$client
-          .query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?')
-          .get(store.id)!.n
-      t.deps.visits.flush()
-      const now = Date.now()
-      const clock = t.deps.visits as unknown as { clock: { now(): number } }
-      const real = clock.clock
-      clock.clock = { now: () => now - (now % 1000) + 500 } // every view in one second
-      try {
-        for (let i = 0; i < 1_000; i++) t.deps.visits.record(store.id)
-      } finally {
-        clock.clock = real
-      }
-      t.deps.visits.flush()
-      expect(rows()).toBe(1)
-      expect(rawVisits(store.id)).toBe(1_000)
-      const [res, body] = await t.api.get('/api/v1/stats', { key })
-      expectStatus(res, body).toBe(200)
-      expect(body.data.visits).toBe(1_000)
-      // A pruned counted row keeps its count in the rollup.
-      t.deps.db
-        .insert(catalogVisits)
-        .values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 })
-        .run()
-      expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
-      await pruneVisits({ ctx: { db: t.deps.db, clock: { now: () => now } } })
-      expect(rows()).toBe(1)
-      expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
-    },
-  )
+  test('visits in the same second are one row with their count (the flush writes per store and second)', async () => {
+    const { store, key } = makeShop(t.deps, { plan: 'pro' })
+    const rows = () =>
+      t.deps.db.$client
+        .query<{ n: number }, [string]>('SELECT count(*) AS n FROM catalog_visits WHERE store_id = ?')
+        .get(store.id)!.n
+    t.deps.visits.flush()
+    const now = Date.now()
+    const clock = t.deps.visits as unknown as { clock: { now(): number } }
+    const real = clock.clock
+    clock.clock = { now: () => now - (now % 1000) + 500 } // every view in one second
+    try {
+      for (let i = 0; i < 1_000; i++) t.deps.visits.record(store.id)
+    } finally {
+      clock.clock = real
+    }
+    t.deps.visits.flush()
+    expect(rows()).toBe(1)
+    expect(rawVisits(store.id)).toBe(1_000)
+    const [res, body] = await t.api.get('/api/v1/stats', { key })
+    expectStatus(res, body).toBe(200)
+    expect(body.data.visits).toBe(1_000)
+    // A pruned counted row keeps its count in the rollup.
+    t.deps.db
+      .insert(catalogVisits)
+      .values({ storeId: store.id, createdAt: (Math.floor(now / DAY_MS) - VISIT_RAW_DAYS - 2) * DAY_MS, count: 250 })
+      .run()
+    expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
+    await pruneVisits({ ctx: { db: t.deps.db, clock: { now: () => now } } })
+    expect(rows()).toBe(1)
+    expect((await t.api.get('/api/v1/stats', { key }))[1].data.visits).toBe(1_250)
+  })
 })

@@ -141,32 +141,29 @@ describe('low stock', () => {
 })
 
 describe('low stock from a stock edit', () => {
-  test(
-    'an edit over the API taking a product or a variant to the mark pushes once; ' + 'a further edit below it does not',
-    async () => {
-      const shop = await shopWith({ lowStock: '1' }, [['staff', { newOrders: '1' }]])
-      const [notWanted] = shop.people as [Device]
-      const { shirt, large, mug } = shop.cat
-      setStock('products', mug.id, 9)
-      setStock('variants', large.id, 10)
-      const key = makeKey(t.deps, shop.store.id)
-      const put = async (id: string, body: unknown) => {
-        const [res, got] = await t.api.put(`/api/v1/products/${id}`, body, { key })
-        expectStatus(res, got).toBe(200)
-      }
-      await put(mug.id, { stock: 4 })
-      await put(shirt.id, { variants: [{ id: large.id, name: 'Large', price: 12, stock: 2 }] })
-      await waitFor('the edits’ pushes', () => sentTo(shop.owner).length === 2)
-      // Already below the mark: editing again tells nobody.
-      await put(mug.id, { stock: 3 })
-      await t.deps.pushes.sweep()
-      expect(opened(shop.owner).map((m) => [m.title, m.body, m.url])).toEqual([
-        ['Low stock · Mug', '4 left', `/admin/products/${mug.id}`],
-        ['Low stock · Shirt (Large)', '2 left', `/admin/products/${shirt.id}`],
-      ])
-      expect(sentTo(notWanted)).toHaveLength(0)
-    },
-  )
+  test('an API edit taking a product or variant to the mark pushes once; a further one below it does not', async () => {
+    const shop = await shopWith({ lowStock: '1' }, [['staff', { newOrders: '1' }]])
+    const [notWanted] = shop.people as [Device]
+    const { shirt, large, mug } = shop.cat
+    setStock('products', mug.id, 9)
+    setStock('variants', large.id, 10)
+    const key = makeKey(t.deps, shop.store.id)
+    const put = async (id: string, body: unknown) => {
+      const [res, got] = await t.api.put(`/api/v1/products/${id}`, body, { key })
+      expectStatus(res, got).toBe(200)
+    }
+    await put(mug.id, { stock: 4 })
+    await put(shirt.id, { variants: [{ id: large.id, name: 'Large', price: 12, stock: 2 }] })
+    await waitFor('the edits’ pushes', () => sentTo(shop.owner).length === 2)
+    // Already below the mark: editing again tells nobody.
+    await put(mug.id, { stock: 3 })
+    await t.deps.pushes.sweep()
+    expect(opened(shop.owner).map((m) => [m.title, m.body, m.url])).toEqual([
+      ['Low stock · Mug', '4 left', `/admin/products/${mug.id}`],
+      ['Low stock · Shirt (Large)', '2 left', `/admin/products/${shirt.id}`],
+    ])
+    expect(sentTo(notWanted)).toHaveLength(0)
+  })
 })
 
 describe('a webhook endpoint disabled', () => {

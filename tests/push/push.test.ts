@@ -284,6 +284,21 @@ describe('a new order', () => {
     expect(count('SELECT count(*) AS n FROM push_deliveries WHERE store_id = ?', shop.store.id)).toBe(0)
   })
 
+  test("a store whose people have no device appends no push, whatever another store's devices want", async () => {
+    const other = await shopWithDevices(1)
+    const bare = await makeOwnerShop(t.deps)
+    await makeMember(t.deps, bare.store.id, 'staff')
+    const cat = makeCatalog(t.deps, bare.store.id)
+    const [res] = await placeOrder(bare.store.id, cat)
+    expect(res.status).toBe(201)
+    expect(count('SELECT count(*) AS n FROM push_outbox WHERE store_id = ?', bare.store.id)).toBe(0)
+    // The other store's device still gets its own store's orders.
+    const before = push.received.length
+    expect((await placeOrder(other.store.id, other.cat))[0].status).toBe(201)
+    await push.waitForCount(before + 1)
+    expect(sentTo(other.subs[0]!.path)).toHaveLength(1)
+  })
+
   test('turning new orders off in the preferences stops them; a test notification still comes', async () => {
     const shop = await shopWithDevices(1)
     await shop.b.get('/admin/account')

@@ -37,62 +37,59 @@ function subscribe(storeId: string) {
 }
 
 describe('POST /api/reviews', () => {
-  test(
-    '201 { id, status: pending }; the review and its review.created delivery are written; ' + 'onOutbox is called',
-    async () => {
-      const { store, key } = makeShop(t.deps)
-      const product = makeProduct(t.deps, store.id, { name: 'Blue Mug' })
-      subscribe(store.id)
-      const notified: string[] = []
-      const prev = t.deps.onOutbox
-      t.deps.onOutbox = (id) => notified.push(id)
-      try {
-        const [res, body] = await post({
-          storeId: store.id,
-          productId: product.id,
-          customerName: 'Ana',
-          rating: 4,
-          comment: 'Nice mug',
-          extra: 'ignored',
-        })
-        expectStatus(res, body).toBe(201)
-        expect(body).toEqual({ id: expect.any(String), status: 'pending' })
-        expect(notified).toEqual([store.id])
-        const row = t.deps.db.select().from(reviews).where(eq(reviews.id, body.id)).get()!
-        expect(row).toMatchObject({
-          storeId: store.id,
-          productId: product.id,
-          customerName: 'Ana',
-          rating: 4,
-          comment: 'Nice mug',
-          status: 'pending',
-          createdAt: clock.now(),
-        })
-        const deliveries = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
-        expect(deliveries).toHaveLength(1)
-        expect(deliveries[0]!.eventType).toBe('review.created')
-        const payload = JSON.parse(deliveries[0]!.payload!)
-        expect(payload).toMatchObject({ type: 'review.created', event: 'review.created' })
-        expect(payload.data).toEqual({
-          id: body.id,
-          productId: product.id,
-          productName: 'Blue Mug',
-          customerName: 'Ana',
-          rating: 4,
-          comment: 'Nice mug',
-          status: 'pending',
-          createdAt: new Date(clock.now()).toISOString(),
-          updatedAt: new Date(clock.now()).toISOString(),
-        })
-        // And it shows in the authenticated list as pending.
-        const [lr, list] = await get('/api/v1/reviews', key)
-        expectStatus(lr, list).toBe(200)
-        expect(list.data.map((r: { id: string }) => r.id)).toEqual([body.id])
-      } finally {
-        t.deps.onOutbox = prev
-      }
-    },
-  )
+  test('201 { id, status: pending }; the review and its review.created delivery written; onOutbox called', async () => {
+    const { store, key } = makeShop(t.deps)
+    const product = makeProduct(t.deps, store.id, { name: 'Blue Mug' })
+    subscribe(store.id)
+    const notified: string[] = []
+    const prev = t.deps.onOutbox
+    t.deps.onOutbox = (id) => notified.push(id)
+    try {
+      const [res, body] = await post({
+        storeId: store.id,
+        productId: product.id,
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Nice mug',
+        extra: 'ignored',
+      })
+      expectStatus(res, body).toBe(201)
+      expect(body).toEqual({ id: expect.any(String), status: 'pending' })
+      expect(notified).toEqual([store.id])
+      const row = t.deps.db.select().from(reviews).where(eq(reviews.id, body.id)).get()!
+      expect(row).toMatchObject({
+        storeId: store.id,
+        productId: product.id,
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Nice mug',
+        status: 'pending',
+        createdAt: clock.now(),
+      })
+      const deliveries = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
+      expect(deliveries).toHaveLength(1)
+      expect(deliveries[0]!.eventType).toBe('review.created')
+      const payload = JSON.parse(deliveries[0]!.payload!)
+      expect(payload).toMatchObject({ type: 'review.created', event: 'review.created' })
+      expect(payload.data).toEqual({
+        id: body.id,
+        productId: product.id,
+        productName: 'Blue Mug',
+        customerName: 'Ana',
+        rating: 4,
+        comment: 'Nice mug',
+        status: 'pending',
+        createdAt: new Date(clock.now()).toISOString(),
+        updatedAt: new Date(clock.now()).toISOString(),
+      })
+      // And it shows in the authenticated list as pending.
+      const [lr, list] = await get('/api/v1/reviews', key)
+      expectStatus(lr, list).toBe(200)
+      expect(list.data.map((r: { id: string }) => r.id)).toEqual([body.id])
+    } finally {
+      t.deps.onOutbox = prev
+    }
+  })
 
   test('comment is optional (null)', async () => {
     const { store } = makeShop(t.deps)

@@ -378,66 +378,63 @@ describe('concurrency', () => {
     expect(store.id).toBeTruthy()
   })
 
-  test(
-    'parallel sweeps, a second Dispatcher on its own connection and another process never send a delivery ' + 'twice',
-    async () => {
-      const { t, clock, rx, emit } = await setup({ webhookConcurrency: 8, webhookConcurrencyPerEndpoint: 8 })
-      rx.respond = async () => {
-        await Bun.sleep(2)
-        return new Response(null, { status: 204 })
-      }
-      const N = 200
-      for (let i = 0; i < N; i++) emit({ i })
-      const second = new Dispatcher({
-        db: openDb({ dataDir: t.config.dataDir, synchronous: 'NORMAL' }),
-        config: t.config,
-        clock,
-        log: createLogger('silent'),
-        secretBox: t.deps.secretBox,
-      })
-      cleanup.push(() => {
-        second.close()
-        ;(second as unknown as { deps: { db: { $client: { close(): void } } } }).deps.db.$client.close()
-      })
-      // A separate OS process sweeping the same database at the same time.
-      const child = Bun.spawn(['bun', path.join(ROOT, 'tests/helpers/webhook-sweeper.ts')], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: t.config.dataDir, WEBHOOK_ALLOW_PRIVATE: '1', SWEEP_FOR_MS: '1500' },
-        stdout: 'pipe',
-        stderr: 'pipe',
-      })
-      cleanup.push(() => child.kill())
-      // The child has opened the database and begun sweeping when it says so.
-      const childErr = child.stderr.getReader()
-      let said = ''
-      while (!said.includes('sweeping')) {
-        const { value, done } = await childErr.read()
-        if (done) throw new Error(`the sweeper exited before sweeping: ${said}`)
-        said += new TextDecoder().decode(value)
-      }
-      childErr.releaseLock()
-      await Promise.all([
-        ...Array.from({ length: 5 }, () => sweepDeliveries(t.deps)),
-        second.sweep(),
-        (async () => t.deps.onOutbox('x'))(),
-      ])
-      await rx.waitFor(() => new Set(rx.received.map((r) => r.id)).size === N, 10_000)
-      expect(await child.exited).toBe(0)
-      const childSent = Number((await new Response(child.stdout).text()).trim())
-      const counts = rx.counts()
-      expect(counts.size).toBe(N)
-      expect([...counts.values()].every((n) => n === 1)).toBe(true)
-      expect(rx.received).toHaveLength(N)
-      const states = t.deps.db.$client
-        .query<{ status: string; attempts: number; n: number }, []>(
-          'SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY 1, 2',
-        )
-        .all()
-      expect(states).toEqual([{ status: 'succeeded', attempts: 1, n: N }])
-      // Not a timing assertion: only that the child really took part (it claimed some rows itself).
-      expect(childSent).toBeGreaterThanOrEqual(0)
-    },
-  )
+  test('parallel sweeps, a second Dispatcher on its own connection, another process never send one twice', async () => {
+    const { t, clock, rx, emit } = await setup({ webhookConcurrency: 8, webhookConcurrencyPerEndpoint: 8 })
+    rx.respond = async () => {
+      await Bun.sleep(2)
+      return new Response(null, { status: 204 })
+    }
+    const N = 200
+    for (let i = 0; i < N; i++) emit({ i })
+    const second = new Dispatcher({
+      db: openDb({ dataDir: t.config.dataDir, synchronous: 'NORMAL' }),
+      config: t.config,
+      clock,
+      log: createLogger('silent'),
+      secretBox: t.deps.secretBox,
+    })
+    cleanup.push(() => {
+      second.close()
+      ;(second as unknown as { deps: { db: { $client: { close(): void } } } }).deps.db.$client.close()
+    })
+    // A separate OS process sweeping the same database at the same time.
+    const child = Bun.spawn(['bun', path.join(ROOT, 'tests/helpers/webhook-sweeper.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: t.config.dataDir, WEBHOOK_ALLOW_PRIVATE: '1', SWEEP_FOR_MS: '1500' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    cleanup.push(() => child.kill())
+    // The child has opened the database and begun sweeping when it says so.
+    const childErr = child.stderr.getReader()
+    let said = ''
+    while (!said.includes('sweeping')) {
+      const { value, done } = await childErr.read()
+      if (done) throw new Error(`the sweeper exited before sweeping: ${said}`)
+      said += new TextDecoder().decode(value)
+    }
+    childErr.releaseLock()
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => sweepDeliveries(t.deps)),
+      second.sweep(),
+      (async () => t.deps.onOutbox('x'))(),
+    ])
+    await rx.waitFor(() => new Set(rx.received.map((r) => r.id)).size === N, 10_000)
+    expect(await child.exited).toBe(0)
+    const childSent = Number((await new Response(child.stdout).text()).trim())
+    const counts = rx.counts()
+    expect(counts.size).toBe(N)
+    expect([...counts.values()].every((n) => n === 1)).toBe(true)
+    expect(rx.received).toHaveLength(N)
+    const states = t.deps.db.$client
+      .query<{ status: string; attempts: number; n: number }, []>(
+        'SELECT status, attempts, COUNT(*) AS n FROM webhook_deliveries GROUP BY 1, 2',
+      )
+      .all()
+    expect(states).toEqual([{ status: 'succeeded', attempts: 1, n: N }])
+    // Not a timing assertion: only that the child really took part (it claimed some rows itself).
+    expect(childSent).toBeGreaterThanOrEqual(0)
+  })
 })
 
 describe('delivery log and replay', () => {

@@ -208,46 +208,43 @@ describe('listing deliveries never writes', () => {
 })
 
 describe('registration', () => {
-  test(
-    'https only, unless WEBHOOK_ALLOW_PRIVATE; refusals say how to allow private addresses for local ' + 'testing',
-    async () => {
-      const t = makeApp()
-      cleanup.push(() => t.close())
-      const { key } = makeShop(t.deps)
-      const [r1, b1] = await t.api.post(
-        '/api/v1/webhooks',
-        { url: 'http://93.184.216.34/hook', events: ['order.created'] },
-        { key },
-      )
-      expectStatus(r1, b1).toBe(400)
-      expect(b1).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url', reason: 'invalid_format' } })
-      expect(b1.error).toContain('https')
-      expect(b1.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
-      const [r2, b2] = await t.api.post(
-        '/api/v1/webhooks',
-        { url: 'https://10.0.0.1/hook', events: ['order.created'] },
-        { key },
-      )
-      expectStatus(r2, b2).toBe(400)
-      expect(b2.details).toEqual({ field: 'url', reason: 'private_address' })
-      expect(b2.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
-      const [r3, b3] = await t.api.post(
-        '/api/v1/webhooks',
-        { url: 'https://93.184.216.34/hook', events: ['order.created'] },
-        { key },
-      )
-      expectStatus(r3, b3).toBe(201)
-      const local = makeApp({ webhookAllowPrivate: true })
-      cleanup.push(() => local.close())
-      const shop = makeShop(local.deps)
-      const [r4, b4] = await local.api.post(
-        '/api/v1/webhooks',
-        { url: 'http://127.0.0.1:9/hook', events: ['order.created'] },
-        { key: shop.key },
-      )
-      expectStatus(r4, b4).toBe(201)
-    },
-  )
+  test('https only, unless WEBHOOK_ALLOW_PRIVATE; a refusal says how to allow private addresses to test', async () => {
+    const t = makeApp()
+    cleanup.push(() => t.close())
+    const { key } = makeShop(t.deps)
+    const [r1, b1] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://93.184.216.34/hook', events: ['order.created'] },
+      { key },
+    )
+    expectStatus(r1, b1).toBe(400)
+    expect(b1).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url', reason: 'invalid_format' } })
+    expect(b1.error).toContain('https')
+    expect(b1.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
+    const [r2, b2] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://10.0.0.1/hook', events: ['order.created'] },
+      { key },
+    )
+    expectStatus(r2, b2).toBe(400)
+    expect(b2.details).toEqual({ field: 'url', reason: 'private_address' })
+    expect(b2.error).toContain('WEBHOOK_ALLOW_PRIVATE=1')
+    const [r3, b3] = await t.api.post(
+      '/api/v1/webhooks',
+      { url: 'https://93.184.216.34/hook', events: ['order.created'] },
+      { key },
+    )
+    expectStatus(r3, b3).toBe(201)
+    const local = makeApp({ webhookAllowPrivate: true })
+    cleanup.push(() => local.close())
+    const shop = makeShop(local.deps)
+    const [r4, b4] = await local.api.post(
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['order.created'] },
+      { key: shop.key },
+    )
+    expectStatus(r4, b4).toBe(201)
+  })
 
   test(
     'at most WEBHOOK_MAX_PER_STORE endpoints per store → 409 LIMIT_REACHED with the limit; ' +

@@ -32,28 +32,25 @@ describe('FairShare', () => {
     expect(f.inFlight).toBe(4)
   })
 
-  test(
-    'an endpoint whose last slowStreak attempts timed out sends one at a time in the slow lane, ' + 'until it answers',
-    () => {
-      const f = new FairShare(limits)
-      f.finish(f.start('b/1', 'b', 0), 'timeout')
-      expect(f.isSlow('b/1')).toBe(false)
-      f.finish(f.start('b/1', 'b', 0), 'other') // refused: says nothing either way
-      f.finish(f.start('b/1', 'b', 0), 'timeout')
-      expect(f.isSlow('b/1')).toBe(true)
-      expect(f.room('b/1', 'b', 0)).toBe(1)
-      const t = f.start('b/1', 'b', 0)
-      expect(f.room('b/1', 'b', 0)).toBe(0)
-      expect(f.fastRoom(0)).toBe(4) // the fast lane is untouched
-      // Other slow endpoints share the slow lane's width.
-      for (const e of ['c/1', 'c/2']) for (let i = 0; i < 2; i++) f.finish(f.start(e, 'c', 0), 'timeout')
-      f.start('c/1', 'c', 0)
-      expect(f.room('c/2', 'c', 0)).toBe(0) // slowLane 2: b/1 and c/1
-      f.finish(t, 'answered')
-      expect(f.isSlow('b/1')).toBe(false)
-      expect(f.room('c/2', 'c', 0)).toBe(1)
-    },
-  )
+  test('an endpoint whose last slowStreak attempts timed out sends one by one in the slow lane till it answers', () => {
+    const f = new FairShare(limits)
+    f.finish(f.start('b/1', 'b', 0), 'timeout')
+    expect(f.isSlow('b/1')).toBe(false)
+    f.finish(f.start('b/1', 'b', 0), 'other') // refused: says nothing either way
+    f.finish(f.start('b/1', 'b', 0), 'timeout')
+    expect(f.isSlow('b/1')).toBe(true)
+    expect(f.room('b/1', 'b', 0)).toBe(1)
+    const t = f.start('b/1', 'b', 0)
+    expect(f.room('b/1', 'b', 0)).toBe(0)
+    expect(f.fastRoom(0)).toBe(4) // the fast lane is untouched
+    // Other slow endpoints share the slow lane's width.
+    for (const e of ['c/1', 'c/2']) for (let i = 0; i < 2; i++) f.finish(f.start(e, 'c', 0), 'timeout')
+    f.start('c/1', 'c', 0)
+    expect(f.room('c/2', 'c', 0)).toBe(0) // slowLane 2: b/1 and c/1
+    f.finish(t, 'answered')
+    expect(f.isSlow('b/1')).toBe(false)
+    expect(f.room('c/2', 'c', 0)).toBe(1)
+  })
 
   test(
     'stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; ' +

@@ -3,8 +3,8 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
-import { customerJson, listCustomers } from './service'
-import type { StoreCache } from '../../db/cache'
+import { customerBody, listCustomers } from './service'
+import { routeKey, type StoreCache } from '../../db/cache'
 import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
@@ -23,8 +23,12 @@ export const customerReads: PreRoutedRead[] = [
     route: DETAIL,
     contentType: 'application/json',
     query: true,
-    answer: ({ ctx, id, query, cache }) =>
-      customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }),
+    answer: ({ ctx, id, query, cache, routeKey }) =>
+      customerBody({
+        ctx: ctx!,
+        input: { query: { ...(query as CustomerGetQuery), id: id! }, route: routeKey },
+        cache,
+      }),
   },
 ]
 
@@ -44,7 +48,11 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
     .get(
       '/:id',
       ({ ctx, params, query, set, request }) => {
-        const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
+        const body = customerBody({
+          ctx,
+          input: { query: { ...query, id: params.id }, route: routeKey(request.url) },
+          cache: port.cache,
+        })
         port.queries.remember(DETAIL, request.url, query)
         return sendJson(set, body)
       },

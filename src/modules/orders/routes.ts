@@ -3,8 +3,8 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
-import { getOrder, listOrdersJson, updateOrderStatus } from './service'
-import type { StoreCache } from '../../db/cache'
+import { getOrder, orderListBody, updateOrderStatus } from './service'
+import { routeKey, type StoreCache } from '../../db/cache'
 import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
@@ -32,8 +32,8 @@ export const orderReads: PreRoutedRead[] = [
     route: LIST,
     contentType: 'application/json',
     query: true,
-    answer: ({ ctx, query, cache }) =>
-      listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }),
+    answer: ({ ctx, query, cache, routeKey }) =>
+      orderListBody({ ctx: ctx!, input: { query: query as OrderListQuery, route: routeKey }, cache }),
   },
 ]
 
@@ -43,7 +43,7 @@ export const orderRoutes = (port: OrderRoutesPort) =>
     .get(
       '',
       ({ ctx, query, set, request }) => {
-        const body = listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })
+        const body = orderListBody({ ctx, input: { query, route: routeKey(request.url) }, cache: port.cache })
         port.queries.remember(LIST, request.url, query)
         return sendJson(set, body)
       },

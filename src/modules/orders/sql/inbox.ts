@@ -185,6 +185,12 @@ export const openedPairs = (client: Database, orderIds: readonly string[]): { o:
     )
     .all(JSON.stringify(orderIds))
 
+/** Whether the person's mark of the order is there already (a read: no transaction, no commit). */
+export const isOpened = (client: Database, orderId: string, userId: string): boolean =>
+  client
+    .query<{ x: number }, [string, string]>('SELECT 1 AS x FROM order_opened WHERE order_id = ? AND user_id = ?')
+    .get(orderId, userId) !== null
+
 /**
  * Marks the store's order opened by the person (only an order
  * created since `since`), and drops their marks older than that.
