@@ -32,7 +32,8 @@ function catalog(plain: number, withVariants: number, price = (i: number) => 5 +
   for (let i = 0; i < withVariants; i++)
     for (const [j, v] of ['Small', 'Medium', 'Large'].entries())
       lines.push(
-        `Shirt ${i},shirt-${i},"${desc} Cotton, soft.",${price(i)},,Category ${(i % 3) + 1},${v},${price(i) + j},${j ? '' : 5},true`,
+        `Shirt ${i},shirt-${i},"${desc} Cotton, ` +
+          `soft.",${price(i)},,Category ${(i % 3) + 1},${v},${price(i) + j},${j ? '' : 5},true`,
       )
   return `${lines.join('\r\n')}\r\n`
 }
@@ -70,12 +71,14 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const idle = memory(server.pid)
     rows.push({ step: 'signed in, idle', rows: '—', time: '—', 'peak RSS': mib(idle.peak), 'RSS now': mib(idle.now) })
     const fresh = catalog(2000, 1000)
-    // The first upload also pays the server's warm-up (code paths compiled, statements prepared, the file grown): run it twice.
+    // The first upload also pays the server's warm-up (code paths
+    // compiled, statements prepared, the file grown): run it twice.
     await step('dry run: 3,000 to create (first, cold)', 5000, () => upload(fresh), 200)
     const dry = await step('dry run: 3,000 products to create', 5000, () => upload(fresh), 200)
     if (!/3,000 products to create/.test(dry.text))
       throw new Error(
-        `dry run did not plan 3,000 creates: ${dry.text.slice(dry.text.indexOf('<main'), dry.text.indexOf('<main') + 1500)}`,
+        'dry run did not plan 3,000 ' +
+          `creates: ${dry.text.slice(dry.text.indexOf('<main'), dry.text.indexOf('<main') + 1500)}`,
       )
     await step('apply: create them (one transaction)', 5000, () => apply(dry.text), 303)
     const exported = await step('export the catalog', 5000, () => call('/admin/products/export.csv'), 200)
@@ -91,7 +94,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const applyRow = rows.find((r) => String(r.step).startsWith('apply: create'))
   return {
     name: 'catalog-csv',
-    title: `Catalog CSV import over HTTPS as the panel does it (5,000-row file: ${(catalog(2000, 1000).length / 1024).toFixed(0)} KiB; limits 10,000 rows, 5 MiB)${opts.quick ? ' — quick changes nothing here' : ''}`,
+    title:
+      'Catalog CSV import over HTTPS as the panel does it (5,000-row ' +
+      `file: ${(catalog(2000, 1000).length / 1024).toFixed(0)} KiB; limits 10,000 rows, ` +
+      `5 MiB)${opts.quick ? ' — quick changes nothing here' : ''}`,
     rows,
     notes: [
       "peak RSS is the server process's VmHWM after the step (it never goes down); RSS now is VmRSS.",

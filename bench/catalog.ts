@@ -35,6 +35,8 @@ import {
 const TARGET_RATIO = 0.5
 const TARGET_P99_MS = 10
 const KEY_LIMIT = 100_000_000
+/** The rounds' req/s, as a list to read. */
+const rpsOf = (rounds: LoadResult[]) => rounds.map((r) => fmtInt(r.rps)).join(', ')
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
@@ -105,29 +107,45 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       const bytes = Buffer.byteLength(first.text)
       return {
         name: 'catalog',
-        title: `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B body, ${opts.connections} connections, ${opts.duration} s per round, load: ${real.tool}`,
+        title:
+          `GET /api/v1/products?limit=50 over TLS, ${bytes.toLocaleString('en-US')} B ` +
+          `body, ${opts.connections} connections, ${opts.duration} s per round, load: ${real.tool}`,
         rows: [
           loadRow('storefront (Elysia, full gate)', real),
           ...(prev ? [loadRow(`base (${path.basename(baseDir!)})`, prev)] : []),
           loadRow('bare Bun.serve (same cert, same bytes)', base),
         ],
         notes: [
-          `CPU per request over bare: ${(real.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x (target ≤ 1.6x)${prev ? `; base ${(prev.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x, base/this ${(prev.cpuUsPerReq / real.cpuUsPerReq).toFixed(2)}x` : ''}`,
-          `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
-          `CPU cost ratio bare/storefront: ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)} — the throughput ratio to expect when the server has its core to itself`,
+          `CPU per request over bare: ${(real.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x (target ≤ 1.6x)` +
+            (prev
+              ? `; base ${(prev.cpuUsPerReq / base.cpuUsPerReq).toFixed(2)}x, ` +
+                `base/this ${(prev.cpuUsPerReq / real.cpuUsPerReq).toFixed(2)}x`
+              : ''),
+          `ratio storefront/bare: ${fmtPct(ratio)} (target ≥ ${fmtPct(TARGET_RATIO)}); ` +
+            `storefront p99 ${fmtMs(real.p99)} (target ≤ ${TARGET_P99_MS} ms)`,
+          `CPU cost ratio bare/storefront: ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)} — the ` +
+            'throughput ratio to expect when the server has its core to itself',
           checkedRounds > 0
-            ? `every request counted: in the ${checkedRounds} round${checkedRounds > 1 ? 's' : ''} inside one rate-limit window the key's counter moved by ${fmtInt(counted)}; ${real.tool} completed ${fmtInt(checkedCompleted)} (requests in flight at the end are counted, not completed)`
+            ? `every request counted: in the ${checkedRounds} round${checkedRounds > 1 ? 's' : ''} inside ` +
+              `one rate-limit window the key's counter moved ` +
+              `by ${fmtInt(counted)}; ${real.tool} completed ${fmtInt(checkedCompleted)} (requests in ` +
+              'flight at the end are counted, not completed)'
             : 'every request counted: not checked (each round crossed a rate-limit window boundary)',
           ...(real.serverCpuShare < 0.9 || base.serverCpuShare < 0.9
             ? [
-                `a server used < 90 % of its core: the load generator (one core) or outside load was the limit, so req/s understates the gap; the CPU cost ratio is the better guide`,
+                'a server used < 90 % of its core: the load generator (one core) or outside load was the ' +
+                  'limit, so req/s understates the gap; the CPU cost ratio is the better guide',
               ]
             : []),
-          `best of ${rounds} alternating round${rounds > 1 ? 's' : ''} per server (rounds' req/s — storefront: ${reals.map((r) => fmtInt(r.rps)).join(', ')}; ${prev ? `base: ${bases.map((r) => fmtInt(r.rps)).join(', ')}; ` : ''}bare: ${bares.map((r) => fmtInt(r.rps)).join(', ')})`,
+          `best of ${rounds} alternating round${rounds > 1 ? 's' : ''} per server (rounds' req/s — ` +
+            `storefront: ${rpsOf(reals)}; ${prev ? `base: ${rpsOf(bases)}; ` : ''}bare: ${rpsOf(bares)})`,
           `cpu: ${cpuPlan().description}`,
         ],
         pass: pass && counted >= checkedCompleted,
-        summary: `${fmtInt(real.rps)} vs ${fmtInt(base.rps)} req/s (${fmtPct(ratio)}; CPU cost ratio ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)}), p99 ${fmtMs(real.p99)} vs ${fmtMs(base.p99)}`,
+        summary:
+          `${fmtInt(real.rps)} vs ${fmtInt(base.rps)} req/s (${fmtPct(ratio)}; ` +
+          `CPU cost ratio ${fmtPct(base.cpuUsPerReq / real.cpuUsPerReq)}), ` +
+          `p99 ${fmtMs(real.p99)} vs ${fmtMs(base.p99)}`,
       }
     } finally {
       await bare.stop()

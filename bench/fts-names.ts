@@ -14,7 +14,8 @@ import { tempDir } from './lib'
 const batches = Number(process.argv[2] ?? 200)
 const FTS = "CREATE VIRTUAL TABLE n USING fts5(name, store_id UNINDEXED, tokenize = 'trigram remove_diacritics 1')"
 const TRIGGER =
-  'CREATE TRIGGER t AFTER INSERT ON o BEGIN INSERT INTO n (rowid, name, store_id) VALUES (NEW.rowid, NEW.customer_name, NEW.store_id); END'
+  'CREATE TRIGGER t AFTER INSERT ON o BEGIN INSERT INTO n (rowid, name, store_id) ' +
+  'VALUES (NEW.rowid, NEW.customer_name, NEW.store_id); END'
 const variants = [
   { name: 'no name index', ddl: [] as string[], batch: false },
   { name: 'trigger per row', ddl: [FTS, TRIGGER], batch: false },
@@ -61,5 +62,6 @@ for (let r = 0; r < batches; r++)
 const rows = batches * 50
 for (const d of dbs)
   console.log(
-    `${d.v.name.padEnd(32)} ${(d.cpu / rows).toFixed(1).padStart(6)} µs CPU/row  ${((Bun.file(d.wal).size - d.wal0) / 4120 / rows).toFixed(3)} WAL pages/row`,
+    `${d.v.name.padEnd(32)} ${(d.cpu / rows).toFixed(1).padStart(6)} µs ` +
+      `CPU/row  ${((Bun.file(d.wal).size - d.wal0) / 4120 / rows).toFixed(3)} WAL pages/row`,
   )

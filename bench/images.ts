@@ -175,15 +175,23 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const pass = failed === 0 && busy.p99 <= TARGET_P99_MS && base1.non2xx + busy.non2xx + base2.non2xx === 0
     return {
       name: 'images',
-      title: `image upload: ${(jpeg.length / 1e6).toFixed(2)} MB 4000 × 3000 JPEG over TLS; list latency with wrk, ${LIST_CONNECTIONS} connections, ${opts.duration} s per run`,
+      title:
+        `image upload: ${(jpeg.length / 1e6).toFixed(2)} MB 4000 × 3000 JPEG over TLS; ` +
+        `list latency with wrk, ${LIST_CONNECTIONS} connections, ${opts.duration} s per run`,
       rows,
       notes: [
-        `target: p99 of GET /api/v1/products ≤ ${TARGET_P99_MS} ms with ${PARALLEL} uploads in flight (got ${fmtMs(busy.p99)}; ${fmtMs(base1.p99)} / ${fmtMs(base2.p99)} without), every upload 201 (${failed} not)`,
-        `server RSS: ${fmtMiB(memBefore.peak)} peak before uploads, ${fmtMiB(memSingle.peak)} after one at a time, ${fmtMiB(memParallel.peak)} after ${PARALLEL} in parallel (now ${fmtMiB(memory(server.pid).now)})`,
+        `target: p99 of GET /api/v1/products ≤ ${TARGET_P99_MS} ms with ${PARALLEL} uploads in flight ` +
+          `(got ${fmtMs(busy.p99)}; ${fmtMs(base1.p99)} / ${fmtMs(base2.p99)} without), ` +
+          `every upload 201 (${failed} not)`,
+        `server RSS: ${fmtMiB(memBefore.peak)} peak before uploads, ${fmtMiB(memSingle.peak)} after one ` +
+          `at a time, ${fmtMiB(memParallel.peak)} after ${PARALLEL} in parallel ` +
+          `(now ${fmtMiB(memory(server.pid).now)})`,
         `cpu: ${cpuPlan().description}; the server's libvips threads share its one CPU with the event loop`,
       ],
       pass,
-      summary: `upload ${fmtMs(pct(single, 0.5))}; list p99 ${fmtMs(busy.p99)} with ${PARALLEL} uploads vs ${fmtMs(base1.p99)} without`,
+      summary:
+        `upload ${fmtMs(pct(single, 0.5))}; list p99 ${fmtMs(busy.p99)} with ${PARALLEL} uploads ` +
+        `vs ${fmtMs(base1.p99)} without`,
     }
   } finally {
     await server.stop()

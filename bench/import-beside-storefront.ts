@@ -122,10 +122,13 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   )
   return {
     name: 'import-beside-storefront',
-    title: `Another store's storefront (GET /s/<slug>, one visitor, back to back) beside a ${n.toLocaleString('en-US')}-row CSV dry run, against the same visitor alone`,
+    title:
+      `Another store's storefront (GET /s/<slug>, one visitor, ` +
+      `back to back) beside a ${n.toLocaleString('en-US')}-row CSV dry run, against the same visitor alone`,
     rows,
     notes: [
-      `target: p99 during the dry run ≤ ${TARGET_P99_MS} ms (the dry run yields to other requests every 25 products or ~2 ms of work).`,
+      `target: p99 during the dry run ≤ ${TARGET_P99_MS} ms (the dry run yields to other requests every ` +
+        '25 products or ~2 ms of work).',
       'The apply writes every row in one transaction (all or nothing); its row is for the record, without a target.',
       `load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))

@@ -152,7 +152,10 @@ function uploads(url: string, targets: { key: string; productId: string }[], big
   return Promise.all(all).then(tally)
 }
 
-/** SIGN_INS sign-ins at once, from one address (its limit is 100 an hour), each at an unknown e-mail (a full argon2id verification each). */
+/**
+ * SIGN_INS sign-ins at once, from one address (its limit is 100 an
+ * hour), each at an unknown e-mail (a full argon2id verification each).
+ */
 function signIns(url: string): Promise<string> {
   const all = Array.from({ length: SIGN_INS }, (_, i) =>
     post(
@@ -183,7 +186,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       SHOP_PAGES_PER_IP_PER_MIN: '100000000',
       MAX_PRODUCT_IMAGES: '1000000',
       MEMORY_STATS_FILE: statsFile,
-      // As the image runs it (Dockerfile); MALLOC_ARENA_MAX=16 in the bench's environment is about glibc's own default on 2 cores.
+      // As the image runs it (Dockerfile); MALLOC_ARENA_MAX=16 in the
+      // bench's environment is about glibc's own default on 2 cores.
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     },
   })
@@ -286,12 +290,16 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const pass = idle <= TARGET_IDLE_MB && peak <= TARGET_PEAK_MB
   return {
     name: 'memory',
-    title: `server memory by phase (one process, three stores), beside a bare Bun.serve given the same traffic; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+    title:
+      'server memory by phase (one process, three stores), beside a bare Bun.serve given the same traffic; ' +
+      `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
     rows,
     notes: [
-      `targets: ≤ ${TARGET_IDLE_MB} MB after start (got ${idle.toFixed(0)}), ≤ ${TARGET_PEAK_MB} MB peak in every phase (got ${peak.toFixed(0)})`,
+      `targets: ≤ ${TARGET_IDLE_MB} MB after start (got ${idle.toFixed(0)}), ` +
+        `≤ ${TARGET_PEAK_MB} MB peak in every phase (got ${peak.toFixed(0)})`,
       "RSS is what the kernel holds for the process; the machine's load changes req/s, not these figures much",
-      'bare streams: bench/bare-streams.ts; the bare mixed row is the storefront page under the same load (a bare server has no mix)',
+      'bare streams: bench/bare-streams.ts; the bare mixed row is the storefront page under the same ' +
+        'load (a bare server has no mix)',
       `cpu: ${cpuPlan().description}`,
     ],
     pass,

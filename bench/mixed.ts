@@ -45,7 +45,10 @@ const WEIGHTS: Record<string, number> = {
 }
 const STORES = 3
 
-/** Three stores seeded for the mix (stock tracked, a shipping option, images on every fifth product), before the server starts. */
+/**
+ * Three stores seeded for the mix (stock tracked, a shipping
+ * option, images on every fifth product), before the server starts.
+ */
 export async function seedMixed(dataDir: string, quick: boolean): Promise<Seeded[]> {
   const seeded = []
   for (let i = 1; i <= STORES; i++) {
@@ -62,7 +65,8 @@ export async function seedMixed(dataDir: string, quick: boolean): Promise<Seeded
   const now = Date.now()
   for (const [i, s] of seeded.entries()) {
     db.run(
-      'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, 499, 1, ?, ?)',
+      'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+        'VALUES (?, ?, ?, 499, 1, ?, ?)',
       [`ship${i}`, s.storeId, 'Courier', now, now],
     )
     // Every variant tracked (checkout takes stock on every line); images on every fifth product.
@@ -72,7 +76,8 @@ export async function seedMixed(dataDir: string, quick: boolean): Promise<Seeded
     s.productIds.forEach((pid, j) => {
       if (j % 5 === 0)
         db.run(
-          "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 1280, 960, '320,640,1280', ?)",
+          'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, ' +
+            "created_at) VALUES (?, ?, ?, 0, 1280, 960, '320,640,1280', ?)",
           [`img${i}x${j}`, s.storeId, pid, now],
         )
     })
@@ -131,15 +136,23 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     })
     return {
       name: 'mixed',
-      title: `mixed workload over ${STORES} stores (90 % reads, 10 % writes, stock tracked), ${opts.connections} connections, ${opts.duration} s, load: bun (per-endpoint latency)`,
+      title:
+        `mixed workload over ${STORES} stores (90 % reads, 10 % writes, ` +
+        `stock tracked), ${opts.connections} connections, ${opts.duration} s, load: ` +
+        'bun (per-endpoint latency)',
       rows,
       notes: [
-        `server CPU per request over the mix: ${fmtUs((r.cpuMs * 1000) / total)}; server CPU use ${fmtPct(r.cpuMs / r.wallMs)} of one core`,
-        'latency is what the client sees (connection queueing included); the load generator is a Bun fetch loop, which costs CPU on the load core, so req/s is a floor',
+        `server CPU per request over the mix: ${fmtUs((r.cpuMs * 1000) / total)}; ` +
+          `server CPU use ${fmtPct(r.cpuMs / r.wallMs)} of one core`,
+        'latency is what the client sees (connection queueing included); ' +
+          'the load generator is a Bun fetch loop, which costs CPU on the load core, so req/s is a floor',
         `cpu: ${cpuPlan().description}`,
       ],
       pass: bad === 0 && r.errors === 0,
-      summary: `${fmtInt(total / r.elapsed)} req/s mixed, server ${fmtUs((r.cpuMs * 1000) / total)} CPU/req; p99 list ${fmtMs(r.endpoints['GET products?limit=50']!.p99)}, checkout ${fmtMs(r.endpoints['POST /api/orders']!.p99)}`,
+      summary:
+        `${fmtInt(total / r.elapsed)} req/s mixed, server ${fmtUs((r.cpuMs * 1000) / total)} CPU/req; ` +
+        `p99 list ${fmtMs(r.endpoints['GET products?limit=50']!.p99)}, ` +
+        `checkout ${fmtMs(r.endpoints['POST /api/orders']!.p99)}`,
     }
   } finally {
     await server.stop()

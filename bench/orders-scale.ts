@@ -47,7 +47,8 @@ async function fill(
   const customers: string[] = []
   const vip = createId()
   const insCustomer = db.prepare(
-    'INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, ' +
+      'first_order_at, last_order_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   )
   db.transaction(() => {
     insCustomer.run(
@@ -170,12 +171,17 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const { orders } = await import('../src/db/schema')
     const ORDER_FIELDS = columns(orders)
     const page = (where: string) =>
-      `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (SELECT rowid FROM orders WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT 50 OFFSET ?) ORDER BY created_at DESC, rowid DESC`
+      `SELECT ${ORDER_FIELDS} FROM orders WHERE rowid IN (SELECT rowid FROM orders ` +
+      `WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT 50 OFFSET ?) ` +
+      'ORDER BY created_at DESC, rowid DESC'
     plans.push(
       `plan, page: ${explain(page('store_id = ?'), seeded.storeId, 100_000)}`,
       `plan, status page: ${explain(page('store_id = ? AND status = ?'), seeded.storeId, 'delivered', 0)}`,
       `plan, customer page: ${explain(page('customer_id = ?'), vip, 0)}`,
-      `plan, items of a page: ${explain('SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position', '["a","b"]')}`,
+      `plan, items of a page: ${explain(
+        'SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position',
+        '["a","b"]',
+      )}`,
     )
   } finally {
     closeDeps(deps)
@@ -207,7 +213,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const rss = rssMb(server.pid)
     return {
       name: 'orders-scale',
-      title: `one store with ${fmtInt(total)} orders (${fmtInt(2 * total)} items), filled in ${fillSec.toFixed(0)} s; server RSS after the reads: ${rss.toFixed(0)} MB`,
+      title:
+        `one store with ${fmtInt(total)} orders (${fmtInt(2 * total)} items), ` +
+        `filled in ${fillSec.toFixed(0)} s; server RSS after the reads: ${rss.toFixed(0)} MB`,
       rows,
       notes: [...plans, `cpu: ${cpuPlan().description}`],
       pass,

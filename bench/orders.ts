@@ -23,6 +23,7 @@
  * p99 ≤ 50 ms.
  */
 import { Database } from 'bun:sqlite'
+import os from 'node:os'
 import path from 'node:path'
 import {
   cpuPlan,
@@ -35,6 +36,7 @@ import {
   hasWrk,
   load,
   seedWith,
+  startBareServer,
   startServer,
   tempDir,
   spawnTracked,
@@ -58,7 +60,8 @@ const STOCK = 1_000_000_000
 /** A wrk script posting a fresh order per request: the phone counts up from `base`. */
 function script(storeId: string, variants: [string, string], shippingId: string, base: number): string {
   const head = `{"storeId":"${storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"`
-  const tail = `","items":[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}],"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
+  const items = `[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}]`
+  const tail = `","items":${items},"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
   return `
 local n = 0
 local head = '${head}'
@@ -76,7 +79,8 @@ function addShipping(dataDir: string, storeId: string): string {
   const id = `ship${Date.now().toString(36)}`
   const now = Date.now()
   db.run(
-    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
+    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+      'VALUES (?, ?, ?, ?, 1, ?, ?)',
     [id, storeId, 'Courier', 499, now, now],
   )
   db.close()
@@ -104,7 +108,8 @@ function verify(
       distinctNumbers: q('SELECT count(DISTINCT order_number) AS n FROM orders WHERE store_id = ?'),
       items: q('SELECT count(*) AS n FROM order_items WHERE order_id IN (SELECT id FROM orders WHERE store_id = ?)'),
       trackedUnits: q(
-        'SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 AND order_id IN (SELECT id FROM orders WHERE store_id = ?)',
+        'SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE stock_taken = 1 ' +
+          'AND order_id IN (SELECT id FROM orders WHERE store_id = ?)',
       ),
       stockLeft: db
         .query<{ n: number | null }, [string]>(
@@ -140,6 +145,8 @@ interface Shop {
   variants: [string, string]
   server: ServerHandle
   phases: Phase[]
+  /** The probe order's 201 body: the bytes the HTTP floor answers with. */
+  created: string
 }
 
 async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: string): Promise<Shop> {
@@ -169,7 +176,7 @@ async function openShop(name: string, synchronous: 'FULL' | 'NORMAL', cwd?: stri
     }),
   })
   if (probe.status !== 201) throw new Error(`POST /api/orders (${name}): ${probe.status} ${probe.text.slice(0, 300)}`)
-  return { name, dataDir, seeded, shippingId, variants, server, phases: [] }
+  return { name, dataDir, seeded, shippingId, variants, server, phases: [], created: probe.text }
 }
 
 /**
@@ -181,7 +188,16 @@ async function measure(
   opts: BenchOpts,
   synchronous: 'FULL' | 'NORMAL',
   baseDir: string | undefined,
-): Promise<{ name: string; phases: Phase[]; check: ReturnType<typeof verify>; walMb: number; checkpoints: string }[]> {
+): Promise<
+  {
+    name: string
+    phases: Phase[]
+    check: ReturnType<typeof verify>
+    walMb: number
+    checkpoints: string
+    floor?: LoadResult
+  }[]
+> {
   const shops: Shop[] = []
   try {
     shops.push(await openShop('this', synchronous))
@@ -218,6 +234,8 @@ async function measure(
         })
       }
     }
+    // The HTTP floor (at FULL, beside this revision): the same posts to a bare Bun.serve.
+    const floor = synchronous === 'FULL' ? await httpFloor(opts, shops[0]!) : undefined
     const out = []
     for (const s of shops) {
       // The WAL file's size at the end: checkpoints keep it bounded (it grows only while none completes).
@@ -233,7 +251,9 @@ async function measure(
         })
         .find((j) => j.msg === 'wal checkpoints')
       const checkpoints = cp
-        ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}`
+        ? `${fmtInt(cp.checkpoints)} checkpoints off the event loop, ` +
+          `≤ ${fmtInt(cp.maxLog)} frames and ≤ ${fmtMs(cp.maxMs)} each; ${fmtInt(cp.restarts)} with ` +
+          `commits held (WAL restart), longest hold ${fmtMs(cp.maxHoldMs)}`
         : 'no checkpointer report'
       out.push({
         name: s.name,
@@ -241,11 +261,42 @@ async function measure(
         check: verify(s.dataDir, s.seeded.storeId, s.variants),
         walMb,
         checkpoints,
+        ...(s.name === 'this' && floor ? { floor } : {}),
       })
     }
     return out
   } finally {
     for (const s of shops) await s.server.stop()
+  }
+}
+
+/**
+ * What any server answering these posts pays that the bare twin does not: a bare `Bun.serve`
+ * over TLS with the server's certificate, taking the same posts from wrk over the same
+ * connections, reading and parsing each JSON body, and answering 201 with the probe order's
+ * bytes. Its CPU per request is the HTTP, TLS and JSON parse floor under ours.
+ */
+async function httpFloor(opts: BenchOpts, s: Shop): Promise<LoadResult> {
+  const bare = await startBareServer({
+    certFile: path.join(s.dataDir, 'tls/cert.pem'),
+    keyFile: path.join(s.dataDir, 'tls/key.pem'),
+    body: s.created,
+    status: 201,
+    readJson: true,
+  })
+  try {
+    const run = (durationSec: number, base: number) =>
+      load({
+        url: `${bare.url}/api/orders`,
+        connections: opts.connections,
+        serverPid: bare.pid,
+        durationSec,
+        luaScript: script(s.seeded.storeId, s.variants, s.shippingId, base),
+      })
+    await run(Math.min(2, opts.duration), 0)
+    return await run(opts.duration, 9_000_000)
+  } finally {
+    await bare.stop()
   }
 }
 
@@ -298,12 +349,23 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   let ok = true
   let trackedOk = true
   const baseDir = process.env.BENCH_BASE_DIR
+  // The machine is shared: only figures of one run compare, and the load says how busy it was.
+  const loadAvg = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')
+  const loadAtStart = loadAvg()
+  let floor: LoadResult | undefined
   for (const sync of ['FULL', 'NORMAL'] as const) {
-    for (const { name, phases, check, walMb, checkpoints } of await measure(opts, sync, baseDir)) {
+    for (const measured of await measure(opts, sync, baseDir)) {
+      const { name, phases, check, walMb, checkpoints } = measured
+      floor ??= measured.floor
       const mine = name === 'this'
       notes.push(`${sync}${mine ? '' : ' (base)'}: WAL file ${walMb.toFixed(1)} MB at the end; ${checkpoints}`)
       // Every 201 is an order: the probe, the warm-up and the measured runs, nothing else.
-      const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1 // the probe has one line
+      // the probe has one line
+      const consistent = check.orders === check.distinctNumbers && check.items === check.orders * 2 - 1
       if (!consistent) notes.push(`${sync} (${name}): database check failed: ${JSON.stringify(check)}`)
       ok &&= consistent
       for (const tracked of [false, true]) {
@@ -321,7 +383,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         const exact = p.tracked ? p.taken === p.ordered && p.ordered > 0 : p.ordered === 0
         if (!exact)
           notes.push(
-            `${sync} (${name}): stock check failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`,
+            `${sync} (${name}): stock check ` +
+              `failed: ${JSON.stringify({ tracked: p.tracked, taken: p.taken, ordered: p.ordered })}`,
           )
         ok &&= exact && r.non2xx === 0 && r.errors === 0
         rows.push({
@@ -358,36 +421,89 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     p99: `${fmtMs(bare.groupP99Ms)} (commit + fsync of a group)`,
     'server CPU/order': fmtUs(bare.cpuUsPerOrder),
   })
+  if (floor)
+    rows.push({
+      ...(baseDir ? { server: 'HTTP floor' } : {}),
+      DB_SYNCHRONOUS: '—',
+      stock: 'bare Bun.serve: TLS, JSON body parsed, the 201 bytes',
+      'orders/s': fmtInt(floor.rps),
+      p50: fmtMs(floor.p50),
+      p90: fmtMs(floor.p90),
+      p99: fmtMs(floor.p99),
+      'server CPU/order': fmtUs(floor.cpuUsPerReq),
+      'server CPU use': fmtPct(floor.serverCpuShare),
+      requests: fmtInt(floor.requests),
+      'non-2xx': floor.non2xx,
+      errors: floor.errors,
+    })
+  const ours = cpu['this FULL true']!
+  const twinCpu = bare.cpuUsPerOrder
+  const ratio = ours / twinCpu
+  const p99s = phasesP99(rows)
   notes.push(
-    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): ours / twin, tracked at FULL (means): CPU/order ${(cpu['this FULL true']! / bare.cpuUsPerOrder).toFixed(1)}x, orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x`,
+    `bare twin (bench/bare-checkout.ts: the same rows, groups of ${opts.connections}, no HTTP): tracked at FULL, ` +
+      `means: ours ${fmtUs(ours)} / twin ${fmtUs(twinCpu)} CPU per order = ${ratio.toFixed(2)}x (target ≤ 2x), ` +
+      `orders/s ${(rps['this FULL true']! / bare.ordersPerSec).toFixed(2)}x; p99 of the tracked phases ${p99s} ` +
+      `(target ≤ ${TARGET_TRACKED_P99_MS} ms)`,
+    ...(baseDir ? [`base / twin CPU per order: ${(cpu['base FULL true']! / twinCpu).toFixed(2)}x`] : []),
+    ...(floor
+      ? [
+          `what the twin does not do, the HTTP floor: ${fmtUs(floor.cpuUsPerReq)} per post; ours / (twin + floor) ` +
+            `${(ours / (twinCpu + floor.cpuUsPerReq)).toFixed(2)}x; ours less the floor / twin ` +
+            `${((ours - floor.cpuUsPerReq) / twinCpu).toFixed(2)}x`,
+        ]
+      : []),
+    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAvg()}`,
   )
   const trackedFull = rows.filter(
     (r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked',
   )
   notes.push(
-    `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ${trackedOk ? 'met' : 'MISSED'}`,
+    `target (tracked, FULL): ≥ ${fmtInt(TARGET_TRACKED_RPS)} orders/s and p99 ≤ ${TARGET_TRACKED_P99_MS} ms ` +
+      `in each tracked phase: ${trackedFull.map((r) => `${r['orders/s']} orders/s, p99 ${r.p99}`).join('; ')} — ` +
+      (trackedOk ? 'met' : 'MISSED'),
   )
   const cost = (sync: string) => 1 - rps[`this ${sync} true`]! / rps[`this ${sync} false`]!
   const cpuCost = (sync: string) => cpu[`this ${sync} true`]! / cpu[`this ${sync} false`]! - 1
   const pass = ok && trackedOk && rps['this FULL false']! >= TARGET_RPS && cost('FULL') <= MAX_STOCK_COST
   notes.push(
-    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
+    `target: ≥ ${fmtInt(TARGET_RPS)} orders/s with DB_SYNCHRONOUS=FULL, ` +
+      `no non-2xx (got ${fmtInt(rps['this FULL false']!)} untracked)`,
     ...(baseDir
-      ? (['FULL', 'NORMAL'] as const).map(
-          (sync) =>
-            `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: CPU/order ${fmtUs(cpu[`base ${sync} true`]!)} vs ${fmtUs(cpu[`this ${sync} true`]!)} (${(cpu[`base ${sync} true`]! / cpu[`this ${sync} true`]!).toFixed(2)}x), orders/s ${fmtInt(rps[`base ${sync} true`]!)} vs ${fmtInt(rps[`this ${sync} true`]!)} (${(rps[`this ${sync} true`]! / rps[`base ${sync} true`]!).toFixed(2)}x)`,
-        )
+      ? (['FULL', 'NORMAL'] as const).map((sync) => {
+          const [baseCpu, thisCpu] = [cpu[`base ${sync} true`]!, cpu[`this ${sync} true`]!]
+          const [baseRps, thisRps] = [rps[`base ${sync} true`]!, rps[`this ${sync} true`]!]
+          return (
+            `base (${path.basename(baseDir)}) vs this, ${sync}, tracked, means: ` +
+            `CPU/order ${fmtUs(baseCpu)} vs ${fmtUs(thisCpu)} (${(baseCpu / thisCpu).toFixed(2)}x), ` +
+            `orders/s ${fmtInt(baseRps)} vs ${fmtInt(thisRps)} (${(thisRps / baseRps).toFixed(2)}x)`
+          )
+        })
       : []),
-    `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
-    'orders are group-committed: posts that arrive while a commit waits on its fsync share the next transaction (one savepoint each)',
+    `inventory cost, means of the A B B A phases: orders/s FULL ${fmtPct(cost('FULL'))}, ` +
+      `NORMAL ${fmtPct(cost('NORMAL'))} (target ≤ ${fmtPct(MAX_STOCK_COST)} at FULL); ` +
+      `server CPU/order FULL ${fmtPct(cpuCost('FULL'))}, NORMAL ${fmtPct(cpuCost('NORMAL'))}`,
+    'orders are group-committed: posts that arrive while a commit waits on its fsync share the next ' +
+      'transaction (one savepoint each)',
     `cpu: ${cpuPlan().description}`,
   )
   return {
     name: 'orders',
-    title: `POST /api/orders over TLS, 2 lines + shipping, distinct phones, ${opts.connections} connections, ${opts.duration} s, load: wrk`,
+    title:
+      'POST /api/orders over TLS, 2 lines + shipping, distinct ' +
+      `phones, ${opts.connections} connections, ${opts.duration} s, load: wrk`,
     rows,
     notes,
     pass,
-    summary: `${fmtInt(rps['this FULL false']!)} orders/s (FULL), tracked stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
+    summary:
+      `${fmtInt(rps['this FULL false']!)} orders/s (FULL), tracked ` +
+      `stock ${fmtInt(rps['this FULL true']!)} (cost ${fmtPct(cost('FULL'))}), p99 ${fmtMs(full!.p99)}`,
   }
 }
+
+/** The p99 of each tracked phase at FULL of this revision, as printed. */
+const phasesP99 = (rows: Row[]): string =>
+  rows
+    .filter((r) => (r.server ?? 'this') === 'this' && r.DB_SYNCHRONOUS === 'FULL' && r.stock === 'tracked')
+    .map((r) => r.p99)
+    .join(', ')

@@ -103,7 +103,8 @@ export async function run(_opts?: BenchOpts): Promise<BenchResult> {
     pass,
     summary: `Lighthouse product editor: ${r.perf}/${r.a11y}/${r.best}/${r.seo} (target ≥ ${TARGET_LIGHTHOUSE} each)`,
     notes: [
-      `performance, accessibility, best practices, SEO; mobile form factor, simulated throttling; a session cookie via Lighthouse's extraHeaders; Chromium ${CHROME}`,
+      'performance, accessibility, best practices, SEO; mobile form factor, simulated throttling; ' +
+        `a session cookie via Lighthouse's extraHeaders; Chromium ${CHROME}`,
       ...notes,
     ],
   }

@@ -1,5 +1,5 @@
 /**
- * The panel's two busiest pages, the orders inbox and the dashboard, signed in:
+ * The panel's busiest pages, the orders inbox, the dashboard and an order's page, signed in:
  *
  * - CPU per request against a bare `Bun.serve` over TLS with the same cert returning the same
  *   bytes (like bench/storefront.ts): same run, same connections, same pinning, rounds
@@ -7,8 +7,8 @@
  *   dashboard draws its chart). No target beyond printing the ratio: the panel page is rendered
  *   per request (it is one person's view: their "new" marks, their form token), not cached.
  * - Lighthouse (mobile preset, Chromium at /usr/bin/chromium, as the storefront's run) on both
- *   pages, an order's page and the product list, with the session cookie passed in `extraHeaders`. Target ≥ 95 in each category. The
- *   panel is `noindex` on purpose (a seller's back office must not be indexed), so SEO's
+ *   pages, an order's page and the product list, with the session cookie passed in `extraHeaders`. Target ≥ 95
+ *   in each category. The panel is `noindex` on purpose (a seller's back office must not be indexed), so SEO's
  *   `is-crawlable` audit fails by design: the SEO column is Lighthouse's score, and the next
  *   column the same score without that one audit (docs/benchmarks.md).
  */
@@ -42,10 +42,10 @@ import {
   type Row,
 } from './lib'
 
-const PAGES = [
+const PAGES: (readonly [string, string])[] = [
   ['orders inbox', '/admin/orders'],
   ['dashboard', '/admin'],
-] as const
+]
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
@@ -59,17 +59,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     .all()
   db.close()
   await fillOrders(dataDir, seeded.storeId, variants, 2000)
-  // Lighthouse also reads an order's page and the product list (the phone's daily pages).
-  const lighthousePages: (readonly [string, string])[] = [...PAGES]
+  // The newest order's page is measured too; Lighthouse also reads the product list (the phone's daily pages).
+  const pages = [...PAGES]
   {
     const read = new Database(path.join(dataDir, 'storefront.db'))
     const order = read.query<{ id: string }, []>('SELECT id FROM orders ORDER BY created_at DESC LIMIT 1').get()
     read.close()
-    if (order) lighthousePages.push(['order page', `/admin/orders/${order.id}`])
-    lighthousePages.push(['product list', '/admin/products'])
+    if (order) pages.push(['order page', `/admin/orders/${order.id}`])
   }
+  const lighthousePages = [...pages, ['product list', '/admin/products'] as const]
   const server = await startServer({ dataDir, env: { LOG_LEVEL: 'info' } })
-  // BENCH_BASE_DIR=<another revision's checkout>: its server on the same data, signed in on its own, measured in the same rounds.
+  // BENCH_BASE_DIR=<another revision's checkout>: its server on the
+  // same data, signed in on its own, measured in the same rounds.
   const baseDir = process.env.BENCH_BASE_DIR
   const baseServer = baseDir ? await startServer({ dataDir, cwd: baseDir, env: { LOG_LEVEL: 'info' } }) : undefined
   const rows: Row[] = []
@@ -79,18 +80,21 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const cookie = await panelCookie(server.url, email)
     const base = baseServer ? { server: baseServer, cookie: await panelCookie(baseServer.url, email) } : undefined
     const ratios: string[] = []
-    for (const [name, p] of PAGES) {
+    for (const [name, p] of pages) {
       const r = await pair(opts, server, dataDir, p, cookie, base)
       rows.push(
         loadRow(`${name} (${fmtInt(r.bytes)} B)`, r.real),
         loadRow('bare Bun.serve (same cert, same bytes)', r.base),
       )
       if (r.previous) rows.push(loadRow(`base: ${baseDir}`, r.previous))
+      const cpu = r.real.cpuUsPerReq
       const versus = r.previous
-        ? `; base ${fmtUs(r.previous.cpuUsPerReq)} (base/this ${(r.previous.cpuUsPerReq / r.real.cpuUsPerReq).toFixed(2)}x)`
+        ? `; base ${fmtUs(r.previous.cpuUsPerReq)} (base/this ${(r.previous.cpuUsPerReq / cpu).toFixed(2)}x)`
         : ''
       ratios.push(
-        `${name}: ${fmtUs(r.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} (bare/panel ${fmtPct(r.base.cpuUsPerReq / r.real.cpuUsPerReq)}); req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}${versus}`,
+        `${name}: ${fmtUs(cpu)} CPU/request vs bare ${fmtUs(r.base.cpuUsPerReq)} ` +
+          `(bare/panel ${fmtPct(r.base.cpuUsPerReq / cpu)}); ` +
+          `req/s ${fmtInt(r.real.rps)} vs ${fmtInt(r.base.rps)}${versus}`,
       )
     }
     notes.push(...ratios, `cpu: ${cpuPlan().description}`, '')
@@ -98,7 +102,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       lh = await lighthouseRows(server.url, cookie, lighthousePages)
       printTable(lh.rows, (line) => notes.push(line))
       notes.push(
-        `Lighthouse: mobile preset (its default form factor, simulated throttling), Chromium ${CHROME}, session cookie in extraHeaders; target ≥ ${TARGET_LIGHTHOUSE} each; "seo w/o crawlable": SEO without the is-crawlable audit (the panel is noindex by design)`,
+        `Lighthouse: mobile preset (its default form factor, simulated throttling), Chromium ${CHROME}, ` +
+          `session cookie in extraHeaders; target ≥ ${TARGET_LIGHTHOUSE} each; "seo w/o crawlable": ` +
+          'SEO without the is-crawlable audit (the panel is noindex by design)',
       )
     } else notes.push(`Lighthouse skipped: no Chromium at ${CHROME}`)
   } finally {
@@ -107,14 +113,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
   return {
     name: 'panel-pages',
-    title: `signed-in panel pages over TLS (2,000 orders, pro plan), ${opts.connections} connections, ${opts.duration} s per round, load: wrk or bun`,
+    title:
+      'signed-in panel pages over TLS (2,000 orders, pro plan), ' +
+      `${opts.connections} connections, ${opts.duration} s per round, load: wrk or bun`,
     rows,
     notes,
     pass: lh.pass,
     summary:
-      notes.slice(0, PAGES.length).join('; ') +
+      notes.slice(0, pages.length).join('; ') +
       (lh.rows.length
-        ? `; Lighthouse ${lh.rows.map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo} (${r['seo w/o crawlable']})`).join(', ')}`
+        ? `; Lighthouse ${lh.rows
+            .map((r) => `${r.page}: ${r.perf}/${r.a11y}/${r.best}/${r.seo} (${r['seo w/o crawlable']})`)
+            .join(', ')}`
         : ''),
   }
 }

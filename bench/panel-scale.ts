@@ -177,7 +177,10 @@ export async function run(opts: BenchOpts, total = opts.quick ? 100_000 : 1_000_
   notes.push(`statements whose plan walks a table: ${walks}`, `cpu: ${cpuPlan().description}`)
   return {
     name: 'panel-scale',
-    title: `one store with ${fmtInt(total)} orders (${fmtInt(filled.customers)} customers, 2 lines each), filled in ${filled.seconds.toFixed(0)} s; signed-in panel over TLS, one connection, ${ROUNDS - 1} requests per page`,
+    title:
+      `one store with ${fmtInt(total)} orders (${fmtInt(filled.customers)} customers, 2 lines each), ` +
+      `filled in ${filled.seconds.toFixed(0)} s; signed-in panel over TLS, ` +
+      `one connection, ${ROUNDS - 1} requests per page`,
     rows,
     notes,
     pass,

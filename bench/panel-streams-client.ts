@@ -1,8 +1,8 @@
 /**
  * The client side of bench/panel-streams.ts, in its own process: STREAMS_N inbox streams
- * (`GET /admin/orders/live` with the session cookie, or STREAMS_COOKIES' in turn) over Bun's fetch, each read as it arrives.
- * A stream the server ends (after STREAM_MAX_MS) is reopened with its Last-Event-ID, as an
- * EventSource would. Prints JSON lines on stdout:
+ * (`GET /admin/orders/live` with the session cookie, or STREAMS_COOKIES' in turn) over Bun's fetch, each read as it
+ * arrives. A stream the server ends (after STREAM_MAX_MS) is reopened with its Last-Event-ID, as an EventSource would.
+ * Prints JSON lines on stdout:
  *   {"open": n}                                 once every stream has its first bytes
  *   {"order": id, "at": [epoch ms, ...]}        when every stream has received order `id`'s event
  *                                               (only orders of the customer named PROBE are timed)

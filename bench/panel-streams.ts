@@ -229,10 +229,14 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         kbPerStream <= TARGET_KB_PER_STREAM &&
         ratio >= TARGET_THROUGHPUT_RATIO &&
         failures === 0,
-      summary: `p99 ${fmtMs(p99)} to ${fmtInt(streams)} streams, ${kbPerStream.toFixed(1)} KB/stream, checkout with streams ${fmtPct(ratio)} of without`,
+      summary:
+        `p99 ${fmtMs(p99)} to ${fmtInt(streams)} streams, ${kbPerStream.toFixed(1)} KB/stream, ` +
+        `checkout with streams ${fmtPct(ratio)} of without`,
       rows: [
         {
-          measure: `201 → event on all ${fmtInt(streams)} streams, p50 (${fmtInt(latencies.length)} samples; opened in ${openSec.toFixed(1)} s)`,
+          measure:
+            `201 → event on all ${fmtInt(streams)} streams, p50 (${fmtInt(latencies.length)} samples; ` +
+            `opened in ${openSec.toFixed(1)} s)`,
           value: fmtMs(p50),
           target: '',
         },
@@ -273,10 +277,13 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
           ] as const
         ).map(
           ([name, r]) =>
-            `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
+            `${name}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, ` +
+            `server CPU/req ${r.cpuUsPerReq.toFixed(0)} µs, server CPU use ${fmtPct(r.serverCpuShare)}, ` +
+            `non-2xx ${r.non2xx}, errors ${r.errors}`,
         ),
         `server RSS after the loaded round with streams: ${fmtInt(rssAfterLoad / 1024)} MB`,
-        `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk: it used ${fmtPct(clientShare)} of a CPU during the loaded round with streams`,
+        `cpu: ${cpuPlan().description}; the stream client shares the load CPU with wrk: ` +
+          `it used ${fmtPct(clientShare)} of a CPU during the loaded round with streams`,
       ],
     }
   } finally {
@@ -305,7 +312,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
   return {
     name: 'panel-streams',
-    title: `${fmtInt(streams)} open inbox streams on one store (client: Bun fetch in another process); checkout: POST /api/orders to that store, ${opts.connections} connections, ${opts.duration} s per round`,
+    title:
+      `${fmtInt(streams)} open inbox streams on one store (client: Bun fetch in another process); ` +
+      `checkout: POST /api/orders to that store, ${opts.connections} connections, ${opts.duration} s per ` +
+      'round',
     rows: ours.rows,
     notes: ours.notes,
     pass: ours.pass,

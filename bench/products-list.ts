@@ -30,7 +30,8 @@ const db = openDb({ dataDir, synchronous: 'NORMAL' })
 // Every product a picture row (the list reads the first of each), every variant tracked.
 db.$client.run('UPDATE variants SET stock = 4')
 const insert = db.$client.query(
-  "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 640, 480, '320,640', 0)",
+  'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) ' +
+    "VALUES (?, ?, ?, 0, 640, 480, '320,640', 0)",
 )
 for (const id of seeded.productIds) insert.run(`img-${id}`, seeded.storeId, id)
 const store = db.$client.query<Store, [string]>('SELECT * FROM stores WHERE id = ?').get(seeded.storeId)!
@@ -67,7 +68,8 @@ const at = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!
 const sample = full().data[0]!
 console.log(
-  `product list, first page of 20, ${fmtInt(productCount)} products × 3 variants, ${rounds} rounds each (row: stock ${sample.stock}, low ${sample.lowStock}, thumbnail ${sample.thumbnail ? 'yes' : 'no'})`,
+  `product list, first page of 20, ${fmtInt(productCount)} products × 3 variants, ${rounds} rounds each ` +
+    `(row: stock ${sample.stock}, low ${sample.lowStock}, thumbnail ${sample.thumbnail ? 'yes' : 'no'})`,
 )
 console.log('| read | median ms | p95 ms |')
 console.log('|---|---|---|')

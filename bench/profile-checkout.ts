@@ -38,7 +38,8 @@ if (ddl.trim()) sdb.run(ddl) // several statements, trigger bodies included
 if (args.includes('--tracked'))
   for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
 sdb.run(
-  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES (?, ?, 'Courier', 499, 1, 0, 0)",
+  'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+    "VALUES (?, ?, 'Courier', 499, 1, 0, 0)",
   [shippingId, seeded.storeId],
 )
 sdb.close()
@@ -46,7 +47,8 @@ sdb.close()
 const receiverSrc = path.join(dataDir, 'receiver.ts')
 await Bun.write(
   receiverSrc,
-  "const s = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); return new Response(null, { status: 204 }) } }); console.log(s.port)\n",
+  "const s = Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) { await req.arrayBuffer(); " +
+    'return new Response(null, { status: 204 }) } }); console.log(s.port)\n',
 )
 const recv = Bun.spawn(['bun', receiverSrc], { stdout: 'pipe' })
 const reader = recv.stdout.getReader()
@@ -81,8 +83,10 @@ const setActive = (on: boolean) =>
 
 const [v1, v2] = seeded.variantIds
 let phone = 2_000_000
+const items = `[{"variantId":"${v1}","quantity":1},{"variantId":"${v2}","quantity":2}]`
 const body = () =>
-  `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"+1415${++phone}","items":[{"variantId":"${v1}","quantity":1},{"variantId":"${v2}","quantity":2}],"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
+  `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield",` +
+  `"phone":"+1415${++phone}","items":${items},"shippingOptionId":"${shippingId}","notes":"leave at the door"}`
 
 async function round(n: number): Promise<void> {
   let next = 0
@@ -126,7 +130,11 @@ for (const hook of modes) {
     .query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'")
     .get()!.n
   console.log(
-    `${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order (user ${(c.user / N).toFixed(1)}, sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, delivered total ${sent}, WAL ${walKb.toFixed(0)} KB, ${frames.toFixed(2)} WAL pages/order (${((frames * pageSize) / 1024).toFixed(1)} KB)`,
+    `${hook ? 'hook  ' : 'nohook'} ${sync}: ${((c.user + c.system) / N).toFixed(1)} µs CPU/order ` +
+      `(user ${(c.user / N).toFixed(1)}, ` +
+      `sys ${(c.system / N).toFixed(1)}), ${Math.round((N / wall) * 1000)} orders/s wall, ` +
+      `delivered total ${sent}, WAL ${walKb.toFixed(0)} KB, ${frames.toFixed(2)} WAL pages/order ` +
+      `(${((frames * pageSize) / 1024).toFixed(1)} KB)`,
   )
 }
 app.gate.close()

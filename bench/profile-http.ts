@@ -83,14 +83,16 @@ async function setup(cwd?: string): Promise<Target> {
   const db = new Database(path.join(dataDir, 'storefront.db'))
   const now = Date.now()
   db.run(
-    "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)",
+    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+      "VALUES ('shipbench', ?, 'Courier', 499, 1, ?, ?)",
     [seeded.storeId, now, now],
   )
   const variants = [seeded.variantIds[0]!, seeded.variantIds[3]!]
   for (const v of variants) db.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
   db.close()
   const head = `{"storeId":"${seeded.storeId}","name":"Bench Buyer","address":"1 Main St, Springfield","phone":"`
-  const tail = `","items":[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}],"shippingOptionId":"shipbench","notes":"leave at the door"}`
+  const items = `[{"variantId":"${variants[0]}","quantity":1},{"variantId":"${variants[1]}","quantity":2}]`
+  const tail = `","items":${items},"shippingOptionId":"shipbench","notes":"leave at the door"}`
   return {
     dataDir,
     path: '/api/orders',
@@ -98,7 +100,8 @@ async function setup(cwd?: string): Promise<Target> {
     lua: (base) => `local n = 0
 request = function()
   n = n + 1
-  return wrk.format("POST", "/api/orders", { ["content-type"] = "application/json" }, '${head}' .. string.format("+1415%07d", ${base} + n) .. '${tail}')
+  return wrk.format("POST", "/api/orders", { ["content-type"] = "application/json" },
+  '${head}' .. string.format("+1415%07d", ${base} + n) .. '${tail}')
 end
 `,
   }

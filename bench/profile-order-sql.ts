@@ -27,7 +27,8 @@ const seeded = await seed(dataDir, { products: 5, variantsPerProduct: 2, categor
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 if (ddl.trim()) sdb.run(ddl) // several statements, trigger bodies included
 sdb.run(
-  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+  'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+    "VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
   [seeded.storeId],
 )
 for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
@@ -86,15 +87,18 @@ const cpu = process.cpuUsage(cpu0)
 const frames = (Bun.file(walFile).size - wal0) / (4096 + 24) / N
 const inStatements = [...spent.values()].reduce((a, b) => a + b, 0)
 console.log(
-  `${N} orders, ${BATCH} a transaction: ${((total * 1000) / N).toFixed(1)} µs per order in the transaction (wall, CPU-bound), ${frames.toFixed(2)} WAL pages per order`,
+  `${N} orders, ${BATCH} a transaction: ${((total * 1000) / N).toFixed(1)} µs per order in the ` +
+    `transaction (wall, CPU-bound), ${frames.toFixed(2)} WAL pages per order`,
 )
 // Process CPU is what a busy neighbour does not inflate: the figure to compare between runs.
 console.log(
-  `${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU per order (user ${(cpu.user / N).toFixed(1)}, sys ${(cpu.system / N).toFixed(1)})`,
+  `${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU per order (user ${(cpu.user / N).toFixed(1)}, ` +
+    `sys ${(cpu.system / N).toFixed(1)})`,
 )
 console.log(`${((inStatements * 1000) / N).toFixed(1).padStart(7)} µs  in the statements below`)
 console.log(
-  `${(((total - inStatements) * 1000) / N).toFixed(1).padStart(7)} µs  the rest: JS between statements, SAVEPOINT/RELEASE, BEGIN, COMMIT (the WAL writes)`,
+  `${(((total - inStatements) * 1000) / N).toFixed(1).padStart(7)} µs  the rest: JS between statements, ` +
+    'SAVEPOINT/RELEASE, BEGIN, COMMIT (the WAL writes)',
 )
 for (const [sql, ms] of [...spent].sort((a, b) => b[1] - a[1]))
   console.log(`${((ms * 1000) / N).toFixed(1).padStart(7)} µs  ${sql}`)

@@ -1,6 +1,6 @@
 /**
  * In-process CPU cost of the panel's busiest pages, signed in (no TLS, no socket): the orders
- * inbox and the dashboard of a store with 2,000 orders on the pro plan, each request through
+ * inbox, the dashboard and the newest order's page of a store with 2,000 orders on the pro plan, each request through
  * `app.handle` with the session cookie, N times after a warm-up, µs of process CPU per request.
  * Not a registered bench (bench/panel-pages.ts is, over TLS): a tool for finding where the
  * time goes, e.g. `bun --cpu-prof-md bench/profile-panel.ts 2000 dashboard`.
@@ -54,7 +54,14 @@ const signIn = await app.handle(
 keep(signIn)
 if (!jar.has('__Host-sid')) throw new Error(`sign-in failed: ${signIn.status}`)
 
-const pages: Record<string, string> = { inbox: '/admin/orders', dashboard: '/admin' }
+const newest = new Database(path.join(dataDir, 'storefront.db'))
+  .query<{ id: string }, []>('SELECT id FROM orders ORDER BY created_at DESC LIMIT 1')
+  .get()!
+const pages: Record<string, string> = {
+  inbox: '/admin/orders',
+  dashboard: '/admin',
+  order: `/admin/orders/${newest.id}`,
+}
 for (const [name, p] of Object.entries(pages)) {
   if (only.length && !only.includes(name)) continue
   const req = () => new Request(ORIGIN + p, { headers: { cookie: cookie() } })

@@ -26,7 +26,8 @@ const dataDir = tempDir()
 const seeded = await seed(dataDir, { products: 60, variantsPerProduct: 3, categories: 3 })
 const sdb = new Database(path.join(dataDir, 'storefront.db'))
 sdb.run(
-  "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+  'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+    "VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
   [seeded.storeId],
 )
 // Images on every fifth product, stock on every third variant: the views' other branches.
@@ -34,7 +35,8 @@ seeded.productIds.forEach((pid, i) => {
   if (i % 5 === 0)
     for (const pos of [0, 1])
       sdb.run(
-        "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', 0)",
+        'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, ' +
+          "created_at) VALUES (?, ?, ?, ?, 1280, 960, '320,640,1280', 0)",
         [`img${i}x${pos}`, seeded.storeId, pid, pos],
       )
 })
@@ -113,8 +115,10 @@ for (const [name, e] of Object.entries(endpoints)) {
     await (await app.handle(req())).arrayBuffer()
   }
   const c = process.cpuUsage(c0)
+  const after = write ? (write.stockOnly ? ', after an order' : ', after a product write') : ''
   console.log(
-    `${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  (${bytes} B, ${cached ? 'cached' : 'uncached'}${write ? (write.stockOnly ? ', after an order' : ', after a product write') : ''})`,
+    `${name.padEnd(9)} ${((c.user + c.system) / N).toFixed(1).padStart(7)} µs CPU/request  ` +
+      `(${bytes} B, ${cached ? 'cached' : 'uncached'}${after})`,
   )
 }
 app.gate.close()
@@ -141,7 +145,8 @@ if (args.includes('--sql')) {
   console.log(
     d2.db.$client
       .query(
-        `EXPLAIN QUERY PLAN SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`,
+        'EXPLAIN QUERY PLAN SELECT * FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ' +
+          'ORDER BY order_id, position',
       )
       .all('[]'),
   )

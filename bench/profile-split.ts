@@ -30,8 +30,9 @@ const prof = (await Bun.file(file).json()) as {
 const byId = new Map(prof.nodes.map((n) => [n.id, n]))
 const parent = new Map<number, number>()
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+const shortUrl = (url: string) => url.replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/')
 const name = (n: Node) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`
+  `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`
 const IDLE = new Set(['(idle)', '(program)', '(garbage collector)', '(root)'])
 const self = new Map<string, number>()
 const incl = new Map<string, number>()
@@ -54,7 +55,8 @@ for (const s of prof.samples) {
 const wallUs = prof.endTime - prof.startTime
 const perSample = prof.samples.length ? wallUs / prof.samples.length : 0
 console.log(
-  `${prof.samples.length} samples, ${busy} busy (~${(perSample).toFixed(0)} µs each)${requests ? `, ${requests} requests: ${((busy * perSample) / requests).toFixed(1)} µs busy per request` : ''}`,
+  `${prof.samples.length} samples, ${busy} busy (~${perSample.toFixed(0)} µs each)` +
+    (requests ? `, ${requests} requests: ${((busy * perSample) / requests).toFixed(1)} µs busy per request` : ''),
 )
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n## ${title}`)
@@ -63,7 +65,8 @@ const show = (title: string, m: Map<string, number>) => {
     .sort((a, b) => b[1] - a[1])
     .slice(0, top))
     console.log(
-      `${((100 * v) / busy).toFixed(1).padStart(5)} %  ${requests ? `${((v * perSample) / requests).toFixed(2).padStart(7)} µs/req  ` : ''}${k}`,
+      `${((100 * v) / busy).toFixed(1).padStart(5)} %  ` +
+        `${requests ? `${((v * perSample) / requests).toFixed(2).padStart(7)} µs/req  ` : ''}${k}`,
     )
 }
 show('self', self)

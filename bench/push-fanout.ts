@@ -66,7 +66,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   db.exec('PRAGMA busy_timeout = 5000')
   const wants = (on: boolean) =>
     db.run(
-      'INSERT INTO push_preferences (user_id, new_orders, updated_at) VALUES (?1, ?2, ?3) ON CONFLICT (user_id) DO UPDATE SET new_orders = ?2',
+      'INSERT INTO push_preferences (user_id, new_orders, updated_at) VALUES (?1, ?2, ?3) ' +
+        'ON CONFLICT (user_id) DO UPDATE SET new_orders = ?2',
       [userId, on ? 1 : 0, Date.now()],
     )
   const queued = () =>
@@ -75,12 +76,18 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         n: number
       }
     ).n
+  const countOf = (table: string) => JSON.stringify(db.query(`SELECT count(*) AS n FROM ${table}`).get())
   const drained = async () => {
     const stop = performance.now() + 180_000
     while (queued() > 0) {
       if (performance.now() > stop)
         throw new Error(
-          `push queue did not drain: ${queued()} rows; deliveries by attempts ${JSON.stringify(db.query('SELECT attempts, count(*) AS n, min(locked_until) AS l FROM push_deliveries GROUP BY attempts').all())}; received ${arrivals.length}; orders ${JSON.stringify(db.query('SELECT count(*) AS n FROM orders').get())}; outbox ${JSON.stringify(db.query('SELECT count(*) AS n FROM push_outbox').get())}; subs ${JSON.stringify(db.query('SELECT count(*) AS n FROM push_subscriptions').get())}`,
+          `push queue did not drain: ${queued()} rows; deliveries by attempts ${JSON.stringify(
+            db
+              .query('SELECT attempts, count(*) AS n, min(locked_until) AS l FROM push_deliveries GROUP BY attempts')
+              .all(),
+          )}; received ${arrivals.length}; orders ${countOf('orders')}; outbox ${countOf('push_outbox')}; ` +
+            `subs ${countOf('push_subscriptions')}`,
         )
       await sleep(50)
     }
@@ -206,33 +213,43 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
                 p90: '',
                 p99: fmtMs((rs as LoadResult[])[0]!.p99),
                 max: '',
-                notes: `${fmtInt(mean(rs as LoadResult[]))} orders/s; server CPU/order ${fmtUs((rs as LoadResult[]).reduce((a, r) => a + r.cpuUsPerReq, 0) / (rs as LoadResult[]).length)}`,
+                notes:
+                  `${fmtInt(mean(rs as LoadResult[]))} orders/s; server CPU/order ` +
+                  fmtUs((rs as LoadResult[]).reduce((a, r) => a + r.cpuUsPerReq, 0) / (rs as LoadResult[]).length),
               },
             ]
           : [],
       ),
     ]
     notes.push(
-      `rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withDevices.map((r) => fmtInt(r.rps)).join(', ')}`,
+      `rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; ` +
+        `with ${withDevices.map((r) => fmtInt(r.rps)).join(', ')}`,
     )
     if (sentDuring.length)
       notes.push(
-        `pushes sent while wrk ran (per second, each round): ${sentDuring.map(fmtInt).join(', ')} (PUSH_BUSY_RATE bounds them under pressure; the rest wait in the queue, a row per order)`,
+        'pushes sent while wrk ran (per second, each ' +
+          `round): ${sentDuring.map(fmtInt).join(', ')} (PUSH_BUSY_RATE bounds them under pressure; ` +
+          'the rest wait in the queue, a row per order)',
       )
     if (backlog.length)
       notes.push(`queued after each round with devices (outbox + deliveries rows): ${backlog.map(fmtInt).join(', ')}`)
     notes.push(
-      `latency run: ${fmtInt(expected)} pushes in ${(sendSpan / 1000).toFixed(1)} s from the first order to the last push (${fmtInt(expected / (sendSpan / 1000))} pushes/s)`,
+      `latency run: ${fmtInt(expected)} pushes in ${(sendSpan / 1000).toFixed(1)} s from the first order ` +
+        `to the last push (${fmtInt(expected / (sendSpan / 1000))} pushes/s)`,
     )
     notes.push(`target: checkout with ${DEVICES} devices ≥ ${fmtPct(TARGET_RATIO)} of without`)
     const pass = fromAnswer.length === expected && (Number.isNaN(ratio) || ratio >= TARGET_RATIO)
     return {
       name: 'push-fanout',
-      title: `Push fan-out: ${DEVICES} subscribed devices, 201 → push request at ${RATE} orders/s, checkout with/without them (${opts.connections} connections, ${opts.duration} s rounds)`,
+      title:
+        `Push fan-out: ${DEVICES} subscribed devices, 201 → push request at ${RATE} orders/s, ` +
+        `checkout with/without them (${opts.connections} connections, ${opts.duration} s rounds)`,
       rows,
       notes,
       pass,
-      summary: `push fan-out: 201→push p50 ${fmtMs(pct(fromAnswer, 50))}, p99 ${fmtMs(pct(fromAnswer, 99))}; checkout with ${DEVICES} devices ${Number.isNaN(ratio) ? 'n/a' : fmtPct(ratio)} of without`,
+      summary:
+        `push fan-out: 201→push p50 ${fmtMs(pct(fromAnswer, 50))}, p99 ${fmtMs(pct(fromAnswer, 99))}; ` +
+        `checkout with ${DEVICES} devices ${Number.isNaN(ratio) ? 'n/a' : fmtPct(ratio)} of without`,
     }
   } finally {
     db.close()
@@ -241,7 +258,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   }
 }
 
-/** The store's owner and `DEVICES` subscriptions of theirs, written before the server starts; returns the owner's id. */
+/**
+ * The store's owner and `DEVICES` subscriptions of theirs, written before the server starts; returns the owner's id.
+ */
 async function seedDevices(
   dataDir: string,
   storeId: string,

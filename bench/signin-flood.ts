@@ -166,14 +166,21 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   const refused = Number(flooded['refused (429)'])
   return {
     name: 'signin-flood',
-    title: `People signing in from clean addresses while ${addresses} addresses flood the sign-in form (argon2id at its production cost)`,
+    title:
+      `People signing in from clean addresses while ${addresses} addresses flood the sign-in form ` +
+      '(argon2id at its production cost)',
     rows,
     notes: [
-      'Each flooding address keeps one wrong guess in flight at a fresh e-mail: only the argon2id queue (2 running, 64 waiting) holds them back.',
-      `Each person signs in from an address of their own; the flood runs ${warmupMs / 1000} s before the first of them arrives.`,
+      'Each flooding address keeps one wrong guess in flight at a fresh e-mail: ' +
+        'only the argon2id queue (2 running, 64 waiting) holds them back.',
+      `Each person signs in from an address of their own; the flood runs ${warmupMs / 1000} s before the ` +
+        'first of them arrives.',
       'Target: no person from a clean address is refused (429) while the flood runs.',
     ],
     pass: refused === 0,
-    summary: `clean addresses during a ${addresses}-address flood: ${flooded['signed in (303)']}/${flooded['clean sign-ins']} signed in, p50 ${flooded.p50}, p90 ${flooded.p90}`,
+    summary:
+      `clean addresses during a ${addresses}-address ` +
+      `flood: ${flooded['signed in (303)']}/${flooded['clean sign-ins']} signed in, p50 ${flooded.p50}, ` +
+      `p90 ${flooded.p90}`,
   }
 }

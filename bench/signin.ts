@@ -29,7 +29,8 @@ const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!
 const hwm = () => Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024
 
 console.log(
-  `bench signin (Bun ${Bun.version}, ${navigator.hardwareConcurrency} cpus, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
+  `bench signin (Bun ${Bun.version}, ${navigator.hardwareConcurrency} cpus, ` +
+    `load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
 )
 const rows: [string, string][] = []
 // The cheaper setting first, so each peak (VmHWM) is what that setting adds, not the other's.

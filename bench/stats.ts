@@ -97,11 +97,15 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
 
     return {
       name: 'stats',
-      title: `GET /api/v1/stats over TLS, store with ${fmtInt(N)} orders (${fmtInt(fill.items)} items, ${fmtInt(VISITS)} visits) over 365 days; sequential requests`,
+      title:
+        `GET /api/v1/stats over TLS, store with ${fmtInt(N)} orders ` +
+        `(${fmtInt(fill.items)} items, ${fmtInt(VISITS)} visits) over 365 days; sequential requests`,
       rows,
       notes: [
-        `fill: ${fmtInt(N)} orders + items + visits inserted in ${(fill.ms / 1000).toFixed(1)} s with the rollup triggers on (${fmtInt((N / fill.ms) * 1000)} orders/s)`,
-        `target: p95 ≤ ${TARGET_MS} ms for all time and the 30-day window; edges of exact-bound windows come from plain queries over at most a day on each side`,
+        `fill: ${fmtInt(N)} orders + items + visits inserted in ${(fill.ms / 1000).toFixed(1)} s with ` +
+          `the rollup triggers on (${fmtInt((N / fill.ms) * 1000)} orders/s)`,
+        `target: p95 ≤ ${TARGET_MS} ms for all time and the 30-day window; ` +
+          'edges of exact-bound windows come from plain queries over at most a day on each side',
         `the plain-aggregate row matches the rollup's totalOrders and revenue (checked)`,
       ],
       pass,
@@ -131,11 +135,13 @@ export async function fillOrders(
   const rnd = () => ((seedN = (seedN * 48271) % 2147483647), seedN / 2147483647)
   const prices = productIds.map(() => 100 + Math.floor(rnd() * 9900))
   const insOrder = c.prepare(
-    `INSERT INTO orders (id, store_id, order_number, status, customer_name, customer_phone, currency, items_subtotal, total, dedup_hash, created_at, updated_at)
+    `INSERT INTO orders (id, store_id, order_number, status, customer_name, customer_phone, currency, items_subtotal,
+    total, dedup_hash, created_at, updated_at)
      VALUES (?1, ?2, ?3, ?4, 'Bench Customer', '+14155550123', 'USD', ?5, ?6, ?7, ?8, ?8)`,
   )
   const insItem = c.prepare(
-    `INSERT INTO order_items (id, order_id, product_id, product_name, quantity, unit_price, subtotal, position) VALUES (?1, ?2, ?3, 'Bench product', ?4, ?5, ?6, ?7)`,
+    'INSERT INTO order_items (id, order_id, product_id, product_name, quantity, unit_price, subtotal, ' +
+      `position) VALUES (?1, ?2, ?3, 'Bench product', ?4, ?5, ?6, ?7)`,
   )
   const insVisit = c.prepare('INSERT INTO catalog_visits (store_id, created_at) VALUES (?1, ?2)')
   const pickStatus = () => {

@@ -108,19 +108,43 @@ async function loadRounds(opts: BenchOpts) {
     const p99 = calmest(main.reals)
     const cartRatio = cart.base.cpuUsPerReq / cart.real.cpuUsPerReq
     return {
-      title: `GET ${catalog} (60 products × 3 variants, HTML, ${main.bytes.toLocaleString('en-US')} B) over TLS, ${opts.connections} connections, ${opts.duration} s per round, load: ${main.real.tool}; then the cart page (${cart.bytes.toLocaleString('en-US')} B)`,
+      title:
+        `GET ${catalog} (60 products × 3 variants, HTML, ${main.bytes.toLocaleString('en-US')} B) over ` +
+        `TLS, ${opts.connections} connections, ${opts.duration} s per round, load: ${main.real.tool}; ` +
+        `then the cart page (${cart.bytes.toLocaleString('en-US')} B)`,
       rows: [...main.rows, ...product.rows, ...(baseProduct?.rows ?? []), ...cart.rows],
       notes: [
-        `catalog: CPU cost ratio bare/storefront ${fmtPct(cpuRatio)} (target ≥ ${fmtPct(TARGET_CPU_RATIO)}); req/s ratio ${fmtPct(main.real.rps / main.base.rps)}; p99 of the calmest round ${fmtMs(p99)} (target ≤ ${TARGET_P99_MS} ms), bare ${fmtMs(calmest(main.bares))}`,
-        `rounds' p99 — catalog: ${main.reals.map((r) => fmtMs(r.p99)).join(', ')} vs bare ${main.bares.map((r) => fmtMs(r.p99)).join(', ')}; cart: ${cart.reals.map((r) => fmtMs(r.p99)).join(', ')} vs bare ${cart.bares.map((r) => fmtMs(r.p99)).join(', ')}`,
-        `product page: ${fmtUs(product.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(product.base.cpuUsPerReq)} (ratio ${fmtPct(product.base.cpuUsPerReq / product.real.cpuUsPerReq)})${baseProduct ? `; base revision ${fmtUs(baseProduct.real.cpuUsPerReq)} vs its bare ${fmtUs(baseProduct.base.cpuUsPerReq)}` : ''}`,
-        `cart (no visit count): CPU cost ratio bare/storefront ${fmtPct(cartRatio)}; req/s ratio ${fmtPct(cart.real.rps / cart.base.rps)}; p99 ${fmtMs(cart.real.p99)}`,
-        `the catalog view's visit count (in memory, written behind per store and second) costs ≈ ${fmtUs(main.real.cpuUsPerReq - main.base.cpuUsPerReq - (cart.real.cpuUsPerReq - cart.base.cpuUsPerReq))} of server CPU per view beyond the page path`,
-        `rounds' req/s — catalog: ${main.reals.map((r) => fmtInt(r.rps)).join(', ')} vs bare ${main.bares.map((r) => fmtInt(r.rps)).join(', ')}; cart: ${cart.reals.map((r) => fmtInt(r.rps)).join(', ')} vs bare ${cart.bares.map((r) => fmtInt(r.rps)).join(', ')} (best round of each kept, rounds alternate)`,
+        `catalog: CPU cost ratio bare/storefront ${fmtPct(cpuRatio)} (target ` +
+          `≥ ${fmtPct(TARGET_CPU_RATIO)}); req/s ratio ${fmtPct(main.real.rps / main.base.rps)}; ` +
+          `p99 of the calmest round ${fmtMs(p99)} (target ≤ ${TARGET_P99_MS} ms), ` +
+          `bare ${fmtMs(calmest(main.bares))}`,
+        `rounds' p99 — catalog: ${main.reals.map((r) => fmtMs(r.p99)).join(', ')} vs ` +
+          `bare ${main.bares.map((r) => fmtMs(r.p99)).join(', ')}; ` +
+          `cart: ${cart.reals.map((r) => fmtMs(r.p99)).join(', ')} vs ` +
+          `bare ${cart.bares.map((r) => fmtMs(r.p99)).join(', ')}`,
+        `product page: ${fmtUs(product.real.cpuUsPerReq)} CPU/request vs bare ${fmtUs(product.base.cpuUsPerReq)} ` +
+          `(ratio ${fmtPct(product.base.cpuUsPerReq / product.real.cpuUsPerReq)})` +
+          (baseProduct
+            ? `; base revision ${fmtUs(baseProduct.real.cpuUsPerReq)} ` +
+              `vs its bare ${fmtUs(baseProduct.base.cpuUsPerReq)}`
+            : ''),
+        `cart (no visit count): CPU cost ratio bare/storefront ${fmtPct(cartRatio)}; ` +
+          `req/s ratio ${fmtPct(cart.real.rps / cart.base.rps)}; p99 ${fmtMs(cart.real.p99)}`,
+        "the catalog view's visit count (in memory, written behind per store and second) costs ≈ " +
+          fmtUs(main.real.cpuUsPerReq - main.base.cpuUsPerReq - (cart.real.cpuUsPerReq - cart.base.cpuUsPerReq)) +
+          ' of server CPU per view beyond the page path',
+        `rounds' req/s — catalog: ${main.reals.map((r) => fmtInt(r.rps)).join(', ')} vs ` +
+          `bare ${main.bares.map((r) => fmtInt(r.rps)).join(', ')}; ` +
+          `cart: ${cart.reals.map((r) => fmtInt(r.rps)).join(', ')} vs ` +
+          `bare ${cart.bares.map((r) => fmtInt(r.rps)).join(', ')} (best round of each kept, ` +
+          'rounds alternate)',
         `cpu: ${cpuPlan().description}`,
       ],
       pass: cpuRatio >= TARGET_CPU_RATIO && p99 <= TARGET_P99_MS && main.failures === 0,
-      summary: `catalog ${fmtInt(main.real.rps)} vs ${fmtInt(main.base.rps)} req/s, CPU cost ratio ${fmtPct(cpuRatio)}, p99 ${fmtMs(p99)} (calmest round; bare ${fmtMs(calmest(main.bares))}); cart page ${fmtPct(cartRatio)}`,
+      summary:
+        `catalog ${fmtInt(main.real.rps)} vs ${fmtInt(main.base.rps)} req/s, ` +
+        `CPU cost ratio ${fmtPct(cpuRatio)}, p99 ${fmtMs(p99)} (calmest round; ` +
+        `bare ${fmtMs(calmest(main.bares))}); cart page ${fmtPct(cartRatio)}`,
     }
   } finally {
     await server.stop()
@@ -235,7 +259,9 @@ async function lighthouseRows(): Promise<{ rows: Row[]; pass: boolean; notes: st
     rows,
     pass,
     notes: [
-      `Lighthouse (demo store): performance, accessibility, best practices, SEO (target ≥ ${TARGET_LIGHTHOUSE} each) and bytes transferred on first view by kind (total includes the icon); mobile form factor, simulated throttling, Chromium ${CHROME}`,
+      'Lighthouse (demo store): performance, accessibility, best practices, ' +
+        `SEO (target ≥ ${TARGET_LIGHTHOUSE} each) and bytes transferred on first view by kind (total ` +
+        `includes the icon); mobile form factor, simulated throttling, Chromium ${CHROME}`,
     ],
   }
 }

@@ -104,14 +104,20 @@ export async function run(_opts: BenchOpts): Promise<BenchResult> {
   const pass = mine.aStatus === 201 && mine.aMs <= TARGET_A_MS && mine.peakMb <= TARGET_RSS_MB
   return {
     name: 'upload-tenants',
-    title: `upload exhaustion across tenants: store B sends ${B_UPLOADS} × ${(big.length / 1e6).toFixed(1)} MB JPEGs at once while store A uploads a 10 × 10 PNG`,
+    title:
+      `upload exhaustion across tenants: store B sends ${B_UPLOADS} × ${(big.length / 1e6).toFixed(1)} MB ` +
+      'JPEGs at once while store A uploads a 10 × 10 PNG',
     rows,
     notes: [
-      `targets: A's upload ≤ ${TARGET_A_MS} ms (got ${fmtMs(mine.aMs)}), server peak RSS ≤ ${TARGET_RSS_MB} MiB (got ${mine.peakMb.toFixed(0)} MiB)`,
-      'B past MEDIA_UPLOADS_PER_STORE (2) in flight is refused with 429 + Retry-After before its body is read; a client retries',
+      `targets: A's upload ≤ ${TARGET_A_MS} ms (got ${fmtMs(mine.aMs)}), ` +
+        `server peak RSS ≤ ${TARGET_RSS_MB} MiB (got ${mine.peakMb.toFixed(0)} MiB)`,
+      'B past MEDIA_UPLOADS_PER_STORE (2) in flight is refused with 429 + Retry-After before its body is ' +
+        'read; a client retries',
       `cpu: ${cpuPlan().description}`,
     ],
     pass,
-    summary: `A ${fmtMs(mine.aMs)}, peak RSS ${mine.peakMb.toFixed(0)} MiB${runs[1] ? ` (base: A ${fmtMs(runs[1][1].aMs)}, ${runs[1][1].peakMb.toFixed(0)} MiB)` : ''}`,
+    summary:
+      `A ${fmtMs(mine.aMs)}, peak RSS ${mine.peakMb.toFixed(0)} MiB` +
+      (runs[1] ? ` (base: A ${fmtMs(runs[1][1].aMs)}, ${runs[1][1].peakMb.toFixed(0)} MiB)` : ''),
   }
 }

@@ -258,7 +258,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       }
     } else {
       notes.push(
-        'throughput comparison skipped: it needs wrk (distinct bodies per request); install with apt-get install -y wrk',
+        'throughput comparison skipped: it needs wrk (distinct bodies per request); ' +
+          'install with apt-get install -y wrk',
       )
     }
     const best = (rs: LoadResult[]) => (rs.length ? rs.reduce((a, b) => (b.rps > a.rps ? b : a)) : undefined)
@@ -269,7 +270,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     const bestRatio = w0 && w1 ? w1.rps / w0.rps : NaN
     const p50 = pct(fromSend, 50)
     notes.push(
-      `latency run: ${n} orders sent in ${(sendSpan / 1000).toFixed(2)} s (${fmtInt(n / (sendSpan / 1000))}/s achieved)`,
+      `latency run: ${n} orders sent in ${(sendSpan / 1000).toFixed(2)} s ` +
+        `(${fmtInt(n / (sendSpan / 1000))}/s achieved)`,
     )
     const pass =
       p50 < TARGET_P50_MS && missing === 0 && failures === 0 && (Number.isNaN(ratio) || ratio >= TARGET_RATIO)
@@ -306,7 +308,9 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       p90: '',
       p99: '',
       max: '',
-      notes: `with webhook ${fmtUs(cpuWithHook * 1000)} (delivery included), without ${fmtUs(cpuWithout * 1000)}: +${fmtPct(cpuWithHook / cpuWithout - 1)}`,
+      notes:
+        `with webhook ${fmtUs(cpuWithHook * 1000)} (delivery included), ` +
+        `without ${fmtUs(cpuWithout * 1000)}: +${fmtPct(cpuWithHook / cpuWithout - 1)}`,
     })
     const tput = [w0 && { orders: 'no webhook', r: w0 }, w1 && { orders: 'one active webhook', r: w1 }]
       .filter((x): x is { orders: string; r: LoadResult } => Boolean(x))
@@ -316,40 +320,57 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         p90: fmtMs(r.p90),
         p99: fmtMs(r.p99),
         max: '',
-        notes: `${fmtInt(r.rps)} orders/s, server CPU/req ${fmtUs(r.cpuUsPerReq)}, CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
+        notes:
+          `${fmtInt(r.rps)} orders/s, server CPU/req ${fmtUs(r.cpuUsPerReq)}, ` +
+          `CPU use ${fmtPct(r.serverCpuShare)}, non-2xx ${r.non2xx}, errors ${r.errors}`,
       }))
     if (w0 && w1)
       notes.push(
-        `with webhook / without: ${fmtPct(ratio)} of the throughput, mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the requests still in flight when a round ends)`,
+        `with webhook / without: ${fmtPct(ratio)} of the throughput, ` +
+          `mean of the rounds (target ≥ ${fmtPct(TARGET_RATIO)}); ` +
+          `best round / best round ${fmtPct(bestRatio)}; ${fmtInt(deliveredInRounds)} deliveries received ` +
+          `for ${fmtInt(postedInRounds)} orders wrk counted with the webhook on (wrk does not count the ` +
+          'requests still in flight when a round ends)',
       )
     if (duringRound.length)
       notes.push(
-        `deliveries received while wrk ran (per second, each round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them under pressure)`,
+        'deliveries received while wrk ran (per second, each ' +
+          `round): ${duringRound.map(fmtInt).join(', ')} (the governor's WEBHOOK_BUSY_RATE bounds them ` +
+          'under pressure)',
       )
     notes.push(
-      `rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`,
+      `rounds (orders/s): without ${without.map((r) => fmtInt(r.rps)).join(', ')}; ` +
+        `with ${withHook.map((r) => fmtInt(r.rps)).join(', ')}`,
     )
     if (w0 && w1) {
       // Server CPU per order, mean over the rounds: what a saturated core's throughput follows,
       // and unaffected by CPU time the VM loses to its neighbours (which swings req/s).
       const cpu = (rs: LoadResult[]) => rs.reduce((a, r) => a + r.cpuUsPerReq, 0) / rs.length
       notes.push(
-        `server CPU per order, mean of the rounds: without ${fmtUs(cpu(without))}, with ${fmtUs(cpu(withHook))} (CPU-predicted throughput ratio ${fmtPct(cpu(without) / cpu(withHook))})`,
+        `server CPU per order, mean of the rounds: without ${fmtUs(cpu(without))}, ` +
+          `with ${fmtUs(cpu(withHook))} (CPU-predicted throughput ` +
+          `ratio ${fmtPct(cpu(without) / cpu(withHook))})`,
       )
     }
     notes.push(
-      `receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: repeats happen only after a lost answer)`,
+      `receiver: ${fmtInt(received)} requests, ${duplicates} repeated webhook-ids (at-least-once: ` +
+        'repeats happen only after a lost answer)',
     )
     notes.push(
-      `targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`,
+      `targets: p50 order→receipt < ${TARGET_P50_MS} ms at ${RATE}/s; ` +
+        `throughput with a webhook ≥ ${fmtPct(TARGET_RATIO)} of without`,
     )
     return {
       name: 'webhooks',
-      title: `Webhooks: order.created delivery latency at ${RATE} orders/s and order-post throughput with/without an endpoint (${opts.connections} connections, ${opts.duration} s rounds)`,
+      title:
+        `Webhooks: order.created delivery latency at ${RATE} orders/s and order-post throughput ` +
+        `with/without an endpoint (${opts.connections} connections, ${opts.duration} s rounds)`,
       rows: [...rows, ...tput],
       notes,
       pass,
-      summary: `webhooks: order→receipt p50 ${fmtMs(p50)}, p99 ${fmtMs(pct(fromSend, 99))} @ ${RATE}/s; throughput with webhook ${Number.isNaN(ratio) ? 'n/a' : fmtPct(ratio)} of without`,
+      summary:
+        `webhooks: order→receipt p50 ${fmtMs(p50)}, p99 ${fmtMs(pct(fromSend, 99))} @ ${RATE}/s; ` +
+        `throughput with webhook ${Number.isNaN(ratio) ? 'n/a' : fmtPct(ratio)} of without`,
     }
   } finally {
     receiver.stop(true)

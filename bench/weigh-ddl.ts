@@ -44,7 +44,8 @@ const variants: [string, string][] = [
   ['order_items_stats_ai', 'DROP TRIGGER order_items_stats_ai'],
   [
     'all five triggers',
-    'DROP TRIGGER orders_stats_ai; DROP TRIGGER orders_counts_ai; DROP TRIGGER order_names_ai; DROP TRIGGER order_events_ai; DROP TRIGGER order_items_stats_ai',
+    'DROP TRIGGER orders_stats_ai; DROP TRIGGER orders_counts_ai; DROP TRIGGER order_names_ai; ' +
+      'DROP TRIGGER order_events_ai; DROP TRIGGER order_items_stats_ai',
   ],
   ...[
     'orders_store_number_uq',
@@ -72,7 +73,8 @@ for (const [name, ddl] of picked) {
   const sdb = new Database(path.join(dataDir, 'storefront.db'))
   if (ddl) sdb.run(ddl)
   sdb.run(
-    "INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
+    'INSERT INTO shipping_options (id, store_id, name, price, is_active, created_at, updated_at) ' +
+      "VALUES ('shipbench', ?, 'Courier', 499, 1, 0, 0)",
     [seeded.storeId],
   )
   for (const v of seeded.variantIds.slice(0, 2)) sdb.run('UPDATE variants SET stock = 1000000000 WHERE id = ?', [v])
@@ -109,8 +111,7 @@ console.log('| left out | µs CPU/order | costs µs | WAL pages/order | costs pa
 console.log('|---|---:|---:|---:|---:|')
 for (const r of rows) {
   const same = r === base
-  console.log(
-    `| ${r.name} | ${r.us.toFixed(1)} | ${same ? '' : (base.us - r.us).toFixed(1)} | ${r.pages.toFixed(2)} | ${same ? '' : (base.pages - r.pages).toFixed(2)} |`,
-  )
+  const costs = same ? ['', ''] : [(base.us - r.us).toFixed(1), (base.pages - r.pages).toFixed(2)]
+  console.log(`| ${r.name} | ${r.us.toFixed(1)} | ${costs[0]} | ${r.pages.toFixed(2)} | ${costs[1]} |`)
 }
 for (const s of setups) closeDeps(s.deps)

@@ -67,7 +67,9 @@ afterAll(async () => {
 const insecureFetch = (url: string | URL, init?: RequestInit) =>
   fetch(url, { ...init, tls: { rejectUnauthorized: false } } as RequestInit)
 
-/** What an assistant keeps: its registration, its tokens, the PKCE verifier; it "opens" the consent URL by keeping it. */
+/**
+ * What an assistant keeps: its registration, its tokens, the PKCE verifier; it "opens" the consent URL by keeping it.
+ */
 class AssistantProvider implements OAuthClientProvider {
   info?: OAuthClientInformationMixed
   saved?: OAuthTokens

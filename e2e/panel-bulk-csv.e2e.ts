@@ -112,7 +112,8 @@ describe('bulk edit and CSV on a phone', () => {
         name: 'faults.csv',
         mimeType: 'text/csv',
         buffer: Buffer.from(
-          'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive\nKettle,kettle,,-2,,Nowhere,,,1.5,maybe\n',
+          'name,slug,description,price,comparePrice,category,variant,variantPrice,stock,isActive\n' +
+            'Kettle,kettle,,-2,,Nowhere,,,1.5,maybe\n',
         ),
       })
       await page.getByRole('button', { name: 'Check the file' }).click()

@@ -69,7 +69,8 @@ test(
     await w.page.getByRole('heading', { level: 1, name: 'Invitation ready' }).waitFor()
     expect(await w.page.getByText('Send this one-time link to new.person@example.com.').count()).toBe(1)
     await check(w.page)
-    // Chromium reports each 4xx document as a console error: the confirm page (403) and the wrong password (401) are the ones asked for.
+    // Chromium reports each 4xx document as a console error: the confirm
+    // page (403) and the wrong password (401) are the ones asked for.
     expect(w.problems.map((p) => /status of (\d+)/.exec(p)?.[1])).toEqual(['403', '401'])
     w.problems.splice(0, w.problems.length)
 

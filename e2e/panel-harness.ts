@@ -82,7 +82,10 @@ export interface Watched {
   problems: string[]
 }
 
-/** A fresh context (its own cookies) and a page (phone-sized unless `viewport` says otherwise) whose requests, console and dialogs are watched. */
+/**
+ * A fresh context (its own cookies) and a page (phone-sized unless `viewport`
+ * says otherwise) whose requests, console and dialogs are watched.
+ */
 export async function open(
   h: Harness,
   opts: { allowOrigins?: string[]; viewport?: { width: number; height: number } } = {},
@@ -146,7 +149,10 @@ export async function navLink(page: Page, name: string | RegExp) {
   return page.getByRole('link', { name, exact }).first()
 }
 
-/** Follows a navigation link to its page (through the phone's More page when it is not a tab), waits for the page's heading, and checks the page (check). */
+/**
+ * Follows a navigation link to its page (through the phone's More page when it
+ * is not a tab), waits for the page's heading, and checks the page (check).
+ */
 export async function goTo(page: Page, name: string): Promise<void> {
   await (await navLink(page, name)).click()
   await page.getByRole('heading', { level: 1, name }).waitFor()
@@ -162,7 +168,10 @@ export const clipboardText = async (page: Page): Promise<string> =>
     )
   ).trim()
 
-/** A platform authenticator in the page's browser (DevTools' WebAuthn domain): it makes and uses passkeys with no prompt. */
+/**
+ * A platform authenticator in the page's browser (DevTools'
+ * WebAuthn domain): it makes and uses passkeys with no prompt.
+ */
 export async function addPasskeyAuthenticator(w: Watched): Promise<void> {
   const cdp = await w.context.newCDPSession(w.page)
   await cdp.send('WebAuthn.enable')
@@ -193,7 +202,10 @@ export async function signInAs(h: Harness, page: Page, email: string, password: 
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor()
 }
 
-/** A pro store with an owner who signs in with `password`, and a key that reads its products (to check what the panel wrote over the API). */
+/**
+ * A pro store with an owner who signs in with `password`, and a key
+ * that reads its products (to check what the panel wrote over the API).
+ */
 export async function ownerStore(
   h: Harness,
   input: { name: string; slug: string; email: string; password: string; whatsapp?: string },

@@ -36,7 +36,8 @@ afterAll(async () => {
 })
 
 test(
-  "an invitation to a link-only account: its holder can't set the password; the account's person accepts, then sets one",
+  "an invitation to a link-only account: its holder can't set the password; " +
+    "the account's person accepts, then sets one",
   async () => {
     // The other store's owner invites the e-mail on the Team page and opens the link themselves.
     const loud = await open(h)

@@ -73,7 +73,8 @@ const bogotaTime = (iso: string) =>
 
 describe("the seller's day on a phone", () => {
   test(
-    'an inbox row with lines, phone and Bogota time; Confirm and message moves it and opens wa.me with the confirmation',
+    'an inbox row with lines, phone and Bogota time; Confirm and message moves it and opens wa.me with ' +
+      'the confirmation',
     async () => {
       const o = await postOrder('Ana Ruiz', '+573001110001')
       const w = await open(h)
@@ -129,7 +130,8 @@ describe("the seller's day on a phone", () => {
   )
 
   test(
-    "Mark as shipped with a tracking number: the customer's open page shows it; Tell <name> on WhatsApp; the packing slip",
+    "Mark as shipped with a tracking number: the customer's open page shows it; Tell " +
+      '<name> on WhatsApp; the packing slip',
     async () => {
       const o = await postOrder('Luis Gómez', '+573001110002', [{ productId: longId, quantity: 12 }])
       const customer = await open(h)

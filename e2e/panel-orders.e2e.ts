@@ -94,7 +94,8 @@ async function signIn(page: Page, email: string) {
 
 describe('the orders inbox in Chromium', () => {
   test(
-    'a posted order appears live with the title count; Confirm; WhatsApp; packing slip; cancel puts stock back; search by phone',
+    'a posted order appears live with the title count; Confirm; WhatsApp; packing slip; ' +
+      'cancel puts stock back; search by phone',
     async () => {
       const w = await open(h)
       const { page } = w

@@ -42,7 +42,8 @@ const picture = (width: number, color: string) =>
 
 describe('the product editor on a phone', () => {
   test(
-    'two variants with stock and two pictures; reorder the pictures by keyboard; the storefront and the API show the new order',
+    'two variants with stock and two pictures; reorder the pictures by keyboard; ' +
+      'the storefront and the API show the new order',
     async () => {
       const w = await open(h)
       const { page } = w

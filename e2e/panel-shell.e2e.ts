@@ -155,7 +155,8 @@ describe('the frame on a phone and a desktop', () => {
 
 describe('new-order alerts on every page', () => {
   test(
-    'an order placed while the Dashboard and Products are open shows on both; the dashboard lists it; the chime and its switch',
+    'an order placed while the Dashboard and Products are open shows on both; the dashboard lists it; ' +
+      'the chime and its switch',
     async () => {
       const w = await open(h, { viewport: PHONE })
       // Counts the chime's notes: the page's own AudioContext, observed from outside.

@@ -188,7 +188,9 @@ describe('the panel in Chromium', () => {
       const w = await open(h)
       await acceptInvitation(w.page, invitation(address, 'owner'), 'Carla Careful')
       const other = await h.otherOrigin(
-        `<!doctype html><html lang="en"><title>Win a prize</title><form method="post" action="${h.origin}/admin/account/profile"><input type="hidden" name="name" value="Hacked"><button>Claim</button></form></html>`,
+        '<!doctype html><html lang="en"><title>Win a prize</title>' +
+          `<form method="post" action="${h.origin}/admin/account/profile">` +
+          '<input type="hidden" name="name" value="Hacked"><button>Claim</button></form></html>',
       )
       const attacker = await w.context.newPage()
       const errors: string[] = []

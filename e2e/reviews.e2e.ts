@@ -111,7 +111,8 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? 'JavaScript on' : 'JavaScript off'
   describe(`reviews with ${mode}`, () => {
     test(
-      'write a review: pending over the API and not shown; approved over the API: shown with its text, name and rating, markup as text',
+      'write a review: pending over the API and not shown; approved over the API: shown with its text, ' +
+        'name and rating, markup as text',
       async () => {
         const w = await open(javaScriptEnabled)
         const { page } = w
@@ -196,7 +197,8 @@ for (const javaScriptEnabled of [true, false]) {
         if (javaScriptEnabled) {
           await form.getByRole('button', { name: 'Send review' }).click()
         } else {
-          // The browser's own check stops a post without a rating; a browser that lets it through gets the page's answer.
+          // The browser's own check stops a post without a rating;
+          // a browser that lets it through gets the page's answer.
           await page.evaluate(() => {
             ;(
               globalThis as unknown as { document: { querySelector(s: string): { noValidate: boolean } } }

@@ -291,7 +291,8 @@ describe('storefront in Chromium', () => {
   )
 
   test(
-    'one unit, two carts: the second checkout is told at its line that it sold out; then the product shows sold out and cannot be added',
+    'one unit, two carts: the second checkout is told at its line that it sold out; ' +
+      'then the product shows sold out and cannot be added',
     async () => {
       const first = await open()
       const second = await open()
@@ -447,12 +448,18 @@ describe('storefront in Chromium', () => {
         fetch: (req) =>
           new URL(req.url).pathname === '/'
             ? new Response(
-                `<!doctype html><html lang="en"><title>Other shop</title><link rel="icon" href="data:,"><button id="go">Order</button><output id="out"></output>
+                `<!doctype html><html lang="en"><title>Other shop</title><link rel="icon" href="data:,">
+<button id="go">Order</button><output id="out"></output>
 <script>
 document.getElementById('go').onclick = async () => {
-  const res = await fetch(${JSON.stringify(origin)} + '/api/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'cors-attempt-1' }, body: ${JSON.stringify(body)} })
+  const res = await fetch(${JSON.stringify(origin)} + '/api/orders', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'cors-attempt-1' },
+    body: ${JSON.stringify(body)},
+  })
   const json = await res.json()
-  document.getElementById('out').textContent = res.status + ' ' + json.orderNumber + ' remaining=' + res.headers.get('x-ratelimit-remaining')
+  document.getElementById('out').textContent =
+    res.status + ' ' + json.orderNumber + ' remaining=' + res.headers.get('x-ratelimit-remaining')
 }
 </script></html>`,
                 { headers: { 'content-type': 'text/html; charset=utf-8' } },

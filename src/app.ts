@@ -37,8 +37,10 @@ const ReplicaHealth = t.Object(
 )
 
 const SCOPES_TEXT =
-  'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, PUT and DELETE need `<resource>:write`. ' +
-  "Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
+  'Send `Authorization: Bearer <API_KEY>`. GET needs `<resource>:read`; POST, ' +
+  'PUT and DELETE need `<resource>:write`. ' +
+  'Checks run in this order: 401 key → 402 suspended store → 429 per-key limit (100/min, ' +
+  "every request counts) → 403 scope → 403 another store's record → 403 plan → 400 validation → 404."
 
 export function createApp(deps: Deps) {
   const mcp = mcpRoutes(deps, (req): Promise<Response> => app.handle(req))
@@ -53,7 +55,7 @@ export function createApp(deps: Deps) {
   const requests = new RequestLog(deps.log, deps.config.trustProxy)
   const errorLog = new LogOnce(deps.log, deps.clock)
 
-  let app = new Elysia({ name: 'storefront' })
+  const base = new Elysia({ name: 'storefront' })
     .wrap(requests.wrap as never)
     .use(
       apiDocs({
@@ -117,14 +119,15 @@ export function createApp(deps: Deps) {
         },
       },
     )
-  for (const routes of api) app = app.use(routes) as unknown as typeof app
-  app = app
+  // Elysia's `use` mounts on the instance itself: the API's modules need not widen its type one by one.
+  for (const routes of api) base.use(routes)
+  const app = base
     .use(mcp)
     .use(oauthRoutes(deps))
     .use(mediaRoutes(deps))
     .use(orderStatusRoutes(deps))
     .use(shopRoutes(deps))
-    .use(panel) as unknown as typeof app
+    .use(panel)
 
   return Object.assign(app, { gate, firstRun })
 }

@@ -1,10 +1,10 @@
 /**
  * Group commit for POST /api/orders: the adapter, in the composition root, that runs the orders
- * module's `placeOrder` verb for many posts in one transaction. Several orders commit in ONE BEGIN IMMEDIATE transaction,
- * each in its own savepoint: an order that fails (400, 404, 409…) rolls back alone, the others
- * commit together with one fsync. Orders run one after another inside, so duplicates, order
- * numbers and discount uses see each other exactly as they would in separate transactions, and
- * N identical posts racing each other create exactly one order.
+ * module's `placeOrder` verb for many posts in one transaction. Several orders commit in ONE BEGIN IMMEDIATE
+ * transaction, each in its own savepoint: an order that fails (400, 404, 409…) rolls back alone, the others commit
+ * together with one fsync. Orders run one after another inside, so duplicates, order numbers and discount uses see each
+ * other exactly as they would in separate transactions, and N identical posts racing each other create exactly one
+ * order.
  */
 import type { Ctx, CtxBase } from './kernel/context'
 import type { Logger } from './lib/log'

@@ -195,7 +195,10 @@ const schema = {
     'FULL or NORMAL',
   ),
 
-  /** Benchmarks only (bench/reads.ts): serve every GET uncached, to measure the path a busy store takes after each write. */
+  /**
+   * Benchmarks only (bench/reads.ts): serve every GET uncached,
+   * to measure the path a busy store takes after each write.
+   */
   benchNoResponseCache: setting('BENCH_NO_RESPONSE_CACHE', flag, false, '1 or 0'),
 
   shutdownTimeoutMs: setting('SHUTDOWN_TIMEOUT_MS', int(0), 10000, 'milliseconds'),

@@ -63,11 +63,20 @@ export interface Deps {
   uploads: UploadAdmission
   /** Catalog CSV imports running, one per store (products/csv/admission.ts). */
   imports: ImportAdmission
-  /** Litestream beside the service when REPLICA_URL is set (replica/supervisor.ts); server.ts starts it, /health reads it. */
+  /**
+   * Litestream beside the service when REPLICA_URL is set
+   * (replica/supervisor.ts); server.ts starts it, /health reads it.
+   */
   replica: Replica
-  /** Stores whose committed writes are durable (kernel/write.ts runs it after each write's effects): the panel's live inbox listens. */
+  /**
+   * Stores whose committed writes are durable (kernel/write.ts runs
+   * it after each write's effects): the panel's live inbox listens.
+   */
   settled: Signal<string>
-  /** The server is stopping (server.ts): long-lived responses (the panel's event streams) end so in-flight requests can drain. */
+  /**
+   * The server is stopping (server.ts): long-lived responses (the
+   * panel's event streams) end so in-flight requests can drain.
+   */
   stopping: Signal<void>
 }
 

@@ -122,7 +122,8 @@ export function serveUntilSignal(running: RunningServer): void {
   // On stdout, never in the log: the token opens the first owner account (valid until used or restart).
   if (running.setupUrl)
     process.stdout.write(
-      `First run: open ${running.setupUrl} to create the first store and its owner (the link works once, until the service restarts).\n`,
+      `First run: open ${running.setupUrl} to create the first store and its owner (the link works once, ` +
+        `until the service restarts).\n`,
     )
 }
 

@@ -1,4 +1,7 @@
-/** One Lighthouse run (Node runs its CLI; it starts and stops its own Chromium): mobile, the four categories, the report as JSON. */
+/**
+ * One Lighthouse run (Node runs its CLI; it starts and stops its
+ * own Chromium): mobile, the four categories, the report as JSON.
+ */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './root'

@@ -1,4 +1,6 @@
-/** Load from a second process: wrk (or a Bun keep-alive loop), parsed into req/s, latency and server CPU per request. */
+/**
+ * Load from a second process: wrk (or a Bun keep-alive loop), parsed into req/s, latency and server CPU per request.
+ */
 import { ROOT } from './root'
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -50,7 +52,8 @@ export function hasWrk(): boolean {
   return wrkChecked
 }
 export const WRK_MISSING =
-  'wrk not found: using the Bun load generator (slower, it costs CPU the server may share). Install wrk with `apt-get install -y wrk`.'
+  'wrk not found: using the Bun load generator (slower, it costs CPU the server may share). Install wrk ' +
+  'with `apt-get install -y wrk`.'
 
 export const luaString = (s: string) =>
   `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`

@@ -52,10 +52,48 @@ const FIRST = [
   'Patricia',
   'Emilio',
 ]
+const FIRST_SURNAMES = [
+  'Silva',
+  'Santos',
+  'Pérez',
+  'Gómez',
+  'Rodríguez',
+  'Fernández',
+  'López',
+  'Díaz',
+  'Martínez',
+  'Sánchez',
+]
+const SECOND_SURNAMES = [
+  'Rojas',
+  'Castro',
+  'Vargas',
+  'Ramos',
+  'Ortiz',
+  'Morales',
+  'Reyes',
+  'Núñez',
+  'Herrera',
+  'Medina',
+  'Aguilar',
+  'Vega',
+  'Flores',
+  'Campos',
+  'Mendoza',
+  'Cruz',
+  'Ríos',
+  'Paredes',
+  'Molina',
+  'Suárez',
+  'Torres',
+  'Navarro',
+  'Ibáñez',
+  'Cabrera',
+  'Soto',
+]
 const LAST = Array.from(
   { length: 250 },
-  (_, i) =>
-    `${['Silva', 'Santos', 'Pérez', 'Gómez', 'Rodríguez', 'Fernández', 'López', 'Díaz', 'Martínez', 'Sánchez'][i % 10]}${i >= 10 ? ` ${['Rojas', 'Castro', 'Vargas', 'Ramos', 'Ortiz', 'Morales', 'Reyes', 'Núñez', 'Herrera', 'Medina', 'Aguilar', 'Vega', 'Flores', 'Campos', 'Mendoza', 'Cruz', 'Ríos', 'Paredes', 'Molina', 'Suárez', 'Torres', 'Navarro', 'Ibáñez', 'Cabrera', 'Soto'][Math.floor(i / 10) % 25]}` : ''}`,
+  (_, i) => FIRST_SURNAMES[i % 10] + (i >= 10 ? ` ${SECOND_SURNAMES[Math.floor(i / 10) % 25]}` : ''),
 )
 const STATUSES = [
   'delivered',
@@ -99,7 +137,8 @@ export async function fillOrders(
   const nCustomers = Math.max(10, Math.min(100_000, Math.floor(total / 10)))
   const customers: string[] = []
   const insCustomer = db.prepare(
-    'INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, first_order_at, last_order_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)',
+    'INSERT INTO customers (id, store_id, name, phone, address, orders_count, total_spent, ' +
+      'first_order_at, last_order_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)',
   )
   db.transaction(() => {
     for (let i = 0; i < nCustomers; i++) {
@@ -146,12 +185,15 @@ export function writeOrders(
   const end = Date.now() - 60_000
   const span = 365 * 86_400_000
   const insOrder = db.prepare(
-    `INSERT INTO orders (id, store_id, customer_id, order_number, status, customer_name, customer_phone, customer_address, notes, currency,
-       items_subtotal, shipping_option_id, shipping_name, shipping_price, discount_id, discount_code, discount_amount, total, dedup_hash, created_at, updated_at)
+    `INSERT INTO orders (id, store_id, customer_id, order_number, status, customer_name, customer_phone,
+    customer_address, notes, currency,
+       items_subtotal, shipping_option_id, shipping_name, shipping_price, discount_id, discount_code,
+       discount_amount, total, dedup_hash, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'USD', ?, NULL, 'Courier', 499, NULL, NULL, 0, ?, ?, ?, ?)`,
   )
   const insItem = db.prepare(
-    'INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, quantity, unit_price, subtotal, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO order_items (id, order_id, product_id, variant_id, product_name, variant_name, ' +
+      'quantity, unit_price, subtotal, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   )
   const counts: Record<string, number> = {}
   let newest = ''
@@ -191,7 +233,8 @@ export function writeOrders(
   db.transaction(() => {
     for (const [status, n] of Object.entries(counts)) {
       db.run(
-        'INSERT INTO order_counts (store_id, status, count) VALUES (?, ?, ?) ON CONFLICT (store_id, status) DO UPDATE SET count = excluded.count',
+        'INSERT INTO order_counts (store_id, status, count) VALUES (?, ?, ?) ' +
+          'ON CONFLICT (store_id, status) DO UPDATE SET count = excluded.count',
         [storeId, status, n],
       )
     }

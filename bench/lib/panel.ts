@@ -1,4 +1,7 @@
-/** A person of the panel for the panel benches: an owner written before the server starts, and a session signed in over HTTP like a browser. */
+/**
+ * A person of the panel for the panel benches: an owner written before
+ * the server starts, and a session signed in over HTTP like a browser.
+ */
 import { fetchOnce } from './load'
 
 export const BENCH_PASSWORD = 'correct horse battery staple'

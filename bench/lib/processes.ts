@@ -1,4 +1,6 @@
-/** Child processes and temp folders started here, stopped here by pid only (also on Ctrl-C); CPU pinning and CPU time. */
+/**
+ * Child processes and temp folders started here, stopped here by pid only (also on Ctrl-C); CPU pinning and CPU time.
+ */
 import { spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -79,7 +81,9 @@ export function cpuPlan(): CpuPlan {
     cachedPlan = {
       server: nice,
       load: nice,
-      description: `not pinned (${n} CPU${n === 1 ? '' : 's'}${hasTaskset ? '' : ', no taskset'}${prio}): server and load share CPUs, figures are lower`,
+      description:
+        `not pinned (${n} CPU${n === 1 ? '' : 's'}${hasTaskset ? '' : ', no taskset'}${prio}): ` +
+        'server and load share CPUs, figures are lower',
     }
   }
   return cachedPlan

@@ -96,7 +96,9 @@ export async function seedWith(cwd: string | undefined, dataDir: string, opts: S
   if (cwd === undefined) return seed(dataDir, opts)
   // bench/lib/ since the core's reshaping; one file before it (88d40c8 and earlier).
   const lib = existsSync(`${cwd}/bench/lib/seed.ts`) ? `${cwd}/bench/lib/seed.ts` : `${cwd}/bench/lib.ts`
-  const code = `const { seed } = await import(${JSON.stringify(lib)}); process.stdout.write(JSON.stringify(await seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
+  const code =
+    `const { seed } = await import(${JSON.stringify(lib)}); process.stdout.write(JSON.stringify(await ` +
+    `seed(${JSON.stringify(dataDir)}, ${JSON.stringify(opts)})))`
   const r = Bun.spawnSync([process.execPath, '-e', code], { cwd, stderr: 'pipe' })
   if (r.exitCode !== 0) throw new Error(`seeding with ${cwd} failed: ${r.stderr.toString()}`)
   return JSON.parse(r.stdout.toString()) as Seeded

@@ -132,6 +132,10 @@ export async function startBareServer(opts: {
   body: string | Uint8Array
   contentType?: string
   pin?: boolean
+  /** The answer's status (default 200). */
+  status?: number
+  /** Read and parse each request's body as JSON before answering (a POST's floor). */
+  readJson?: boolean
 }): Promise<ServerHandle> {
   const dir = tempDir('sf-bare-')
   const bodyFile = path.join(dir, 'body')
@@ -142,6 +146,8 @@ export async function startBareServer(opts: {
     BARE_KEY: opts.keyFile,
     BARE_BODY: bodyFile,
     BARE_CONTENT_TYPE: opts.contentType ?? 'application/json',
+    BARE_STATUS: String(opts.status ?? 200),
+    BARE_READ_JSON: opts.readJson ? '1' : '0',
   })
   const logs: string[] = []
   const url = await waitForListening(child, logs, 'listening')

@@ -212,7 +212,8 @@ export function refuseWhileHeld(dataDir: string): void {
   if (held !== undefined) {
     throw new BackupError(
       'SERVICE_RUNNING',
-      `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, delete ${path.join(dataDir, PID_FILE)})`,
+      `the service (${held}) is running on ${dataDir}: stop it first (if it is not running, ` +
+        `delete ${path.join(dataDir, PID_FILE)})`,
     )
   }
 }

@@ -19,11 +19,14 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
       const { path: snapshot, manifest } = createSnapshot(config.dataDir, dest, clock.now())
       return { snapshot, ...manifest }
     },
-    note: 'Copy the snapshot off this machine (or replicate with Litestream, docs/operations.md). It holds secret.key: keep it as private as the data.',
+    note:
+      'Copy the snapshot off this machine (or replicate with Litestream, ' +
+      'docs/operations.md). It holds secret.key: keep it as private as the data.',
   },
   restore: {
     summary:
-      'replace the database (and secret.key, media) with a snapshot, or the database with the replica (service stopped)',
+      'replace the database (and secret.key, media) with a snapshot, ' +
+      'or the database with the replica (service stopped)',
     args: ['[<snapshot>]'],
     options: {
       'from-replica': {
@@ -59,7 +62,9 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
     },
     note:
       'Restored. Start the service; the replaced files (if any) are in the "previous" folder until you delete them. ' +
-      'A restore from the replica keeps DATA_DIR/secret.key and media/ as they were: they must be the ones the replicated service used (secretKey "missing" means the webhook secrets cannot be opened).',
+      'A restore from the replica keeps DATA_DIR/secret.key and media/ as they were: ' +
+      'they must be the ones the replicated service used (secretKey "missing" means the webhook secrets ' +
+      'cannot be opened).',
   },
 }
 

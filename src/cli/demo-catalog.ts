@@ -10,7 +10,8 @@ export const DEMO_KEY_NAME = 'demo'
 export const DEMO_OWNER_EMAIL = 'owner@demo.example'
 export const DEMO_WHATSAPP = '+14155550123'
 export const DEMO_DESCRIPTION =
-  'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: place an order in the browser.'
+  'Freshly roasted coffee, loose-leaf tea and brewing gear. This demo store comes from bun run demo: ' +
+  'place an order in the browser.'
 
 export const CATEGORIES = ['Coffee', 'Tea', 'Accessories']
 

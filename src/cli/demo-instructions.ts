@@ -34,7 +34,9 @@ export function demoInstructions(
   return [
     '',
     panel,
-    `Demo store '${seed.store.slug}' ${seed.created ? 'created' : 'reused'} (id ${seed.store.id}, plan ${seed.store.plan}, ${seed.store.currency}); ${seed.productIds.length} products, discount code ${seed.discountCode}.`,
+    `Demo store '${seed.store.slug}' ${seed.created ? 'created' : 'reused'} (id ${seed.store.id}, ` +
+      `plan ${seed.store.plan}, ${seed.store.currency}); ${seed.productIds.length} products, ` +
+      `discount code ${seed.discountCode}.`,
     `API key (all scopes, shown once; earlier demo keys were revoked):`,
     `  export KEY=${seed.key}`,
     '',
@@ -44,7 +46,8 @@ export function demoInstructions(
     'Place a public order (no key):',
     `  curl ${ca}-X POST ${url}/api/orders -H 'content-type: application/json' -d '${order}'`,
     '',
-    `Storefront (open it in a browser and place an order${certFile ? '; the certificate is self-signed, so the browser asks once' : ''}):`,
+    'Storefront (open it in a browser and place an ' +
+      `order${certFile ? '; the certificate is self-signed, so the browser asks once' : ''}):`,
     `  ${url}/s/${seed.store.slug}`,
     '',
     `API docs: ${url}/docs    Request log: ${opts.logFile ?? 'stderr'}    Stop with Ctrl-C.`,

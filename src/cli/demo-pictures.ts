@@ -30,7 +30,8 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function motifSvg(motif: Motif, ink: string, initial: string): string {
   const label = (x: number, y: number, size: number) =>
-    `<text x="${x}" y="${y}" font-family="DejaVu Sans, Arial, sans-serif" font-weight="700" font-size="${size}" text-anchor="middle" fill="${ink}">${esc(initial)}</text>`
+    `<text x="${x}" y="${y}" font-family="DejaVu Sans, Arial, sans-serif" font-weight="700" ` +
+    `font-size="${size}" text-anchor="middle" fill="${ink}">${esc(initial)}</text>`
   switch (motif) {
     case 'bag':
       // A coffee bag: folded top, a label, a bean.
@@ -72,7 +73,9 @@ export function pictureSvg(name: string, motif: Motif, index: number): string {
   const initial = (name.trim()[0] ?? '?').toUpperCase()
   const s = PICTURE_SIZE
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${s}" height="${s}" viewBox="0 0 640 640">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${light}"/><stop offset="1" stop-color="${dark}"/></linearGradient></defs>
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+<stop offset="0" stop-color="${light}"/><stop offset="1" stop-color="${dark}"/>
+</linearGradient></defs>
 <rect width="640" height="640" fill="url(#g)"/>
 <ellipse cx="320" cy="560" rx="210" ry="26" fill="#000" opacity=".08"/>
 ${motifSvg(motif, ink, initial)}

@@ -89,7 +89,9 @@ export const USER_COMMANDS: Record<string, Command> = {
       ...EMAIL,
       'clear-two-step': { type: 'boolean', help: 'also remove their two-step sign-in and passkeys (a lost phone)' },
     },
-    note: 'Every session of this person has ended, and their password and passkeys stop working until the link is used. Send them the link (it works once, for 72 hours).',
+    note:
+      'Every session of this person has ended, and their password and passkeys stop working until the link ' +
+      'is used. Send them the link (it works once, for 72 hours).',
     run: ({ db, clock, config }, _p, f) => {
       const r = issueReset({
         ctx: { db, clock, config },

@@ -26,7 +26,8 @@ const OUTBOX_FINAL = `CREATE TABLE \`webhook_outbox\` (
 )`
 
 const LOG_INDEX =
-  'CREATE INDEX IF NOT EXISTS `deliveries_webhook_status_created_idx` ON `webhook_deliveries` (`webhook_id`,`status`,`created_at`)'
+  'CREATE INDEX IF NOT EXISTS `deliveries_webhook_status_created_idx` ON `webhook_deliveries` ' +
+  '(`webhook_id`,`status`,`created_at`)'
 
 /** `when` of a superseded 0006 → the statements that turn its schema into the final one. */
 const SUPERSEDED_0006: Record<number, string[]> = {
@@ -34,7 +35,9 @@ const SUPERSEDED_0006: Record<number, string[]> = {
   // which the final outbox still sends as it is.
   1795339387398: [
     OUTBOX_FINAL.replace('`webhook_outbox`', '`webhook_outbox_final`'),
-    'INSERT INTO webhook_outbox_final (seq, webhook_id, store_id, event_type, payload, subject_id, created_at) SELECT seq, webhook_id, store_id, event_type, payload, NULL, created_at FROM webhook_outbox',
+    'INSERT INTO webhook_outbox_final (seq, webhook_id, store_id, event_type, payload, subject_id, ' +
+      'created_at) SELECT seq, webhook_id, store_id, event_type, payload, NULL, created_at ' +
+      'FROM webhook_outbox',
     'DROP TABLE webhook_outbox',
     'ALTER TABLE webhook_outbox_final RENAME TO webhook_outbox',
     LOG_INDEX,

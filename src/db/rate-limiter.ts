@@ -79,7 +79,8 @@ export class RateLimiter {
       this.restoredUntil = Math.max(this.restoredUntil, row.window_start + DAY_MS)
     }
     this.upsert = db.$client.prepare(
-      'INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE SET window_start = excluded.window_start, count = excluded.count',
+      'INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3) ON CONFLICT(key) DO UPDATE ' +
+        'SET window_start = excluded.window_start, count = excluded.count',
     )
     this.remove = db.$client.prepare('DELETE FROM rate_limits WHERE key = ?1 AND window_start = ?2')
     this.timer = setInterval(() => void this.flushSliced(), flushMs)

@@ -40,7 +40,10 @@ export function booleans<T>(table: Table): (row: T) => T {
   }
 }
 
-/** A module's statements, compiled on first use, one set per connection (a WeakMap: a closed connection's set goes with it). */
+/**
+ * A module's statements, compiled on first use, one set per
+ * connection (a WeakMap: a closed connection's set goes with it).
+ */
 export function perConnection<S>(build: (client: Database) => S): (client: Database) => S {
   const sets = new WeakMap<Database, S>()
   return (client) => {

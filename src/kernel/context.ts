@@ -34,7 +34,10 @@ export interface Ctx {
   readonly actor: Actor
   /** Writes an event's outbox rows: the port `write` uses for `fx.emit` (there is no emit outside a write). */
   readonly appendEvent: AppendEvent
-  /** What the activity log says of this request's writes (who, verb, record); `write` records it in the writing transaction. */
+  /**
+   * What the activity log says of this request's writes (who,
+   * verb, record); `write` records it in the writing transaction.
+   */
   readonly activity?: ActivityNote
 }
 

@@ -1,9 +1,8 @@
 /**
  * Elysia's validation errors → our 400 VALIDATION_ERROR (in lib so a module can check a body it
- * assembled itself — the CSV import, the bulk edit — against the API's own schema): the field's path, the reason from the
- * closed list (lib/errors.ts) and a message in a shop owner's words that says what is allowed
- * ("'maxUses' must be a positive integer or null"). Validator internals ("Expected union value")
- * never reach the client.
+ * assembled itself — the CSV import, the bulk edit — against the API's own schema): the field's path, the reason from
+ * the closed list (lib/errors.ts) and a message in a shop owner's words that says what is allowed ("'maxUses' must be a
+ * positive integer or null"). Validator internals ("Expected union value") never reach the client.
  */
 import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -133,7 +132,10 @@ export function allowedText(schema: Schema): string {
   return words.length ? words.join(' or ') : 'a valid value'
 }
 
-/** Turns Elysia's ValidationError into ours. Query coercion errors lose their path (Elysia 1.4 reports them without one). */
+/**
+ * Turns Elysia's ValidationError into ours. Query coercion
+ * errors lose their path (Elysia 1.4 reports them without one).
+ */
 export function fromElysiaValidation(error: unknown, query?: Record<string, string | undefined>): ValidationError {
   const e = error as { all?: TypeBoxError[]; type?: string }
   const first = (e.all ?? [])[0]

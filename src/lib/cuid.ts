@@ -1,9 +1,9 @@
 /**
  * CUID2 ids made with the algorithm of
  * `@paralleldrive/cuid2` 3.x — a random letter, then base 36 of SHA3-512(time + salt +
- * counter + host fingerprint) — but with native SHA3 (node:crypto, so drizzle-kit under Node can load the schema too) and BigInt. The package does the
- * hash in JavaScript and the base conversion with bignumber.js: ~0.35 ms an id on these
- * machines, which alone capped checkout at a few thousand ids per second; this takes ~15 µs.
+ * counter + host fingerprint) — but with native SHA3 (node:crypto, so drizzle-kit under Node can load the schema too)
+ * and BigInt. The package does the hash in JavaScript and the base conversion with bignumber.js: ~0.35 ms an id on
+ * these machines, which alone capped checkout at a few thousand ids per second; this takes ~15 µs.
  */
 import { createHash } from 'node:crypto'
 

@@ -69,7 +69,8 @@ export function createLogger(level: Level | string = 'info'): Logger {
     // Fields appended to the fixed head as text: spreading them into a new object first was a
     // visible share of a request line's cost in a profile.
     const rest = fields === undefined ? '}' : JSON.stringify(fields)
-    const line = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}${rest.length > 2 ? `,${rest.slice(1)}` : '}'}\n`
+    const tail = rest.length > 2 ? `,${rest.slice(1)}` : '}'
+    const line = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}${tail}\n`
     if (ORDER[lvl] <= ORDER.info) return gather(line)
     flush()
     process.stderr.write(line)

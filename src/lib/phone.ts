@@ -25,6 +25,19 @@ export function toE164(raw: string, country?: CountryCode): string | undefined {
   return e164 ?? undefined
 }
 
-/** The country of a number in E.164 (the store's WhatsApp number says where the store is); undefined when unknown. */
-export const countryOf = (e164: string | null): CountryCode | undefined =>
-  e164 ? parsePhoneNumberFromString(e164)?.country : undefined
+const countries = new Map<string, CountryCode | null>()
+
+/**
+ * The country of a number in E.164 (the store's WhatsApp number says where the store is); undefined
+ * when unknown. Memoized like `toE164` (MEMO_SIZE answers): the inbox asks it of the store's number
+ * on every page, and the parse was ~13 % of the inbox's handler in a profile (docs/decisions/029).
+ */
+export function countryOf(e164: string | null): CountryCode | undefined {
+  if (!e164) return undefined
+  const known = countries.get(e164)
+  if (known !== undefined) return known ?? undefined
+  const country = parsePhoneNumberFromString(e164)?.country ?? null
+  if (countries.size >= MEMO_SIZE) countries.delete(countries.keys().next().value!)
+  countries.set(e164, country)
+  return country ?? undefined
+}

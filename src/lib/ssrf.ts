@@ -185,7 +185,8 @@ export async function checkWebhookUrl(
     ok: false,
     reason: 'invalid_format',
     message:
-      'url must use https (plain http is accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE=1, for local testing)',
+      'url must use https (plain http is accepted only when the server runs with ' +
+      'WEBHOOK_ALLOW_PRIVATE=1, for local testing)',
   }
   if (isIP(host)) {
     const kind = classifyIp(host)

@@ -30,9 +30,15 @@ export const PLACEHOLDER_NAMES = [...MEANING.keys()].map((n) => `{${n}}`)
  * default carries every figure the order has and none it lacks.
  */
 export const DEFAULT_TEMPLATES = {
-  es: 'Hola {tienda}, soy {nombre}. Quiero hacer el pedido {pedido}:\n{productos}\nEnvío: {envio}\nDescuento: {descuento}\nTotal: {total}\nDirección: {direccion}',
-  en: 'Hi {store}, this is {customer}. I would like to place order {order}:\n{items}\nShipping: {shipping}\nDiscount: {discount}\nTotal: {total}\nAddress: {address}',
-  pt: 'Olá {loja}, sou {cliente}. Quero fazer o pedido {pedido}:\n{itens}\nFrete: {frete}\nDesconto: {desconto}\nTotal: {total}\nEndereço: {endereco}',
+  es:
+    'Hola {tienda}, soy {nombre}. Quiero hacer el pedido {pedido}:\n{productos}\nEnvío: ' +
+    '{envio}\nDescuento: {descuento}\nTotal: {total}\nDirección: {direccion}',
+  en:
+    'Hi {store}, this is {customer}. I would like to place order {order}:\n{items}\nShipping: ' +
+    '{shipping}\nDiscount: {discount}\nTotal: {total}\nAddress: {address}',
+  pt:
+    'Olá {loja}, sou {cliente}. Quero fazer o pedido {pedido}:\n{itens}\nFrete: {frete}\nDesconto: ' +
+    '{desconto}\nTotal: {total}\nEndereço: {endereco}',
 } as const
 export const DEFAULT_TEMPLATE = DEFAULT_TEMPLATES.es
 
@@ -47,20 +53,72 @@ export function unknownPlaceholders(template: string): string[] {
 /** Whether the template places the order's status link itself (otherwise the link follows the text). */
 export const placesStatusUrl = (template: string | null): boolean => template?.includes('{status_url}') ?? false
 
+/**
+ * A template line read once: its text between placeholders, the placeholder each gap stands for
+ * (an unknown name stays as written: it is text), and whether it is kept whatever the values (no
+ * placeholder, or an unknown one); otherwise it is kept when one of its placeholders is not empty.
+ */
+interface Line {
+  texts: string[]
+  keys: Placeholder[]
+  always: boolean
+}
+
+function readLine(line: string): Line {
+  const texts: string[] = []
+  const keys: Placeholder[] = []
+  let text = ''
+  let at = 0
+  let unknown = false
+  for (const m of line.matchAll(BRACED)) {
+    const key = MEANING.get(m[1]!)
+    text += line.slice(at, m.index)
+    at = m.index + m[0].length
+    if (key === undefined) {
+      unknown = true
+      text += m[0]
+      continue
+    }
+    texts.push(text)
+    keys.push(key)
+    text = ''
+  }
+  texts.push(text + line.slice(at))
+  return { texts, keys, always: unknown || keys.length === 0 }
+}
+
+/** Templates read so far, by their text: a store's own and the defaults. Bounded: past the limit it starts over. */
+const READ_MAX = 256
+const read = new Map<string, Line[]>()
+
+function linesOf(template: string): Line[] {
+  let lines = read.get(template)
+  if (lines === undefined) {
+    if (read.size >= READ_MAX) read.clear()
+    read.set(template, (lines = template.split('\n').map(readLine)))
+  }
+  return lines
+}
+
+/**
+ * The message: each placeholder replaced by its value, a line whose placeholders are all empty
+ * left out. Every checkout renders one, so the template is read once (`linesOf`), not per order.
+ */
 export function renderTemplate(
   template: string | null,
   values: Record<Placeholder, string>,
   language: keyof typeof DEFAULT_TEMPLATES = 'es',
 ): string {
-  const fill = (line: string) => line.replace(BRACED, (whole, name: string) => values[MEANING.get(name)!] ?? whole)
-  return (template ?? DEFAULT_TEMPLATES[language])
-    .split('\n')
-    .filter((line) => {
-      const names = [...line.matchAll(BRACED)].map((m) => MEANING.get(m[1]!))
-      return names.length === 0 || names.some((key) => key === undefined || values[key] !== '')
-    })
-    .map(fill)
-    .join('\n')
+  let out = ''
+  let first = true
+  for (const line of linesOf(template ?? DEFAULT_TEMPLATES[language])) {
+    if (!line.always && line.keys.every((k) => values[k] === '')) continue
+    let text = line.texts[0]!
+    for (let i = 0; i < line.keys.length; i++) text += values[line.keys[i]!] + line.texts[i + 1]!
+    out += first ? text : `\n${text}`
+    first = false
+  }
+  return out
 }
 
 /** https://wa.me/<digits>?text=<message>; null when the store has no WhatsApp number. */

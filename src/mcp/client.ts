@@ -54,7 +54,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
       // The key travels in every request: plain http only to this machine.
       else if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
         problems.push(
-          `STOREFRONT_URL=${JSON.stringify(rawUrl)}: plain http would send the API key in clear; use https:// (http:// is accepted for localhost only)`,
+          `STOREFRONT_URL=${JSON.stringify(rawUrl)}: plain http would send the API key in clear; ` +
+            'use https:// (http:// is accepted for localhost only)',
         )
       }
       url = rawUrl.replace(/\/+$/, '')
@@ -77,7 +78,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
         problems.push(`STOREFRONT_CA_FILE=${caFile}: not a PEM certificate`)
     } catch (err) {
       problems.push(
-        `STOREFRONT_CA_FILE=${caFile}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        `STOREFRONT_CA_FILE=${caFile}: cannot be read ` +
+          `(${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
       )
     }
   }
@@ -118,7 +120,8 @@ export function describeFetchError(err: unknown, origin: string, settings: Pick<
   if (TLS_CODES.has(code)) {
     return settings.caFile
       ? `${base}: certificate not trusted by STOREFRONT_CA_FILE=${settings.caFile} (${code})`
-      : `${base}: certificate not trusted (${code}) — set STOREFRONT_CA_FILE to the server's certificate, e.g. data/tls/cert.pem`
+      : `${base}: certificate not trusted (${code}) — set STOREFRONT_CA_FILE to the server's certificate, ` +
+          'e.g. data/tls/cert.pem'
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /altname|hostname/i.test(e.message ?? '')) {
     return `${base}: the certificate does not name this host (${code || e.message})`
@@ -157,7 +160,8 @@ export function httpClient(settings: Settings, opts: { timeoutMs?: number } = {}
     }
     if (res.status >= 300 && res.status < 400) {
       throw new ConnectionError(
-        `${origin} answered ${res.status} redirecting to ${res.headers.get('location') ?? '?'} — set STOREFRONT_URL to the https origin`,
+        `${origin} answered ${res.status} redirecting to ${res.headers.get('location') ?? '?'} — set ` +
+          'STOREFRONT_URL to the https origin',
       )
     }
     return { status: res.status, headers: res.headers, body: await readBody(res) }

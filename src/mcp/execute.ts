@@ -94,7 +94,8 @@ export async function executeTool(def: ToolDef, rawInput: unknown, call: ApiClie
       if (store.status !== 200) {
         const result = apiError(store.status, store.headers, store.body)
         ;(result.content[0] as { text: string }).text =
-          `storeId was not given and the key's store could not be read (needs store:read).\n${(result.content[0] as { text: string }).text}`
+          `storeId was not given and the key's store could not be read (needs ` +
+          `store:read).\n${(result.content[0] as { text: string }).text}`
         return result
       }
       input.storeId = (store.body as { data: { id: string } }).data.id

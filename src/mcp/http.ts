@@ -12,7 +12,10 @@ import { countBatch } from './guard'
 import type { Config } from '../config'
 import type { RateLimiter } from '../db/rate-limiter'
 
-/** What /mcp reaches besides `ctx`: the proxy setting (the client's address) and the per-key limiter a batch counts against. */
+/**
+ * What /mcp reaches besides `ctx`: the proxy setting (the client's
+ * address) and the per-key limiter a batch counts against.
+ */
 export interface McpPort {
   config: Config
   limiter: Pick<RateLimiter, 'hit'>

@@ -20,8 +20,10 @@ import { TOOLS, TOOLS_BY_NAME } from './tools'
 
 const INSTRUCTIONS =
   'Tools for one Storefront store (the API key decides which). Money is in major units of the store currency. ' +
-  'Errors come back as tool errors with the API code: UNAUTHORIZED (bad key), FORBIDDEN (missing scope), PLAN_REQUIRED (needs Pro), ' +
-  'NOT_FOUND, VALIDATION_ERROR (details.field names the input), DUPLICATE_SLUG / DUPLICATE_CODE / DUPLICATE_ORDER / INVALID_STATUS_TRANSITION (409), ' +
+  'Errors come back as tool errors with the API code: UNAUTHORIZED (bad key), FORBIDDEN (missing scope), ' +
+  'PLAN_REQUIRED (needs Pro), ' +
+  'NOT_FOUND, VALIDATION_ERROR (details.field names the input), ' +
+  'DUPLICATE_SLUG / DUPLICATE_CODE / DUPLICATE_ORDER / INVALID_STATUS_TRANSITION (409), ' +
   'RATE_LIMIT_EXCEEDED (retryAfter seconds; 100 calls per minute per key).'
 
 export const MCP_TOOLS: Tool[] = TOOLS.map((d) => ({

@@ -9,7 +9,9 @@ export const CATALOG_TOOLS: ToolDef[] = [
     name: 'get_store',
     title: 'Get store settings',
     summary:
-      'Get the store this API key belongs to: name, slug, WhatsApp number, currency, message template, description, language, published/maintenance flags, plan and status, and how many products, categories and orders it holds (productCount, categoryCount, orderCount).',
+      'Get the store this API key belongs to: name, slug, WhatsApp number, currency, message template, ' +
+      'description, language, published/maintenance flags, plan and status, and how many products, ' +
+      'categories and orders it holds (productCount, categoryCount, orderCount).',
     method: 'GET',
     path: '/api/v1/store',
   }),
@@ -25,7 +27,10 @@ export const CATALOG_TOOLS: ToolDef[] = [
   tool({
     name: 'list_products',
     title: 'List products',
-    summary: `List products, newest first, each with its active variants, stock/inStock and images (by URL, in order). Only active products unless isActive is "false" or "all"; createdSince/updatedSince filter by ISO date. ${LIST}`,
+    summary:
+      'List products, newest first, each with its active variants, stock/inStock and images (by URL, ' +
+      'in order). Only active products unless isActive is "false" or "all"; ' +
+      `createdSince/updatedSince filter by ISO date. ${LIST}`,
     method: 'GET',
     path: '/api/v1/products',
     query: ProductListQuery,
@@ -34,7 +39,8 @@ export const CATALOG_TOOLS: ToolDef[] = [
     name: 'get_product',
     title: 'Get a product',
     summary:
-      'Get one product by id with its active variants, stock/inStock and images by URL (an inactive product is returned; a deleted one is NOT_FOUND).',
+      'Get one product by id with its active variants, stock/inStock and images by URL (an inactive ' +
+      'product is returned; a deleted one is NOT_FOUND).',
     method: 'GET',
     path: '/api/v1/products/:id',
   }),
@@ -42,7 +48,11 @@ export const CATALOG_TOOLS: ToolDef[] = [
     name: 'create_product',
     title: 'Create a product',
     summary:
-      'Create a product. name and price (major units) are required; slug derives from the name when absent (duplicate → 409 DUPLICATE_SLUG); variants [{ name, price, stock }] need a paid plan. stock (on the product without variants, or per variant) is a count of units or null = not tracked; the checkout refuses more than is left (409 OUT_OF_STOCK). Free plan: at most 10 products.',
+      'Create a product. name and price (major units) are required; ' +
+      'slug derives from the name when absent (duplicate → 409 DUPLICATE_SLUG); variants [{ name, price, ' +
+      'stock }] need a paid plan. stock (on the product without variants, ' +
+      'or per variant) is a count of units or null = not tracked; ' +
+      'the checkout refuses more than is left (409 OUT_OF_STOCK). Free plan: at most 10 products.',
     method: 'POST',
     path: '/api/v1/products',
     body: ProductCreate,
@@ -51,7 +61,9 @@ export const CATALOG_TOOLS: ToolDef[] = [
     name: 'update_product',
     title: 'Update a product',
     summary:
-      'Partially update a product by id (e.g. { id, stock: 12 } to restock; stock null stops tracking). A variants array updates variants that carry an id (a variant without stock keeps its count), creates those without and deactivates the rest.',
+      'Partially update a product by id (e.g. { id, stock: 12 } to restock; ' +
+      'stock null stops tracking). A variants array updates variants that carry an id (a variant without ' +
+      'stock keeps its count), creates those without and deactivates the rest.',
     method: 'PUT',
     path: '/api/v1/products/:id',
     body: ProductUpdate,
@@ -76,7 +88,8 @@ export const CATALOG_TOOLS: ToolDef[] = [
     name: 'create_category',
     title: 'Create a category',
     summary:
-      'Create a category (name required; slug derives from it; duplicate slug → 409 DUPLICATE_SLUG). Free plan: at most 3 categories.',
+      'Create a category (name required; slug derives from it; ' +
+      'duplicate slug → 409 DUPLICATE_SLUG). Free plan: at most 3 categories.',
     method: 'POST',
     path: '/api/v1/categories',
     body: CategoryCreate,

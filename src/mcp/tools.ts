@@ -24,7 +24,9 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'list_orders',
     title: 'List orders',
-    summary: `List orders, newest first, optionally by status (pending, confirmed, shipped, delivered, cancelled) and createdSince/updatedSince. ${LIST}`,
+    summary:
+      'List orders, newest first, optionally by status (pending, confirmed, shipped, delivered, ' +
+      `cancelled) and createdSince/updatedSince. ${LIST}`,
     method: 'GET',
     path: '/api/v1/orders',
     query: OrderListQuery,
@@ -33,7 +35,8 @@ export const TOOLS: ToolDef[] = [
     name: 'get_order',
     title: 'Get an order',
     summary:
-      'Get one order by id in detail form: items with product/variant ids, customer address, shipping option, timestamps.',
+      'Get one order by id in detail form: items with product/variant ids, customer address, ' +
+      'shipping option, timestamps.',
     method: 'GET',
     path: '/api/v1/orders/:id',
   }),
@@ -41,7 +44,9 @@ export const TOOLS: ToolDef[] = [
     name: 'update_order_status',
     title: 'Change an order status',
     summary:
-      'Move an order to its next status: pending→confirmed→shipped→delivered, or cancelled from any state before delivered. Any other move → 409 INVALID_STATUS_TRANSITION with details { from, to }.',
+      'Move an order to its next status: pending→confirmed→shipped→delivered, ' +
+      'or cancelled from any state before delivered. Any other move → 409 INVALID_STATUS_TRANSITION with ' +
+      'details { from, to }.',
     method: 'PUT',
     path: '/api/v1/orders/:id/status',
     body: StatusUpdate,
@@ -59,7 +64,9 @@ export const TOOLS: ToolDef[] = [
     name: 'create_discount',
     title: 'Create a discount',
     summary:
-      'Create a discount code (2–40 letters, digits, _ or -): type percentage (value in (0, 100]) or fixed (amount in major units), optional minOrderAmount, maxUses, expiresAt (ISO). Codes are unique per store, case-insensitive (409 DUPLICATE_CODE).',
+      'Create a discount code (2–40 letters, digits, _ or -): type percentage (value in (0, ' +
+      '100]) or fixed (amount in major units), optional minOrderAmount, maxUses, ' +
+      'expiresAt (ISO). Codes are unique per store, case-insensitive (409 DUPLICATE_CODE).',
     method: 'POST',
     path: '/api/v1/discounts',
     body: DiscountCreate,
@@ -107,7 +114,9 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'list_customers',
     title: 'List customers',
-    summary: `List customers (one per phone number) with ordersCount, totalSpent, firstOrderAt, lastOrderAt; q matches name or phone. ${LIST}`,
+    summary:
+      'List customers (one per phone number) with ordersCount, totalSpent, firstOrderAt, lastOrderAt; ' +
+      `q matches name or phone. ${LIST}`,
     method: 'GET',
     path: '/api/v1/customers',
     query: CustomerListQuery,
@@ -125,7 +134,8 @@ export const TOOLS: ToolDef[] = [
     name: 'get_stats',
     title: 'Get store statistics',
     summary:
-      'Aggregated analytics for a period (from inclusive, to exclusive, ISO dates; default all time): totalOrders, revenue, averageOrderValue, ordersByStatus, topProducts, visits, conversionRate.',
+      'Aggregated analytics for a period (from inclusive, to exclusive, ISO dates; default all time): ' +
+      'totalOrders, revenue, averageOrderValue, ordersByStatus, topProducts, visits, conversionRate.',
     method: 'GET',
     path: '/api/v1/stats',
     query: StatsQuery,
@@ -143,7 +153,8 @@ export const TOOLS: ToolDef[] = [
     name: 'create_shipping_option',
     title: 'Create a shipping option',
     summary:
-      'Create a shipping option: name and price (major units) required; description and estimatedDays (integer) optional.',
+      'Create a shipping option: name and price (major units) required; ' +
+      'description and estimatedDays (integer) optional.',
     method: 'POST',
     path: '/api/v1/shipping',
     body: ShippingCreate,
@@ -176,7 +187,10 @@ export const TOOLS: ToolDef[] = [
     name: 'create_webhook',
     title: 'Create a webhook endpoint',
     summary:
-      'Register a public https URL (private addresses are refused; at most WEBHOOK_MAX_PER_STORE, default 20, per store) for events order.created, order.updated, review.created, delivered with Standard Webhooks signatures. Only this response carries the signing secret (whsec_…).',
+      'Register a public https URL (private addresses are refused; at most WEBHOOK_MAX_PER_STORE, ' +
+      'default 20, per store) for events order.created, order.updated, review.created, ' +
+      'delivered with Standard Webhooks signatures. Only this response carries the signing secret ' +
+      '(whsec_…).',
     method: 'POST',
     path: '/api/v1/webhooks',
     body: WebhookCreate,
@@ -201,7 +215,12 @@ export const TOOLS: ToolDef[] = [
     name: 'create_order',
     title: 'Place an order',
     summary:
-      "Place an order through the public checkout (POST /api/orders), as a customer would. Each item names variantId, or productId for a product without variants, and a quantity; prices come from the catalog. Optional shippingOptionId, discountCode, notes, address. The same phone and items within 5 minutes → 409 DUPLICATE_ORDER. Returns { id, orderNumber, total, currency, whatsappUrl, statusUrl }. storeId defaults to the key's store, which needs store:read.",
+      'Place an order through the public checkout (POST /api/orders), ' +
+      'as a customer would. Each item names variantId, or productId for a product without variants, ' +
+      'and a quantity; prices come from the catalog. Optional shippingOptionId, discountCode, notes, ' +
+      'address. The same phone and items within 5 minutes → 409 DUPLICATE_ORDER. Returns { id, ' +
+      "orderNumber, total, currency, whatsappUrl, statusUrl }. storeId defaults to the key's store, " +
+      'which needs store:read.',
     method: 'POST',
     path: '/api/orders',
     body: OrderCreateInput,

@@ -133,7 +133,8 @@ export function webhooksSection(): Record<string, unknown> {
             .join('')}`,
           summary: e.summary,
           description:
-            'Sent to every active endpoint subscribed to this event, signed per Standard Webhooks. Answer 2xx within the timeout; ' +
+            'Sent to every active endpoint subscribed to this event, ' +
+            'signed per Standard Webhooks. Answer 2xx within the timeout; ' +
             'anything else is retried with backoff (429/503 `Retry-After` is honoured).',
           tags: ['Webhooks'],
           security: [],

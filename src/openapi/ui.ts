@@ -57,7 +57,8 @@ export function docsPage(o: { title: string; description?: string; specUrl: stri
 <meta name="description" content="${escapeHtml(o.description ?? o.title)}">
 </head>
 <body>
-<script id="api-reference" data-url="${escapeHtml(o.specUrl)}" data-configuration="${escapeHtml(JSON.stringify(configuration))}"></script>
+<script id="api-reference" data-url="${escapeHtml(o.specUrl)}"
+  data-configuration="${escapeHtml(JSON.stringify(configuration))}"></script>
 <script src="${escapeHtml(o.scriptUrl)}"></script>
 </body>
 </html>

@@ -11,15 +11,11 @@
  * held form are never written back into a page: they are asked again.
  */
 import type { Session } from '../modules/people'
-import type { Db } from '../db/client'
-import type { Config } from '../config'
-import type { Clock } from '../lib/time'
 import { checkSecondStep, passkeysOf, recordProof, throttledCheck, verifyPassword } from '../modules/people'
-import type { Counter } from '../modules/people'
 import type { PanelRequest } from './gate'
+import type { PanelEnv } from './env'
 import { field, minutes, type Req } from './respond'
 import { confirmPage } from './views/confirm'
-import type { Frame } from './views'
 
 export const PROOF_MS = 10 * 60_000
 export const PROOF_PASSWORD = 'confirm_password'
@@ -30,17 +26,6 @@ const NOT_HELD = new Set(['_csrf', PROOF_PASSWORD, PROOF_CODE, 'password', 'pass
 /** True when the session's last proof is at most 10 minutes old. */
 export const hasRecentProof = (session: Pick<Session, 'provedAt'>, now: number): boolean =>
   session.provedAt !== null && now - session.provedAt <= PROOF_MS
-
-export interface ProofKit {
-  deps: { db: Db; clock: Clock; config: Config; limiter: Counter }
-  render(
-    p: PanelRequest,
-    set: Req['set'],
-    status: number,
-    build: (f: Frame) => string,
-    extra?: Record<string, string>,
-  ): Promise<Response>
-}
 
 /** The held form's fields, as (name, value) pairs to re-post. */
 export function heldFields(body: unknown): [string, string][] {
@@ -59,7 +44,7 @@ export function heldFields(body: unknown): [string, string][] {
  * after a wrong proof, 429 once the sign-in throttle's window is full), holding the form.
  */
 export async function confirmFirst(
-  kit: ProofKit,
+  kit: Pick<PanelEnv, 'deps' | 'render'>,
   c: { request: Request; body: unknown; set: Req['set']; p: PanelRequest },
 ): Promise<Response | undefined> {
   const { p } = c
@@ -85,14 +70,14 @@ export async function confirmFirst(
         : checkSecondStep({ ctx: people, input: { user, code } }) !== undefined,
     )
     if (wait > 0) {
-      error = { text: p.w.tooManyAttempts(minutes(wait)), field: which }
+      error = { text: p.w.signin.tooManyAttempts(minutes(wait)), field: which }
       status = 429
       extra['retry-after'] = String(wait)
     } else if (ok) {
       session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
       return undefined
     } else {
-      error = { text: which === 'password' ? p.w.wrongPassword : p.w.wrongCode, field: which }
+      error = { text: which === 'password' ? p.w.account.wrongPassword : p.w.signin.wrongCode, field: which }
       status = 401
     }
   }

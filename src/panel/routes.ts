@@ -55,9 +55,6 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   let loaded: PanelAssets | undefined
   void assets.then((a) => (loaded = a))
 
-  // One frame builder for every panel page (pages/plugin-kit.ts): person, navigation, badges.
-  const frame = (p: PanelRequest): Promise<Frame> => frameOf(p)
-
   const rpOf = (p: PanelRequest): RelyingParty => ({
     id: new URL(p.origin).hostname,
     name: 'Storefront panel',
@@ -77,12 +74,10 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     build: (f: Frame) => string,
     extra?: Record<string, string>,
   ) {
-    return page(set, status, build(await frame(p)), extra)
+    return page(set, status, build(await frameOf(p)), extra)
   }
 
-  const hidden = { detail: { hide: true } }
-
-  // What the route files below share (env.ts).
+  // What the route files and pages below share (env.ts).
   const env: PanelEnv = {
     deps,
     db,
@@ -91,13 +86,12 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     limiter,
     people,
     challenges,
-    frame,
     render,
+    seeOther,
     rpOf,
     linkUrl,
     currentSessionId,
     signedInTo,
-    hidden,
     issuerOf,
     opts,
   }
@@ -116,15 +110,16 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         // The gate answers 402 only for a person's suspended store.
         if (d.status === 402 && store) return render(p, set, 402, (f) => suspendedPage(f, store, config.upgradeUrl))
         if (d.status === 403 && d.kind === 'noStore')
-          return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+          return render(p, set, 403, (f) => messagePage(f, f.w.errors.noStoreTitle, f.w.errors.noStoreText))
         const crossSite = d.status === 403 && d.kind === 'crossSite'
-        return render(p, set, 403, (f) => forbiddenPage(f, crossSite ? f.w.crossSiteText : undefined))
+        return render(p, set, 403, (f) => forbiddenPage(f, crossSite ? f.w.errors.crossSiteText : undefined))
       }
       const method = c.request.method
       // A streamed upload's token is in the body nobody has read yet: its handler checks it (pages/kit.ts `tokenOk`).
       if (method !== 'GET' && method !== 'HEAD' && p.formToken && !p.upload) {
         const sent = field(c.body, '_csrf') ?? c.request.headers.get('x-form-token') ?? ''
-        if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+        if (!sameSecret(sent, p.formToken))
+          return render(p, set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
       }
     })
     .use(
@@ -145,7 +140,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         }),
         // The navigation's counts, for the script that keeps them live (views/frame.ts).
         panelRoute({ method: 'get', path: '/admin/badges', need: 'reviews:read' }, async ({ p, set }) => {
-          const f = await frame(p)
+          const f = await frameOf(p)
           return finish(set, 200, JSON.stringify({ reviews: f.badges?.reviews ?? 0 }), {
             'content-type': 'application/json',
             'cache-control': 'no-store',
@@ -191,7 +186,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   app.use(
     panelPlugin(
       'catalogPages',
-      catalogPages({ deps, render, seeOther }).map((r) =>
+      catalogPages(env).map((r) =>
         panelRoute(
           {
             method: r.method,
@@ -206,11 +201,11 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
     ),
   )
 
-  app.use(panelPages(deps))
+  app.use(panelPages(env))
   return app.use(
     panelPlugin('notFound', [
       panelRoute({ method: 'get', path: '/admin/*', need: 'anonymous' }, ({ render }) =>
-        render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)),
+        render(404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText)),
       ),
     ]),
   )

@@ -18,7 +18,8 @@ const PUBLIC: { method: string; match: (path: string) => boolean }[] = [
 ]
 
 export const EXPOSE_HEADERS =
-  'X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, X-Request-Id'
+  'X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit, RateLimit-Policy, Retry-After, ' +
+  'Idempotent-Replayed, X-Request-Id'
 export const ALLOW_HEADERS = 'content-type, idempotency-key'
 export const MAX_AGE_SEC = 600
 

@@ -10,7 +10,9 @@ import { DB_FILE } from '../backup/snapshot'
 export const CONFIG_FILE = 'litestream.yml'
 /** Litestream's pid while the service runs it: a later start or a restore finds a leftover one by it. */
 export const PID_FILE = 'litestream.pid'
-/** Litestream's own state beside the database (its shadow WAL): not ours to write, but ours to move aside on restore. */
+/**
+ * Litestream's own state beside the database (its shadow WAL): not ours to write, but ours to move aside on restore.
+ */
 export const META_DIR = `.${DB_FILE}-litestream`
 
 /**

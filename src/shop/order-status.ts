@@ -28,6 +28,23 @@ function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatu
   const m = (minor: number) => formatMoney(toMajor(minor, o.currency), o.currency, c.words.locale)
   const when = (ms: number) => dateTimeIn(ms, c.words.locale, store.timezone)
   const title = w.title(o.orderNumber)
+  const trackingNumber = o.trackingNumber ? html`<dt>${w.trackingNumber}</dt><dd>${o.trackingNumber}</dd>` : ''
+  const trackingUrl = o.trackingUrl
+    ? html`<dt>${w.trackingLink}</dt><dd><a href="${o.trackingUrl}" rel="noopener noreferrer">${o.trackingUrl}</a></dd>`
+    : ''
+  const tracking =
+    o.trackingNumber !== null || o.trackingUrl !== null
+      ? html`<h2>${w.tracking}</h2><dl class="tracking">${trackingNumber}${trackingUrl}</dl>`
+      : ''
+  const event = (e: PublicOrderStatus['timeline'][number]) =>
+    html`<li>${w.status[e.status]} · <time datetime="${new Date(e.at).toISOString()}">${when(e.at)}</time></li>`
+  const column = (name: string) => html`<th scope="col">${name}</th>`
+  const line = (i: PublicOrderStatus['items'][number]) => {
+    const name = html`${i.productName}${i.variantName ? html` (${i.variantName})` : ''}`
+    return html`<tr><td>${name}</td><td>${i.quantity}</td><td>${m(i.subtotal)}</td></tr>`
+  }
+  const sumRow = (label: string, amount: string) =>
+    html`<tr><th scope="row" colspan="2">${label}</th><td>${amount}</td></tr>`
   return layout(c, {
     title: `${title} · ${store.name}`,
     description: w.intro,
@@ -47,22 +64,18 @@ function page(c: PageCtx, w: OrderStatusWords, store: Store, s: PublicOrderStatu
 <p>${w.intro} <a href="${path}" data-refresh>${w.refresh}</a></p>
 <div data-order-live="${`${o.status}.${o.updatedAt}`}" aria-live="polite">
 <p>${w.now}: <strong id="order-status">${w.status[o.status]}</strong></p>
-${
-  o.trackingNumber !== null || o.trackingUrl !== null
-    ? html`<h2>${w.tracking}</h2><dl class="tracking">${o.trackingNumber ? html`<dt>${w.trackingNumber}</dt><dd>${o.trackingNumber}</dd>` : ''}${o.trackingUrl ? html`<dt>${w.trackingLink}</dt><dd><a href="${o.trackingUrl}" rel="noopener noreferrer">${o.trackingUrl}</a></dd>` : ''}</dl>`
-    : ''
-}
+${tracking}
 <h2>${w.timeline}</h2>
-<ol class="timeline">${s.timeline.map((e) => html`<li>${w.status[e.status]} · <time datetime="${new Date(e.at).toISOString()}">${when(e.at)}</time></li>`)}</ol>
+<ol class="timeline">${s.timeline.map(event)}</ol>
 </div>
 <h2>${w.items}</h2>
 <table class="order-lines">
-<thead><tr><th scope="col">${w.product}</th><th scope="col">${w.quantity}</th><th scope="col">${w.price}</th></tr></thead>
-<tbody>${s.items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td><td>${m(i.subtotal)}</td></tr>`)}</tbody>
+<thead><tr>${column(w.product)}${column(w.quantity)}${column(w.price)}</tr></thead>
+<tbody>${s.items.map(line)}</tbody>
 <tfoot>
-<tr><th scope="row" colspan="2">${w.subtotal}</th><td>${m(o.itemsSubtotal)}</td></tr>
-${o.shippingName !== null ? html`<tr><th scope="row" colspan="2">${w.shipping}: ${o.shippingName}</th><td>${m(o.shippingPrice ?? 0)}</td></tr>` : ''}
-${o.discountCode !== null ? html`<tr><th scope="row" colspan="2">${w.discount(o.discountCode)}</th><td>−${m(o.discountAmount)}</td></tr>` : ''}
+${sumRow(w.subtotal, m(o.itemsSubtotal))}
+${o.shippingName !== null ? sumRow(`${w.shipping}: ${o.shippingName}`, m(o.shippingPrice ?? 0)) : ''}
+${o.discountCode !== null ? sumRow(w.discount(o.discountCode), `−${m(o.discountAmount)}`) : ''}
 <tr><th scope="row" colspan="2">${w.total}</th><td><strong>${m(o.total)}</strong></td></tr>
 </tfoot>
 </table>`,

@@ -1,10 +1,14 @@
-/** How a shop page goes out: the rendered bytes with their validator and gzip copy, 304s, the page headers, the 303 after a form post. */
+/**
+ * How a shop page goes out: the rendered bytes with their validator
+ * and gzip copy, 304s, the page headers, the 303 after a form post.
+ */
 /**
  * Only this origin, no inline script (the JSON data blocks are not scripts), no framing. The
  * checkout posts to /api/orders on the same origin (connect-src 'self').
  */
 export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 /** A rendered page as cached: the bytes, a gzip copy (made on first use) and the validator. */
 export interface Rendered {

@@ -1,4 +1,7 @@
-/** The no-script review form: where a post may come from, its round trip: its size bound, the page number of the reviews, and its outcome written into (and read back from) the redirect's URL. */
+/**
+ * The no-script review form: where a post may come from, its round trip: its size bound, the page
+ * number of the reviews, and its outcome written into (and read back from) the redirect's URL.
+ */
 import type { ReviewOutcome } from './review-views'
 
 /** The review form's fields and a little room: anything bigger did not come from the form. */

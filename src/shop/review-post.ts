@@ -69,11 +69,9 @@ export function reviewPoster(deps: ShopDeps, site: ShopSite) {
     if (!productId) return notFound()
     const now = deps.clock.now()
     // To the form; a refused field is focused by `autofocus` instead, which a URL fragment would cancel.
+    const productPath = `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}`
     const back = (outcome: ReviewOutcome) =>
-      seeOther(
-        set,
-        `/s/${encodeURIComponent(store.slug)}/p/${encodeURIComponent(productSlug)}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`,
-      )
+      seeOther(set, `${productPath}?${outcomeQuery(outcome, now)}${outcome.kind === 'invalid' ? '' : '#write-review'}`)
     if (!w.allowed) return back({ kind: 'limited', retryAfterSec: w.resetSec })
 
     let fields: { get(name: string): unknown }

@@ -64,25 +64,28 @@ export function reviewErrorText(
 
 /** Five stars, the first `n` filled; read as "4 out of 5". */
 function stars(n: number, words: Words): Html {
-  return html`<span class="stars" role="img" aria-label="${words.outOf(n)}">${'★'.repeat(n)}<span class="off">${'★'.repeat(5 - n)}</span></span>`
+  const off = html`<span class="off">${'★'.repeat(5 - n)}</span>`
+  return html`<span class="stars" role="img" aria-label="${words.outOf(n)}">${'★'.repeat(n)}${off}</span>`
 }
 
 /** The approved reviews of this page, and links to the pages beside it (plain links: no script needed). */
 export function reviewsSection(r: ReviewsPage, productHref: string, words: Words): Html {
   const pageHref = (n: number) => (n === 1 ? `${productHref}#reviews` : `${productHref}?reviews=${n}#reviews`)
-  const list = r.data.length
-    ? html`<ul class="review-list">${r.data.map(
-        (x) => html`<li class="review">
-<p class="by">${stars(x.rating, words)} <span class="who">${x.customerName}</span> · <time datetime="${x.createdAt.slice(0, 10)}">${formatDate(x.createdAt, words.locale)}</time></p>
+  const review = (x: ReviewsPage['data'][number]) => {
+    const date = html`<time datetime="${x.createdAt.slice(0, 10)}">${formatDate(x.createdAt, words.locale)}</time>`
+    return html`<li class="review">
+<p class="by">${stars(x.rating, words)} <span class="who">${x.customerName}</span> · ${date}</p>
 ${x.comment ? html`<p class="comment">${x.comment}</p>` : ''}
-</li>`,
-      )}</ul>`
+</li>`
+  }
+  const list = r.data.length
+    ? html`<ul class="review-list">${r.data.map(review)}</ul>`
     : html`<p class="muted">${words.noReviews}</p>`
+  const newer = r.page > 1 ? html`<a href="${pageHref(r.page - 1)}" rel="prev">${words.newerReviews}</a>` : ''
+  const more = r.page < r.pages ? html`<a href="${pageHref(r.page + 1)}" rel="next">${words.moreReviews}</a>` : ''
   const pager =
     r.page > 1 || r.page < r.pages
-      ? html`<nav class="pager" aria-label="${words.reviewPages}">${r.page > 1 ? html`<a href="${pageHref(r.page - 1)}" rel="prev">${words.newerReviews}</a>` : ''}${
-          r.page < r.pages ? html`<a href="${pageHref(r.page + 1)}" rel="next">${words.moreReviews}</a>` : ''
-        }</nav>`
+      ? html`<nav class="pager" aria-label="${words.reviewPages}">${newer}${more}</nav>`
       : ''
   return html`<section class="reviews" id="reviews" aria-labelledby="reviews-h">
 <h2 id="reviews-h">${words.reviewsTitle}</h2>
@@ -116,18 +119,34 @@ export function reviewForm(
   // The field refused is marked and takes the focus when the page opens (no script needed).
   const invalid = (field: string) => (fieldErr(field) ? raw(' aria-invalid="true" autofocus') : '')
   const maxComment = REVIEW_COMMENT_MAX.toLocaleString(words.locale)
+  const errOf = (field: string, id: string) =>
+    html`<span class="err" id="${id}-err" data-err="${field}">${fieldErr(field)}</span>`
+  const nameAttrs = html`autocomplete="name" required maxlength="${REVIEW_NAME_MAX}" aria-describedby="rv-name-err"`
+  const nameInput = html`<input id="rv-name" name="customerName" ${nameAttrs}${invalid('customerName')}>`
+  const ratingOption = (n: number) => {
+    const radio = html`<input type="radio" name="rating" value="${n}" required${n === 1 ? invalid('rating') : ''}>`
+    return html`<label class="opt">${radio} <span>${words.stars(n)}</span></label>`
+  }
+  const countText = w.count.replace('{max}', maxComment)
+  const hintText = words.reviewHint.replace('{max}', maxComment)
+  const commentHint = html`<span class="hint" id="rv-comment-hint" data-count="${countText}">${hintText}</span>`
+  const described = 'rv-comment-hint rv-comment-err'
+  const commentAttrs = html`rows="4" maxlength="${REVIEW_COMMENT_MAX}" aria-describedby="${described}"`
+  const commentInput = html`<textarea id="rv-comment" name="comment" ${commentAttrs}${invalid('comment')}></textarea>`
+  const commentErr = errOf('comment', 'rv-comment')
+  const dataAttrs = html`data-review data-store="${o.storeId}" data-product="${o.productId}"`
   return html`<section class="write" id="write-review" aria-labelledby="write-h">
 <h2 id="write-h">${words.writeReview}</h2>
-<form class="review-form" method="post" action="${o.action}" data-review data-store="${o.storeId}" data-product="${o.productId}">
+<form class="review-form" method="post" action="${o.action}" ${dataAttrs}>
 <p class="form-ok" role="status" data-review-ok>${out?.kind === 'thanks' ? w.thanks : ''}</p>
 <p class="form-err" role="alert" data-review-err>${formErr}</p>
-<p class="field"><label for="rv-name">${words.yourName}</label><input id="rv-name" name="customerName" autocomplete="name" required maxlength="${REVIEW_NAME_MAX}" aria-describedby="rv-name-err"${invalid('customerName')}><span class="err" id="rv-name-err" data-err="customerName">${fieldErr('customerName')}</span></p>
+<p class="field"><label for="rv-name">${words.yourName}</label>${nameInput}${errOf('customerName', 'rv-name')}</p>
 <fieldset class="rate" aria-describedby="rv-rating-err">
 <legend>${words.ratingLabel}</legend>
-${[1, 2, 3, 4, 5].map((n) => html`<label class="opt"><input type="radio" name="rating" value="${n}" required${n === 1 ? invalid('rating') : ''}> <span>${words.stars(n)}</span></label>`)}
-<span class="err" id="rv-rating-err" data-err="rating">${fieldErr('rating')}</span>
+${[1, 2, 3, 4, 5].map(ratingOption)}
+${errOf('rating', 'rv-rating')}
 </fieldset>
-<p class="field"><label for="rv-comment">${words.reviewLabel}</label><span class="hint" id="rv-comment-hint" data-count="${w.count.replace('{max}', maxComment)}">${words.reviewHint.replace('{max}', maxComment)}</span><textarea id="rv-comment" name="comment" rows="4" maxlength="${REVIEW_COMMENT_MAX}" aria-describedby="rv-comment-hint rv-comment-err"${invalid('comment')}></textarea><span class="err" id="rv-comment-err" data-err="comment">${fieldErr('comment')}</span></p>
+<p class="field"><label for="rv-comment">${words.reviewLabel}</label>${commentHint}${commentInput}${commentErr}</p>
 <p class="vh" aria-live="polite" data-count-live></p>
 <button type="submit">${words.sendReview}</button>
 </form>

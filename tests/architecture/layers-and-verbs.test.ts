@@ -80,7 +80,8 @@ describe('one write helper: a transaction, then its effects', () => {
   const subscribe = (storeId: string, events: string[]) => {
     const now = Date.now()
     t.deps.db.$client.run(
-      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+        'VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
       [createId(), storeId, 'https://hooks.example.com/x', JSON.stringify(events), 'enc:test', now, now],
     )
   }
@@ -178,39 +179,43 @@ describe('one write helper: a transaction, then its effects', () => {
     })
   })
 
-  test("a store's listings stay through a commit only when every writer that touched it declared it changed only stock", () => {
-    const { store } = makeShop(t.deps)
-    const seen: (boolean | undefined)[] = []
-    const { cache } = t.deps
-    const invalidate = cache.invalidate
-    cache.invalidate = (id, changed) => (
-      id === store.id && seen.push(changed?.stockOnly), invalidate.call(cache, id, changed)
-    )
-    // Each writer touches the store in its own savepoint; 'rolled back' is a silent one whose savepoint fails.
-    const commit = (writers: ('declares' | 'silent' | 'rolled back')[], plainTouch = false) => {
-      const { effects } = transact(t.deps.db, (_tx, effects) => {
-        for (const w of writers)
-          savepoint(t.deps.db, effects, () => {
-            effects.touched(store.id)
-            const fx = effects.fxFor(ctxFor(t.deps, store))
-            if (w === 'declares') fx.catalogStockOnly()
-            if (w === 'rolled back') throw new Error('refused')
-          })
-        if (plainTouch) effects.touched(store.id) // as transaction(…, stores) touches: no writer
-      })
-      effects.committed()
-    }
-    try {
-      commit(['declares', 'declares'])
-      commit(['declares', 'silent'])
-      commit(['declares', 'rolled back'])
-      commit(['declares'], true)
-      commit([], true)
-      expect(seen).toEqual([true, false, true, false, false])
-    } finally {
-      cache.invalidate = invalidate
-    }
-  })
+  test(
+    "a store's listings stay through a commit only when every writer that touched it declared it changed " +
+      'only stock',
+    () => {
+      const { store } = makeShop(t.deps)
+      const seen: (boolean | undefined)[] = []
+      const { cache } = t.deps
+      const invalidate = cache.invalidate
+      cache.invalidate = (id, changed) => (
+        id === store.id && seen.push(changed?.stockOnly), invalidate.call(cache, id, changed)
+      )
+      // Each writer touches the store in its own savepoint; 'rolled back' is a silent one whose savepoint fails.
+      const commit = (writers: ('declares' | 'silent' | 'rolled back')[], plainTouch = false) => {
+        const { effects } = transact(t.deps.db, (_tx, effects) => {
+          for (const w of writers)
+            savepoint(t.deps.db, effects, () => {
+              effects.touched(store.id)
+              const fx = effects.fxFor(ctxFor(t.deps, store))
+              if (w === 'declares') fx.catalogStockOnly()
+              if (w === 'rolled back') throw new Error('refused')
+            })
+          if (plainTouch) effects.touched(store.id) // as transaction(…, stores) touches: no writer
+        })
+        effects.committed()
+      }
+      try {
+        commit(['declares', 'declares'])
+        commit(['declares', 'silent'])
+        commit(['declares', 'rolled back'])
+        commit(['declares'], true)
+        commit([], true)
+        expect(seen).toEqual([true, false, true, false, false])
+      } finally {
+        cache.invalidate = invalidate
+      }
+    },
+  )
 
   test('a transaction names the stores it touched; one open at a time per connection', () => {
     const { store } = makeShop(t.deps)
@@ -341,9 +346,15 @@ test('handlers get what is resolved or bound, never a placeholder decorated onto
   expect(/\.decorate\([^)]*undefined as unknown/.test(".decorate('ctx', undefined as unknown as Ctx)")).toBe(true)
 })
 
-/** Where raw SQL may be written: a module's sql.ts or sql/ folder, db/ (the toolkit, schema, limiter), the kernel's savepoints, and backup/ (file-level VACUUM INTO and integrity checks). */
+/**
+ * Where raw SQL may be written: a module's sql.ts or sql/ folder, db/ (the toolkit, schema,
+ * limiter), the kernel's savepoints, and backup/ (file-level VACUUM INTO and integrity checks).
+ */
 const RAW_SQL_HOMES = /(^|\/)sql(\.ts$|\/)|^src\/db\/|^src\/kernel\/|^src\/backup\//
-/** A raw statement's text handed to bun:sqlite: `.query(`, `.prepare(`, `.run(` or `.exec(` with an SQL keyword in a string right after. */
+/**
+ * A raw statement's text handed to bun:sqlite: `.query(`, `.prepare(`,
+ * `.run(` or `.exec(` with an SQL keyword in a string right after.
+ */
 const RAW_SQL =
   /\.(query|prepare|run|exec)(<[^>]*>)?\(\s*['"`]\s*(SELECT|INSERT|UPDATE|DELETE|WITH|PRAGMA|CREATE|DROP|VACUUM)\b/i
 
@@ -385,9 +396,12 @@ test('files of one idea: no file in src/ is over 300 lines', async () => {
 })
 
 describe("verbs at every module's door (docs/architecture.md)", () => {
-  test("a module's index.ts exports verbs and types: nothing from its sql files, no function taking a connection", async () => {
-    expect(await moduleDoorFaults()).toEqual([])
-  })
+  test(
+    "a module's index.ts exports verbs and types: nothing from its sql files, " + 'no function taking a connection',
+    async () => {
+      expect(await moduleDoorFaults()).toEqual([])
+    },
+  )
 
   test('an adapter (API routes, panel, shop, MCP, CLI, jobs) imports no db/schema and runs no SQL', async () => {
     expect(await adapterSqlFaults()).toEqual([])

@@ -123,7 +123,8 @@ describe('the scheduled backup', () => {
     const db = openDb({ dataDir, synchronous: 'NORMAL' })
     db.$client.exec('CREATE TABLE filler (b BLOB)')
     db.$client.exec(
-      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO filler SELECT randomblob(10000) FROM n',
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO filler ' +
+        'SELECT randomblob(10000) FROM n',
     )
     db.$client.close()
 
@@ -148,7 +149,8 @@ describe('the scheduled backup', () => {
     expect(result.manifest.integrity).toBe('ok')
     expect(result.manifest.dbBytes).toBeGreaterThan(30_000_000)
     console.error(
-      `30 MB snapshot: ${inlineMs.toFixed(0)} ms blocking on the main thread; in a worker ${workerMs.toFixed(0)} ms with the loop's longest gap ${worst.toFixed(1)} ms`,
+      `30 MB snapshot: ${inlineMs.toFixed(0)} ms blocking on the main thread; ` +
+        `in a worker ${workerMs.toFixed(0)} ms with the loop's longest gap ${worst.toFixed(1)} ms`,
     )
     // A copy on the main thread would let no timer fire until it ended; how long the gaps are
     // depends on what else the machine runs, so the figure is printed, not asserted.

@@ -230,7 +230,7 @@ describe('admin CLI', () => {
     expect(out.code).toBe('NOT_FOUND')
   })
 
-  test('store:suspend and store:reinstate still work, and the API follows on the next request with the same key', async () => {
+  test('store:suspend and store:reinstate still work; the API follows on the next request, same key', async () => {
     const { store, key } = makeShop(t.deps)
     let [res, body] = await t.api.get('/api/v1/products', { key })
     expectStatus(res, body).toBe(200)
@@ -272,7 +272,7 @@ describe('POST /api/billing/events', () => {
     ...extra,
   })
 
-  test('end to end: refund suspends (402 on authenticated and public endpoints), payment reinstates the same key', async () => {
+  test('end to end: refund suspends (402 on key and public endpoints), payment reinstates the same key', async () => {
     const { store, key } = makeShop(t.deps)
     const product = makeProduct(t.deps, store.id)
     const invId = uniq('in')

@@ -1,6 +1,6 @@
 /**
- * The categories API over HTTP (docs/api.md: categories, limits, plan caps): CRUD, ordering by position, filters, duplicate slugs, what deleting does
- * to products, the free plan's 3-category cap, and freshness after writes.
+ * The categories API over HTTP (docs/api.md: categories, limits, plan caps): CRUD, ordering by position, filters,
+ * duplicate slugs, what deleting does to products, the free plan's 3-category cap, and freshness after writes.
  */
 import { describe, expect, test } from 'bun:test'
 import { appForFile, expectStatus, type Json } from '../helpers/app'

@@ -43,7 +43,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-test('bun run demo: the panel link first, and still the last thing on screen after 1,000 storefront requests', async () => {
+test('bun run demo: the panel link first, and still last on screen after 1,000 storefront requests', async () => {
   const port = await freePort()
   const httpPort = await freePort()
   proc = Bun.spawn(['bun', 'src/cli/demo.ts'], {

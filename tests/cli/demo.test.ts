@@ -70,7 +70,7 @@ describe('bun run demo seeding', () => {
     }
   })
 
-  test('every demo product gets a drawn picture through the images service, shown with srcset on the storefront', async () => {
+  test('each demo product gets a drawn picture through the images service, with srcset on the storefront', async () => {
     const run = runOnce()
     try {
       expect(await seedDemoPictures(run.deps, run.seed)).toBe(run.seed.productIds.length)

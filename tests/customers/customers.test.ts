@@ -79,43 +79,48 @@ describe('GET /api/v1/customers', () => {
     const [, created] = await t.api.get(`/api/v1/customers?createdSince=${new Date(mark + 1).toISOString()}`, { key })
     expect(created.data.map((c: { name: string }) => c.name)).toEqual(['New'])
     const [, updated] = await t.api.get(`/api/v1/customers?updatedSince=${new Date(mark + 1).toISOString()}`, { key })
-    expect(updated.data.map((c: { name: string }) => c.name).sort()).toEqual(['New', 'Old']) // a later order moves updatedAt but keeps the first name
+    // a later order moves updatedAt but keeps the first name
+    expect(updated.data.map((c: { name: string }) => c.name).sort()).toEqual(['New', 'Old'])
     const other = makeShop(t.deps)
     const [, none] = await t.api.get('/api/v1/customers', { key: other.key })
     expect(none).toEqual({ data: [], total: 0, limit: 50, offset: 0 })
   })
 
-  test('a returning customer: an address fills a blank one and is never replaced; its orders of one batch share the record', async () => {
-    const { key, cat, store } = shop()
-    const post = (extra: Record<string, unknown>) =>
-      t.api.post('/api/orders', orderBody(store.id, cat, { phone: '+14155550601', ...extra }))
-    // Two posts in one event-loop turn commit in one batch: the second finds the customer the first made.
-    const [[r1, b1], [r2, b2]] = await Promise.all([
-      post({ name: 'Fe', address: undefined, items: [{ productId: cat.mug.id, quantity: 1 }] }),
-      post({ name: 'Fe later', address: undefined, items: [{ productId: cat.mug.id, quantity: 2 }] }),
-    ])
-    expectStatus(r1, b1).toBe(201)
-    expectStatus(r2, b2).toBe(201)
-    const customer = async () => (await t.api.get('/api/v1/customers?q=0601', { key }))[1].data
-    const [first] = await customer()
-    expect(first).toMatchObject({ name: 'Fe', address: null, ordersCount: 2 })
-    clock.advance(60_000)
-    const [r3, b3] = await post({ name: 'Fe', address: 'Jr. Uno 1', items: [{ productId: cat.mug.id, quantity: 3 }] })
-    expectStatus(r3, b3).toBe(201)
-    clock.advance(60_000)
-    const [r4, b4] = await post({ name: 'Fe', address: 'Jr. Dos 2', items: [{ productId: cat.mug.id, quantity: 4 }] })
-    expectStatus(r4, b4).toBe(201)
-    const all = await customer()
-    expect(all).toHaveLength(1)
-    expect(all[0]).toMatchObject({
-      id: first.id,
-      name: 'Fe',
-      address: 'Jr. Uno 1',
-      ordersCount: 4,
-      updatedAt: new Date(clock.now()).toISOString(),
-    })
-    expect(all[0].createdAt).toBe(first.createdAt)
-  })
+  test(
+    'a returning customer: an address fills a blank one and is never replaced; ' +
+      'its orders of one batch share the record',
+    async () => {
+      const { key, cat, store } = shop()
+      const post = (extra: Record<string, unknown>) =>
+        t.api.post('/api/orders', orderBody(store.id, cat, { phone: '+14155550601', ...extra }))
+      // Two posts in one event-loop turn commit in one batch: the second finds the customer the first made.
+      const [[r1, b1], [r2, b2]] = await Promise.all([
+        post({ name: 'Fe', address: undefined, items: [{ productId: cat.mug.id, quantity: 1 }] }),
+        post({ name: 'Fe later', address: undefined, items: [{ productId: cat.mug.id, quantity: 2 }] }),
+      ])
+      expectStatus(r1, b1).toBe(201)
+      expectStatus(r2, b2).toBe(201)
+      const customer = async () => (await t.api.get('/api/v1/customers?q=0601', { key }))[1].data
+      const [first] = await customer()
+      expect(first).toMatchObject({ name: 'Fe', address: null, ordersCount: 2 })
+      clock.advance(60_000)
+      const [r3, b3] = await post({ name: 'Fe', address: 'Jr. Uno 1', items: [{ productId: cat.mug.id, quantity: 3 }] })
+      expectStatus(r3, b3).toBe(201)
+      clock.advance(60_000)
+      const [r4, b4] = await post({ name: 'Fe', address: 'Jr. Dos 2', items: [{ productId: cat.mug.id, quantity: 4 }] })
+      expectStatus(r4, b4).toBe(201)
+      const all = await customer()
+      expect(all).toHaveLength(1)
+      expect(all[0]).toMatchObject({
+        id: first.id,
+        name: 'Fe',
+        address: 'Jr. Uno 1',
+        ordersCount: 4,
+        updatedAt: new Date(clock.now()).toISOString(),
+      })
+      expect(all[0].createdAt).toBe(first.createdAt)
+    },
+  )
 
   test('400 for limit over 100', async () => {
     const { key } = shop()

@@ -63,7 +63,7 @@ async function stop(server: Awaited<ReturnType<typeof spawnServer>>) {
   expect(await server.proc.exited).toBe(0)
 }
 
-test('a fresh DATA_DIR: 0700, and every file the service creates 0600 (db, -wal, -shm, secret.key, tls/key.pem)', async () => {
+test('a fresh DATA_DIR: 0700; each file the service makes 0600 (db, -wal, -shm, secret.key, tls/key.pem)', async () => {
   const server = await startAndWrite(undefined)
   try {
     const m = modes(dataDir)

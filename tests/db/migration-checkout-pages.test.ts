@@ -56,7 +56,8 @@ function copyInto(from: Database, to: Database, older: (from: Database, to: Data
   const tables = (
     to
       .query(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'order_names_%'",
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' " +
+          "AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'order_names_%'",
       )
       .all() as {
       name: string

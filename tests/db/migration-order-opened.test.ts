@@ -33,7 +33,7 @@ function migrationsBefore0018(): string {
   return out
 }
 
-test('order_seen rows inside the window become marks of every member; older ones are dropped; order_seen is gone', () => {
+test('order_seen rows inside the window become marks of every member; older ones dropped; order_seen gone', () => {
   const dataDir = tempDir('sf-upgrade-')
   dirs.push(dataDir)
   const file = path.join(dataDir, 'storefront.db')
@@ -42,22 +42,26 @@ test('order_seen rows inside the window become marks of every member; older ones
   const now = Date.now()
   const month = 31 * 86_400_000
   old.run(
-    "INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
+    'INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) ' +
+      "VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
     [now],
   )
   for (const u of ['u1', 'u2']) {
     old.run(
-      "INSERT INTO users (id, email, email_key, created_at, updated_at) VALUES (?1, ?1 || '@example.com', ?1 || '@example.com', ?2, ?2)",
+      'INSERT INTO users (id, email, email_key, created_at, updated_at) ' +
+        "VALUES (?1, ?1 || '@example.com', ?1 || '@example.com', ?2, ?2)",
       [u, now - 2 * month],
     )
     old.run(
-      "INSERT INTO memberships (id, store_id, user_id, role, created_at, updated_at) VALUES ('m' || ?1, 's1', ?1, 'owner', ?2, ?2)",
+      'INSERT INTO memberships (id, store_id, user_id, role, created_at, updated_at) ' +
+        "VALUES ('m' || ?1, 's1', ?1, 'owner', ?2, ?2)",
       [u, now - 2 * month],
     )
   }
   const orderAt = (id: string, at: number, n: number) =>
     old.run(
-      `INSERT INTO orders (id, store_id, order_number, status, customer_name, customer_phone, currency, items_subtotal, discount_amount, total, dedup_hash, created_at, updated_at)
+      `INSERT INTO orders (id, store_id, order_number, status, customer_name, customer_phone, currency,
+      items_subtotal, discount_amount, total, dedup_hash, created_at, updated_at)
        VALUES (?1, 's1', ?2, 'pending', 'Ana', '+14155550123', 'USD', 1000, 0, 1000, ?1, ?3, ?3)`,
       [id, `ORD-00000${n}`, at],
     )
@@ -66,7 +70,8 @@ test('order_seen rows inside the window become marks of every member; older ones
   orderAt('old-opened', now - month, 3)
   old.run('DELETE FROM order_seen')
   old.run(
-    "INSERT INTO order_seen (order_id, store_id, seen_at) VALUES ('recent-opened', 's1', ?1), ('old-opened', 's1', ?1)",
+    "INSERT INTO order_seen (order_id, store_id, seen_at) VALUES ('recent-opened', 's1', ?1), " +
+      "('old-opened', 's1', ?1)",
     [now],
   )
   old.close()

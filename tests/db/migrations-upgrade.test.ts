@@ -74,21 +74,25 @@ function seed(file: string, step: number) {
   const db = new Database(file)
   const now = Date.now()
   db.run(
-    "INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
+    'INSERT INTO stores (id, name, slug, whatsapp_number, plan, created_at, updated_at) ' +
+      "VALUES ('s1', 'Old Shop', 'old-shop', '+14155550100', 'pro', ?1, ?1)",
     [now],
   )
   db.run(
-    "INSERT INTO products (id, store_id, name, slug, price, created_at, updated_at) VALUES ('p1', 's1', 'Old Mug', 'old-mug', 1250, ?1, ?1)",
+    'INSERT INTO products (id, store_id, name, slug, price, created_at, updated_at) ' +
+      "VALUES ('p1', 's1', 'Old Mug', 'old-mug', 1250, ?1, ?1)",
     [now],
   )
   db.run(
-    "INSERT INTO webhooks (id, store_id, url, events, secret, created_at, updated_at) VALUES ('w1', 's1', 'https://93.184.216.34/h', '[\"order.created\"]', 'x', ?1, ?1)",
+    'INSERT INTO webhooks (id, store_id, url, events, secret, created_at, updated_at) ' +
+      "VALUES ('w1', 's1', 'https://93.184.216.34/h', '[\"order.created\"]', 'x', ?1, ?1)",
     [now],
   )
   // From the outbox on (step 4), an event waiting to be moved must survive the upgrade.
   if (step >= 4) {
     db.run(
-      "INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, created_at) VALUES ('w1', 's1', 'review.created', '{\"type\":\"review.created\"}', ?1)",
+      'INSERT INTO webhook_outbox (webhook_id, store_id, event_type, payload, created_at) ' +
+        "VALUES ('w1', 's1', 'review.created', '{\"type\":\"review.created\"}', ?1)",
       [now],
     )
   }

@@ -25,7 +25,7 @@ import {
   variants,
 } from '../../src/db/schema'
 import { activeVariantsOf, countProducts, pageOfProducts, type ProductFilter } from '../../src/modules/products/sql'
-import { listItemsOf, pageOfOrders } from '../../src/modules/orders/sql'
+import { listItemsOf, orderById, pageOfOrders } from '../../src/modules/orders/sql'
 import { customerById } from '../../src/modules/customers/sql'
 import {
   activeCategories,
@@ -232,7 +232,7 @@ const FILTERS: Omit<ProductFilter, 'storeId'>[] = [
 ]
 
 describe('products/sql.ts', () => {
-  test('pages and totals equal Drizzle’s for every filter, page and offset (ties, inactive, deleted, other store)', () => {
+  test('pages and totals equal Drizzle’s for each filter, page, offset (ties, inactive, deleted, other store)', () => {
     let compared = 0
     for (const f of FILTERS) {
       for (const [limit, offset] of [
@@ -269,7 +269,7 @@ describe('products/sql.ts', () => {
     expect(activeVariantsOf(db.$client, []).size).toBe(0)
   })
 
-  test('GET /api/v1/products equals the view built from the Drizzle rows (variants, images, stock) for each filter', async () => {
+  test('GET /api/v1/products equals the view of Drizzle’s rows (variants, images, stock), each filter', async () => {
     for (const [qs, f] of [
       ['?limit=50', { isActive: true }],
       ['?isActive=all&limit=4&offset=2', {}],
@@ -299,7 +299,7 @@ describe('products/sql.ts', () => {
 })
 
 describe('orders/ and customers/ sql', () => {
-  test('a page of list-form orders and their items equal the Drizzle rows’ columns, by store, status and customer', () => {
+  test('a page of list-form orders and their items equal the Drizzle rows, by store, status and customer', () => {
     const LIST_ORDER = [
       'id',
       'orderNumber',
@@ -401,6 +401,17 @@ describe('orders/ and customers/ sql', () => {
         )
       }
     }
+  })
+
+  test('an order row (every column, in the schema’s order) equals Drizzle’s; an unknown id is undefined', () => {
+    const all = db.select().from(orders).all()
+    expect(all.length).toBeGreaterThan(3)
+    for (const o of all) {
+      const row = orderById(db.$client, o.id)
+      expect(row).toEqual(o)
+      expect(Object.keys(row!)).toEqual(Object.keys(o))
+    }
+    expect(orderById(db.$client, 'nope')).toBeUndefined()
   })
 
   test('a customer row equals Drizzle’s; an unknown id is undefined', () => {

@@ -112,22 +112,26 @@ describe('WAL checkpointer', () => {
     expect(t.deps.cache.getResponse(store.id, 'k')).toBe('body')
   })
 
-  test('paused (Litestream checkpoints instead), it takes none and the connection none either; resumed, it takes them again', async () => {
-    const { t, order, cp } = setup(1_000_000)
-    await t.deps.checkout.submit(order())
-    await until(() => cp.stats.checkpoints > 0)
-    cp.pause()
-    // A round trip through the worker: every tick queued before the pause has been handled.
-    await (cp as unknown as { now(): Promise<void> }).now()
-    const before = cp.stats.checkpoints
-    for (let i = 0; i < 20; i++) await t.deps.checkout.submit(order())
-    await new Promise((r) => setTimeout(r, 100))
-    expect(cp.stats.checkpoints).toBe(before)
-    expect(autoCheckpoint(t)).toBe(0)
-    expect(walFrames(t)).toBeGreaterThan(0)
-    cp.resume()
-    await until(() => cp.stats.checkpoints > before)
-  })
+  test(
+    'paused (Litestream checkpoints instead), it takes none and the connection none either; resumed, ' +
+      'it takes them again',
+    async () => {
+      const { t, order, cp } = setup(1_000_000)
+      await t.deps.checkout.submit(order())
+      await until(() => cp.stats.checkpoints > 0)
+      cp.pause()
+      // A round trip through the worker: every tick queued before the pause has been handled.
+      await (cp as unknown as { now(): Promise<void> }).now()
+      const before = cp.stats.checkpoints
+      for (let i = 0; i < 20; i++) await t.deps.checkout.submit(order())
+      await new Promise((r) => setTimeout(r, 100))
+      expect(cp.stats.checkpoints).toBe(before)
+      expect(autoCheckpoint(t)).toBe(0)
+      expect(walFrames(t)).toBeGreaterThan(0)
+      cp.resume()
+      await until(() => cp.stats.checkpoints > before)
+    },
+  )
 
   test('a failing worker gives checkpoints back to the connection', async () => {
     const { t, cp } = setup(1_000_000)

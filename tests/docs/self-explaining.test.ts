@@ -25,10 +25,8 @@ const text = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
 
 /** What a citation of something outside the repository looks like. */
 const CITATIONS: [string, RegExp][] = [
-  [
-    'the contract',
-    /\b(the|a|per|of|in) contract('s)?\b|\bcontract (says|table|decides|names|defaults|fields|attributes|list)\b|contract "/i,
-  ],
+  ['the contract', /\b(the|a|per|of|in) contract('s)?\b|contract "/i],
+  ['the contract', /\bcontract (says|table|decides|names|defaults|fields|attributes|list)\b/i],
   ['a spec section', /\bspec(ification)?('s)? (part |section |§ ?)?\d+(\.\d+)*\b|\bspec §/i],
   ['a ticket', /\b(issue|ticket|task)s? #?\d{1,3}\b/i],
   ['notes kept outside the repository', /\bstack[- ]notes\b/i],

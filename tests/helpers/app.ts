@@ -154,7 +154,8 @@ export function expectStatus(res: Response, body: unknown) {
     toBe(status: number) {
       if (res.status !== status) {
         throw new Error(
-          `expected status ${status}, got ${res.status}: ${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}`,
+          `expected status ${status}, ` +
+            `got ${res.status}: ${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}`,
         )
       }
       expect(res.status).toBe(status)

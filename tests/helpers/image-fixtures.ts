@@ -22,7 +22,9 @@ export const noisyPng = (w: number, h: number) =>
     .png()
     .toBuffer()
 
-/** A few hundred bytes of PNG whose header declares 30,000 × 30,000 (900 MP): IHDR's width, height and CRC rewritten. */
+/**
+ * A few hundred bytes of PNG whose header declares 30,000 × 30,000 (900 MP): IHDR's width, height and CRC rewritten.
+ */
 export async function bombPng(): Promise<Buffer> {
   const bomb = Buffer.from(await png(1, 1))
   bomb.writeUInt32BE(30_000, 16)

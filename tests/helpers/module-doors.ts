@@ -139,7 +139,10 @@ export async function moduleDoorFaults(): Promise<string[]> {
 /** Where the adapters live: the API routes of each module, the panel, the shop, MCP, the CLI, jobs. */
 export const ADAPTER = /^src\/(panel|shop|mcp|cli|jobs)\/|^src\/modules\/[^/]+\/(routes|public-routes)\.ts$/
 
-/** What an adapter may not do: import the schema (types included: a module's index.ts re-exports its row types), or run SQL. */
+/**
+ * What an adapter may not do: import the schema (types included:
+ * a module's index.ts re-exports its row types), or run SQL.
+ */
 const ADAPTER_FAULTS: [string, RegExp][] = [
   ['imports db/schema', /\bfrom\s*['"][./]*db\/schema(\/[^'"]*)?['"]/g],
   ['reaches the raw connection ($client)', /\$client\b/g],

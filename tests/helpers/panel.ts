@@ -110,7 +110,9 @@ export class PanelClient {
     return withJson(await this.request('POST', path, { body: form, headers }))
   }
 
-  /** Reads `from` (for its form token), then posts the form: a person's step, or a hand-made post with a valid token. */
+  /**
+   * Reads `from` (for its form token), then posts the form: a person's step, or a hand-made post with a valid token.
+   */
   async submitFrom(from: string, path: string, fields: Record<string, string> = {}): Promise<Page> {
     await this.get(from)
     if (!this.formToken()) throw new Error(`no form token on ${from} (status ${this.last?.status})`)

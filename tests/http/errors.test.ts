@@ -52,7 +52,7 @@ describe('400 VALIDATION_ERROR names the field and the reason', () => {
     expectValidation(res2, body2, 'name', 'out_of_range')
   })
 
-  test('toString / valueOf keys that are not functions (found by the fuzzer) → 400 naming the field, not 500', async () => {
+  test('toString / valueOf keys that are not functions (a fuzzer find) → 400 naming the field, not 500', async () => {
     const [res, body] = await t.api.post('/api/v1/products', { name: { toString: '' }, price: 5 }, { key })
     expectValidation(res, body, 'name', 'invalid_type')
     const [res2, body2] = await t.api.post(

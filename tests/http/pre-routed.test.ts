@@ -69,50 +69,54 @@ function shopWithOrders(t: TestApp) {
 }
 
 describe('reads answered before routing', () => {
-  test('after the route has answered a query string, the pipeline answers it: same status, headers and bytes, a log line with the route', async () => {
-    const { t, answered, requests } = app()
-    const s = shopWithOrders(t)
-    const paths: [string, string][] = [
-      ['/api/v1/orders?limit=50', '/api/v1/orders'],
-      ['/api/v1/orders?status=pending&limit=2&offset=1', '/api/v1/orders'],
-      ['/api/v1/orders', '/api/v1/orders'],
-      [`/api/v1/customers/${s.customerId}`, '/api/v1/customers/:id'],
-      [`/api/v1/customers/${s.customerId}?ordersLimit=1&ordersOffset=1`, '/api/v1/customers/:id'],
-      // By id first: a list builds (and keeps) its products' fragments, which by id then answers.
-      [`/api/v1/products/${s.cat.mug.id}`, '/api/v1/products/:id'],
-      [`/api/v1/products/${s.cat.shirt.id}`, '/api/v1/products/:id'],
-      ['/api/v1/products?limit=50', '/api/v1/products'],
-      ['/api/v1/products?isActive=all', '/api/v1/products'],
-      [`/api/v1/stores/${s.store.slug}`, '/api/v1/stores/:slug'],
-    ]
-    for (const [path, route] of paths) {
-      const key = path.startsWith('/api/v1/stores/') ? undefined : s.key
-      answered.off = true
-      const routed = await get(t, path, key)
-      answered.off = false
-      expect(`${path} ${routed.status}`).toBe(`${path} 200`)
-      const before = answered.n
-      const pre = await get(t, path, key)
-      expect(answered.n).toBe(before + 1)
+  test(
+    'after the route has answered a query string, the pipeline answers it: same status, headers and bytes, ' +
+      'a log line with the route',
+    async () => {
+      const { t, answered, requests } = app()
+      const s = shopWithOrders(t)
+      const paths: [string, string][] = [
+        ['/api/v1/orders?limit=50', '/api/v1/orders'],
+        ['/api/v1/orders?status=pending&limit=2&offset=1', '/api/v1/orders'],
+        ['/api/v1/orders', '/api/v1/orders'],
+        [`/api/v1/customers/${s.customerId}`, '/api/v1/customers/:id'],
+        [`/api/v1/customers/${s.customerId}?ordersLimit=1&ordersOffset=1`, '/api/v1/customers/:id'],
+        // By id first: a list builds (and keeps) its products' fragments, which by id then answers.
+        [`/api/v1/products/${s.cat.mug.id}`, '/api/v1/products/:id'],
+        [`/api/v1/products/${s.cat.shirt.id}`, '/api/v1/products/:id'],
+        ['/api/v1/products?limit=50', '/api/v1/products'],
+        ['/api/v1/products?isActive=all', '/api/v1/products'],
+        [`/api/v1/stores/${s.store.slug}`, '/api/v1/stores/:slug'],
+      ]
+      for (const [path, route] of paths) {
+        const key = path.startsWith('/api/v1/stores/') ? undefined : s.key
+        answered.off = true
+        const routed = await get(t, path, key)
+        answered.off = false
+        expect(`${path} ${routed.status}`).toBe(`${path} 200`)
+        const before = answered.n
+        const pre = await get(t, path, key)
+        expect(answered.n).toBe(before + 1)
 
-      expect({ path, status: pre.status, headers: pre.headers, text: pre.text }).toEqual({
-        path,
-        status: 200,
-        headers: routed.headers,
-        text: routed.text,
-      })
-      expect(
-        requests()
-          .slice(-2)
-          .map((l) => [l.route, l.status]),
-      ).toEqual([
-        [route, 200],
-        [route, 200],
-      ])
-    }
-  })
+        expect({ path, status: pre.status, headers: pre.headers, text: pre.text }).toEqual({
+          path,
+          status: 200,
+          headers: routed.headers,
+          text: routed.text,
+        })
+        expect(
+          requests()
+            .slice(-2)
+            .map((l) => [l.route, l.status]),
+        ).toEqual([
+          [route, 200],
+          [route, 200],
+        ])
+      }
+    },
+  )
 
-  test('a query the route refuses, a missing record and another store’s record are still the route’s answers', async () => {
+  test('a refused query, a missing record and another store’s record are still the route’s answers', async () => {
     const { t, answered } = app()
     const s = shopWithOrders(t)
     const other = shopWithOrders(t)
@@ -139,7 +143,8 @@ describe('reads answered before routing', () => {
     const [del, delBody] = await t.api.delete(`/api/v1/products/${s.cat.mug.id}`, { key: s.key })
     expectStatus(del, delBody).toBe(200)
     expect((await get(t, `/api/v1/products/${s.cat.mug.id}`, s.key)).status).toBe(404)
-    // The public store read: an unknown slug and a suspended store are the route's answers, and a visit is counted per read.
+    // The public store read: an unknown slug and a suspended store
+    // are the route's answers, and a visit is counted per read.
     expect((await get(t, '/api/v1/stores/no-such-shop')).status).toBe(404)
     t.deps.db.$client.run("UPDATE stores SET status = 'suspended' WHERE id = ?", [other.store.id])
     t.deps.cache.invalidate(other.store.id)

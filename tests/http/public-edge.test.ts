@@ -52,35 +52,39 @@ describe('stock hoarding', () => {
     expect(over.status).toBe(400)
   })
 
-  test('lines naming the same item are merged: [{q:1},{q:1}] is a duplicate of [{q:2}]; error fields keep the body index', async () => {
-    const { store } = makeShop(t.deps)
-    const cat = makeCatalog(t.deps, store.id)
-    const phone = uniqPhone()
-    const [r1] = await post(orderBody(store.id, cat, { phone, items: [{ productId: cat.mug.id, quantity: 2 }] }))
-    expect(r1.status).toBe(201)
-    const [r2, b2] = await post(
-      orderBody(store.id, cat, {
-        phone,
-        items: [
-          { productId: cat.mug.id, quantity: 1 },
-          { productId: cat.mug.id, quantity: 1 },
-        ],
-      }),
-    )
-    expectStatus(r2, b2).toBe(409)
-    expect(b2.code).toBe('DUPLICATE_ORDER')
-    const [r3, b3] = await post(
-      orderBody(store.id, cat, {
-        items: [
-          { productId: cat.mug.id, quantity: 1 },
-          { productId: cat.mug.id, quantity: 1 },
-          { productId: 'nope', quantity: 1 },
-        ],
-      }),
-    )
-    expectStatus(r3, b3).toBe(400)
-    expect(b3.details.field).toBe('items[2].productId')
-  })
+  test(
+    'lines naming the same item are merged: [{q:1},{q:1}] is a duplicate of [{q:2}]; ' +
+      'error fields keep the body index',
+    async () => {
+      const { store } = makeShop(t.deps)
+      const cat = makeCatalog(t.deps, store.id)
+      const phone = uniqPhone()
+      const [r1] = await post(orderBody(store.id, cat, { phone, items: [{ productId: cat.mug.id, quantity: 2 }] }))
+      expect(r1.status).toBe(201)
+      const [r2, b2] = await post(
+        orderBody(store.id, cat, {
+          phone,
+          items: [
+            { productId: cat.mug.id, quantity: 1 },
+            { productId: cat.mug.id, quantity: 1 },
+          ],
+        }),
+      )
+      expectStatus(r2, b2).toBe(409)
+      expect(b2.code).toBe('DUPLICATE_ORDER')
+      const [r3, b3] = await post(
+        orderBody(store.id, cat, {
+          items: [
+            { productId: cat.mug.id, quantity: 1 },
+            { productId: cat.mug.id, quantity: 1 },
+            { productId: 'nope', quantity: 1 },
+          ],
+        }),
+      )
+      expectStatus(r3, b3).toBe(400)
+      expect(b3.details.field).toBe('items[2].productId')
+    },
+  )
 
   test('merged lines take their stock once: two lines of 3 against 5 units → 409 at the first line', async () => {
     const { store } = makeShop(t.deps)
@@ -148,7 +152,7 @@ describe('customer records', () => {
 })
 
 describe('products', () => {
-  test('comparePrice must be greater than price, on create and on the resulting values of a partial update', async () => {
+  test('comparePrice must be greater than price, on create and on the values a partial update leaves', async () => {
     const { key } = makeShop(t.deps)
     const [r1, b1] = await t.api.post('/api/v1/products', { name: 'Lamp', price: 20, comparePrice: 20 }, { key })
     expectStatus(r1, b1).toBe(400)
@@ -199,50 +203,56 @@ describe('pending orders expire', () => {
     expect(b2.details.field).toBe('pendingOrderTtlHours')
   })
 
-  test('an order still pending after the TTL is cancelled by the system, its stock back and order.updated sent; others stay', async () => {
-    const { store, key } = makeShop(t.deps)
-    const p = addProduct(t.deps, store.id, { price: 100, name: 'Scarce' })
-    t.deps.db.$client.run('UPDATE products SET stock = 10 WHERE id = ?', [p.id])
-    await t.api.put('/api/v1/store', { pendingOrderTtlHours: 2 }, { key })
-    const place = async (q: number) =>
-      (await post({ storeId: store.id, name: 'A', phone: uniqPhone(), items: [{ productId: p.id, quantity: q }] }))[1]
-        .id as string
-    const old = await place(3)
-    const confirmed = await place(2)
-    await t.api.put(`/api/v1/orders/${confirmed}/status`, { status: 'confirmed' }, { key })
-    clock.advance(60 * 60_000)
-    const fresh = await place(1)
-    expect(stockOf(p.id)).toBe(4)
-    const events = () =>
-      t.deps.db.$client
-        .query<{ n: number }, [string]>(
-          'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1) AS n',
-        )
-        .get(store.id)!.n
-    t.deps.db.$client.run(
-      "INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES ('wh-exp', ?, 'https://hooks.example.com/x', '[\"order.updated\"]', 1, 'enc:test', 0, 0)",
-      [store.id],
-    )
-    const before = events()
+  test(
+    'an order still pending after the TTL is cancelled by the system, ' +
+      'its stock back and order.updated sent; others stay',
+    async () => {
+      const { store, key } = makeShop(t.deps)
+      const p = addProduct(t.deps, store.id, { price: 100, name: 'Scarce' })
+      t.deps.db.$client.run('UPDATE products SET stock = 10 WHERE id = ?', [p.id])
+      await t.api.put('/api/v1/store', { pendingOrderTtlHours: 2 }, { key })
+      const place = async (q: number) =>
+        (await post({ storeId: store.id, name: 'A', phone: uniqPhone(), items: [{ productId: p.id, quantity: q }] }))[1]
+          .id as string
+      const old = await place(3)
+      const confirmed = await place(2)
+      await t.api.put(`/api/v1/orders/${confirmed}/status`, { status: 'confirmed' }, { key })
+      clock.advance(60 * 60_000)
+      const fresh = await place(1)
+      expect(stockOf(p.id)).toBe(4)
+      const events = () =>
+        t.deps.db.$client
+          .query<{ n: number }, [string]>(
+            'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) ' +
+              'FROM webhook_deliveries WHERE store_id = ?1) AS n',
+          )
+          .get(store.id)!.n
+      t.deps.db.$client.run(
+        'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+          "VALUES ('wh-exp', ?, 'https://hooks.example.com/x', '[\"order.updated\"]', 1, 'enc:test', 0, 0)",
+        [store.id],
+      )
+      const before = events()
 
-    clock.advance(60 * 60_000 - 1)
-    expect(expirePendingOrders(t.deps)).toBe(0)
-    clock.advance(1)
-    expect(expirePendingOrders(t.deps)).toBe(1)
-    const status = async (id: string) => (await t.api.get(`/api/v1/orders/${id}`, { key }))[1].data.status
-    expect([await status(old), await status(confirmed), await status(fresh)]).toEqual([
-      'cancelled',
-      'confirmed',
-      'pending',
-    ])
-    expect(stockOf(p.id)).toBe(7)
-    expect(events()).toBe(before + 1)
-    // The history names the system as the actor (the activity log).
-    expect(
-      t.deps.db.$client.query('SELECT actor, verb, record_type AS type FROM activity WHERE record_id = ?').get(old),
-    ).toEqual({ actor: 'system', verb: 'cancel', type: 'order' })
-    expect(expirePendingOrders(t.deps)).toBe(0)
-  })
+      clock.advance(60 * 60_000 - 1)
+      expect(expirePendingOrders(t.deps)).toBe(0)
+      clock.advance(1)
+      expect(expirePendingOrders(t.deps)).toBe(1)
+      const status = async (id: string) => (await t.api.get(`/api/v1/orders/${id}`, { key }))[1].data.status
+      expect([await status(old), await status(confirmed), await status(fresh)]).toEqual([
+        'cancelled',
+        'confirmed',
+        'pending',
+      ])
+      expect(stockOf(p.id)).toBe(7)
+      expect(events()).toBe(before + 1)
+      // The history names the system as the actor (the activity log).
+      expect(
+        t.deps.db.$client.query('SELECT actor, verb, record_type AS type FROM activity WHERE record_id = ?').get(old),
+      ).toEqual({ actor: 'system', verb: 'cancel', type: 'order' })
+      expect(expirePendingOrders(t.deps)).toBe(0)
+    },
+  )
 
   test('0 hours: never', async () => {
     const { store, key } = makeShop(t.deps)

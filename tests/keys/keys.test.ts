@@ -40,7 +40,7 @@ describe('format and randomness', () => {
 })
 
 describe('storage', () => {
-  test('the row holds the SHA-256 hash and a 12-character prefix; the secret is in no column and not in the file', () => {
+  test('the row holds the SHA-256 hash and a 12-character prefix; the secret is in no column, not in the file', () => {
     const store = makeStore(t.deps)
     const { id, key } = createKey({
       ctx: { db: t.deps.db, clock },
@@ -143,7 +143,11 @@ describe('scopes', () => {
 
   test('the documented scopes, exactly', () => {
     expect<string[]>([...SCOPES].sort()).toEqual(
-      'store:read store:write products:read products:write categories:read categories:write orders:read orders:write discounts:read discounts:write reviews:read reviews:write customers:read stats:read shipping:read shipping:write webhooks:read webhooks:write'
+      (
+        'store:read store:write products:read products:write categories:read categories:write orders:read ' +
+        'orders:write discounts:read discounts:write reviews:read reviews:write customers:read stats:read ' +
+        'shipping:read shipping:write webhooks:read webhooks:write'
+      )
         .split(' ')
         .sort(),
     )

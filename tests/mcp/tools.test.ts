@@ -251,7 +251,8 @@ describe('settings and connection messages', () => {
 
   test('TLS and network failures are described for the operator', async () => {
     expect(describeFetchError({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }, 'https://h:1', {})).toBe(
-      "could not connect to https://h:1: certificate not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — set STOREFRONT_CA_FILE to the server's certificate, e.g. data/tls/cert.pem",
+      'could not connect to https://h:1: certificate not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE) — set ' +
+        "STOREFRONT_CA_FILE to the server's certificate, e.g. data/tls/cert.pem",
     )
     expect(describeFetchError({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'https://h:1', { caFile: '/c.pem' })).toContain(
       'not trusted by STOREFRONT_CA_FILE=/c.pem',

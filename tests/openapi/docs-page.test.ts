@@ -23,7 +23,7 @@ async function scriptUrl(page: string): Promise<string> {
 }
 
 for (const page of ['/docs', '/docs/']) {
-  test(`${page}: HTML whose script and document URLs are absolute paths on this service, with a self-only CSP`, async () => {
+  test(`${page}: HTML whose script and document URLs are absolute paths here, with a self-only CSP`, async () => {
     const res = await get(page)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')

@@ -230,7 +230,7 @@ describe('operations', () => {
     expect(doc.paths['/api/orders'].post.security).toEqual([])
   })
 
-  test('bodies are JSON only (uploads multipart, the raw billing event text), and every body can be refused with 413', () => {
+  test('bodies are JSON only (uploads multipart, the raw billing event text); each can be refused with 413', () => {
     const problems: string[] = []
     const uploads = new Set(
       t.app.routes

@@ -193,7 +193,7 @@ describe('PUT /api/v1/orders/:id/status', () => {
     expect([after.data.status, after.data.updatedAt]).toEqual(['delivered', last])
   })
 
-  test('cancellation from pending, confirmed and shipped; nothing leaves cancelled; skipping a step is 409', async () => {
+  test('cancel from pending, confirmed and shipped; nothing leaves cancelled; skipping a step is 409', async () => {
     const { key, ids } = shopWithOrders(4)
     const put = (id: string, status: string) => t.api.put(`/api/v1/orders/${id}/status`, { status }, { key })
     expect((await put(ids[0]!, 'cancelled'))[0].status).toBe(200)
@@ -231,7 +231,8 @@ describe('PUT /api/v1/orders/:id/status', () => {
     const { key, ids, store } = shopWithOrders(1)
     const now = clock.now()
     t.deps.db.$client.run(
-      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+        'VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
       [createId(), store.id, 'https://hooks.example.com/x', JSON.stringify(['order.updated']), 'enc:test', now, now],
     )
     const calls: string[] = []

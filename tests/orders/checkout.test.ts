@@ -34,7 +34,8 @@ function footprint(storeId: string) {
     seq: sqlOne('SELECT order_seq FROM stores WHERE id = ?', storeId),
     counts: sqlOne('SELECT coalesce(sum(count), 0) FROM order_counts WHERE store_id = ?', storeId),
     events: sqlOne(
-      'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1)',
+      'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) ' +
+        'FROM webhook_deliveries WHERE store_id = ?1)',
       storeId,
     ),
   }
@@ -44,7 +45,8 @@ function addWebhook(storeId: string, events = ['order.created', 'order.updated']
   const id = createId()
   const now = clock.now()
   t.deps.db.$client.run(
-    'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+    'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+      'VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
     [id, storeId, 'https://hooks.example.com/x', JSON.stringify(events), 'enc:test', now, now],
   )
   return id
@@ -189,7 +191,7 @@ describe('201', () => {
 })
 
 describe('customers', () => {
-  test('one per (store, E.164 phone): a later order never overwrites the name or address; counters and dates follow', async () => {
+  test('one per (store, E.164 phone): a later order keeps the name and address; counters, dates follow', async () => {
     const { store, key, cat } = shop()
     const start = clock.now()
     await post(
@@ -346,56 +348,60 @@ describe('400 body', () => {
 })
 
 describe('400 references (nothing written)', () => {
-  test('variants, products, shipping options and discounts that are unknown, foreign, inactive, deleted, expired or exhausted', async () => {
-    const { store, cat } = shop()
-    const other = shop()
-    const inactiveVariant = addVariant(t.deps, cat.shirt.id, { isActive: false })
-    const inactiveProduct = addProduct(t.deps, store.id, { isActive: false })
-    const inactiveProductVariant = addVariant(t.deps, inactiveProduct.id)
-    const inactiveSimple = addProduct(t.deps, store.id, { isActive: false })
-    const deleted = addProduct(t.deps, store.id, { deletedAt: clock.now() })
-    const deletedVariant = addVariant(t.deps, deleted.id)
-    const offShipping = addShipping(t.deps, store.id, { isActive: false })
-    addDiscount(t.deps, store.id, { code: 'OFF', isActive: false })
-    addDiscount(t.deps, store.id, { code: 'OLD', expiresAt: clock.now() })
-    addDiscount(t.deps, store.id, { code: 'USED', maxUses: 2, usedCount: 2 })
-    addDiscount(t.deps, other.store.id, { code: 'THEIRS' })
+  test(
+    'variants, products, shipping options and discounts that are unknown, foreign, inactive, deleted, ' +
+      'expired or exhausted',
+    async () => {
+      const { store, cat } = shop()
+      const other = shop()
+      const inactiveVariant = addVariant(t.deps, cat.shirt.id, { isActive: false })
+      const inactiveProduct = addProduct(t.deps, store.id, { isActive: false })
+      const inactiveProductVariant = addVariant(t.deps, inactiveProduct.id)
+      const inactiveSimple = addProduct(t.deps, store.id, { isActive: false })
+      const deleted = addProduct(t.deps, store.id, { deletedAt: clock.now() })
+      const deletedVariant = addVariant(t.deps, deleted.id)
+      const offShipping = addShipping(t.deps, store.id, { isActive: false })
+      addDiscount(t.deps, store.id, { code: 'OFF', isActive: false })
+      addDiscount(t.deps, store.id, { code: 'OLD', expiresAt: clock.now() })
+      addDiscount(t.deps, store.id, { code: 'USED', maxUses: 2, usedCount: 2 })
+      addDiscount(t.deps, other.store.id, { code: 'THEIRS' })
 
-    const line = (l: Record<string, unknown>) => ({
-      items: [
-        { productId: cat.mug.id, quantity: 1 },
-        { ...l, quantity: 1 },
-      ],
-    })
-    const cases: [Record<string, unknown>, string, string][] = [
-      [line({ variantId: 'unknown' }), 'items[1].variantId', 'not_found'],
-      [line({ variantId: other.cat.large.id }), 'items[1].variantId', 'not_found'],
-      [line({ variantId: inactiveVariant.id }), 'items[1].variantId', 'inactive'],
-      [line({ variantId: inactiveProductVariant.id }), 'items[1].variantId', 'inactive'],
-      [line({ variantId: deletedVariant.id }), 'items[1].variantId', 'not_found'],
-      [line({ productId: 'unknown' }), 'items[1].productId', 'not_found'],
-      [line({ productId: other.cat.mug.id }), 'items[1].productId', 'not_found'],
-      [line({ productId: inactiveSimple.id }), 'items[1].productId', 'inactive'],
-      [line({ productId: deleted.id }), 'items[1].productId', 'not_found'],
-      // A product with active variants must be ordered by variant.
-      [line({ productId: cat.shirt.id }), 'items[1].variantId', 'required'],
-      [{ shippingOptionId: 'unknown' }, 'shippingOptionId', 'not_found'],
-      [{ shippingOptionId: other.cat.courier.id }, 'shippingOptionId', 'not_found'],
-      [{ shippingOptionId: offShipping.id }, 'shippingOptionId', 'inactive'],
-      [{ discountCode: 'NOPE' }, 'discountCode', 'not_found'],
-      [{ discountCode: 'THEIRS' }, 'discountCode', 'not_found'],
-      [{ discountCode: 'off' }, 'discountCode', 'inactive'],
-      [{ discountCode: 'OLD' }, 'discountCode', 'expired'],
-      [{ discountCode: 'USED' }, 'discountCode', 'exhausted'],
-    ]
-    for (const [patch, field, reason] of cases) {
-      const before = footprint(store.id)
-      const [res, body] = await post({ ...orderBody(store.id, cat), ...patch })
-      expectStatus(res, body).toBe(400)
-      expect([field, body.code, body.details]).toEqual([field, 'VALIDATION_ERROR', { field, reason }])
-      expect(footprint(store.id)).toEqual(before)
-    }
-  })
+      const line = (l: Record<string, unknown>) => ({
+        items: [
+          { productId: cat.mug.id, quantity: 1 },
+          { ...l, quantity: 1 },
+        ],
+      })
+      const cases: [Record<string, unknown>, string, string][] = [
+        [line({ variantId: 'unknown' }), 'items[1].variantId', 'not_found'],
+        [line({ variantId: other.cat.large.id }), 'items[1].variantId', 'not_found'],
+        [line({ variantId: inactiveVariant.id }), 'items[1].variantId', 'inactive'],
+        [line({ variantId: inactiveProductVariant.id }), 'items[1].variantId', 'inactive'],
+        [line({ variantId: deletedVariant.id }), 'items[1].variantId', 'not_found'],
+        [line({ productId: 'unknown' }), 'items[1].productId', 'not_found'],
+        [line({ productId: other.cat.mug.id }), 'items[1].productId', 'not_found'],
+        [line({ productId: inactiveSimple.id }), 'items[1].productId', 'inactive'],
+        [line({ productId: deleted.id }), 'items[1].productId', 'not_found'],
+        // A product with active variants must be ordered by variant.
+        [line({ productId: cat.shirt.id }), 'items[1].variantId', 'required'],
+        [{ shippingOptionId: 'unknown' }, 'shippingOptionId', 'not_found'],
+        [{ shippingOptionId: other.cat.courier.id }, 'shippingOptionId', 'not_found'],
+        [{ shippingOptionId: offShipping.id }, 'shippingOptionId', 'inactive'],
+        [{ discountCode: 'NOPE' }, 'discountCode', 'not_found'],
+        [{ discountCode: 'THEIRS' }, 'discountCode', 'not_found'],
+        [{ discountCode: 'off' }, 'discountCode', 'inactive'],
+        [{ discountCode: 'OLD' }, 'discountCode', 'expired'],
+        [{ discountCode: 'USED' }, 'discountCode', 'exhausted'],
+      ]
+      for (const [patch, field, reason] of cases) {
+        const before = footprint(store.id)
+        const [res, body] = await post({ ...orderBody(store.id, cat), ...patch })
+        expectStatus(res, body).toBe(400)
+        expect([field, body.code, body.details]).toEqual([field, 'VALIDATION_ERROR', { field, reason }])
+        expect(footprint(store.id)).toEqual(before)
+      }
+    },
+  )
 
   test('a discount expiring later still applies', async () => {
     const { store, cat } = shop()
@@ -406,78 +412,86 @@ describe('400 references (nothing written)', () => {
 })
 
 describe('duplicates (5-minute window)', () => {
-  test('same phone and same multiset of lines → 409 DUPLICATE_ORDER, nothing written; the window ends after 5 minutes', async () => {
-    const { store, cat } = shop()
-    const body = orderBody(store.id, cat, { phone: '+14155550123' })
-    const [r1, b1] = await post(body)
-    expectStatus(r1, b1).toBe(201)
+  test(
+    'same phone and same multiset of lines → 409 DUPLICATE_ORDER, nothing written; ' +
+      'the window ends after 5 minutes',
+    async () => {
+      const { store, cat } = shop()
+      const body = orderBody(store.id, cat, { phone: '+14155550123' })
+      const [r1, b1] = await post(body)
+      expectStatus(r1, b1).toBe(201)
 
-    const before = footprint(store.id)
-    // Same lines in another order, the phone in another format, another name: still the same order.
-    const again = { ...body, name: 'Someone', phone: '+1 415 555 0123', items: [...body.items].reverse() }
-    const [r2, b2] = await post(again)
-    expectStatus(r2, b2).toBe(409)
-    expect(b2.code).toBe('DUPLICATE_ORDER')
-    expect(footprint(store.id)).toEqual(before)
+      const before = footprint(store.id)
+      // Same lines in another order, the phone in another format, another name: still the same order.
+      const again = { ...body, name: 'Someone', phone: '+1 415 555 0123', items: [...body.items].reverse() }
+      const [r2, b2] = await post(again)
+      expectStatus(r2, b2).toBe(409)
+      expect(b2.code).toBe('DUPLICATE_ORDER')
+      expect(footprint(store.id)).toEqual(before)
 
-    // Not duplicates: another quantity, another phone. The same item split over two lines is the
-    // same order as one line with the sum.
-    const [r3] = await post({
-      ...body,
-      items: [
-        { variantId: cat.large.id, quantity: 3 },
-        { productId: cat.mug.id, quantity: 1 },
-      ],
-    })
-    expect(r3.status).toBe(201)
-    const [rSplit, bSplit] = await post({
-      ...body,
-      items: [
-        { variantId: cat.large.id, quantity: 1 },
-        { productId: cat.mug.id, quantity: 1 },
-        { variantId: cat.large.id, quantity: 2 },
-      ],
-    })
-    expect(rSplit.status).toBe(409)
-    expect(bSplit.code).toBe('DUPLICATE_ORDER')
-    const [r4] = await post({ ...body, phone: '+14155550124' })
-    expect(r4.status).toBe(201)
+      // Not duplicates: another quantity, another phone. The same item split over two lines is the
+      // same order as one line with the sum.
+      const [r3] = await post({
+        ...body,
+        items: [
+          { variantId: cat.large.id, quantity: 3 },
+          { productId: cat.mug.id, quantity: 1 },
+        ],
+      })
+      expect(r3.status).toBe(201)
+      const [rSplit, bSplit] = await post({
+        ...body,
+        items: [
+          { variantId: cat.large.id, quantity: 1 },
+          { productId: cat.mug.id, quantity: 1 },
+          { variantId: cat.large.id, quantity: 2 },
+        ],
+      })
+      expect(rSplit.status).toBe(409)
+      expect(bSplit.code).toBe('DUPLICATE_ORDER')
+      const [r4] = await post({ ...body, phone: '+14155550124' })
+      expect(r4.status).toBe(201)
 
-    clock.advance(5 * 60_000 - 1)
-    const [r6] = await post(body)
-    expect(r6.status).toBe(409)
-    clock.advance(1)
-    const [r7, b7] = await post(body)
-    expectStatus(r7, b7).toBe(201)
-  })
+      clock.advance(5 * 60_000 - 1)
+      const [r6] = await post(body)
+      expect(r6.status).toBe(409)
+      clock.advance(1)
+      const [r7, b7] = await post(body)
+      expectStatus(r7, b7).toBe(201)
+    },
+  )
 })
 
 describe('Idempotency-Key', () => {
-  test('same key and body → the first 201 replayed with Idempotent-Replayed; another body → 409 IDEMPOTENCY_KEY_REUSED', async () => {
-    const { store, cat } = shop()
-    const body = orderBody(store.id, cat)
-    const [r1, b1] = await post(body, { 'idempotency-key': 'k-1' })
-    expectStatus(r1, b1).toBe(201)
-    expect(r1.headers.get('idempotent-replayed')).toBeNull()
-    const before = footprint(store.id)
+  test(
+    'same key and body → the first 201 replayed with Idempotent-Replayed; ' +
+      'another body → 409 IDEMPOTENCY_KEY_REUSED',
+    async () => {
+      const { store, cat } = shop()
+      const body = orderBody(store.id, cat)
+      const [r1, b1] = await post(body, { 'idempotency-key': 'k-1' })
+      expectStatus(r1, b1).toBe(201)
+      expect(r1.headers.get('idempotent-replayed')).toBeNull()
+      const before = footprint(store.id)
 
-    // The same body with its keys in another order is the same request; a replay is not a duplicate.
-    const reordered = Object.fromEntries(Object.entries(body).reverse())
-    const [r2, b2] = await post(reordered, { 'idempotency-key': 'k-1' })
-    expectStatus(r2, b2).toBe(201)
-    expect(r2.headers.get('idempotent-replayed')).toBe('true')
-    expect(b2).toEqual(b1)
-    expect(footprint(store.id)).toEqual(before)
+      // The same body with its keys in another order is the same request; a replay is not a duplicate.
+      const reordered = Object.fromEntries(Object.entries(body).reverse())
+      const [r2, b2] = await post(reordered, { 'idempotency-key': 'k-1' })
+      expectStatus(r2, b2).toBe(201)
+      expect(r2.headers.get('idempotent-replayed')).toBe('true')
+      expect(b2).toEqual(b1)
+      expect(footprint(store.id)).toEqual(before)
 
-    const [r3, b3] = await post({ ...body, notes: 'changed' }, { 'idempotency-key': 'k-1' })
-    expectStatus(r3, b3).toBe(409)
-    expect(b3.code).toBe('IDEMPOTENCY_KEY_REUSED')
+      const [r3, b3] = await post({ ...body, notes: 'changed' }, { 'idempotency-key': 'k-1' })
+      expectStatus(r3, b3).toBe(409)
+      expect(b3.code).toBe('IDEMPOTENCY_KEY_REUSED')
 
-    // Without the key the same post is a duplicate.
-    const [r4, b4] = await post(body)
-    expectStatus(r4, b4).toBe(409)
-    expect(b4.code).toBe('DUPLICATE_ORDER')
-  })
+      // Without the key the same post is a duplicate.
+      const [r4, b4] = await post(body)
+      expectStatus(r4, b4).toBe(409)
+      expect(b4.code).toBe('DUPLICATE_ORDER')
+    },
+  )
 
   test('keys are per store, error answers are not stored, and records expire after 24 h', async () => {
     const a = shop()
@@ -513,57 +527,61 @@ describe('Idempotency-Key', () => {
 })
 
 describe('webhook outbox', () => {
-  test('order.created rows commit with the order; the body, rendered at the move, is the order as created; onOutbox is called after', async () => {
-    const { store, key, cat } = shop()
-    const hook = addWebhook(store.id)
-    addWebhook(store.id, ['review.created'])
-    const calls: string[] = []
-    const original = t.deps.onOutbox
-    t.deps.onOutbox = (id) => calls.push(id)
-    try {
-      const [res, body] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id }))
-      expectStatus(res, body).toBe(201)
-      // In the outbox (onOutbox is replaced here, so nothing moves it): it names the order; the
-      // checkout neither builds nor stores the body.
-      const rows = t.deps.db.$client
-        .query<{ webhook_id: string; event_type: string; payload: string | null; subject_id: string }, [string]>(
-          'SELECT * FROM webhook_outbox WHERE store_id = ?',
-        )
-        .all(store.id)
-      expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.subject_id])).toEqual([
-        [hook, 'order.created', null, body.id],
-      ])
-      expect(calls).toEqual([store.id])
-      const [, created] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
+  test(
+    'order.created rows commit with the order; the body, rendered at the move, is the order as created; ' +
+      'onOutbox is called after',
+    async () => {
+      const { store, key, cat } = shop()
+      const hook = addWebhook(store.id)
+      addWebhook(store.id, ['review.created'])
+      const calls: string[] = []
+      const original = t.deps.onOutbox
+      t.deps.onOutbox = (id) => calls.push(id)
+      try {
+        const [res, body] = await post(orderBody(store.id, cat, { shippingOptionId: cat.courier.id }))
+        expectStatus(res, body).toBe(201)
+        // In the outbox (onOutbox is replaced here, so nothing moves it): it names the order; the
+        // checkout neither builds nor stores the body.
+        const rows = t.deps.db.$client
+          .query<{ webhook_id: string; event_type: string; payload: string | null; subject_id: string }, [string]>(
+            'SELECT * FROM webhook_outbox WHERE store_id = ?',
+          )
+          .all(store.id)
+        expect(rows.map((r) => [r.webhook_id, r.event_type, r.payload, r.subject_id])).toEqual([
+          [hook, 'order.created', null, body.id],
+        ])
+        expect(calls).toEqual([store.id])
+        const [, created] = await t.api.get(`/api/v1/orders/${body.id}`, { key })
 
-      // The order moves on before the event is sent: the event still shows it as created.
-      clock.advance(60_000)
-      const [moved] = await t.api.put(`/api/v1/orders/${body.id}/status`, { status: 'confirmed' }, { key })
-      expect(moved.status).toBe(200)
-      drainOutbox(t.deps.db.$client)
-      const delivery = t.deps.db.$client
-        .query<{ payload: string; created_at: number }, [string, string]>(
-          'SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?',
-        )
-        .get(hook, 'order.created')!
-      expect(JSON.parse(delivery.payload)).toEqual({
-        type: 'order.created',
-        event: 'order.created',
-        timestamp: created.data.createdAt,
-        storeId: store.id,
-        data: created.data,
-      })
-      expect(created.data.status).toBe('pending')
-      expect(delivery.created_at).toBe(Date.parse(created.data.createdAt))
+        // The order moves on before the event is sent: the event still shows it as created.
+        clock.advance(60_000)
+        const [moved] = await t.api.put(`/api/v1/orders/${body.id}/status`, { status: 'confirmed' }, { key })
+        expect(moved.status).toBe(200)
+        drainOutbox(t.deps.db.$client)
+        const delivery = t.deps.db.$client
+          .query<{ payload: string; created_at: number }, [string, string]>(
+            'SELECT payload, created_at FROM webhook_deliveries WHERE webhook_id = ? AND event_type = ?',
+          )
+          .get(hook, 'order.created')!
+        expect(JSON.parse(delivery.payload)).toEqual({
+          type: 'order.created',
+          event: 'order.created',
+          timestamp: created.data.createdAt,
+          storeId: store.id,
+          data: created.data,
+        })
+        expect(created.data.status).toBe('pending')
+        expect(delivery.created_at).toBe(Date.parse(created.data.createdAt))
 
-      // A rejected order writes no event and wakes nobody.
-      expect(calls).toEqual([store.id, store.id]) // order.created, then the order.updated of the move
-      const [r2] = await post(orderBody(store.id, cat, { shippingOptionId: 'nope' }))
-      expect(r2.status).toBe(400)
-      expect(sqlOne('SELECT count(*) FROM webhook_outbox WHERE store_id = ?', store.id)).toBe(0)
-      expect(calls).toEqual([store.id, store.id])
-    } finally {
-      t.deps.onOutbox = original
-    }
-  })
+        // A rejected order writes no event and wakes nobody.
+        expect(calls).toEqual([store.id, store.id]) // order.created, then the order.updated of the move
+        const [r2] = await post(orderBody(store.id, cat, { shippingOptionId: 'nope' }))
+        expect(r2.status).toBe(400)
+        expect(sqlOne('SELECT count(*) FROM webhook_outbox WHERE store_id = ?', store.id)).toBe(0)
+        expect(calls).toEqual([store.id, store.id])
+      } finally {
+        t.deps.onOutbox = original
+      }
+    },
+  )
 })

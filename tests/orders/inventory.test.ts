@@ -75,11 +75,14 @@ function footprint(storeId: string) {
     discountUses: sqlOne('SELECT coalesce(sum(used_count), 0) FROM discounts WHERE store_id = ?', storeId),
     seq: sqlOne('SELECT order_seq FROM stores WHERE id = ?', storeId),
     events: sqlOne(
-      'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1)',
+      'SELECT (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1) + (SELECT count(*) ' +
+        'FROM webhook_deliveries WHERE store_id = ?1)',
       storeId,
     ),
     stock: sqlOne(
-      'SELECT group_concat(coalesce(stock, -1)) FROM (SELECT v.stock FROM variants v JOIN products p ON p.id = v.product_id WHERE p.store_id = ?1 UNION ALL SELECT stock FROM products WHERE store_id = ?1)',
+      'SELECT group_concat(coalesce(stock, -1)) FROM (SELECT v.stock FROM variants v ' +
+        'JOIN products p ON p.id = v.product_id WHERE p.store_id = ?1 UNION ALL SELECT stock FROM products ' +
+        'WHERE store_id = ?1)',
       storeId,
     ),
   }
@@ -176,68 +179,77 @@ test('the assistant tools take stock on products and variants (their schemas are
 })
 
 describe('checkout takes stock', () => {
-  test('an order takes its units; lines of one item add up; asking for more → 409 OUT_OF_STOCK with field and available', async () => {
-    const { store, m, mug } = await shop({ m: 7, mug: 3 })
-    const [r1, b1] = await postOrder(
-      order(store.id, [
-        { variantId: m.id, quantity: 2 },
-        { productId: mug.id, quantity: 1 },
-        { variantId: m.id, quantity: 3 },
-      ]),
-    )
-    expectStatus(r1, b1).toBe(201)
-    expect([variantStock(m.id), productStock(mug.id)]).toEqual([2, 2])
-    const [r2, b2] = await postOrder(
-      order(store.id, [
-        { productId: mug.id, quantity: 1 },
-        { variantId: m.id, quantity: 3 },
-      ]),
-    )
-    expectStatus(r2, b2).toBe(409)
-    expect(b2).toMatchObject({ code: 'OUT_OF_STOCK', details: { field: 'items[1].variantId', available: 2 } })
-    const [r3, b3] = await postOrder(order(store.id, [{ productId: mug.id, quantity: 5 }]))
-    expectStatus(r3, b3).toBe(409)
-    expect(b3.details).toEqual({ field: 'items[0].productId', available: 2 })
-  })
-
-  test('a mixed order with one short line writes nothing: no order, customer, discount use, outbox row or stock change', async () => {
-    const { store, m, l, mug } = await shop({ m: 7, mug: 1 })
-    addDiscount(t.deps, store.id, { code: 'TEN' })
-    const now = Date.now()
-    t.deps.db.$client.run(
-      'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
-      [createId(), store.id, 'https://hooks.example.com/x', '["order.created"]', 'enc:test', now, now],
-    )
-    const before = footprint(store.id)
-    const [res, body] = await postOrder(
-      order(
-        store.id,
-        [
+  test(
+    'an order takes its units; lines of one item add up; asking for more → 409 OUT_OF_STOCK with field and ' +
+      'available',
+    async () => {
+      const { store, m, mug } = await shop({ m: 7, mug: 3 })
+      const [r1, b1] = await postOrder(
+        order(store.id, [
           { variantId: m.id, quantity: 2 },
-          { variantId: l.id, quantity: 1 },
-          { productId: mug.id, quantity: 2 },
-        ],
-        { discountCode: 'TEN' },
-      ),
-    )
-    expectStatus(res, body).toBe(409)
-    expect(body.details).toEqual({ field: 'items[2].productId', available: 1 })
-    expect(footprint(store.id)).toEqual(before)
-    // The same order within stock goes through, with its outbox row.
-    const [ok, created] = await postOrder(
-      order(
-        store.id,
-        [
-          { variantId: m.id, quantity: 2 },
-          { variantId: l.id, quantity: 1 },
           { productId: mug.id, quantity: 1 },
-        ],
-        { discountCode: 'TEN' },
-      ),
-    )
-    expectStatus(ok, created).toBe(201)
-    expect(footprint(store.id).events).toBe(before.events! + 1)
-  })
+          { variantId: m.id, quantity: 3 },
+        ]),
+      )
+      expectStatus(r1, b1).toBe(201)
+      expect([variantStock(m.id), productStock(mug.id)]).toEqual([2, 2])
+      const [r2, b2] = await postOrder(
+        order(store.id, [
+          { productId: mug.id, quantity: 1 },
+          { variantId: m.id, quantity: 3 },
+        ]),
+      )
+      expectStatus(r2, b2).toBe(409)
+      expect(b2).toMatchObject({ code: 'OUT_OF_STOCK', details: { field: 'items[1].variantId', available: 2 } })
+      const [r3, b3] = await postOrder(order(store.id, [{ productId: mug.id, quantity: 5 }]))
+      expectStatus(r3, b3).toBe(409)
+      expect(b3.details).toEqual({ field: 'items[0].productId', available: 2 })
+    },
+  )
+
+  test(
+    'a mixed order with one short line writes nothing: no order, customer, discount use, ' +
+      'outbox row or stock change',
+    async () => {
+      const { store, m, l, mug } = await shop({ m: 7, mug: 1 })
+      addDiscount(t.deps, store.id, { code: 'TEN' })
+      const now = Date.now()
+      t.deps.db.$client.run(
+        'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+          'VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+        [createId(), store.id, 'https://hooks.example.com/x', '["order.created"]', 'enc:test', now, now],
+      )
+      const before = footprint(store.id)
+      const [res, body] = await postOrder(
+        order(
+          store.id,
+          [
+            { variantId: m.id, quantity: 2 },
+            { variantId: l.id, quantity: 1 },
+            { productId: mug.id, quantity: 2 },
+          ],
+          { discountCode: 'TEN' },
+        ),
+      )
+      expectStatus(res, body).toBe(409)
+      expect(body.details).toEqual({ field: 'items[2].productId', available: 1 })
+      expect(footprint(store.id)).toEqual(before)
+      // The same order within stock goes through, with its outbox row.
+      const [ok, created] = await postOrder(
+        order(
+          store.id,
+          [
+            { variantId: m.id, quantity: 2 },
+            { variantId: l.id, quantity: 1 },
+            { productId: mug.id, quantity: 1 },
+          ],
+          { discountCode: 'TEN' },
+        ),
+      )
+      expectStatus(ok, created).toBe(201)
+      expect(footprint(store.id).events).toBe(before.events! + 1)
+    },
+  )
 
   test('untracked items are never refused', async () => {
     const { store, l, mug } = await shop({ mug: null })
@@ -279,7 +291,7 @@ describe('checkout takes stock', () => {
 })
 
 describe('races', () => {
-  test('50 concurrent posts for a variant with 7 units → exactly 7 orders, stock 0; cancelling them all → 7 again', async () => {
+  test('50 concurrent posts for a variant of 7 units → 7 orders, stock 0; cancelling them all → 7 again', async () => {
     const { store, key, m } = await shop({ m: 7 })
     const results = await Promise.all(
       Array.from({ length: 50 }, () => postOrder(order(store.id, [{ variantId: m.id, quantity: 1 }]))),

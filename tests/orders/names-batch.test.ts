@@ -41,18 +41,22 @@ function storedFor(db: Database, storeId: string) {
   const all = <T>(sql: string) => db.query(sql).all(storeId) as T[]
   return {
     names: all(
-      `SELECT n.name, n.name = o.customer_name AS same FROM orders o LEFT JOIN order_names n ON n.rowid = o.rowid AND n.store_id = o.store_id WHERE o.store_id = ? ORDER BY o.order_number`,
+      'SELECT n.name, n.name = o.customer_name AS same FROM orders o LEFT ' +
+        'JOIN order_names n ON n.rowid = o.rowid AND n.store_id = o.store_id WHERE o.store_id = ? ' +
+        'ORDER BY o.order_number',
     ),
     indexRows: all(`SELECT count(*) AS n FROM order_names WHERE store_id = ?`),
     orderStats: all(
       `SELECT day, status, orders, revenue FROM order_stats_daily WHERE store_id = ? ORDER BY day, status`,
     ),
     productStats: all(
-      `SELECT p.name, s.day, s.quantity, s.revenue FROM product_stats_daily s JOIN products p ON p.id = s.product_id WHERE s.store_id = ? ORDER BY p.name`,
+      'SELECT p.name, s.day, s.quantity, s.revenue FROM product_stats_daily s ' +
+        'JOIN products p ON p.id = s.product_id WHERE s.store_id = ? ORDER BY p.name',
     ),
     counts: all(`SELECT status, count FROM order_counts WHERE store_id = ? ORDER BY status`),
     customers: all(
-      `SELECT name, substr(phone, 1, 9) AS phone, orders_count, total_spent, first_order_at, last_order_at FROM customers WHERE store_id = ? ORDER BY phone`,
+      'SELECT name, substr(phone, 1, 9) AS phone, orders_count, total_spent, first_order_at, ' +
+        'last_order_at FROM customers WHERE store_id = ? ORDER BY phone',
     ),
   }
 }

@@ -78,7 +78,7 @@ describe('the bulk edit grid', () => {
       expect(list.text).toContain(`href="${href}"`)
   })
 
-  test('three prices and a stock saved in one go; the API sees them; untouched products keep their updatedAt', async () => {
+  test('three prices and a stock saved at once; the API sees them; untouched products keep updatedAt', async () => {
     const { b, key, tee, mug, cap, store } = await shop()
     const page = await b.get('/admin/products/bulk')
     const capBefore = await apiProduct(key, cap.id)
@@ -147,7 +147,8 @@ describe('the bulk edit grid', () => {
     expect(res.text).toMatch(new RegExp(`id="r${row('Cap')}-error" class="error">Escribe un número.`))
     expect(res.text).not.toContain(`id="r${row('Tee · M')}-error"`)
     expect(res.text).toContain(
-      `name="r${row('Tee · S')}-stock" value="-1" inputmode="numeric" aria-describedby="r${row('Tee · S')}-error" aria-invalid="true"`,
+      `name="r${row('Tee · S')}-stock" value="-1" inputmode="numeric" ` +
+        `aria-describedby="r${row('Tee · S')}-error" aria-invalid="true"`,
     )
     // The valid change to Tee · M was not written either.
     expect(await Promise.all([tee, mug, cap].map((p) => apiProduct(key, p.id)))).toEqual(before)

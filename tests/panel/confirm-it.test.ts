@@ -39,39 +39,43 @@ async function turnOnTwoStep(b: PanelClient): Promise<string> {
 }
 
 describe('confirm it is you', () => {
-  test('an invitation after 10 minutes: the page asks for the password and holds the form; the right one carries on with it', async () => {
-    const { b, store } = await ownerSignedIn()
-    clock.advance(STALE)
-    await b.get('/admin/team')
-    const asked = await b.submit('/admin/team/invite', { email: 'held@example.com', role: 'viewer', name: 'Held' })
-    expect(asked.status).toBe(403)
-    expect(asked.text).toContain('<h1>Confirm it&#39;s you</h1>')
-    expect(asked.text).toContain('action="/admin/team/invite"')
-    expect(hidden(asked.text, 'email')).toBe('held@example.com')
-    expect(hidden(asked.text, 'role')).toBe('viewer')
-    expect(invitationsOf(store.id)).toHaveLength(0)
-    const wrong = await b.submit('/admin/team/invite', {
-      email: 'held@example.com',
-      role: 'viewer',
-      name: 'Held',
-      confirm_password: 'not the password',
-    })
-    expect(wrong.status).toBe(401)
-    expect(wrong.text).toContain('The current password is not right.')
-    expect(invitationsOf(store.id)).toHaveLength(0)
-    const done = await b.submit('/admin/team/invite', {
-      email: 'held@example.com',
-      role: 'viewer',
-      name: 'Held',
-      confirm_password: PASSWORD,
-    })
-    expect(done.status).toBe(200)
-    expect(done.text).toContain('Invitation ready')
-    expect(invitationsOf(store.id).map((i) => [i.email, i.role])).toEqual([['held@example.com', 'viewer']])
-    // The proof holds for 10 minutes: the next change asks nothing.
-    await b.get('/admin/team')
-    expect((await b.submit('/admin/team/invite', { email: 'next@example.com', role: 'staff' })).status).toBe(200)
-  })
+  test(
+    'an invitation after 10 minutes: the page asks for the password and holds the form; ' +
+      'the right one carries on with it',
+    async () => {
+      const { b, store } = await ownerSignedIn()
+      clock.advance(STALE)
+      await b.get('/admin/team')
+      const asked = await b.submit('/admin/team/invite', { email: 'held@example.com', role: 'viewer', name: 'Held' })
+      expect(asked.status).toBe(403)
+      expect(asked.text).toContain('<h1>Confirm it&#39;s you</h1>')
+      expect(asked.text).toContain('action="/admin/team/invite"')
+      expect(hidden(asked.text, 'email')).toBe('held@example.com')
+      expect(hidden(asked.text, 'role')).toBe('viewer')
+      expect(invitationsOf(store.id)).toHaveLength(0)
+      const wrong = await b.submit('/admin/team/invite', {
+        email: 'held@example.com',
+        role: 'viewer',
+        name: 'Held',
+        confirm_password: 'not the password',
+      })
+      expect(wrong.status).toBe(401)
+      expect(wrong.text).toContain('The current password is not right.')
+      expect(invitationsOf(store.id)).toHaveLength(0)
+      const done = await b.submit('/admin/team/invite', {
+        email: 'held@example.com',
+        role: 'viewer',
+        name: 'Held',
+        confirm_password: PASSWORD,
+      })
+      expect(done.status).toBe(200)
+      expect(done.text).toContain('Invitation ready')
+      expect(invitationsOf(store.id).map((i) => [i.email, i.role])).toEqual([['held@example.com', 'viewer']])
+      // The proof holds for 10 minutes: the next change asks nothing.
+      await b.get('/admin/team')
+      expect((await b.submit('/admin/team/invite', { email: 'next@example.com', role: 'staff' })).status).toBe(200)
+    },
+  )
 
   test('every listed change asks when the proof is old; a two-step code is a proof too', async () => {
     const { b, store } = await ownerSignedIn()
@@ -143,23 +147,27 @@ describe('confirm it is you', () => {
     expect(setup.status).toBe(200)
     expect(setup.text).toContain('totp-secret')
   })
-  test('a change a script starts (adding a passkey) sends the person to the confirm page, which goes back after the proof', async () => {
-    const { b } = await ownerSignedIn()
-    clock.advance(STALE)
-    const page = await b.get('/admin/confirm?next=%2Fadmin%2Faccount')
-    expect(page.status).toBe(200)
-    expect(page.text).toContain('action="/admin/confirm?next=%2Fadmin%2Faccount"')
-    const back = await b.submit('/admin/confirm?next=%2Fadmin%2Faccount', { confirm_password: PASSWORD })
-    expect(back.status).toBe(303)
-    expect(back.location).toBe('/admin/account')
-    await b.get('/admin/account')
-    expect((await b.postJson('/admin/account/passkeys/options', {})).status).toBe(200)
-    // An unsafe next is ignored.
-    clock.advance(STALE)
-    await b.get('/admin/account')
-    const away = await b.submit('/admin/confirm?next=https%3A%2F%2Fevil.example', { confirm_password: PASSWORD })
-    expect(away.location).toBe('/admin/account')
-  })
+  test(
+    'a change a script starts (adding a passkey) sends the person to the confirm page, ' +
+      'which goes back after the proof',
+    async () => {
+      const { b } = await ownerSignedIn()
+      clock.advance(STALE)
+      const page = await b.get('/admin/confirm?next=%2Fadmin%2Faccount')
+      expect(page.status).toBe(200)
+      expect(page.text).toContain('action="/admin/confirm?next=%2Fadmin%2Faccount"')
+      const back = await b.submit('/admin/confirm?next=%2Fadmin%2Faccount', { confirm_password: PASSWORD })
+      expect(back.status).toBe(303)
+      expect(back.location).toBe('/admin/account')
+      await b.get('/admin/account')
+      expect((await b.postJson('/admin/account/passkeys/options', {})).status).toBe(200)
+      // An unsafe next is ignored.
+      clock.advance(STALE)
+      await b.get('/admin/account')
+      const away = await b.submit('/admin/confirm?next=https%3A%2F%2Fevil.example', { confirm_password: PASSWORD })
+      expect(away.location).toBe('/admin/account')
+    },
+  )
 })
 
 describe('two-step re-enrolment', () => {
@@ -193,24 +201,28 @@ describe('two-step re-enrolment', () => {
 })
 
 describe('API key secret shown once', () => {
-  test('POST → redirect → the secret once; a reload shows it no more and creates nothing; another session gets nothing', async () => {
-    const { b, store } = await ownerSignedIn()
-    await b.get('/admin/keys')
-    const posted = await b.submit('/admin/keys', { name: 'Once', 'scope-products-read': '1' })
-    expect(posted.status).toBe(303)
-    expect(posted.location).toStartWith('/admin/keys/created?shown=')
-    const stranger = client()
-    await signIn(stranger, (await makeOwnerShop(t.deps)).email)
-    expect((await stranger.get(posted.location!)).text).not.toContain('sfk_')
-    const shown = await b.get(posted.location!)
-    expect(shown.status).toBe(200)
-    expect(shown.text).toMatch(/<code id="new-key" class="secret">sfk_/)
-    const reload = await b.get(posted.location!)
-    expect(reload.status).toBe(200)
-    expect(reload.text).not.toContain('sfk_')
-    expect(reload.text).toContain('This key was shown once and is not shown again.')
-    expect(t.deps.db.select().from(apiKeys).where(eq(apiKeys.storeId, store.id)).all()).toHaveLength(1)
-  })
+  test(
+    'POST → redirect → the secret once; a reload shows it no more and creates nothing; ' +
+      'another session gets nothing',
+    async () => {
+      const { b, store } = await ownerSignedIn()
+      await b.get('/admin/keys')
+      const posted = await b.submit('/admin/keys', { name: 'Once', 'scope-products-read': '1' })
+      expect(posted.status).toBe(303)
+      expect(posted.location).toStartWith('/admin/keys/created?shown=')
+      const stranger = client()
+      await signIn(stranger, (await makeOwnerShop(t.deps)).email)
+      expect((await stranger.get(posted.location!)).text).not.toContain('sfk_')
+      const shown = await b.get(posted.location!)
+      expect(shown.status).toBe(200)
+      expect(shown.text).toMatch(/<code id="new-key" class="secret">sfk_/)
+      const reload = await b.get(posted.location!)
+      expect(reload.status).toBe(200)
+      expect(reload.text).not.toContain('sfk_')
+      expect(reload.text).toContain('This key was shown once and is not shown again.')
+      expect(t.deps.db.select().from(apiKeys).where(eq(apiKeys.storeId, store.id)).all()).toHaveLength(1)
+    },
+  )
 })
 
 describe('resets stop the old password at once', () => {
@@ -247,47 +259,51 @@ describe('resets stop the old password at once', () => {
     expect(personByEmail({ ctx: t.deps, input: { email } })!.totpEnabledAt).toBeNull()
   })
 
-  test("an owner's reset link on the Team page: the member's password and sessions stop; not for a person in another owner's store", async () => {
-    const { b, store } = await ownerSignedIn()
-    const staff = await makeMember(t.deps, store.id, 'staff')
-    const staffClient = client()
-    await signIn(staffClient, staff.email)
-    const team = await b.get('/admin/team')
-    const resetHref = /href="(\/admin\/team\/[^"]+\/reset)" aria-label="Make a reset link for staff person"/.exec(
-      team.text,
-    )![1]!
-    expect(team.text.match(/aria-label="Make a reset link for/g)).toHaveLength(1) // not for oneself
-    const ask = await b.get(resetHref)
-    expect(ask.text).toContain('Their password stops working at once')
-    const made = await b.submit(resetHref)
-    expect(made.status).toBe(200)
-    const url = /id="reset-link" type="text" readonly value="([^"]+)"/.exec(made.text)![1]!.replace(/&amp;/g, '&')
-    expect(url).toStartWith('http://localhost/admin/join?token=')
-    expect((await staffClient.get('/admin')).status).toBe(303) // signed out
-    expect((await signIn(client(), staff.email)).status).toBe(401)
-    const path = url.slice('http://localhost'.length)
-    const person = client()
-    await person.get(path)
-    expect((await person.submit(path, { password: 'a fresh long passphrase' })).status).toBe(303)
+  test(
+    "an owner's reset link on the Team page: the member's password and sessions stop; " +
+      "not for a person in another owner's store",
+    async () => {
+      const { b, store } = await ownerSignedIn()
+      const staff = await makeMember(t.deps, store.id, 'staff')
+      const staffClient = client()
+      await signIn(staffClient, staff.email)
+      const team = await b.get('/admin/team')
+      const resetHref = /href="(\/admin\/team\/[^"]+\/reset)" aria-label="Make a reset link for staff person"/.exec(
+        team.text,
+      )![1]!
+      expect(team.text.match(/aria-label="Make a reset link for/g)).toHaveLength(1) // not for oneself
+      const ask = await b.get(resetHref)
+      expect(ask.text).toContain('Their password stops working at once')
+      const made = await b.submit(resetHref)
+      expect(made.status).toBe(200)
+      const url = /id="reset-link" type="text" readonly value="([^"]+)"/.exec(made.text)![1]!.replace(/&amp;/g, '&')
+      expect(url).toStartWith('http://localhost/admin/join?token=')
+      expect((await staffClient.get('/admin')).status).toBe(303) // signed out
+      expect((await signIn(client(), staff.email)).status).toBe(401)
+      const path = url.slice('http://localhost'.length)
+      const person = client()
+      await person.get(path)
+      expect((await person.submit(path, { password: 'a fresh long passphrase' })).status).toBe(303)
 
-    // Someone who also works in a store this owner does not own: refused, nothing changes.
-    const elsewhere = createStore({ ctx: t.deps, input: { name: 'Elsewhere', slug: `elsewhere-${clock.now()}` } })
-    const shared = await makeMember(t.deps, store.id, 'viewer')
-    t.deps.db
-      .insert(memberships)
-      .values({ storeId: elsewhere.id, userId: shared.user.id, role: 'owner', createdAt: 1, updatedAt: 1 })
-      .run()
-    const row = t.deps.db
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.storeId, store.id), eq(memberships.userId, shared.user.id)))
-      .get()!
-    await b.get('/admin/team')
-    const refused = await b.submit(`/admin/team/${row.id}/reset`)
-    expect(refused.status).toBe(403)
-    expect(refused.text).toContain('the server operator makes their reset link')
-    expect((await signIn(client(), shared.email)).status).toBe(303)
-  })
+      // Someone who also works in a store this owner does not own: refused, nothing changes.
+      const elsewhere = createStore({ ctx: t.deps, input: { name: 'Elsewhere', slug: `elsewhere-${clock.now()}` } })
+      const shared = await makeMember(t.deps, store.id, 'viewer')
+      t.deps.db
+        .insert(memberships)
+        .values({ storeId: elsewhere.id, userId: shared.user.id, role: 'owner', createdAt: 1, updatedAt: 1 })
+        .run()
+      const row = t.deps.db
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.storeId, store.id), eq(memberships.userId, shared.user.id)))
+        .get()!
+      await b.get('/admin/team')
+      const refused = await b.submit(`/admin/team/${row.id}/reset`)
+      expect(refused.status).toBe(403)
+      expect(refused.text).toContain('the server operator makes their reset link')
+      expect((await signIn(client(), shared.email)).status).toBe(303)
+    },
+  )
 })
 
 describe('names and ways forward', () => {

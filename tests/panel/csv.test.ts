@@ -107,7 +107,7 @@ const productsOf = async (key: string) =>
   }[]
 
 describe('CSV export', () => {
-  test('contract columns, a row per variant, major units, category by name, cells neutralised; another store absent', async () => {
+  test('the columns, a row per variant, major units, category by name, cells neutralised; no other store', async () => {
     const { b, store, cat } = await shop()
     await seedCatalog(store.id, cat.id)
     const other = await shop()
@@ -128,7 +128,7 @@ describe('CSV export', () => {
     expect(res.text.split('\r\n').filter((l) => l.startsWith('Tee,')).length).toBe(2)
   })
 
-  test('a line break inside a cell: the cell is quoted and the line after it guarded; the import gives it back', async () => {
+  test('a line break in a cell: the cell is quoted, the line after it guarded; the import gives it back', async () => {
     const { b, ctx, key } = await shop()
     const description = "Hand made.\n=cmd|' /C calc'!A0\r\n+1 and\r@lone CR"
     createProduct({ ctx, input: { name: 'Mug', slug: 'mug', description, price: 8 } })
@@ -206,7 +206,7 @@ describe('CSV import', () => {
     expect((await b.submit('/admin/products/import/apply', applyFields(page.text))).status).toBe(409)
   })
 
-  test('creates by new slug, a variant per line, categories by name or slug; a hand-written formula stays text', async () => {
+  test('creates by new slug, a variant a line, categories by name or slug; a typed formula stays text', async () => {
     const { b, key } = await shop()
     const csv = [
       HEADER,
@@ -309,7 +309,7 @@ describe('CSV import', () => {
     expect(huge.text).toContain('The file is larger than 5 MB. Split it into smaller files.')
   })
 
-  test('the upload is streamed: its form token is checked from the body, and a post without it changes nothing', async () => {
+  test('the upload is streamed: its form token is read from the body; a post without it changes nothing', async () => {
     const { b, key } = await shop()
     await b.get('/admin/products/import')
     const form = new FormData()
@@ -355,7 +355,7 @@ describe('CSV import', () => {
     expect((await productsOf(key))[0]).toMatchObject({ name: 'Café', price: 12.5, stock: 4 })
   })
 
-  test('the apply plans again inside its transaction: a change since the dry run is caught, nothing written', async () => {
+  test('the apply plans again in its transaction: a change since the dry run is caught, nothing written', async () => {
     const { b, key, ctx } = await shop()
     const page = await upload(b, [HEADER, 'New,new-one,,5,,,,,1,true', 'Tea,tea-x,,5,,Drinks,,,1,true'].join('\n'))
     expect(page.text).toContain('2 products to create')

@@ -1,4 +1,7 @@
-/** Customers in the panel, over HTTP: list, search by name or phone in any format, detail with orders, another store's customer. */
+/**
+ * Customers in the panel, over HTTP: list, search by name or phone
+ * in any format, detail with orders, another store's customer.
+ */
 import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'

@@ -1,4 +1,7 @@
-/** The dashboard, over HTTP: figures from the rollups, the SVG chart and its table, top products, low stock, latest orders, the checklist; the free plan's upgrade box. */
+/**
+ * The dashboard, over HTTP: figures from the rollups, the SVG chart and its table,
+ * top products, low stock, latest orders, the checklist; the free plan's upgrade box.
+ */
 import { expect, test } from 'bun:test'
 import { appForFile } from '../helpers/app'
 import { makeMember, makeOwnerShop, PanelClient, signIn } from '../helpers/panel'
@@ -81,59 +84,66 @@ test('on the free plan the analytics part shows the upgrade link; the counts sta
   expect(page.text).toContain(`href="${t.config.upgradeUrl}"`)
 })
 
-test("the checklist's share step: the store's link and its QR code, drawn on the server as inline SVG with a name", async () => {
-  const shop = await makeOwnerShop(t.deps, { plan: 'free' })
-  const owner = new PanelClient((r) => t.app.handle(r))
-  await signIn(owner, shop.email)
-  const page = await owner.get('/admin')
-  const url = `${owner.origin}/s/${shop.store.slug}`
-  expect(page.text).toContain(`<a href="${url}">${url}</a>`)
-  const svg = /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*class="qr"[\s\S]*?<\/svg>/.exec(page.text)?.[0]
-  expect(svg).toBeDefined()
-  expect(svg).toContain(
-    'role="img" aria-labelledby="qr-title"><title id="qr-title">QR code of your store&#39;s link</title>',
-  )
-  // The modules drawn are uqr's for exactly this URL.
-  const expected = qrSvgOf(url)
-  const modules = /<path[^>]* d="([^"]+)"/.exec(expected)![1]!
-  expect(modules.length).toBeGreaterThan(100)
-  expect(svg).toContain(expected.slice(expected.indexOf('><rect') + 1))
-  expect(qrSvgOf(`${url}x`)).not.toContain(modules)
-  expect(page.text).not.toContain('<script>')
-})
-
-test('conversion: storefront orders ÷ storefront visits; orders over the API (another site, a script) are not counted', async () => {
-  const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
-  const cat = makeCatalog(t.deps, shop.store.id)
-  const order = (headers: Record<string, string>) =>
-    t.app.handle(
-      new Request('http://localhost/api/orders', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(orderBody(shop.store.id, cat, { items: [{ productId: cat.mug.id, quantity: 1 }] })),
-      }),
+test(
+  "the checklist's share step: the store's link and its QR code, " + 'drawn on the server as inline SVG with a name',
+  async () => {
+    const shop = await makeOwnerShop(t.deps, { plan: 'free' })
+    const owner = new PanelClient((r) => t.app.handle(r))
+    await signIn(owner, shop.email)
+    const page = await owner.get('/admin')
+    const url = `${owner.origin}/s/${shop.store.slug}`
+    expect(page.text).toContain(`<a href="${url}">${url}</a>`)
+    const svg = /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*class="qr"[\s\S]*?<\/svg>/.exec(page.text)?.[0]
+    expect(svg).toBeDefined()
+    expect(svg).toContain(
+      'role="img" aria-labelledby="qr-title"><title id="qr-title">QR code of your store&#39;s link</title>',
     )
-  // The store's own page (the browser says same-origin), a page of another site, a server-side client.
-  expect((await order({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost' })).status).toBe(201)
-  expect((await order({ 'sec-fetch-site': 'cross-site', origin: 'https://elsewhere.example' })).status).toBe(201)
-  for (let i = 0; i < 3; i++) expect((await order({})).status).toBe(201)
-  const sources = t.deps.db.$client
-    .query<{ source: string }, [string]>('SELECT source FROM orders WHERE store_id = ? ORDER BY source')
-    .all(shop.store.id)
-    .map((r) => r.source)
-  expect(sources).toEqual(['api', 'api', 'api', 'api', 'storefront'])
-  t.deps.db.$client.run('INSERT INTO catalog_visits (store_id, created_at, count) VALUES (?, ?, 4)', [
-    shop.store.id,
-    t.deps.clock.now(),
-  ])
-  const owner = new PanelClient((r) => t.app.handle(r))
-  await signIn(owner, shop.email)
-  const page = await owner.get('/admin')
-  // Five orders in all, one from the storefront, four visits: 25 %, not 125 %.
-  expect(page.text).toContain('Orders: <strong>5</strong>')
-  expect(page.text).toContain('Visits: 4 · Conversion: 25%')
-  expect(page.text).not.toContain('125%')
-})
+    // The modules drawn are uqr's for exactly this URL.
+    const expected = qrSvgOf(url)
+    const modules = /<path[^>]* d="([^"]+)"/.exec(expected)![1]!
+    expect(modules.length).toBeGreaterThan(100)
+    expect(svg).toContain(expected.slice(expected.indexOf('><rect') + 1))
+    expect(qrSvgOf(`${url}x`)).not.toContain(modules)
+    expect(page.text).not.toContain('<script>')
+  },
+)
+
+test(
+  'conversion: storefront orders ÷ storefront visits; orders over the API (another site, ' +
+    'a script) are not counted',
+  async () => {
+    const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
+    const cat = makeCatalog(t.deps, shop.store.id)
+    const order = (headers: Record<string, string>) =>
+      t.app.handle(
+        new Request('http://localhost/api/orders', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(orderBody(shop.store.id, cat, { items: [{ productId: cat.mug.id, quantity: 1 }] })),
+        }),
+      )
+    // The store's own page (the browser says same-origin), a page of another site, a server-side client.
+    expect((await order({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost' })).status).toBe(201)
+    expect((await order({ 'sec-fetch-site': 'cross-site', origin: 'https://elsewhere.example' })).status).toBe(201)
+    for (let i = 0; i < 3; i++) expect((await order({})).status).toBe(201)
+    const sources = t.deps.db.$client
+      .query<{ source: string }, [string]>('SELECT source FROM orders WHERE store_id = ? ORDER BY source')
+      .all(shop.store.id)
+      .map((r) => r.source)
+    expect(sources).toEqual(['api', 'api', 'api', 'api', 'storefront'])
+    t.deps.db.$client.run('INSERT INTO catalog_visits (store_id, created_at, count) VALUES (?, ?, 4)', [
+      shop.store.id,
+      t.deps.clock.now(),
+    ])
+    const owner = new PanelClient((r) => t.app.handle(r))
+    await signIn(owner, shop.email)
+    const page = await owner.get('/admin')
+    // Five orders in all, one from the storefront, four visits: 25 %, not 125 %.
+    expect(page.text).toContain('Orders: <strong>5</strong>')
+    expect(page.text).toContain('Visits: 4 · Conversion: 25%')
+    expect(page.text).not.toContain('125%')
+  },
+)
 
 test('the chart has a date axis, an orders and a revenue axis, and a legend naming bars and line', async () => {
   const shop = await makeOwnerShop(t.deps, { plan: 'pro' })
@@ -166,7 +176,8 @@ test('"Share your store" stays once every getting-started step is done', async (
     .query<{ id: string }, [string]>('SELECT id FROM products WHERE store_id = ? LIMIT 1')
     .get(shop.store.id)!
   db.run(
-    "INSERT INTO product_images (id, product_id, store_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 10, 10, '320', 0)",
+    'INSERT INTO product_images (id, product_id, store_id, position, width, height, widths, created_at) ' +
+      "VALUES (?, ?, ?, 0, 10, 10, '320', 0)",
     [`img-${shop.store.id}`, product.id, shop.store.id],
   )
   db.run("UPDATE stores SET whatsapp_number = '+14155550123', is_published = 1 WHERE id = ?", [shop.store.id])

@@ -46,7 +46,7 @@ describe('every fault at once', () => {
     expect((await t.api.get('/api/v1/discounts', { key }))[1].data).toHaveLength(0)
   })
 
-  test('a product with no name, a price of 1.234 and a compare-at price under it, and a variant without a price', async () => {
+  test('a product with no name, a price of 1.234, a compare-at price under it, a variant without a price', async () => {
     const { b, store } = await signedInOwner(t, { plan: 'pro' })
     const key = makeKey(t.deps, store.id)
     await b.get('/admin/products/new')
@@ -109,7 +109,7 @@ test('a webhook with a plain-http URL and no event: both at their field', async 
 })
 
 describe('the account page judges every field at once', () => {
-  test('a wrong current password and a too-short new one: both messages, each at its field; nothing changes', async () => {
+  test('a wrong current password, a too-short new one: both messages, each at its field; nothing changes', async () => {
     const { b, email } = await signedInOwner(t)
     await b.get('/admin/account')
     const res = await b.submit('/admin/account/password', { current: 'not my password at all', password: 'short' })

@@ -59,7 +59,7 @@ const member = (userId: string, storeId: string) =>
     .get()
 
 describe('an invitation for an account that has no password', () => {
-  test("a stranger holding the link gets no form that sets the account's password; a forged post sets nothing", async () => {
+  test("a stranger with the link gets no form setting the account's password; a forged post sets nothing", async () => {
     const victim = linkOnlyOwner()
     const other = await makeOwnerShop(t.deps)
     const path = invitePath(other.store.id, victim.email)
@@ -83,30 +83,34 @@ describe('an invitation for an account that has no password', () => {
     expect(row.every((r) => r.usedAt === null)).toBe(true)
   })
 
-  test('signed in as that account, the page offers "Accept and join"; accepting adds the membership and sets no password', async () => {
-    const person = linkOnlyOwner()
-    const other = await makeOwnerShop(t.deps)
-    const path = invitePath(other.store.id, person.email, 'staff')
-    const b = client()
-    await signInByLink(b, person.user.id)
-    const page = await b.get(path)
-    expect(page.text).toContain('Accept and join')
-    expect(page.text).not.toContain('name="password"')
-    const before = b.sid
-    const res = await b.submit(path, { accept: '1' })
-    expect(res.status).toBe(303)
-    expect(res.location).toBe('/admin')
-    expect(b.sid).not.toBe(before) // a privilege change: a new session id
-    expect(member(person.user.id, other.store.id)?.role).toBe('staff')
-    expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
-    const joined = t.deps.db
-      .select()
-      .from(activity)
-      .where(and(eq(activity.storeId, other.store.id), eq(activity.verb, 'join')))
-      .all()
-    expect(joined.map((a) => a.actor)).toEqual([`user:${person.user.id}`])
-    expect((await b.get(path)).status).toBe(410)
-  })
+  test(
+    'signed in as that account, the page offers "Accept and join"; ' +
+      'accepting adds the membership and sets no password',
+    async () => {
+      const person = linkOnlyOwner()
+      const other = await makeOwnerShop(t.deps)
+      const path = invitePath(other.store.id, person.email, 'staff')
+      const b = client()
+      await signInByLink(b, person.user.id)
+      const page = await b.get(path)
+      expect(page.text).toContain('Accept and join')
+      expect(page.text).not.toContain('name="password"')
+      const before = b.sid
+      const res = await b.submit(path, { accept: '1' })
+      expect(res.status).toBe(303)
+      expect(res.location).toBe('/admin')
+      expect(b.sid).not.toBe(before) // a privilege change: a new session id
+      expect(member(person.user.id, other.store.id)?.role).toBe('staff')
+      expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
+      const joined = t.deps.db
+        .select()
+        .from(activity)
+        .where(and(eq(activity.storeId, other.store.id), eq(activity.verb, 'join')))
+        .all()
+      expect(joined.map((a) => a.actor)).toEqual([`user:${person.user.id}`])
+      expect((await b.get(path)).status).toBe(410)
+    },
+  )
 
   test('signed in as someone else: the page says so, and accepting from that session is refused', async () => {
     const person = linkOnlyOwner()
@@ -249,7 +253,7 @@ describe('a first password', () => {
     expect(personByEmail({ ctx: t.deps, input: { email: person.email } })!.passwordHash).toBeNull()
   })
 
-  test('only while the sign-in is recent: later the page asks to confirm, and a link-only account is told how', async () => {
+  test('only while the sign-in is recent: later the page asks to confirm; a link-only account learns how', async () => {
     const person = linkOnlyOwner()
     const b = client()
     await signInByLink(b, person.user.id)

@@ -49,7 +49,7 @@ const bogota = (ms: number) =>
   new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'America/Bogota' }).format(ms)
 
 describe('inbox rows', () => {
-  test('lines, phone, the time on the store clock; Confirm and Confirm and message for a writer, none for a viewer', async () => {
+  test('lines, phone, the time on the store clock; Confirm, Confirm and message for a writer, not viewer', async () => {
     const o = order({ name: 'Rosa Díaz', phone: '+573001112233' })
     const page = await owner.get('/admin/orders')
     expect(page.status).toBe(200)
@@ -87,7 +87,7 @@ describe('inbox rows', () => {
 })
 
 describe('moves that tell the customer', () => {
-  test('Confirm and message over the script: a JSON answer with the confirmation message; the order moved', async () => {
+  test('Confirm and message by script: a JSON answer with the confirmation message; the order moved', async () => {
     const o = order({ name: 'Eva Mar', phone: '+573001234000' })
     await owner.get('/admin/orders')
     const res = await owner.submit(
@@ -119,7 +119,7 @@ describe('moves that tell the customer', () => {
     expect((await owner.get(`/admin/orders/${o.id}`)).text).not.toContain('id="tell"')
   })
 
-  test('Mark as shipped: a bad link refused at its field with what was typed, nothing moved; then kept and told', async () => {
+  test('Mark as shipped: a bad link refused at its field, as typed, nothing moved; then kept and told', async () => {
     const o = order({ name: 'Iris' })
     await owner.get(`/admin/orders/${o.id}`)
     await owner.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
@@ -167,35 +167,39 @@ describe('moves that tell the customer', () => {
 })
 
 describe('settings: the store clock and the preview', () => {
-  test('the time zone is saved from Settings; an unknown one is refused at its field; unknown placeholders flagged in the preview', async () => {
-    const s = await makeOwnerShop(t.deps)
-    const b = client()
-    await signIn(b, s.email)
-    const form = await b.get('/admin/settings')
-    expect(form.text).toContain('<input id="timezone" name="timezone" type="text" value="UTC"')
-    const fields = {
-      name: 'Clock Shop',
-      language: 'en',
-      currency: 'USD',
-      pendingOrderTtlHours: '72',
-      whatsappTemplate: '',
-      description: '',
-      whatsappNumber: '',
-    }
-    const bad = await b.submit('/admin/settings', { ...fields, timezone: 'Moon/Base' })
-    expect(bad.status).toBe(400)
-    expect(bad.text).toContain('id="timezone-error"')
-    await b.get('/admin/settings')
-    const ok = await b.submit('/admin/settings', { ...fields, timezone: 'europe/lisbon' })
-    expect(ok.status).toBe(303)
-    expect((await b.get('/admin/settings')).text).toContain('value="Europe/Lisbon"')
-    const preview = await b.submit('/admin/settings', {
-      ...fields,
-      timezone: 'Europe/Lisbon',
-      whatsappTemplate: 'Hi {store} {precio}',
-      _action: 'preview',
-    })
-    expect(preview.status).toBe(200)
-    expect(preview.text).toContain('<p id="preview-flags" class="error">Unknown placeholders: {precio}.')
-  })
+  test(
+    'the time zone is saved from Settings; an unknown one is refused at its field; ' +
+      'unknown placeholders flagged in the preview',
+    async () => {
+      const s = await makeOwnerShop(t.deps)
+      const b = client()
+      await signIn(b, s.email)
+      const form = await b.get('/admin/settings')
+      expect(form.text).toContain('<input id="timezone" name="timezone" type="text" value="UTC"')
+      const fields = {
+        name: 'Clock Shop',
+        language: 'en',
+        currency: 'USD',
+        pendingOrderTtlHours: '72',
+        whatsappTemplate: '',
+        description: '',
+        whatsappNumber: '',
+      }
+      const bad = await b.submit('/admin/settings', { ...fields, timezone: 'Moon/Base' })
+      expect(bad.status).toBe(400)
+      expect(bad.text).toContain('id="timezone-error"')
+      await b.get('/admin/settings')
+      const ok = await b.submit('/admin/settings', { ...fields, timezone: 'europe/lisbon' })
+      expect(ok.status).toBe(303)
+      expect((await b.get('/admin/settings')).text).toContain('value="Europe/Lisbon"')
+      const preview = await b.submit('/admin/settings', {
+        ...fields,
+        timezone: 'Europe/Lisbon',
+        whatsappTemplate: 'Hi {store} {precio}',
+        _action: 'preview',
+      })
+      expect(preview.status).toBe(200)
+      expect(preview.text).toContain('<p id="preview-flags" class="error">Unknown placeholders: {precio}.')
+    },
+  )
 })

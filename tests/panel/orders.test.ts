@@ -136,7 +136,7 @@ describe('the order page and its moves', () => {
     expect(decodeURIComponent(wa.split('text=')[1]!)).toContain(o.orderNumber)
   })
 
-  test('Confirm moves it as the API does (webhook rules and all); then shipped, delivered; the history says who', async () => {
+  test('Confirm moves it as the API does (webhook rules too); then shipped, delivered; history says who', async () => {
     const o = order()
     await staff.get(`/admin/orders/${o.id}`)
     const moved = await staff.submit(`/admin/orders/${o.id}/status`, { status: 'confirmed' })
@@ -183,33 +183,36 @@ describe('the order page and its moves', () => {
     expect(statusOf(o.id)).toBe('pending')
   })
 
-  test("another store's order is a 403 page; an unknown id a 404; a move without the form token changes nothing", async () => {
-    const other = await makeOwnerShop(t.deps)
-    const theirs = placeOrder(t.deps, orderBody(other.store.id, makeCatalog(t.deps, other.store.id))).body
-    for (const path of [`/admin/orders/${theirs.id}`, `/admin/orders/${theirs.id}/print`])
-      expect((await owner.get(path)).status).toBe(403)
-    await owner.get('/admin/orders')
-    expect((await owner.submit(`/admin/orders/${theirs.id}/status`, { status: 'confirmed' })).status).toBe(403)
-    expect(statusOf(theirs.id)).toBe('pending')
-    expect((await owner.get('/admin/orders/nope-not-an-order')).status).toBe(404)
-    const mine = order()
-    await owner.get('/admin/orders')
-    expect(
-      (await owner.submit(`/admin/orders/${mine.id}/status`, { status: 'confirmed' }, { token: null })).status,
-    ).toBe(403)
-    expect(
-      (
-        await owner.submit(
-          `/admin/orders/${mine.id}/status`,
-          { status: 'confirmed' },
-          { origin: 'https://evil.example' },
-        )
-      ).status,
-    ).toBe(403)
-    expect(statusOf(mine.id)).toBe('pending')
-  })
+  test(
+    "another store's order is a 403 page; an unknown id a 404; " + 'a move without the form token changes nothing',
+    async () => {
+      const other = await makeOwnerShop(t.deps)
+      const theirs = placeOrder(t.deps, orderBody(other.store.id, makeCatalog(t.deps, other.store.id))).body
+      for (const path of [`/admin/orders/${theirs.id}`, `/admin/orders/${theirs.id}/print`])
+        expect((await owner.get(path)).status).toBe(403)
+      await owner.get('/admin/orders')
+      expect((await owner.submit(`/admin/orders/${theirs.id}/status`, { status: 'confirmed' })).status).toBe(403)
+      expect(statusOf(theirs.id)).toBe('pending')
+      expect((await owner.get('/admin/orders/nope-not-an-order')).status).toBe(404)
+      const mine = order()
+      await owner.get('/admin/orders')
+      expect(
+        (await owner.submit(`/admin/orders/${mine.id}/status`, { status: 'confirmed' }, { token: null })).status,
+      ).toBe(403)
+      expect(
+        (
+          await owner.submit(
+            `/admin/orders/${mine.id}/status`,
+            { status: 'confirmed' },
+            { origin: 'https://evil.example' },
+          )
+        ).status,
+      ).toBe(403)
+      expect(statusOf(mine.id)).toBe('pending')
+    },
+  )
 
-  test('internal notes: the team writes them, a viewer reads them but cannot add one; they never reach the API', async () => {
+  test('internal notes: the team writes them, a viewer reads but cannot add; they never reach the API', async () => {
     const o = order()
     await staff.get(`/admin/orders/${o.id}`)
     const empty = await staff.submit(`/admin/orders/${o.id}/notes`, { body: '   ' })
@@ -227,7 +230,7 @@ describe('the order page and its moves', () => {
     expect(JSON.stringify(body)).not.toContain('Gift wrap')
   })
 
-  test('the packing slip: store, number, lines, address; no navigation; Back a link, Print a button for the script', async () => {
+  test('the packing slip: store, number, lines, address; no navigation; Back a link, Print a button', async () => {
     const o = order()
     const slip = await owner.get(`/admin/orders/${o.id}/print`)
     expect(slip.status).toBe(200)
@@ -246,7 +249,7 @@ describe('the live stream', () => {
       new Request(`${c.origin}/admin/orders/live`, { headers: { cookie: `__Host-sid=${c.sid}`, ...headers } }),
     )
 
-  test('an order committed elsewhere reaches an open stream of its store, not of another; Last-Event-ID resumes', async () => {
+  test('an order committed elsewhere reaches an open stream of its store only; Last-Event-ID resumes', async () => {
     const res = await open(viewer)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toStartWith('text/event-stream')

@@ -39,23 +39,27 @@ async function ownerWithPasskey(ip: string) {
 }
 
 describe('the options limit', () => {
-  test('30 a minute per address, then 429 with Retry-After; another address is not affected; the next minute opens again', async () => {
-    const flood = browser('203.0.113.50')
-    for (let i = 0; i < PASSKEY_OPTIONS_PER_MINUTE; i++) {
-      const res = await flood.postJson('/admin/login/passkey/options', {})
-      expect(res.status).toBe(200)
-      expect(typeof res.json.options.challenge).toBe('string')
-    }
-    const refused = await flood.postJson('/admin/login/passkey/options', {})
-    expect(refused.status).toBe(429)
-    const wait = Number(refused.res.headers.get('retry-after'))
-    expect(wait).toBeGreaterThan(0)
-    expect(wait).toBeLessThanOrEqual(60)
-    expect(refused.res.headers.getSetCookie().join()).not.toContain('__Host-passkey')
-    expect((await browser('203.0.113.51').postJson('/admin/login/passkey/options', {})).status).toBe(200)
-    clock.advance(wait * 1000)
-    expect((await flood.postJson('/admin/login/passkey/options', {})).status).toBe(200)
-  })
+  test(
+    '30 a minute per address, then 429 with Retry-After; another address is not affected; ' +
+      'the next minute opens again',
+    async () => {
+      const flood = browser('203.0.113.50')
+      for (let i = 0; i < PASSKEY_OPTIONS_PER_MINUTE; i++) {
+        const res = await flood.postJson('/admin/login/passkey/options', {})
+        expect(res.status).toBe(200)
+        expect(typeof res.json.options.challenge).toBe('string')
+      }
+      const refused = await flood.postJson('/admin/login/passkey/options', {})
+      expect(refused.status).toBe(429)
+      const wait = Number(refused.res.headers.get('retry-after'))
+      expect(wait).toBeGreaterThan(0)
+      expect(wait).toBeLessThanOrEqual(60)
+      expect(refused.res.headers.getSetCookie().join()).not.toContain('__Host-passkey')
+      expect((await browser('203.0.113.51').postJson('/admin/login/passkey/options', {})).status).toBe(200)
+      clock.advance(wait * 1000)
+      expect((await flood.postJson('/admin/login/passkey/options', {})).status).toBe(200)
+    },
+  )
 })
 
 describe('a challenge belongs to the browser that asked', () => {
@@ -68,20 +72,24 @@ describe('a challenge belongs to the browser that asked', () => {
     expect(attrs.sort()).toEqual(['HttpOnly', 'Max-Age=300', 'Path=/', 'SameSite=Strict', 'Secure'])
   })
 
-  test("another browser cannot use it: the assertion without the asking browser's cookie is refused; with it, it signs in", async () => {
-    const auth = await ownerWithPasskey('198.51.100.2')
-    const asking = browser('198.51.100.3')
-    const opts = await asking.postJson('/admin/login/passkey/options', {})
-    const assertion = auth.assert(opts.json.options)
-    const other = browser('198.51.100.4')
-    await other.postJson('/admin/login/passkey/options', {})
-    expect((await other.postJson('/admin/login/passkey', { response: assertion })).status).toBe(401)
-    // The other browser's failure spent nothing of the asking browser's ticket.
-    const res = await asking.postJson('/admin/login/passkey', { response: assertion })
-    expect(res.status).toBe(200)
-    expect((await asking.get('/admin')).status).toBe(200)
-    expect(asking.cookies.has('__Host-passkey')).toBe(false)
-  })
+  test(
+    "another browser cannot use it: the assertion without the asking browser's cookie is refused; with it, " +
+      'it signs in',
+    async () => {
+      const auth = await ownerWithPasskey('198.51.100.2')
+      const asking = browser('198.51.100.3')
+      const opts = await asking.postJson('/admin/login/passkey/options', {})
+      const assertion = auth.assert(opts.json.options)
+      const other = browser('198.51.100.4')
+      await other.postJson('/admin/login/passkey/options', {})
+      expect((await other.postJson('/admin/login/passkey', { response: assertion })).status).toBe(401)
+      // The other browser's failure spent nothing of the asking browser's ticket.
+      const res = await asking.postJson('/admin/login/passkey', { response: assertion })
+      expect(res.status).toBe(200)
+      expect((await asking.get('/admin')).status).toBe(200)
+      expect(asking.cookies.has('__Host-passkey')).toBe(false)
+    },
+  )
 
   test('an expired ticket is refused', async () => {
     const auth = await ownerWithPasskey('198.51.100.5')

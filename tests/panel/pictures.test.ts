@@ -53,7 +53,7 @@ async function withPictures(storeId: string, key: string, n: number) {
 }
 
 describe('uploading pictures', () => {
-  test('several files in one form post (no script) → 303 to the pictures; the API and the editor show them in order', async () => {
+  test('several files in one post (no script) → 303 to the pictures; API and editor show them in order', async () => {
     const { b, store, key } = await owner()
     const p = productOf(store.id, { name: 'Mug', price: 5 })
     await b.get(`/admin/products/${p.id}`)
@@ -82,24 +82,31 @@ describe('uploading pictures', () => {
     expect((await t.app.handle(new Request(`http://localhost${images[0].sizes[0].url}`))).status).toBe(200)
   })
 
-  test('not an image, a decompression bomb: the API refusals at the file input, by file name, in Spanish; the good file is kept', async () => {
-    const { b, store, key } = await owner({ 'accept-language': 'es' })
-    const p = productOf(store.id, { name: 'Taza', price: 5 })
-    await b.get(`/admin/products/${p.id}`)
-    const res = await b.upload(pictures(p.id), [
-      { name: 'notes.jpg', bytes: '<html>not a picture</html>' },
-      { name: 'ok.jpg', bytes: await jpeg(100, 100) },
-      { name: 'bomb.png', bytes: await bombPng(), type: 'image/png' },
-    ])
-    expect(res.status).toBe(400)
-    expect(res.text).toContain('notes.jpg: Este archivo no es una foto JPEG, PNG o WebP.')
-    expect(res.text).toContain('bomb.png: Esta foto tiene demasiados píxeles; se aceptan hasta 40 megapíxeles.')
-    expect(res.text).toContain('Foto agregada.')
-    expect(res.text).toMatch(
-      /id="file" name="file" type="file" multiple accept="[^"]+" aria-describedby="file-hint file-error" aria-invalid="true"/,
-    )
-    expect((await apiProduct(p.id, key)).images).toHaveLength(1)
-  })
+  test(
+    'not an image, a decompression bomb: the API refusals at the file input, by file name, in Spanish; ' +
+      'the good file is kept',
+    async () => {
+      const { b, store, key } = await owner({ 'accept-language': 'es' })
+      const p = productOf(store.id, { name: 'Taza', price: 5 })
+      await b.get(`/admin/products/${p.id}`)
+      const res = await b.upload(pictures(p.id), [
+        { name: 'notes.jpg', bytes: '<html>not a picture</html>' },
+        { name: 'ok.jpg', bytes: await jpeg(100, 100) },
+        { name: 'bomb.png', bytes: await bombPng(), type: 'image/png' },
+      ])
+      expect(res.status).toBe(400)
+      expect(res.text).toContain('notes.jpg: Este archivo no es una foto JPEG, PNG o WebP.')
+      expect(res.text).toContain('bomb.png: Esta foto tiene demasiados píxeles; se aceptan hasta 40 megapíxeles.')
+      expect(res.text).toContain('Foto agregada.')
+      expect(res.text).toMatch(
+        new RegExp(
+          'id="file" name="file" type="file" multiple accept="[^"]+" ' +
+            'aria-describedby="file-hint file-error" aria-invalid="true"',
+        ),
+      )
+      expect((await apiProduct(p.id, key)).images).toHaveLength(1)
+    },
+  )
 
   test('too large (over MEDIA_MAX_BYTES): 413 at the file, from the form and from the script', async () => {
     const { b, store, key } = await owner()
@@ -141,27 +148,31 @@ describe('uploading pictures', () => {
     expect(none.text).toContain('Pick at least one picture.')
   })
 
-  test("without the form token nothing is stored (403); with the store's uploads all in flight → 429 with Retry-After", async () => {
-    const { b, store, key } = await owner()
-    const p = productOf(store.id, { name: 'Bowl', price: 8 })
-    await b.get(`/admin/products/${p.id}`)
-    expect(
-      (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: null })).status,
-    ).toBe(403)
-    expect(
-      (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: 'forged' })).status,
-    ).toBe(403)
-    const places = [t.deps.uploads.admit(store.id), t.deps.uploads.admit(store.id)]
-    try {
-      const busy = await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }])
-      expect(busy.status).toBe(429)
-      expect(busy.res.headers.get('retry-after')).toBe('1')
-      expect(busy.text).toContain('Other pictures of this store are still uploading.')
-    } finally {
-      for (const release of places) release()
-    }
-    expect((await apiProduct(p.id, key)).images).toHaveLength(0)
-  })
+  test(
+    "without the form token nothing is stored (403); with the store's uploads all in flight → 429 with " +
+      'Retry-After',
+    async () => {
+      const { b, store, key } = await owner()
+      const p = productOf(store.id, { name: 'Bowl', price: 8 })
+      await b.get(`/admin/products/${p.id}`)
+      expect(
+        (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: null })).status,
+      ).toBe(403)
+      expect(
+        (await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }], { token: 'forged' })).status,
+      ).toBe(403)
+      const places = [t.deps.uploads.admit(store.id), t.deps.uploads.admit(store.id)]
+      try {
+        const busy = await b.upload(pictures(p.id), [{ name: 'a.jpg', bytes: await jpeg(100, 100) }])
+        expect(busy.status).toBe(429)
+        expect(busy.res.headers.get('retry-after')).toBe('1')
+        expect(busy.text).toContain('Other pictures of this store are still uploading.')
+      } finally {
+        for (const release of places) release()
+      }
+      expect((await apiProduct(p.id, key)).images).toHaveLength(0)
+    },
+  )
 })
 
 describe('reordering and deleting pictures', () => {
@@ -268,7 +279,7 @@ describe('variant order and concurrent edits', () => {
     return out
   }
 
-  test('"Move down" re-shows the rows swapped; saving persists the order, seen over GET /api/v1/products/:id', async () => {
+  test('"Move down" shows the rows swapped; saving keeps the order, seen over GET /api/v1/products/:id', async () => {
     const { b, store, key } = await owner()
     const p = productOf(store.id, {
       name: 'Shirt',
@@ -297,39 +308,45 @@ describe('variant order and concurrent edits', () => {
     ])
   })
 
-  test("a save from a tab opened before another tab's save is refused whole (409): the message, the person's values, a link to the current version; the other save's variant stays", async () => {
-    const { b, store, key } = await owner()
-    const p = productOf(store.id, { name: 'Cap', price: 9, variants: [{ name: 'Red', price: 9, stock: 4 }] })
-    const tabA = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
-    const tabB = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
-    expect(tabA.updatedAt).toMatch(/^\d+$/)
-    // Tab A adds a variant and saves.
-    const a = await b.submit(`/admin/products/${p.id}`, {
-      ...tabA,
-      variantCount: '2',
-      'v1-name': 'Blue',
-      'v1-price': '9',
-      'v1-stock': '5',
-      'v1-isActive': '1',
-    })
-    expect(a.status).toBe(303)
-    // Tab B, opened before, renames and saves without Blue.
-    await b.get('/admin/products')
-    const later = await b.submit(`/admin/products/${p.id}`, { ...tabB, name: 'Cap (new)' })
-    expect(later.status).toBe(409)
-    expect(later.text).toContain('This product changed since you opened it')
-    expect(later.text).toContain(`href="/admin/products/${p.id}">Open the current version</a>`)
-    expect(later.text).toContain('value="Cap (new)"')
-    const now = await apiProduct(p.id, key)
-    expect(now.name).toBe('Cap')
-    expect(now.variants.map((v: Json) => v.name)).toEqual(['Red', 'Blue'])
-    // Saving again from the re-shown form is refused again; from the current version it applies.
-    expect((await b.submit(`/admin/products/${p.id}`, { ...fieldsOf(later.text), name: 'Cap (new)' })).status).toBe(409)
-    const fresh = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
-    expect(fresh.name).toBe('Cap')
-    expect((await b.submit(`/admin/products/${p.id}`, { ...fresh, name: 'Cap (new)' })).status).toBe(303)
-    expect((await apiProduct(p.id, key)).variants.map((v: Json) => v.name)).toEqual(['Red', 'Blue'])
-  })
+  test(
+    "a save from a tab opened before another tab's save is refused whole (409): the message, " +
+      "the person's values, a link to the current version; the other save's variant stays",
+    async () => {
+      const { b, store, key } = await owner()
+      const p = productOf(store.id, { name: 'Cap', price: 9, variants: [{ name: 'Red', price: 9, stock: 4 }] })
+      const tabA = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
+      const tabB = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
+      expect(tabA.updatedAt).toMatch(/^\d+$/)
+      // Tab A adds a variant and saves.
+      const a = await b.submit(`/admin/products/${p.id}`, {
+        ...tabA,
+        variantCount: '2',
+        'v1-name': 'Blue',
+        'v1-price': '9',
+        'v1-stock': '5',
+        'v1-isActive': '1',
+      })
+      expect(a.status).toBe(303)
+      // Tab B, opened before, renames and saves without Blue.
+      await b.get('/admin/products')
+      const later = await b.submit(`/admin/products/${p.id}`, { ...tabB, name: 'Cap (new)' })
+      expect(later.status).toBe(409)
+      expect(later.text).toContain('This product changed since you opened it')
+      expect(later.text).toContain(`href="/admin/products/${p.id}">Open the current version</a>`)
+      expect(later.text).toContain('value="Cap (new)"')
+      const now = await apiProduct(p.id, key)
+      expect(now.name).toBe('Cap')
+      expect(now.variants.map((v: Json) => v.name)).toEqual(['Red', 'Blue'])
+      // Saving again from the re-shown form is refused again; from the current version it applies.
+      expect((await b.submit(`/admin/products/${p.id}`, { ...fieldsOf(later.text), name: 'Cap (new)' })).status).toBe(
+        409,
+      )
+      const fresh = fieldsOf((await b.get(`/admin/products/${p.id}`)).text)
+      expect(fresh.name).toBe('Cap')
+      expect((await b.submit(`/admin/products/${p.id}`, { ...fresh, name: 'Cap (new)' })).status).toBe(303)
+      expect((await apiProduct(p.id, key)).variants.map((v: Json) => v.name)).toEqual(['Red', 'Blue'])
+    },
+  )
 
   test('two saves in the same millisecond still get different updatedAt values (a fixed clock)', async () => {
     const { store } = await owner()

@@ -45,7 +45,8 @@ test('thumbnail, stock of tracked variants, "—" when untracked, a low-stock ma
     ],
   })
   t.deps.db.$client.run(
-    "INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, 0, 640, 480, '320,640', 0)",
+    'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) ' +
+      "VALUES (?, ?, ?, 0, 640, 480, '320,640', 0)",
     [`img-${tee.id}`, store.id, tee.id],
   )
   const page = await b.get('/admin/products')

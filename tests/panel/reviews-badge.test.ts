@@ -12,7 +12,7 @@ const t = appForFile()
 const client = () => new PanelClient((r) => t.app.handle(r))
 const reviewsLink = (html: string) => /<a href="\/admin\/reviews"[^>]*>(.*?)<\/a>/.exec(html)?.[1]
 
-test('new pending reviews show as a count on the Reviews link; approving one lowers it; none shows no count', async () => {
+test('new pending reviews show as a count on the Reviews link; approving one lowers it; none, no count', async () => {
   const { store, email } = await makeOwnerShop(t.deps)
   const other = await makeOwnerShop(t.deps)
   const owner = client()

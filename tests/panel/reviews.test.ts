@@ -13,7 +13,7 @@ const client = () => new PanelClient((r) => t.app.handle(r))
 const statusOf = (id: string) =>
   t.deps.db.$client.query<{ status: string }, [string]>('SELECT status FROM reviews WHERE id = ?').get(id)?.status
 
-test('pending first; approve and reject move the review as the API does; delete asks first; markup shows as text', async () => {
+test('pending first; approve, reject move it as the API does; delete asks first; markup shows as text', async () => {
   const { store, email } = await makeOwnerShop(t.deps, { plan: 'pro' })
   const old = makeReview(t.deps, store.id, { status: 'approved', customerName: 'Old One', createdAt: 1 })
   const a = makeReview(t.deps, store.id, { customerName: '<b>Ana</b>', comment: 'Great <script>x</script>' })

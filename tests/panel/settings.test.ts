@@ -70,7 +70,9 @@ describe('settings', () => {
     expect(res.status).toBe(200)
     // The default Portuguese template, with the sample order's lines, shipping and address in Portuguese.
     expect(res.text).toContain(
-      'Olá Loja Boa, sou Ana Silva. Quero fazer o pedido ORD-000042:\n- 2 x Café em grão 1 kg: 30.00 BRL\n- 1 x Caneca: 15.00 BRL\nFrete: Transportadora 5.00 BRL\nTotal: 50.00 BRL\nEndereço: Rua do Jardim 12, Campinas',
+      'Olá Loja Boa, sou Ana Silva. Quero fazer o pedido ORD-000042:\n- 2 x Café em grão 1 kg: ' +
+        '30.00 BRL\n- 1 x Caneca: 15.00 BRL\nFrete: Transportadora 5.00 BRL\nTotal: 50.00 BRL\nEndereço: ' +
+        'Rua do Jardim 12, Campinas',
     )
     const [, body] = await t.api.get('/api/v1/store', { key })
     expect(body.data.language).not.toBe('pt')

@@ -39,32 +39,36 @@ async function shopWithOrders(n: number) {
 }
 
 describe('the unseen count on every page', () => {
-  test('every panel page shows the count on the Orders link and in the title; opening an order lowers it for that person only', async () => {
-    const { shop, ids, owner, place } = await shopWithOrders(2)
-    const staff = client()
-    await signIn(staff, (await makeMember(t.deps, shop.store.id, 'staff')).email)
-    // Orders placed before the staff member joined are not new to them.
-    place()
+  test(
+    'every panel page shows the count on the Orders link and in the title; ' +
+      'opening an order lowers it for that person only',
+    async () => {
+      const { shop, ids, owner, place } = await shopWithOrders(2)
+      const staff = client()
+      await signIn(staff, (await makeMember(t.deps, shop.store.id, 'staff')).email)
+      // Orders placed before the staff member joined are not new to them.
+      place()
 
-    const pages = ['/admin', '/admin/orders', '/admin/products', '/admin/customers', '/admin/more', '/admin/account']
-    for (const path of pages) {
-      const page = await owner.get(path)
-      expect(page.status).toBe(200)
-      expect(title(page.text)).toStartWith('(3) ')
-      const orders = ordersLinks(page.text)
-      // The side navigation's and the phone tabs' (the More page lists it a third time).
-      expect(orders.length).toBeGreaterThanOrEqual(2)
-      for (const o of orders) {
-        expect(o).toContain('<span class="sr-only"> 3 new</span>')
-        expect(o).toContain('<span class="badge" aria-hidden="true">3</span>')
+      const pages = ['/admin', '/admin/orders', '/admin/products', '/admin/customers', '/admin/more', '/admin/account']
+      for (const path of pages) {
+        const page = await owner.get(path)
+        expect(page.status).toBe(200)
+        expect(title(page.text)).toStartWith('(3) ')
+        const orders = ordersLinks(page.text)
+        // The side navigation's and the phone tabs' (the More page lists it a third time).
+        expect(orders.length).toBeGreaterThanOrEqual(2)
+        for (const o of orders) {
+          expect(o).toContain('<span class="sr-only"> 3 new</span>')
+          expect(o).toContain('<span class="badge" aria-hidden="true">3</span>')
+        }
       }
-    }
-    expect(title((await staff.get('/admin/products')).text)).toBe('(1) Products · Seller panel')
+      expect(title((await staff.get('/admin/products')).text)).toBe('(1) Products · Seller panel')
 
-    await owner.get(`/admin/orders/${ids[0]}`)
-    expect(title((await owner.get('/admin/products')).text)).toBe('(2) Products · Seller panel')
-    expect(title((await staff.get('/admin/products')).text)).toBe('(1) Products · Seller panel')
-  })
+      await owner.get(`/admin/orders/${ids[0]}`)
+      expect(title((await owner.get('/admin/products')).text)).toBe('(2) Products · Seller panel')
+      expect(title((await staff.get('/admin/products')).text)).toBe('(1) Products · Seller panel')
+    },
+  )
 
   test('no unseen orders: no count in the title and a plain Orders link', async () => {
     const { owner } = await shopWithOrders(0)
@@ -83,7 +87,7 @@ describe('the unseen count on every page', () => {
     expect(ordersLinks(page.text)[0]).toContain('<span class="sr-only"> 99+ new</span>')
   })
 
-  test("the page's stream starts where its count was read; the dashboard's list names its own earlier point", async () => {
+  test("the page's stream starts where its count was read; the dashboard's list names its own point", async () => {
     const { owner, place } = await shopWithOrders(1)
     place()
     const head = lastOrderEventId(t.deps.db.$client)
@@ -102,27 +106,31 @@ describe('the unseen count on every page', () => {
 })
 
 describe('navigation', () => {
-  test('the tabs are Orders, Products, Dashboard and More, the current one marked; the side navigation has every link the role allows', async () => {
-    const { owner } = await shopWithOrders(0)
-    const page = (await owner.get('/admin/products')).text
-    expect(links(nav(page, 'Shortcuts'))).toEqual(['Orders', 'Products', 'Dashboard', 'More'])
-    expect(nav(page, 'Shortcuts')).toContain('<a href="/admin/products" class="tab" aria-current="page">')
-    expect(links(nav(page, 'Main'))).toEqual([
-      'Dashboard',
-      'Orders',
-      'Products',
-      'Categories',
-      'Discounts',
-      'Shipping',
-      'Reviews',
-      'Customers',
-      'Settings',
-      'Team',
-      'API keys',
-      'Webhooks',
-      'Activity',
-    ])
-  })
+  test(
+    'the tabs are Orders, Products, Dashboard and More, the current one marked; ' +
+      'the side navigation has every link the role allows',
+    async () => {
+      const { owner } = await shopWithOrders(0)
+      const page = (await owner.get('/admin/products')).text
+      expect(links(nav(page, 'Shortcuts'))).toEqual(['Orders', 'Products', 'Dashboard', 'More'])
+      expect(nav(page, 'Shortcuts')).toContain('<a href="/admin/products" class="tab" aria-current="page">')
+      expect(links(nav(page, 'Main'))).toEqual([
+        'Dashboard',
+        'Orders',
+        'Products',
+        'Categories',
+        'Discounts',
+        'Shipping',
+        'Reviews',
+        'Customers',
+        'Settings',
+        'Team',
+        'API keys',
+        'Webhooks',
+        'Activity',
+      ])
+    },
+  )
 
   test("the More page lists what the role allows, the account, and signing out with the session's token", async () => {
     const { shop, owner } = await shopWithOrders(0)

@@ -213,7 +213,7 @@ describe('shipping', () => {
 })
 
 describe('who may do what', () => {
-  test("a viewer reads with fields disabled and posts nothing; staff writes; another store's :id is a 403 page", async () => {
+  test("a viewer reads (fields disabled), posts nothing; staff writes; another store's :id is a 403 page", async () => {
     const a = await owner()
     const other = await owner()
     await a.b.get('/admin/categories')

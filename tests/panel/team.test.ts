@@ -111,29 +111,33 @@ describe('invitations', () => {
     expect((await gone.submit(withdrawn, { name: 'W', password: 'another long passphrase' })).status).toBe(404)
   })
 
-  test('a person already in one store joins another with their password; the switcher appears and switching rotates the session', async () => {
-    const a = await makeOwnerShop(t.deps, { name: 'Alpha Shop' })
-    const b = await makeOwnerShop(t.deps, { name: 'Beta Shop' })
-    const ownerB = client()
-    await signIn(ownerB, b.email)
-    const path = await invite(ownerB, a.email, 'viewer')
-    const person = client()
-    await person.get(path)
-    expect(person.last!.text).toContain('You already have an account')
-    expect((await person.submit(path, { password: 'wrong password!!' })).status).toBe(401)
-    expect((await person.submit(path, { password: PASSWORD })).status).toBe(303)
-    const dash = await person.get('/admin')
-    expect(dash.text).toContain('<label for="store-switch">Store</label>')
-    const before = person.sid
-    const other = dash.text.includes(`<option value="${a.store.id}" selected>`) ? b.store.id : a.store.id
-    expect((await person.submit('/admin/store', { storeId: other })).status).toBe(303)
-    expect(person.sid).not.toBe(before)
-    expect((await person.get('/admin')).text).toContain(`<option value="${other}" selected>`)
-    // Not a store of theirs: refused.
-    const c = await makeOwnerShop(t.deps)
-    await person.get('/admin')
-    expect((await person.submit('/admin/store', { storeId: c.store.id })).status).toBe(403)
-  })
+  test(
+    'a person already in one store joins another with their password; ' +
+      'the switcher appears and switching rotates the session',
+    async () => {
+      const a = await makeOwnerShop(t.deps, { name: 'Alpha Shop' })
+      const b = await makeOwnerShop(t.deps, { name: 'Beta Shop' })
+      const ownerB = client()
+      await signIn(ownerB, b.email)
+      const path = await invite(ownerB, a.email, 'viewer')
+      const person = client()
+      await person.get(path)
+      expect(person.last!.text).toContain('You already have an account')
+      expect((await person.submit(path, { password: 'wrong password!!' })).status).toBe(401)
+      expect((await person.submit(path, { password: PASSWORD })).status).toBe(303)
+      const dash = await person.get('/admin')
+      expect(dash.text).toContain('<label for="store-switch">Store</label>')
+      const before = person.sid
+      const other = dash.text.includes(`<option value="${a.store.id}" selected>`) ? b.store.id : a.store.id
+      expect((await person.submit('/admin/store', { storeId: other })).status).toBe(303)
+      expect(person.sid).not.toBe(before)
+      expect((await person.get('/admin')).text).toContain(`<option value="${other}" selected>`)
+      // Not a store of theirs: refused.
+      const c = await makeOwnerShop(t.deps)
+      await person.get('/admin')
+      expect((await person.submit('/admin/store', { storeId: c.store.id })).status).toBe(403)
+    },
+  )
 })
 
 describe('team page', () => {
@@ -344,32 +348,36 @@ describe('CLI user commands', () => {
 })
 
 describe('activity log', () => {
-  test("the team's writes are logged in their transaction; the owner's page lists them newest first and filters; staff gets 403; 180-day prune", async () => {
-    const { email, store, user } = await makeOwnerShop(t.deps)
-    const owner = client()
-    await signIn(owner, email)
-    const path = await invite(owner, 'logged@example.com', 'staff')
-    const { b } = await accept(path, 'Logged Person')
-    const rows = t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).orderBy(activity.seq).all()
-    expect(rows.map((r) => [r.verb, r.recordType, r.actor.startsWith('user:')])).toEqual([
-      ['invite', 'invitation', true],
-      ['join', 'membership', true],
-    ])
-    expect(rows[0]!.actor).toBe(`user:${user.id}`)
-    const page = await owner.get('/admin/activity')
-    expect(page.status).toBe(200)
-    expect(page.text.indexOf('>join<')).toBeLessThan(page.text.indexOf('>invite<'))
-    expect(page.text).toContain('Olga Owner')
-    const filtered = await owner.get(`/admin/activity?actor=${encodeURIComponent(`user:${user.id}`)}`)
-    expect(filtered.text).toContain('>invite<')
-    expect(filtered.text).not.toContain('>join<')
-    expect((await owner.get('/admin/activity?record=membership')).text).not.toContain('>invite<')
-    expect((await b.get('/admin/activity')).status).toBe(403)
+  test(
+    "the team's writes are logged in their transaction; the owner's page lists them newest first and " +
+      'filters; staff gets 403; 180-day prune',
+    async () => {
+      const { email, store, user } = await makeOwnerShop(t.deps)
+      const owner = client()
+      await signIn(owner, email)
+      const path = await invite(owner, 'logged@example.com', 'staff')
+      const { b } = await accept(path, 'Logged Person')
+      const rows = t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).orderBy(activity.seq).all()
+      expect(rows.map((r) => [r.verb, r.recordType, r.actor.startsWith('user:')])).toEqual([
+        ['invite', 'invitation', true],
+        ['join', 'membership', true],
+      ])
+      expect(rows[0]!.actor).toBe(`user:${user.id}`)
+      const page = await owner.get('/admin/activity')
+      expect(page.status).toBe(200)
+      expect(page.text.indexOf('>join<')).toBeLessThan(page.text.indexOf('>invite<'))
+      expect(page.text).toContain('Olga Owner')
+      const filtered = await owner.get(`/admin/activity?actor=${encodeURIComponent(`user:${user.id}`)}`)
+      expect(filtered.text).toContain('>invite<')
+      expect(filtered.text).not.toContain('>join<')
+      expect((await owner.get('/admin/activity?record=membership')).text).not.toContain('>invite<')
+      expect((await b.get('/admin/activity')).status).toBe(403)
 
-    clock.advance(181 * 86_400_000)
-    await prunePeople(t.deps)
-    expect(t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).all()).toEqual([])
-  })
+      clock.advance(181 * 86_400_000)
+      await prunePeople(t.deps)
+      expect(t.deps.db.select().from(activity).where(eq(activity.storeId, store.id)).all()).toEqual([])
+    },
+  )
 
   test('API key writes and CLI writes are logged too', async () => {
     const { store } = await makeOwnerShop(t.deps)

@@ -49,7 +49,7 @@ async function burst(send: (i: number) => Promise<{ status: number }>) {
 const count = (xs: number[], x: number) => xs.filter((y) => y === x).length
 
 describe('30 simultaneous wrong guesses for one e-mail from one address', () => {
-  test('sign-in: 10 checked (401), 20 refused (429) before any hash; then the right password is refused too', async () => {
+  test('sign-in: 10 checked (401), 20 refused (429) before any hash; then the right password is too', async () => {
     const { email } = await shop()
     const b = client()
     await b.get('/admin/login')

@@ -91,7 +91,8 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     const id = `w${'x'.repeat(23)}`
     strict.deps.db.$client
       .query(
-        'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, 0, 0)',
+        'INSERT INTO webhooks (id, store_id, url, events, is_active, secret, created_at, updated_at) ' +
+          'VALUES (?, ?, ?, ?, 1, ?, 0, 0)',
       )
       .run(id, o.store.id, 'https://example.com/hook', '["order.created"]', 'sealed')
     await o.b.get(`/admin/webhooks/${id}/edit`)
@@ -114,62 +115,66 @@ describe('webhooks: edit, rotate, test event, retry', () => {
     ).toBe('https://example.com/hook')
   })
 
-  test('"Send test event" reaches only that endpoint, signed, and shows in its log; rotating signs with both secrets during the overlap', async () => {
-    const o = await owner()
-    const rx = receiver()
-    const other = receiver()
-    // Subscribed to order.updated only: the test event goes to it anyway.
-    const hook = await addHook(o, rx.url, { 'event-order-updated': '1' })
-    await addHook(o, other.url)
-    const log = await o.b.get(`/admin/webhooks/${hook.id}`)
-    expect(log.text).toContain('Send test event')
-    const sent = await o.b.submit(`/admin/webhooks/${hook.id}/test`)
-    expect(sent.location).toBe(`/admin/webhooks/${hook.id}?done=test`)
-    await rx.waitFor(() => rx.received.length === 1)
-    const payload = verify(hook.secret, rx.received[0]!) as Record<string, any>
-    expect(payload).toMatchObject({
-      type: 'webhook.test',
-      event: 'webhook.test',
-      storeId: o.store.id,
-      data: { webhookId: hook.id, url: rx.url },
-    })
-    expect(await newestDelivery(o, hook.id, (d) => d.status !== 'sending')).toMatchObject({
-      id: rx.received[0]!.id,
-      eventType: 'webhook.test',
-      status: 'succeeded',
-      lastResponseCode: 204,
-    })
-    const shown = await o.b.get(sent.location!)
-    expect(shown.text).toContain('A test event is on its way.')
-    expect(shown.text).toContain('webhook.test')
-    expect(other.received).toHaveLength(0)
+  test(
+    '"Send test event" reaches only that endpoint, signed, and shows in its log; ' +
+      'rotating signs with both secrets during the overlap',
+    async () => {
+      const o = await owner()
+      const rx = receiver()
+      const other = receiver()
+      // Subscribed to order.updated only: the test event goes to it anyway.
+      const hook = await addHook(o, rx.url, { 'event-order-updated': '1' })
+      await addHook(o, other.url)
+      const log = await o.b.get(`/admin/webhooks/${hook.id}`)
+      expect(log.text).toContain('Send test event')
+      const sent = await o.b.submit(`/admin/webhooks/${hook.id}/test`)
+      expect(sent.location).toBe(`/admin/webhooks/${hook.id}?done=test`)
+      await rx.waitFor(() => rx.received.length === 1)
+      const payload = verify(hook.secret, rx.received[0]!) as Record<string, any>
+      expect(payload).toMatchObject({
+        type: 'webhook.test',
+        event: 'webhook.test',
+        storeId: o.store.id,
+        data: { webhookId: hook.id, url: rx.url },
+      })
+      expect(await newestDelivery(o, hook.id, (d) => d.status !== 'sending')).toMatchObject({
+        id: rx.received[0]!.id,
+        eventType: 'webhook.test',
+        status: 'succeeded',
+        lastResponseCode: 204,
+      })
+      const shown = await o.b.get(sent.location!)
+      expect(shown.text).toContain('A test event is on its way.')
+      expect(shown.text).toContain('webhook.test')
+      expect(other.received).toHaveLength(0)
 
-    // Rotate: a new secret, shown once; both sign until the overlap ends.
-    await o.b.get(`/admin/webhooks/${hook.id}/edit`)
-    const rotation = await o.b.submit(`/admin/webhooks/${hook.id}/rotate`)
-    expect(rotation.status).toBe(303)
-    expect(rotation.text).not.toContain('whsec_')
-    const rotated = await o.b.get(rotation.location!)
-    expect(rotated.status).toBe(200)
-    expect(rotated.text).toContain('Your new signing secret')
-    expect(rotated.text).toContain('24 hours')
-    const fresh = secretOf(rotated.text)!
-    expect(fresh).toBeDefined()
-    expect(fresh).not.toBe(hook.secret)
-    expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).text).not.toContain(fresh)
-    // Reloading the secret's page neither shows it again nor rotates again.
-    const reload = await o.b.get(rotation.location!)
-    expect(reload.text).not.toContain(fresh)
-    expect(reload.text).toContain('This secret was shown once')
-    expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).status).toBe(200)
-    await o.b.submit(`/admin/webhooks/${hook.id}/test`)
-    await rx.waitFor(() => rx.received.length === 2)
-    const second = rx.received[1]!
-    expect(second.signature.split(' ')).toHaveLength(2)
-    expect(verify(fresh, second)).toMatchObject({ type: 'webhook.test' })
-    expect(verify(hook.secret, second)).toMatchObject({ type: 'webhook.test' })
-    expect(second.id).not.toBe(rx.received[0]!.id)
-  })
+      // Rotate: a new secret, shown once; both sign until the overlap ends.
+      await o.b.get(`/admin/webhooks/${hook.id}/edit`)
+      const rotation = await o.b.submit(`/admin/webhooks/${hook.id}/rotate`)
+      expect(rotation.status).toBe(303)
+      expect(rotation.text).not.toContain('whsec_')
+      const rotated = await o.b.get(rotation.location!)
+      expect(rotated.status).toBe(200)
+      expect(rotated.text).toContain('Your new signing secret')
+      expect(rotated.text).toContain('24 hours')
+      const fresh = secretOf(rotated.text)!
+      expect(fresh).toBeDefined()
+      expect(fresh).not.toBe(hook.secret)
+      expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).text).not.toContain(fresh)
+      // Reloading the secret's page neither shows it again nor rotates again.
+      const reload = await o.b.get(rotation.location!)
+      expect(reload.text).not.toContain(fresh)
+      expect(reload.text).toContain('This secret was shown once')
+      expect((await o.b.get(`/admin/webhooks/${hook.id}/edit`)).status).toBe(200)
+      await o.b.submit(`/admin/webhooks/${hook.id}/test`)
+      await rx.waitFor(() => rx.received.length === 2)
+      const second = rx.received[1]!
+      expect(second.signature.split(' ')).toHaveLength(2)
+      expect(verify(fresh, second)).toMatchObject({ type: 'webhook.test' })
+      expect(verify(hook.secret, second)).toMatchObject({ type: 'webhook.test' })
+      expect(second.id).not.toBe(rx.received[0]!.id)
+    },
+  )
 
   test('a failing delivery shows in the log with its response; Retry sends it again and it succeeds', async () => {
     const o = await owner()

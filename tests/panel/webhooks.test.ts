@@ -31,7 +31,7 @@ async function owner(app = t) {
 const events = { 'event-order-created': '1', 'event-order-updated': '1' }
 
 describe('webhooks', () => {
-  test('add → the secret once → listed; disable, enable; the API sees each change; delete after confirming', async () => {
+  test('add → the secret once → listed; disable, enable; the API sees each change; delete on confirm', async () => {
     const { b, key } = await owner()
     expect((await b.get('/admin/webhooks')).status).toBe(200)
     // POST → 303 → the page that shows the secret; the POST's own answer and the address carry no secret.

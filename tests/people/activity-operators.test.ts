@@ -36,17 +36,21 @@ test('store:create, store:plan, store:suspend and store:reinstate write cli line
   ])
 })
 
-test('invoice commands write cli lines naming the invoice; the billing sweep writes a system line for each store it suspends', () => {
-  const { store } = makeShop(t.deps)
-  const opened = admin('invoice:create', store.id, '--amount', '10', '--max-attempts', '1')
-  expect(opened.code).toBe(0)
-  const invoiceId = opened.json.id as string
-  expect(admin('invoice:fail', invoiceId).code).toBe(0)
-  clock.advance(30 * 86_400_000)
-  expect(runBillingSweep(t.deps)).toContain(store.id)
-  expect(lines(store.id)).toEqual([
-    { actor: 'cli', verb: 'create', type: 'invoice', id: invoiceId },
-    { actor: 'cli', verb: 'record failed charge', type: 'invoice', id: invoiceId },
-    { actor: 'system', verb: 'suspend', type: 'store', id: store.id },
-  ])
-})
+test(
+  'invoice commands write cli lines naming the invoice; the billing sweep writes a system line for each ' +
+    'store it suspends',
+  () => {
+    const { store } = makeShop(t.deps)
+    const opened = admin('invoice:create', store.id, '--amount', '10', '--max-attempts', '1')
+    expect(opened.code).toBe(0)
+    const invoiceId = opened.json.id as string
+    expect(admin('invoice:fail', invoiceId).code).toBe(0)
+    clock.advance(30 * 86_400_000)
+    expect(runBillingSweep(t.deps)).toContain(store.id)
+    expect(lines(store.id)).toEqual([
+      { actor: 'cli', verb: 'create', type: 'invoice', id: invoiceId },
+      { actor: 'cli', verb: 'record failed charge', type: 'invoice', id: invoiceId },
+      { actor: 'system', verb: 'suspend', type: 'store', id: store.id },
+    ])
+  },
+)

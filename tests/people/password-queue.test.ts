@@ -88,7 +88,7 @@ describe('who goes next', () => {
 })
 
 describe('who is refused when the queue is full', () => {
-  test('a flood from many addresses fills the queue; a clean address still gets in, and a flooder is refused', async () => {
+  test('a flood from many addresses fills the queue; a clean address still gets in, a flooder is refused', async () => {
     const h = harness(2, 8)
     // 5 flooding addresses, each with a hash served already, then 10 more tasks between them.
     for (let i = 0; i < 5; i++) {
@@ -126,7 +126,7 @@ describe('who is refused when the queue is full', () => {
     expect([...h.outcomes.keys()]).toEqual(['h3'])
   })
 
-  test('a flood that has just begun (every waiting task as light as a newcomer): the newcomer takes the newest place', async () => {
+  test('a flood just begun (each waiting task as light as a newcomer): a newcomer takes the newest place', async () => {
     const h = harness(1, 2)
     void h.submit('a', 'a0')
     void h.submit('b', 'b0')
@@ -158,7 +158,7 @@ describe('who is refused when the queue is full', () => {
     expect(h.order).toEqual(['x0', 'c0'])
   })
 
-  test('one address alone cannot push past the limit: its own arrival is refused, nothing of its is reordered', async () => {
+  test('one address alone cannot push past the limit: its own arrival is refused, none of its reordered', async () => {
     const h = harness(2, 8)
     for (let i = 0; i < 10; i++) void h.submit('everyone', `f${i}`)
     await h.settle()

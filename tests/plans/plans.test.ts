@@ -158,7 +158,7 @@ describe('pro and lifetime', () => {
 })
 
 describe('store:plan takes effect on the next request', () => {
-  test('via the admin CLI (another connection): upgrade lifts the cap, downgrade brings it back with current > limit', async () => {
+  test('admin CLI (another connection): upgrade lifts the cap, downgrade restores it, current > limit', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'free' })
     for (let i = 0; i < 10; i++) expectStatus(...(await product(key))).toBe(201)
     let [res, body] = await product(key)

@@ -59,7 +59,8 @@ async function expectFresh(label: string): Promise<void> {
     )
     let fresh: string
     try {
-      fresh = `200 application/json;charset=utf-8 ${JSON.stringify({ data: getProduct({ ctx: ctxFor(t.deps, store), input: { id } }) })}`
+      const data = getProduct({ ctx: ctxFor(t.deps, store), input: { id } })
+      fresh = `200 application/json;charset=utf-8 ${JSON.stringify({ data })}`
     } catch (e) {
       fresh = `${(e as { status: number }).status}`
     }
@@ -316,29 +317,33 @@ describe('what a write drops', () => {
     expect(frags.of(shop.store.id).size).toBe(after.size)
   })
 
-  test('an order and a status move keep what the store lists (ids, totals, categories, shipping); other writes drop it', async () => {
-    const cache = t.deps.cache
-    const listing = cache.listing.bind(cache)
-    let builds = 0
-    cache.listing = (storeId, k, build) => listing(storeId, k, () => (builds++, build()))
-    try {
-      await expectFresh('warm')
-      builds = 0
-      const id = await order([{ productId: ids[4]!, quantity: 2 }])
-      await expectFresh('after an order')
-      const [res, body] = await api().put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, key())
-      expectStatus(res, body).toBe(200)
-      await expectFresh('after a cancellation')
-      expect(builds).toBe(0)
-      const [rp, bp] = await api().put(`/api/v1/products/${ids[4]}`, { price: 3 }, key())
-      expectStatus(rp, bp).toBe(200)
-      await expectFresh('after a product update')
-      // Every product list's page, and the public read's listing and its views with review figures.
-      expect(builds).toBe(LISTS.length + 2)
-    } finally {
-      cache.listing = listing
-    }
-  })
+  test(
+    'an order and a status move keep what the store lists (ids, totals, categories, shipping); ' +
+      'other writes drop it',
+    async () => {
+      const cache = t.deps.cache
+      const listing = cache.listing.bind(cache)
+      let builds = 0
+      cache.listing = (storeId, k, build) => listing(storeId, k, () => (builds++, build()))
+      try {
+        await expectFresh('warm')
+        builds = 0
+        const id = await order([{ productId: ids[4]!, quantity: 2 }])
+        await expectFresh('after an order')
+        const [res, body] = await api().put(`/api/v1/orders/${id}/status`, { status: 'cancelled' }, key())
+        expectStatus(res, body).toBe(200)
+        await expectFresh('after a cancellation')
+        expect(builds).toBe(0)
+        const [rp, bp] = await api().put(`/api/v1/products/${ids[4]}`, { price: 3 }, key())
+        expectStatus(rp, bp).toBe(200)
+        await expectFresh('after a product update')
+        // Every product list's page, and the public read's listing and its views with review figures.
+        expect(builds).toBe(LISTS.length + 2)
+      } finally {
+        cache.listing = listing
+      }
+    },
+  )
 
   test('a write that names no product drops all of its store’s fragments, not another store’s', async () => {
     await expectFresh('warm')

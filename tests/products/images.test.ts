@@ -48,27 +48,31 @@ async function product(plan: 'free' | 'pro' | 'lifetime' = 'pro') {
 }
 
 describe('upload', () => {
-  test('a JPEG → 201 { id, url, width, height, position }; WebP renditions at 320/640 (no upscaling), served immutable with nosniff', async () => {
-    const { key, id } = await product()
-    const [res, body] = await upload(key, id, await jpeg(800, 600))
-    expectStatus(res, body).toBe(201)
-    expect(body.data).toMatchObject({ width: 800, height: 600, position: 0 })
-    expect(body.data.url).toMatch(/^\/media\/[a-z0-9]+\/[a-z0-9]+-800\.webp$/)
-    expect(body.data.sizes.map((s: Json) => s.width)).toEqual([320, 640, 800])
-    for (const s of body.data.sizes) {
-      const r = await media(s.url)
-      expect(r.status).toBe(200)
-      expect(r.headers.get('content-type')).toBe('image/webp')
-      expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-      expect(r.headers.get('x-content-type-options')).toBe('nosniff')
-      const meta = await sharp(Buffer.from(await r.arrayBuffer())).metadata()
-      expect([meta.format, meta.width]).toEqual(['webp', s.width])
-    }
-    // The product shows it, and its first image stands in for an unset imageUrl.
-    const [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images).toEqual([body.data])
-    expect(got.data.imageUrl).toBe(body.data.url)
-  })
+  test(
+    'a JPEG → 201 { id, url, width, height, position }; WebP renditions at 320/640 (no upscaling), ' +
+      'served immutable with nosniff',
+    async () => {
+      const { key, id } = await product()
+      const [res, body] = await upload(key, id, await jpeg(800, 600))
+      expectStatus(res, body).toBe(201)
+      expect(body.data).toMatchObject({ width: 800, height: 600, position: 0 })
+      expect(body.data.url).toMatch(/^\/media\/[a-z0-9]+\/[a-z0-9]+-800\.webp$/)
+      expect(body.data.sizes.map((s: Json) => s.width)).toEqual([320, 640, 800])
+      for (const s of body.data.sizes) {
+        const r = await media(s.url)
+        expect(r.status).toBe(200)
+        expect(r.headers.get('content-type')).toBe('image/webp')
+        expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+        expect(r.headers.get('x-content-type-options')).toBe('nosniff')
+        const meta = await sharp(Buffer.from(await r.arrayBuffer())).metadata()
+        expect([meta.format, meta.width]).toEqual(['webp', s.width])
+      }
+      // The product shows it, and its first image stands in for an unset imageUrl.
+      const [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
+      expect(got.data.images).toEqual([body.data])
+      expect(got.data.imageUrl).toBe(body.data.url)
+    },
+  )
 
   test('a large image is stored at 320/640/1280; the same bytes again get a new URL', async () => {
     const { key, id } = await product()
@@ -121,7 +125,7 @@ describe('upload', () => {
     expect((await media(`/media/originals/${store.id}/${body.data.id}`)).status).toBe(404)
   })
 
-  test('a decompression bomb (a few hundred bytes declaring 30,000 × 30,000) → 400 too_many_pixels at once', async () => {
+  test('a decompression bomb (a few hundred bytes saying 30,000 × 30,000) → 400 too_many_pixels at once', async () => {
     const { key, id } = await product()
     const bomb = await bombPng()
     expect(bomb.length).toBeLessThan(1000)
@@ -157,29 +161,33 @@ describe('upload', () => {
     expectStatus(r5, b5).toBe(400)
   })
 
-  test('over MEDIA_MAX_BYTES → 413 JSON, from the gate (body) and from the file size (within the multipart allowance)', async () => {
-    const { key, id } = await product()
-    const bytes = await noisyPng(400, 400)
-    const saved = t.config.mediaMaxBytes
-    try {
-      t.config.mediaMaxBytes = bytes.length - 200_000
-      const [r1, b1] = await upload(key, id, bytes, 'big.png', 'image/png')
-      expectStatus(r1, b1).toBe(413)
-      expect(b1.code).toBe('PAYLOAD_TOO_LARGE')
-      t.config.mediaMaxBytes = bytes.length - 1
-      const [r2, b2] = await upload(key, id, bytes, 'big.png', 'image/png')
-      expectStatus(r2, b2).toBe(413)
-      expect(b2.details.limit).toBe(bytes.length - 1)
-      t.config.mediaMaxBytes = bytes.length
-      const [r3, b3] = await upload(key, id, bytes, 'big.png', 'image/png')
-      expectStatus(r3, b3).toBe(201)
-    } finally {
-      t.config.mediaMaxBytes = saved
-    }
-    // Every other route keeps the 1 MiB limit.
-    const [r4, b4] = await t.api.post('/api/v1/products', { name: 'x'.repeat(2 * 1024 * 1024), price: 1 }, { key })
-    expect([r4.status, b4.code]).toEqual([413, 'PAYLOAD_TOO_LARGE'])
-  })
+  test(
+    'over MEDIA_MAX_BYTES → 413 JSON, from the gate (body) and from the file size (within the multipart ' +
+      'allowance)',
+    async () => {
+      const { key, id } = await product()
+      const bytes = await noisyPng(400, 400)
+      const saved = t.config.mediaMaxBytes
+      try {
+        t.config.mediaMaxBytes = bytes.length - 200_000
+        const [r1, b1] = await upload(key, id, bytes, 'big.png', 'image/png')
+        expectStatus(r1, b1).toBe(413)
+        expect(b1.code).toBe('PAYLOAD_TOO_LARGE')
+        t.config.mediaMaxBytes = bytes.length - 1
+        const [r2, b2] = await upload(key, id, bytes, 'big.png', 'image/png')
+        expectStatus(r2, b2).toBe(413)
+        expect(b2.details.limit).toBe(bytes.length - 1)
+        t.config.mediaMaxBytes = bytes.length
+        const [r3, b3] = await upload(key, id, bytes, 'big.png', 'image/png')
+        expectStatus(r3, b3).toBe(201)
+      } finally {
+        t.config.mediaMaxBytes = saved
+      }
+      // Every other route keeps the 1 MiB limit.
+      const [r4, b4] = await t.api.post('/api/v1/products', { name: 'x'.repeat(2 * 1024 * 1024), price: 1 }, { key })
+      expect([r4.status, b4.code]).toEqual([413, 'PAYLOAD_TOO_LARGE'])
+    },
+  )
 })
 
 describe('memory', () => {
@@ -227,19 +235,25 @@ describe('ownership and plans', () => {
     expect(b1).toMatchObject({ code: 'PLAN_REQUIRED', feature: 'productImages', details: { limit: 3, current: 3 } })
   })
 
-  test('12 concurrent uploads to one pro product → 10 created at positions 0..9, 2 × 409 LIMIT_REACHED, no stray files', async () => {
-    const { store, key, id } = await product('lifetime')
-    const bytes = await jpeg(400, 300)
-    const results = await Promise.all(Array.from({ length: 12 }, () => upload(key, id, bytes)))
-    const statuses = results.map(([r]) => r.status).sort()
-    expect(statuses).toEqual([...Array(10).fill(201), 409, 409])
-    expect(
-      results.filter(([r]) => r.status === 409).every(([, b]) => b.code === 'LIMIT_REACHED' && b.details.limit === 10),
-    ).toBe(true)
-    const [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images.map((i: Json) => i.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-    expect(readdirSync(path.join(t.config.dataDir, 'media', 'originals', store.id)).length).toBe(10)
-  })
+  test(
+    '12 concurrent uploads to one pro product → 10 created at positions 0..9, 2 × 409 LIMIT_REACHED, ' +
+      'no stray files',
+    async () => {
+      const { store, key, id } = await product('lifetime')
+      const bytes = await jpeg(400, 300)
+      const results = await Promise.all(Array.from({ length: 12 }, () => upload(key, id, bytes)))
+      const statuses = results.map(([r]) => r.status).sort()
+      expect(statuses).toEqual([...Array(10).fill(201), 409, 409])
+      expect(
+        results
+          .filter(([r]) => r.status === 409)
+          .every(([, b]) => b.code === 'LIMIT_REACHED' && b.details.limit === 10),
+      ).toBe(true)
+      const [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
+      expect(got.data.images.map((i: Json) => i.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(readdirSync(path.join(t.config.dataDir, 'media', 'originals', store.id)).length).toBe(10)
+    },
+  )
 
   test('5 concurrent uploads on the free plan → exactly 3 created', async () => {
     const { key, id } = await product('free')
@@ -250,47 +264,51 @@ describe('ownership and plans', () => {
 })
 
 describe('reorder and delete', () => {
-  test('PUT moves an image; the first image is the imageUrl unless one is set; DELETE closes up and removes the files', async () => {
-    const { store, key, id } = await product()
-    const ids: string[] = []
-    const urls: string[] = []
-    for (const w of [100, 110, 120]) {
-      const [, b] = await upload(key, id, await jpeg(w, 100))
-      ids.push(b.data.id)
-      urls.push(b.data.url)
-    }
-    const [r1, b1] = await t.api.put(`/api/v1/products/${id}/images/${ids[2]}`, { position: 0 }, { key })
-    expectStatus(r1, b1).toBe(200)
-    expect(b1.data.position).toBe(0)
-    let [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
-      [ids[2], 0],
-      [ids[0], 1],
-      [ids[1], 2],
-    ])
-    expect(got.data.imageUrl).toBe(urls[2])
-    const [r2, b2] = await t.api.put(`/api/v1/products/${id}/images/${ids[2]}`, { position: 3 }, { key })
-    expectStatus(r2, b2).toBe(400)
-    expect(b2.details).toMatchObject({ field: 'position', reason: 'out_of_range' })
+  test(
+    'PUT moves an image; the first image is the imageUrl unless one is set; ' +
+      'DELETE closes up and removes the files',
+    async () => {
+      const { store, key, id } = await product()
+      const ids: string[] = []
+      const urls: string[] = []
+      for (const w of [100, 110, 120]) {
+        const [, b] = await upload(key, id, await jpeg(w, 100))
+        ids.push(b.data.id)
+        urls.push(b.data.url)
+      }
+      const [r1, b1] = await t.api.put(`/api/v1/products/${id}/images/${ids[2]}`, { position: 0 }, { key })
+      expectStatus(r1, b1).toBe(200)
+      expect(b1.data.position).toBe(0)
+      let [, got] = await t.api.get(`/api/v1/products/${id}`, { key })
+      expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
+        [ids[2], 0],
+        [ids[0], 1],
+        [ids[1], 2],
+      ])
+      expect(got.data.imageUrl).toBe(urls[2])
+      const [r2, b2] = await t.api.put(`/api/v1/products/${id}/images/${ids[2]}`, { position: 3 }, { key })
+      expectStatus(r2, b2).toBe(400)
+      expect(b2.details).toMatchObject({ field: 'position', reason: 'out_of_range' })
 
-    const [r3, b3] = await t.api.delete(`/api/v1/products/${id}/images/${ids[2]}`, { key })
-    expectStatus(r3, b3).toBe(200)
-    expect(b3.data).toEqual({ id: ids[2], deleted: true })
-    expect((await media(urls[2]!)).status).toBe(404)
-    expect(existsSync(path.join(t.config.dataDir, 'media', 'originals', store.id, ids[2]!))).toBe(false)
-    ;[, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
-      [ids[0], 0],
-      [ids[1], 1],
-    ])
-    const [r4] = await t.api.delete(`/api/v1/products/${id}/images/${ids[2]}`, { key })
-    expect(r4.status).toBe(404)
+      const [r3, b3] = await t.api.delete(`/api/v1/products/${id}/images/${ids[2]}`, { key })
+      expectStatus(r3, b3).toBe(200)
+      expect(b3.data).toEqual({ id: ids[2], deleted: true })
+      expect((await media(urls[2]!)).status).toBe(404)
+      expect(existsSync(path.join(t.config.dataDir, 'media', 'originals', store.id, ids[2]!))).toBe(false)
+      ;[, got] = await t.api.get(`/api/v1/products/${id}`, { key })
+      expect(got.data.images.map((i: Json) => [i.id, i.position])).toEqual([
+        [ids[0], 0],
+        [ids[1], 1],
+      ])
+      const [r4] = await t.api.delete(`/api/v1/products/${id}/images/${ids[2]}`, { key })
+      expect(r4.status).toBe(404)
 
-    await t.api.put(`/api/v1/products/${id}`, { imageUrl: 'https://cdn.example.com/v.jpg' }, { key })
-    ;[, got] = await t.api.get(`/api/v1/products/${id}`, { key })
-    expect(got.data.imageUrl).toBe('https://cdn.example.com/v.jpg')
-    expect(got.data.images.length).toBe(2)
-  })
+      await t.api.put(`/api/v1/products/${id}`, { imageUrl: 'https://cdn.example.com/v.jpg' }, { key })
+      ;[, got] = await t.api.get(`/api/v1/products/${id}`, { key })
+      expect(got.data.imageUrl).toBe('https://cdn.example.com/v.jpg')
+      expect(got.data.images.length).toBe(2)
+    },
+  )
 
   test('the public store read lists images by URL', async () => {
     const { store, key, id } = await product()
@@ -302,7 +320,7 @@ describe('reorder and delete', () => {
   })
 })
 
-test('the OpenAPI document gives the upload a multipart/form-data body with a binary file, and products their images', async () => {
+test('OpenAPI: the upload has a multipart/form-data body with a binary file, products their images', async () => {
   const doc = (await (await t.app.handle(new Request('http://localhost/docs/json'))).json()) as Json
   const upload = doc.paths['/api/v1/products/{id}/images'].post
   expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data'])
@@ -314,7 +332,9 @@ test('the OpenAPI document gives the upload a multipart/form-data body with a bi
   expect(JSON.stringify(doc.paths['/api/v1/products/{id}'].get.responses['200'])).toContain(
     '"#/components/schemas/Product"',
   )
-  expect(doc.components.schemas.Product.properties.images.items).toEqual({ $ref: '#/components/schemas/ProductImage' })
+  expect(doc.components.schemas.Product.properties.images.items).toEqual({
+    $ref: '#/components/schemas/ProductImage',
+  })
   expect(Object.keys(doc.paths).some((p) => p.startsWith('/media'))).toBe(false)
 })
 

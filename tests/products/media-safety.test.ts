@@ -1,6 +1,7 @@
 /**
- * Pictures can't be turned into a file read, and they leave with their product: restore refuses links and special files, /media never follows a link, a
- * soft-deleted product's pictures stop being served and leave the disk after the retention.
+ * Pictures can't be turned into a file read, and they leave with their product: restore refuses links and special
+ * files, /media never follows a link, a soft-deleted product's pictures stop being served and leave the disk after the
+ * retention.
  */
 import { describe, expect, test } from 'bun:test'
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
@@ -73,7 +74,7 @@ describe('/media never follows a link', () => {
 })
 
 describe('media lifecycle', () => {
-  test("a soft-deleted product's pictures → 404 at once; files and rows go after the retention, not before", async () => {
+  test("a soft-deleted product's pictures → 404 at once; files and rows go once the retention ends", async () => {
     const { store, key, productId, image } = await pictured()
     const other = await pictured()
     const [del] = await t.api.delete(`/api/v1/products/${productId}`, { key })

@@ -1,6 +1,6 @@
 /**
- * The products API over HTTP (docs/api.md: products, variants, errors, limits, plan caps): envelopes and paging, filters, fields and
- * money, validation, slugs, partial updates with variant sync, soft delete, plan caps, body
+ * The products API over HTTP (docs/api.md: products, variants, errors, limits, plan caps): envelopes and paging,
+ * filters, fields and money, validation, slugs, partial updates with variant sync, soft delete, plan caps, body
  * handling, cache freshness and concurrency.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -583,7 +583,7 @@ describe('PUT /api/v1/products/:id', () => {
     expect(row(p.id)!.deleted_at).toBeNull()
   })
 
-  test('variants: those with an id are updated, those without created, the rest deactivated — never deleted', async () => {
+  test('variants: those with an id updated, those without created, the rest deactivated — never deleted', async () => {
     const { key } = shop('pro')
     const [, created] = await post(key, {
       name: 'Tee',

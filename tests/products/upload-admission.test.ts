@@ -78,35 +78,39 @@ async function until(fn: () => boolean, what: string) {
 }
 
 describe('uploads in flight', () => {
-  test('a third upload of one store while two are in flight → 429 with Retry-After, before its body is read; other stores go on', async () => {
-    const a = await product()
-    const b = await product()
-    const bytes = await jpeg()
-    const first = heldUpload(a.key, a.id, bytes)
-    const second = heldUpload(a.key, a.id, bytes)
-    await until(() => t.deps.uploads.inFlight(a.store.id) === 2, 'two uploads in flight')
+  test(
+    'a third upload of one store while two are in flight → 429 with Retry-After, before its body is read; ' +
+      'other stores go on',
+    async () => {
+      const a = await product()
+      const b = await product()
+      const bytes = await jpeg()
+      const first = heldUpload(a.key, a.id, bytes)
+      const second = heldUpload(a.key, a.id, bytes)
+      await until(() => t.deps.uploads.inFlight(a.store.id) === 2, 'two uploads in flight')
 
-    const [r3, b3] = await upload(a.key, a.id, bytes)
-    expectStatus(r3, b3).toBe(429)
-    expect(b3.code).toBe('RATE_LIMIT_EXCEEDED')
-    expect(r3.headers.get('retry-after')).toBe('1')
+      const [r3, b3] = await upload(a.key, a.id, bytes)
+      expectStatus(r3, b3).toBe(429)
+      expect(b3.code).toBe('RATE_LIMIT_EXCEEDED')
+      expect(r3.headers.get('retry-after')).toBe('1')
 
-    const [rb, bb] = await upload(b.key, b.id, bytes)
-    expectStatus(rb, bb).toBe(201)
+      const [rb, bb] = await upload(b.key, b.id, bytes)
+      expectStatus(rb, bb).toBe(201)
 
-    // While they wait, their bytes are on disk, not held in memory.
-    await until(() => staged().length === 2, 'two staged files')
-    expect(readdirSync(stagingDir()).map((f) => statSync(path.join(stagingDir(), f)).mode & 0o777)).toEqual([
-      0o600, 0o600,
-    ])
+      // While they wait, their bytes are on disk, not held in memory.
+      await until(() => staged().length === 2, 'two staged files')
+      expect(readdirSync(stagingDir()).map((f) => statSync(path.join(stagingDir(), f)).mode & 0o777)).toEqual([
+        0o600, 0o600,
+      ])
 
-    expect((await first.finish()).status).toBe(201)
-    expect((await second.finish()).status).toBe(201)
-    expect(t.deps.uploads.inFlight()).toBe(0)
-    expect(staged()).toEqual([])
-    const [r4, b4] = await upload(a.key, a.id, bytes)
-    expectStatus(r4, b4).toBe(201)
-  })
+      expect((await first.finish()).status).toBe(201)
+      expect((await second.finish()).status).toBe(201)
+      expect(t.deps.uploads.inFlight()).toBe(0)
+      expect(staged()).toEqual([])
+      const [r4, b4] = await upload(a.key, a.id, bytes)
+      expectStatus(r4, b4).toBe(201)
+    },
+  )
 
   test('a refused or failed upload gives its place back and leaves no staged file', async () => {
     const a = await product()

@@ -66,7 +66,7 @@ describe('per-IP limit (30/hour by default)', () => {
     }
   })
 
-  test('every request counts, 400s included; 429 with Retry-After; per IP; the window resets after an hour', async () => {
+  test('every request counts, 400s too; 429 with Retry-After; per IP; the window resets after an hour', async () => {
     const clock = fixedClock(Date.UTC(2026, 5, 1, 10, 0, 0))
     const limited = makeApp({ trustProxy: true, rateLimitCheckSlug: 3 }, { clock })
     try {

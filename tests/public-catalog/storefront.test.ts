@@ -110,46 +110,50 @@ describe('GET /api/v1/stores/:slug', () => {
     return { ...shop, c1: c1.data, c2: c2.data, mug: mug.data, cup: cup.data, hidden: hidden.data, cheap, fast }
   }
 
-  test('store info, active categories by position, active products with active variants and review stats, active shipping', async () => {
-    const s = await catalogShop()
-    const [res, body] = await t.api.get(`/api/v1/stores/${s.store.slug}`)
-    expectStatus(res, body).toBe(200)
-    const d = body.data
-    expect(Object.keys(d).sort()).toEqual(['categories', 'products', 'shippingOptions', 'store'])
-    expect(d.store).toEqual({
-      id: s.store.id,
-      name: s.store.name,
-      slug: s.store.slug,
-      description: 'Handmade',
-      currency: 'USD',
-      whatsappNumber: '+14155550123',
-      whatsappTemplate: 'Hola {tienda}',
-      language: 'en',
-    })
-    expect(JSON.stringify(d)).not.toContain('"plan"')
-    expect(JSON.stringify(d)).not.toContain('"status"')
-    expect(d.categories).toEqual([
-      { id: s.c1.id, name: 'First', slug: s.c1.slug, position: 1 },
-      { id: s.c2.id, name: 'Second', slug: s.c2.slug, position: 2 },
-    ])
-    expect(d.products.map((p: { name: string }) => p.name)).toEqual(['Cup', 'Mug'])
-    const mug = d.products.find((p: { id: string }) => p.id === s.mug.id)
-    // The product as the API shows it, less the stock counts (shown only when the store opts in).
-    const { stock: _stock, ...publicMug } = s.mug
-    expect(mug).toEqual({
-      ...publicMug,
-      variants: s.mug.variants.map(({ stock: _s, ...v }: { stock: unknown }) => v),
-      reviewCount: 3,
-      averageRating: 4.33,
-    })
-    expect(mug.variants.map((v: { name: string }) => v.name)).toEqual(['Red'])
-    const cup = d.products.find((p: { id: string }) => p.id === s.cup.id)
-    expect(cup).toMatchObject({ reviewCount: 0, averageRating: null })
-    expect(d.shippingOptions).toEqual([
-      { id: s.cheap.id, name: 'Post', price: 3, description: null, estimatedDays: 3 },
-      { id: s.fast.id, name: 'Express', price: 9.99, description: null, estimatedDays: 1 },
-    ])
-  })
+  test(
+    'store info, active categories by position, active products with active variants and review stats, ' +
+      'active shipping',
+    async () => {
+      const s = await catalogShop()
+      const [res, body] = await t.api.get(`/api/v1/stores/${s.store.slug}`)
+      expectStatus(res, body).toBe(200)
+      const d = body.data
+      expect(Object.keys(d).sort()).toEqual(['categories', 'products', 'shippingOptions', 'store'])
+      expect(d.store).toEqual({
+        id: s.store.id,
+        name: s.store.name,
+        slug: s.store.slug,
+        description: 'Handmade',
+        currency: 'USD',
+        whatsappNumber: '+14155550123',
+        whatsappTemplate: 'Hola {tienda}',
+        language: 'en',
+      })
+      expect(JSON.stringify(d)).not.toContain('"plan"')
+      expect(JSON.stringify(d)).not.toContain('"status"')
+      expect(d.categories).toEqual([
+        { id: s.c1.id, name: 'First', slug: s.c1.slug, position: 1 },
+        { id: s.c2.id, name: 'Second', slug: s.c2.slug, position: 2 },
+      ])
+      expect(d.products.map((p: { name: string }) => p.name)).toEqual(['Cup', 'Mug'])
+      const mug = d.products.find((p: { id: string }) => p.id === s.mug.id)
+      // The product as the API shows it, less the stock counts (shown only when the store opts in).
+      const { stock: _stock, ...publicMug } = s.mug
+      expect(mug).toEqual({
+        ...publicMug,
+        variants: s.mug.variants.map(({ stock: _s, ...v }: { stock: unknown }) => v),
+        reviewCount: 3,
+        averageRating: 4.33,
+      })
+      expect(mug.variants.map((v: { name: string }) => v.name)).toEqual(['Red'])
+      const cup = d.products.find((p: { id: string }) => p.id === s.cup.id)
+      expect(cup).toMatchObject({ reviewCount: 0, averageRating: null })
+      expect(d.shippingOptions).toEqual([
+        { id: s.cheap.id, name: 'Post', price: 3, description: null, estimatedDays: 3 },
+        { id: s.fast.id, name: 'Express', price: 9.99, description: null, estimatedDays: 1 },
+      ])
+    },
+  )
 
   test('needs no key, and an API key is not required to be valid', async () => {
     const { store } = makeShop(t.deps)
@@ -250,7 +254,8 @@ describe('GET /api/v1/stores/:slug', () => {
     ids.forEach((id, i) => {
       for (let r = 0; r < i % 4; r++) addReview(store.id, id, (r % 5) + 1, 'approved')
     })
-    await t.api.put('/api/v1/store', { description: 'bust cache' }, { key }) // reviews were inserted behind the API's back
+    // reviews were inserted behind the API's back
+    await t.api.put('/api/v1/store', { description: 'bust cache' }, { key })
     const [, body] = await t.api.get(`/api/v1/stores/${store.slug}`)
     for (const p of body.data.products as { id: string; reviewCount: number; averageRating: number | null }[]) {
       const i = ids.indexOf(p.id)

@@ -66,7 +66,7 @@ describe('catalog visits', () => {
     ).toBe(0)
   })
 
-  test('visits in the same second are one row with their count (the flush writes per store and second, not per view)', async () => {
+  test('visits in the same second are one row with their count (the flush writes per store and second)', async () => {
     const { store, key } = makeShop(t.deps, { plan: 'pro' })
     const rows = () =>
       t.deps.db.$client

@@ -141,7 +141,7 @@ describe('low stock', () => {
 })
 
 describe('low stock from a stock edit', () => {
-  test('an edit over the API taking a product or a variant to the mark pushes once; a further edit below it does not', async () => {
+  test('an API edit taking a product or variant to the mark pushes once; a further one below it does not', async () => {
     const shop = await shopWith({ lowStock: '1' }, [['staff', { newOrders: '1' }]])
     const [notWanted] = shop.people as [Device]
     const { shirt, large, mug } = shop.cat
@@ -216,7 +216,8 @@ describe('a role changed while a push waits', () => {
         (
           t.deps.db.$client
             .query(
-              'SELECT count(*) AS n FROM push_deliveries WHERE store_id = ? AND attempts = 1 AND "grant" = \'reviews:write\'',
+              'SELECT count(*) AS n FROM push_deliveries WHERE store_id = ? AND attempts = 1 ' +
+                'AND "grant" = \'reviews:write\'',
             )
             .get(shop.store.id) as { n: number }
         ).n

@@ -96,47 +96,51 @@ describe('the key and the devices', () => {
     expect(count('SELECT count(*) AS n FROM push_subscriptions WHERE id = ?', subs[0]!.id)).toBe(0)
   })
 
-  test('a subscription needs the form token, a usable key pair, and (without PUSH_ALLOW_PRIVATE) a public https endpoint', async () => {
-    const { b } = await shopWithDevices(0)
-    const good = browserSubscription(`${push.url}/push/x`).json
-    const token = b.formToken()!
-    expect((await b.postJson('/admin/push/subscriptions', good, { token: null })).status).toBe(403)
-    const badKey = await b.postJson(
-      '/admin/push/subscriptions',
-      { ...good, keys: { p256dh: 'abc', auth: good.keys.auth } },
-      { token },
-    )
-    expect(badKey.status).toBe(400)
-    expect(badKey.json.error.field).toBe('keys.p256dh')
-    const badAuth = await b.postJson(
-      '/admin/push/subscriptions',
-      { ...good, keys: { ...good.keys, auth: 'AAAA' } },
-      { token },
-    )
-    expect(badAuth.json.error.field).toBe('keys.auth')
+  test(
+    'a subscription needs the form token, a usable key pair, and (without PUSH_ALLOW_PRIVATE) a public ' +
+      'https endpoint',
+    async () => {
+      const { b } = await shopWithDevices(0)
+      const good = browserSubscription(`${push.url}/push/x`).json
+      const token = b.formToken()!
+      expect((await b.postJson('/admin/push/subscriptions', good, { token: null })).status).toBe(403)
+      const badKey = await b.postJson(
+        '/admin/push/subscriptions',
+        { ...good, keys: { p256dh: 'abc', auth: good.keys.auth } },
+        { token },
+      )
+      expect(badKey.status).toBe(400)
+      expect(badKey.json.error.field).toBe('keys.p256dh')
+      const badAuth = await b.postJson(
+        '/admin/push/subscriptions',
+        { ...good, keys: { ...good.keys, auth: 'AAAA' } },
+        { token },
+      )
+      expect(badAuth.json.error.field).toBe('keys.auth')
 
-    using strict = makeApp({ pushAllowPrivate: false })
-    const shop = await makeOwnerShop(strict.deps)
-    const s = new PanelClient((r) => strict.app.handle(r), undefined, { 'accept-language': 'es' })
-    await signIn(s, shop.email)
-    await s.get('/admin/account')
-    const strictToken = s.formToken()!
-    const loopback = await s.postJson('/admin/push/subscriptions', good, { token: strictToken })
-    expect(loopback.status).toBe(400)
-    expect(loopback.json.error).toMatchObject({ field: 'endpoint' })
-    expect(loopback.json.error.message).toContain('dirección pública segura')
-    const plain = await s.postJson(
-      '/admin/push/subscriptions',
-      { ...good, endpoint: 'http://push.example.com/x' },
-      { token: strictToken },
-    )
-    expect(plain.status).toBe(400)
-    expect(strict.deps.db.$client.query('SELECT count(*) AS n FROM push_subscriptions').get()).toEqual({ n: 0 })
-  })
+      using strict = makeApp({ pushAllowPrivate: false })
+      const shop = await makeOwnerShop(strict.deps)
+      const s = new PanelClient((r) => strict.app.handle(r), undefined, { 'accept-language': 'es' })
+      await signIn(s, shop.email)
+      await s.get('/admin/account')
+      const strictToken = s.formToken()!
+      const loopback = await s.postJson('/admin/push/subscriptions', good, { token: strictToken })
+      expect(loopback.status).toBe(400)
+      expect(loopback.json.error).toMatchObject({ field: 'endpoint' })
+      expect(loopback.json.error.message).toContain('dirección pública segura')
+      const plain = await s.postJson(
+        '/admin/push/subscriptions',
+        { ...good, endpoint: 'http://push.example.com/x' },
+        { token: strictToken },
+      )
+      expect(plain.status).toBe(400)
+      expect(strict.deps.db.$client.query('SELECT count(*) AS n FROM push_subscriptions').get()).toEqual({ n: 0 })
+    },
+  )
 })
 
 describe('a new order', () => {
-  test('reaches every device of every person of the store once, encrypted for each, with the order’s words', async () => {
+  test('reaches each device of each person of the store once, encrypted for each, with the order’s words', async () => {
     const shop = await shopWithDevices(2)
     const staff = await makeMember(t.deps, shop.store.id, 'staff')
     const sb = new PanelClient((r) => t.app.handle(r))
@@ -271,12 +275,28 @@ describe('a new order', () => {
     suspendStore({ ctx: { ...t.deps, actor: 'test' } as never, input: { storeId: shop.store.id, reason: 'manual' } })
     t.deps.db.$client
       .query(
-        'INSERT INTO push_outbox (store_id, order_id, created_at) SELECT store_id, id, ? FROM orders WHERE store_id = ? LIMIT 1',
+        'INSERT INTO push_outbox (store_id, order_id, created_at) SELECT store_id, id, ? FROM orders ' +
+          'WHERE store_id = ? LIMIT 1',
       )
       .run(clock.now(), shop.store.id)
     await t.deps.pushes.sweep()
     expect(sentTo(shop.subs[0]!.path)).toHaveLength(before + 1)
     expect(count('SELECT count(*) AS n FROM push_deliveries WHERE store_id = ?', shop.store.id)).toBe(0)
+  })
+
+  test("a store whose people have no device appends no push, whatever another store's devices want", async () => {
+    const other = await shopWithDevices(1)
+    const bare = await makeOwnerShop(t.deps)
+    await makeMember(t.deps, bare.store.id, 'staff')
+    const cat = makeCatalog(t.deps, bare.store.id)
+    const [res] = await placeOrder(bare.store.id, cat)
+    expect(res.status).toBe(201)
+    expect(count('SELECT count(*) AS n FROM push_outbox WHERE store_id = ?', bare.store.id)).toBe(0)
+    // The other store's device still gets its own store's orders.
+    const before = push.received.length
+    expect((await placeOrder(other.store.id, other.cat))[0].status).toBe(201)
+    await push.waitForCount(before + 1)
+    expect(sentTo(other.subs[0]!.path)).toHaveLength(1)
   })
 
   test('turning new orders off in the preferences stops them; a test notification still comes', async () => {
@@ -307,7 +327,10 @@ describe('a new order', () => {
   })
 })
 
-/** `vapid t=<JWT>, k=<key>`: signed (ES256) with the key the browser subscribed with, for this push service, for at most a day. */
+/**
+ * `vapid t=<JWT>, k=<key>`: signed (ES256) with the key the browser
+ * subscribed with, for this push service, for at most a day.
+ */
 function expectVapid(header: string, audience: string) {
   const m = /^vapid t=([^,]+), k=(.+)$/.exec(header)
   expect(m).not.toBeNull()

@@ -163,7 +163,8 @@ export async function runBackup(
     const orderOf = (d: Database, id: string) =>
       d
         .query<{ total: number; lines: string }, [string]>(
-          "SELECT o.total, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?",
+          "SELECT o.total, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') " +
+            'FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?',
         )
         .get(id)
     for (const a of before) {
@@ -216,7 +217,10 @@ export async function runBackup(
       closeDeps(deps)
     }
     r.notes.push(
-      `${before.length} orders acknowledged before the backup began, all restored; ${during} more acknowledged while it ran (${Math.round(ended - began)} ms as a process, ${snap.ms} ms copying ${(snap.dbBytes / 1024).toFixed(0)} KiB); the snapshot holds ${inSnapshot} of ${acked.length} (${posted} posted by ${clients} clients)`,
+      `${before.length} orders acknowledged before the backup began, ` +
+        `all restored; ${during} more acknowledged while it ran (${Math.round(ended - began)} ms as a ` +
+        `process, ${snap.ms} ms copying ${(snap.dbBytes / 1024).toFixed(0)} KiB); ` +
+        `the snapshot holds ${inSnapshot} of ${acked.length} (${posted} posted by ${clients} clients)`,
     )
   })
 

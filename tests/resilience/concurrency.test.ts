@@ -19,7 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-test(`${CI_SIZES.identical} identical order posts at once → exactly one 201, the rest 409 DUPLICATE_ORDER`, async () => {
+test(`${CI_SIZES.identical} identical order posts at once → one 201, the rest 409 DUPLICATE_ORDER`, async () => {
   expectClean(await identicalOrders(h, CI_SIZES.identical))
 }, 30_000)
 
@@ -31,6 +31,7 @@ test('concurrent status moves on one order → exactly one racer wins each trans
   expectClean(await statusRaces(h, CI_SIZES.statusRacers))
 }, 30_000)
 
-test(`${CI_SIZES.discountRacers} orders race for a discount with maxUses ${CI_SIZES.discountMaxUses} → usedCount never over, exactly maxUses orders carry it`, async () => {
+test(`${CI_SIZES.discountRacers} orders race for a discount with maxUses ${CI_SIZES.discountMaxUses} → ` +
+  'usedCount never over, exactly maxUses orders carry it', async () => {
   expectClean(await discountRace(h, CI_SIZES.discountMaxUses, CI_SIZES.discountRacers))
 }, 30_000)

@@ -142,7 +142,8 @@ export function keyBurst(h: Harness, n: number): Promise<CaseResult> {
       ) {
         fail(
           r,
-          `a 429 with Remaining ${res.headers.get('x-ratelimit-remaining')}, Retry-After ${res.headers.get('retry-after')}, code ${body.code}`,
+          `a 429 with Remaining ${res.headers.get('x-ratelimit-remaining')}, ` +
+            `Retry-After ${res.headers.get('retry-after')}, code ${body.code}`,
         )
         break
       }
@@ -238,7 +239,9 @@ export function statusRaces(h: Harness, racers: number): Promise<CaseResult> {
     // Written events: moved into the delivery log, or still in the outbox.
     const events = sql
       .query<{ n: number }, [string]>(
-        "SELECT (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1 AND event_type = 'order.updated') + (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1 AND event_type = 'order.updated') AS n",
+        'SELECT (SELECT count(*) FROM webhook_deliveries WHERE store_id = ?1 ' +
+          "AND event_type = 'order.updated') + (SELECT count(*) FROM webhook_outbox WHERE store_id = ?1 " +
+          "AND event_type = 'order.updated') AS n",
       )
       .get(storeId)!.n
     if (events !== wins) fail(r, `${events} order.updated events written for ${wins} status changes`)

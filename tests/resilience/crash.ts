@@ -266,11 +266,14 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
       else
         fail(
           r,
-          `order ${i} (${spec.phone}) answered ${o.status} ${o.code ?? ''}${o.ambiguous ? ' after a cut connection' : ''}`,
+          `order ${i} (${spec.phone}) ` +
+            `answered ${o.status} ${o.code ?? ''}${o.ambiguous ? ' after a cut connection' : ''}`,
         )
     }
     r.notes.push(
-      `${ambiguousCount} orders lost their answer to a kill and were retried; the first attempt had committed for ${replayed} (Idempotency-Key replay) + ${recoveredByDedup} (409 DUPLICATE_ORDER)`,
+      `${ambiguousCount} orders lost their answer to a kill and were retried; ` +
+        `the first attempt had committed for ${replayed} (Idempotency-Key replay) ` +
+        `+ ${recoveredByDedup} (409 DUPLICATE_ORDER)`,
     )
 
     // Every order as the API lists it.
@@ -349,7 +352,9 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
       fail(r, `${lost.length} orders without an order.created event, e.g. ${lost.slice(0, 5).join(', ')}`)
     const redelivered = [...seenOrders.values()].filter((n) => n > 1).length
     r.notes.push(
-      `${receiver.received.length} webhook requests, ${seenMessages.size} distinct webhook-ids, ${seenOrders.size} distinct orders; ${redelivered} events arrived more than once (at least once)`,
+      `${receiver.received.length} webhook requests, ${seenMessages.size} distinct ` +
+        `webhook-ids, ${seenOrders.size} distinct orders; ${redelivered} events arrived more than once (at ` +
+        'least once)',
     )
     for (const id of seenOrders.keys())
       if (!allIds.has(id)) fail(r, `event for order ${id}, which no answer or list accounts for`)
@@ -364,7 +369,8 @@ export async function runCrash(opts: CrashOptions): Promise<CaseResult> {
     const db = new Database(path.join(dataDir, 'storefront.db'), { readonly: true })
     const dupRows = db
       .query<{ n: number }, []>(
-        'SELECT count(*) AS n FROM (SELECT customer_phone FROM orders GROUP BY store_id, customer_phone HAVING count(*) > 1)',
+        'SELECT count(*) AS n FROM (SELECT customer_phone FROM orders GROUP BY store_id, customer_phone ' +
+          'HAVING count(*) > 1)',
       )
       .get()!.n
     db.close()

@@ -170,7 +170,9 @@ export async function runDiskFull(opts: { burst?: number; sizeMiB?: number } = {
         fresh.$client.close()
       }
       r.notes.push(
-        `${acknowledged.length} orders acknowledged, all intact; ${refused} writes refused with 503 + Retry-After; ${logged} log line(s); healthy again ${recoverySec.toFixed(1)} s after space returned, no restart`,
+        `${acknowledged.length} orders acknowledged, all intact; ${refused} writes refused with 503 + ` +
+          `Retry-After; ${logged} log line(s); healthy again ${recoverySec.toFixed(1)} s after space ` +
+          'returned, no restart',
       )
     })
   } finally {

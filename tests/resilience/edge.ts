@@ -132,7 +132,9 @@ export async function runUploadExhaustion(opts: {
       fail(r, `media/staging keeps ${readdirSync(staging).length} file(s)`)
     const count = (st: number) => theirs.filter((t) => t.status === st).length
     r.notes.push(
-      `A's 10×10 PNG: ${mine.ms.toFixed(0)} ms; B's ${opts.uploads} × ${(big.length / 1e6).toFixed(1)} MB: ${count(201)} × 201, ${count(429)} × 429; server peak RSS ${peak.toFixed(0)} MiB`,
+      `A's 10×10 PNG: ${mine.ms.toFixed(0)} ms; ` +
+        `B's ${opts.uploads} × ${(big.length / 1e6).toFixed(1)} MB: ${count(201)} × 201, ${count(429)} × ` +
+        `429; server peak RSS ${peak.toFixed(0)} MiB`,
     )
   })
   await stop(server)

@@ -53,11 +53,16 @@ export async function runIpv6Flood(opts: { clients?: number } = {}): Promise<Cas
     if (f.heapAfterMiB - f.heapBaseMiB >= (f.heapPeakMiB - f.heapBaseMiB) * 0.25) {
       fail(
         r,
-        `heap did not return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB`,
+        `heap did not return: ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ` +
+          `${f.heapAfterMiB.toFixed(1)} MiB`,
       )
     }
     r.notes.push(
-      `${f.clients.toLocaleString('en')} clients: loop blocked at most ${f.floodBlockMs.toFixed(1)} ms flooding+flushing, ${f.sweepBlockMs.toFixed(1)} ms sweeping (loop-thread CPU per gap; longest wall gap ${Math.max(f.floodWallMs, f.sweepWallMs).toFixed(0)} ms on a shared machine); heap ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB; rate_limits rows ${f.rowsAtPeak.toLocaleString('en')} → ${f.rowsAfter}`,
+      `${f.clients.toLocaleString('en')} clients: loop blocked at most ${f.floodBlockMs.toFixed(1)} ms ` +
+        `flooding+flushing, ${f.sweepBlockMs.toFixed(1)} ms sweeping (loop-thread CPU per gap; ` +
+        `longest wall gap ${Math.max(f.floodWallMs, f.sweepWallMs).toFixed(0)} ms on a shared machine); ` +
+        `heap ${f.heapBaseMiB.toFixed(1)} → ${f.heapPeakMiB.toFixed(1)} → ${f.heapAfterMiB.toFixed(1)} MiB; ` +
+        `rate_limits rows ${f.rowsAtPeak.toLocaleString('en')} → ${f.rowsAfter}`,
     )
   })
   return r

@@ -36,7 +36,7 @@ describe('deep nesting (found by the fuzzer)', () => {
     ['arrays', '['.repeat(100_000) + ']'.repeat(100_000)],
     ['objects', `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`],
   ] as const) {
-    test(`a body of deeply nested ${label} → 400 VALIDATION_ERROR too_deep on public and authenticated routes`, async () => {
+    test(`a body of deeply nested ${label} → 400 VALIDATION_ERROR too_deep on public and key routes`, async () => {
       for (const [path, opts] of [
         ['/api/orders', {}],
         ['/api/v1/webhooks', { key }],

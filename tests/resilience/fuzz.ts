@@ -330,10 +330,10 @@ const queryArb = fc
   .map((pairs) =>
     pairs
       // Some values go in raw (a lone '%', '&' or '#' is the point), the rest percent-encoded.
-      .map(
-        ([k, v, raw]) =>
-          `${encodeURIComponent(k)}=${raw ? v.replace(/[#\s]/g, '') : encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`,
-      )
+      .map(([k, v, raw]) => {
+        const value = raw ? v.replace(/[#\s]/g, '') : encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))
+        return `${encodeURIComponent(k)}=${value}`
+      })
       .join('&'),
   )
 
@@ -404,7 +404,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
     const customer = deps.db.$client
       .query<{ customer_id: string }, [string]>('SELECT customer_id FROM orders WHERE id = ?')
       .get(order)!.customer_id
-    drainOutbox(deps.db.$client) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
+    // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
+    drainOutbox(deps.db.$client)
     const delivery = deps.db.$client
       .query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?')
       .get(hook.id)!.id
@@ -582,7 +583,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<CaseResult> {
       }
     }
     r.notes.push(
-      `${routes.length} routes fuzzed (${routes.filter((x) => x.method === 'GET').length} GET query strings, ${routes.filter((x) => x.method !== 'GET').length} POST/PUT bodies)`,
+      `${routes.length} routes fuzzed (${routes.filter((x) => x.method === 'GET').length} GET query ` +
+        `strings, ${routes.filter((x) => x.method !== 'GET').length} POST/PUT bodies)`,
     )
   })
 

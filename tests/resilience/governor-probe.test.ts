@@ -43,7 +43,8 @@ describe('the probe on a real event loop', () => {
     const [res, body] = await t.api.post('/api/orders', orderBody(store.id, cat))
     expectStatus(res, body).toBe(201)
     // Pressure also needs the process busy (≥ BUSY_SHARE of a core): on a shared machine a
-    // saturated loop can be descheduled for a while, so it gets up to forty 150 ms turns to show it (it stops at the first that does).
+    // saturated loop can be descheduled for a while, so it gets up to
+    // forty 150 ms turns to show it (it stops at the first that does).
     for (let i = 0; i < 40 && !governor.underPressure; i++) await saturate(150)
     expect(governor.underPressure).toBe(true)
   })

@@ -18,7 +18,7 @@ test('the Dockerfile install and start steps, reproduced: healthy, no TypeScript
   expect(out).toContain('ok   no typescript in the image')
 }, 60_000)
 
-test('compose.yaml: the service behind Caddy with TRUST_PROXY=1, a volume, a stop grace period longer than the drain', () => {
+test('compose.yaml: the service behind Caddy, TRUST_PROXY=1, a volume, a stop grace period over the drain', () => {
   const compose = Bun.YAML.parse(readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8')) as {
     services: Record<
       string,

@@ -5,7 +5,7 @@ import { test } from 'bun:test'
 import { runIsolation } from './isolation'
 import { expectClean } from './expect'
 
-test("every route on another store's record → 403 without its data; lists never show another store's records", async () => {
+test("each route on another store's record → 403 without its data; no list shows another store's records", async () => {
   const r = await runIsolation()
   expectClean(r)
 }, 30_000)

@@ -134,7 +134,8 @@ export async function runIsolation(): Promise<CaseResult> {
           placeOrder(deps, orderBody(storeId, cat, { name: `Buyer ${i} ${storeId}`, address: `Street ${storeId}` }))
             .body.id,
       )
-      drainOutbox(sql) // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
+      // the delivery log's ids exist once the outbox is moved (the dispatcher moves it; GET …/deliveries only reads)
+      drainOutbox(sql)
       const delivery = sql
         .query<{ id: string }, [string]>('SELECT id FROM webhook_deliveries WHERE webhook_id = ?')
         .get(hook.id)!.id
@@ -285,10 +286,15 @@ export async function runIsolation(): Promise<CaseResult> {
     )
     const linked = sql
       .query<{ n: number }, [string, string]>(
-        `SELECT (SELECT count(*) FROM products WHERE store_id = ?1 AND category_id IN (SELECT id FROM categories WHERE store_id = ?2))
-              + (SELECT count(*) FROM order_items i JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id WHERE o.store_id = ?1 AND p.store_id = ?2)
-              + (SELECT count(*) FROM reviews rv JOIN products p ON p.id = rv.product_id WHERE rv.store_id = ?1 AND p.store_id = ?2)
-              + (SELECT count(*) FROM variants v JOIN products p ON p.id = v.product_id WHERE p.store_id = ?1 AND v.id IN (SELECT v2.id FROM variants v2 JOIN products p2 ON p2.id = v2.product_id WHERE p2.store_id = ?2)) AS n`,
+        `SELECT (SELECT count(*) FROM products WHERE store_id = ?1 AND category_id IN (SELECT id FROM categories
+        WHERE store_id = ?2))
+              + (SELECT count(*) FROM order_items i JOIN orders o ON o.id = i.order_id
+              JOIN products p ON p.id = i.product_id WHERE o.store_id = ?1 AND p.store_id = ?2)
+              + (SELECT count(*) FROM reviews rv JOIN products p ON p.id = rv.product_id WHERE rv.store_id = ?1
+              AND p.store_id = ?2)
+              + (SELECT count(*) FROM variants v JOIN products p ON p.id = v.product_id WHERE p.store_id = ?1
+              AND v.id IN (SELECT v2.id FROM variants v2 JOIN products p2 ON p2.id = v2.product_id
+              WHERE p2.store_id = ?2)) AS n`,
       )
       .get(A.store.id, B.store.id)!.n
     if (linked) fail(r, `${linked} rows of A reference store B's records`)
@@ -296,7 +302,8 @@ export async function runIsolation(): Promise<CaseResult> {
     // 4. B untouched.
     if (snapshot(sql, B.store.id) !== before) fail(r, "store B's rows changed during the cross-store calls")
     r.notes.push(
-      `${targets.length} cross-store routes, ${lists.length} lists × ${queries.length} queries, ${secrets.length} identifying values of B scanned for`,
+      `${targets.length} cross-store routes, ${lists.length} lists ` +
+        `× ${queries.length} queries, ${secrets.length} identifying values of B scanned for`,
     )
   })
 

@@ -92,19 +92,23 @@ describe('settings and the generated config', () => {
     )
   })
 
-  test('the YAML names the database, the replica and a sync interval of 1 s or less; it is 0600 and carries no credentials', () => {
-    const d = dir('sf-rcfg-')
-    const file = writeLitestreamConfig(d, { dataDir: d, url: 's3://b/p', endpoint: 'https://s3.example.net' })
-    expect(statSync(file).mode & 0o777).toBe(0o600)
-    const yaml = readFileSync(file, 'utf8')
-    expect(yaml).toContain(`path: ${JSON.stringify(path.join(d, 'storefront.db'))}`)
-    expect(yaml).toContain('url: "s3://b/p"')
-    expect(yaml).toContain('endpoint: "https://s3.example.net"')
-    expect(yaml).toContain(`sync-interval: ${SYNC_INTERVAL_MS}ms`)
-    expect(SYNC_INTERVAL_MS).toBeLessThanOrEqual(1000)
-    expect(litestreamYaml({ dataDir: d, url: 'file:///r' })).not.toContain('endpoint')
-    expect(yaml).not.toMatch(/access-key|secret/i)
-  })
+  test(
+    'the YAML names the database, the replica and a sync interval of 1 s or less; ' +
+      'it is 0600 and carries no credentials',
+    () => {
+      const d = dir('sf-rcfg-')
+      const file = writeLitestreamConfig(d, { dataDir: d, url: 's3://b/p', endpoint: 'https://s3.example.net' })
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      const yaml = readFileSync(file, 'utf8')
+      expect(yaml).toContain(`path: ${JSON.stringify(path.join(d, 'storefront.db'))}`)
+      expect(yaml).toContain('url: "s3://b/p"')
+      expect(yaml).toContain('endpoint: "https://s3.example.net"')
+      expect(yaml).toContain(`sync-interval: ${SYNC_INTERVAL_MS}ms`)
+      expect(SYNC_INTERVAL_MS).toBeLessThanOrEqual(1000)
+      expect(litestreamYaml({ dataDir: d, url: 'file:///r' })).not.toContain('endpoint')
+      expect(yaml).not.toMatch(/access-key|secret/i)
+    },
+  )
 
   test("Litestream's environment keeps its credentials and leaves the service's secrets out", () => {
     const env = litestreamEnv({
@@ -125,12 +129,16 @@ describe('settings and the generated config', () => {
 })
 
 describe('the lag and the backoff', () => {
-  test('0 while the WAL has not changed since the shipped pass began; otherwise the time since; null before any shipment', () => {
-    expect(lagSeconds(undefined, 5, 10)).toBeNull()
-    expect(lagSeconds(1000, 900, 5000)).toBe(0)
-    expect(lagSeconds(1000, undefined, 5000)).toBe(0)
-    expect(lagSeconds(1000, 1200, 3500)).toBe(2.5)
-  })
+  test(
+    '0 while the WAL has not changed since the shipped pass began; otherwise the time since; ' +
+      'null before any shipment',
+    () => {
+      expect(lagSeconds(undefined, 5, 10)).toBeNull()
+      expect(lagSeconds(1000, 900, 5000)).toBe(0)
+      expect(lagSeconds(1000, undefined, 5000)).toBe(0)
+      expect(lagSeconds(1000, 1200, 3500)).toBe(2.5)
+    },
+  )
 
   test('restarts wait 1 s doubling to 30 s', () => {
     expect([0, 1, 2, 3, 4, 5, 9].map(restartDelayMs)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000])
@@ -180,35 +188,40 @@ describe('the supervised Litestream', () => {
     expect(existsSync(path.join(s.config.dataDir, PID_FILE))).toBe(false)
   })
 
-  test('a Litestream left running by a SIGKILLed service is stopped by its pid before a new one starts, and blocks a restore meanwhile', async () => {
-    const d = dir('sf-orphan-')
-    const replicaUrl = `file://${dir('sf-orphan-replica-')}`
-    const config = writeLitestreamConfig(d, { dataDir: d, url: replicaUrl })
-    const orphan = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], {
-      stdout: 'ignore',
-      stderr: 'ignore',
-    })
-    await Bun.write(path.join(d, PID_FILE), `${orphan.pid}\n`)
-    await until('the orphan to run', () => isOurLitestream(orphan.pid, d))
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica').json).toMatchObject({
-      code: 'SERVICE_RUNNING',
-      error: expect.stringContaining(`Litestream (pid ${orphan.pid})`),
-    })
+  test(
+    'a Litestream left running by a SIGKILLed service is stopped by its pid before a new one starts, ' +
+      'and blocks a restore meanwhile',
+    async () => {
+      const d = dir('sf-orphan-')
+      const replicaUrl = `file://${dir('sf-orphan-replica-')}`
+      const config = writeLitestreamConfig(d, { dataDir: d, url: replicaUrl })
+      const orphan = Bun.spawn([litestreamBin(), ...withConfig('replicate', config)], {
+        stdout: 'ignore',
+        stderr: 'ignore',
+      })
+      await Bun.write(path.join(d, PID_FILE), `${orphan.pid}\n`)
+      await until('the orphan to run', () => isOurLitestream(orphan.pid, d))
+      expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica').json).toMatchObject({
+        code: 'SERVICE_RUNNING',
+        error: expect.stringContaining(`Litestream (pid ${orphan.pid})`),
+      })
 
-    const sup = new ReplicaSupervisor({ dataDir: d, url: replicaUrl }, createLogger('silent'))
-    await sup.start({ up() {}, down() {} })
-    try {
-      await orphan.exited
-      expect(sup.pid).not.toBe(orphan.pid)
-      expect(readFileSync(path.join(d, PID_FILE), 'utf8').trim()).toBe(String(sup.pid))
-    } finally {
-      await sup.stop()
-    }
-  })
+      const sup = new ReplicaSupervisor({ dataDir: d, url: replicaUrl }, createLogger('silent'))
+      await sup.start({ up() {}, down() {} })
+      try {
+        await orphan.exited
+        expect(sup.pid).not.toBe(orphan.pid)
+        expect(readFileSync(path.join(d, PID_FILE), 'utf8').trim()).toBe(String(sup.pid))
+      } finally {
+        await sup.stop()
+      }
+    },
+  )
 })
 
 describe('checkpoints handed to Litestream', () => {
-  test('orders written in bursts while Litestream checkpoints and restarts the WAL: the restore equals the database row for row, in one generation', async () => {
+  test('orders written in bursts while Litestream checkpoints and restarts the WAL: ' +
+    'the restore equals the database row for row, in one generation', async () => {
     const { s, replica, replicaDir, env } = await replicating()
     const deps = s.running.deps
     const { store } = makeShop(deps)
@@ -312,24 +325,28 @@ describe('admin restore --from-replica', () => {
     expect(names()).toEqual(['After Shop', 'Before Shop'])
   }, 20_000)
 
-  test('refusals: no REPLICA_URL, a snapshot too, a bad or lone --timestamp (exit 2); an empty replica (exit 1, REPLICA)', () => {
-    const d = dir('sf-rrestore-')
-    const replicaUrl = `file://${dir('sf-empty-replica-')}`
-    expect(admin({ DATA_DIR: d }, 'restore', '--from-replica')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(
-      admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '/some/snapshot', '--from-replica'),
-    ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(
-      admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica', '--timestamp', 'yesterday'),
-    ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
-    expect(admin({ DATA_DIR: d }, 'restore', '/some/snapshot', '--timestamp', '2026-11-23T00:00:00Z')).toMatchObject({
-      code: 2,
-      json: { code: 'USAGE' },
-    })
-    expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica')).toMatchObject({
-      code: 1,
-      json: { code: 'REPLICA', error: expect.stringContaining('no matching backups found') },
-    })
-    expect(readdirSync(d).filter((f) => !f.startsWith('litestream'))).toEqual([])
-  })
+  test(
+    'refusals: no REPLICA_URL, a snapshot too, a bad or lone --timestamp (exit 2); ' +
+      'an empty replica (exit 1, REPLICA)',
+    () => {
+      const d = dir('sf-rrestore-')
+      const replicaUrl = `file://${dir('sf-empty-replica-')}`
+      expect(admin({ DATA_DIR: d }, 'restore', '--from-replica')).toMatchObject({ code: 2, json: { code: 'USAGE' } })
+      expect(
+        admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '/some/snapshot', '--from-replica'),
+      ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
+      expect(
+        admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica', '--timestamp', 'yesterday'),
+      ).toMatchObject({ code: 2, json: { code: 'USAGE' } })
+      expect(admin({ DATA_DIR: d }, 'restore', '/some/snapshot', '--timestamp', '2026-11-23T00:00:00Z')).toMatchObject({
+        code: 2,
+        json: { code: 'USAGE' },
+      })
+      expect(admin({ DATA_DIR: d, REPLICA_URL: replicaUrl }, 'restore', '--from-replica')).toMatchObject({
+        code: 1,
+        json: { code: 'REPLICA', error: expect.stringContaining('no matching backups found') },
+      })
+      expect(readdirSync(d).filter((f) => !f.startsWith('litestream'))).toEqual([])
+    },
+  )
 })

@@ -6,7 +6,8 @@ import { test } from 'bun:test'
 import { runReplicaRestore } from './replica'
 import { expectClean } from './expect'
 
-test('orders acknowledged more than 1 s before the machine dies are restored from the replica; the service starts on it and signs with the old webhook secret', async () => {
+test('orders acknowledged more than 1 s before the machine dies are restored from the replica; ' +
+  'the service starts on it and signs with the old webhook secret', async () => {
   // 300 orders here keep bun test quick; `bun run resilience --only replica` runs 1,000.
   const r = await runReplicaRestore({ orders: 300, clients: 8 })
   console.error(r.notes.join('\n'))

@@ -198,7 +198,8 @@ export async function runReplicaRestore(
     const orderOf = (d: Database, id: string) =>
       d
         .query<Record<string, unknown>, [string]>(
-          "SELECT o.*, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?",
+          "SELECT o.*, (SELECT group_concat(product_id || 'x' || quantity || '=' || subtotal, ',') " +
+            'FROM order_items WHERE order_id = o.id) AS lines FROM orders o WHERE o.id = ?',
         )
         .get(id)
     let missingRecent = 0
@@ -263,9 +264,12 @@ export async function runReplicaRestore(
     if ((await again.proc.exited) !== 0) fail(r, 'the restored service did not stop cleanly')
 
     r.notes.push(
-      `${acked.length} orders acked in ${((killAt - t0) / 1000).toFixed(1)} s (${posted} posted by ${clients} clients at ${rate}/s), ${restoredOrders} restored; ` +
-        `missing: ${missingRecent}, all acked within ${Math.round(oldestMissingMs)} ms of the kill (stated lag ${STATED_LAG_MS} ms); ` +
-        `/health lag under load max ${maxLag} s; restore ${Math.round(restore.ms)} ms as a process (${restore.json.ms} ms inside), service start on it ${Math.round(startMs)} ms; ` +
+      `${acked.length} orders acked in ${((killAt - t0) / 1000).toFixed(1)} s (${posted} posted ` +
+        `by ${clients} clients at ${rate}/s), ${restoredOrders} restored; ` +
+        `missing: ${missingRecent}, all acked within ${Math.round(oldestMissingMs)} ms of the kill ` +
+        `(stated lag ${STATED_LAG_MS} ms); ` +
+        `/health lag under load max ${maxLag} s; restore ${Math.round(restore.ms)} ms as a process ` +
+        `(${restore.json.ms} ms inside), service start on it ${Math.round(startMs)} ms; ` +
         `replica: 1 generation, ${walIndexes} WAL index(es)`,
     )
   })

@@ -91,7 +91,6 @@ for (const r of failed) {
   console.log(`\n${r.name}:`)
   for (const p of r.problems) console.log(`  ✗ ${p}`)
 }
-console.log(
-  `\n${failed.length === 0 ? 'all cases passed' : `${failed.length} case(s) failed`} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-)
+const outcome = failed.length === 0 ? 'all cases passed' : `${failed.length} case(s) failed`
+console.log(`\n${outcome} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 process.exit(failed.length === 0 ? 0 : 1)

@@ -64,7 +64,8 @@ export async function runRebinding(opts: { endpoints?: number } = {}): Promise<C
     if (attempted !== n * 3 * 3)
       fail(r, `${attempted} attempts, expected ${n * 3 * 3} (3 events × 3 attempts × ${n} endpoints)`)
     r.notes.push(
-      `${attempted} attempts to ${n} rebinding names: ${hits} loopback hits, ${lookups} resolutions (one per attempt); before: fetch resolved each name again after the check`,
+      `${attempted} attempts to ${n} rebinding names: ${hits} loopback hits, ${lookups} resolutions (one ` +
+        'per attempt); before: fetch resolved each name again after the check',
     )
   })
   dispatcher?.close()
@@ -118,7 +119,8 @@ export async function runStoreStall(
     const worst = Math.max(...times)
     if (worst > 5000) fail(r, `store A waited ${Math.round(worst)} ms (limit 5 s)`)
     r.notes.push(
-      `store A's delivery with ${nHanging} never-answering endpoints of store B and its backlog: ${times.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')} (before: 2 min 43 s)`,
+      `store A's delivery with ${nHanging} never-answering endpoints of store B and its ` +
+        `backlog: ${times.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')} (before: 2 min 43 s)`,
     )
   })
   t.close()
@@ -154,7 +156,9 @@ export async function runListingReads(opts: { rows?: number } = {}): Promise<Cas
     const moved = before - count()
     if (moved !== 0) fail(r, `listing moved ${moved} outbox rows`)
     r.notes.push(
-      `GET …/deliveries with ${rows.toLocaleString('en')} events in the outbox: ${ms.toFixed(0)} ms, ${moved} rows moved (before: it moved them all in one transaction, ~1 s for 50,000)`,
+      `GET …/deliveries with ${rows.toLocaleString('en')} events in the ` +
+        `outbox: ${ms.toFixed(0)} ms, ${moved} rows moved (before: it moved them all in one transaction, ` +
+        '~1 s for 50,000)',
     )
   })
   t.close()

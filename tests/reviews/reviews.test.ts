@@ -37,7 +37,7 @@ function subscribe(storeId: string) {
 }
 
 describe('POST /api/reviews', () => {
-  test('201 { id, status: pending }; the review and its review.created delivery are written; onOutbox is called', async () => {
+  test('201 { id, status: pending }; the review and its review.created delivery written; onOutbox called', async () => {
     const { store, key } = makeShop(t.deps)
     const product = makeProduct(t.deps, store.id, { name: 'Blue Mug' })
     subscribe(store.id)
@@ -125,7 +125,7 @@ describe('POST /api/reviews', () => {
     expect(t.deps.db.select().from(reviews).where(eq(reviews.storeId, store.id)).all()).toHaveLength(0)
   })
 
-  test('402 for a suspended store (even unpublished), 404 for an unknown, unpublished or maintenance store', async () => {
+  test('402 for a suspended store (even unpublished), 404 for an unknown, unpublished or maintenance one', async () => {
     const s = makeStore(t.deps)
     const p = makeProduct(t.deps, s.id)
     const body = { storeId: s.id, productId: p.id, customerName: 'Ana', rating: 5 }
@@ -329,22 +329,26 @@ describe('moderation', () => {
     expect(body.total).toBe(0)
   })
 
-  test('the free plan reads reviews but may not moderate or delete (PLAN_REQUIRED reviewModeration), /moderate included', async () => {
-    const { store, key } = makeShop(t.deps, { plan: 'free' })
-    const r = makeReview(t.deps, store.id)
-    let [res, body] = await get('/api/v1/reviews', key)
-    expectStatus(res, body).toBe(200)
-    for (const [method, path, payload] of [
-      ['PUT', `/api/v1/reviews/${r.id}`, { status: 'approved' }],
-      ['PUT', `/api/v1/reviews/${r.id}/moderate`, { status: 'approved' }],
-      ['DELETE', `/api/v1/reviews/${r.id}`, undefined],
-    ] as const) {
-      ;[res, body] = await t.api.call(method, path, payload, { key, headers: { 'x-forwarded-proto': 'https' } })
-      expectStatus(res, body).toBe(403)
-      expect(body).toMatchObject({ code: 'PLAN_REQUIRED', feature: 'reviewModeration' })
-    }
-    expect(t.deps.db.select().from(reviews).where(eq(reviews.id, r.id)).get()!.status).toBe('pending')
-  })
+  test(
+    'the free plan reads reviews but may not moderate or delete (PLAN_REQUIRED reviewModeration), ' +
+      '/moderate included',
+    async () => {
+      const { store, key } = makeShop(t.deps, { plan: 'free' })
+      const r = makeReview(t.deps, store.id)
+      let [res, body] = await get('/api/v1/reviews', key)
+      expectStatus(res, body).toBe(200)
+      for (const [method, path, payload] of [
+        ['PUT', `/api/v1/reviews/${r.id}`, { status: 'approved' }],
+        ['PUT', `/api/v1/reviews/${r.id}/moderate`, { status: 'approved' }],
+        ['DELETE', `/api/v1/reviews/${r.id}`, undefined],
+      ] as const) {
+        ;[res, body] = await t.api.call(method, path, payload, { key, headers: { 'x-forwarded-proto': 'https' } })
+        expectStatus(res, body).toBe(403)
+        expect(body).toMatchObject({ code: 'PLAN_REQUIRED', feature: 'reviewModeration' })
+      }
+      expect(t.deps.db.select().from(reviews).where(eq(reviews.id, r.id)).get()!.status).toBe('pending')
+    },
+  )
 
   test('a key with reviews:read only may list but not moderate (403 naming reviews:write)', async () => {
     const { store } = makeShop(t.deps, { plan: 'pro' })

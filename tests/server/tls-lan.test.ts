@@ -19,7 +19,7 @@ test('LAN addresses: IPv4 of non-loopback interfaces, link-local aside', () => {
   ).toEqual(['192.168.1.23', '10.0.0.5'])
 })
 
-test('the certificate names the LAN addresses; a new address makes a new certificate, the same ones reuse it', async () => {
+test('the certificate names the LAN addresses; a new address makes a new one, the same ones reuse it', async () => {
   const dataDir = tempDir('sf-lan-')
   try {
     const config = testConfig({ dataDir })

@@ -96,23 +96,27 @@ describe('visits and the page limit, per client IP', () => {
     expect(visits(store.id)).toBe(3)
   })
 
-  test('past SHOP_PAGES_PER_IP_PER_MIN pages a minute → 429 page with Retry-After in the store language; other IPs are served', async () => {
-    const { store, key } = makeShop(t.deps)
-    await t.api.put(
-      '/api/v1/store',
-      { language: 'es' },
-      { key, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.1' } },
-    )
-    clock.advance(60_000)
-    const statuses: number[] = []
-    for (let i = 0; i < 6; i++) statuses.push((await page(`/s/${store.slug}`, '203.0.113.50')).status)
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
-    const res = await page(`/s/${store.slug}`, '203.0.113.50')
-    expect(res.status).toBe(429)
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(await res.text()).toContain('Demasiadas páginas a la vez')
-    expectStatus(await page(`/s/${store.slug}`, '203.0.113.51'), '').toBe(200)
-    clock.advance(60_000)
-    expect((await page(`/s/${store.slug}`, '203.0.113.50')).status).toBe(200)
-  })
+  test(
+    'past SHOP_PAGES_PER_IP_PER_MIN pages a minute → 429 page with Retry-After in the store language; ' +
+      'other IPs are served',
+    async () => {
+      const { store, key } = makeShop(t.deps)
+      await t.api.put(
+        '/api/v1/store',
+        { language: 'es' },
+        { key, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.1' } },
+      )
+      clock.advance(60_000)
+      const statuses: number[] = []
+      for (let i = 0; i < 6; i++) statuses.push((await page(`/s/${store.slug}`, '203.0.113.50')).status)
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+      const res = await page(`/s/${store.slug}`, '203.0.113.50')
+      expect(res.status).toBe(429)
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(await res.text()).toContain('Demasiadas páginas a la vez')
+      expectStatus(await page(`/s/${store.slug}`, '203.0.113.51'), '').toBe(200)
+      clock.advance(60_000)
+      expect((await page(`/s/${store.slug}`, '203.0.113.50')).status).toBe(200)
+    },
+  )
 })

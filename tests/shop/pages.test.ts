@@ -1,4 +1,6 @@
-/** The storefront pages over HTTP: catalog, product, cart, directory, friendly errors, caching, assets, sitemap, robots. */
+/**
+ * The storefront pages over HTTP: catalog, product, cart, directory, friendly errors, caching, assets, sitemap, robots.
+ */
 import { describe, expect, test } from 'bun:test'
 import { appForFile, makeApp, expectStatus } from '../helpers/app'
 import { makeShop, uniq } from '../helpers/factories'
@@ -48,7 +50,7 @@ async function shop(input: Parameters<typeof makeShop>[1] = {}) {
 }
 
 describe('GET /s/:slug (catalog)', () => {
-  test('server-rendered: store, categories, products, prices, compare-at price; CSP without inline script', async () => {
+  test('server-rendered: store, categories, products, prices, compare-at price; CSP: no inline script', async () => {
     const { store, mug } = await shop({ name: 'Casa Taza' })
     const [res, body] = await get(`/s/${store.slug}`)
     expectStatus(res, body).toBe(200)
@@ -163,12 +165,13 @@ describe('GET /s/:slug (catalog)', () => {
 })
 
 describe('GET /s/:slug/p/:product', () => {
-  test('variant picker with labelled radios, quantity, add button, review average, OG tags and Product JSON-LD', async () => {
+  test('variant picker (labelled radios), quantity, add button, review average, OG tags, Product JSON-LD', async () => {
     const { store, mug } = await shop({ name: 'Mug House' })
     const now = Date.now()
     for (const rating of [5, 4]) {
       t.deps.db.$client.run(
-        "INSERT INTO reviews (id, store_id, product_id, customer_name, rating, status, created_at, updated_at) VALUES (?, ?, ?, 'R', ?, 'approved', ?, ?)",
+        'INSERT INTO reviews (id, store_id, product_id, customer_name, rating, status, created_at, ' +
+          "updated_at) VALUES (?, ?, ?, 'R', ?, 'approved', ?, ?)",
         [uniq('r'), store.id, mug.id, rating, now, now],
       )
     }

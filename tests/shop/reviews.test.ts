@@ -83,72 +83,77 @@ const shownNames = (page: string) => [...page.matchAll(/<span class="who">([^<]*
 const HOUR = 3_600_000
 
 describe('approved reviews on the product page', () => {
-  test('approved only, newest first, 10 a page with plain "More reviews" / "Newer reviews" links; stars, name, date and comment', async () => {
-    const { store, product, path } = await shop()
-    for (let i = 1; i <= 12; i++) {
+  test(
+    'approved only, newest first, 10 a page with plain "More reviews" / "Newer reviews" links; stars, ' +
+      'name, date and comment',
+    async () => {
+      const { store, product, path } = await shop()
+      for (let i = 1; i <= 12; i++) {
+        makeReview(t.deps, store.id, {
+          productId: product.id,
+          status: 'approved',
+          rating: (i % 5) + 1,
+          customerName: `Approved ${i}`,
+          comment: `Comment ${i}`,
+          createdAt: NOON - (13 - i) * HOUR,
+        })
+      }
       makeReview(t.deps, store.id, {
         productId: product.id,
-        status: 'approved',
-        rating: (i % 5) + 1,
-        customerName: `Approved ${i}`,
-        comment: `Comment ${i}`,
-        createdAt: NOON - (13 - i) * HOUR,
+        status: 'pending',
+        customerName: 'Pending Pat',
+        createdAt: NOON,
       })
-    }
-    makeReview(t.deps, store.id, {
-      productId: product.id,
-      status: 'pending',
-      customerName: 'Pending Pat',
-      createdAt: NOON,
-    })
-    makeReview(t.deps, store.id, {
-      productId: product.id,
-      status: 'rejected',
-      customerName: 'Rejected Rob',
-      createdAt: NOON,
-    })
-    t.deps.cache.invalidate(store.id)
+      makeReview(t.deps, store.id, {
+        productId: product.id,
+        status: 'rejected',
+        customerName: 'Rejected Rob',
+        createdAt: NOON,
+      })
+      t.deps.cache.invalidate(store.id)
 
-    const [res, page1] = await get(path)
-    expectStatus(res, page1).toBe(200)
-    expect(shownNames(page1)).toEqual([
-      'Approved 12',
-      'Approved 11',
-      'Approved 10',
-      'Approved 9',
-      'Approved 8',
-      'Approved 7',
-      'Approved 6',
-      'Approved 5',
-      'Approved 4',
-      'Approved 3',
-    ])
-    expect(page1).toContain('<h2 id="reviews-h">Reviews</h2>')
-    // The newest: rating 3 ((12 % 5) + 1) as stars read "3 out of 5", its date in the store's language, its comment.
-    expect(page1).toContain(
-      '<span class="stars" role="img" aria-label="3 out of 5">★★★<span class="off">★★</span></span> <span class="who">Approved 12</span> · <time datetime="2026-03-01">March 1, 2026</time>',
-    )
-    expect(page1).toContain('<p class="comment">Comment 12</p>')
-    // The average and count stay.
-    expect(page1).toMatch(/Rated [\d.]+ out of 5 · 12 reviews/)
-    expect(page1).toContain(`<a href="${path}?reviews=2#reviews" rel="next">More reviews</a>`)
-    expect(page1).not.toContain('Newer reviews')
-    for (const hidden of ['Pending Pat', 'Rejected Rob']) expect(page1).not.toContain(hidden)
-    expect(page1).toContain('<link rel="canonical"')
+      const [res, page1] = await get(path)
+      expectStatus(res, page1).toBe(200)
+      expect(shownNames(page1)).toEqual([
+        'Approved 12',
+        'Approved 11',
+        'Approved 10',
+        'Approved 9',
+        'Approved 8',
+        'Approved 7',
+        'Approved 6',
+        'Approved 5',
+        'Approved 4',
+        'Approved 3',
+      ])
+      expect(page1).toContain('<h2 id="reviews-h">Reviews</h2>')
+      // The newest: rating 3 ((12 % 5) + 1) as stars read "3 out of 5", its date in the store's language, its comment.
+      expect(page1).toContain(
+        '<span class="stars" role="img" aria-label="3 out of 5">★★★<span class="off">★★</span></span> ' +
+          '<span class="who">Approved 12</span> · <time datetime="2026-03-01">March 1, 2026</time>',
+      )
+      expect(page1).toContain('<p class="comment">Comment 12</p>')
+      // The average and count stay.
+      expect(page1).toMatch(/Rated [\d.]+ out of 5 · 12 reviews/)
+      expect(page1).toContain(`<a href="${path}?reviews=2#reviews" rel="next">More reviews</a>`)
+      expect(page1).not.toContain('Newer reviews')
+      for (const hidden of ['Pending Pat', 'Rejected Rob']) expect(page1).not.toContain(hidden)
+      expect(page1).toContain('<link rel="canonical"')
 
-    const [r2, page2] = await get(`${path}?reviews=2`)
-    expectStatus(r2, page2).toBe(200)
-    expect(shownNames(page2)).toEqual(['Approved 2', 'Approved 1'])
-    expect(page2).toContain(`<a href="${path}#reviews" rel="prev">Newer reviews</a>`)
-    expect(page2).not.toContain('More reviews')
-    expect(page2).toContain('<meta name="robots" content="noindex">')
-    for (const hidden of ['Pending Pat', 'Rejected Rob']) expect(page2).not.toContain(hidden)
+      const [r2, page2] = await get(`${path}?reviews=2`)
+      expectStatus(r2, page2).toBe(200)
+      expect(shownNames(page2)).toEqual(['Approved 2', 'Approved 1'])
+      expect(page2).toContain(`<a href="${path}#reviews" rel="prev">Newer reviews</a>`)
+      expect(page2).not.toContain('More reviews')
+      expect(page2).toContain('<meta name="robots" content="noindex">')
+      for (const hidden of ['Pending Pat', 'Rejected Rob']) expect(page2).not.toContain(hidden)
 
-    // Past the last page: no such page. Anything that is not a page number is the first page.
-    expect((await get(`${path}?reviews=3`))[0].status).toBe(404)
-    for (const q of ['?reviews=0', '?reviews=abc', '?reviews=1', '?reviews=-2'])
-      expect(shownNames((await get(path + q))[1])[0]).toBe('Approved 12')
-  })
+      // Past the last page: no such page. Anything that is not a page number is the first page.
+      expect((await get(`${path}?reviews=3`))[0].status).toBe(404)
+      for (const q of ['?reviews=0', '?reviews=abc', '?reviews=1', '?reviews=-2'])
+        expect(shownNames((await get(path + q))[1])[0]).toBe('Approved 12')
+    },
+  )
 
   test('JSON-LD: a Review item for each review shown, beside the aggregate rating', async () => {
     const { store, product, path } = await shop()
@@ -235,7 +240,8 @@ describe('"Write a review" form', () => {
     const [, page] = await get(path)
     expect(page).toContain(`<form class="review-form" method="post" action="${path}/reviews"`)
     expect(page).toContain(
-      '<label for="rv-name">Your name</label><input id="rv-name" name="customerName" autocomplete="name" required maxlength="100"',
+      '<label for="rv-name">Your name</label><input id="rv-name" name="customerName" autocomplete="name" ' +
+        'required maxlength="100"',
     )
     expect(page).toContain('<legend>Rating</legend>')
     for (const [n, label] of [
@@ -253,61 +259,66 @@ describe('"Write a review" form', () => {
     expect(page).toContain('<button type="submit">Send review</button>')
   })
 
-  test('no script, 201 path: 303 back to the page, which thanks in words; the review is pending in the API with its review.created delivery', async () => {
-    const { store, key, product, path } = await shop()
-    const now = clock.now()
-    t.deps.db
-      .insert(webhooks)
-      .values({
-        storeId: store.id,
-        url: 'https://hooks.example/x',
-        events: JSON.stringify(['review.created']),
-        secret: 'x',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run()
-    const [res, body] = await postForm(
-      `${path}/reviews`,
-      { customerName: '  Ana  ', rating: '4', comment: 'Line one\r\nLine two' },
-      { ip: newIp() },
-    )
-    expectStatus(res, body).toBe(303)
-    expect(res.headers.get('location')).toBe(`${path}?review=thanks#write-review`)
-    expect(res.headers.get('x-ratelimit-limit')).toBe('3')
-    expect(res.headers.get('x-ratelimit-remaining')).toBe('2')
-    const [back, page] = await follow(res)
-    expectStatus(back, page).toBe(200)
-    expect(back.headers.get('cache-control')).toBe('no-store')
-    expect(page).toContain(
-      '<p class="form-ok" role="status" data-review-ok>Thanks — your review will appear once the shop approves it.</p>',
-    )
-    expect(page).toContain('<meta name="robots" content="noindex">')
-    // Pending: not on the page.
-    expect(shownNames(page)).toEqual([])
+  test(
+    'no script, 201 path: 303 back to the page, which thanks in words; ' +
+      'the review is pending in the API with its review.created delivery',
+    async () => {
+      const { store, key, product, path } = await shop()
+      const now = clock.now()
+      t.deps.db
+        .insert(webhooks)
+        .values({
+          storeId: store.id,
+          url: 'https://hooks.example/x',
+          events: JSON.stringify(['review.created']),
+          secret: 'x',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run()
+      const [res, body] = await postForm(
+        `${path}/reviews`,
+        { customerName: '  Ana  ', rating: '4', comment: 'Line one\r\nLine two' },
+        { ip: newIp() },
+      )
+      expectStatus(res, body).toBe(303)
+      expect(res.headers.get('location')).toBe(`${path}?review=thanks#write-review`)
+      expect(res.headers.get('x-ratelimit-limit')).toBe('3')
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('2')
+      const [back, page] = await follow(res)
+      expectStatus(back, page).toBe(200)
+      expect(back.headers.get('cache-control')).toBe('no-store')
+      expect(page).toContain(
+        '<p class="form-ok" role="status" data-review-ok>Thanks — your review will appear once the shop ' +
+          'approves it.</p>',
+      )
+      expect(page).toContain('<meta name="robots" content="noindex">')
+      // Pending: not on the page.
+      expect(shownNames(page)).toEqual([])
 
-    const [lr, list] = await t.api.get(`/api/v1/reviews?productId=${product.id}`, { key, headers: PROXY })
-    expectStatus(lr, list).toBe(200)
-    expect(list.data).toEqual([
-      expect.objectContaining({
-        productId: product.id,
-        customerName: 'Ana',
-        rating: 4,
-        comment: 'Line one\nLine two',
-        status: 'pending',
-      }),
-    ])
-    const outbox = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
-    expect(outbox.map((o) => o.eventType)).toEqual(['review.created'])
-    expect(JSON.parse(outbox[0]!.payload!).data.id).toBe(list.data[0].id)
+      const [lr, list] = await t.api.get(`/api/v1/reviews?productId=${product.id}`, { key, headers: PROXY })
+      expectStatus(lr, list).toBe(200)
+      expect(list.data).toEqual([
+        expect.objectContaining({
+          productId: product.id,
+          customerName: 'Ana',
+          rating: 4,
+          comment: 'Line one\nLine two',
+          status: 'pending',
+        }),
+      ])
+      const outbox = t.deps.db.select().from(webhookOutbox).where(eq(webhookOutbox.storeId, store.id)).all()
+      expect(outbox.map((o) => o.eventType)).toEqual(['review.created'])
+      expect(JSON.parse(outbox[0]!.payload!).data.id).toBe(list.data[0].id)
 
-    // The product page itself stays cacheable and thanks nobody.
-    const [plain, plainPage] = await get(path)
-    expect(plain.headers.get('cache-control')).toBe('no-cache')
-    expect(plainPage).toContain('data-review-ok></p>')
-  })
+      // The product page itself stays cacheable and thanks nobody.
+      const [plain, plainPage] = await get(path)
+      expect(plain.headers.get('cache-control')).toBe('no-cache')
+      expect(plainPage).toContain('data-review-ok></p>')
+    },
+  )
 
-  test('no script, 400 path: the message is next to its field, which is marked and focused; nothing is written', async () => {
+  test('no script, 400 path: the message is by its field, which is marked and focused; nothing written', async () => {
     const { store, path } = await shop()
     const cases: [Record<string, string>, string, string, string][] = [
       [{ customerName: '', rating: '5' }, 'customerName', 'required', 'Enter your name.'],

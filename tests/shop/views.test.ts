@@ -100,31 +100,38 @@ describe('stock (inStock absent = available)', () => {
 })
 
 describe('images', () => {
-  test('srcset from the sizes of the first image, with width/height; alt is the product name (empty on cards, where the name follows)', () => {
-    const p = product({
-      name: 'Mug "A"',
-      images: [
-        {
-          url: '/media/a-640.webp',
-          width: 640,
-          height: 480,
-          sizes: [
-            { url: '/media/a-320.webp', width: 320 },
-            { url: '/media/a-640.webp', width: 640 },
-            { url: '/media/a-1280.webp', width: 1280 },
-          ],
-        },
-      ],
-    })
-    const page = productPage(catalog([p]), p, c).value
-    expect(page).toContain(
-      '<img src="/media/a-640.webp" srcset="/media/a-320.webp 320w, /media/a-640.webp 640w, /media/a-1280.webp 1280w" sizes="(min-width: 40rem) 32rem, 100vw" width="640" height="480" alt="Mug &quot;A&quot;" fetchpriority="high"',
-    )
-    expect(page).toContain('<meta property="og:image" content="https://shop.test/media/a-640.webp">')
-    const card = catalogPage(catalog([p]), c).value
-    expect(card).toContain('srcset="/media/a-320.webp 320w')
-    expect(card).toContain('alt=""')
-  })
+  test(
+    'srcset from the sizes of the first image, with width/height; alt is the product name (empty on cards, ' +
+      'where the name follows)',
+    () => {
+      const p = product({
+        name: 'Mug "A"',
+        images: [
+          {
+            url: '/media/a-640.webp',
+            width: 640,
+            height: 480,
+            sizes: [
+              { url: '/media/a-320.webp', width: 320 },
+              { url: '/media/a-640.webp', width: 640 },
+              { url: '/media/a-1280.webp', width: 1280 },
+            ],
+          },
+        ],
+      })
+      const page = productPage(catalog([p]), p, c).value
+      expect(page).toContain(
+        '<img src="/media/a-640.webp" ' +
+          'srcset="/media/a-320.webp 320w, /media/a-640.webp 640w, /media/a-1280.webp 1280w" ' +
+          'sizes="(min-width: 40rem) 32rem, 100vw" width="640" height="480" alt="Mug &quot;A&quot;" ' +
+          'fetchpriority="high"',
+      )
+      expect(page).toContain('<meta property="og:image" content="https://shop.test/media/a-640.webp">')
+      const card = catalogPage(catalog([p]), c).value
+      expect(card).toContain('srcset="/media/a-320.webp 320w')
+      expect(card).toContain('alt=""')
+    },
+  )
 
   test('only pictures on our own origin are shown (no request leaves it); none → no <img>', () => {
     const external = product({ imageUrl: 'https://cdn.example.com/a.jpg' })

@@ -78,7 +78,8 @@ describe('GET /api/v1/stats', () => {
       { productId: C.id, quantity: 5, unitPrice: 450 },
     ]) // 25.50
     addOrder(store.id, D(2, 13), 'cancelled', [{ productId: B.id, quantity: 10, unitPrice: 1000 }]) // 100.00, cancelled
-    addOrder(store.id, D(5, 23, 59), 'shipped', [{ productId: B.id, quantity: 1, unitPrice: 200 }], 500) // 7.00 (5.00 shipping)
+    // 7.00 (5.00 shipping)
+    addOrder(store.id, D(5, 23, 59), 'shipped', [{ productId: B.id, quantity: 1, unitPrice: 200 }], 500)
     addOrder(store.id, D(10, 8), 'confirmed', [{ productId: C.id, quantity: 1, unitPrice: 100 }]) // 1.00
     addVisits(store.id, D(1, 9), 3)
     addVisits(store.id, D(2, 12), 3)

@@ -1,4 +1,7 @@
-/** Store `language` (es | en | pt, default en): read, partial update, validation, default WhatsApp template per language. */
+/**
+ * Store `language` (es | en | pt, default en): read, partial
+ * update, validation, default WhatsApp template per language.
+ */
 import { describe, expect, test } from 'bun:test'
 import { appForFile, expectStatus } from '../helpers/app'
 import { makeShop } from '../helpers/factories'

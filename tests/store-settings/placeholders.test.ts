@@ -67,12 +67,13 @@ describe('WhatsApp template placeholders', () => {
     expect(after.data.whatsappTemplate).toBeNull()
   })
 
-  test('the default message carries number, lines, shipping, discount, total and address, in the store language', async () => {
+  test('the default message has number, lines, shipping, discount, total, address, in the store language', async () => {
     const { text, o } = await orderWith(null, 'en')
     expect(text).toBe(
       `Hi ${o.storeName}, this is Eva Lima. I would like to place order ${o.orderNumber}:\n` +
         '- 2 x Shirt (Large): 24.00 USD\n- 1 x Mug: 10.00 USD\n' +
-        `Shipping: Courier 5.00 USD\nDiscount: ${o.code} −10.20 USD\nTotal: 28.80 USD\nAddress: Calle 1, Lima\n\n${o.statusUrl}`,
+        `Shipping: Courier 5.00 USD\nDiscount: ${o.code} −10.20 USD\nTotal: 28.80 USD\nAddress: Calle 1, ` +
+        `Lima\n\n${o.statusUrl}`,
     )
     const es = await orderWith(null, 'es')
     expect(es.text).toContain(`pedido ${es.o.orderNumber}:`)

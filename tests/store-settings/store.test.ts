@@ -225,7 +225,9 @@ describe('PUT /api/v1/store', () => {
         'an order',
         (id) =>
           void t.deps.db.$client.run(
-            "INSERT INTO orders (id, store_id, order_number, customer_name, customer_phone, currency, items_subtotal, total, dedup_hash, created_at, updated_at) VALUES (?, ?, 'ORD-000001', 'Ann', '+14155550101', 'USD', 100, 100, 'h', ?, ?)",
+            'INSERT INTO orders (id, store_id, order_number, customer_name, customer_phone, currency, ' +
+              'items_subtotal, total, dedup_hash, created_at, updated_at) ' +
+              "VALUES (?, ?, 'ORD-000001', 'Ann', '+14155550101', 'USD', 100, 100, 'h', ?, ?)",
             [uniq('o'), id, clock.now(), clock.now()],
           ),
       ],

@@ -6,7 +6,7 @@ import { makeShop } from '../helpers/factories'
 const t = appForFile()
 
 describe('store timezone', () => {
-  test('defaults to UTC; PUT sets an IANA name, spelled as the zone data spells it, and leaves the rest alone', async () => {
+  test('defaults to UTC; PUT sets an IANA name, spelled as the zone data spells it, leaving the rest', async () => {
     const { key } = makeShop(t.deps, { description: 'Mugs' })
     const [r0, b0] = await t.api.get('/api/v1/store', { key })
     expectStatus(r0, b0).toBe(200)

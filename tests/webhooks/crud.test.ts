@@ -272,7 +272,8 @@ describe('rotation and re-activation (loopback receiver)', () => {
     const { key } = makeShop(t.deps)
     const [, created] = await t.api.post('/api/v1/webhooks', { url: rx.url, events: ['order.created'] }, { key })
     t.deps.db.$client.run(
-      "UPDATE webhooks SET is_active = 0, disabled_reason = 'Endpoint answered 410 Gone', failing_since = 1 WHERE id = ?",
+      "UPDATE webhooks SET is_active = 0, disabled_reason = 'Endpoint answered 410 Gone', " +
+        'failing_since = 1 WHERE id = ?',
       [created.data.id],
     )
     const [, before] = await t.api.get(`/api/v1/webhooks/${created.data.id}`, { key })

@@ -61,19 +61,24 @@ async function setup(overrides: Partial<Config> = {}, opts: { start?: number; ev
   const row = (id: string) =>
     t.deps.db.$client
       .query<Record<string, any>, [string]>(
-        'SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError, last_response_code AS code FROM webhook_deliveries WHERE id = ?',
+        'SELECT status, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError, ' +
+          'last_response_code AS code FROM webhook_deliveries WHERE id = ?',
       )
       .get(id)!
   const webhookRow = () =>
     t.deps.db.$client
       .query<Record<string, any>, [string]>(
-        'SELECT is_active AS isActive, disabled_reason AS disabledReason, failing_since AS failingSince FROM webhooks WHERE id = ?',
+        'SELECT is_active AS isActive, disabled_reason AS disabledReason, failing_since AS failingSince ' +
+          'FROM webhooks WHERE id = ?',
       )
       .get(hook.id)!
   return { t, clock, rx, store, key, hook, emit, deliveries, row, webhookRow }
 }
 
-/** The newest delivery's id, once the outbox has been moved into the log (the dispatcher moves it; GET …/deliveries only reads). */
+/**
+ * The newest delivery's id, once the outbox has been moved into
+ * the log (the dispatcher moves it; GET …/deliveries only reads).
+ */
 const onlyId = (t: TestApp) => (drainOutbox(t.deps.db.$client), newestId(t))
 const newestId = (t: TestApp) =>
   t.deps.db.$client
@@ -176,7 +181,7 @@ describe('retries', () => {
     for (const x of rx.received) expect(verify(hook.secret, x)).toMatchObject({ data: { id: 'o1' } })
   })
 
-  test('with a zero-delay schedule one sweep runs every attempt; when the schedule is spent the delivery fails', async () => {
+  test('with a zero-delay schedule one sweep runs each attempt; when the schedule is spent it fails', async () => {
     const { t, rx, emit, row } = await setup({ webhookRetrySchedule: [0, 0] })
     rx.respond = () => new Response('nope', { status: 502 })
     emit()
@@ -188,46 +193,54 @@ describe('retries', () => {
     expect(rx.received).toHaveLength(3)
   })
 
-  test('Retry-After on 429/503 pushes the next attempt later than the schedule (seconds or HTTP date), capped at 24 h', async () => {
-    // A whole second, since HTTP dates carry seconds only.
-    const { t, clock, rx, emit, row } = await setup(
-      { webhookRetrySchedule: [5, 5, 5, 5] },
-      { start: Math.floor(Date.now() / 1000) * 1000 },
-    )
-    const answers = [
-      new Response(null, { status: 429, headers: { 'retry-after': '120' } }),
-      new Response(null, { status: 503, headers: { 'retry-after': new Date(clock.now() + 600 * SEC).toUTCString() } }),
-      new Response(null, { status: 429, headers: { 'retry-after': '1' } }), // sooner than the schedule: the schedule wins
-      new Response(null, { status: 429, headers: { 'retry-after': String(10 * 86400) } }),
-      new Response(null, { status: 204 }),
-    ]
-    rx.respond = (_r, n) => answers[n - 1]!
-    emit()
-    const id = onlyId(t)
-    const t0 = clock.now()
-    await sweepDeliveries(t.deps)
-    expect(row(id).nextAttemptAt - t0).toBe(120 * SEC)
-    clock.advance(60 * SEC)
-    await sweepDeliveries(t.deps)
-    expect(rx.received).toHaveLength(1)
-    clock.set(t0 + 120 * SEC)
-    await sweepDeliveries(t.deps)
-    expect(rx.received).toHaveLength(2)
-    expect(row(id).nextAttemptAt).toBe(t0 + 600 * SEC)
-    clock.set(t0 + 600 * SEC)
-    await sweepDeliveries(t.deps)
-    expect(rx.received).toHaveLength(3)
-    const third = row(id).nextAttemptAt - clock.now()
-    expect(third).toBeGreaterThanOrEqual(4.5 * SEC)
-    expect(third).toBeLessThanOrEqual(5.5 * SEC)
-    clock.advance(third)
-    await sweepDeliveries(t.deps)
-    expect(rx.received).toHaveLength(4)
-    expect(row(id).nextAttemptAt - clock.now()).toBe(DAY)
-    clock.advance(DAY)
-    await sweepDeliveries(t.deps)
-    expect(row(id)).toMatchObject({ status: 'succeeded', attempts: 5 })
-  })
+  test(
+    'Retry-After on 429/503 pushes the next attempt later than the schedule (seconds or HTTP date), ' +
+      'capped at 24 h',
+    async () => {
+      // A whole second, since HTTP dates carry seconds only.
+      const { t, clock, rx, emit, row } = await setup(
+        { webhookRetrySchedule: [5, 5, 5, 5] },
+        { start: Math.floor(Date.now() / 1000) * 1000 },
+      )
+      const answers = [
+        new Response(null, { status: 429, headers: { 'retry-after': '120' } }),
+        new Response(null, {
+          status: 503,
+          headers: { 'retry-after': new Date(clock.now() + 600 * SEC).toUTCString() },
+        }),
+        // sooner than the schedule: the schedule wins
+        new Response(null, { status: 429, headers: { 'retry-after': '1' } }),
+        new Response(null, { status: 429, headers: { 'retry-after': String(10 * 86400) } }),
+        new Response(null, { status: 204 }),
+      ]
+      rx.respond = (_r, n) => answers[n - 1]!
+      emit()
+      const id = onlyId(t)
+      const t0 = clock.now()
+      await sweepDeliveries(t.deps)
+      expect(row(id).nextAttemptAt - t0).toBe(120 * SEC)
+      clock.advance(60 * SEC)
+      await sweepDeliveries(t.deps)
+      expect(rx.received).toHaveLength(1)
+      clock.set(t0 + 120 * SEC)
+      await sweepDeliveries(t.deps)
+      expect(rx.received).toHaveLength(2)
+      expect(row(id).nextAttemptAt).toBe(t0 + 600 * SEC)
+      clock.set(t0 + 600 * SEC)
+      await sweepDeliveries(t.deps)
+      expect(rx.received).toHaveLength(3)
+      const third = row(id).nextAttemptAt - clock.now()
+      expect(third).toBeGreaterThanOrEqual(4.5 * SEC)
+      expect(third).toBeLessThanOrEqual(5.5 * SEC)
+      clock.advance(third)
+      await sweepDeliveries(t.deps)
+      expect(rx.received).toHaveLength(4)
+      expect(row(id).nextAttemptAt - clock.now()).toBe(DAY)
+      clock.advance(DAY)
+      await sweepDeliveries(t.deps)
+      expect(row(id)).toMatchObject({ status: 'succeeded', attempts: 5 })
+    },
+  )
 
   test('redirects are not followed: a 3xx is a failed attempt', async () => {
     const { t, rx, emit, row } = await setup()
@@ -365,7 +378,7 @@ describe('concurrency', () => {
     expect(store.id).toBeTruthy()
   })
 
-  test('parallel sweeps, a second Dispatcher on its own connection and another process never send a delivery twice', async () => {
+  test('parallel sweeps, a second Dispatcher on its own connection, another process never send one twice', async () => {
     const { t, clock, rx, emit } = await setup({ webhookConcurrency: 8, webhookConcurrencyPerEndpoint: 8 })
     rx.respond = async () => {
       await Bun.sleep(2)
@@ -467,41 +480,46 @@ describe('delivery log and replay', () => {
     expect(badBody.details.field).toBe('status')
   })
 
-  test('retention: finished deliveries older than WEBHOOK_LOG_RETENTION_DAYS leave the log, in batches; pending ones stay', async () => {
-    const { t, clock, rx, emit, deliveries } = await setup({ webhookRetrySchedule: [0], webhookLogRetentionDays: 30 })
-    rx.respond = (req) => new Response(null, { status: req.body.includes('"fail"') ? 500 : 204 })
-    emit({ id: 'ok' })
-    emit({ id: 'fail' })
-    await sweepDeliveries(t.deps)
-    rx.respond = () => new Response(null, { status: 204 })
-    const client = t.deps.db.$client
-    // Old enough to go: 1,200 more succeeded rows (more than two batches), copied from the first.
-    client.run(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
-       INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, attempts, created_at, updated_at)
+  test(
+    'retention: finished deliveries older than WEBHOOK_LOG_RETENTION_DAYS leave the log, in batches; ' +
+      'pending ones stay',
+    async () => {
+      const { t, clock, rx, emit, deliveries } = await setup({ webhookRetrySchedule: [0], webhookLogRetentionDays: 30 })
+      rx.respond = (req) => new Response(null, { status: req.body.includes('"fail"') ? 500 : 204 })
+      emit({ id: 'ok' })
+      emit({ id: 'fail' })
+      await sweepDeliveries(t.deps)
+      rx.respond = () => new Response(null, { status: 204 })
+      const client = t.deps.db.$client
+      // Old enough to go: 1,200 more succeeded rows (more than two batches), copied from the first.
+      client.run(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+       INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, attempts, created_at,
+       updated_at)
        SELECT 'copy' || i, webhook_id, store_id, event_type, payload, status, attempts, created_at, updated_at
        FROM n, (SELECT * FROM webhook_deliveries WHERE status = 'succeeded')`,
-    )
-    clock.advance(30 * DAY - 1)
-    emit({ id: 'stuck' }) // not sent (no sweep): pending once moved; made old below
-    drainOutbox(client)
-    client.run(`UPDATE webhook_deliveries SET created_at = 0, next_attempt_at = ?1 WHERE status = 'pending'`, [
-      clock.now() + DAY,
-    ])
-    expect((await deliveries()).total).toBe(1203)
-    await pruneExpired(t.deps) // one ms short of 30 days: nothing goes
-    expect((await deliveries()).total).toBe(1203)
-    clock.advance(1)
-    await pruneExpired(t.deps)
-    const left = await deliveries()
-    expect(left.data.map((d) => d.status)).toEqual(['pending'])
-    expect(
-      await pruneDeliveryLog({
-        ctx: { db: t.deps.db, clock: { now: () => clock.now() + 365 * DAY } },
-        input: { days: 0 },
-      }),
-    ).toBe(0) // 0 keeps everything
-  })
+      )
+      clock.advance(30 * DAY - 1)
+      emit({ id: 'stuck' }) // not sent (no sweep): pending once moved; made old below
+      drainOutbox(client)
+      client.run(`UPDATE webhook_deliveries SET created_at = 0, next_attempt_at = ?1 WHERE status = 'pending'`, [
+        clock.now() + DAY,
+      ])
+      expect((await deliveries()).total).toBe(1203)
+      await pruneExpired(t.deps) // one ms short of 30 days: nothing goes
+      expect((await deliveries()).total).toBe(1203)
+      clock.advance(1)
+      await pruneExpired(t.deps)
+      const left = await deliveries()
+      expect(left.data.map((d) => d.status)).toEqual(['pending'])
+      expect(
+        await pruneDeliveryLog({
+          ctx: { db: t.deps.db, clock: { now: () => clock.now() + 365 * DAY } },
+          input: { days: 0 },
+        }),
+      ).toBe(0) // 0 keeps everything
+    },
+  )
 
   test('replay resends the same webhook-id and body at once and starts the delivery over', async () => {
     const { t, rx, key, hook, emit, row } = await setup({ webhookRetrySchedule: [0] })

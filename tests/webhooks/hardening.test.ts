@@ -49,34 +49,38 @@ async function withEndpoint(url: string, schedule = [0]) {
 }
 
 describe('sends connect to the address that passed the check', () => {
-  test('https by name: the connection goes to the resolved IP, with the original Host and SNI; the payload names the store', async () => {
-    const rx = await tlsReceiver('hooks.example.test')
-    const { t, clock, store, hook, emit } = await withEndpoint(`https://hooks.example.test:${rx.port}/hook`)
-    const asked: string[] = []
-    const d = new Dispatcher({
-      ...t.deps,
-      clock,
-      log: createLogger('silent'),
-      ca: rx.ca,
-      lookup: async (host) => (asked.push(host), ['127.0.0.1']),
-    })
-    cleanup.push(() => d.close())
-    emit({ id: 'o1' })
-    await d.sweep()
-    expect(asked).toEqual(['hooks.example.test']) // one resolution per attempt, and fetch made none
-    expect(rx.hits).toHaveLength(1)
-    expect(rx.hits[0]!.host).toBe(`hooks.example.test:${rx.port}`)
-    const r = rx.hits[0]!
-    const payload = verify(hook.secret, {
-      id: r.headers['webhook-id']!,
-      timestamp: r.headers['webhook-timestamp']!,
-      signature: r.headers['webhook-signature']!,
-      body: r.body,
-      headers: r.headers,
-      at: 0,
-    })
-    expect(payload).toMatchObject({ type: 'order.created', storeId: store.id, data: { id: 'o1' } })
-  })
+  test(
+    'https by name: the connection goes to the resolved IP, with the original Host and SNI; ' +
+      'the payload names the store',
+    async () => {
+      const rx = await tlsReceiver('hooks.example.test')
+      const { t, clock, store, hook, emit } = await withEndpoint(`https://hooks.example.test:${rx.port}/hook`)
+      const asked: string[] = []
+      const d = new Dispatcher({
+        ...t.deps,
+        clock,
+        log: createLogger('silent'),
+        ca: rx.ca,
+        lookup: async (host) => (asked.push(host), ['127.0.0.1']),
+      })
+      cleanup.push(() => d.close())
+      emit({ id: 'o1' })
+      await d.sweep()
+      expect(asked).toEqual(['hooks.example.test']) // one resolution per attempt, and fetch made none
+      expect(rx.hits).toHaveLength(1)
+      expect(rx.hits[0]!.host).toBe(`hooks.example.test:${rx.port}`)
+      const r = rx.hits[0]!
+      const payload = verify(hook.secret, {
+        id: r.headers['webhook-id']!,
+        timestamp: r.headers['webhook-timestamp']!,
+        signature: r.headers['webhook-signature']!,
+        body: r.body,
+        headers: r.headers,
+        at: 0,
+      })
+      expect(payload).toMatchObject({ type: 'order.created', storeId: store.id, data: { id: 'o1' } })
+    },
+  )
 
   test('a name with several checked addresses: the first that accepts a connection gets the send', async () => {
     const rx = startReceiver()
@@ -166,7 +170,7 @@ describe('one store cannot stall another', () => {
 })
 
 describe('listing deliveries never writes', () => {
-  test('events still in the outbox are listed as pending under the id they are later sent with; nothing moves', async () => {
+  test('events still in the outbox are listed as pending under the id they are sent with later; no move', async () => {
     const rx = startReceiver()
     cleanup.push(() => rx.stop())
     const { t, key, hook, emit } = await withEndpoint(rx.url)
@@ -204,7 +208,7 @@ describe('listing deliveries never writes', () => {
 })
 
 describe('registration', () => {
-  test('https only, unless WEBHOOK_ALLOW_PRIVATE; refusals say how to allow private addresses for local testing', async () => {
+  test('https only, unless WEBHOOK_ALLOW_PRIVATE; a refusal says how to allow private addresses to test', async () => {
     const t = makeApp()
     cleanup.push(() => t.close())
     const { key } = makeShop(t.deps)
@@ -242,24 +246,28 @@ describe('registration', () => {
     expectStatus(r4, b4).toBe(201)
   })
 
-  test('at most WEBHOOK_MAX_PER_STORE endpoints per store → 409 LIMIT_REACHED with the limit; other stores unaffected', async () => {
-    const t = makeApp({ webhookMaxPerStore: 2 })
-    cleanup.push(() => t.close())
-    const a = makeShop(t.deps)
-    const b = makeShop(t.deps)
-    const create = (key: string) =>
-      t.api.post('/api/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['order.created'] }, { key })
-    const [, first] = await create(a.key)
-    await create(a.key)
-    const [res, body] = await create(a.key)
-    expectStatus(res, body).toBe(409)
-    expect(body).toMatchObject({ code: 'LIMIT_REACHED', details: { limit: 2 } })
-    expectStatus(...(await create(b.key))).toBe(201)
-    await t.api.delete(`/api/v1/webhooks/${first.data.id}`, { key: a.key })
-    expectStatus(...(await create(a.key))).toBe(201)
-    const [, list] = await t.api.get('/api/v1/webhooks', { key: a.key })
-    expect(list.total).toBe(2)
-  })
+  test(
+    'at most WEBHOOK_MAX_PER_STORE endpoints per store → 409 LIMIT_REACHED with the limit; ' +
+      'other stores unaffected',
+    async () => {
+      const t = makeApp({ webhookMaxPerStore: 2 })
+      cleanup.push(() => t.close())
+      const a = makeShop(t.deps)
+      const b = makeShop(t.deps)
+      const create = (key: string) =>
+        t.api.post('/api/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['order.created'] }, { key })
+      const [, first] = await create(a.key)
+      await create(a.key)
+      const [res, body] = await create(a.key)
+      expectStatus(res, body).toBe(409)
+      expect(body).toMatchObject({ code: 'LIMIT_REACHED', details: { limit: 2 } })
+      expectStatus(...(await create(b.key))).toBe(201)
+      await t.api.delete(`/api/v1/webhooks/${first.data.id}`, { key: a.key })
+      expectStatus(...(await create(a.key))).toBe(201)
+      const [, list] = await t.api.get('/api/v1/webhooks', { key: a.key })
+      expect(list.total).toBe(2)
+    },
+  )
 })
 
 test('a refused connection is recorded once as "ECONNREFUSED: …", not with the code twice', async () => {

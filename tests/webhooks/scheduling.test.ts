@@ -32,7 +32,7 @@ describe('FairShare', () => {
     expect(f.inFlight).toBe(4)
   })
 
-  test('an endpoint whose last slowStreak attempts timed out sends one at a time in the slow lane, until it answers', () => {
+  test('an endpoint whose last slowStreak attempts timed out sends one by one in the slow lane till it answers', () => {
     const f = new FairShare(limits)
     f.finish(f.start('b/1', 'b', 0), 'timeout')
     expect(f.isSlow('b/1')).toBe(false)
@@ -52,24 +52,28 @@ describe('FairShare', () => {
     expect(f.room('c/2', 'c', 0)).toBe(1)
   })
 
-  test('stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; its sends go to the slow lane', () => {
-    const f = new FairShare(limits)
-    const t = f.start('b/1', 'b', 0)
-    expect(f.stuck('b/2', 'b', 999)).toBe(false)
-    expect(f.stuck('b/2', 'b', 1000)).toBe(true) // b/1's send moved to the slow lane
-    expect(f.stuck('a/1', 'a', 1000)).toBe(false)
-    // The stuck store's next send starts in the slow lane: the fast lane stays free for others.
-    const t2 = f.start('b/2', 'b', 1000)
-    expect(f.fastRoom(1000)).toBe(4)
-    expect(f.room('b/3', 'b', 1000)).toBe(0) // slowLane 2: both taken
-    expect(f.room('a/1', 'a', 1000)).toBe(2)
-    f.finish(t2, 'answered')
-    f.finish(t, 'timeout')
-    expect(f.stuck('b/2', 'b', 1000)).toBe(false)
-    f.finish(f.start('b/1', 'b', 1000), 'timeout')
-    expect(f.stuck('b/1', 'b', 1000)).toBe(true) // two timeouts in a row
-    expect(f.stuck('b/2', 'b', 1000)).toBe(false)
-  })
+  test(
+    'stuck: an endpoint that keeps timing out, or any endpoint of a store with a send past slowAfterMs; ' +
+      'its sends go to the slow lane',
+    () => {
+      const f = new FairShare(limits)
+      const t = f.start('b/1', 'b', 0)
+      expect(f.stuck('b/2', 'b', 999)).toBe(false)
+      expect(f.stuck('b/2', 'b', 1000)).toBe(true) // b/1's send moved to the slow lane
+      expect(f.stuck('a/1', 'a', 1000)).toBe(false)
+      // The stuck store's next send starts in the slow lane: the fast lane stays free for others.
+      const t2 = f.start('b/2', 'b', 1000)
+      expect(f.fastRoom(1000)).toBe(4)
+      expect(f.room('b/3', 'b', 1000)).toBe(0) // slowLane 2: both taken
+      expect(f.room('a/1', 'a', 1000)).toBe(2)
+      f.finish(t2, 'answered')
+      f.finish(t, 'timeout')
+      expect(f.stuck('b/2', 'b', 1000)).toBe(false)
+      f.finish(f.start('b/1', 'b', 1000), 'timeout')
+      expect(f.stuck('b/1', 'b', 1000)).toBe(true) // two timeouts in a row
+      expect(f.stuck('b/2', 'b', 1000)).toBe(false)
+    },
+  )
 
   test('serving order: least recently served store first, then endpoint; never served before all', () => {
     const f = new FairShare(limits)

@@ -1,4 +1,6 @@
-/** Pure pieces of webhooks: signing vs the standardwebhooks package, the secret box, the SSRF classifier, Retry-After. */
+/**
+ * Pure pieces of webhooks: signing vs the standardwebhooks package, the secret box, the SSRF classifier, Retry-After.
+ */
 import { describe, expect, test } from 'bun:test'
 import { rmSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -171,7 +173,7 @@ describe('SSRF classifier', () => {
     }
   })
 
-  test('hostnames: every resolved address must be public; local names never resolve; unresolvable is not_found', async () => {
+  test('hostnames: each resolved address must be public; local names never resolve; else not_found', async () => {
     const lookup = (answers: Record<string, string[]>) => async (host: string) => {
       if (!(host in answers)) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' })
       return answers[host]!

@@ -183,7 +183,10 @@ export const orderItems = sqliteTable(
     unitPrice: integer('unit_price').notNull(),
     subtotal: integer('subtotal').notNull(),
     position: integer('position').notNull().default(0),
-    /** Whether checkout took `quantity` units from stock (the item was tracked then): cancelling puts exactly those back. */
+    /**
+     * Whether checkout took `quantity` units from stock (the item
+     * was tracked then): cancelling puts exactly those back.
+     */
     stockTaken: integer('stock_taken', { mode: 'boolean' }).notNull().default(false),
   },
   (i) => [index('order_items_order_idx').on(i.orderId, i.position), index('order_items_product_idx').on(i.productId)],

@@ -65,9 +65,12 @@ export const billingRoutes = (port: BillingPort) =>
         tags: ['Public'],
         summary: 'Billing events from the operator’s billing system',
         description:
-          'No API key. Signed: `X-Billing-Timestamp: <unix seconds>` and `X-Billing-Signature: v1=<hex HMAC-SHA256 of "timestamp.rawBody" with BILLING_WEBHOOK_SECRET>`. ' +
-          'Types `invoice.created` (needs `amount`, major units), `invoice.payment_failed`, `invoice.paid`, `invoice.refunded`, `invoice.charged_back`. ' +
-          'Bad or missing signature, or a timestamp outside BILLING_TOLERANCE_SEC → 401; an event id seen before → 409 EVENT_REPLAYED; 404 when BILLING_WEBHOOK_SECRET is unset. ' +
+          'No API key. Signed: `X-Billing-Timestamp: <unix seconds>` and `X-Billing-Signature: ' +
+          'v1=<hex HMAC-SHA256 of "timestamp.rawBody" with BILLING_WEBHOOK_SECRET>`. ' +
+          'Types `invoice.created` (needs `amount`, major units), `invoice.payment_failed`, ' +
+          '`invoice.paid`, `invoice.refunded`, `invoice.charged_back`. ' +
+          'Bad or missing signature, or a timestamp outside BILLING_TOLERANCE_SEC → 401; ' +
+          'an event id seen before → 409 EVENT_REPLAYED; 404 when BILLING_WEBHOOK_SECRET is unset. ' +
           'A refund or chargeback suspends the store at once; a payment reinstates it.',
       },
     },

@@ -3,8 +3,8 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Customer, CustomerDetail, CustomerGetQuery, CustomerListQuery } from './model'
-import { customerJson, listCustomers } from './service'
-import type { StoreCache } from '../../db/cache'
+import { customerBody, listCustomers } from './service'
+import { routeKey, type StoreCache } from '../../db/cache'
 import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
@@ -23,8 +23,12 @@ export const customerReads: PreRoutedRead[] = [
     route: DETAIL,
     contentType: 'application/json',
     query: true,
-    answer: ({ ctx, id, query, cache }) =>
-      customerJson({ ctx: ctx!, input: { ...(query as CustomerGetQuery), id: id! }, cache: cache.orderFragments }),
+    answer: ({ ctx, id, query, cache, routeKey }) =>
+      customerBody({
+        ctx: ctx!,
+        input: { query: { ...(query as CustomerGetQuery), id: id! }, route: routeKey },
+        cache,
+      }),
   },
 ]
 
@@ -37,13 +41,18 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
       response: { 200: list(Customer), ...authErrors },
       detail: doc(
         'List customers, newest first',
-        ' One customer per phone number, created by the checkout. Filters: `q` (name or phone substring), `createdSince`, `updatedSince`.',
+        ' One customer per phone number, created by the checkout. Filters: ' +
+          '`q` (name or phone substring), `createdSince`, `updatedSince`.',
       ),
     })
     .get(
       '/:id',
       ({ ctx, params, query, set, request }) => {
-        const body = customerJson({ ctx, input: { ...query, id: params.id }, cache: port.cache.orderFragments })
+        const body = customerBody({
+          ctx,
+          input: { query: { ...query, id: params.id }, route: routeKey(request.url) },
+          cache: port.cache,
+        })
         port.queries.remember(DETAIL, request.url, query)
         return sendJson(set, body)
       },
@@ -54,7 +63,8 @@ export const customerRoutes = (port: CustomerRoutesPort) =>
         response: { 200: data(CustomerDetail), ...withNotFound },
         detail: doc(
           'Get a customer with their order history',
-          ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, max 100) and `ordersOffset`; `ordersCount` is the total.',
+          ' `orders` is one page (list form, newest first): `ordersLimit` (default 50, ' +
+            'max 100) and `ordersOffset`; `ordersCount` is the total.',
         ),
       },
     )

@@ -11,6 +11,7 @@ import { containsPattern, page, sinceFilters } from '../shared'
 import { owned } from '../shared'
 import { customerOrderFragments, customerOrders } from '../orders'
 import type { Fragments } from '../../db/fragments'
+import type { CachedBody, StoreCache } from '../../db/cache'
 import { customerById } from './sql'
 import type { CustomerGetQuery, CustomerListQuery } from './model'
 
@@ -77,4 +78,23 @@ export function customerJson({
   const page = { customerId: c.id, limit: q.ordersLimit ?? 50, offset: q.ordersOffset ?? 0 }
   const head = JSON.stringify(customerView(c, ctx.store.currency))
   return `{"data":${head.slice(0, -1)},"orders":[${customerOrderFragments({ ctx, input: page, cache }).join(',')}]}}`
+}
+
+/**
+ * The customer detail's body, served from the store's cache under the request's `routeKey` until a
+ * write to the store drops it (any checkout does, so a new order of theirs shows at once); a
+ * missing or another store's customer throws before anything is kept (docs/decisions/029).
+ */
+export function customerBody({
+  ctx,
+  input,
+  cache,
+}: {
+  ctx: Ctx
+  input: { query: { id: string } & CustomerGetQuery; route: string }
+  cache: StoreCache
+}): CachedBody {
+  return cache.body(ctx.store.id, input.route, () =>
+    customerJson({ ctx, input: input.query, cache: cache.orderFragments }),
+  )
 }

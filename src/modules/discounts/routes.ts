@@ -33,7 +33,8 @@ export const discountRoutes = new Elysia({ prefix: '/api/v1/discounts' })
       response: { 201: data(Discount), ...withConflict },
       detail: doc(
         'Create a discount',
-        ' Codes are unique per store ignoring case (409 DUPLICATE_CODE). `percentage` value in (0, 100] with up to 2 decimals; `fixed` value > 0 in the store currency.',
+        ' Codes are unique per store ignoring case (409 DUPLICATE_CODE). `percentage` value in (0, ' +
+          '100] with up to 2 decimals; `fixed` value > 0 in the store currency.',
       ),
     },
   )

@@ -46,12 +46,14 @@ export const OrderCreated = t.Object(
     whatsappUrl: t.Nullable(
       t.String({
         description:
-          'https://wa.me link with the rendered store template and the status page link; null when the store has no WhatsApp number',
+          'https://wa.me link with the rendered store template and the status page link; ' +
+          'null when the store has no WhatsApp number',
       }),
     ),
     statusUrl: t.String({
       description:
-        "The customer's order status page (/s/:slug/orders/<token>): lines, total and status timeline; the token is 256 random bits, not the order id",
+        "The customer's order status page (/s/:slug/orders/<token>): lines, total and status timeline; " +
+        'the token is 256 random bits, not the order id',
     }),
   },
   { title: 'OrderCreated' },

@@ -9,7 +9,10 @@ import type { Config } from '../../config'
 import type { CheckoutResult } from './checkout/place'
 import type { PendingOrder } from './checkout/prepare'
 
-/** What the public checkout reaches: its two settings and the group-commit batcher that places orders (src/checkout-batcher.ts). */
+/**
+ * What the public checkout reaches: its two settings and the
+ * group-commit batcher that places orders (src/checkout-batcher.ts).
+ */
 export interface CheckoutPort {
   config: Pick<Config, 'publicUrl' | 'orderMaxUnits'>
   checkout: { submit(order: PendingOrder): Promise<CheckoutResult> }
@@ -18,11 +21,13 @@ export interface CheckoutPort {
 const DESCRIPTION = [
   'No API key; 10 requests per minute per client IP (every request counts).',
   'Checks: 429 → 400 body → 402 suspended store → 404 unknown, unpublished or maintenance store → 400 references',
-  '(`details.field` e.g. `items[0].variantId`, `shippingOptionId`, `discountCode`; `details.reason` `not_found`, `inactive`, `expired`,',
+  '(`details.field` e.g. `items[0].variantId`, `shippingOptionId`, `discountCode`; ' +
+    '`details.reason` `not_found`, `inactive`, `expired`,',
   '`exhausted` (maxUses reached), `below_minimum` (items subtotal under minOrderAmount)).',
   'Each line names `variantId`, or `productId` for a product without active variants. Prices come from the catalog.',
   'The same phone with the same items within 5 minutes → 409 DUPLICATE_ORDER.',
-  'Optional `Idempotency-Key` header (1–255 chars, per store, 24 h): a retry with the same body gets the first 201 again with',
+  'Optional `Idempotency-Key` header (1–255 chars, per store, 24 h): ' +
+    'a retry with the same body gets the first 201 again with',
   '`Idempotent-Replayed: true`; the same key with another body → 409 IDEMPOTENCY_KEY_REUSED.',
 ].join(' ')
 

@@ -3,8 +3,8 @@ import { access } from '../../plugins/access'
 import { data, IdParams, list, authErrors, withConflict, withNotFound, routeDoc } from '../shared'
 import { sendJson } from '../shared'
 import { Order, OrderListForm, OrderListQuery, StatusUpdate } from './model'
-import { getOrder, listOrdersJson, updateOrderStatus } from './service'
-import type { StoreCache } from '../../db/cache'
+import { getOrder, orderListBody, updateOrderStatus } from './service'
+import { routeKey, type StoreCache } from '../../db/cache'
 import type { PreRoutedRead, ValidQueries } from '../../http/pre-routed'
 
 const doc = routeDoc('Orders')
@@ -12,11 +12,14 @@ const write = { scope: 'orders:write', owns: 'orders' } as const
 
 const STATUS_TEXT =
   ' Allowed moves: pending → confirmed → shipped → delivered; pending, confirmed or shipped → cancelled. ' +
-  'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: { from, to }`; an unknown status is 400. ' +
+  'Any other move, including to the current status, is 409 INVALID_STATUS_TRANSITION with `details: ' +
+  '{ from, to }`; an unknown status is 400. ' +
   'Writes an `order.updated` webhook event.'
 
 const TRACKING_TEXT =
-  ' With `"shipped"`, optional `trackingNumber` (at most 100 characters) and `trackingUrl` (`https:`) are kept and returned as `tracking`; any other status given either is 400 naming the field (reason `not_allowed`).'
+  ' With `"shipped"`, optional `trackingNumber` (at most 100 characters) and `trackingUrl` (`https:`) ' +
+  'are kept and returned as `tracking`; any other status given either is 400 naming the field (reason ' +
+  '`not_allowed`).'
 
 /** What the order routes reach besides `ctx`: the cache of the orders' list forms, the queries seen valid. */
 export type OrderRoutesPort = { cache: StoreCache; queries: ValidQueries }
@@ -29,8 +32,8 @@ export const orderReads: PreRoutedRead[] = [
     route: LIST,
     contentType: 'application/json',
     query: true,
-    answer: ({ ctx, query, cache }) =>
-      listOrdersJson({ ctx: ctx!, input: query as OrderListQuery, cache: cache.orderFragments }),
+    answer: ({ ctx, query, cache, routeKey }) =>
+      orderListBody({ ctx: ctx!, input: { query: query as OrderListQuery, route: routeKey }, cache }),
   },
 ]
 
@@ -40,7 +43,7 @@ export const orderRoutes = (port: OrderRoutesPort) =>
     .get(
       '',
       ({ ctx, query, set, request }) => {
-        const body = listOrdersJson({ ctx, input: query, cache: port.cache.orderFragments })
+        const body = orderListBody({ ctx, input: { query, route: routeKey(request.url) }, cache: port.cache })
         port.queries.remember(LIST, request.url, query)
         return sendJson(set, body)
       },
@@ -50,7 +53,8 @@ export const orderRoutes = (port: OrderRoutesPort) =>
         response: { 200: list(OrderListForm), ...authErrors },
         detail: doc(
           'List orders, newest first',
-          ' List form: no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, `createdSince`, `updatedSince`.',
+          ' List form: no customerAddress, shippingOption, updatedAt or item ids. Filters: `status`, ' +
+            '`createdSince`, `updatedSince`.',
         ),
       },
     )

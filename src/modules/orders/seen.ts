@@ -4,13 +4,21 @@
  * an order placed before the person joined the store is not new to them (a new member does not
  * inherit the whole history as unread), and nothing older than NEW_FOR_MS is new (an inbox
  * marker, not an archive of read receipts). So `order_opened` (drizzle/0018) only needs rows
- * inside that window: a person's older rows are pruned when they open an order, and the table
+ * inside that window: a person's older rows are pruned when they first open an order, and the table
  * holds at most (people × orders of the window) rows.
  */
 import type { Ctx } from '../../kernel/context'
 import { transaction } from '../../kernel/write'
 import { DAY_MS } from '../../lib/time'
-import { countUnopened, lastOrderEventId, markOpened, memberSinceOf, openedPairs, type NewParams } from './sql'
+import {
+  countUnopened,
+  isOpened,
+  lastOrderEventId,
+  markOpened,
+  memberSinceOf,
+  openedPairs,
+  type NewParams,
+} from './sql'
 
 export const NEW_FOR_MS = 30 * DAY_MS
 
@@ -54,10 +62,15 @@ export function openedBy(ctx: Ctx, orderIds: readonly string[]): Map<string, Set
 /**
  * Marks the store's order opened by the ctx's person, and prunes that person's marks of orders
  * past the window. Not a change of the order (no event, no cached read drops): a read receipt.
+ * An order the person has opened before is not written again: a page opened again (a reload,
+ * each move made on it) would otherwise commit a transaction for nothing (docs/decisions/029);
+ * the pruning waits for their next first opening. Two first openings at once both write; the
+ * insert ignores the second.
  */
 export function markOrderSeen({ ctx, input: { orderId } }: { ctx: Ctx; input: { orderId: string } }): void {
   if (ctx.actor.kind !== 'user') return
   const userId = ctx.actor.userId
+  if (isOpened(ctx.db.$client, orderId, userId)) return
   const now = ctx.clock.now()
   transaction(ctx.db, () => markOpened(ctx.db.$client, ctx.store.id, orderId, userId, now - NEW_FOR_MS))
 }

@@ -10,8 +10,9 @@ import type { OrderListQuery } from './model'
 import { assertTransition, InvalidTransition } from './status'
 import { trackingOf } from './tracking'
 import { restoreStock } from './stock'
-import { countMatching, countOrders, itemsOf, pageOfOrderIds, pageOfOrders, type OrderFilter } from './sql'
+import { countMatching, countOrders, itemsOf, orderById, pageOfOrderIds, pageOfOrders, type OrderFilter } from './sql'
 import type { Fragments } from '../../db/fragments'
+import type { CachedBody, StoreCache } from '../../db/cache'
 import { orderFragments } from './fragments'
 import { listViews, orderDetailView } from './views'
 
@@ -40,6 +41,26 @@ export function listOrdersJson({
   return `{"data":[${data.join(',')}],"total":${totalOf(ctx, f)},"limit":${limit},"offset":${offset}}`
 }
 
+/**
+ * The order list's body, served from the store's cache until a write to the store drops it
+ * (any checkout, status move, note or other write does: db/cache.ts); built again, it reuses the
+ * orders' list forms. `input.route` is the request's `routeKey` (db/cache.ts): a hit is served by
+ * the pipeline before routing. Kept, it saves the page's two statements (docs/decisions/029).
+ */
+export function orderListBody({
+  ctx,
+  input,
+  cache,
+}: {
+  ctx: Ctx
+  input: { query: OrderListQuery; route: string }
+  cache: StoreCache
+}): CachedBody {
+  return cache.body(ctx.store.id, input.route, () =>
+    listOrdersJson({ ctx, input: input.query, cache: cache.orderFragments }),
+  )
+}
+
 const orderFilter = (ctx: Ctx, q: OrderListQuery): OrderFilter => ({
   storeId: ctx.store.id,
   status: q.status,
@@ -53,9 +74,12 @@ const totalOf = (ctx: Ctx, f: OrderFilter): number =>
     ? countOrders(ctx.db, ctx.store.id, f.status)
     : countMatching(ctx.db, f)
 
-/** The store's order: 404 when missing, 403 when another store's. */
-export const ownOrder = (ctx: Ctx, id: string): Order =>
-  owned(ctx, ctx.db.select().from(orders).where(eq(orders.id, id)).get(), 'Order')
+/**
+ * The store's order: 404 when missing, 403 when another store's. A raw statement on the ctx's
+ * connection (inside its write transaction when one is open there): Drizzle built and compiled
+ * the 22-column select on every call, about half of the panel's order page (docs/decisions/029).
+ */
+export const ownOrder = (ctx: Ctx, id: string): Order => owned(ctx, orderById(ctx.db.$client, id), 'Order')
 
 export function getOrder({ ctx, input: { id } }: { ctx: Ctx; input: { id: string } }) {
   const o = ownOrder(ctx, id)

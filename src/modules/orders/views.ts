@@ -80,8 +80,8 @@ export function listViews(db: Db, rows: ListOrder[]): OrderListView[] {
  * The `order.created` event's data, rendered when the event is sent: the detail form of the
  * order as it was created. Status, updatedAt and the tracking a move to `shipped` sets are the
  * only columns an order changes after creation (everything else, items included, is a
- * snapshot), so resetting those gives exactly what the checkout would have rendered. Undefined if the order is gone. (A feature
- * that edits other order columns must render the body when emitted instead: orders/events.ts.)
+ * snapshot), so resetting those gives exactly what the checkout would have rendered. Undefined if the order is
+ * gone. (A feature that edits other order columns must render the body when emitted instead: orders/events.ts.)
  */
 export function createdOrderView(client: Database, orderId: string) {
   const o = orderById(client, orderId)

@@ -37,10 +37,10 @@ export function whatsappFor(
   if (!store.whatsappNumber) return null
   const c = order.currency
   const items = lines
-    .map(
-      (l) =>
-        `- ${l.quantity} x ${l.productName}${l.variantName ? ` (${l.variantName})` : ''}: ${formatMoney(l.subtotal, c)}`,
-    )
+    .map((l) => {
+      const variant = l.variantName ? ` (${l.variantName})` : ''
+      return `- ${l.quantity} x ${l.productName}${variant}: ${formatMoney(l.subtotal, c)}`
+    })
     .join('\n')
   const text = renderTemplate(
     store.whatsappTemplate,

@@ -83,7 +83,10 @@ export function activityFacets({ ctx }: { ctx: Pick<Ctx, 'db' | 'store'> }): {
   return activityFacetRows(ctx.db.$client, ctx.store.id)
 }
 
-/** Lines older than 180 days leave (the prune job), in slices so the writer is never held long. Takes the operator's ctx. */
+/**
+ * Lines older than 180 days leave (the prune job), in slices
+ * so the writer is never held long. Takes the operator's ctx.
+ */
 export async function pruneActivity({ ctx }: { ctx: OperatorCtx }): Promise<number> {
   const client = ctx.db.$client
   const cutoff = ctx.clock.now() - ACTIVITY_RETENTION_DAYS * DAY_MS

@@ -1,4 +1,7 @@
-/** What other parts may import of the people module: users, memberships, links, sessions, sign-in, two-step, passkeys, activity. */
+/**
+ * What other parts may import of the people module: users,
+ * memberships, links, sessions, sign-in, two-step, passkeys, activity.
+ */
 export * from './roles'
 export * from './rows'
 export * from './context'

@@ -21,7 +21,10 @@ export const PENDING_MS = 10 * 60_000
 /** lastSeenAt is written at most once a minute per session: a write per page view buys nothing. */
 const TOUCH_MS = 60_000
 
-/** `Set-Cookie` for a new session id: exactly the documented attributes (docs/panel.md; no Domain), kept 60 days by the browser. */
+/**
+ * `Set-Cookie` for a new session id: exactly the documented
+ * attributes (docs/panel.md; no Domain), kept 60 days by the browser.
+ */
 export const sessionCookie = (token: string): string =>
   `${COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_MS / 1000}`
 export const clearedCookie = (): string => `${COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`

@@ -25,7 +25,10 @@ export const deleteActivityBefore = (client: Database, cutoff: number, limit: nu
   client.run('DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at < ? LIMIT ?)', [cutoff, limit])
     .changes
 
-/** Deletes sessions past an expiry: pending ones created before `pendingBefore`, idle since `idleBefore`, or created before `absoluteBefore`. */
+/**
+ * Deletes sessions past an expiry: pending ones created before `pendingBefore`,
+ * idle since `idleBefore`, or created before `absoluteBefore`.
+ */
 export function deleteExpiredSessions(
   client: Database,
   pendingBefore: number,
@@ -54,7 +57,9 @@ export function sessionRolesNow(
 ): { id: string; storeId: string; role: string }[] {
   return client
     .query<{ id: string; storeId: string; role: string }, [string]>(
-      'SELECT s.id AS id, s.store_id AS storeId, m.role AS role FROM sessions s JOIN memberships m ON m.user_id = s.user_id AND m.store_id = s.store_id WHERE s.pending = 0 AND s.id IN (SELECT value FROM json_each(?1))',
+      'SELECT s.id AS id, s.store_id AS storeId, m.role AS role FROM sessions s ' +
+        'JOIN memberships m ON m.user_id = s.user_id AND m.store_id = s.store_id WHERE s.pending = 0 ' +
+        'AND s.id IN (SELECT value FROM json_each(?1))',
     )
     .all(JSON.stringify(sessionIds))
 }

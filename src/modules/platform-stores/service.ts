@@ -247,7 +247,9 @@ export function publicStore(s: Store | undefined, upgradeUrl: string): Store {
   return s
 }
 
-/** `publicStore` of the store with that id: a verb of the public's context (its `db`) and the upgrade URL a 402 names. */
+/**
+ * `publicStore` of the store with that id: a verb of the public's context (its `db`) and the upgrade URL a 402 names.
+ */
 export const storeForPublic = ({
   ctx,
   input,

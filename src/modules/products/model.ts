@@ -25,7 +25,8 @@ export const Product = t.Object(
     isActive: t.Boolean(),
     stock: t.Nullable(StockCount, {
       description:
-        'Units on hand of a product without variants; null = not tracked. A product with variants keeps stock per variant.',
+        'Units on hand of a product without variants; null = not tracked. A product with variants keeps ' +
+        'stock per variant.',
     }),
     inStock: t.Boolean({
       description: 'Without variants: tracked stock above 0 or untracked; with variants: some active variant in stock',

@@ -83,7 +83,8 @@ export const productRoutes = (port: ProductRoutesPort) =>
         response: { 201: data(Product), ...withConflict },
         detail: doc(
           'Create a product',
-          ' `slug` derives from the name when absent; duplicate slug → 409 DUPLICATE_SLUG. Free plan: 10 products, no variants.',
+          ' `slug` derives from the name when absent; duplicate slug → 409 DUPLICATE_SLUG. Free plan: ' +
+            '10 products, no variants.',
         ),
       },
     )

@@ -80,7 +80,8 @@ export function activeVariantsOf(client: Database, productIds: string[]): Map<st
   if (productIds.length === 0) return out
   const rows = client
     .query<VariantFields, [string]>(
-      `SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY product_id, position`,
+      `SELECT ${VARIANT_FIELDS} FROM variants WHERE product_id IN (SELECT value FROM json_each(?)) ` +
+        'AND is_active = 1 ORDER BY product_id, position',
     )
     .all(JSON.stringify(productIds))
   for (const v of rows) {

@@ -51,7 +51,8 @@ export const PublicProduct = t.Composite(
     t.Omit(Product, ['stock', 'variants']),
     t.Object({
       stock: PublicStock(
-        'Units on hand of a product without variants, only when the store shows stock counts (showStockCount); null = not tracked',
+        'Units on hand of a product without variants, only when the store shows stock counts ' +
+          '(showStockCount); null = not tracked',
       ),
       variants: t.Array(PublicVariant, { description: 'Active variants only' }),
       reviewCount: t.Integer({ description: 'Approved reviews' }),

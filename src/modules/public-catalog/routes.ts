@@ -52,7 +52,9 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
       detail: {
         tags: ['Public'],
         summary: 'Directory of published stores',
-        description: `No key. Published stores that are neither in maintenance nor suspended, by name. \`q\` matches the name or slug, ignoring case. ${STORE_READS}`,
+        description:
+          'No key. Published stores that are neither in maintenance nor suspended, ' +
+          `by name. \`q\` matches the name or slug, ignoring case. ${STORE_READS}`,
       },
     })
     .get(
@@ -69,7 +71,10 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
         detail: {
           tags: ['Public'],
           summary: "A store's public catalog",
-          description: `No key. Store info, active categories, active products with active variants and approved-review count and average, active shipping options. Counts one catalog visit (stats). Unknown, unpublished or maintenance store → 404; suspended → 402. ${STORE_READS}`,
+          description:
+            'No key. Store info, active categories, active products with active variants and ' +
+            'approved-review count and average, active shipping options. Counts one catalog visit (stats). ' +
+            `Unknown, unpublished or maintenance store → 404; suspended → 402. ${STORE_READS}`,
         },
       },
     )
@@ -81,6 +86,7 @@ export const publicCatalogRoutes = (port: PublicCatalogPort) =>
         tags: ['Public'],
         summary: 'Is a store slug available?',
         description:
-          'No key. `{ slug, available }` against store slugs; an ill-formed slug → 400. Limited per client IP (`RATE_LIMIT_CHECK_SLUG_PER_HOUR`, 30 an hour by default).',
+          'No key. `{ slug, available }` against store slugs; an ill-formed slug → 400. Limited per ' +
+          'client IP (`RATE_LIMIT_CHECK_SLUG_PER_HOUR`, 30 an hour by default).',
       },
     })

@@ -143,11 +143,15 @@ function storefrontJson(
     const kept = withReviews.get(id)
     if (kept !== undefined && kept.fragment === json) return kept.view
     const r = stats.get(id) ?? NO_REVIEWS
-    const view = `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${JSON.stringify(r.averageRating)}}`
+    const rating = JSON.stringify(r.averageRating)
+    const view = `${json.slice(0, -1)},"reviewCount":${r.reviewCount},"averageRating":${rating}}`
     withReviews.set(id, { fragment: json, view })
     return view
   })
-  return `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${categories},"products":[${views.join(',')}],"shippingOptions":${shipping}}}`
+  return (
+    `{"data":{"store":${JSON.stringify(storeInfo(s))},"categories":${categories},` +
+    `"products":[${views.join(',')}],"shippingOptions":${shipping}}}`
+  )
 }
 
 /** `fragments` (of `ids`) without their stock counts, each kept until its product's fragment drops (db/cache.ts). */

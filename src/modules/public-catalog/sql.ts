@@ -50,7 +50,8 @@ export const activeCategories = (client: Database, storeId: string): Pick<Catego
 export function activeProducts(client: Database, storeId: string): Product[] {
   const rows = client
     .query<Product, [string]>(
-      `SELECT ${PRODUCT_FIELDS} FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC`,
+      `SELECT ${PRODUCT_FIELDS} FROM products WHERE store_id = ? AND is_active = 1 ` +
+        'AND deleted_at IS NULL ORDER BY created_at DESC, id DESC',
     )
     .all(storeId)
   for (const r of rows) productRow(r)
@@ -61,7 +62,8 @@ export function activeProducts(client: Database, storeId: string): Product[] {
 export const activeProductIds = (client: Database, storeId: string): string[] =>
   client
     .query<{ id: string }, [string]>(
-      'SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC',
+      'SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ' +
+        'ORDER BY created_at DESC, id DESC',
     )
     .all(storeId)
     .map((r) => r.id)
@@ -70,7 +72,8 @@ export const activeProductIds = (client: Database, storeId: string): string[] =>
 export const reviewStatsRows = (client: Database, storeId: string) =>
   client
     .query<{ productId: string; n: number; avg: number }, [string]>(
-      "SELECT product_id AS productId, count(*) AS n, avg(rating) AS avg FROM reviews WHERE store_id = ? AND status = 'approved' GROUP BY product_id",
+      'SELECT product_id AS productId, count(*) AS n, avg(rating) AS avg FROM reviews WHERE store_id = ? ' +
+        "AND status = 'approved' GROUP BY product_id",
     )
     .all(storeId)
 
@@ -120,7 +123,8 @@ export function visitBatchEnd(db: Database, cutoff: number, size: number): numbe
 export function pruneVisitBatch(db: Database, upTo: number, cutoff: number): number {
   const keep = db.query(
     `UPDATE visit_stats_daily SET visits = visits + d.n
-     FROM (SELECT store_id, created_at / 86400000 AS day, SUM(count) AS n FROM catalog_visits WHERE id <= ?1 AND created_at < ?2 GROUP BY 1, 2) AS d
+     FROM (SELECT store_id, created_at / 86400000 AS day, SUM(count) AS n FROM catalog_visits WHERE id <= ?1
+     AND created_at < ?2 GROUP BY 1, 2) AS d
      WHERE visit_stats_daily.store_id = d.store_id AND visit_stats_daily.day = d.day`,
   )
   const remove = db.query('DELETE FROM catalog_visits WHERE id <= ?1 AND created_at < ?2')

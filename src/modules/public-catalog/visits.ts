@@ -4,8 +4,8 @@
  * behind as `catalog_visits` rows, one per store and second with its `count`, in batched
  * transactions (the rollup trigger keeps `visit_stats_daily`), so they reach stats within
  * seconds. A row per visit instead cost ~3 µs each at flush time: at 36k views/s one flush
- * wrote 180k rows and held the event loop for hundreds of ms (bench/storefront.ts p99 137 ms). Before this, each public read
- * committed a row on the event loop (~300 µs, fully synced) and failed outright on a full disk.
+ * wrote 180k rows and held the event loop for hundreds of ms (bench/storefront.ts p99 137 ms). Before this, each
+ * public read committed a row on the event loop (~300 µs, fully synced) and failed outright on a full disk.
  *
  * Raw rows are only needed for the partial days at a stats period's edges (whole days come from
  * the rollup), so rows older than VISIT_RAW_DAYS are pruned; the rollup keeps their counts.

@@ -34,7 +34,10 @@ export interface PushDispatcherDeps {
   secretBox: SecretBox
   /** DNS for the send-time SSRF check; tests substitute one. */
   lookup?: Lookup
-  /** Runs each pump's transaction without an fsync of its own (WalSync.relaxed): a lost claim only means a push is sent again. */
+  /**
+   * Runs each pump's transaction without an fsync of its own
+   * (WalSync.relaxed): a lost claim only means a push is sent again.
+   */
   relaxed?: <T>(fn: () => T) => T
   random?: () => number
   /** Whether checkout saturates the process now (the webhook dispatcher's governor reads the event loop's lag). */
@@ -141,7 +144,9 @@ export class PushDispatcher {
     this.settleIfIdle()
   }
 
-  /** Not sent: a suspended store, a person no longer of the store or whose role lost the kind's grant, a day-old push. */
+  /**
+   * Not sent: a suspended store, a person no longer of the store or whose role lost the kind's grant, a day-old push.
+   */
   private mayStillGo(row: DueRow, now: number): boolean {
     if (row.expiresAt <= now) return false
     if (row.storeId === null) return true

@@ -61,8 +61,9 @@ const langOf = (l: string | null | undefined): Lang => (l === 'es' || l === 'pt'
 export function orderMessage(o: OrderFacts, language: string | null): PushMessage {
   const lang = langOf(language ?? o.storeLanguage)
   const w = WORDS[lang]
+  const total = numberFormat(lang, { style: 'currency', currency: o.currency }).format(toMajor(o.total, o.currency))
   return {
-    title: `${w.newOrder} ${o.orderNumber} · ${numberFormat(lang, { style: 'currency', currency: o.currency }).format(toMajor(o.total, o.currency))}`,
+    title: `${w.newOrder} ${o.orderNumber} · ${total}`,
     body: `${o.customerName} · ${w.items(o.items)}`,
     url: `/admin/orders/${o.id}`,
     tag: `order-${o.id}`,

@@ -31,12 +31,17 @@ function appendTx(
   return s.append.run(storeId, kind, subjectId, detail, now).changes
 }
 
-/** A new order: its push, and one for each tracked item it took to the low-stock mark. */
+/**
+ * A new order: its push, and one for each tracked item it took to the low-stock mark. Both kinds'
+ * wishes come from one look-up: it is the only push work an order of a store without devices does.
+ */
 export function appendOrderPushTx(client: Database, storeId: string, orderId: string, now: number): number {
-  let n = appendTx(client, storeId, 'order', orderId, null, now)
-  if (pushStatements(client).anyRecipient.get(storeId, 'low-stock'))
+  const s = pushStatements(client)
+  const wants = s.orderWants.get(storeId)! // an aggregate: always one row
+  let n = wants.orders === 1 ? s.append.run(storeId, 'order', orderId, null, now).changes : 0
+  if (wants.lowStock === 1)
     for (const c of alertStatements(client).crossings.all(orderId, LOW_STOCK))
-      n += appendTx(client, storeId, 'low-stock', c.productId, c.variantId, now)
+      n += s.append.run(storeId, 'low-stock', c.productId, c.variantId, now).changes
   return n
 }
 
@@ -81,7 +86,10 @@ function messageOf(client: Database, row: OutboxRow): ((language: string | null)
   return w ? (l) => webhookDisabledMessage(w, l) : null
 }
 
-/** Inside the caller's write transaction: turns up to `limit` outbox rows into deliveries; returns how many rows it read. */
+/**
+ * Inside the caller's write transaction: turns up to `limit`
+ * outbox rows into deliveries; returns how many rows it read.
+ */
 export function fanOut(client: Database, limit: number, now: number): number {
   const s = pushStatements(client)
   const rows = s.oldest.all(limit)

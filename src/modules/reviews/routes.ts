@@ -24,7 +24,10 @@ export const publicReviewRoutes = (port: CtxBase) =>
         tags: ['Public'],
         summary: 'Submit a product review',
         description:
-          "No key. The review starts `pending` until the store moderates it. Unknown, unpublished or maintenance store → 404; suspended → 402; a `productId` that is missing, deleted or another store's → 400 `not_found`, inactive → 400 `inactive`. Limited per client IP (`RATE_LIMIT_REVIEWS_PER_DAY` per 24 h, 3 by default; every request counts).",
+          'No key. The review starts `pending` until the store moderates it. Unknown, ' +
+          'unpublished or maintenance store → 404; suspended → 402; a `productId` that is missing, ' +
+          "deleted or another store's → 400 `not_found`, inactive → 400 `inactive`. Limited per client " +
+          'IP (`RATE_LIMIT_REVIEWS_PER_DAY` per 24 h, 3 by default; every request counts).',
       },
     },
   )
@@ -36,7 +39,8 @@ const MODERATE = {
   response: { 200: data(Review), ...withNotFound },
 }
 const moderateText =
-  " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, `pending` → 400 `not_allowed`."
+  " Body `{ status: 'approved' | 'rejected' }`; re-moderation between the two is allowed, " +
+  '`pending` → 400 `not_allowed`.'
 
 export const reviewRoutes = new Elysia({ prefix: '/api/v1/reviews' })
   .use(access)

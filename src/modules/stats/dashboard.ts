@@ -2,9 +2,9 @@
  * The panel dashboard's numbers: per store day (on the store's clock) for the last 30 days —
  * orders, revenue (cancelled left out, as the API's stats), visits — read from the daily rollups
  * the triggers keep (drizzle/0004) when the store's days are UTC's, never a scan of orders, and
- * otherwise from the rows' own indexes, one range per store day (decision 024); today / 7 / 30 days summed from them, with the
- * period's storefront orders counted from their own index for the conversion; the top
- * products of the 30 days; tracked stock at 5 or less; and the store's getting-started steps.
+ * otherwise from the rows' own indexes, one range per store day (decision 024); today / 7 / 30 days summed from them,
+ * with the period's storefront orders counted from their own index for the conversion; the top products of the 30 days;
+ * tracked stock at 5 or less; and the store's getting-started steps.
  */
 import type { Ctx } from '../../kernel/context'
 import { DAY_MS } from '../../lib/time'

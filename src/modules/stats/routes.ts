@@ -12,6 +12,7 @@ export const statsRoutes = new Elysia({ prefix: '/api/v1/stats' })
     response: { 200: data(Stats), ...authErrors },
     detail: routeDoc('Store')(
       'Aggregated analytics',
-      ' Period [from, to) by order creation time; both optional (ISO 8601), default all time, echoed back as given (null when absent). from > to → 400. Money in major units.',
+      ' Period [from, to) by order creation time; both optional (ISO 8601), default all time, ' +
+        'echoed back as given (null when absent). from > to → 400. Money in major units.',
     ),
   })

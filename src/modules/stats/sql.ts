@@ -11,7 +11,8 @@ type Range = [storeId: string, from: number, to: number]
 
 const statements = perConnection((db: Database) => ({
   statusIn: db.query<FigureRow, Range>(
-    'SELECT status AS k, COUNT(*) AS a, COALESCE(SUM(total), 0) AS b FROM orders WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY status',
+    'SELECT status AS k, COUNT(*) AS a, COALESCE(SUM(total), 0) AS b FROM orders WHERE store_id = ?1 ' +
+      'AND created_at >= ?2 AND created_at < ?3 GROUP BY status',
   ),
   productsIn: db.query<FigureRow, Range>(
     `SELECT i.product_id AS k, SUM(i.quantity) AS a, SUM(i.subtotal) AS b
@@ -20,19 +21,23 @@ const statements = perConnection((db: Database) => ({
       GROUP BY i.product_id`,
   ),
   visitsIn: db.query<{ n: number }, Range>(
-    'SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 AND created_at < ?3',
+    'SELECT COALESCE(SUM(count), 0) AS n FROM catalog_visits WHERE store_id = ?1 AND created_at >= ?2 ' +
+      'AND created_at < ?3',
   ),
   rolledVisitsOfDay: db.query<{ n: number }, [string, number]>(
     'SELECT visits AS n FROM visit_stats_daily WHERE store_id = ?1 AND day = ?2',
   ),
   statusDays: db.query<FigureRow, Range>(
-    'SELECT status AS k, SUM(orders) AS a, SUM(revenue) AS b FROM order_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY status',
+    'SELECT status AS k, SUM(orders) AS a, SUM(revenue) AS b FROM order_stats_daily WHERE store_id = ?1 ' +
+      'AND day >= ?2 AND day < ?3 GROUP BY status',
   ),
   productsDays: db.query<FigureRow, Range>(
-    'SELECT product_id AS k, SUM(quantity) AS a, SUM(revenue) AS b FROM product_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY product_id',
+    'SELECT product_id AS k, SUM(quantity) AS a, SUM(revenue) AS b FROM product_stats_daily ' +
+      'WHERE store_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY product_id',
   ),
   storefrontOrdersIn: db.query<{ n: number }, Range>(
-    "SELECT COUNT(*) AS n FROM orders WHERE store_id = ?1 AND source = 'storefront' AND created_at >= ?2 AND created_at < ?3",
+    "SELECT COUNT(*) AS n FROM orders WHERE store_id = ?1 AND source = 'storefront' AND created_at >= ?2 " +
+      'AND created_at < ?3',
   ),
   visitsDays: db.query<{ n: number }, Range>(
     'SELECT COALESCE(SUM(visits), 0) AS n FROM visit_stats_daily WHERE store_id = ?1 AND day >= ?2 AND day < ?3',
@@ -48,7 +53,10 @@ export const rawVisitsIn = (db: Database, ...r: Range) => statements(db).visitsI
 /** A UTC day's rolled-up visits (0 when none). */
 export const rolledVisitsOfDay = (db: Database, storeId: string, day: number) =>
   statements(db).rolledVisitsOfDay.get(storeId, day)?.n ?? 0
-/** Orders placed on the store's own pages in [from, to): a range of the partial index orders_store_storefront_created_idx. */
+/**
+ * Orders placed on the store's own pages in [from, to): a range
+ * of the partial index orders_store_storefront_created_idx.
+ */
 export const storefrontOrdersIn = (db: Database, ...r: Range) => statements(db).storefrontOrdersIn.get(...r)!.n
 /** The same figures from the rollups, for UTC days [fromDay, toDay). */
 export const ordersByStatusOnDays = (db: Database, ...r: Range) => statements(db).statusDays.all(...r)
@@ -95,7 +103,8 @@ export const lowStockOf = (db: Database, storeId: string, atMost: number) =>
       { productId: string; name: string; variant: string | null; stock: number },
       [string, number, string, number]
     >(
-      `SELECT id AS productId, name, NULL AS variant, stock FROM products WHERE store_id = ? AND deleted_at IS NULL AND stock IS NOT NULL AND stock <= ?
+      `SELECT id AS productId, name, NULL AS variant, stock FROM products WHERE store_id = ? AND deleted_at IS NULL
+      AND stock IS NOT NULL AND stock <= ?
        UNION ALL
        SELECT p.id, p.name, v.name, v.stock FROM variants v JOIN products p ON p.id = v.product_id
         WHERE p.store_id = ? AND p.deleted_at IS NULL AND v.is_active = 1 AND v.stock IS NOT NULL AND v.stock <= ?
@@ -105,9 +114,11 @@ export const lowStockOf = (db: Database, storeId: string, atMost: number) =>
 
 const STEP_SQL = {
   product:
-    'SELECT count(*) AS n FROM (SELECT 1 FROM products WHERE store_id = ? AND deleted_at IS NULL AND is_active = 1 LIMIT 1)',
+    'SELECT count(*) AS n FROM (SELECT 1 FROM products WHERE store_id = ? AND deleted_at IS NULL ' +
+    'AND is_active = 1 LIMIT 1)',
   picture:
-    'SELECT count(*) AS n FROM (SELECT 1 FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = ? AND p.deleted_at IS NULL LIMIT 1)',
+    'SELECT count(*) AS n FROM (SELECT 1 FROM product_images i JOIN products p ON p.id = i.product_id ' +
+    'WHERE p.store_id = ? AND p.deleted_at IS NULL LIMIT 1)',
   shipping: 'SELECT count(*) AS n FROM (SELECT 1 FROM shipping_options WHERE store_id = ? AND is_active = 1 LIMIT 1)',
 } as const
 

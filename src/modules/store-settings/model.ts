@@ -20,7 +20,12 @@ export const StoreSettings = t.Object(
     whatsappTemplate: t.Nullable(
       t.String({
         description:
-          'Placeholders, each accepted under any of its names: {store}/{tienda}/{loja}, {customer}/{nombre}/{cliente}, {items}/{productos}/{itens}, {total}, {order}/{pedido}, {shipping}/{envio}/{frete}, {discount}/{descuento}/{desconto}, {address}/{direccion}/{endereco}, {status_url}. A line whose placeholders are all empty (no shipping, discount or address) is left out. null means the default template of the store language',
+          'Placeholders, each accepted under any of its names: {store}/{tienda}/{loja}, ' +
+          '{customer}/{nombre}/{cliente}, {items}/{productos}/{itens}, {total}, {order}/{pedido}, ' +
+          '{shipping}/{envio}/{frete}, {discount}/{descuento}/{desconto}, ' +
+          '{address}/{direccion}/{endereco}, {status_url}. A line whose placeholders are all empty (no ' +
+          'shipping, discount or address) is left out. null means the default template of the store ' +
+          'language',
       }),
     ),
     description: t.Nullable(t.String()),
@@ -37,7 +42,8 @@ export const StoreSettings = t.Object(
     }),
     timezone: t.String({
       description:
-        "The store's IANA time zone (e.g. America/Bogota): the dates sellers and customers read, and the statistics' days",
+        "The store's IANA time zone (e.g. America/Bogota): the dates sellers and customers read, " +
+        "and the statistics' days",
     }),
     plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('lifetime')]),
     status: t.Union([t.Literal('active'), t.Literal('suspended')]),

@@ -19,6 +19,11 @@ export const storeRoutes = new Elysia({ prefix: '/api/v1/store' })
     response: { 200: data(StoreSettings), ...withConflict },
     detail: doc(
       'Update the store settings (partial)',
-      " `plan` and `status` are not writable (ignored). A taken slug → 409 DUPLICATE_SLUG. The currency is locked (409 CURRENCY_LOCKED) once the store has products, shipping options, money discounts or orders, because their amounts are stored in minor units of the current currency. `whatsappTemplate` may use only the placeholders listed on the field (any language's name); unknown ones are 400 naming them in `details.placeholders`. `timezone` must be an IANA name (400 field `timezone` otherwise).",
+      ' `plan` and `status` are not writable (ignored). A taken slug → 409 DUPLICATE_SLUG. The currency ' +
+        'is locked (409 CURRENCY_LOCKED) once the store has products, shipping options, ' +
+        'money discounts or orders, because their amounts are stored in minor units of the current ' +
+        "currency. `whatsappTemplate` may use only the placeholders listed on the field (any language's " +
+        'name); unknown ones are 400 naming them in `details.placeholders`. `timezone` must be an IANA ' +
+        'name (400 field `timezone` otherwise).',
     ),
   })

@@ -139,13 +139,15 @@ export function updateStoreSettings({ ctx, input }: { ctx: Ctx; input: StoreUpda
 
   try {
     const row = write(ctx, (tx) => {
-      const current = storeRow({ ctx, input: { id: ctx.store.id } }) // read inside the transaction: it runs on the same connection
+      // read inside the transaction: it runs on the same connection
+      const current = storeRow({ ctx, input: { id: ctx.store.id } })
       if (!current) throw new NotFound('Store')
       if (currency !== undefined && currency !== current.currency) {
         if (hasPricedRecords(tx, ctx.store.id)) {
           throw new Conflict(
             'CURRENCY_LOCKED',
-            `The currency can't change from ${current.currency} once the store has products, shipping options, money discounts or orders: their amounts are stored in ${current.currency}`,
+            `The currency can't change from ${current.currency} once the store has products, ` +
+              `shipping options, money discounts or orders: their amounts are stored in ${current.currency}`,
             {
               field: 'currency',
               currency: current.currency,

@@ -57,7 +57,10 @@ export class Dispatcher {
   private results: { run: Running; result: SendResult }[] = []
   private pumpScheduled = false
   wantAll = false
-  /** The outbox may hold rows: set by notify() and sweeps (another process may have written), cleared when a move comes up short. */
+  /**
+   * The outbox may hold rows: set by notify() and sweeps (another
+   * process may have written), cleared when a move comes up short.
+   */
   outboxPending = true
   /** Endpoints that may have due rows: notified, just freed a slot, or left waiting for room. */
   wantEndpoints = new Set<string>()

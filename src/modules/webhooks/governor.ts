@@ -51,7 +51,9 @@ export class DeliveryGovernor {
     return this.clock.now() < this.busyUntil
   }
 
-  /** How many sends may start now (Infinity when checkout is not under pressure; 0 until a group's worth has accrued). */
+  /**
+   * How many sends may start now (Infinity when checkout is not under pressure; 0 until a group's worth has accrued).
+   */
   available(): number {
     const now = this.clock.now()
     if (now >= this.busyUntil) return Infinity

@@ -26,8 +26,8 @@ export function eventPayload(type: WebhookEvent, data: unknown, at: number, stor
  * A step inside the caller's write (the kernel's `AppendEvent`, handed to every `Ctx`):
  * appends one outbox row per active endpoint of the store subscribed to `type`; returns how
  * many. `client` is the connection whose transaction is open (`db.$client`; a Drizzle `tx` runs
- * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's id, not a body.
- * An event outside the catalogue (`stock.low`, for the push queue only) appends nothing here.
+ * on it too): cached raw statements (docs/decisions/001). A deferred event (events.ts) stores its subject's
+ * id, not a body. An event outside the catalogue (`stock.low`, for the push queue only) appends nothing here.
  */
 export function appendEventTx<E extends EventType>(
   client: Database,

@@ -14,7 +14,10 @@ import { deleteFinishedDeliveries, endpointIds } from './sql'
 
 const BATCH = 500
 
-/** Deletes finished deliveries at least `days` old; returns how many went. `days = 0` keeps all. Takes the operator's ctx. */
+/**
+ * Deletes finished deliveries at least `days` old; returns how
+ * many went. `days = 0` keeps all. Takes the operator's ctx.
+ */
 export async function pruneDeliveryLog({ ctx, input }: { ctx: OperatorCtx; input: { days: number } }): Promise<number> {
   const { days } = input
   if (days <= 0) return 0

@@ -27,7 +27,10 @@ const read = { scope: 'webhooks:read', owns: 'webhooks' } as const
 const write = { scope: 'webhooks:write', owns: 'webhooks' } as const
 
 const URL_RULE =
-  ' The URL must be https and resolve only to public addresses: loopback, private, link-local, CGNAT, unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; a host that does not resolve gives `reason: "not_found"`; plain http gives `reason: "invalid_format"` (a server run with `WEBHOOK_ALLOW_PRIVATE=1`, for local testing, accepts both).'
+  ' The URL must be https and resolve only to public addresses: loopback, private, link-local, CGNAT, ' +
+  'unique-local and similar ranges are refused with 400 `details.reason: "private_address"`; ' +
+  'a host that does not resolve gives `reason: "not_found"`; plain http gives `reason: ' +
+  '"invalid_format"` (a server run with `WEBHOOK_ALLOW_PRIVATE=1`, for local testing, accepts both).'
 
 export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
   .use(access)
@@ -55,7 +58,10 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       response: { 201: data(WebhookWithSecret), ...withConflict },
       detail: doc(
         'Register a webhook endpoint',
-        ` Events: \`order.created\`, \`order.updated\`, \`review.created\` (non-empty, no repeats). The answer carries the signing \`secret\` (\`whsec_…\`); it is never shown again. A store has at most \`WEBHOOK_MAX_PER_STORE\` (20) endpoints: beyond, 409 \`LIMIT_REACHED\` with \`details.limit\`.${URL_RULE}`,
+        ` Events: \`order.created\`, \`order.updated\`, \`review.created\` (non-empty, ` +
+          `no repeats). The answer carries the signing \`secret\` (\`whsec_…\`); ` +
+          `it is never shown again. A store has at most \`WEBHOOK_MAX_PER_STORE\` (20) endpoints: beyond, ` +
+          `409 \`LIMIT_REACHED\` with \`details.limit\`.${URL_RULE}`,
       ),
     },
   )
@@ -69,7 +75,8 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       response: { 200: data(Webhook), ...withNotFound },
       detail: doc(
         'Update a webhook endpoint (partial)',
-        ` Setting \`isActive: true\` re-enables an endpoint the service disabled and clears \`disabledReason\`.${URL_RULE}`,
+        ` Setting \`isActive: true\` re-enables an endpoint the service disabled and clears ` +
+          `\`disabledReason\`.${URL_RULE}`,
       ),
     },
   )
@@ -85,7 +92,8 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
     response: { 200: data(WebhookWithSecret), ...withNotFound },
     detail: doc(
       'Rotate the signing secret',
-      ' Returns the new secret (shown only here). The previous secret keeps signing for an overlap (24 h by default): `webhook-signature` then carries two space-separated `v1,` signatures.',
+      ' Returns the new secret (shown only here). The previous secret keeps signing for an overlap (24 h ' +
+        'by default): `webhook-signature` then carries two space-separated `v1,` signatures.',
     ),
   })
   .get(
@@ -98,7 +106,9 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       response: { 200: list(Delivery), ...withNotFound },
       detail: doc(
         'Delivery log of an endpoint, newest first',
-        ' One row per event: status, attempts, last response code, latency and error, next attempt. Events not yet taken up by the dispatcher are listed as pending (attempts 0) under the id they will be sent with; reading never changes anything.',
+        ' One row per event: status, attempts, last response code, latency and error, ' +
+          'next attempt. Events not yet taken up by the dispatcher are listed as pending (attempts 0) ' +
+          'under the id they will be sent with; reading never changes anything.',
       ),
     },
   )
@@ -114,7 +124,8 @@ export const webhookRoutes = new Elysia({ prefix: '/api/v1/webhooks' })
       response: { 202: data(Delivery), ...withNotFound },
       detail: doc(
         'Replay a delivery',
-        ' Sends the same body with the same `webhook-id` again, at once; the delivery starts over (attempts 0, the retry schedule applies again).',
+        ' Sends the same body with the same `webhook-id` again, at once; ' +
+          'the delivery starts over (attempts 0, the retry schedule applies again).',
       ),
     },
   )

@@ -101,7 +101,10 @@ export class FairShare {
     return this.isSlow(endpoint) || (this.slowOf.get(store) ?? 0) > 0
   }
 
-  /** `endpoints` in serving order: the least recently served store first, within it the least recently served endpoint (never served: before all). */
+  /**
+   * `endpoints` in serving order: the least recently served store first,
+   * within it the least recently served endpoint (never served: before all).
+   */
   order(endpoints: Iterable<string>, storeOf: (endpoint: string) => string): string[] {
     const key = (e: string) => [this.storeServed.get(storeOf(e)) ?? -1, this.served.get(e) ?? -1] as const
     return [...endpoints]

@@ -30,7 +30,8 @@ function prepare(c: Database) {
   return {
     /** One endpoint's due rows, oldest first: a seek on deliveries_endpoint_due_idx, no sort. */
     duePending: c.prepare<Pick<DeliveryRow, 'id'>, [string, number, number]>(
-      `SELECT id FROM ${D} WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2 ORDER BY next_attempt_at LIMIT ?3`,
+      `SELECT id FROM ${D} WHERE status = 'pending' AND webhook_id = ?1 AND next_attempt_at <= ?2 ` +
+        'ORDER BY next_attempt_at LIMIT ?3',
     ),
     /** Claims a crash (or a lost result) left behind, once their lock has expired. */
     dueExpired: c.prepare<Pick<DeliveryRow, 'id'>, [string, number, number]>(
@@ -65,12 +66,14 @@ function prepare(c: Database) {
       `SELECT ${columns(webhookDeliveries, ATTEMPT_STATE)} FROM ${D} WHERE id = ?`,
     ),
     succeeded: c.prepare<never, [number, number, number, number, string]>(
-      `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, attempts_total = attempts_total + 1, delivered_at = ?1, last_response_code = ?2,
+      `UPDATE ${D} SET status = 'succeeded', attempts = attempts + 1, attempts_total = attempts_total + 1,
+      delivered_at = ?1, last_response_code = ?2,
          last_latency_ms = ?3, last_error = NULL, next_attempt_at = NULL, locked_until = NULL, updated_at = ?1
        WHERE id = ?5 AND status = 'sending' AND locked_until = ?4`,
     ),
     failed: c.prepare<never, [string, number | null, number | null, number | null, string, number, string, number]>(
-      `UPDATE ${D} SET status = ?1, attempts = attempts + 1, attempts_total = attempts_total + 1, next_attempt_at = ?2, last_response_code = ?3,
+      `UPDATE ${D} SET status = ?1, attempts = attempts + 1, attempts_total = attempts_total + 1,
+      next_attempt_at = ?2, last_response_code = ?3,
          last_latency_ms = ?4, last_error = ?5, locked_until = NULL, updated_at = ?6
        WHERE id = ?7 AND status = 'sending' AND locked_until = ?8`,
     ),
@@ -84,7 +87,8 @@ function prepare(c: Database) {
       `UPDATE ${W} SET is_active = 0, disabled_reason = ?1, updated_at = ?2 WHERE id = ?3 AND is_active = 1`,
     ),
     failPending: c.prepare<never, [string, number, string]>(
-      `UPDATE ${D} SET status = 'failed', next_attempt_at = NULL, last_error = ?1, updated_at = ?2 WHERE webhook_id = ?3 AND status = 'pending'`,
+      `UPDATE ${D} SET status = 'failed', next_attempt_at = NULL, last_error = ?1, updated_at = ?2 ` +
+        `WHERE webhook_id = ?3 AND status = 'pending'`,
     ),
   } satisfies Record<string, Statement<any, any>>
 }
@@ -158,12 +162,14 @@ export const outboxStatements = perConnection(
        SELECT id, store_id, ?2, ?3, ?4, ?5 FROM webhooks WHERE ${SUBSCRIBED}`,
     ),
     oldest: client.prepare(
-      `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload, subject_id AS subjectId, created_at AS createdAt
+      `SELECT seq, webhook_id AS webhookId, store_id AS storeId, event_type AS eventType, payload,
+      subject_id AS subjectId, created_at AS createdAt
        FROM webhook_outbox ORDER BY seq LIMIT ?`,
     ),
     // The event's time is the delivery's creation time and its first attempt's due time.
     insertDelivery: client.prepare(
-      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, locked_until, next_attempt_at, created_at, updated_at)
+      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_type, payload, status, locked_until,
+      next_attempt_at, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?6, ?6, ?6)`,
     ),
     deleteUpTo: client.prepare('DELETE FROM webhook_outbox WHERE seq <= ?'),

@@ -120,7 +120,10 @@ export class DeliveryStore {
   }
 }
 
-/** A row of the delivery listing: a log row, or an event still in the outbox shown as the pending delivery it will become. */
+/**
+ * A row of the delivery listing: a log row, or an event still
+ * in the outbox shown as the pending delivery it will become.
+ */
 export type ListedDelivery = Pick<
   DeliveryRow,
   | 'id'

@@ -9,7 +9,9 @@ import type { Ctx } from '../../kernel/context'
 import type { AppError } from '../../lib/errors'
 import type { StoreNeed } from '../route'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
-import type { PageKit, PageReq, PageRoute, Problem } from './kit'
+import type { PageReq, PageRoute, Problem } from './kit'
+import type { Words } from '../words'
+import type { PanelEnv } from '../env'
 
 /** The words the folded pages say, in the person's language. */
 export interface CrudWords {
@@ -36,7 +38,7 @@ export interface CrudSpec<Row extends { id: string }, Form> {
   read: StoreNeed
   write: StoreNeed
   owns: OwnedTable
-  words(c: PageReq): CrudWords
+  words(w: Words): CrudWords
   /** How a record is named in titles ("Edit SUMMER10"). */
   label(row: Row): string
   list(c: PageReq): Promise<Response>
@@ -52,7 +54,7 @@ export interface CrudSpec<Row extends { id: string }, Form> {
   special?(c: PageReq, form: Form): (e: AppError) => Problem | undefined
 }
 
-export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: CrudSpec<Row, Form>): PageRoute[] {
+export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: CrudSpec<Row, Form>): PageRoute[] {
   const at = (id: string) => `${s.base}/${encodeURIComponent(id)}`
   const record = `${s.base}/:id`
   const idOf = (c: PageReq) => c.params.id ?? ''
@@ -62,7 +64,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       method: 'get',
       path: `${s.base}/new`,
       need: s.write,
-      handler: (c) => s.editor(c, 200, { title: s.words(c).add, form: s.emptyForm() }),
+      handler: (c) => s.editor(c, 200, { title: s.words(c.w).add, form: s.emptyForm() }),
     },
     {
       method: 'post',
@@ -76,7 +78,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
         } catch (e) {
           const r = refusal(c, e, s.special?.(c, form))
           if (!r) throw e
-          return s.editor(c, r.status, { title: s.words(c).add, form, ...r })
+          return s.editor(c, r.status, { title: s.words(c.w).add, form, ...r })
         }
       },
     },
@@ -88,7 +90,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return s.editor(c, 200, {
             id: row.id,
             title: w.editTitle(s.label(row)),
@@ -112,7 +114,12 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
           } catch (e) {
             const r = refusal(c, e, s.special?.(c, form))
             if (!r) throw e
-            return s.editor(c, r.status, { id: current.id, title: s.words(c).editTitle(s.label(current)), form, ...r })
+            return s.editor(c, r.status, {
+              id: current.id,
+              title: s.words(c.w).editTitle(s.label(current)),
+              form,
+              ...r,
+            })
           }
         }),
     },
@@ -124,7 +131,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PageKit, s: Cru
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w.removeTitle(s.label(row)),

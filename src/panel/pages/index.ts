@@ -3,7 +3,8 @@
  * settings, API keys, webhooks. routes.ts
  * registers these definitions with their `access` beside the shell's own routes.
  */
-import type { PageKit, PageRoute } from './kit'
+import type { PageRoute } from './kit'
+import type { PanelEnv } from '../env'
 import { productPages } from './products/routes'
 import { settingsPages } from './settings'
 import { keyPages } from './keys'
@@ -15,9 +16,9 @@ import { shippingPages } from './shipping'
 import { bulkPages } from './bulk/routes'
 import { csvPages } from './csv/routes'
 
-export type { PageKit, PageRoute } from './kit'
+export type { PageRoute } from './kit'
 
-export function catalogPages(kit: PageKit): PageRoute[] {
+export function catalogPages(kit: PanelEnv): PageRoute[] {
   return [
     ...productPages(kit),
     ...settingsPages(kit),

@@ -6,10 +6,9 @@
 import { customersPages } from './customers'
 import { dashboardPages } from './dashboard'
 import { morePage } from './more'
-import { ordersPages, type OrdersPanelDeps } from './orders/routes'
+import { ordersPages } from './orders/routes'
+import type { PanelEnv } from '../env'
 
-export type PagesDeps = OrdersPanelDeps
-
-export function panelPages(deps: PagesDeps) {
-  return ordersPages(deps).use(customersPages()).use(dashboardPages()).use(morePage())
+export function panelPages(env: PanelEnv) {
+  return ordersPages(env).use(customersPages()).use(dashboardPages()).use(morePage())
 }

@@ -3,4 +3,4 @@ import type { PanelEnv } from '../env'
 import { installRoutes } from './install-routes'
 import { pushRoutes } from './routes'
 
-export const pushPanel = (env: PanelEnv) => pushRoutes(env).use(installRoutes(env))
+export const pushPanel = (env: PanelEnv) => pushRoutes(env).use(installRoutes())

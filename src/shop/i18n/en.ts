@@ -63,7 +63,8 @@ export const en: Words = {
     belowMinimum: 'Your order does not reach the minimum for this discount code.',
     invalid: 'Please check this field.',
     duplicate:
-      'It looks like you already placed this order a few minutes ago. Check your messages, or change the order to place another one.',
+      'It looks like you already placed this order a few minutes ago. Check your messages, ' +
+      'or change the order to place another one.',
     outOfStock: 'Sorry, there is not enough stock left of an item in your cart. Lower the quantity or remove it.',
     available: 'Only {n} left.',
     soldOutNow: 'Sorry, this has just sold out. Remove it to go on.',

@@ -28,7 +28,8 @@ export const es: Words = {
   unavailableText: 'Esta tienda no está disponible por el momento. Vuelve más tarde.',
   busyTitle: 'Demasiadas páginas a la vez',
   busyText:
-    'Desde esta conexión se han abierto muchísimas páginas en el último minuto. Espera un minuto y vuelve a intentarlo.',
+    'Desde esta conexión se han abierto muchísimas páginas en el último minuto. Espera un minuto y ' +
+    'vuelve a intentarlo.',
   storesTitle: 'Tiendas',
   storesIntro: 'Elige una tienda para ver su catálogo.',
   noStores: 'Todavía no hay tiendas.',

@@ -1,4 +1,7 @@
-/** The words of an order's line table (items, quantities, prices, totals): the seller's order page and the customer's status page say them alike. */
+/**
+ * The words of an order's line table (items, quantities, prices, totals):
+ * the seller's order page and the customer's status page say them alike.
+ */
 export const ORDER_LINE_WORDS = {
   en: {
     items: 'Items',

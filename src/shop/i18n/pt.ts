@@ -63,7 +63,8 @@ export const pt: Words = {
     belowMinimum: 'Seu pedido não atinge o mínimo deste cupom.',
     invalid: 'Verifique este campo.',
     duplicate:
-      'Parece que você já fez este pedido há alguns minutos. Confira suas mensagens, ou altere o pedido para fazer outro.',
+      'Parece que você já fez este pedido há alguns minutos. Confira suas mensagens, ' +
+      'ou altere o pedido para fazer outro.',
     outOfStock: 'Desculpe, não há estoque suficiente de um item do seu carrinho. Diminua a quantidade ou remova-o.',
     available: 'Restam apenas {n}.',
     soldOutNow: 'Desculpe, acabou de esgotar. Remova-o para continuar.',

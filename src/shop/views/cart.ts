@@ -8,9 +8,36 @@ import { orderStatusWords } from '../i18n/order-status'
 export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
   const { store } = cat
   const { words } = c
-  const field = (id: string, label: string, input: Html, hint?: string) =>
-    html`<p class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}${input}<span class="err" id="${id}-err" data-err="${id}"></span></p>`
+  const field = (id: string, label: string, input: Html, hint?: string) => {
+    const hintPart = hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''
+    const err = html`<span class="err" id="${id}-err" data-err="${id}"></span>`
+    return html`<p class="field"><label for="${id}">${label}</label>${hintPart}${input}${err}</p>`
+  }
   const ships = cat.shippingOptions
+  const shipOption = (s: ViewCatalog['shippingOptions'][number], i: number) => {
+    const radio = html`<input type="radio" name="shippingOptionId" value="${s.id}"${i === 0 ? raw(' checked') : ''}>`
+    const price = html`<span class="p">${money(c, s.price, store.currency)}</span>`
+    const days = s.estimatedDays !== null ? html` <span class="muted">(${words.days(s.estimatedDays)})</span>` : ''
+    return html`<label class="opt">${radio} <span>${s.name}</span> ${price}${days}</label>`
+  }
+  const inputs = {
+    name: raw('<input id="name" name="name" autocomplete="name" required maxlength="200" aria-describedby="name-err">'),
+    phone: raw(
+      '<input id="phone" name="phone" type="tel" autocomplete="tel" required maxlength="40" ' +
+        'aria-describedby="phone-hint phone-err">',
+    ),
+    address: raw(
+      '<textarea id="address" name="address" autocomplete="street-address" rows="2" maxlength="1000" ' +
+        'aria-describedby="address-err"></textarea>',
+    ),
+    notes: raw('<textarea id="notes" name="notes" rows="2" maxlength="2000" aria-describedby="notes-err"></textarea>'),
+    discountCode: raw(
+      '<input id="discountCode" name="discountCode" autocomplete="off" maxlength="64" ' +
+        'aria-describedby="discountCode-err">',
+    ),
+  }
+  const subtotal = html`<dt>${words.subtotal}</dt><dd data-subtotal></dd>`
+  const shippingTotal = ships.length ? html`<dt>${words.shipping}</dt><dd data-shipping></dd>` : ''
   const main = html`<h1 id="cart-h" data-cart-title="${words.cartTitle}">${words.cartTitle}</h1>
 <p class="note" data-needs-js>${words.needsJs}</p>
 <div class="cart" data-cart hidden>
@@ -21,17 +48,17 @@ export function cartPage(cat: ViewCatalog, c: PageCtx): Html {
 ${
   ships.length
     ? html`<fieldset class="ships"><legend>${words.shipping}</legend>
-${ships.map((s, i) => html`<label class="opt"><input type="radio" name="shippingOptionId" value="${s.id}"${i === 0 ? raw(' checked') : ''}> <span>${s.name}</span> <span class="p">${money(c, s.price, store.currency)}</span>${s.estimatedDays !== null ? html` <span class="muted">(${words.days(s.estimatedDays)})</span>` : ''}</label>`)}
+${ships.map(shipOption)}
 <span class="err" id="shippingOptionId-err" data-err="shippingOptionId"></span>
 </fieldset>`
     : ''
 }
-${field('name', words.name, raw('<input id="name" name="name" autocomplete="name" required maxlength="200" aria-describedby="name-err">'))}
-${field('phone', words.phone, raw('<input id="phone" name="phone" type="tel" autocomplete="tel" required maxlength="40" aria-describedby="phone-hint phone-err">'), words.phoneHint)}
-${field('address', words.address, raw('<textarea id="address" name="address" autocomplete="street-address" rows="2" maxlength="1000" aria-describedby="address-err"></textarea>'))}
-${field('notes', words.notes, raw('<textarea id="notes" name="notes" rows="2" maxlength="2000" aria-describedby="notes-err"></textarea>'))}
-${field('discountCode', words.discountCode, raw('<input id="discountCode" name="discountCode" autocomplete="off" maxlength="64" aria-describedby="discountCode-err">'))}
-<dl class="totals"><dt>${words.subtotal}</dt><dd data-subtotal></dd>${ships.length ? html`<dt>${words.shipping}</dt><dd data-shipping></dd>` : ''}<dt>${words.total}</dt><dd data-total></dd></dl>
+${field('name', words.name, inputs.name)}
+${field('phone', words.phone, inputs.phone, words.phoneHint)}
+${field('address', words.address, inputs.address)}
+${field('notes', words.notes, inputs.notes)}
+${field('discountCode', words.discountCode, inputs.discountCode)}
+<dl class="totals">${subtotal}${shippingTotal}<dt>${words.total}</dt><dd data-total></dd></dl>
 <p class="muted small">${words.totalNote}</p>
 <p class="form-err" role="alert" data-form-err></p>
 <button type="submit" data-submit>${words.placeOrder}</button>

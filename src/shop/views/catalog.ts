@@ -29,13 +29,14 @@ export function catalogPage(cat: ViewCatalog, c: PageCtx): Html {
   if (rest.length)
     sections.push({ id: 'c-more', name: sections.length ? words.other : words.allProducts, products: rest })
   let shown = 0
+  const categoryLinks = html`<ul>${sections.map((s) => html`<li><a href="#${s.id}">${s.name}</a></li>`)}</ul>`
   const main = html`<section class="intro">
 <h1>${store.name}</h1>
 ${store.description ? html`<p class="desc">${store.description}</p>` : ''}
 ${whatsappLink(store, c)}
 ${shareLink([store.name, c.origin + storePath(store)], c)}
 </section>
-${sections.length > 1 ? html`<nav class="cats" aria-label="${words.categories}"><ul>${sections.map((s) => html`<li><a href="#${s.id}">${s.name}</a></li>`)}</ul></nav>` : ''}
+${sections.length > 1 ? html`<nav class="cats" aria-label="${words.categories}">${categoryLinks}</nav>` : ''}
 ${sections.length === 0 ? html`<p>${words.noProducts}</p>` : ''}
 ${sections.map(
   (s) => html`<section class="cat" aria-labelledby="${s.id}">

@@ -5,10 +5,14 @@ import { layout, productPath, storePath, summary } from './parts'
 
 export function directoryPage(entries: { name: string; slug: string; description: string | null }[], c: PageCtx): Html {
   const { words } = c
+  const entry = (e: (typeof entries)[number]) => {
+    const about = e.description ? html`<p class="muted">${summary(e.description, '')}</p>` : ''
+    return html`<li><a href="${storePath(e)}">${e.name}</a>${about}</li>`
+  }
   const main = html`<h1>${words.storesTitle}</h1>
 ${
   entries.length
-    ? html`<p>${words.storesIntro}</p><ul class="stores">${entries.map((e) => html`<li><a href="${storePath(e)}">${e.name}</a>${e.description ? html`<p class="muted">${summary(e.description, '')}</p>` : ''}</li>`)}</ul>`
+    ? html`<p>${words.storesIntro}</p><ul class="stores">${entries.map(entry)}</ul>`
     : html`<p>${words.noStores}</p>`
 }`
   return layout(c, { title: words.storesTitle, description: words.storesIntro, path: '/', main })

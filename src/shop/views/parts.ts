@@ -62,10 +62,15 @@ export function picturesOf(p: ViewProduct, origin: string): ViewImage[] {
   })
 }
 
+/** ` width="…" height="…"` when the picture's size is known (the page keeps its place while it loads). */
+const sizeOf = (pic: ViewImage) => (pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : '')
+
 /** A picture after the first (lazy, small): the product page's gallery. */
 export function galleryImg(pic: ViewImage, alt: string): Html {
   const srcset = pic.sizes?.length ? pic.sizes.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
-  return html`<img src="${pic.sizes?.[0]?.url ?? pic.url}"${srcset ? html` srcset="${srcset}" sizes="(min-width: 48rem) 8rem, 30vw"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}" loading="lazy" decoding="async">`
+  const sources = srcset ? html` srcset="${srcset}" sizes="(min-width: 48rem) 8rem, 30vw"` : ''
+  const src = pic.sizes?.[0]?.url ?? pic.url
+  return html`<img src="${src}"${sources}${sizeOf(pic)} alt="${alt}" loading="lazy" decoding="async">`
 }
 
 /** `alt` is empty on cards: the product name follows inside the same link, so it would be read twice. */
@@ -73,7 +78,9 @@ export function img(p: ViewProduct, c: PageCtx, sizesAttr: string, eager: boolea
   const pic = pictureOf(p, c.origin)
   if (!pic) return undefined
   const srcset = pic.sizes?.length ? pic.sizes.map((s) => `${s.url} ${s.width}w`).join(', ') : undefined
-  return html`<img src="${pic.url}"${srcset ? html` srcset="${srcset}" sizes="${sizesAttr}"` : ''}${pic.width && pic.height ? html` width="${pic.width}" height="${pic.height}"` : ''} alt="${alt}"${eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')} decoding="async">`
+  const sources = srcset ? html` srcset="${srcset}" sizes="${sizesAttr}"` : ''
+  const loading = eager ? raw(' fetchpriority="high"') : raw(' loading="lazy"')
+  return html`<img src="${pic.url}"${sources}${sizeOf(pic)} alt="${alt}"${loading} decoding="async">`
 }
 
 /** "$12.00", or "From $10.00" when variants differ in price; compare-at price struck through. */
@@ -82,11 +89,9 @@ export function priceOf(p: ViewProduct, currency: string, c: PageCtx): Html {
   const min = Math.min(...prices)
   const from = prices.some((x) => x !== min)
   const was = p.comparePrice !== null && p.comparePrice > min
-  return html`<p class="price">${from ? `${c.words.from} ` : ''}<span>${money(c, min, currency)}</span>${
-    was
-      ? html` <span class="was"><span class="vh">${c.words.regularPrice}: </span><s>${money(c, p.comparePrice!, currency)}</s></span>`
-      : ''
-  }</p>`
+  const regular = html`<span class="vh">${c.words.regularPrice}: </span>`
+  const wasPart = was ? html` <span class="was">${regular}<s>${money(c, p.comparePrice!, currency)}</s></span>` : ''
+  return html`<p class="price">${from ? `${c.words.from} ` : ''}<span>${money(c, min, currency)}</span>${wasPart}</p>`
 }
 
 /** The price as one line of text ("$12.00", "From $10.00"), for a shared message. */
@@ -101,12 +106,14 @@ export function priceText(p: ViewProduct, currency: string, c: PageCtx): string 
  * what is shared (name, price, absolute URL on PUBLIC_URL or the request's origin), not a sentence.
  */
 export function shareLink(lines: string[], c: PageCtx): Html {
-  return html`<a class="share" href="https://wa.me/?text=${encodeURIComponent(lines.join('\n'))}" rel="noopener">${c.words.shareWhatsapp}</a>`
+  const href = `https://wa.me/?text=${encodeURIComponent(lines.join('\n'))}`
+  return html`<a class="share" href="${href}" rel="noopener">${c.words.shareWhatsapp}</a>`
 }
 
 export function whatsappLink(store: ViewStore, c: PageCtx): Html | undefined {
   if (!store.whatsappNumber) return undefined
-  return html`<a class="wa" href="https://wa.me/${store.whatsappNumber.replace(/\D/g, '')}" rel="noopener">${c.words.contactWhatsapp}</a>`
+  const href = `https://wa.me/${store.whatsappNumber.replace(/\D/g, '')}`
+  return html`<a class="wa" href="${href}" rel="noopener">${c.words.contactWhatsapp}</a>`
 }
 
 export interface LayoutOpts {

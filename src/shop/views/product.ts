@@ -10,7 +10,7 @@ import {
   reviewsJsonLd,
   reviewsSection,
 } from '../review-views'
-import type { PageCtx, ViewCatalog, ViewProduct, ViewStore } from './types'
+import type { PageCtx, ViewCatalog, ViewImage, ViewProduct, ViewStore } from './types'
 import {
   galleryImg,
   img,
@@ -79,6 +79,8 @@ export interface ProductPageOpts {
   outcome?: ReviewOutcome
 }
 
+const STAR = html`<span aria-hidden="true">★ </span>`
+
 export function productPage(cat: ViewCatalog, p: ViewProduct, c: PageCtx, opts: ProductPageOpts = {}): Html {
   const reviews = opts.reviews ?? NO_REVIEWS_PAGE
   const { store } = cat
@@ -86,20 +88,42 @@ export function productPage(cat: ViewCatalog, p: ViewProduct, c: PageCtx, opts: 
   const category = cat.categories.find((k) => k.id === p.categoryId)
   const available = isAvailable(p)
   const picture = pictureOf(p, c.origin)
+  const average = (n: number) => numberFormat(words.locale, { maximumFractionDigits: 1 }).format(n)
+  const reviewCount = words.reviews(p.reviewCount)
   const rating =
     p.reviewCount > 0 && p.averageRating !== null
-      ? html`<p class="rating"><span aria-hidden="true">★ </span>${words.rating(numberFormat(words.locale, { maximumFractionDigits: 1 }).format(p.averageRating))} · ${words.reviews(p.reviewCount)}</p>`
+      ? html`<p class="rating">${STAR}${words.rating(average(p.averageRating))} · ${reviewCount}</p>`
       : html`<p class="rating muted">${words.noReviews}</p>`
+  // The first variant in stock is chosen; a sold-out one can't be.
+  const firstInStock = p.variants.findIndex((x) => x.inStock !== false)
+  const variantOption = (v: ViewProduct['variants'][number], i: number) => {
+    const out = v.inStock === false
+    const state = out ? raw(' disabled') : i === firstInStock ? raw(' checked') : ''
+    const radio = html`<input type="radio" name="variant" value="${v.id}"${state} required>`
+    const price = html`<span class="p">${money(c, v.price, store.currency)}</span>`
+    const sold = out ? html` <span class="sold">${words.soldOut}</span>` : ''
+    return html`<label class="opt${out ? ' out' : ''}">${radio} <span>${v.name}</span> ${price}${sold}</label>`
+  }
   const variantPicker = p.variants.length
     ? html`<fieldset class="variants">
 <legend>${words.chooseOption}</legend>
-${p.variants.map((v, i) => {
-  const out = v.inStock === false
-  return html`<label class="opt${out ? ' out' : ''}"><input type="radio" name="variant" value="${v.id}"${out ? raw(' disabled') : ''}${!out && i === p.variants.findIndex((x) => x.inStock !== false) ? raw(' checked') : ''} required> <span>${v.name}</span> <span class="p">${money(c, v.price, store.currency)}</span>${out ? html` <span class="sold">${words.soldOut}</span>` : ''}</label>`
-})}
+${p.variants.map(variantOption)}
 </fieldset>`
     : ''
-  const main = html`<nav class="crumbs" aria-label="Breadcrumb"><a href="${storePath(store)}">${store.name}</a>${category ? html` <span aria-hidden="true">›</span> <a href="${storePath(store)}#c-${category.slug}">${category.name}</a>` : ''}</nav>
+  const categoryCrumb = category
+    ? html` <span aria-hidden="true">›</span> <a href="${storePath(store)}#c-${category.slug}">${category.name}</a>`
+    : ''
+  const { added, chooseFirst } = words.client
+  const formData = html`data-add data-product="${p.id}" data-added="${added}" data-choose="${chooseFirst}"`
+  const disabled = available ? '' : raw(' disabled')
+  const units = html`type="number" inputmode="numeric" min="1" max="999" value="1"`
+  const quantity = html`<input id="qty" name="qty" ${units}${disabled}>`
+  const addButton = available
+    ? html`<button type="submit">${words.addToCart}</button>`
+    : html`<button type="submit" disabled>${words.soldOut}</button>`
+  const form = { action: `${productPath(store, p)}/reviews`, storeId: store.id, productId: p.id, outcome: opts.outcome }
+  const storeCrumb = html`<a href="${storePath(store)}">${store.name}</a>`
+  const main = html`<nav class="crumbs" aria-label="Breadcrumb">${storeCrumb}${categoryCrumb}</nav>
 <article class="product">
 ${img(p, c, '(min-width: 40rem) 32rem, 100vw', true) ?? ''}
 <div class="info">
@@ -107,10 +131,10 @@ ${img(p, c, '(min-width: 40rem) 32rem, 100vw', true) ?? ''}
 ${priceOf(p, store.currency, c)}
 ${rating}
 ${p.description ? html`<p class="desc">${p.description}</p>` : ''}
-<form class="add" method="get" action="${storePath(store)}/cart" data-add data-product="${p.id}" data-added="${words.client.added}" data-choose="${words.client.chooseFirst}">
+<form class="add" method="get" action="${storePath(store)}/cart" ${formData}>
 ${variantPicker}
-<p class="qty"><label for="qty">${words.quantity}</label> <input id="qty" name="qty" type="number" inputmode="numeric" min="1" max="999" value="1"${available ? '' : raw(' disabled')}></p>
-${available ? html`<button type="submit">${words.addToCart}</button>` : html`<button type="submit" disabled>${words.soldOut}</button>`}
+<p class="qty"><label for="qty">${words.quantity}</label> ${quantity}</p>
+${addButton}
 <p class="status" role="status" data-add-status></p>
 </form>
 <p class="note" data-needs-js>${words.needsJs}</p>
@@ -120,7 +144,7 @@ ${shareLink([p.name, priceText(p, store.currency, c), c.origin + productPath(sto
 </article>
 ${gallery(p, c)}
 ${reviewsSection(reviews, productPath(store, p), words)}
-${reviewForm({ action: `${productPath(store, p)}/reviews`, storeId: store.id, productId: p.id, outcome: opts.outcome }, words)}`
+${reviewForm(form, words)}`
   return layout(c, {
     title: `${p.name} · ${store.name}`,
     description: summary(p.description, `${p.name} · ${store.name}`),
@@ -141,5 +165,6 @@ ${reviewForm({ action: `${productPath(store, p)}/reviews`, storeId: store.id, pr
 function gallery(p: ViewProduct, c: PageCtx): Html | '' {
   const pics = picturesOf(p, c.origin)
   if (pics.length < 2) return ''
-  return html`<ul class="gallery">${pics.slice(1).map((pic, i) => html`<li>${galleryImg(pic, `${p.name}, ${i + 2}/${pics.length}`)}</li>`)}</ul>`
+  const item = (pic: ViewImage, i: number) => html`<li>${galleryImg(pic, `${p.name}, ${i + 2}/${pics.length}`)}</li>`
+  return html`<ul class="gallery">${pics.slice(1).map(item)}</ul>`
 }

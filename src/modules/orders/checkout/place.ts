@@ -164,7 +164,8 @@ export function placeOrder({ ctx: base, input: o, tx }: { ctx: CtxBase; input: P
   }
   sql.insertOrder(db, order)
   sql.insertItems(db, lines)
-  const statusUrl = `${o.origin ?? base.config.publicUrl?.replace(/\/$/, '') ?? ''}/s/${encodeURIComponent(store.slug)}/orders/${token}`
+  const origin = o.origin ?? base.config.publicUrl?.replace(/\/$/, '') ?? ''
+  const statusUrl = `${origin}/s/${encodeURIComponent(store.slug)}/orders/${token}`
   fx.emit('order.created', { orderId: order.id })
 
   const body: OrderCreatedBody = {

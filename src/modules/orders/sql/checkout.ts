@@ -43,9 +43,8 @@ export type DiscountRow = Raw<
 
 // Orders have 1–100 lines: the lookups' and the items insert's texts are built once per count (db/sql.ts perCount).
 const variantLookup = perCount(
-  (
-    n,
-  ) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName, p.store_id AS storeId,
+  (n) => `SELECT v.id, v.name, v.price, v.is_active AS isActive, p.id AS productId, p.name AS productName,
+  p.store_id AS storeId,
                  p.is_active AS productActive, p.deleted_at AS deletedAt, v.stock
             FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id IN (${placeholders(n)})`,
 )
@@ -166,15 +165,19 @@ export const replayOf = (
 ): Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'> | null =>
   db
     .query<Pick<IdempotencyRow, 'requestHash' | 'responseStatus' | 'responseBody'>, [string, string, number]>(
-      'SELECT request_hash AS requestHash, response_status AS responseStatus, response_body AS responseBody FROM idempotency_keys WHERE store_id = ? AND key = ? AND created_at > ?',
+      'SELECT request_hash AS requestHash, response_status AS responseStatus, ' +
+        'response_body AS responseBody FROM idempotency_keys WHERE store_id = ? AND key = ? ' +
+        'AND created_at > ?',
     )
     .get(storeId, key, since)
 
 /** Records a 201 for its key; an expired row the prune job hasn't removed yet is simply replaced. */
 export function saveReplay(db: Database, r: IdempotencyRow): void {
   db.query(
-    `INSERT INTO idempotency_keys (store_id, key, request_hash, response_status, response_body, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash, response_status = excluded.response_status,
+    `INSERT INTO idempotency_keys (store_id, key, request_hash, response_status, response_body, created_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (store_id, key) DO UPDATE SET request_hash = excluded.request_hash,
+     response_status = excluded.response_status,
        response_body = excluded.response_body, created_at = excluded.created_at`,
   ).run(r.storeId, r.key, r.requestHash, r.responseStatus, r.responseBody, r.createdAt)
 }

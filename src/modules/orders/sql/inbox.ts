@@ -32,8 +32,11 @@ export interface InboxItem {
  * since, user id. With no viewer no row is new (a `since` no order reaches).
  */
 const IS_NEW =
-  '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id AND op.user_id = ?)) AS isNew'
-const ROW = `o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, ${IS_NEW}`
+  '(o.created_at >= ? AND NOT EXISTS (SELECT 1 FROM order_opened op WHERE op.order_id = o.id ' +
+  'AND op.user_id = ?)) AS isNew'
+const ROW =
+  'o.id, o.order_number AS orderNumber, o.status, o.customer_name AS customerName, ' +
+  `o.customer_phone AS customerPhone, o.total, o.currency, o.created_at AS createdAt, ${IS_NEW}`
 export type NewParams = [since: number, userId: string]
 type RawRow = Omit<InboxRow, 'items'> & { isNew: number | boolean }
 const rowOf = (r: RawRow): InboxRow => ({ ...r, isNew: !!r.isNew, items: [] })
@@ -75,7 +78,8 @@ export function inboxRowsWhere(
   else if (w.nameLike !== undefined) where.push("o.customer_name LIKE ? ESCAPE '\\'"), params.push(w.nameLike)
   return client
     .query<RawRow, (string | number)[]>(
-      `SELECT ${ROW} FROM orders o WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC LIMIT ? OFFSET ?`,
+      `SELECT ${ROW} FROM orders o WHERE ${where.join(' AND ')} ORDER BY o.created_at DESC, o.rowid DESC ` +
+        'LIMIT ? OFFSET ?',
     )
     .all(...isNew, ...params, limit, offset)
     .map(rowOf)
@@ -85,7 +89,8 @@ export function inboxRowsWhere(
 export function inboxRowsById(client: Database, storeId: string, ids: readonly string[], isNew: NewParams): InboxRow[] {
   return client
     .query<RawRow, [number, string, string, string]>(
-      // `+` keeps the planner on the ids' primary key: without it SQLite walks the store's orders (store_id index) and filters.
+      // `+` keeps the planner on the ids' primary key: without it
+      // SQLite walks the store's orders (store_id index) and filters.
       `SELECT ${ROW} FROM orders o WHERE +o.store_id = ? AND o.id IN (SELECT value FROM json_each(?))`,
     )
     .all(...isNew, storeId, JSON.stringify(ids))
@@ -145,18 +150,20 @@ export interface HistoryLine {
 }
 
 /**
- * The order's status history, oldest first (found by the order's rowid, schema/order-events.ts), with who made each move: the first activity line
- * naming the order written in the move's transaction (write() records it there, a moment after
- * the move's own clock reading, hence the window).
+ * The order's status history, oldest first (found by the order's rowid, schema/order-events.ts), with who made each
+ * move: the first activity line naming the order written in the move's transaction (write() records it there, a moment
+ * after the move's own clock reading, hence the window).
  */
 export const historyOf = (client: Database, storeId: string, orderId: string): HistoryLine[] =>
   client
     .query<HistoryLine, [string, string]>(
       `SELECT e.status, e.previous, e.at, a.actor, coalesce(nullif(u.name, ''), u.email) AS person
          FROM order_events e
-         LEFT JOIN activity a ON a.seq = (SELECT seq FROM activity WHERE store_id = e.store_id AND at BETWEEN e.at AND e.at + 1000 AND record_id = e.order_id ORDER BY at, seq LIMIT 1)
+         LEFT JOIN activity a ON a.seq = (SELECT seq FROM activity WHERE store_id = e.store_id AND at BETWEEN e.at
+         AND e.at + 1000 AND record_id = e.order_id ORDER BY at, seq LIMIT 1)
          LEFT JOIN users u ON a.actor = 'user:' || u.id
-        WHERE e.order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND e.order_id = ?1 AND e.store_id = ?2 ORDER BY e.id`,
+        WHERE e.order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND e.order_id = ?1 AND e.store_id = ?2
+        ORDER BY e.id`,
     )
     .all(orderId, storeId)
 
@@ -178,10 +185,20 @@ export const openedPairs = (client: Database, orderIds: readonly string[]): { o:
     )
     .all(JSON.stringify(orderIds))
 
-/** Marks the store's order opened by the person (only an order created since `since`), and drops their marks older than that. */
+/** Whether the person's mark of the order is there already (a read: no transaction, no commit). */
+export const isOpened = (client: Database, orderId: string, userId: string): boolean =>
+  client
+    .query<{ x: number }, [string, string]>('SELECT 1 AS x FROM order_opened WHERE order_id = ? AND user_id = ?')
+    .get(orderId, userId) !== null
+
+/**
+ * Marks the store's order opened by the person (only an order
+ * created since `since`), and drops their marks older than that.
+ */
 export function markOpened(client: Database, storeId: string, orderId: string, userId: string, since: number): void {
   client.run(
-    'INSERT OR IGNORE INTO order_opened (order_id, user_id, store_id, order_created_at) SELECT id, ?, store_id, created_at FROM orders WHERE id = ? AND store_id = ? AND created_at >= ?',
+    'INSERT OR IGNORE INTO order_opened (order_id, user_id, store_id, order_created_at) ' +
+      'SELECT id, ?, store_id, created_at FROM orders WHERE id = ? AND store_id = ? AND created_at >= ?',
     [userId, orderId, storeId, since],
   )
   client.run('DELETE FROM order_opened WHERE user_id = ? AND order_created_at < ?', [userId, since])

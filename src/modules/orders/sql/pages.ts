@@ -19,7 +19,8 @@ export const statusTokenOf = (client: Database, orderId: string): string | undef
 export const timelineOf = (client: Database, orderId: string): { status: OrderStatus; at: number }[] =>
   client
     .query<{ status: OrderStatus; at: number }, [string]>(
-      'SELECT status, at FROM order_events WHERE order_rowid = (SELECT rowid FROM orders WHERE id = ?1) AND order_id = ?1 ORDER BY id',
+      'SELECT status, at FROM order_events WHERE order_rowid = (SELECT rowid FROM orders WHERE id = ?1) ' +
+        'AND order_id = ?1 ORDER BY id',
     )
     .all(orderId)
 

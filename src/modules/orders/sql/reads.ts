@@ -90,7 +90,10 @@ export function pageOfOrderIds(db: Db, f: OrderFilter, limit: number, offset: nu
     .map((r) => r[0] as string)
 }
 
-/** The list form's rows of these orders, in no particular order. The ids go in as one JSON array (a fixed statement text). */
+/**
+ * The list form's rows of these orders, in no particular order.
+ * The ids go in as one JSON array (a fixed statement text).
+ */
 export const listOrdersByIds = (client: Database, ids: string[]): ListOrder[] =>
   ids.length === 0
     ? []
@@ -117,7 +120,10 @@ export function countOrders(db: Db, storeId: string, status?: OrderStatus): numb
   return q!.n
 }
 
-/** Orders matching a filter with a time bound, counted: the bound narrows an indexed range, so this is bounded by the answer. */
+/**
+ * Orders matching a filter with a time bound, counted: the bound
+ * narrows an indexed range, so this is bounded by the answer.
+ */
 export function countMatching(db: Db, f: OrderFilter): number {
   const w = whereOf(f)
   return db.$client
@@ -150,7 +156,8 @@ function itemRowsOf<T extends { orderId: string }>(
   if (orderIds.length === 0) return out
   const rows = client
     .query<T, [string]>(
-      `SELECT ${fields} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`,
+      `SELECT ${fields} FROM order_items WHERE order_id IN (SELECT value FROM json_each(?)) ` +
+        'ORDER BY order_id, position',
     )
     .all(JSON.stringify(orderIds))
   for (const r of rows) {

@@ -36,11 +36,15 @@ export const productsWithTakenStock = (db: Database, orderId: string): string[] 
 /** Puts back every unit the order took; an item no longer tracked stays untracked. */
 export function putBackUnits(db: Database, orderId: string): void {
   db.query(
-    `UPDATE variants SET stock = stock + (SELECT sum(quantity) FROM order_items i WHERE i.order_id = ?1 AND i.variant_id = variants.id AND i.stock_taken = 1)
-      WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken = 1 AND variant_id IS NOT NULL) AND stock IS NOT NULL`,
+    `UPDATE variants SET stock = stock + (SELECT sum(quantity) FROM order_items i WHERE i.order_id = ?1
+    AND i.variant_id = variants.id AND i.stock_taken = 1)
+      WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1 AND stock_taken = 1
+      AND variant_id IS NOT NULL) AND stock IS NOT NULL`,
   ).run(orderId)
   db.query(
-    `UPDATE products SET stock = stock + (SELECT sum(quantity) FROM order_items i WHERE i.order_id = ?1 AND i.product_id = products.id AND i.variant_id IS NULL AND i.stock_taken = 1)
-      WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1 AND stock_taken = 1 AND variant_id IS NULL) AND stock IS NOT NULL`,
+    `UPDATE products SET stock = stock + (SELECT sum(quantity) FROM order_items i WHERE i.order_id = ?1
+    AND i.product_id = products.id AND i.variant_id IS NULL AND i.stock_taken = 1)
+      WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1 AND stock_taken = 1 AND variant_id IS NULL)
+      AND stock IS NOT NULL`,
   ).run(orderId)
 }

@@ -5,10 +5,9 @@
  * API's schema, then insertProductTx / changeProductTx (caps, compare-at price, category, slug) —
  * a slice of products at a time (at most 25, and at most about 2 ms of work), each slice in its
  * own transaction rolled back, with a turn of the event loop between slices: a 10,000-row check
- * never holds the process (or the database's write lock) for long, and what it reports — products to create, to update (matched by slug,
- * with each value's old → new), unchanged, and every fault of every line — is what the apply
- * will do. Two things span slices and are carried from one to the next: the plan's product count
- * and the slugs already created.
+ * never holds the process (or the database's write lock) for long, and what it reports — products to create, to update
+ * (matched by slug, with each value's old → new), unchanged, and every fault of every line — is what the apply will do.
+ * Two things span slices and are carried from one to the next: the plan's product count and the slugs already created.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Ctx } from '../../../kernel/context'

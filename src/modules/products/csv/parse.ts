@@ -1,9 +1,9 @@
 /**
  * Reading a catalog CSV (csv-parse): the header names the documented columns
  * (docs/panel-catalog.md) in any order; each later record is a row with its line number (where the
- * record starts, as a text editor counts; a quoted cell may span lines). The bytes are read as UTF-8 (with or without a byte-order mark) or UTF-16
- * with its mark (decode.ts); anything else, a NUL character, or a record over 64 KB refuses the file
- * as a whole, naming the line, as do a wrong header and too many rows or bytes.
+ * record starts, as a text editor counts; a quoted cell may span lines). The bytes are read as UTF-8 (with or without a
+ * byte-order mark) or UTF-16 with its mark (decode.ts); anything else, a NUL character, or a record over 64 KB refuses
+ * the file as a whole, naming the line, as do a wrong header and too many rows or bytes.
  *
  * The text is fed to the parser in slices with a turn of the event loop between them, so a large
  * file never holds up other requests while it is read.

@@ -84,7 +84,10 @@ const same = (a: string, b: string) =>
   a.trim() === b.trim() || (isNumber(a) && isNumber(b) && toNumber(a) === toNumber(b))
 const toNumber = (s: string) => Number(s.trim().replace(',', '.'))
 
-/** The line and column of an API field's error in a group: `variants[1].price` is the second variant's line, column variantPrice. */
+/**
+ * The line and column of an API field's error in a group:
+ * `variants[1].price` is the second variant's line, column variantPrice.
+ */
 export function placeOf(g: CsvGroup, field: unknown): { line: number; column?: CsvColumn } {
   const first = g.rows[0]!.line
   const f = typeof field === 'string' ? field : ''

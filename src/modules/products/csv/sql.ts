@@ -28,7 +28,9 @@ export interface ExportRow {
 export const productsAfter = (client: Database, storeId: string, after: number, limit: number): ExportRow[] =>
   client
     .query<ExportRow, [string, number, number]>(
-      'SELECT rowid AS rid, id, name, slug, description, price, compare_price AS comparePrice, category_id AS categoryId, stock, is_active AS isActive FROM products WHERE store_id = ? AND deleted_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
+      'SELECT rowid AS rid, id, name, slug, description, price, compare_price AS comparePrice, ' +
+        'category_id AS categoryId, stock, is_active AS isActive FROM products WHERE store_id = ? ' +
+        'AND deleted_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
     )
     .all(storeId, after, limit)
 

@@ -7,7 +7,10 @@ import { stageUpload } from './staging'
 import type { Config } from '../../../config'
 import type { UploadAdmission } from './admission'
 
-/** What the picture routes reach besides `ctx`: where media go, how big a file may be, and the per-store upload admission. */
+/**
+ * What the picture routes reach besides `ctx`: where media go,
+ * how big a file may be, and the per-store upload admission.
+ */
 export interface ImageRoutesPort {
   config: Pick<Config, 'dataDir' | 'mediaMaxBytes'>
   uploads: UploadAdmission
@@ -52,7 +55,12 @@ export const imageRoutes = (port: ImageRoutesPort) =>
         detail: {
           ...doc(
             'Upload a product image',
-            ' Stored re-encoded as WebP at up to 320/640/1280 px wide, metadata (EXIF, GPS) removed, orientation applied; it takes the next position. Free plan: 3 images per product (403 PLAN_REQUIRED `productImages`); every plan: 10 (409 LIMIT_REACHED). Not an image → 400 `details.field: "file"`. At most MEDIA_UPLOADS_PER_STORE (2) uploads of one store in flight: beyond → 429 with Retry-After.',
+            ' Stored re-encoded as WebP at up to 320/640/1280 px wide, metadata (EXIF, GPS) removed, ' +
+              'orientation applied; it takes the next position. Free plan: ' +
+              '3 images per product (403 PLAN_REQUIRED `productImages`); every plan: ' +
+              '10 (409 LIMIT_REACHED). Not an image → 400 `details.field: ' +
+              '"file"`. At most MEDIA_UPLOADS_PER_STORE (2) uploads of one store in flight: ' +
+              'beyond → 429 with Retry-After.',
           ),
           requestBody: {
             required: true,
@@ -66,7 +74,8 @@ export const imageRoutes = (port: ImageRoutesPort) =>
                       type: 'string',
                       format: 'binary',
                       description:
-                        'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and MEDIA_MAX_PIXELS (40 MP)',
+                        'JPEG, PNG or WebP (recognised by content), at most MEDIA_MAX_BYTES (8 MiB) and ' +
+                        'MEDIA_MAX_PIXELS (40 MP)',
                     },
                   },
                 },

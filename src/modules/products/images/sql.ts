@@ -26,21 +26,29 @@ export const imageRowsOf = (db: Database, productId: string): ImageRow[] =>
     .query<ImageRow, [string]>(`SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id = ? ORDER BY position`)
     .all(productId)
 
-/** Many products' pictures in one query, by product then position; the ids go in as one JSON array, so the text never changes. */
+/**
+ * Many products' pictures in one query, by product then position;
+ * the ids go in as one JSON array, so the text never changes.
+ */
 export const imageRowsOfProducts = (db: Database, productIds: string[]): ImageRow[] =>
   db
     .query<ImageRow, [string]>(
-      `SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id, position`,
+      `SELECT ${IMAGE_FIELDS} FROM product_images WHERE product_id IN (SELECT value FROM json_each(?)) ` +
+        'ORDER BY product_id, position',
     )
     .all(JSON.stringify(productIds))
 
 export function insertImage(db: Database, r: ImageRow, at: number): void {
   db.query(
-    'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO product_images (id, store_id, product_id, position, width, height, widths, created_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(r.id, r.storeId, r.productId, r.position, r.width, r.height, r.widths, at)
 }
 
-/** Rewrites positions to 0..n-1 in `ids` order, through negatives so the unique (product_id, position) index never sees a clash. */
+/**
+ * Rewrites positions to 0..n-1 in `ids` order, through negatives
+ * so the unique (product_id, position) index never sees a clash.
+ */
 export function renumberImages(db: Database, productId: string, ids: string[]): void {
   db.query('UPDATE product_images SET position = -1 - position WHERE product_id = ?').run(productId)
   const set = db.query('UPDATE product_images SET position = ? WHERE id = ?')

@@ -30,7 +30,9 @@ export function resetStaging(dataDir: string): void {
 const notMultipart = () =>
   new ValidationError('file', 'required', "Send the image as the multipart/form-data field 'file'")
 
-/** One file part on disk. `size` stops at the limit + 1: a larger file is cut there, and the service refuses it (413). */
+/**
+ * One file part on disk. `size` stops at the limit + 1: a larger file is cut there, and the service refuses it (413).
+ */
 export interface StagedPart {
   file: Blob
   size: number

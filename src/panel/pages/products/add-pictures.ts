@@ -6,9 +6,9 @@
 import type { Ctx } from '../../../kernel/context'
 import { AppError } from '../../../lib/errors'
 import { uploadImage, type StagedPart } from '../../../modules/products'
-import type { PageKit, PageReq } from '../kit'
+import type { PageReq } from '../kit'
 import { pictureProblem } from './picture-problems'
-import { pw } from './words'
+import type { PanelEnv } from '../../env'
 
 export interface Added {
   added: number
@@ -22,14 +22,14 @@ export interface Added {
 export const pickedParts = (files: StagedPart[]) => files.filter((f) => f.size > 0 || f.filename !== '')
 
 export async function addPictures(
-  kit: PageKit,
+  kit: PanelEnv,
   c: PageReq,
   ctx: Ctx,
   productId: string,
   parts: (StagedPart | undefined)[],
 ): Promise<Added> {
   const p = c.p
-  const w = pw(p)
+  const w = p.w
   const out: Added = { added: 0, errors: [], status: 201 }
   for (const part of parts) {
     try {
@@ -38,9 +38,9 @@ export async function addPictures(
     } catch (e) {
       // A product gone or another store's is the page's to answer, not a file's problem.
       if (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))) throw e
-      const problem = pictureProblem(e, p.lang, kit.deps.config)
+      const problem = pictureProblem(e, p.w, kit.deps.config)
       if (!problem) throw e
-      out.errors.push(part?.filename ? w.fileProblem(part.filename, problem.message) : problem.message)
+      out.errors.push(part?.filename ? w.products.fileProblem(part.filename, problem.message) : problem.message)
       out.status = problem.status
       out.upgradeUrl ??= problem.upgradeUrl
     }

@@ -9,10 +9,11 @@ import { AppError } from '../../../lib/errors'
 import type { Ctx } from '../../../kernel/context'
 import { can, forbiddenPage, messagePage, type Frame } from '../../views'
 import type { PanelRequest } from '../../gate'
-import { cw, type PageKit, type PageReq } from '../kit'
+import type { PageReq } from '../kit'
 import { editorPage, type EditorData } from './editor'
 import { formOf } from './form'
 import type { PicturesView } from './pictures-view'
+import type { PanelEnv } from '../../env'
 
 export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' | 'pictures' | 'maxMb'> & {
   errors?: Record<string, string>
@@ -22,7 +23,7 @@ export type EditorInput = Omit<EditorData, 'categories' | 'currency' | 'errors' 
 
 const MB = 1024 * 1024
 
-export function productRenderer(kit: PageKit) {
+export function productRenderer(kit: PanelEnv) {
   const categoriesOf = (ctx: Ctx) =>
     listCategories({ ctx, input: { limit: 100 } }).data.map((c) => ({ id: c.id, name: c.name }))
   const maxMb = Math.floor(kit.deps.config.mediaMaxBytes / MB)
@@ -36,7 +37,7 @@ export function productRenderer(kit: PageKit) {
     const writable = 'assets' in who ? can(who, 'products:write') : true
     const token = 'assets' in who ? (who.person?.formToken ?? '') : (who.formToken ?? '')
     return {
-      lang: who.lang,
+      w: who.w,
       token,
       writable,
       productId: product.id,
@@ -64,7 +65,7 @@ export function productRenderer(kit: PageKit) {
   }
 
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
   const forbidden = (c: PageReq) => kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
 
   /** A verb's 404 or 403 (not a plan's) as its page; undefined for anything else. */
@@ -86,7 +87,7 @@ export function productRenderer(kit: PageKit) {
       const product = getProduct({ ctx, input: { id } })
       return editor(c, status, {
         id,
-        title: cw(c.p).editProduct(product.name),
+        title: c.p.w.products.editProduct(product.name),
         form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })
