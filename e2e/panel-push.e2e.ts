@@ -114,8 +114,9 @@ test('installable panel: worker, push shown and tapped, manifest and icons, offl
   const payload = decryptPush(push.received[0]!, sub) as { title: string; url: string }
   expect(payload.url).toBe(`/admin/orders/${order.id}`)
 
-  await cdp.send('ServiceWorker.enable')
-  const registrationId = await new Promise<string>((resolve) => {
+  // Listening before enabling: the registrations are reported as it is enabled, and an event
+  // that arrived before the listener would be missed for good.
+  const registered = new Promise<string>((resolve) => {
     cdp.on(
       'ServiceWorker.workerRegistrationUpdated',
       (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
@@ -124,6 +125,8 @@ test('installable panel: worker, push shown and tapped, manifest and icons, offl
       },
     )
   })
+  await cdp.send('ServiceWorker.enable')
+  const registrationId = await registered
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin: h.origin,
     registrationId,

@@ -202,6 +202,8 @@ const schema = {
   benchNoResponseCache: setting('BENCH_NO_RESPONSE_CACHE', flag, false, '1 or 0'),
 
   shutdownTimeoutMs: setting('SHUTDOWN_TIMEOUT_MS', int(0), 10000, 'milliseconds'),
+  /** A full garbage collection after this many MB of new JavaScript allocation (lib/memory-watch.ts); 0 = off. */
+  memoryCollectStepMb: setting('MEMORY_COLLECT_STEP_MB', int(0), 32, 'megabytes ≥ 0 (0 turns it off)'),
 
   // Backups (src/backup): snapshots into DATA_DIR/backups, the newest BACKUP_KEEP kept; 0 = no schedule.
   backupCron: setting('BACKUP_CRON', cron, '0 30 3 * * *', 'a cron pattern (with seconds)'),

@@ -8,6 +8,7 @@
  */
 import { loadConfigOrExit } from '../config'
 import { createDeps } from '../deps'
+import { startMemoryWatch } from '../lib/memory-watch'
 import { serveUntilSignal, startServer } from '../server'
 import { demoInstructions } from './demo-instructions'
 import { demoLogger } from './demo-log'
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const seed = seedDemo(deps)
   await seedDemoPictures(deps, seed)
   const running = await startServer(config, { deps })
+  startMemoryWatch(config.memoryCollectStepMb)
   serveUntilSignal(running)
   const lan = running.certFile ? lanOrigins(config, running.port) : []
   process.stdout.write(demoInstructions(seed, running.url, running.certFile, { lan, logFile: file }))

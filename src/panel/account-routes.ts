@@ -24,7 +24,6 @@ import {
   verifyPassword,
 } from '../modules/people'
 import type { PanelRequest, Person } from './gate'
-import type { PanelWords } from './i18n'
 import { accountPage, recoveryCodesPage, totpSetupPage } from './views'
 
 import { panelPlugin, panelRoute, type PanelCall } from './route'
@@ -34,13 +33,14 @@ import type { PanelEnv } from './env'
 import { notificationsOf, pushNotice } from './push/account'
 import { confirmFirst } from './confirm'
 import { accountAppsSection } from './apps-routes'
+import type { Words } from './words'
 
 export function accountRoutes(env: PanelEnv) {
   const { limiter, people, render, signedInTo, issuerOf } = env
   const app = panelPlugin('accountRoutes', [
     // ------------------------------------------------------------ account
     panelRoute({ method: 'get', path: '/admin/account', need: 'signedIn' }, (c) =>
-      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done) ?? pushNotice(c.p.lang, c.query.done)),
+      account(c.p, c.person, c.set, 200, notice(c.w, c.query.done) ?? pushNotice(c.w, c.query.done)),
     ),
     panelRoute({ method: 'post', path: '/admin/account/profile', need: 'signedIn' }, (c) => {
       const { p } = c
@@ -55,7 +55,7 @@ export function accountRoutes(env: PanelEnv) {
         })
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e
-        return account(p, c.person, c.set, 400, undefined, { name: p.w.nameRequired })
+        return account(p, c.person, c.set, 400, undefined, { name: p.w.signin.nameRequired })
       }
       return seeOther(c.set, '/admin/account?done=saved')
     }),
@@ -75,12 +75,12 @@ export function accountRoutes(env: PanelEnv) {
           set,
           429,
           undefined,
-          { 'current-password': p.w.tooManyAttempts(minutes(wait)) },
+          { 'current-password': p.w.signin.tooManyAttempts(minutes(wait)) },
           { 'retry-after': String(wait) },
         )
       // Every field judged at once: a wrong current password and a weak new one are both told.
       const errors: Record<string, string> = {}
-      if (!ok) errors['current-password'] = p.w.wrongPassword
+      if (!ok) errors['current-password'] = p.w.account.wrongPassword
       // The current password is this change's proof that it is them (confirm.ts).
       else session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
       const fresh = judgeNewPassword(p.w, field(c.body, 'password'), user.email, errors)
@@ -117,7 +117,7 @@ export function accountRoutes(env: PanelEnv) {
         if (!(e instanceof ValidationError)) throw e
         const setup = pendingTotp({ ctx: people, input: { user, issuer: issuerOf(p) } })
         if (!setup) return seeOther(set, '/admin/account')
-        return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.wrongCode))
+        return render(p, set, 400, (f) => totpSetupPage(f, setup, f.w.signin.wrongCode))
       }
       const opened = rotateSession({ ctx: people, input: { session } })
       return render(p, set, 200, (f) => recoveryCodesPage(f, codes), { 'set-cookie': sessionCookie(opened.token) })
@@ -145,7 +145,7 @@ export function accountRoutes(env: PanelEnv) {
     const password = field(c.body, 'password')
     const errors: Record<string, string> = {}
     const fresh = judgeNewPassword(p.w, password, user.email, errors)
-    if (field(c.body, 'password2') !== password) errors['new-password-2'] = p.w.passwordsDiffer
+    if (field(c.body, 'password2') !== password) errors['new-password-2'] = p.w.signin.passwordsDiffer
     if (fresh === undefined || errors['new-password-2']) return account(p, c.person, set, 400, undefined, errors)
     const hash = await hashPassword(fresh, p.ip)
     // Guarded: two racing posts set one password; the second finds one set and changes nothing.
@@ -187,7 +187,7 @@ export function accountRoutes(env: PanelEnv) {
           twoStep: { on: fresh.totpEnabledAt !== null, codesLeft: recoveryCodesLeft(people, user.id) },
           sessions: listSessions({ ctx: people, input: { userId: user.id } }).map((s) => ({
             id: s.id,
-            device: deviceName(s.userAgent, f.w.unknownDevice),
+            device: deviceName(s.userAgent, f.w.account.unknownDevice),
             lastSeen: iso(s.lastSeenAt),
             network: s.ipPrefix,
             current: s.id === session.id,
@@ -202,12 +202,7 @@ export function accountRoutes(env: PanelEnv) {
    * The new password checked by the people module's rules; its message goes into `errors` at the
    * new-password field and nothing is returned when it fails, or when another field already did.
    */
-  function judgeNewPassword(
-    w: PanelWords,
-    password: string | undefined,
-    email: string,
-    errors: Record<string, string>,
-  ) {
+  function judgeNewPassword(w: Words, password: string | undefined, email: string, errors: Record<string, string>) {
     try {
       const checked = checkNewPassword(password, email)
       return Object.keys(errors).length ? undefined : checked
@@ -218,15 +213,15 @@ export function accountRoutes(env: PanelEnv) {
     }
   }
 
-  function notice(w: PanelWords, done: string | undefined): string | undefined {
+  function notice(w: Words, done: string | undefined): string | undefined {
     return done === 'saved'
-      ? w.saved
+      ? w.common.saved
       : done === 'password'
-        ? w.passwordChanged
+        ? w.account.passwordChanged
         : done === 'passkey'
-          ? w.passkeyAdded
+          ? w.account.passkeyAdded
           : done === 'password-set'
-            ? w.passwordSet
+            ? w.signin.passwordSet
             : undefined
   }
 }

@@ -6,7 +6,6 @@
 import type { Ctx } from '../kernel/context'
 import { iso } from '../lib/time'
 import { appsOfPerson, appsOfStore, disconnectApp, type ConnectedApp } from '../modules/oauth'
-import { appsWords } from './i18n/apps'
 import { connectedAppsSection, type AppRow, type Frame } from './views'
 import { panelPlugin, panelRoute } from './route'
 import type { PanelEnv } from './env'
@@ -22,18 +21,18 @@ const rowOf = (a: ConnectedApp): AppRow => ({
 
 /** The Account page's section: the person's own connected apps, in every store. */
 export function accountAppsSection(env: Pick<PanelEnv, 'people'>, userId: string, f: Frame) {
-  const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfPerson({ ctx: env.people, input: { userId } }).map(rowOf), {
-    intro: a.connectedAppsIntro,
+  const w = f.w
+  return connectedAppsSection(f, w, appsOfPerson({ ctx: env.people, input: { userId } }).map(rowOf), {
+    intro: w.apps.connectedAppsIntro,
     action: (id) => `/admin/account/apps/${encodeURIComponent(id)}/disconnect`,
   })
 }
 
 /** The Team page's section: every connected app of the store, with whose it is. */
 export function teamAppsSection(ctx: Ctx, f: Frame) {
-  const a = appsWords(f.lang)
-  return connectedAppsSection(f, a, appsOfStore({ ctx }).map(rowOf), {
-    intro: a.storeAppsIntro,
+  const w = f.w
+  return connectedAppsSection(f, w, appsOfStore({ ctx }).map(rowOf), {
+    intro: w.apps.storeAppsIntro,
     action: (id) => `/admin/team/apps/${encodeURIComponent(id)}/disconnect`,
     showPerson: true,
   })

@@ -70,14 +70,14 @@ export async function confirmFirst(
         : checkSecondStep({ ctx: people, input: { user, code } }) !== undefined,
     )
     if (wait > 0) {
-      error = { text: p.w.tooManyAttempts(minutes(wait)), field: which }
+      error = { text: p.w.signin.tooManyAttempts(minutes(wait)), field: which }
       status = 429
       extra['retry-after'] = String(wait)
     } else if (ok) {
       session.provedAt = recordProof({ ctx: people, input: { sessionId: session.id } })
       return undefined
     } else {
-      error = { text: which === 'password' ? p.w.wrongPassword : p.w.wrongCode, field: which }
+      error = { text: which === 'password' ? p.w.account.wrongPassword : p.w.signin.wrongCode, field: which }
       status = 401
     }
   }

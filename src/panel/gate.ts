@@ -23,7 +23,7 @@ import {
 } from '../modules/people'
 import { getStore } from '../modules/platform-stores'
 import { uploadsBodyLimit } from '../modules/products'
-import { fromAcceptLanguage, isPanelLanguage, panelWords, type PanelLanguage, type PanelWords } from './i18n'
+import { panelWords, type PanelLanguage, isPanelLanguage, fromAcceptLanguage, type Words } from './words'
 
 export const PANEL_MAX_BODY = 1024 * 1024
 
@@ -49,7 +49,7 @@ export interface PanelRequest {
   ip: string
   userAgent: string | null
   lang: PanelLanguage
-  w: PanelWords
+  w: Words
   /** The cookie's session id, when it names a live session (complete or pending). */
   token?: string
   /** The session's form token (derived from its id). */

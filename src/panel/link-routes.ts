@@ -35,7 +35,7 @@ export function linkRoutes(env: PanelEnv) {
       const { p } = c
       const token = c.query.token ?? ''
       if (!opts.firstRun.valid(people, token))
-        return render(p, c.set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
+        return render(p, c.set, 404, (f) => messagePage(f, f.w.setup.setupTitle, f.w.signin.linkUnknown))
       return render(p, c.set, 200, (f) => setupPage(f, token))
     }),
     panelRoute({ method: 'post', path: '/admin/setup', need: 'anonymous' }, async (c) => {
@@ -51,23 +51,23 @@ export function linkRoutes(env: PanelEnv) {
           setupPage(f, token, { storeName, name, email: emailRaw, timezone: zoneRaw, field: fieldName, error }),
         )
       if (!opts.firstRun.valid(people, token))
-        return render(p, set, 404, (f) => messagePage(f, f.w.setupTitle, f.w.linkUnknown))
-      if (!storeName || storeName.length > 100) return again('storeName', p.w.nameRequired)
+        return render(p, set, 404, (f) => messagePage(f, f.w.setup.setupTitle, f.w.signin.linkUnknown))
+      if (!storeName || storeName.length > 100) return again('storeName', p.w.signin.nameRequired)
       // Empty is UTC (the script proposes the browser's zone; without it the field starts empty).
       const timezone = zoneRaw === '' ? 'UTC' : canonicalZone(zoneRaw)
-      if (!timezone) return again('timezone', p.w.storeZoneInvalid)
+      if (!timezone) return again('timezone', p.w.setup.storeZoneInvalid)
       let email: string
       let password: string
       let cleanName: string
       try {
         cleanName = checkName(name)
       } catch {
-        return again('name', p.w.nameRequired)
+        return again('name', p.w.signin.nameRequired)
       }
       try {
         email = checkEmail(emailRaw).email
       } catch {
-        return again('email', p.w.emailInvalid)
+        return again('email', p.w.signin.emailInvalid)
       }
       try {
         password = checkNewPassword(field(c.body, 'password'), email)
@@ -127,15 +127,15 @@ export function linkRoutes(env: PanelEnv) {
         // An existing account: never given credentials here. It joins once the request proves it
         // is that account: already signed in as it, or its password now (then its two-step).
         if (p.person?.user.id === user.id) asUserId = user.id
-        else if (!user.passwordHash) return again(p.w.joinNeedsSession(link.email), undefined, 403)
+        else if (!user.passwordHash) return again(p.w.signin.joinNeedsSession(link.email), undefined, 403)
         else {
           const hash = user.passwordHash
           // Counted before the hash, given back when it was right (people/throttle.ts).
           const { wait, ok } = await throttledCheck(limiter, p.ip, link.email, () =>
             verifyPassword(field(c.body, 'password') ?? '', hash, p.ip),
           )
-          if (wait > 0) return again(p.w.tooManyAttempts(minutes(wait)), 'password', 429)
-          if (!ok) return again(p.w.wrongPassword, 'password', 401)
+          if (wait > 0) return again(p.w.signin.tooManyAttempts(minutes(wait)), 'password', 429)
+          if (!ok) return again(p.w.account.wrongPassword, 'password', 401)
           if (user.totpEnabledAt !== null) {
             // The second step first; it brings the person back here, signed in, to accept.
             const pending = openSession({
@@ -159,7 +159,7 @@ export function linkRoutes(env: PanelEnv) {
           try {
             cleanName = checkName(name)
           } catch {
-            return again(p.w.nameRequired, 'name')
+            return again(p.w.signin.nameRequired, 'name')
           }
         }
         try {
@@ -175,7 +175,7 @@ export function linkRoutes(env: PanelEnv) {
       } catch (e) {
         if (e instanceof LinkRefused) return linkProblem(p, set, e.problem)
         // The account appeared between the page and this post: it joins only by signing in as it.
-        if (e instanceof SignInAsAccount) return again(p.w.joinNeedsSession(link.email), undefined, 403)
+        if (e instanceof SignInAsAccount) return again(p.w.signin.joinNeedsSession(link.email), undefined, 403)
         throw e
       }
       const storeId =
@@ -201,9 +201,10 @@ export function linkRoutes(env: PanelEnv) {
 
   /** A spent, expired or unknown link says so and where to go next: the sign-in page. */
   function linkProblem(p: PanelRequest, set: Req['set'], problem: 'unknown' | 'used' | 'expired') {
-    const text = problem === 'used' ? p.w.linkUsed : problem === 'expired' ? p.w.linkExpired : p.w.linkUnknown
+    const text =
+      problem === 'used' ? p.w.signin.linkUsed : problem === 'expired' ? p.w.signin.linkExpired : p.w.signin.linkUnknown
     return render(p, set, problem === 'unknown' ? 404 : 410, (f) =>
-      messagePage(f, f.w.signInLinkTitle, text, html`<p><a href="/admin/login">${f.w.goToSignIn}</a></p>`),
+      messagePage(f, f.w.signin.signIn, text, html`<p><a href="/admin/login">${f.w.signin.goToSignIn}</a></p>`),
     )
   }
 

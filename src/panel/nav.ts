@@ -4,10 +4,10 @@
  * declare the same grant (routes.ts), so a link that isn't shown answers 403 when typed.
  */
 import type { PanelNeed } from '../modules/people'
-import type { PanelWords } from './i18n'
+import type { Words } from './words'
 
 export interface NavItem {
-  key: keyof PanelWords &
+  key: keyof Words['nav'] &
     (
       | 'dashboard'
       | 'orders'

@@ -16,7 +16,6 @@ import {
 } from '../modules/oauth'
 import type { Role } from '../modules/people'
 import type { PanelRequest, Person } from './gate'
-import { appsWords } from './i18n/apps'
 import { badAuthorizePage, consentPage, messagePage } from './views'
 import { type Req, field, seeOther, PANEL_CSP } from './respond'
 import { panelPlugin, panelRoute } from './route'
@@ -57,8 +56,8 @@ export function oauthPanelRoutes(env: PanelEnv) {
       input: { params, resource: `${ownOrigin(config, request)}/mcp` },
     })
     if ('fault' in checked) {
-      const a = appsWords(p.lang)
-      return { refused: render(p, set, 400, (f) => badAuthorizePage(f, a, a.badRequest[checked.fault])) }
+      const w = p.w
+      return { refused: render(p, set, 400, (f) => badAuthorizePage(f, w, w.apps.badRequest[checked.fault])) }
     }
     return { request: checked.request }
   }
@@ -75,14 +74,12 @@ export function oauthPanelRoutes(env: PanelEnv) {
     const fields: Record<string, string> = {}
     for (const [k, v] of Object.entries(params)) if (v !== undefined) fields[k] = v
     if (!fields.redirect_uri) fields.redirect_uri = req.redirectUri
-    const a = appsWords(p.lang)
     return render(
       p,
       set,
       200,
       (f) =>
         consentPage(f, {
-          a,
           client: req.clientName,
           redirectHost: redirect.host,
           fields,
@@ -105,7 +102,7 @@ export function oauthPanelRoutes(env: PanelEnv) {
         return seeOther(set, `/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`)
       }
       if (p.person.stores.length === 0)
-        return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+        return render(p, set, 403, (f) => messagePage(f, f.w.errors.noStoreTitle, f.w.errors.noStoreText))
       return consent(p, p.person, set, checked.request, params)
     }),
     panelRoute({ method: 'post', path: '/oauth/authorize', need: 'signedIn' }, (c) => {
@@ -119,7 +116,8 @@ export function oauthPanelRoutes(env: PanelEnv) {
         return seeOther(set, redirectWith(req.redirectUri, { error: 'access_denied', state: req.state }))
       const { person } = c
       const chosen = person.stores.find((s) => s.storeId === field(c.body, 'store'))
-      if (!chosen) return render(p, set, 400, (f) => messagePage(f, f.w.forbiddenTitle, f.w.forbiddenText))
+      if (!chosen)
+        return render(p, set, 400, (f) => messagePage(f, f.w.errors.forbiddenTitle, f.w.errors.forbiddenText))
       const { code } = approveAuthorization({
         ctx: { db, clock },
         input: { request: req, userId: person.user.id, storeId: chosen.storeId, role: chosen.role as Role },

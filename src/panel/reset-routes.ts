@@ -18,14 +18,14 @@ export function resetRoutes(env: PanelEnv) {
     panelRoute({ ...spec, method: 'get' }, ({ ctx, person, params, render }) => {
       const m = listTeam({ ctx }).members.find((x) => x.id === params.id)
       if (!m || m.userId === person.user.id)
-        return render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+        return render(404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
       return render(200, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }))
     }),
     panelRoute({ ...spec, method: 'post' }, async (call) => {
       const held = await confirmFirst(env, call)
       if (held) return held
       const { ctx, p, params, render } = call
-      const notFound = () => render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      const notFound = () => render(404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
       const m = listTeam({ ctx }).members.find((x) => x.id === params.id)
       if (!m) return notFound()
       try {
@@ -33,7 +33,7 @@ export function resetRoutes(env: PanelEnv) {
         return render(200, (f) => resetReadyPage(f, { email: issued.email, url: linkUrl(p, issued.token) }))
       } catch (e) {
         if (e instanceof ResetNotYours)
-          return render(403, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }, f.w.resetNotYours))
+          return render(403, (f) => resetMemberPage(f, { id: m.id, who: m.name || m.email }, f.w.team.resetNotYours))
         if (e instanceof AppError && (e.status === 404 || e.status === 400)) return notFound()
         throw e
       }

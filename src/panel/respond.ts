@@ -1,7 +1,7 @@
 /** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
 import type { Context } from 'elysia'
 import type { ValidationError } from '../lib/errors'
-import type { PanelWords } from './i18n'
+import type { Words } from './words'
 
 /** Only this origin, no inline script, no framing; forms post here only; the manifest and service worker from here too. */
 export const PANEL_CSP =
@@ -58,13 +58,13 @@ export const json = (set: Req['set'], status: number, value: unknown, cookie?: s
   })
 
 /** A new password's problem, in the person's words. */
-export function passwordMessage(w: PanelWords, e: ValidationError): string {
+export function passwordMessage(w: Words, e: ValidationError): string {
   const problem = (e.details as { problem?: string } | undefined)?.problem
-  if (problem === 'too_short') return w.pwTooShort
-  if (problem === 'too_long') return w.pwTooLong
-  if (problem === 'common') return w.pwCommon
-  if (problem === 'contains_email') return w.pwContainsEmail
-  return w.pwRequired
+  if (problem === 'too_short') return w.signin.pwTooShort
+  if (problem === 'too_long') return w.signin.pwTooLong
+  if (problem === 'common') return w.signin.pwCommon
+  if (problem === 'contains_email') return w.signin.pwContainsEmail
+  return w.signin.pwRequired
 }
 
 export const minutes = (sec: number) => Math.max(1, Math.ceil(sec / 60))

@@ -21,10 +21,10 @@ import type { PanelNeed } from '../modules/people'
 import { access } from '../plugins/access'
 import { gatedOf } from '../plugins/request-state'
 import type { PanelRequest, Person } from './gate'
-import type { PanelWords } from './i18n'
 import { frameOf } from './frame'
 import { field, json, page, seeOther, type ResponseSet } from './respond'
 import type { Frame } from './views'
+import type { Words } from './words'
 
 /** A person working in a store: its role and the service ctx acting as them there. */
 export interface StorePerson extends Person {
@@ -41,7 +41,7 @@ export interface PanelCall<Params, P, C> {
   p: PanelRequest
   person: P
   ctx: C
-  w: PanelWords
+  w: Words
   params: Params
   query: Record<string, string | undefined>
   /** The parsed body (none for an upload: its handler streams it). */

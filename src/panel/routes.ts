@@ -110,15 +110,16 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
         // The gate answers 402 only for a person's suspended store.
         if (d.status === 402 && store) return render(p, set, 402, (f) => suspendedPage(f, store, config.upgradeUrl))
         if (d.status === 403 && d.kind === 'noStore')
-          return render(p, set, 403, (f) => messagePage(f, f.w.noStoreTitle, f.w.noStoreText))
+          return render(p, set, 403, (f) => messagePage(f, f.w.errors.noStoreTitle, f.w.errors.noStoreText))
         const crossSite = d.status === 403 && d.kind === 'crossSite'
-        return render(p, set, 403, (f) => forbiddenPage(f, crossSite ? f.w.crossSiteText : undefined))
+        return render(p, set, 403, (f) => forbiddenPage(f, crossSite ? f.w.errors.crossSiteText : undefined))
       }
       const method = c.request.method
       // A streamed upload's token is in the body nobody has read yet: its handler checks it (pages/kit.ts `tokenOk`).
       if (method !== 'GET' && method !== 'HEAD' && p.formToken && !p.upload) {
         const sent = field(c.body, '_csrf') ?? c.request.headers.get('x-form-token') ?? ''
-        if (!sameSecret(sent, p.formToken)) return render(p, set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+        if (!sameSecret(sent, p.formToken))
+          return render(p, set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
       }
     })
     .use(
@@ -204,7 +205,7 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
   return app.use(
     panelPlugin('notFound', [
       panelRoute({ method: 'get', path: '/admin/*', need: 'anonymous' }, ({ render }) =>
-        render(404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText)),
+        render(404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText)),
       ),
     ]),
   )

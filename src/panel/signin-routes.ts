@@ -49,12 +49,12 @@ export function signInRoutes(env: PanelEnv) {
         if (e instanceof RateLimited) {
           return render(
             429,
-            (f) => loginPage(f, { email, passkeys, next, error: f.w.tooManyAttempts(minutes(e.retryAfter)) }),
+            (f) => loginPage(f, { email, passkeys, next, error: f.w.signin.tooManyAttempts(minutes(e.retryAfter)) }),
             { 'retry-after': String(e.retryAfter) },
           )
         }
         if (e instanceof SignInFailed)
-          return render(401, (f) => loginPage(f, { email, passkeys, next, error: f.w.wrongCredentials }))
+          return render(401, (f) => loginPage(f, { email, passkeys, next, error: f.w.signin.wrongCredentials }))
         throw e
       }
     }),
@@ -75,12 +75,12 @@ export function signInRoutes(env: PanelEnv) {
         const subject = `two-step:${user.id}`
         const wait = waitBeforeAttempt(limiter, p.ip, subject)
         if (wait > 0)
-          return render(429, (f) => twoStepPage(f, { error: f.w.tooManyAttempts(minutes(wait)), next }), {
+          return render(429, (f) => twoStepPage(f, { error: f.w.signin.tooManyAttempts(minutes(wait)), next }), {
             'retry-after': String(wait),
           })
         if (!checkSecondStep({ ctx: people, input: { user, code: field('code') } })) {
           countFailure(limiter, p.ip, subject)
-          return render(401, (f) => twoStepPage(f, { error: f.w.wrongCode, next }))
+          return render(401, (f) => twoStepPage(f, { error: f.w.signin.wrongCode, next }))
         }
         const opened = openSession({
           ctx: people,

@@ -50,7 +50,7 @@ export function teamRoutes(env: PanelEnv) {
           c.person,
           set,
           400,
-          reason === 'duplicate' ? p.w.alreadyMember : p.w.emailInvalid,
+          reason === 'duplicate' ? p.w.team.alreadyMember : p.w.signin.emailInvalid,
           field(c.body, 'email'),
         )
       }
@@ -69,18 +69,18 @@ export function teamRoutes(env: PanelEnv) {
         if (m.userId === c.person.user.id)
           return signedInTo(set, rotateSession({ ctx: people, input: { session: c.person.session } }), '/admin/team')
       } catch (e) {
-        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.lastOwner)
+        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.team.lastOwner)
         if (e instanceof AppError && e.status === 404)
-          return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          return render(p, set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
         if (!(e instanceof ValidationError)) throw e
-        return team(p, c.person, set, 400, p.w.forbiddenText)
+        return team(p, c.person, set, 400, p.w.errors.forbiddenText)
       }
       return seeOther(set, '/admin/team')
     }),
     panelRoute({ method: 'get', path: '/admin/team/:id/remove', need: 'team', owns: 'memberships' }, (c) => {
       const { p } = c
       const m = listTeam({ ctx: c.ctx }).members.find((x) => x.id === c.params.id)
-      if (!m) return render(p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      if (!m) return render(p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
       return render(p, c.set, 200, (f) => removeMemberPage(f, { id: m.id, who: m.name || m.email }))
     }),
     panelRoute({ method: 'post', path: '/admin/team/:id/remove', need: 'team', owns: 'memberships' }, async (c) => {
@@ -91,9 +91,9 @@ export function teamRoutes(env: PanelEnv) {
       try {
         removeMember({ ctx: c.ctx, input: { membershipId: c.params.id } })
       } catch (e) {
-        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.lastOwner)
+        if (e instanceof LastOwner) return team(p, c.person, set, 409, p.w.team.lastOwner)
         if (e instanceof AppError && e.status === 404)
-          return render(p, set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          return render(p, set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
         throw e
       }
       return seeOther(set, '/admin/team')

@@ -91,6 +91,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0)
   })
 
+  test('the memory watch: 32 MB steps by default, 0 turns it off, a negative step is refused', () => {
+    expect(loadConfig({}).memoryCollectStepMb).toBe(32)
+    expect(loadConfig({ MEMORY_COLLECT_STEP_MB: '0' }).memoryCollectStepMb).toBe(0)
+    expect(loadConfig({ MEMORY_COLLECT_STEP_MB: '16' }).memoryCollectStepMb).toBe(16)
+    expect(() => loadConfig({ MEMORY_COLLECT_STEP_MB: '-1' })).toThrow(ConfigError)
+  })
+
   test('a certificate without its key (or the reverse) is refused', () => {
     expect(() => loadConfig({ TLS_CERT_FILE: '/c.pem' })).toThrow(/TLS_CERT_FILE and TLS_KEY_FILE/)
     expect(() => loadConfig({ TLS_KEY_FILE: '/k.pem' })).toThrow(/TLS_CERT_FILE and TLS_KEY_FILE/)

@@ -13,8 +13,8 @@ import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
-import { cw, field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
-import { categoryWords } from './words/categories'
+import type { Words } from '../words'
+import { field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import type { PanelEnv } from '../env'
 
 type Category = ReturnType<typeof getCategory>
@@ -24,7 +24,7 @@ function listPage(
   f: Frame,
   d: { rows: Category[]; name: string; errors: Record<string, string>; problem?: Problem; done?: string },
 ): string {
-  const w = categoryWords(f)
+  const w = f.w
   const writable = can(f, 'categories:write')
   const move = (c: Category, by: 'up' | 'down', label: string, name: string) =>
     form(
@@ -33,27 +33,43 @@ function listPage(
       html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`,
     )
   const rows = d.rows.map(
-    (
-      c,
-      i,
-    ) => html`<li><p><strong>${c.name}</strong>${c.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
+    (c, i) => html`<li><p><strong>${c.name}</strong>${
+      c.isActive ? '' : html` <span class="badge">${w.categories.inactive}</span>`
+    }</p>
     ${
       writable
-        ? html`<div class="actions">${i > 0 ? move(c, 'up', w.moveUp, w.moveUpOf(c.name)) : ''}${i < d.rows.length - 1 ? move(c, 'down', w.moveDown, w.moveDownOf(c.name)) : ''}
-        <a class="button secondary" href="${at(c.id)}" aria-label="${w.renameOf(c.name)}">${w.rename}</a>
-        <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.removeOf(c.name)}">${w.remove}</a></div>`
+        ? html`<div class="actions">${
+            i > 0 ? move(c, 'up', w.common.moveUp, w.categories.moveUpOf(c.name)) : ''
+          }${i < d.rows.length - 1 ? move(c, 'down', w.common.moveDown, w.categories.moveDownOf(c.name)) : ''}
+        <a class="button secondary" href="${at(c.id)}" aria-label="${w.categories.renameOf(c.name)}">${w.categories.rename}</a>
+        <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.categories.removeOf(c.name)}">${w.common.delete}</a></div>`
         : html`<p><a href="${at(c.id)}">${c.name}</a></p>`
     }</li>`,
   )
   return layout(
     f,
-    w.title,
-    html`${notice(d.done)}<p class="hint">${w.intro}</p>
-    ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.none}</p>`}
+    w.nav.categories,
+    html`${notice(d.done)}<p class="hint">${w.categories.intro}</p>
+    ${d.rows.length ? html`<ol class="list">${rows}</ol>` : html`<p>${w.categories.none}</p>`}
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.add}</h2>${banner(cw(f), d.problem, d.errors)}
-      ${form(f, '/admin/categories', html`${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}<button type="submit">${w.add}</button>`, 'novalidate')}</section>`
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.categories.add}</h2>${banner(
+            f.w,
+            d.problem,
+            d.errors,
+          )}
+      ${form(
+        f,
+        '/admin/categories',
+        html`${input({
+          id: 'name',
+          label: w.categories.name,
+          value: d.name,
+          errors: d.errors,
+          attrs: 'required maxlength="200"',
+        })}<button type="submit">${w.categories.add}</button>`,
+        'novalidate',
+      )}</section>`
         : ''
     }`,
   )
@@ -71,28 +87,36 @@ function editPage(
     done?: string
   },
 ): string {
-  const w = categoryWords(f)
+  const w = f.w
   const writable = can(f, 'categories:write')
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, d.errors)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, d.errors)}${
+      writable ? '' : html`<p class="hint">${w.categories.readOnly}</p>`
+    }
     ${form(
       f,
       at(d.id),
       html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-      ${input({ id: 'name', label: w.name, value: d.name, errors: d.errors, attrs: 'required maxlength="200"' })}
-      ${checkbox('isActive', 'isActive', w.active, d.active)}</fieldset>
-      ${writable ? html`<p><button type="submit">${w.save}</button></p>` : ''}`,
+      ${input({
+        id: 'name',
+        label: w.categories.name,
+        value: d.name,
+        errors: d.errors,
+        attrs: 'required maxlength="200"',
+      })}
+      ${checkbox('isActive', 'isActive', w.common.shownInShop, d.active)}</fieldset>
+      ${writable ? html`<p><button type="submit">${w.common.save}</button></p>` : ''}`,
       'novalidate',
     )}
-    <p><a href="/admin/categories">${w.back}</a></p>`,
+    <p><a href="/admin/categories">${w.categories.back}</a></p>`,
   )
 }
 
 /** A duplicate slug is the name's doing, in the category's words. */
-const special = (f: Parameters<typeof categoryWords>[0]) => (e: { code: string }) =>
-  e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: categoryWords(f).slugTaken } : undefined
+const special = (w: Words) => (e: { code: string }) =>
+  e.code === 'DUPLICATE_SLUG' ? { field: 'name', message: w.categories.slugTaken } : undefined
 
 export function categoryPages(kit: PanelEnv): PageRoute[] {
   const rowsOf = (c: PageReq) => listCategories({ ctx: c.ctx, input: { limit: 100 } }).data
@@ -116,14 +140,13 @@ export function categoryPages(kit: PanelEnv): PageRoute[] {
       done?: string
     },
   ) => kit.render(c.p, c.set, status, (f) => editPage(f, { id: c.params.id!, errors: {}, ...d }))
-  const w = (c: PageReq) => categoryWords(c.p)
 
   return [
     {
       method: 'get',
       path: '/admin/categories',
       need: 'categories:read',
-      handler: (c) => list(c, 200, { done: doneOf(c, w(c).done) }),
+      handler: (c) => list(c, 200, { done: doneOf(c, c.w.categories.done) }),
     },
     {
       method: 'post',
@@ -135,7 +158,7 @@ export function categoryPages(kit: PanelEnv): PageRoute[] {
           createCategory({ ctx: c.ctx, input: checkBody(CategoryCreate, { name }) })
           return kit.seeOther(c.set, '/admin/categories?done=saved')
         } catch (e) {
-          const r = refusal(c, e, special(c.p))
+          const r = refusal(c, e, special(c.w))
           if (!r) throw e
           return list(c, r.status, { name, ...r })
         }
@@ -152,8 +175,8 @@ export function categoryPages(kit: PanelEnv): PageRoute[] {
           return edit(c, 200, {
             name: cat.name,
             active: cat.isActive,
-            title: w(c).editTitle(cat.name),
-            done: doneOf(c, w(c).done),
+            title: c.w.categories.editTitle(cat.name),
+            done: doneOf(c, c.w.categories.done),
           })
         }),
     },
@@ -173,12 +196,12 @@ export function categoryPages(kit: PanelEnv): PageRoute[] {
             })
             return kit.seeOther(c.set, `${at(c.params.id!)}?done=saved`)
           } catch (e) {
-            const r = refusal(c, e, special(c.p))
+            const r = refusal(c, e, special(c.w))
             if (!r || r.status === 404 || r.status === 403) throw e
             return edit(c, r.status, {
               name,
               active,
-              title: w(c).editTitle(getCategory({ ctx: c.ctx, input: { id: c.params.id! } }).name),
+              title: c.w.categories.editTitle(getCategory({ ctx: c.ctx, input: { id: c.params.id! } }).name),
               ...r,
             })
           }
@@ -205,8 +228,8 @@ export function categoryPages(kit: PanelEnv): PageRoute[] {
           const cat = getCategory({ ctx: c.ctx, input: { id: c.params.id! } })
           return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
-              title: w(c).removeTitle(cat.name),
-              text: w(c).removeText,
+              title: c.w.categories.removeTitle(cat.name),
+              text: c.w.categories.removeText,
               action: `${at(cat.id)}/delete`,
               back: '/admin/categories',
             }),

@@ -3,7 +3,7 @@
  * (aria-describedby, aria-invalid), so an error from a module verb sits next to its field.
  */
 import { html, raw, type Html } from '../../shop/html'
-import type { CatalogWords } from './words'
+import type { Words } from '../words'
 
 /** A problem to show: at a field (its form id), or for the whole form (a plan cap shows the upgrade link). */
 export interface Problem {
@@ -69,24 +69,28 @@ export function select(
  * problem that belongs to no field (with the plan's upgrade link), and every field's message as a
  * link to its control, in the form's order of ids given. Each message also sits at its field.
  */
-export function banner(w: CatalogWords, p: Problem | undefined, errors: Record<string, string> = {}): Html | '' {
+export function banner(w: Words, p: Problem | undefined, errors: Record<string, string> = {}): Html | '' {
   const ids = Object.keys(errors)
   const general = p && !p.field ? p : undefined
   if (!general && ids.length === 0) return ''
   return html`<div class="alert error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title" data-error-summary>
-    <h2 id="error-summary-title">${w.problemTitle}</h2>
+    <h2 id="error-summary-title">${w.problems.problemTitle}</h2>
     ${general ? html`<p>${general.message}</p>` : ''}
     ${ids.length ? html`<ul>${ids.map((id) => html`<li><a href="#${id}">${errors[id]}</a></li>`)}</ul>` : ''}
-    ${general?.upgradeUrl ? html`<p><a class="button" href="${general.upgradeUrl}">${w.upgradePlan}</a></p>` : ''}</div>`
+    ${
+      general?.upgradeUrl
+        ? html`<p><a class="button" href="${general.upgradeUrl}">${w.problems.upgradePlan}</a></p>`
+        : ''
+    }</div>`
 }
 
 export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')
 
 /** Previous / "Page n of m" / next, for a list read a page at a time; `href` names a page's address. */
-export function pager(w: CatalogWords, page: number, pages: number, href: (page: number) => string): Html {
-  return html`<nav class="pager" aria-label="${w.pageOf(page, pages)}">
-      ${page > 1 ? html`<a href="${href(page - 1)}" rel="prev">${w.previous}</a>` : html`<span></span>`}
-      <span>${w.pageOf(page, pages)}</span>
-      ${page < pages ? html`<a href="${href(page + 1)}" rel="next">${w.next}</a>` : html`<span></span>`}
+export function pager(w: Words, page: number, pages: number, href: (page: number) => string): Html {
+  return html`<nav class="pager" aria-label="${w.products.pageOf(page, pages)}">
+      ${page > 1 ? html`<a href="${href(page - 1)}" rel="prev">${w.products.previous}</a>` : html`<span></span>`}
+      <span>${w.products.pageOf(page, pages)}</span>
+      ${page < pages ? html`<a href="${href(page + 1)}" rel="next">${w.products.next}</a>` : html`<span></span>`}
     </nav>`
 }

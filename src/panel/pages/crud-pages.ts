@@ -10,6 +10,7 @@ import type { AppError } from '../../lib/errors'
 import type { StoreNeed } from '../route'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
 import type { PageReq, PageRoute, Problem } from './kit'
+import type { Words } from '../words'
 import type { PanelEnv } from '../env'
 
 /** The words the folded pages say, in the person's language. */
@@ -37,7 +38,7 @@ export interface CrudSpec<Row extends { id: string }, Form> {
   read: StoreNeed
   write: StoreNeed
   owns: OwnedTable
-  words(c: PageReq): CrudWords
+  words(w: Words): CrudWords
   /** How a record is named in titles ("Edit SUMMER10"). */
   label(row: Row): string
   list(c: PageReq): Promise<Response>
@@ -63,7 +64,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: Cr
       method: 'get',
       path: `${s.base}/new`,
       need: s.write,
-      handler: (c) => s.editor(c, 200, { title: s.words(c).add, form: s.emptyForm() }),
+      handler: (c) => s.editor(c, 200, { title: s.words(c.w).add, form: s.emptyForm() }),
     },
     {
       method: 'post',
@@ -77,7 +78,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: Cr
         } catch (e) {
           const r = refusal(c, e, s.special?.(c, form))
           if (!r) throw e
-          return s.editor(c, r.status, { title: s.words(c).add, form, ...r })
+          return s.editor(c, r.status, { title: s.words(c.w).add, form, ...r })
         }
       },
     },
@@ -89,7 +90,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: Cr
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return s.editor(c, 200, {
             id: row.id,
             title: w.editTitle(s.label(row)),
@@ -113,7 +114,12 @@ export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: Cr
           } catch (e) {
             const r = refusal(c, e, s.special?.(c, form))
             if (!r) throw e
-            return s.editor(c, r.status, { id: current.id, title: s.words(c).editTitle(s.label(current)), form, ...r })
+            return s.editor(c, r.status, {
+              id: current.id,
+              title: s.words(c.w).editTitle(s.label(current)),
+              form,
+              ...r,
+            })
           }
         }),
     },
@@ -125,7 +131,7 @@ export function crudPages<Row extends { id: string }, Form>(kit: PanelEnv, s: Cr
       handler: (c) =>
         guarded(kit, c, () => {
           const row = s.get(c.ctx, idOf(c))
-          const w = s.words(c)
+          const w = s.words(c.w)
           return kit.render(c.p, c.set, 200, (f) =>
             confirmPage(f, {
               title: w.removeTitle(s.label(row)),

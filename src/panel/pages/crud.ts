@@ -6,7 +6,7 @@
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
 import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
-import { cw, problemsOf, refusalOf, type PageReq, type Problem } from './kit'
+import { problemsOf, refusalOf, type PageReq, type Problem } from './kit'
 import type { PanelEnv } from '../env'
 
 /** Runs a handler; a verb's 404 becomes the not-found page, its 403 (not a plan's) the forbidden page. */
@@ -15,7 +15,7 @@ export async function guarded(kit: PanelEnv, c: PageReq, run: () => Response | P
     return await run()
   } catch (e) {
     if (e instanceof AppError && e.status === 404)
-      return kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+      return kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
     if (e instanceof AppError && e.status === 403 && e.code !== 'PLAN_REQUIRED')
       return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
     throw e
@@ -31,22 +31,27 @@ export function refusal(
   e: unknown,
   special?: (e: AppError) => Problem | undefined,
 ): { problem?: Problem; errors: Record<string, string>; status: number } | undefined {
-  const problems = problemsOf(e, cw(c.p), special)
+  const problems = problemsOf(e, c.p.w, special)
   if (!problems) return undefined
   return { ...refusalOf(problems), status: e instanceof AppError ? e.status : 400 }
 }
 
 /** "Delete X?" with a danger button that POSTs to `action` and a way back. */
 export function confirmPage(f: Frame, o: { title: string; text: string; action: string; back: string }): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
     o.title,
     html`<section><p>${o.text}</p>
-    ${form(f, o.action, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.cancel}</a></div>`)}</section>`,
+    ${form(
+      f,
+      o.action,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }
 
-/** The `?done=` notice of a page after a POST redirected to it. */
-export const doneOf = (c: PageReq, words: Record<string, string>) => words[c.query.done ?? '']
+/** The `?done=` notice of a page after a POST redirected to it: "saved" is every page's one word. */
+export const doneOf = (c: PageReq, words: Record<string, string>) =>
+  c.query.done === 'saved' ? c.w.common.saved : words[c.query.done ?? '']

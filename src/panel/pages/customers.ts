@@ -8,11 +8,11 @@ import { toE164 } from '../../lib/phone'
 import { formatMoney } from '../../shop/i18n'
 import { html, type Html } from '../../shop/html'
 import { getCustomer, listCustomers } from '../../modules/customers'
-import { ordersWords, type OrdersWords } from '../i18n/orders'
 import { layout, messagePage, zoneOf, type Frame } from '../views'
 import { panelPlugin, panelRoute } from '../route'
 import { intParam, render } from './plugin-kit'
 import { statusBadge, when } from './orders/views'
+import type { Words } from '../words'
 
 const PAGE = 25
 
@@ -29,63 +29,64 @@ type ListData = ReturnType<typeof listCustomers>
 type Detail = ReturnType<typeof getCustomer>
 
 const day = (iso: string | null, f: Frame) =>
-  iso ? html`<time datetime="${iso}">${when(Date.parse(iso), f.w.locale, zoneOf(f))}</time>` : '—'
+  iso ? html`<time datetime="${iso}">${when(Date.parse(iso), f.w.shell.locale, zoneOf(f))}</time>` : '—'
 
-function listPage(
-  f: Frame,
-  o: OrdersWords,
-  d: ListData,
-  currency: string,
-  q: string | undefined,
-  page: number,
-): string {
+function listPage(f: Frame, w: Words, d: ListData, currency: string, q: string | undefined, page: number): string {
   const pages = Math.max(1, Math.ceil(d.total / PAGE))
   const href = (n: number) => `/admin/customers?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`
   return layout(
     f,
-    o.customersTitle,
+    w.nav.customers,
     html`<section><form method="get" action="/admin/customers" role="search">
-      <label for="cq">${o.search}</label>
+      <label for="cq">${w.common.search}</label>
       <input id="cq" name="q" type="search" value="${q ?? ''}" maxlength="100" aria-describedby="cq-hint" autocomplete="off">
-      <p id="cq-hint" class="hint">${o.customersHint}</p>
-      <button type="submit">${o.search}</button>
+      <p id="cq-hint" class="hint">${w.orders.customersHint}</p>
+      <button type="submit">${w.common.search}</button>
     </form></section>
-    ${d.data.length === 0 ? html`<p>${q ? o.noCustomerMatch : o.noCustomers}</p>` : ''}
-    <ul class="orders" aria-label="${o.customersTitle}">${d.data.map(
+    ${d.data.length === 0 ? html`<p>${q ? w.customers.noCustomerMatch : w.customers.noCustomers}</p>` : ''}
+    <ul class="orders" aria-label="${w.nav.customers}">${d.data.map(
       (c): Html => html`<li class="order">
         <p class="order-head"><a href="/admin/customers/${encodeURIComponent(c.id)}"><strong>${c.name}</strong></a> <span>${c.phone}</span></p>
-        <p class="order-meta"><span>${o.colOrders}: ${c.ordersCount}</span> <span class="total">${o.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.locale)}</span> <span>${o.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
+        <p class="order-meta"><span>${w.nav.orders}: ${c.ordersCount}</span> <span class="total">${w.customers.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</span> <span>${w.customers.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
       </li>`,
     )}</ul>
     ${
       pages > 1
-        ? html`<nav class="pager actions" aria-label="${o.pageOf(page, pages)}">${page > 1 ? html`<a href="${href(page - 1)}">${o.newer}</a>` : ''}<span>${o.pageOf(page, pages)}</span>${page < pages ? html`<a href="${href(page + 1)}">${o.older}</a>` : ''}</nav>`
+        ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(page, pages)}">${
+            page > 1 ? html`<a href="${href(page - 1)}">${w.orders.newer}</a>` : ''
+          }<span>${w.orders.pageOf(page, pages)}</span>${
+            page < pages ? html`<a href="${href(page + 1)}">${w.common.older}</a>` : ''
+          }</nav>`
         : ''
     }`,
   )
 }
 
-function detailPage(f: Frame, o: OrdersWords, c: Detail, currency: string): string {
+function detailPage(f: Frame, w: Words, c: Detail, currency: string): string {
   return layout(
     f,
     c.name,
-    html`<section aria-labelledby="who-h"><h2 id="who-h">${o.customer}</h2><dl class="facts">
-      <dt>${o.phone}</dt><dd><a href="tel:${c.phone}">${c.phone}</a></dd>
-      ${c.address ? html`<dt>${o.address}</dt><dd class="address">${c.address}</dd>` : ''}
-      <dt>${o.colOrders}</dt><dd>${c.ordersCount}</dd>
-      <dt>${o.colSpent}</dt><dd>${formatMoney(c.totalSpent, currency, f.w.locale)}</dd>
-      <dt>${o.firstOrder}</dt><dd>${day(c.firstOrderAt, f)}</dd>
-      <dt>${o.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
+    html`<section aria-labelledby="who-h"><h2 id="who-h">${w.orders.customer}</h2><dl class="facts">
+      <dt>${w.orders.phone}</dt><dd><a href="tel:${c.phone}">${c.phone}</a></dd>
+      ${c.address ? html`<dt>${w.orders.address}</dt><dd class="address">${c.address}</dd>` : ''}
+      <dt>${w.nav.orders}</dt><dd>${c.ordersCount}</dd>
+      <dt>${w.customers.colSpent}</dt><dd>${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</dd>
+      <dt>${w.customers.firstOrder}</dt><dd>${day(c.firstOrderAt, f)}</dd>
+      <dt>${w.customers.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
     </dl></section>
-    <section aria-labelledby="orders-h"><h2 id="orders-h">${o.customerOrders}</h2>
+    <section aria-labelledby="orders-h"><h2 id="orders-h">${w.nav.orders}</h2>
       <ol class="orders">${c.orders.map(
         (
           r,
-        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(o, r.status)}</p>
-          <p class="order-meta"><span class="total">${formatMoney(r.total, r.currency, f.w.locale)}</span> ${day(r.createdAt, f)}</p></li>`,
+        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(w, r.status)}</p>
+          <p class="order-meta"><span class="total">${formatMoney(
+            r.total,
+            r.currency,
+            f.w.shell.locale,
+          )}</span> ${day(r.createdAt, f)}</p></li>`,
       )}</ol>
     </section>
-    <p><a href="/admin/customers">${o.customersTitle}</a></p>`,
+    <p><a href="/admin/customers">${w.nav.customers}</a></p>`,
   )
 }
 
@@ -97,7 +98,7 @@ export function customersPages() {
       const page = intParam(c.query.page, 1)
       const data = listCustomers({ ctx, input: { q, limit: PAGE, offset: (page - 1) * PAGE } })
       return render(c, 200, (f) =>
-        listPage(f, ordersWords(p.lang), data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page),
+        listPage(f, p.w, data, ctx.store.currency, (c.query.q ?? '').trim() || undefined, page),
       )
     }),
     panelRoute({ method: 'get', path: '/admin/customers/:id', need: 'customers:read', owns: 'customers' }, (c) => {
@@ -107,10 +108,10 @@ export function customersPages() {
         detail = getCustomer({ ctx, input: { id: c.params.id!, ...{ ordersLimit: 100 } } })
       } catch (e) {
         if (e instanceof AppError && e.status === 404)
-          return render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+          return render(c, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
         throw e
       }
-      return render(c, 200, (f) => detailPage(f, ordersWords(p.lang), detail, ctx.store.currency))
+      return render(c, 200, (f) => detailPage(f, p.w, detail, ctx.store.currency))
     }),
   ])
 }

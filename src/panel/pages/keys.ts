@@ -8,7 +8,8 @@ import { form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
-import { cw, field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
+import { field, ticked, type PageReq, type PageRoute, type Problem } from './kit'
+import type { Words } from '../words'
 import type { PanelEnv } from '../env'
 
 const RESOURCES = [...new Set(SCOPES.map((s) => s.split(':')[0]!))]
@@ -24,45 +25,77 @@ interface KeyForm {
 
 type KeyRow = ReturnType<typeof listKeys>[number]
 
+/** A scope's resource as the panel names it: its page's name, the store, or the statistics. */
+const resourceName = (w: Words, resource: string): string =>
+  ({
+    store: w.common.store,
+    products: w.nav.products,
+    categories: w.nav.categories,
+    orders: w.nav.orders,
+    discounts: w.nav.discounts,
+    reviews: w.nav.reviews,
+    customers: w.nav.customers,
+    stats: w.keys.stats,
+    shipping: w.nav.shipping,
+    webhooks: w.nav.webhooks,
+  })[resource] ?? resource
+
 function keysPage(
   f: Frame,
   d: { keys: KeyRow[]; form: KeyForm; errors: Record<string, string>; problem?: Problem; done?: string },
 ): string {
-  const w = cw(f)
+  const w = f.w
   const e = d.errors
   const box = (resource: string, access: 'read' | 'write') => {
     if (!canHave(resource, access)) return html`<td></td>`
     const id = `scope-${resource}-${access}`
-    const label = w.scopeLabel(w.resources[resource] ?? resource, access === 'read' ? w.read : w.write)
+    const label = w.keys.scopeLabel(resourceName(w, resource), access === 'read' ? w.keys.read : w.keys.write)
     return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
   }
   const list = d.keys.length
     ? html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.keyName}</th><th scope="col">${w.scopes}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col">${w.expires}</th><th scope="col"><span class="sr-only">${w.revoke}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.keys.keyName}</th><th scope="col">${w.keys.scopes}</th><th scope="col">${w.keys.created}</th><th scope="col">${w.common.lastUsed}</th><th scope="col">${w.common.expires}</th><th scope="col"><span class="sr-only">${w.keys.revoke}</span></th></tr></thead>
       <tbody>${d.keys.map((k) => {
         const name = k.name || k.prefix
-        return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${k.revokedAt ? html` <span class="badge">${w.revoked}</span>` : ''}</td>
-        <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${k.lastUsedAt ? day(k.lastUsedAt) : w.never}</td><td>${k.expiresAt ? day(k.expiresAt) : w.noExpiry}</td>
-        <td>${k.revokedAt ? '' : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.revokeKey(name)}">${w.revoke}</a>`}</td></tr>`
+        return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${
+          k.revokedAt ? html` <span class="badge">${w.keys.revoked}</span>` : ''
+        }</td>
+        <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${
+          k.lastUsedAt ? day(k.lastUsedAt) : w.common.never
+        }</td><td>${k.expiresAt ? day(k.expiresAt) : w.keys.noExpiry}</td>
+        <td>${
+          k.revokedAt
+            ? ''
+            : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.keys.revokeKey(name)}">${w.keys.revoke}</a>`
+        }</td></tr>`
       })}</tbody></table></div>`
-    : html`<p>${w.noKeys}</p>`
+    : html`<p>${w.keys.noKeys}</p>`
   return layout(
     f,
-    w.keysTitle,
-    html`${notice(d.done)}<section aria-labelledby="keys-h"><h2 id="keys-h">${w.keysTitle}</h2>${list}</section>
-    <section aria-labelledby="create-h"><h2 id="create-h">${w.createKey}</h2>
+    w.nav.keys,
+    html`${notice(d.done)}<section aria-labelledby="keys-h"><h2 id="keys-h">${w.nav.keys}</h2>${list}</section>
+    <section aria-labelledby="create-h"><h2 id="create-h">${w.keys.createKey}</h2>
     ${banner(w, d.problem, e)}
     ${form(
       f,
       '/admin/keys',
-      html`${input({ id: 'name', label: w.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
-      <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.scopes}</legend>
-        <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.resource}</th><th scope="col">${w.read}</th><th scope="col">${w.write}</th></tr></thead>
-        <tbody>${RESOURCES.map((r) => html`<tr><th scope="row">${w.resources[r] ?? r}</th>${box(r, 'read')}${box(r, 'write')}</tr>`)}</tbody></table></div>
+      html`${input({ id: 'name', label: w.keys.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
+      <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.keys.scopes}</legend>
+        <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.keys.resource}</th><th scope="col">${w.keys.read}</th><th scope="col">${w.keys.write}</th></tr></thead>
+        <tbody>${RESOURCES.map(
+          (r) => html`<tr><th scope="row">${resourceName(w, r)}</th>${box(r, 'read')}${box(r, 'write')}</tr>`,
+        )}</tbody></table></div>
         ${e.scopes ? html`<p id="scopes-error" class="error">${e.scopes}</p>` : ''}
       </fieldset>
-      ${input({ id: 'expires', label: w.expiry, value: d.form.expires, type: 'date', hint: w.expiryHint, errors: e })}
-      <button type="submit">${w.createKey}</button>`,
+      ${input({
+        id: 'expires',
+        label: w.keys.expiry,
+        value: d.form.expires,
+        type: 'date',
+        hint: w.keys.expiryHint,
+        errors: e,
+      })}
+      <button type="submit">${w.keys.createKey}</button>`,
       'novalidate',
     )}</section>`,
   )
@@ -70,27 +103,31 @@ function keysPage(
 
 /** The new key's secret, shown once (undefined: it was shown already, or is too old to show). */
 function createdPage(f: Frame, key: string | undefined): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
-    w.keyCreated,
+    w.keys.keyCreated,
     key
-      ? html`<section><p>${w.keyOnce}</p>
-    <p><strong>${w.secret}</strong></p>
+      ? html`<section><p>${w.keys.keyOnce}</p>
+    <p><strong>${w.keys.secret}</strong></p>
     <p><code id="new-key" class="secret">${key}</code></p>
-    <p class="actions"><button type="button" class="secondary" data-copy="new-key" data-done="${w.copied}" hidden>${w.copy}</button><span id="new-key-status" role="status"></span></p>
-    <p><a class="button" href="/admin/keys">${w.done}</a></p></section>`
-      : html`<section><p>${w.keyShownOnce}</p><p><a class="button" href="/admin/keys">${w.keysTitle}</a></p></section>`,
+    <p class="actions"><button type="button" class="secondary" data-copy="new-key" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="new-key-status" role="status"></span></p>
+    <p><a class="button" href="/admin/keys">${w.common.done}</a></p></section>`
+      : html`<section><p>${w.keys.keyShownOnce}</p><p><a class="button" href="/admin/keys">${w.nav.keys}</a></p></section>`,
   )
 }
 
 function revokePage(f: Frame, k: { id: string; name: string }): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
-    w.revokeConfirmTitle(k.name),
-    html`<section><p>${w.revokeConfirmText}</p>
-    ${form(f, `/admin/keys/${encodeURIComponent(k.id)}/revoke`, html`<div class="actions"><button type="submit" class="danger">${w.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.cancel}</a></div>`)}</section>`,
+    w.keys.revokeConfirmTitle(k.name),
+    html`<section><p>${w.keys.revokeConfirmText}</p>
+    ${form(
+      f,
+      `/admin/keys/${encodeURIComponent(k.id)}/revoke`,
+      html`<div class="actions"><button type="submit" class="danger">${w.keys.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }
@@ -113,7 +150,7 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
   const keyOf = (c: PageReq) =>
     listKeys({ ctx: { db }, input: { storeId: c.ctx.store.id } }).find((k) => k.id === c.params.id)
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
 
   return [
     {
@@ -126,7 +163,7 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
           200,
           { name: '', expires: '', scopes: new Set() },
           {},
-          c.query.done === 'revoked' ? cw(c.p).revoked : undefined,
+          c.query.done === 'revoked' ? c.p.w.keys.revoked : undefined,
         ),
     },
     {
@@ -137,7 +174,7 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
         // Creating a key needs a recent proof that it is them (confirm.ts); the form is held meanwhile.
         const held = await confirmFirst(kit, c)
         if (held) return held
-        const w = cw(c.p)
+        const w = c.p.w
         const ctx = c.ctx
         const f = readForm(c.body)
         const errors: Record<string, string> = {}
@@ -145,13 +182,13 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
         try {
           scopes = parseScopes([...f.scopes].join(','))
         } catch {
-          errors.scopes = w.scopesRequired
+          errors.scopes = w.keys.scopesRequired
         }
         let expiresAt: number | null = null
         if (f.expires) {
           const at = /^\d{4}-\d{2}-\d{2}$/.test(f.expires) ? Date.parse(`${f.expires}T23:59:59.999Z`) : NaN
-          if (Number.isNaN(at)) errors.expires = w.err.invalid_format!
-          else if (at <= clock.now()) errors.expires = w.expiryPast
+          if (Number.isNaN(at)) errors.expires = w.problems.err.invalid_format!
+          else if (at <= clock.now()) errors.expires = w.keys.expiryPast
           else expiresAt = at
         }
         if (Object.keys(errors).length) return show(c, 400, f, errors)

@@ -10,10 +10,7 @@ import type { Problem } from './controls'
 import { faultsOf } from '../../lib/faults'
 import { minorDigits } from '../../lib/money'
 import { sameSecret } from '../../modules/people'
-import type { PanelRequest } from '../gate'
 import type { Ctx } from '../../kernel/context'
-import type { Frame } from '../views'
-import { catalogWords, type CatalogWords } from './words'
 
 /** A store page handler's request: what the route builder hands it (route.ts), a person working in the store. */
 export type PageReq = PanelCall<Record<string, string>, StorePerson, Ctx>
@@ -31,6 +28,7 @@ export interface PageRoute {
 
 import { field } from '../respond'
 import type { PanelCall, StoreNeed, StorePerson } from '../route'
+import type { Words } from '../words'
 export { field }
 
 /** An upload route's form token: the streamed body's `_csrf` field, or the script's `x-form-token` header. */
@@ -38,7 +36,6 @@ export const tokenOk = (c: PageReq, fields: Record<string, string>) => {
   const { p } = c
   return !!p.formToken && sameSecret(fields._csrf ?? c.request.headers.get('x-form-token') ?? '', p.formToken)
 }
-export const cw = (f: Frame | PanelRequest): CatalogWords => catalogWords(f.lang)
 
 /** The `?page=` of a paged list: a whole number from 1 (anything else is the first page). */
 export const pageParam = (query: Record<string, string | undefined>) =>
@@ -62,8 +59,8 @@ export function numberField(body: unknown, name: string): number | string | unde
 export type { Problem } from './controls'
 
 /** A verb's error as the person reads it; undefined for errors that are not the person's to fix. */
-export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
-  if (e instanceof PlanRequired) return { message: w.planLimit, upgradeUrl: e.upgradeUrl }
+export function problemOf(e: unknown, w: Words): Problem | undefined {
+  if (e instanceof PlanRequired) return { message: w.problems.planLimit, upgradeUrl: e.upgradeUrl }
   if (!(e instanceof AppError) || e.status >= 500) return undefined
   const d = (e.details ?? {}) as {
     field?: string
@@ -76,19 +73,20 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
     decimals?: number
   }
   const f = d.field
-  if (e.code === 'DUPLICATE_SLUG') return { field: f ?? 'name', message: w.slugTaken }
-  if (e.code === 'CURRENCY_LOCKED') return { field: 'currency', message: w.currencyLocked(d.currency ?? '') }
-  if (e.code === 'LIMIT_REACHED') return { message: w.limitReached(d.limit ?? 0) }
-  if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.err.other! } : undefined
-  if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.comparePriceAbove }
-  if (d.expected === 'integer') return { field: f, message: w.wholeNumber }
-  if (d.decimals !== undefined) return { field: f, message: w.decimals(d.decimals) }
-  if (d.reason === 'out_of_range' && d.minimum !== undefined) return { field: f, message: w.atLeast(d.minimum) }
-  if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.phoneInvalid }
-  if (f === 'timezone') return { field: f, message: w.timezoneInvalid }
+  if (e.code === 'DUPLICATE_SLUG') return { field: f ?? 'name', message: w.problems.slugTaken }
+  if (e.code === 'CURRENCY_LOCKED') return { field: 'currency', message: w.problems.currencyLocked(d.currency ?? '') }
+  if (e.code === 'LIMIT_REACHED') return { message: w.webhooks.limitReached(d.limit ?? 0) }
+  if (!f) return e.code === 'VALIDATION_ERROR' ? { message: w.problems.err.other! } : undefined
+  if (f === 'comparePrice' && d.reason === 'out_of_range') return { field: f, message: w.problems.comparePriceAbove }
+  if (d.expected === 'integer') return { field: f, message: w.problems.wholeNumber }
+  if (d.decimals !== undefined) return { field: f, message: w.problems.decimals(d.decimals) }
+  if (d.reason === 'out_of_range' && d.minimum !== undefined)
+    return { field: f, message: w.problems.atLeast(d.minimum) }
+  if (f === 'whatsappNumber' && d.reason === 'invalid_format') return { field: f, message: w.problems.phoneInvalid }
+  if (f === 'timezone') return { field: f, message: w.settings.timezoneInvalid }
   if (f === 'whatsappTemplate' && d.shortcodes)
-    return { field: f, message: w.shortcodesUnknown(d.shortcodes.join(', ')) }
-  return { field: f, message: w.err[d.reason ?? 'other'] ?? w.err.other! }
+    return { field: f, message: w.problems.shortcodesUnknown(d.shortcodes.join(', ')) }
+  return { field: f, message: w.problems.err[d.reason ?? 'other'] ?? w.problems.err.other! }
 }
 
 /**
@@ -98,7 +96,7 @@ export function problemOf(e: unknown, w: CatalogWords): Problem | undefined {
  */
 export function problemsOf(
   e: unknown,
-  w: CatalogWords,
+  w: Words,
   special?: (e: AppError) => Problem | undefined,
 ): Problem[] | undefined {
   const one = (x: unknown) => (x instanceof AppError ? special?.(x) : undefined) ?? problemOf(x, w)
@@ -107,7 +105,7 @@ export function problemsOf(
     const p = one(e)
     return p && [p]
   }
-  return list.map((f) => one(f) ?? { field: String(f.details?.field ?? ''), message: w.err.other! })
+  return list.map((f) => one(f) ?? { field: String(f.details?.field ?? ''), message: w.problems.err.other! })
 }
 
 /**

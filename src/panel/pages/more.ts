@@ -10,7 +10,7 @@ import { layout, moreBody } from '../views'
 export function morePage() {
   return panelPlugin('morePage', [
     panelRoute({ method: 'get', path: MORE_PATH, need: 'member' }, ({ render }) =>
-      render(200, (f) => layout(f, f.w.more, moreBody(f))),
+      render(200, (f) => layout(f, f.w.shell.more, moreBody(f))),
     ),
   ])
 }

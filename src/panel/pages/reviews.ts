@@ -4,87 +4,47 @@ import { can, form, layout, messagePage, type Frame } from '../views'
 import type { PageReq, PageRoute } from './kit'
 import type { PanelEnv } from '../env'
 
-type Lang = 'en' | 'es' | 'pt'
-const WORDS = {
-  en: {
-    title: 'Reviews',
-    pending: 'Waiting for approval',
-    others: 'Approved and rejected',
-    none: 'No reviews yet.',
-    approve: 'Approve',
-    reject: 'Reject',
-    remove: 'Delete',
-    confirm: 'Delete this review?',
-    confirmText: 'It is removed for good, from the product page too.',
-    keep: 'Keep it',
-    rating: (n: number) => `${n} out of 5`,
-    status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' },
-    upgrade: 'Approving and rejecting reviews comes with a paid plan.',
-    upgradeLink: 'See the plans',
-    done: 'Saved.',
-  },
-  es: {
-    title: 'Reseñas',
-    pending: 'Esperando aprobación',
-    others: 'Aprobadas y rechazadas',
-    none: 'Aún no hay reseñas.',
-    approve: 'Aprobar',
-    reject: 'Rechazar',
-    remove: 'Eliminar',
-    confirm: '¿Eliminar esta reseña?',
-    confirmText: 'Se borra para siempre, también de la página del producto.',
-    keep: 'Conservarla',
-    rating: (n: number) => `${n} de 5`,
-    status: { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada' },
-    upgrade: 'Aprobar y rechazar reseñas viene con un plan de pago.',
-    upgradeLink: 'Ver los planes',
-    done: 'Guardado.',
-  },
-  pt: {
-    title: 'Avaliações',
-    pending: 'Aguardando aprovação',
-    others: 'Aprovadas e rejeitadas',
-    none: 'Ainda não há avaliações.',
-    approve: 'Aprovar',
-    reject: 'Rejeitar',
-    remove: 'Excluir',
-    confirm: 'Excluir esta avaliação?',
-    confirmText: 'Ela some para sempre, também da página do produto.',
-    keep: 'Manter',
-    rating: (n: number) => `${n} de 5`,
-    status: { pending: 'Pendente', approved: 'Aprovada', rejected: 'Rejeitada' },
-    upgrade: 'Aprovar e rejeitar avaliações vem com um plano pago.',
-    upgradeLink: 'Ver os planos',
-    done: 'Salvo.',
-  },
-}
-const wordsOf = (f: { lang: string }) => WORDS[(f.lang as Lang) in WORDS ? (f.lang as Lang) : 'en']
-
 type ReviewRow = ReturnType<typeof listReviews>['data'][number]
 
 function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
-  const w = wordsOf(f)
+  const w = f.w
   const controls = moderate
-    ? html`<div class="actions">${r.status !== 'approved' ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.approve}</button>`) : ''}${r.status !== 'rejected' ? form(f, `/admin/reviews/${r.id}/reject`, html`<button type="submit" class="secondary">${w.reject}</button>`) : ''}<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.remove}</a></div>`
+    ? html`<div class="actions">${
+        r.status !== 'approved'
+          ? form(f, `/admin/reviews/${r.id}/approve`, html`<button type="submit">${w.reviews.approve}</button>`)
+          : ''
+      }${
+        r.status !== 'rejected'
+          ? form(
+              f,
+              `/admin/reviews/${r.id}/reject`,
+              html`<button type="submit" class="secondary">${w.reviews.reject}</button>`,
+            )
+          : ''
+      }<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.common.delete}</a></div>`
     : ''
-  return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.rating(r.rating)}</span> <span class="badge">${w.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
+  return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.reviews.rating(r.rating)}</span> <span class="badge">${w.reviews.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
 }
 
 function reviewsPage(
   f: Frame,
   o: { rows: ReviewRow[]; moderate: boolean; upgradeUrl?: string; done?: string },
 ): string {
-  const w = wordsOf(f)
+  const w = f.w
   const pending = o.rows.filter((r) => r.status === 'pending')
   const others = o.rows.filter((r) => r.status !== 'pending')
   const list = (rows: ReviewRow[]) =>
     rows.length
       ? html`<ul class="orders">${rows.map((r) => reviewItem(f, r, o.moderate))}</ul>`
-      : html`<p>${w.none}</p>`
+      : html`<p>${w.reviews.none}</p>`
   return layout(
     f,
-    w.title,
-    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${o.upgradeUrl ? html`<div class="alert"><p>${w.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.upgradeLink}</a></p></div>` : ''}<h2>${w.pending}</h2>${list(pending)}<h2>${w.others}</h2>${list(others)}`,
+    w.nav.reviews,
+    html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${
+      o.upgradeUrl
+        ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.reviews.upgradeLink}</a></p></div>`
+        : ''
+    }<h2>${w.reviews.pending}</h2>${list(pending)}<h2>${w.reviews.others}</h2>${list(others)}`,
   )
 }
 
@@ -105,11 +65,11 @@ export function reviewPages(kit: PanelEnv): PageRoute[] {
       })
     })
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
   /** A moderation POST: refused on the free plan (the page shows the upgrade link instead of the buttons). */
   const act = (c: PageReq, fn: () => void) => {
     if (c.ctx.store.plan === 'free')
-      return kit.render(c.p, c.set, 403, (f) => messagePage(f, wordsOf(f).title, wordsOf(f).upgrade))
+      return kit.render(c.p, c.set, 403, (f) => messagePage(f, f.w.nav.reviews, f.w.reviews.upgrade))
     try {
       fn()
     } catch (e) {
@@ -124,7 +84,7 @@ export function reviewPages(kit: PanelEnv): PageRoute[] {
       method: 'get',
       path: '/admin/reviews',
       need: 'reviews:read',
-      handler: (c) => show(c, 200, c.query.done ? wordsOf(c.p).done : undefined),
+      handler: (c) => show(c, 200, c.query.done ? c.w.common.saved : undefined),
     },
     {
       method: 'post',
@@ -147,11 +107,15 @@ export function reviewPages(kit: PanelEnv): PageRoute[] {
       owns: 'reviews',
       handler: (c) =>
         kit.render(c.p, c.set, 200, (f) => {
-          const w = wordsOf(f)
+          const w = f.w
           return layout(
             f,
-            w.confirm,
-            html`<p>${w.confirmText}</p>${form(f, `/admin/reviews/${id(c)}/delete`, html`<button type="submit" class="danger">${w.remove}</button>`)}<p><a href="/admin/reviews">${w.keep}</a></p>`,
+            w.reviews.confirm,
+            html`<p>${w.reviews.confirmText}</p>${form(
+              f,
+              `/admin/reviews/${id(c)}/delete`,
+              html`<button type="submit" class="danger">${w.common.delete}</button>`,
+            )}<p><a href="/admin/reviews">${w.reviews.keep}</a></p>`,
           )
         }),
     },

@@ -7,27 +7,16 @@
  */
 import type { Store } from '../../modules/platform-stores'
 import { AppError } from '../../lib/errors'
-import { isPanelLanguage } from '../i18n'
 import { whatsappFor } from '../../modules/orders'
 import { getStoreSettings, StoreUpdate, updateStoreSettings } from '../../modules/store-settings'
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice, select } from './controls'
-import {
-  cw,
-  field,
-  numberField,
-  problemsOf,
-  refusalOf,
-  ticked,
-  type PageReq,
-  type PageRoute,
-  type Problem,
-} from './kit'
+import { field, numberField, problemsOf, refusalOf, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import { unknownPlaceholders } from '../../lib/whatsapp'
 import { ZONE_NAMES } from '../../lib/zone'
-import { catalogWords } from './words'
+import { panelWords, isPanelLanguage } from '../words'
 import type { PanelEnv } from '../env'
 
 interface SettingsForm {
@@ -95,7 +84,7 @@ function bodyOf(f: SettingsForm, b: unknown) {
 /** The message for a sample order, through the checkout's own renderer, in the store's language. */
 function preview(store: Store, f: SettingsForm): string {
   const language = isPanelLanguage(f.language) ? f.language : store.language
-  const sample = catalogWords(language)
+  const w = panelWords(language)
   const currency = /^[A-Za-z]{3}$/.test(f.currency) ? f.currency.toUpperCase() : store.currency
   const url = whatsappFor(
     {
@@ -107,10 +96,10 @@ function preview(store: Store, f: SettingsForm): string {
     },
     {
       orderNumber: 'ORD-000042',
-      customerName: sample.sampleCustomer,
-      customerAddress: sample.sampleAddress,
+      customerName: w.settings.sampleCustomer,
+      customerAddress: w.settings.sampleAddress,
       itemsSubtotal: 4500,
-      shippingName: sample.sampleShipping,
+      shippingName: w.settings.sampleShipping,
       shippingPrice: 500,
       discountCode: null,
       discountAmount: 0,
@@ -118,8 +107,8 @@ function preview(store: Store, f: SettingsForm): string {
       currency,
     },
     [
-      { quantity: 2, productName: sample.sampleLine1, variantName: null, subtotal: 3000 },
-      { quantity: 1, productName: sample.sampleLine2, variantName: null, subtotal: 1500 },
+      { quantity: 2, productName: w.settings.sampleLine1, variantName: null, subtotal: 3000 },
+      { quantity: 1, productName: w.settings.sampleLine2, variantName: null, subtotal: 1500 },
     ],
   )
   return decodeURIComponent(new URL(url!).searchParams.get('text') ?? '')
@@ -135,7 +124,7 @@ interface PageData {
 }
 
 function settingsPage(f: Frame, d: PageData): string {
-  const w = cw(f)
+  const w = f.w
   const e = d.errors
   const writable = can(f, 'store:write')
   const v = d.form
@@ -146,31 +135,82 @@ function settingsPage(f: Frame, d: PageData): string {
   ]
   // The preview flags placeholders the save would refuse, before any save is tried.
   const unknown = unknownPlaceholders(v.whatsappTemplate)
-  const body = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
-  <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.settingsTitle}</legend>
-    ${input({ id: 'name', label: w.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'description', label: w.description, value: v.description, errors: e, multiline: true, attrs: 'maxlength="5000"' })}
-    ${input({ id: 'whatsappNumber', label: w.whatsappNumber, value: v.whatsappNumber, errors: e, type: 'tel', attrs: 'autocomplete="tel" maxlength="40"' })}
-    ${input({ id: 'whatsappTemplate', label: w.whatsappTemplate, value: v.whatsappTemplate, errors: e, multiline: true, hint: w.templateHint, attrs: 'maxlength="1000"' })}
-    <h2 id="preview-h">${w.previewTitle}</h2>
+  const body = html`${
+    writable
+      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
+      : ''
+  }
+  <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.nav.settings}</legend>
+    ${input({ id: 'name', label: w.settings.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: v.description,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="5000"',
+    })}
+    ${input({
+      id: 'whatsappNumber',
+      label: w.settings.whatsappNumber,
+      value: v.whatsappNumber,
+      errors: e,
+      type: 'tel',
+      attrs: 'autocomplete="tel" maxlength="40"',
+    })}
+    ${input({
+      id: 'whatsappTemplate',
+      label: w.settings.whatsappTemplate,
+      value: v.whatsappTemplate,
+      errors: e,
+      multiline: true,
+      hint: w.settings.templateHint,
+      attrs: 'maxlength="1000"',
+    })}
+    <h2 id="preview-h">${w.settings.previewTitle}</h2>
     <pre class="preview"${raw(unknown.length ? ' aria-describedby="preview-flags"' : '')}>${d.preview}</pre>
-    ${unknown.length ? html`<p id="preview-flags" class="error">${w.shortcodesUnknown(unknown.join(', '))}</p>` : ''}
-    <button type="submit" name="_action" value="preview" class="secondary">${w.preview}</button>
-    ${select('language', 'language', w.storeLanguage, languages, v.language, e)}
-    ${input({ id: 'currency', label: w.currency, value: v.currency, errors: e, hint: w.currencyHint, attrs: 'maxlength="3" autocapitalize="characters"' })}
-    ${checkbox('isPublished', 'isPublished', w.published, v.isPublished)}
-    ${checkbox('isMaintenance', 'isMaintenance', w.maintenance, v.isMaintenance)}
-    ${checkbox('showStockCount', 'showStockCount', w.showStockCount, v.showStockCount)}
-    ${input({ id: 'timezone', label: w.timezone, value: v.timezone, errors: e, hint: w.timezoneHint, attrs: 'maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" list="zones"' })}
+    ${
+      unknown.length
+        ? html`<p id="preview-flags" class="error">${w.problems.shortcodesUnknown(unknown.join(', '))}</p>`
+        : ''
+    }
+    <button type="submit" name="_action" value="preview" class="secondary">${w.settings.preview}</button>
+    ${select('language', 'language', w.settings.storeLanguage, languages, v.language, e)}
+    ${input({
+      id: 'currency',
+      label: w.settings.currency,
+      value: v.currency,
+      errors: e,
+      hint: w.settings.currencyHint,
+      attrs: 'maxlength="3" autocapitalize="characters"',
+    })}
+    ${checkbox('isPublished', 'isPublished', w.settings.published, v.isPublished)}
+    ${checkbox('isMaintenance', 'isMaintenance', w.settings.maintenance, v.isMaintenance)}
+    ${checkbox('showStockCount', 'showStockCount', w.settings.showStockCount, v.showStockCount)}
+    ${input({
+      id: 'timezone',
+      label: w.settings.timezone,
+      value: v.timezone,
+      errors: e,
+      hint: w.settings.timezoneHint,
+      attrs: 'maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" list="zones"',
+    })}
     <datalist id="zones">${ZONE_NAMES.map((z) => html`<option value="${z}"></option>`)}</datalist>
-    ${input({ id: 'pendingOrderTtlHours', label: w.pendingTtl, value: v.pendingOrderTtlHours, errors: e, hint: w.pendingTtlHint, attrs: 'inputmode="numeric"' })}
+    ${input({
+      id: 'pendingOrderTtlHours',
+      label: w.settings.pendingTtl,
+      value: v.pendingOrderTtlHours,
+      errors: e,
+      hint: w.settings.pendingTtlHint,
+      attrs: 'inputmode="numeric"',
+    })}
   </fieldset>
-  ${writable ? html`<p><button type="submit" name="_action" value="save">${w.save}</button></p>` : ''}`
+  ${writable ? html`<p><button type="submit" name="_action" value="save">${w.common.save}</button></p>` : ''}`
   return layout(
     f,
-    w.settingsTitle,
+    w.nav.settings,
     html`${notice(d.done)}${banner(w, d.problem, e)}
-    <p><a href="/s/${encodeURIComponent(d.slug)}">${w.viewShop}</a></p>
+    <p><a href="/s/${encodeURIComponent(d.slug)}">${w.settings.viewShop}</a></p>
     <section>${form(f, '/admin/settings', body, 'novalidate')}</section>`,
   )
 }
@@ -191,7 +231,7 @@ export function settingsPages(kit: PanelEnv): PageRoute[] {
         show(c, 200, {
           form: formOf(getStoreSettings({ ctx: c.ctx })),
           errors: {},
-          done: c.query.done === 'saved' ? cw(c.p).saved : undefined,
+          done: c.query.done === 'saved' ? c.p.w.common.saved : undefined,
         }),
     },
     {
@@ -204,7 +244,7 @@ export function settingsPages(kit: PanelEnv): PageRoute[] {
         try {
           updateStoreSettings({ ctx: c.ctx, input: bodyOf(form, c.body) })
         } catch (e) {
-          const problems = problemsOf(e, cw(c.p))
+          const problems = problemsOf(e, c.p.w)
           if (!problems) throw e
           return show(c, e instanceof AppError ? e.status : 400, { form, ...refusalOf(problems) })
         }

@@ -14,8 +14,7 @@ import { can, form, layout, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { doneOf } from './crud'
 import { crudPages } from './crud-pages'
-import { cw, amountText, field, numberField, ticked, type PageReq, type PageRoute, type Problem } from './kit'
-import { shippingWords } from './words/shipping'
+import { amountText, field, numberField, ticked, type PageRoute, type Problem } from './kit'
 import type { PanelEnv } from '../env'
 
 type Option = ReturnType<typeof getShipping>
@@ -52,20 +51,31 @@ const bodyOf = (f: ShippingForm) => ({
 })
 
 function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string }): string {
-  const w = shippingWords(f)
+  const w = f.w
   const writable = can(f, 'shipping:write')
   const rows = d.rows.map(
     (
       o,
-    ) => html`<li><p><a href="${at(o.id)}" aria-label="${w.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.locale)}${o.isActive ? '' : html` <span class="badge">${w.inactive}</span>`}</p>
-    ${o.description || o.estimatedDays !== null ? html`<p class="hint">${[o.description ?? '', o.estimatedDays === null ? '' : w.daysOf(o.estimatedDays)].filter(Boolean).join(' · ')}</p>` : ''}
-    ${writable ? html`<div class="actions"><a class="button secondary" href="${at(o.id)}/delete" aria-label="${w.removeOf(o.name)}">${w.remove}</a></div>` : ''}</li>`,
+    ) => html`<li><p><a href="${at(o.id)}" aria-label="${w.shipping.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.shell.locale)}${o.isActive ? '' : html` <span class="badge">${w.shipping.inactive}</span>`}</p>
+    ${
+      o.description || o.estimatedDays !== null
+        ? html`<p class="hint">${[
+            o.description ?? '',
+            o.estimatedDays === null ? '' : w.shipping.daysOf(o.estimatedDays),
+          ]
+            .filter(Boolean)
+            .join(' · ')}</p>`
+        : ''
+    }
+    ${writable ? html`<div class="actions"><a class="button secondary" href="${at(o.id)}/delete" aria-label="${w.shipping.removeOf(o.name)}">${w.common.delete}</a></div>` : ''}</li>`,
   )
   return layout(
     f,
-    w.title,
-    html`${notice(d.done)}${writable ? html`<p><a class="button" href="/admin/shipping/new">${w.add}</a></p>` : ''}
-    ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.none}</p>`}`,
+    w.nav.shipping,
+    html`${notice(d.done)}${
+      writable ? html`<p><a class="button" href="/admin/shipping/new">${w.shipping.add}</a></p>` : ''
+    }
+    ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.shipping.none}</p>`}`,
   )
 }
 
@@ -81,40 +91,62 @@ function editorPage(
     done?: string
   },
 ): string {
-  const w = shippingWords(f)
+  const w = f.w
   const e = d.errors
   const writable = can(f, 'shipping:write')
   const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-    ${input({ id: 'name', label: w.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'price', label: `${w.price} (${d.currency})`, value: d.form.price, errors: e, attrs: 'required inputmode="decimal"' })}
-    ${input({ id: 'description', label: w.description, value: d.form.description, hint: w.descriptionHint, errors: e, multiline: true, attrs: 'maxlength="2000"' })}
-    ${input({ id: 'estimatedDays', label: w.days, value: d.form.days, hint: w.daysHint, errors: e, attrs: 'inputmode="numeric"' })}
-    ${checkbox('isActive', 'isActive', w.active, d.form.active)}</fieldset>
-    ${writable ? html`<p><button type="submit">${d.id ? w.save : w.create}</button></p>` : ''}`
+    ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
+    ${input({
+      id: 'price',
+      label: `${w.common.price} (${d.currency})`,
+      value: d.form.price,
+      errors: e,
+      attrs: 'required inputmode="decimal"',
+    })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: d.form.description,
+      hint: w.shipping.descriptionHint,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="2000"',
+    })}
+    ${input({
+      id: 'estimatedDays',
+      label: w.shipping.days,
+      value: d.form.days,
+      hint: w.shipping.daysHint,
+      errors: e,
+      attrs: 'inputmode="numeric"',
+    })}
+    ${checkbox('isActive', 'isActive', w.shipping.active, d.form.active)}</fieldset>
+    ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.shipping.create}</button></p>` : ''}`
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, e)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
+      writable ? '' : html`<p class="hint">${w.shipping.readOnly}</p>`
+    }
     <section>${form(f, d.id ? at(d.id) : '/admin/shipping', fields, 'novalidate')}</section>
-    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.remove}</a></p>` : ''}
-    <p><a href="/admin/shipping">${w.back}</a></p>`,
+    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
+    <p><a href="/admin/shipping">${w.shipping.back}</a></p>`,
   )
 }
 
 export function shippingPages(kit: PanelEnv): PageRoute[] {
-  const w = (c: PageReq) => shippingWords(c.p)
   return crudPages<Option, ShippingForm>(kit, {
     base: '/admin/shipping',
     read: 'shipping:read',
     write: 'shipping:write',
     owns: 'shippingOptions',
-    words: w,
+    words: (w) => w.shipping,
     label: (o) => o.name,
     list: (c) => {
       const ctx = c.ctx
       const rows = listShipping({ ctx, input: { limit: 100 } }).data
       return kit.render(c.p, c.set, 200, (f) =>
-        listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, w(c).done) }),
+        listPage(f, { rows, currency: ctx.store.currency, done: doneOf(c, c.w.shipping.done) }),
       )
     },
     editor: (c, status, d) =>

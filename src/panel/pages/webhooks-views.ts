@@ -8,8 +8,8 @@ import type { deliveryLog, getWebhook } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
 import { banner, input, notice } from './controls'
-import { cw, type Problem } from './kit'
-import type { CatalogWords } from './words'
+import type { Problem } from './kit'
+import type { Words } from '../words'
 
 export type Hook = ReturnType<typeof getWebhook>
 type Delivery = ReturnType<typeof deliveryLog>[number]
@@ -25,77 +25,111 @@ export interface HookForm {
 }
 
 /** The URL and the events, as the add form and the editor both show them. */
-function hookFields(w: CatalogWords, d: HookForm) {
+function hookFields(w: Words, d: HookForm) {
   const e = d.errors
-  return html`${input({ id: 'url', label: w.url, value: d.url, type: 'url', hint: w.urlHint, errors: e, attrs: 'required maxlength="2048" inputmode="url"' })}
-  <fieldset id="events"${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.events}</legend>
+  return html`${input({
+    id: 'url',
+    label: w.webhooks.url,
+    value: d.url,
+    type: 'url',
+    hint: w.webhooks.urlHint,
+    errors: e,
+    attrs: 'required maxlength="2048" inputmode="url"',
+  })}
+  <fieldset id="events"${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.webhooks.events}</legend>
   ${WEBHOOK_EVENTS.map((ev) => html`<div class="check"><input id="${eventId(ev)}" name="${eventId(ev)}" type="checkbox" value="1"${raw(d.events.has(ev) ? ' checked' : '')}><label for="${eventId(ev)}">${ev}</label></div>`)}
   ${e.events ? html`<p id="events-error" class="error">${e.events}</p>` : ''}</fieldset>`
 }
 
 export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string }): string {
-  const w = cw(f)
+  const w = f.w
   const writable = can(f, 'webhooks:write')
   const rows = d.hooks.map((h) => {
     const toggle = form(
       f,
       `${hookPath(h.id)}/active`,
-      html`<input type="hidden" name="isActive" value="${h.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${`${h.isActive ? w.disable : w.enable}: ${h.url}`}">${h.isActive ? w.disable : w.enable}</button>`,
+      html`<input type="hidden" name="isActive" value="${
+        h.isActive ? '0' : '1'
+      }"><button type="submit" class="secondary" aria-label="${`${
+        h.isActive ? w.webhooks.disable : w.webhooks.enable
+      }: ${h.url}`}">${h.isActive ? w.webhooks.disable : w.webhooks.enable}</button>`,
     )
-    return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.disabled}</span>`}</p>
+    return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.webhooks.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.webhooks.disabled}</span>`}</p>
       <p class="hint">${h.events.join(', ')}${h.disabledReason ? html` · ${h.disabledReason}` : ''}</p>
       ${
         writable
-          ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.editWebhookOf(h.url)}">${w.editWebhook}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${`${w.deleteWebhook}: ${h.url}`}">${w.deleteWebhook}</a></div>`
+          ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.webhooks.editWebhookOf(h.url)}">${w.common.edit}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${`${w.webhooks.deleteWebhook}: ${h.url}`}">${w.webhooks.deleteWebhook}</a></div>`
           : ''
       }</li>`
   })
   return layout(
     f,
-    w.webhooksTitle,
-    html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.webhooksTitle}</h2>${d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.noWebhooks}</p>`}</section>
+    w.nav.webhooks,
+    html`${notice(d.done)}<section aria-labelledby="hooks-h"><h2 id="hooks-h">${w.nav.webhooks}</h2>${
+      d.hooks.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.webhooks.noWebhooks}</p>`
+    }</section>
     ${
       writable
-        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.addWebhook}</h2>${banner(w, d.problem, d.errors)}
-      ${form(f, '/admin/webhooks', html`${hookFields(w, d)}<button type="submit">${w.addWebhook}</button>`, 'novalidate')}</section>`
+        ? html`<section aria-labelledby="add-h"><h2 id="add-h">${w.webhooks.addWebhook}</h2>${banner(
+            w,
+            d.problem,
+            d.errors,
+          )}
+      ${form(
+        f,
+        '/admin/webhooks',
+        html`${hookFields(w, d)}<button type="submit">${w.webhooks.addWebhook}</button>`,
+        'novalidate',
+      )}</section>`
         : ''
     }`,
   )
 }
 
 export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number; done?: string }): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
-    w.editWebhookTitle(h.url),
-    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.editWebhook}</h2>${banner(w, d.problem, d.errors)}
-    ${form(f, `${hookPath(h.id)}/edit`, html`${hookFields(w, d)}<button type="submit">${w.save}</button>`, 'novalidate')}</section>
-    <section aria-labelledby="secret-h"><h2 id="secret-h">${w.signingSecret}</h2><p>${w.rotateText(d.overlapHours)}</p>
-    ${form(f, `${hookPath(h.id)}/rotate`, html`<button type="submit" class="secondary">${w.rotateSecret}</button>`)}</section>
-    <p><a href="${hookPath(h.id)}">${w.viewLog}</a> · <a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
+    w.webhooks.editWebhookTitle(h.url),
+    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.common.edit}</h2>${banner(w, d.problem, d.errors)}
+    ${form(
+      f,
+      `${hookPath(h.id)}/edit`,
+      html`${hookFields(w, d)}<button type="submit">${w.common.save}</button>`,
+      'novalidate',
+    )}</section>
+    <section aria-labelledby="secret-h"><h2 id="secret-h">${w.webhooks.signingSecret}</h2><p>${w.webhooks.rotateText(d.overlapHours)}</p>
+    ${form(
+      f,
+      `${hookPath(h.id)}/rotate`,
+      html`<button type="submit" class="secondary">${w.webhooks.rotateSecret}</button>`,
+    )}</section>
+    <p><a href="${hookPath(h.id)}">${w.webhooks.deliveries}</a> · <a href="/admin/webhooks">${w.nav.webhooks}</a></p>`,
   )
 }
 
 /** A signing secret, shown once: after adding an endpoint or rotating its secret. */
 /** The endpoint's signing secret, shown once (undefined: it was shown already, or is too old to show). */
 export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotated?: { overlapHours: number }): string {
-  const w = cw(f)
-  const title = rotated ? w.secretRotated : w.webhookCreated
+  const w = f.w
+  const title = rotated ? w.webhooks.secretRotated : w.webhooks.webhookCreated
   if (secret === undefined)
     return layout(
       f,
       title,
-      html`<section><p>${w.secretShownOnce}</p>
-    <p><a class="button" href="/admin/webhooks">${w.webhooksTitle}</a></p></section>`,
+      html`<section><p>${w.webhooks.secretShownOnce}</p>
+    <p><a class="button" href="/admin/webhooks">${w.nav.webhooks}</a></p></section>`,
     )
   return layout(
     f,
     title,
-    html`<section><p>${h.url}</p><p>${w.secretOnce}</p>${rotated ? html`<p>${w.rotateText(rotated.overlapHours)}</p>` : ''}
-    <p><strong>${w.secret}</strong></p>
+    html`<section><p>${h.url}</p><p>${w.webhooks.secretOnce}</p>${
+      rotated ? html`<p>${w.webhooks.rotateText(rotated.overlapHours)}</p>` : ''
+    }
+    <p><strong>${w.keys.secret}</strong></p>
     <p><code id="webhook-secret" class="secret">${secret}</code></p>
-    <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="webhook-secret-status" role="status"></span></p>
-    <p><a class="button" href="/admin/webhooks">${w.done}</a></p></section>`,
+    <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="webhook-secret-status" role="status"></span></p>
+    <p><a class="button" href="/admin/webhooks">${w.common.done}</a></p></section>`,
   )
 }
 
@@ -105,24 +139,30 @@ export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotate
  * time while one is scheduled, the last response and error, and "Retry".
  */
 export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
-  const w = cw(f)
+  const w = f.w
   const writable = can(f, 'webhooks:write')
-  if (rows.length === 0) return html`<p>${w.noDeliveries}</p>`
+  if (rows.length === 0) return html`<p>${w.webhooks.noDeliveries}</p>`
   return html`<ul class="list">${rows.map(
     (
       d,
-    ) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${w.deliveryStatus[d.status] ?? d.status}</p>
-          <dl class="facts"><dt>${w.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
-          <dt>${w.attempts}</dt><dd>${d.attemptsTotal}</dd>
-          ${d.nextAttemptAt ? html`<dt>${w.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>` : ''}
-          <dt>${w.response}</dt><dd>${d.lastResponseCode ?? '-'}${d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''}</dd>
-          ${d.lastError ? html`<dt>${w.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
+    ) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${w.webhooks.deliveryStatus[d.status] ?? d.status}</p>
+          <dl class="facts"><dt>${w.common.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
+          <dt>${w.webhooks.attempts}</dt><dd>${d.attemptsTotal}</dd>
+          ${
+            d.nextAttemptAt
+              ? html`<dt>${w.webhooks.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>`
+              : ''
+          }
+          <dt>${w.webhooks.response}</dt><dd>${d.lastResponseCode ?? '-'}${
+            d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''
+          }</dd>
+          ${d.lastError ? html`<dt>${w.webhooks.error}</dt><dd>${d.lastError}</dd>` : ''}</dl>
           ${
             writable && d.status !== 'sending'
               ? form(
                   f,
                   `${hookPath(h.id)}/deliveries/${encodeURIComponent(d.id)}/retry`,
-                  html`<button type="submit" class="secondary" aria-label="${w.retryDelivery(d.id)}">${w.retry}</button>`,
+                  html`<button type="submit" class="secondary" aria-label="${w.webhooks.retryDelivery(d.id)}">${w.webhooks.retry}</button>`,
                 )
               : ''
           }</li>`,
@@ -130,29 +170,35 @@ export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
 }
 
 export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: string): string {
-  const w = cw(f)
+  const w = f.w
   const writable = can(f, 'webhooks:write')
   return layout(
     f,
-    w.deliveriesOf(h.url),
+    w.webhooks.deliveriesOf(h.url),
     html`${notice(done)}${
       writable
-        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.sendTest}</h2><p class="hint">${w.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.sendTest}</button>`)}</section>`
+        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.webhooks.sendTest}</h2><p class="hint">${w.webhooks.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.webhooks.sendTest}</button>`)}</section>`
         : ''
     }
     <div id="delivery-log" data-log="${hookPath(h.id)}/log">${deliveryItems(f, h, rows)}</div>
-    <p><a href="${hookPath(h.id)}" data-refresh-link>${w.refreshLog}</a></p>
-    <p>${writable ? html`<a href="${hookPath(h.id)}/edit">${w.editWebhookOf(h.url)}</a> · ` : ''}<a href="/admin/webhooks">${w.webhooksTitle}</a></p>`,
+    <p><a href="${hookPath(h.id)}" data-refresh-link>${w.webhooks.refreshLog}</a></p>
+    <p>${
+      writable ? html`<a href="${hookPath(h.id)}/edit">${w.webhooks.editWebhookOf(h.url)}</a> · ` : ''
+    }<a href="/admin/webhooks">${w.nav.webhooks}</a></p>`,
   )
 }
 
 export function deletePage(f: Frame, h: Hook): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
-    w.deleteWebhookTitle(h.url),
-    html`<section><p>${w.deleteWebhookText}</p>
-    ${form(f, `${hookPath(h.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.cancel}</a></div>`)}</section>`,
+    w.webhooks.deleteWebhookTitle(h.url),
+    html`<section><p>${w.webhooks.deleteWebhookText}</p>
+    ${form(
+      f,
+      `${hookPath(h.id)}/delete`,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }

@@ -30,7 +30,8 @@ import { json } from '../respond'
 import { ShownOnce } from '../shown-once'
 import { guarded } from './crud'
 import { frameOf } from './plugin-kit'
-import { cw, field, problemsOf, refusalOf, ticked, type PageReq, type PageRoute } from './kit'
+import { field, problemsOf, refusalOf, ticked, type PageReq, type PageRoute } from './kit'
+import type { Words } from '../words'
 import {
   deletePage,
   deliveriesPage,
@@ -76,12 +77,14 @@ function refused(
   e: unknown,
   form: { url: string; events: Set<string> },
 ): (HookForm & { status: number }) | undefined {
-  const w = cw(c.p)
+  const w = c.p.w
   const problems = problemsOf(e, w)
   if (!problems || (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))))
     return undefined
   const events = (p: { field?: string; message: string }) =>
-    p.field?.startsWith('events') ? { ...p, message: form.events.size === 0 ? w.eventsRequired : p.message } : p
+    p.field?.startsWith('events')
+      ? { ...p, message: form.events.size === 0 ? w.webhooks.eventsRequired : p.message }
+      : p
   return { ...form, ...refusalOf(problems.map(events)), status: e instanceof AppError ? e.status : 400 }
 }
 
@@ -89,12 +92,12 @@ export function webhookPages(kit: PanelEnv): PageRoute[] {
   const hooksOf = (c: PageReq) => listWebhooks({ ctx: c.ctx, input: { limit: 100 } }).data
   const hookOf = (c: PageReq) => getWebhook({ ctx: c.ctx, input: { id: c.params.id! } })
   const overlapHours = Math.round(kit.deps.config.webhookSecretOverlapSec / 360) / 10
-  const DONE: Record<string, (w: ReturnType<typeof cw>) => string> = {
-    saved: (w) => w.saved,
-    retried: (w) => w.retried,
-    test: (w) => w.testSent,
+  const DONE: Record<string, (w: Words) => string> = {
+    saved: (w) => w.common.saved,
+    retried: (w) => w.webhooks.retried,
+    test: (w) => w.webhooks.testSent,
   }
-  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(cw(c.p))
+  const done = (c: PageReq) => DONE[c.query.done ?? '']?.(c.w)
   // A new secret goes POST → redirect → a page that shows it once: a reload shows it no more and
   // neither adds an endpoint nor rotates again.
   const shown = new ShownOnce(() => kit.deps.clock.now())

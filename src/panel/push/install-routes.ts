@@ -12,7 +12,6 @@
 import path from 'node:path'
 import { html } from '../../shop/html'
 import { panelAssets } from '../assets'
-import { pushWords } from '../i18n/push'
 import { finish, page } from '../respond'
 import { frameOf } from '../frame'
 import { panelPlugin, panelRoute } from '../route'
@@ -43,13 +42,13 @@ export function installRoutes() {
   const anyone = <const Path extends string>(path: Path) => ({ method: 'get', path, need: 'anonymous' }) as const
   return panelPlugin('installRoutes', [
     panelRoute(anyone(MANIFEST_PATH), ({ p, set }) => {
-      const pw = pushWords(p.lang)
+      const w = p.w
       const store = p.person?.store?.name
       const initial = initialOf(store)
       const manifest = {
         id: '/admin/',
-        name: store ? `${store} · ${pw.panelName}` : pw.panelName,
-        short_name: (store ?? pw.panelName).slice(0, 12),
+        name: store ? `${store} · ${w.shell.panel}` : w.shell.panel,
+        short_name: (store ?? w.shell.panel).slice(0, 12),
         lang: p.lang,
         start_url: '/admin/orders',
         scope: '/admin/',
@@ -90,15 +89,20 @@ export function installRoutes() {
       })
     }),
     panelRoute(anyone(OFFLINE_PATH), async ({ p, set }) => {
-      const pw = pushWords(p.lang)
+      const w = p.w
       // The anonymous frame whoever asks: the worker stores this page, so it must name nobody.
       const f = { ...(await frameOf({ ...p, person: undefined, formToken: undefined })) }
       return page(
         set,
         200,
-        layout(f, pw.offlineTitle, html`<p>${pw.offlineText}</p><p><a href="/admin/orders">${pw.retry}</a></p>`, {
-          narrow: true,
-        }),
+        layout(
+          f,
+          w.push.offlineTitle,
+          html`<p>${w.push.offlineText}</p><p><a href="/admin/orders">${w.push.retry}</a></p>`,
+          {
+            narrow: true,
+          },
+        ),
       )
     }),
   ])

@@ -6,12 +6,16 @@
  */
 import { PREFERENCES, PushInputError, queueTest, savePreferences, subscribe, unsubscribe } from '../../modules/push'
 import type { PanelEnv } from '../env'
-import { pushWords, type PushWords } from '../i18n/push'
 import { finish } from '../respond'
 import { panelPlugin, panelRoute } from '../route'
+import type { Words } from '../words'
 
-const inputMessage = (pw: PushWords, e: PushInputError) =>
-  e.field === 'endpoint' ? (e.problem === 'refused' ? pw.endpointRefused : pw.endpointInvalid) : pw.keysInvalid
+const inputMessage = (w: Words, e: PushInputError) =>
+  e.field === 'endpoint'
+    ? e.problem === 'refused'
+      ? w.push.endpointRefused
+      : w.push.endpointInvalid
+    : w.push.keysInvalid
 
 export function pushRoutes(env: PanelEnv) {
   const { db, clock, config } = env
@@ -32,7 +36,7 @@ export function pushRoutes(env: PanelEnv) {
         return json(201, { id })
       } catch (e) {
         if (!(e instanceof PushInputError)) throw e
-        const message = inputMessage(pushWords(p.lang), e)
+        const message = inputMessage(p.w, e)
         return json(400, { error: { code: 'VALIDATION_ERROR', field: e.field, message } })
       }
     }),

@@ -1,11 +1,10 @@
 /** The account page: name, password, passkeys, two-step and its recovery codes, devices. */
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
-import { type PanelLanguage, PANEL_LANGUAGES, panelWords } from '../i18n'
 import { type Frame, form, layout, errorLine } from './frame'
 import { banner, described, errorAt } from '../pages/controls'
-import { catalogWords } from '../pages/words'
 import { qrCode } from './qr'
 import { shownAt } from './time'
+import { panelWords, type PanelLanguage, PANEL_LANGUAGES } from '../words'
 
 export interface AccountData {
   name: string
@@ -26,78 +25,115 @@ export interface AccountData {
 export function accountPage(f: Frame, a: AccountData): string {
   const w = f.w
   const langOption = (l: PanelLanguage | '') =>
-    html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${l ? panelWords(l).languageName : w.languageAuto}</option>`
+    html`<option value="${l}"${raw((a.language ?? '') === l ? ' selected' : '')}>${
+      l ? panelWords(l).shell.languageName : w.account.languageAuto
+    }</option>`
   const e = a.errors ?? {}
   return layout(
     f,
-    w.accountTitle,
-    html`${a.notice ? html`<p class="notice" role="status">${a.notice}</p>` : ''}${banner(catalogWords(f.lang), undefined, e)}
-    <section aria-labelledby="profile-h"><h2 id="profile-h">${w.profile}</h2>
+    w.account.accountTitle,
+    html`${a.notice ? html`<p class="notice" role="status">${a.notice}</p>` : ''}${banner(f.w, undefined, e)}
+    <section aria-labelledby="profile-h"><h2 id="profile-h">${w.account.profile}</h2>
       ${form(
         f,
         '/admin/account/profile',
         html`<p>${a.email}</p>
-        <label for="name">${w.name}</label>
+        <label for="name">${w.common.name}</label>
         <input id="name" name="name" type="text" autocomplete="name" required value="${a.name}"${described('name', undefined, e.name)}>
         ${errorAt('name', e.name)}
-        <label for="language">${w.language}</label>
+        <label for="language">${w.account.language}</label>
         <select id="language" name="language">${langOption('')}${PANEL_LANGUAGES.map(langOption)}</select>
-        <button type="submit">${w.save}</button>`,
+        <button type="submit">${w.common.save}</button>`,
       )}
     </section>
     ${
       a.hasPassword
-        ? html`<section aria-labelledby="password-h"><h2 id="password-h">${w.changePassword}</h2>
+        ? html`<section aria-labelledby="password-h"><h2 id="password-h">${w.account.changePassword}</h2>
       ${form(
         f,
         '/admin/account/password',
-        html`${secret('current-password', 'current', w.currentPassword, 'current-password', e)}
-        ${secret('new-password', 'password', w.newPassword, 'new-password', e, w.passwordHint)}
-        <button type="submit">${w.changePassword}</button>`,
+        html`${secret('current-password', 'current', w.account.currentPassword, 'current-password', e)}
+        ${secret('new-password', 'password', w.signin.newPassword, 'new-password', e, w.signin.passwordHint)}
+        <button type="submit">${w.account.changePassword}</button>`,
       )}
     </section>`
-        : html`<section aria-labelledby="password-h"><h2 id="password-h">${w.setPassword}</h2>
-      <p>${w.setPasswordIntro}</p>
+        : html`<section aria-labelledby="password-h"><h2 id="password-h">${w.signin.setPassword}</h2>
+      <p>${w.signin.setPasswordIntro}</p>
       ${form(
         f,
         '/admin/account/password',
-        html`${secret('new-password', 'password', w.newPassword, 'new-password', e, w.passwordHint)}
-        ${secret('new-password-2', 'password2', w.repeatPassword, 'new-password', e)}
-        <button type="submit">${w.setPassword}</button>`,
+        html`${secret('new-password', 'password', w.signin.newPassword, 'new-password', e, w.signin.passwordHint)}
+        ${secret('new-password-2', 'password2', w.signin.repeatPassword, 'new-password', e)}
+        <button type="submit">${w.signin.setPassword}</button>`,
       )}
     </section>`
     }
-    <section aria-labelledby="passkeys-h"><h2 id="passkeys-h">${w.passkeys}</h2>
-      ${a.passkeys.length === 0 ? html`<p>${w.noPasskeys}</p>` : html`<ul>${a.passkeys.map((p) => html`<li class="actions">${p.name} ${form(f, `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`, html`<button type="submit" class="danger" aria-label="${w.removePasskey(p.name)}">${w.remove}</button>`)}</li>`)}</ul>`}
-      <p id="passkey-nojs" class="hint">${w.passkeysNeedJs}</p>
+    <section aria-labelledby="passkeys-h"><h2 id="passkeys-h">${w.account.passkeys}</h2>
+      ${
+        a.passkeys.length === 0
+          ? html`<p>${w.account.noPasskeys}</p>`
+          : html`<ul>${a.passkeys.map(
+              (p) =>
+                html`<li class="actions">${p.name} ${form(
+                  f,
+                  `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`,
+                  html`<button type="submit" class="danger" aria-label="${w.account.removePasskey(p.name)}">${w.common.remove}</button>`,
+                )}</li>`,
+            )}</ul>`
+      }
+      <p id="passkey-nojs" class="hint">${w.account.passkeysNeedJs}</p>
       ${form(
         f,
         '/admin/account/passkeys',
-        html`<label for="passkey-name">${w.passkeyName}</label>
+        html`<label for="passkey-name">${w.account.passkeyName}</label>
         <input id="passkey-name" name="name" type="text" maxlength="60" value="Passkey">
-        <button type="submit">${w.addPasskey}</button>
+        <button type="submit">${w.account.addPasskey}</button>
         <p id="passkey-add-status" class="error" role="status"></p>`,
-        `id="passkey-add" data-failed="${escapeHtml(f.w.passkeyFailed)}" hidden`,
+        `id="passkey-add" data-failed="${escapeHtml(f.w.signin.passkeyFailed)}" hidden`,
       )}
     </section>
-    <section aria-labelledby="two-step-h"><h2 id="two-step-h">${w.twoStep}</h2>
+    <section aria-labelledby="two-step-h"><h2 id="two-step-h">${w.signin.twoStep}</h2>
       ${
         a.twoStep.on
-          ? html`<p>${w.twoStepOn} ${w.recoveryLeft(a.twoStep.codesLeft)}</p>${form(f, '/admin/account/two-step/disable', html`<button type="submit" class="danger">${w.disableTwoStep}</button>`)}`
-          : html`<p>${w.twoStepOff}</p>${form(f, '/admin/account/two-step', html`<button type="submit">${w.enableTwoStep}</button>`)}`
+          ? html`<p>${w.account.twoStepOn} ${w.account.recoveryLeft(a.twoStep.codesLeft)}</p>${form(
+              f,
+              '/admin/account/two-step/disable',
+              html`<button type="submit" class="danger">${w.account.disableTwoStep}</button>`,
+            )}`
+          : html`<p>${w.account.twoStepOff}</p>${form(
+              f,
+              '/admin/account/two-step',
+              html`<button type="submit">${w.account.enableTwoStep}</button>`,
+            )}`
       }
     </section>
-    <section aria-labelledby="devices-h"><h2 id="devices-h">${w.devices}</h2>
+    <section aria-labelledby="devices-h"><h2 id="devices-h">${w.account.devices}</h2>
       <div class="table"><table>
-        <thead><tr><th scope="col">${w.device}</th><th scope="col">${w.lastSeen}</th><th scope="col">${w.network}</th><th scope="col"><span class="sr-only">${w.end}</span></th></tr></thead>
+        <thead><tr><th scope="col">${w.account.device}</th><th scope="col">${w.account.lastSeen}</th><th scope="col">${w.account.network}</th><th scope="col"><span class="sr-only">${w.shell.signOut}</span></th></tr></thead>
         <tbody>${a.sessions.map(
-          (
-            s,
-          ) => html`<tr><td>${s.device}${s.current ? html` <strong>(${w.thisDevice})</strong>` : ''}</td><td><time datetime="${s.lastSeen}">${shownAt(f, s.lastSeen)}</time></td><td>${s.network ?? '-'}</td>
-          <td>${s.current ? '' : form(f, `/admin/account/sessions/${encodeURIComponent(s.id)}/end`, html`<button type="submit" class="secondary" aria-label="${w.endDevice(s.device)}">${w.end}</button>`)}</td></tr>`,
+          (s) => html`<tr><td>${s.device}${
+            s.current ? html` <strong>(${w.account.thisDevice})</strong>` : ''
+          }</td><td><time datetime="${s.lastSeen}">${shownAt(f, s.lastSeen)}</time></td><td>${s.network ?? '-'}</td>
+          <td>${
+            s.current
+              ? ''
+              : form(
+                  f,
+                  `/admin/account/sessions/${encodeURIComponent(s.id)}/end`,
+                  html`<button type="submit" class="secondary" aria-label="${w.account.endDevice(s.device)}">${w.shell.signOut}</button>`,
+                )
+          }</td></tr>`,
         )}</tbody>
       </table></div>
-      ${a.sessions.length > 1 ? form(f, '/admin/account/sessions/end-others', html`<button type="submit" class="danger">${w.endOthers}</button>`) : ''}
+      ${
+        a.sessions.length > 1
+          ? form(
+              f,
+              '/admin/account/sessions/end-others',
+              html`<button type="submit" class="danger">${w.account.endOthers}</button>`,
+            )
+          : ''
+      }
     </section>
     ${a.sections ?? ''}`,
   )
@@ -121,20 +157,20 @@ export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, 
   const w = f.w
   return layout(
     f,
-    w.totpSetupTitle,
-    html`<section><p>${w.totpSetupIntro}</p>
-      <figure>${qrCode(setup.uri, w.totpQr, { id: 'totp-qr-title', cache: false })}</figure>
-      <p><strong>${w.totpKey}</strong></p>
+    w.account.enableTwoStep,
+    html`<section><p>${w.account.totpSetupIntro}</p>
+      <figure>${qrCode(setup.uri, w.account.totpQr, { id: 'totp-qr-title', cache: false })}</figure>
+      <p><strong>${w.account.totpKey}</strong></p>
       <p><code id="totp-secret" class="secret">${setup.secret}</code></p>
-      <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.copied}" hidden>${w.copy}</button><span id="totp-secret-status" role="status"></span></p>
-      <p><a href="${setup.uri}">${w.totpLink}</a></p>
+      <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="totp-secret-status" role="status"></span></p>
+      <p><a href="${setup.uri}">${w.account.totpLink}</a></p>
       ${errorLine('code-error', error)}
       ${form(
         f,
         '/admin/account/two-step/confirm',
-        html`<label for="code">${w.code}</label>
+        html`<label for="code">${w.common.code}</label>
         <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required${raw(error ? ' aria-invalid="true" aria-describedby="code-error"' : '')}>
-        <button type="submit">${w.verify}</button>`,
+        <button type="submit">${w.signin.verify}</button>`,
       )}
     </section>`,
   )
@@ -144,11 +180,11 @@ export function recoveryCodesPage(f: Frame, codes: string[]): string {
   const w = f.w
   return layout(
     f,
-    w.recoveryTitle,
-    html`<section><p>${w.recoveryIntro}</p>
+    w.account.recoveryTitle,
+    html`<section><p>${w.account.recoveryIntro}</p>
       <ul id="recovery-codes" class="codes">${codes.map((c) => html`<li>${c}</li>`)}</ul>
-      <p class="actions"><button type="button" class="secondary" data-copy="recovery-codes" data-done="${w.copied}" hidden>${w.copy}</button><span id="recovery-codes-status" role="status"></span></p>
-      <p><a class="button" href="/admin/account">${w.done}</a></p>
+      <p class="actions"><button type="button" class="secondary" data-copy="recovery-codes" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="recovery-codes-status" role="status"></span></p>
+      <p><a class="button" href="/admin/account">${w.common.done}</a></p>
     </section>`,
   )
 }

@@ -5,12 +5,11 @@
  * host it will be sent back to, which is what the person can check.
  */
 import { html, raw, type Html } from '../../shop/html'
-import type { AppsWords } from '../i18n/apps'
 import { type Frame, form, layout } from './frame'
 import { shownAt } from './time'
+import type { Words } from '../words'
 
 export interface ConsentData {
-  a: AppsWords
   client: string
   redirectHost: string
   /** The authorization request's parameters, posted back with the answer. */
@@ -27,35 +26,35 @@ const scopeList = (id: string, labelledBy: string, scopes: string[], none: strin
     : html`<p id="${id}">${none}</p>`
 
 export function consentPage(f: Frame, d: ConsentData): string {
-  const { a } = d
+  const { w } = f
   const hidden = Object.entries(d.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   const one = d.stores.length === 1 ? d.stores[0]! : undefined
   // Several stores: a choice, each option with what its role lets the app do there.
   const choice = one
-    ? html`<p><strong>${a.consentStore}:</strong> ${one.name}</p><input type="hidden" name="store" value="${one.storeId}">
-      <h2 id="consent-scopes">${a.consentScopes}</h2>
-      ${scopeList('scopes-only', 'consent-scopes', one.scopes, a.consentNoScopes)}`
-    : html`<fieldset><legend>${a.consentStore}</legend>${d.stores.map(
+    ? html`<p><strong>${w.common.store}:</strong> ${one.name}</p><input type="hidden" name="store" value="${one.storeId}">
+      <h2 id="consent-scopes">${w.apps.consentScopes}</h2>
+      ${scopeList('scopes-only', 'consent-scopes', one.scopes, w.apps.consentNoScopes)}`
+    : html`<fieldset><legend>${w.common.store}</legend>${d.stores.map(
         (
           s,
           i,
-        ) => html`<div class="check"><input id="store-${i}" name="store" type="radio" value="${s.storeId}" aria-describedby="scopes-${i}"${raw(s.storeId === d.storeId ? ' checked' : '')}><label for="store-${i}">${s.name} · ${f.w.roles[s.role]}</label></div>
-        <p class="hint" id="scopes-${i}">${a.consentScopes} ${s.scopes.join(', ') || a.consentNoScopes}</p>`,
+        ) => html`<div class="check"><input id="store-${i}" name="store" type="radio" value="${s.storeId}" aria-describedby="scopes-${i}"${raw(s.storeId === d.storeId ? ' checked' : '')}><label for="store-${i}">${s.name} · ${f.w.team.roles[s.role]}</label></div>
+        <p class="hint" id="scopes-${i}">${w.apps.consentScopes} ${s.scopes.join(', ') || w.apps.consentNoScopes}</p>`,
       )}</fieldset>`
   return layout(
     f,
-    a.consentTitle(d.client),
+    w.apps.consentTitle(d.client),
     html`<section>
-      <p>${a.consentIntro(d.client, d.redirectHost)}</p>
+      <p>${w.apps.consentIntro(d.client, d.redirectHost)}</p>
       ${form(
         f,
         '/oauth/authorize',
         html`${hidden}${choice}
-        <p class="hint">${a.consentCapped}</p>
-        <p class="hint">${a.consentNotice}</p>
+        <p class="hint">${w.apps.consentCapped}</p>
+        <p class="hint">${w.apps.consentNotice}</p>
         <div class="actions">
-          <button type="submit" name="decision" value="allow">${a.allow}</button>
-          <button type="submit" name="decision" value="deny" class="secondary">${a.deny}</button>
+          <button type="submit" name="decision" value="allow">${w.apps.allow}</button>
+          <button type="submit" name="decision" value="deny" class="secondary">${w.apps.deny}</button>
         </div>`,
       )}
     </section>`,
@@ -63,8 +62,8 @@ export function consentPage(f: Frame, d: ConsentData): string {
   )
 }
 
-export function badAuthorizePage(f: Frame, a: AppsWords, reason: string): string {
-  return layout(f, a.badRequestTitle, html`<p>${reason}</p><p>${a.badRequestHint}</p>`, { narrow: true })
+export function badAuthorizePage(f: Frame, w: Words, reason: string): string {
+  return layout(f, w.apps.badRequestTitle, html`<p>${reason}</p><p>${w.apps.badRequestHint}</p>`, { narrow: true })
 }
 
 export interface AppRow {
@@ -79,24 +78,32 @@ export interface AppRow {
 /** The table of connected apps; `action(id)` is the Disconnect form's path. */
 export function connectedAppsSection(
   f: Frame,
-  a: AppsWords,
+  w: Words,
   rows: AppRow[],
   opts: { intro: string; action: (id: string) => string; showPerson?: boolean },
 ): Html {
-  return html`<section aria-labelledby="apps-h"><h2 id="apps-h">${a.connectedApps}</h2>
+  return html`<section aria-labelledby="apps-h"><h2 id="apps-h">${w.apps.connectedApps}</h2>
     <p>${opts.intro}</p>
     ${
       rows.length === 0
-        ? html`<p>${a.noApps}</p>`
+        ? html`<p>${w.apps.noApps}</p>`
         : html`<div class="table"><table>
-      <thead><tr><th scope="col">${a.app}</th><th scope="col">${a.consentStore}</th>${opts.showPerson ? html`<th scope="col">${a.personCol}</th>` : ''}<th scope="col">${a.permissions}</th><th scope="col">${a.lastUsed}</th><th scope="col"><span class="sr-only">${a.disconnect}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.apps.app}</th><th scope="col">${w.common.store}</th>${
+        opts.showPerson ? html`<th scope="col">${w.common.person}</th>` : ''
+      }<th scope="col">${w.apps.permissions}</th><th scope="col">${w.common.lastUsed}</th><th scope="col"><span class="sr-only">${w.apps.disconnect}</span></th></tr></thead>
       <tbody>${rows.map(
         (
           r,
         ) => html`<tr><td>${r.client}</td><td>${r.storeName}</td>${opts.showPerson ? html`<td>${r.person ?? ''}</td>` : ''}
         <td>${r.scopes.join(', ') || '-'}</td>
-        <td>${r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : a.neverUsed}</td>
-        <td>${form(f, opts.action(r.id), html`<button type="submit" class="danger" aria-label="${a.disconnectApp(r.client)}">${a.disconnect}</button>`)}</td></tr>`,
+        <td>${
+          r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : w.apps.neverUsed
+        }</td>
+        <td>${form(
+          f,
+          opts.action(r.id),
+          html`<button type="submit" class="danger" aria-label="${w.apps.disconnectApp(r.client)}">${w.apps.disconnect}</button>`,
+        )}</td></tr>`,
       )}</tbody></table></div>`
     }
   </section>`

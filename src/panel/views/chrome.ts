@@ -21,15 +21,15 @@ function badge(f: Frame, key: NavItem['key']): { attrs: Html | ''; mark: Html | 
   if (key === 'reviews') {
     const n = f.badges?.reviews
     return {
-      attrs: html` data-badge="reviews" data-badge-words="${f.w.pendingReviews}"`,
-      mark: n ? marks(f.w.pendingReviews, n) : '',
+      attrs: html` data-badge="reviews" data-badge-words="${f.w.shell.pendingReviews}"`,
+      mark: n ? marks(f.w.shell.pendingReviews, n) : '',
     }
   }
   if (key === 'orders' && f.live) {
     const n = f.live.unseen
     return {
-      attrs: html` data-badge="orders" data-badge-words="${f.w.unseenOrders}"`,
-      mark: n ? marks(f.w.unseenOrders, n) : '',
+      attrs: html` data-badge="orders" data-badge-words="${f.w.shell.unseenOrders}"`,
+      mark: n ? marks(f.w.shell.unseenOrders, n) : '',
     }
   }
   return { attrs: '', mark: '' }
@@ -40,7 +40,9 @@ const marks = (words: string, n: number) =>
 
 const link = (f: Frame, n: NavItem, cls = '') => {
   const b = badge(f, n.key)
-  return html`<a href="${n.path}"${raw(cls ? ` class="${cls}"` : '')}${current(f, n.path)}${b.attrs}>${f.w[n.key]}${b.mark}</a>`
+  return html`<a href="${n.path}"${raw(
+    cls ? ` class="${cls}"` : '',
+  )}${current(f, n.path)}${b.attrs}>${f.w.nav[n.key]}${b.mark}</a>`
 }
 
 /** The links this person's role may follow, in NAV's order. */
@@ -51,7 +53,7 @@ const chimeSwitch = (f: Frame) =>
   f.live
     ? html`<button type="button" id="chime-switch" class="icon secondary" aria-pressed="true" hidden>
         <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2 15a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="2"/><path class="off" d="M4 4l16 16" stroke="currentColor" stroke-width="2"/></svg>
-        <span class="label">${f.w.chime}</span></button>`
+        <span class="label">${f.w.shell.chime}</span></button>`
     : ''
 
 /** The store switcher's form (a person in several stores); `id` differs where a page shows two. */
@@ -61,16 +63,16 @@ export function storeSwitcher(f: Frame, id: string): Html | '' {
   return form(
     f,
     '/admin/store',
-    html`<label for="${id}">${f.w.store}</label>
+    html`<label for="${id}">${f.w.common.store}</label>
       <select id="${id}" name="storeId">${p.stores.map((s) => html`<option value="${s.storeId}"${raw(s.storeId === p.storeId ? ' selected' : '')}>${s.name}</option>`)}</select>
-      <button type="submit" class="secondary">${f.w.switchStore}</button>`,
+      <button type="submit" class="secondary">${f.w.shell.switchStore}</button>`,
   )
 }
 
 export function header(f: Frame): Html {
   const p = f.person
-  if (!p) return html`<header class="top"><span class="brand">${f.w.panel}</span></header>`
-  const name = p.storeName ?? f.w.panel
+  if (!p) return html`<header class="top"><span class="brand">${f.w.shell.panel}</span></header>`
+  const name = p.storeName ?? f.w.shell.panel
   const switcher = storeSwitcher(f, 'store-switch')
   // On a phone the header holds the store's name and the chime; the rest is on the More page.
   return html`<header class="top">
@@ -78,8 +80,12 @@ export function header(f: Frame): Html {
     ${switcher ? html`<div class="wide-only">${switcher}</div>` : ''}
     <div class="actions">
       ${chimeSwitch(f)}
-      <a class="wide-only" href="/admin/account"${current(f, '/admin/account')}>${f.w.account}</a>
-      <div class="wide-only">${form(f, '/admin/logout', html`<button type="submit" class="secondary">${f.w.signOut}</button>`)}</div>
+      <a class="wide-only" href="/admin/account"${current(f, '/admin/account')}>${f.w.nav.account}</a>
+      <div class="wide-only">${form(
+        f,
+        '/admin/logout',
+        html`<button type="submit" class="secondary">${f.w.shell.signOut}</button>`,
+      )}</div>
     </div>
   </header>`
 }
@@ -87,7 +93,9 @@ export function header(f: Frame): Html {
 /** Every link the role allows: a row from 600 px, a column beside the page from 900 px, hidden on a phone. */
 export function sideNav(f: Frame): Html | '' {
   if (!f.person?.role) return ''
-  return html`<nav class="nav side" aria-label="${f.w.nav}"><ul>${navItems(f).map((n) => html`<li>${link(f, n)}</li>`)}</ul></nav>`
+  return html`<nav class="nav side" aria-label="${f.w.shell.nav}"><ul>${navItems(f).map(
+    (n) => html`<li>${link(f, n)}</li>`,
+  )}</ul></nav>`
 }
 
 /**
@@ -97,14 +105,19 @@ export function sideNav(f: Frame): Html | '' {
 export function tabs(f: Frame): Html | '' {
   if (!f.person?.role) return ''
   const items = TABS.map((key) => NAV.find((n) => n.key === key)!).filter((n) => can(f, n.need))
-  return html`<nav class="tabs" aria-label="${f.w.tabs}"><ul>${items.map((n) => html`<li>${link(f, n, 'tab')}</li>`)}<li><a class="tab" href="${MORE_PATH}"${current(f, MORE_PATH)}>${f.w.more}<span class="sr-only"> ${f.w.morePages}</span></a></li></ul></nav>`
+  return html`<nav class="tabs" aria-label="${f.w.shell.tabs}"><ul>${items.map(
+    (n) => html`<li>${link(f, n, 'tab')}</li>`,
+  )}<li><a class="tab" href="${MORE_PATH}"${current(
+    f,
+    MORE_PATH,
+  )}>${f.w.shell.more}<span class="sr-only"> ${f.w.shell.morePages}</span></a></li></ul></nav>`
 }
 
 /** The More page's body: every link, the account, the store switcher and signing out (no script needed). */
 export function moreBody(f: Frame): Html {
-  return html`<p>${f.w.moreIntro}</p>
+  return html`<p>${f.w.shell.moreIntro}</p>
     <ul class="more">${navItems(f).map((n) => html`<li>${link(f, n)}</li>`)}
-      <li><a href="/admin/account">${f.w.account}</a></li></ul>
+      <li><a href="/admin/account">${f.w.nav.account}</a></li></ul>
     ${storeSwitcher(f, 'store-switch-more')}
-    ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${f.w.signOut}</button>`)}`
+    ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${f.w.shell.signOut}</button>`)}`
 }

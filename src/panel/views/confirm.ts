@@ -20,17 +20,17 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
   const none = !d.password && !d.code && !d.passkey
   return layout(
     f,
-    w.confirmTitle,
-    html`<section><p>${w.confirmIntro}</p>
+    w.signin.confirmTitle,
+    html`<section><p>${w.signin.confirmIntro}</p>
     ${
       d.password
         ? form(
             f,
             d.action,
-            html`${held}<label for="confirm-password">${w.password}</label>
+            html`${held}<label for="confirm-password">${w.signin.password}</label>
       <input id="confirm-password" name="confirm_password" type="password" autocomplete="current-password" required${invalid('password')}>
       ${errorLine('confirm-password-error', d.error?.field === 'password' ? d.error.text : undefined)}
-      <button type="submit">${w.confirm}</button>`,
+      <button type="submit">${w.common.confirm}</button>`,
           )
         : ''
     }
@@ -39,10 +39,10 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
         ? form(
             f,
             d.action,
-            html`${held}<label for="confirm-code">${w.twoStepCode}</label>
+            html`${held}<label for="confirm-code">${w.signin.twoStepCode}</label>
       <input id="confirm-code" name="confirm_code" type="text" inputmode="numeric" autocomplete="one-time-code" required${invalid('code')}>
       ${errorLine('confirm-code-error', d.error?.field === 'code' ? d.error.text : undefined)}
-      <button type="submit"${raw(d.password ? ' class="secondary"' : '')}>${w.confirm}</button>`,
+      <button type="submit"${raw(d.password ? ' class="secondary"' : '')}>${w.common.confirm}</button>`,
           )
         : ''
     }
@@ -51,13 +51,13 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
         ? form(
             f,
             d.action,
-            html`${held}<button type="submit" class="secondary">${w.usePasskey}</button><p id="confirm-passkey-status" class="error" role="status"></p>`,
-            `id="confirm-passkey" data-failed="${escapeHtml(f.w.passkeyFailed)}" hidden`,
+            html`${held}<button type="submit" class="secondary">${w.signin.usePasskey}</button><p id="confirm-passkey-status" class="error" role="status"></p>`,
+            `id="confirm-passkey" data-failed="${escapeHtml(f.w.signin.passkeyFailed)}" hidden`,
           )
         : ''
     }
-    ${none ? html`<p>${w.confirmNoProof}</p>` : ''}
-    <p><a href="/admin">${w.cancel}</a></p></section>`,
+    ${none ? html`<p>${w.signin.confirmNoProof}</p>` : ''}
+    <p><a href="/admin">${w.common.cancel}</a></p></section>`,
     { narrow: true },
   )
 }

@@ -13,11 +13,11 @@ export function dashboardPage(f: Frame, d: DashboardData): string {
   const w = f.w
   return layout(
     f,
-    w.dashboardTitle,
+    w.nav.dashboard,
     html`<div class="stats">${d.periods.map(
       (p) =>
-        html`<div class="stat"><h2>${p.label}</h2><p>${w.ordersCount}: <strong>${p.orders}</strong></p><p>${w.revenue}: <strong>${p.revenue}</strong></p></div>`,
-    )}<div class="stat"><h2>${w.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
-    ${d.shopUrl ? html`<p><a href="${d.shopUrl}">${w.openShop}</a></p>` : ''}`,
+        html`<div class="stat"><h2>${p.label}</h2><p>${w.nav.orders}: <strong>${p.orders}</strong></p><p>${w.dashboard.revenue}: <strong>${p.revenue}</strong></p></div>`,
+    )}<div class="stat"><h2>${w.dashboard.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
+    ${d.shopUrl ? html`<p><a href="${d.shopUrl}">${w.dashboard.openShop}</a></p>` : ''}`,
   )
 }

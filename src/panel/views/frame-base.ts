@@ -3,7 +3,7 @@ import type { Role } from '../../modules/people'
 import { roleHas, type PanelNeed } from '../../modules/people'
 import { html, raw, type Html } from '../../shop/html'
 import type { PanelAssets } from '../assets'
-import type { PanelLanguage, PanelWords } from '../i18n'
+import type { PanelLanguage, Words } from '../words'
 
 export interface FramePerson {
   name: string
@@ -18,7 +18,7 @@ export interface FramePerson {
 }
 
 export interface Frame {
-  w: PanelWords
+  w: Words
   lang: PanelLanguage
   assets: PanelAssets
   /** The request's path, for aria-current. */

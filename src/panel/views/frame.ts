@@ -28,8 +28,8 @@ export function layout(f: Frame, title: string, body: Html, opts: { narrow?: boo
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${robots(f)}
-<title>${titleCount(f)}${title} · ${f.w.panel}</title>
-<meta name="description" content="${title} · ${f.w.panel}">
+<title>${titleCount(f)}${title} · ${f.w.shell.panel}</title>
+<meta name="description" content="${title} · ${f.w.shell.panel}">
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
 <link rel="manifest" href="/admin/manifest.webmanifest" crossorigin="use-credentials">
@@ -37,7 +37,7 @@ ${robots(f)}
 <script type="module" src="${f.assets.js.url}"></script>
 </head>
 <body${raw(f.person?.role ? ' class="signed-in"' : '')}${stream}>
-<a class="skip" href="#main">${f.w.skip}</a>
+<a class="skip" href="#main">${f.w.shell.skip}</a>
 ${header(f)}
 ${sideNav(f)}
 <main id="main"${raw(opts.narrow ? ' class="narrow"' : '')}>
@@ -60,12 +60,12 @@ export function messagePage(f: Frame, title: string, text: string, extra: Html |
   return layout(f, title, html`<p>${text}</p>${extra}`, { narrow: true })
 }
 
-export const forbiddenPage = (f: Frame, text = f.w.forbiddenText) =>
+export const forbiddenPage = (f: Frame, text = f.w.errors.forbiddenText) =>
   messagePage(
     f,
-    f.w.forbiddenTitle,
+    f.w.errors.forbiddenTitle,
     text,
-    f.person?.role ? html`<p><a href="/admin">${f.w.backToDashboard}</a></p>` : '',
+    f.person?.role ? html`<p><a href="/admin">${f.w.errors.backToDashboard}</a></p>` : '',
   )
 
 export function suspendedPage(
@@ -76,9 +76,11 @@ export function suspendedPage(
   const w = f.w
   return layout(
     f,
-    w.suspendedTitle,
-    html`<section><p>${w.suspendedText(store.name)}</p>${store.suspendedReason ? html`<p>${w.suspendedReason(store.suspendedReason)}</p>` : ''}
-    <p><a class="button" href="${upgradeUrl}">${w.upgrade}</a></p></section>`,
+    w.errors.suspendedTitle,
+    html`<section><p>${w.errors.suspendedText(store.name)}</p>${
+      store.suspendedReason ? html`<p>${w.errors.suspendedReason(store.suspendedReason)}</p>` : ''
+    }
+    <p><a class="button" href="${upgradeUrl}">${w.errors.upgrade}</a></p></section>`,
   )
 }
 

@@ -10,23 +10,27 @@ export function loginPage(
   const described = opts.error ? raw(' aria-describedby="login-error" aria-invalid="true"') : ''
   return layout(
     f,
-    w.signInTitle,
+    w.signin.signIn,
     html`${errorLine('login-error', opts.error)}
     <section>
       <form method="post" action="/admin/login">
         ${tokenField(f)}
         ${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}
-        <label for="email">${w.email}</label>
+        <label for="email">${w.signin.email}</label>
         <input id="email" name="email" type="email" autocomplete="username webauthn" required value="${opts.email ?? ''}"${described}>
-        <label for="password">${w.password}</label>
+        <label for="password">${w.signin.password}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required${described}>
-        <button type="submit">${w.signIn}</button>
+        <button type="submit">${w.signin.signIn}</button>
       </form>
-      ${opts.passkeys ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.passkeyFailed}" hidden>${w.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>` : ''}
+      ${
+        opts.passkeys
+          ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.signin.passkeyFailed}" hidden>${w.signin.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>`
+          : ''
+      }
     </section>
-    <details><summary>${w.cantSignIn}</summary>
-      <p>${w.cantSignInMember}</p>
-      <p>${w.cantSignInOwner}</p>
+    <details><summary>${w.signin.cantSignIn}</summary>
+      <p>${w.signin.cantSignInMember}</p>
+      <p>${w.signin.cantSignInOwner}</p>
       <p><code class="secret">bun run admin user:reset --email &lt;e-mail&gt;</code></p>
     </details>`,
     { narrow: true },
@@ -37,18 +41,20 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
   const w = f.w
   return layout(
     f,
-    w.twoStepTitle,
+    w.signin.twoStep,
     html`${errorLine('code-error', opts.error)}
     <section>
       ${form(
         f,
         '/admin/login/two-step',
-        html`${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}<p id="code-hint">${w.twoStepIntro}</p>
-        <label for="code">${w.code}</label>
+        html`${
+          opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''
+        }<p id="code-hint">${w.signin.twoStepIntro}</p>
+        <label for="code">${w.common.code}</label>
         <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
-        <button type="submit">${w.verify}</button>`,
+        <button type="submit">${w.signin.verify}</button>`,
       )}
-      ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${w.cancel}</button>`)}
+      ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${w.common.cancel}</button>`)}
     </section>`,
     { narrow: true },
   )
@@ -63,11 +69,11 @@ export interface PasswordFormOpts {
 export const passwordField = (f: Frame, id: string, label: string, error?: string) =>
   html`<label for="${id}">${label}</label>
   <input id="${id}" name="password" type="password" autocomplete="new-password" required aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${raw(error ? ' aria-invalid="true"' : '')}>
-  <p id="${id}-hint" class="hint">${f.w.passwordHint}</p>
+  <p id="${id}-hint" class="hint">${f.w.signin.passwordHint}</p>
   ${errorLine(`${id}-error`, error)}`
 
 export const nameField = (f: Frame, value: string | undefined, error?: string) =>
-  html`<label for="name">${f.w.yourName}</label>
+  html`<label for="name">${f.w.signin.yourName}</label>
   <input id="name" name="name" type="text" autocomplete="name" required value="${value ?? ''}"${raw(error ? ' aria-invalid="true" aria-describedby="name-error"' : '')}>
   ${errorLine('name-error', error)}`
 
@@ -90,20 +96,33 @@ export function linkPage(
   if (link.kind === 'signin') {
     return layout(
       f,
-      w.signInLinkTitle,
-      html`<section>${form(f, action, html`<p>${w.signInLinkIntro(link.email)}</p><button type="submit">${w.continue}</button>`)}</section>`,
+      w.signin.signIn,
+      html`<section>${form(
+        f,
+        action,
+        html`<p>${w.signin.signInLinkIntro(link.email)}</p><button type="submit">${w.signin.continue}</button>`,
+      )}</section>`,
       { narrow: true },
     )
   }
   if (link.kind === 'reset') {
     return layout(
       f,
-      w.resetTitle,
-      html`<section>${form(f, action, html`<p>${link.email}</p>${passwordField(f, 'new-password', w.newPassword, opts.error)}<button type="submit">${w.continue}</button>`)}</section>`,
+      w.signin.resetTitle,
+      html`<section>${form(
+        f,
+        action,
+        html`<p>${link.email}</p>${passwordField(
+          f,
+          'new-password',
+          w.signin.newPassword,
+          opts.error,
+        )}<button type="submit">${w.signin.continue}</button>`,
+      )}</section>`,
       { narrow: true },
     )
   }
-  const title = w.joinTitle(link.storeName ?? '')
+  const title = w.signin.joinTitle(link.storeName ?? '')
   const account = link.account
   const body = !link.existing
     ? form(
@@ -111,31 +130,39 @@ export function linkPage(
         action,
         html`<p>${link.email}</p>
       ${nameField(f, opts.name ?? link.name ?? '', opts.field === 'name' ? opts.error : undefined)}
-      ${passwordField(f, 'new-password', w.newPassword, opts.field === 'password' ? opts.error : undefined)}
-      <button type="submit">${w.continue}</button>`,
+      ${passwordField(f, 'new-password', w.signin.newPassword, opts.field === 'password' ? opts.error : undefined)}
+      <button type="submit">${w.signin.continue}</button>`,
       )
     : account?.accept
       ? form(
           f,
           action,
-          html`<p>${w.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1"><button type="submit">${w.acceptInvite}</button>`,
+          html`<p>${w.signin.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1"><button type="submit">${w.signin.acceptInvite}</button>`,
         )
-      : html`${account?.signedInAs ? html`<p>${w.signedInAsOther(account.signedInAs, link.email)}</p>` : ''}
+      : html`${account?.signedInAs ? html`<p>${w.signin.signedInAsOther(account.signedInAs, link.email)}</p>` : ''}
       ${
         account?.password !== false
           ? form(
               f,
               action,
-              html`<p>${w.existingAccount(link.email)}</p>
-      <label for="password">${w.password}</label>
+              html`<p>${w.signin.existingAccount(link.email)}</p>
+      <label for="password">${w.signin.password}</label>
       <input id="password" name="password" type="password" autocomplete="current-password" required${raw(opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '')}>
       ${errorLine('password-error', opts.error)}
-      <button type="submit">${w.continue}</button>`,
+      <button type="submit">${w.signin.continue}</button>`,
             )
           : ''
       }
-      ${account?.passkey ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signInAnotherWay}</a></p>` : ''}
-      ${account && !account.password && !account.passkey ? html`${errorLine('join-error', opts.error)}<p>${w.joinNeedsSession(link.email)}</p>` : ''}`
+      ${
+        account?.passkey
+          ? html`<p><a href="/admin/login?next=${encodeURIComponent(action)}">${w.signin.signInAnotherWay}</a></p>`
+          : ''
+      }
+      ${
+        account && !account.password && !account.passkey
+          ? html`${errorLine('join-error', opts.error)}<p>${w.signin.joinNeedsSession(link.email)}</p>`
+          : ''
+      }`
   return layout(f, title, html`<section>${body}</section>`, { narrow: true })
 }
 
@@ -160,23 +187,23 @@ export function setupPage(
   const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
   return layout(
     f,
-    w.setupTitle,
-    html`<p>${w.setupIntro}</p><section>${form(
+    w.setup.setupTitle,
+    html`<p>${w.setup.setupIntro}</p><section>${form(
       f,
       `/admin/setup?token=${encodeURIComponent(token)}`,
-      html`<label for="store-name">${w.storeName}</label>
+      html`<label for="store-name">${w.settings.storeName}</label>
       <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${raw(err('storeName') ? ' aria-invalid="true" aria-describedby="store-name-error"' : '')}>
       ${errorLine('store-name-error', err('storeName'))}
-      <label for="timezone">${w.storeZone}</label>
-      <p id="timezone-hint" class="hint">${w.storeZoneHint}</p>
+      <label for="timezone">${w.settings.timezone}</label>
+      <p id="timezone-hint" class="hint">${w.setup.storeZoneHint}</p>
       <input id="timezone" name="timezone" type="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" data-browser-zone value="${opts.timezone ?? ''}" aria-describedby="timezone-hint${err('timezone') ? ' timezone-error' : ''}"${raw(err('timezone') ? ' aria-invalid="true"' : '')}>
       ${errorLine('timezone-error', err('timezone'))}
       ${nameField(f, opts.name, err('name'))}
-      <label for="email">${w.email}</label>
+      <label for="email">${w.signin.email}</label>
       <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${raw(err('email') ? ' aria-invalid="true" aria-describedby="email-error"' : '')}>
       ${errorLine('email-error', err('email'))}
-      ${passwordField(f, 'new-password', w.password, err('password'))}
-      <button type="submit">${w.createStore}</button>`,
+      ${passwordField(f, 'new-password', w.signin.password, err('password'))}
+      <button type="submit">${w.setup.createStore}</button>`,
     )}</section>`,
     { narrow: true },
   )

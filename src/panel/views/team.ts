@@ -19,45 +19,69 @@ export function teamPage(f: Frame, t: TeamData): string {
   const roleSelect = (id: string, label: string, value: Role) =>
     html`<label for="${id}" class="sr-only">${label}</label><select id="${id}" name="role">${(
       ['owner', 'staff', 'viewer'] as const
-    ).map((r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.roles[r]}</option>`)}</select>`
+    ).map(
+      (r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.team.roles[r]}</option>`,
+    )}</select>`
   return layout(
     f,
-    w.teamTitle,
+    w.nav.team,
     html`${errorLine('team-error', t.error)}
-    <section aria-labelledby="members-h"><h2 id="members-h">${w.teamTitle}</h2>
+    <section aria-labelledby="members-h"><h2 id="members-h">${w.nav.team}</h2>
     <div class="table"><table>
-      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.role}</th><th scope="col">${w.lastSignIn}</th><th scope="col"><span class="sr-only">${w.remove}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.team.role}</th><th scope="col">${w.team.lastSignIn}</th><th scope="col"><span class="sr-only">${w.common.remove}</span></th></tr></thead>
       <tbody>${t.members.map((m) => {
         const who = m.name || m.email
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
-        <td>${form(f, `/admin/team/${encodeURIComponent(m.id)}/role`, html`<div class="inline">${roleSelect(`role-${m.id}`, w.changeRoleOf(who), m.role)}<button type="submit" class="secondary">${w.changeRole}</button></div>`)}</td>
-        <td>${m.lastSignInAt ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>` : w.never}</td>
-        <td><div class="actions">${m.userId === t.myUserId ? '' : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.makeResetLink(who)}">${w.resetLink}</a>`}<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.removeMember(who)}">${w.remove}</a></div></td></tr>`
+        <td>${form(
+          f,
+          `/admin/team/${encodeURIComponent(m.id)}/role`,
+          html`<div class="inline">${roleSelect(
+            `role-${m.id}`,
+            w.team.changeRoleOf(who),
+            m.role,
+          )}<button type="submit" class="secondary">${w.team.changeRole}</button></div>`,
+        )}</td>
+        <td>${
+          m.lastSignInAt
+            ? html`<time datetime="${m.lastSignInAt}">${shownAt(f, m.lastSignInAt)}</time>`
+            : w.common.never
+        }</td>
+        <td><div class="actions">${
+          m.userId === t.myUserId
+            ? ''
+            : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.team.makeResetLink(who)}">${w.team.resetLink}</a>`
+        }<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.team.removeMember(who)}">${w.common.remove}</a></div></td></tr>`
       })}</tbody>
     </table></div></section>
     ${
       t.pending.length
-        ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.pendingInvitations}</h2><div class="table"><table>
-        <thead><tr><th scope="col">${w.email}</th><th scope="col">${w.role}</th><th scope="col">${w.expires}</th><th scope="col"><span class="sr-only">${w.revoke}</span></th></tr></thead>
+        ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.team.pendingInvitations}</h2><div class="table"><table>
+        <thead><tr><th scope="col">${w.signin.email}</th><th scope="col">${w.team.role}</th><th scope="col">${w.common.expires}</th><th scope="col"><span class="sr-only">${w.team.revoke}</span></th></tr></thead>
         <tbody>${t.pending.map(
           (
             i,
-          ) => html`<tr><td>${i.email}</td><td>${w.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${shownAt(f, i.expiresAt)}</time></td>
-          <td>${form(f, `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`, html`<button type="submit" class="secondary" aria-label="${w.revokeInvitation(i.email)}">${w.revoke}</button>`)}</td></tr>`,
+          ) => html`<tr><td>${i.email}</td><td>${w.team.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${shownAt(f, i.expiresAt)}</time></td>
+          <td>${form(
+            f,
+            `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`,
+            html`<button type="submit" class="secondary" aria-label="${w.team.revokeInvitation(i.email)}">${w.team.revoke}</button>`,
+          )}</td></tr>`,
         )}</tbody></table></div></section>`
         : ''
     }
-    <section aria-labelledby="invite-h"><h2 id="invite-h">${w.invitePerson}</h2>
+    <section aria-labelledby="invite-h"><h2 id="invite-h">${w.team.invitePerson}</h2>
       ${form(
         f,
         '/admin/team/invite',
-        html`<label for="invite-email">${w.email}</label>
+        html`<label for="invite-email">${w.signin.email}</label>
         <input id="invite-email" name="email" type="email" required value="${t.email ?? ''}">
-        <label for="invite-name">${w.nameOptional}</label>
+        <label for="invite-name">${w.team.nameOptional}</label>
         <input id="invite-name" name="name" type="text">
-        <label for="invite-role">${w.role}</label>
-        <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map((r) => html`<option value="${r}">${w.roles[r]}</option>`)}</select>
-        <button type="submit">${w.invite}</button>`,
+        <label for="invite-role">${w.team.role}</label>
+        <select id="invite-role" name="role">${(['staff', 'viewer', 'owner'] as const).map(
+          (r) => html`<option value="${r}">${w.team.roles[r]}</option>`,
+        )}</select>
+        <button type="submit">${w.team.invite}</button>`,
       )}
     </section>
     ${t.sections ?? ''}`,
@@ -69,28 +93,32 @@ export function removeMemberPage(f: Frame, m: { id: string; who: string }): stri
   const w = f.w
   return layout(
     f,
-    w.removeConfirmTitle(m.who),
-    html`<section><p>${w.removeConfirmText}</p>
-    ${form(f, `/admin/team/${encodeURIComponent(m.id)}/remove`, html`<div class="actions"><button type="submit" class="danger">${w.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.cancel}</a></div>`)}</section>`,
+    w.team.removeConfirmTitle(m.who),
+    html`<section><p>${w.team.removeConfirmText}</p>
+    ${form(
+      f,
+      `/admin/team/${encodeURIComponent(m.id)}/remove`,
+      html`<div class="actions"><button type="submit" class="danger">${w.team.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+    )}</section>`,
     { narrow: true },
   )
 }
 
 export function inviteReadyPage(f: Frame, i: { email: string; url: string; storeName: string }): string {
   const w = f.w
-  const share = `https://wa.me/?text=${encodeURIComponent(w.whatsappInvite(i.storeName, i.url))}`
+  const share = `https://wa.me/?text=${encodeURIComponent(w.team.whatsappInvite(i.storeName, i.url))}`
   return layout(
     f,
-    w.inviteReady,
-    html`<section><p>${w.inviteLinkIntro(i.email)}</p>
-      <label for="invite-link">${w.inviteLink}</label>
+    w.team.inviteReady,
+    html`<section><p>${w.team.inviteLinkIntro(i.email)}</p>
+      <label for="invite-link">${w.team.inviteLink}</label>
       <input id="invite-link" type="text" readonly value="${i.url}">
       <p class="actions">
-        <button type="button" class="secondary" data-copy="invite-link" data-done="${w.copied}" hidden>${w.copyLink}</button>
-        <a class="button" href="${share}" rel="noopener noreferrer">${w.shareWhatsapp}</a>
+        <button type="button" class="secondary" data-copy="invite-link" data-done="${w.common.copied}" hidden>${w.team.copyLink}</button>
+        <a class="button" href="${share}" rel="noopener noreferrer">${w.team.shareWhatsapp}</a>
         <span id="invite-link-status" role="status"></span>
       </p>
-      <p><a href="/admin/team">${w.teamTitle}</a></p>
+      <p><a href="/admin/team">${w.nav.team}</a></p>
     </section>`,
   )
 }
@@ -110,26 +138,26 @@ export function activityPage(f: Frame, a: ActivityData): string {
   const w = f.w
   return layout(
     f,
-    w.activityTitle,
+    w.nav.activity,
     html`<form method="get" action="/admin/activity" class="inline">
-      <div><label for="actor">${w.person}</label><select id="actor" name="actor"><option value="">${w.anyone}</option>${a.actors.map(
+      <div><label for="actor">${w.common.person}</label><select id="actor" name="actor"><option value="">${w.activity.anyone}</option>${a.actors.map(
         (o) => html`<option value="${o.value}"${raw(o.value === a.actor ? ' selected' : '')}>${o.label}</option>`,
       )}</select></div>
-      <div><label for="record">${w.record}</label><select id="record" name="record"><option value="">${w.anyRecord}</option>${a.recordTypes.map(
+      <div><label for="record">${w.activity.record}</label><select id="record" name="record"><option value="">${w.activity.anyRecord}</option>${a.recordTypes.map(
         (r) => html`<option value="${r}"${raw(r === a.recordType ? ' selected' : '')}>${r}</option>`,
       )}</select></div>
-      <button type="submit" class="secondary">${w.filter}</button>
+      <button type="submit" class="secondary">${w.activity.filter}</button>
     </form>
     ${
       a.rows.length === 0
-        ? html`<p>${w.noActivity}</p>`
-        : html`<div class="table"><table><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.person}</th><th scope="col">${w.what}</th><th scope="col">${w.record}</th></tr></thead>
+        ? html`<p>${w.activity.noActivity}</p>`
+        : html`<div class="table"><table><thead><tr><th scope="col">${w.activity.when}</th><th scope="col">${w.common.person}</th><th scope="col">${w.activity.what}</th><th scope="col">${w.activity.record}</th></tr></thead>
       <tbody>${a.rows.map(
         (r) =>
           html`<tr><td><time datetime="${r.at}">${shownAt(f, r.at)}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
       )}</tbody></table></div>`
     }
-    ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.older}</a></p>` : ''}`,
+    ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.common.older}</a></p>` : ''}`,
   )
 }
 
@@ -138,9 +166,17 @@ export function resetMemberPage(f: Frame, m: { id: string; who: string }, error?
   const w = f.w
   return layout(
     f,
-    w.resetConfirmTitle(m.who),
-    html`${errorLine('reset-error', error)}<section><p>${w.resetConfirmText}</p>
-    ${error ? '' : form(f, `/admin/team/${encodeURIComponent(m.id)}/reset`, html`<div class="actions"><button type="submit" class="danger">${w.confirmReset}</button><a class="button secondary" href="/admin/team">${w.cancel}</a></div>`)}</section>`,
+    w.team.resetConfirmTitle(m.who),
+    html`${errorLine('reset-error', error)}<section><p>${w.team.resetConfirmText}</p>
+    ${
+      error
+        ? ''
+        : form(
+            f,
+            `/admin/team/${encodeURIComponent(m.id)}/reset`,
+            html`<div class="actions"><button type="submit" class="danger">${w.team.confirmReset}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+          )
+    }</section>`,
     { narrow: true },
   )
 }
@@ -149,15 +185,15 @@ export function resetReadyPage(f: Frame, r: { email: string; url: string }): str
   const w = f.w
   return layout(
     f,
-    w.resetReady,
-    html`<section><p>${w.resetLinkIntro(r.email)}</p>
-      <label for="reset-link">${w.resetLink}</label>
+    w.team.resetReady,
+    html`<section><p>${w.team.resetLinkIntro(r.email)}</p>
+      <label for="reset-link">${w.team.resetLink}</label>
       <input id="reset-link" type="text" readonly value="${r.url}">
       <p class="actions">
-        <button type="button" class="secondary" data-copy="reset-link" data-done="${w.copied}" hidden>${w.copyLink}</button>
+        <button type="button" class="secondary" data-copy="reset-link" data-done="${w.common.copied}" hidden>${w.team.copyLink}</button>
         <span id="reset-link-status" role="status"></span>
       </p>
-      <p><a href="/admin/team">${w.teamTitle}</a></p>
+      <p><a href="/admin/team">${w.nav.team}</a></p>
     </section>`,
   )
 }

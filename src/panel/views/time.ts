@@ -2,4 +2,4 @@
 import { dateTimeIn } from '../../lib/zone'
 import { type Frame, zoneOf } from './frame-base'
 
-export const shownAt = (f: Frame, iso: string): string => dateTimeIn(Date.parse(iso), f.w.locale, zoneOf(f))
+export const shownAt = (f: Frame, iso: string): string => dateTimeIn(Date.parse(iso), f.w.shell.locale, zoneOf(f))

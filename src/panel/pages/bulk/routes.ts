@@ -12,9 +12,8 @@ import {
 } from '../../../modules/products'
 import { AppError } from '../../../lib/errors'
 import { ctxFor, type Ctx } from '../../../kernel/context'
-import { cw, field, numberField, pageParam, problemOf, type PageReq, type PageRoute, type Problem } from '../kit'
+import { field, numberField, pageParam, problemOf, type PageReq, type PageRoute, type Problem } from '../kit'
 import { bulkPage, type BulkRow } from './view'
-import { bulkWords } from './words'
 import type { PanelEnv } from '../../env'
 
 /** Products a page (each with all its active variants): bounds the grid and the form it posts. */
@@ -93,8 +92,9 @@ export function bulkPages(kit: PanelEnv): PageRoute[] {
         const page = pageOf(c)
         const { rows, pages } = gridRows(ctx, page)
         const n = Math.max(0, Math.floor(Number(c.query.n)) || 0)
-        const b = bulkWords(p.lang)
-        const done = c.query.done === 'saved' ? b.bulkSaved(n) : c.query.done === 'none' ? b.nothingChanged : undefined
+        const w = p.w
+        const done =
+          c.query.done === 'saved' ? w.bulk.bulkSaved(n) : c.query.done === 'none' ? w.bulk.nothingChanged : undefined
         return kit.render(p, c.set, 200, (f) =>
           bulkPage(f, { page, pages, pageSize: BULK_PAGE_SIZE, currency: ctx.store.currency, rows, done }),
         )
@@ -116,7 +116,7 @@ export function bulkPages(kit: PanelEnv): PageRoute[] {
           return kit.seeOther(c.set, `${where(page, 'saved')}&n=${r.products}`)
         } catch (e) {
           if (!(e instanceof BatchRefused)) throw e
-          const w = cw(p)
+          const w = p.w
           const errors = new Map<string, string>()
           let problem: Problem | undefined
           for (const { key, error } of e.problems as { key: number; error: unknown }[]) {
@@ -124,7 +124,7 @@ export function bulkPages(kit: PanelEnv): PageRoute[] {
             if (shown?.upgradeUrl) problem = shown
             // A forged or vanished id (another store's, a deleted product) is not this store's to edit.
             const gone = error instanceof AppError && (error.status === 403 || error.status === 404)
-            errors.set(keys[key]!, gone ? w.err.not_found! : (shown?.message ?? w.err.other!))
+            errors.set(keys[key]!, gone ? w.problems.err.not_found! : (shown?.message ?? w.problems.err.other!))
           }
           // The page as stored, with what the person typed in the rows they sent.
           const byKey = new Map(posted.map((x) => [x.key, x]))

@@ -23,26 +23,25 @@ import {
 import { RateLimited, ValidationError } from '../../../lib/errors'
 import { finish } from '../../respond'
 import { forbiddenPage } from '../../views'
-import { cw, field, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
+import { field, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
 import { noted } from '../bulk/routes'
-import { bulkWords, type BulkWords } from '../bulk/words'
-import type { CatalogWords } from '../words'
 import { sha256, StagedImports } from './staging'
 import { dryRunPage, importPage, type LineMessage } from './view'
+import type { Words } from '../../words'
 import type { PanelEnv } from '../../env'
 
-function fileMessage(e: CsvFileRefused, b: BulkWords, locale: string): string {
-  if (e.problem === 'header') return b.fileHeader(CSV_COLUMNS.join(', '))
-  if (e.problem === 'rows') return b.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
-  if (e.problem === 'bytes') return b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
-  if (e.problem === 'encoding') return b.fileEncoding(e.line ?? 1)
-  if (e.problem === 'nul') return b.fileNul(e.line ?? 1)
-  if (e.problem === 'long') return b.fileLong(e.line ?? 1)
-  return b.fileMalformed(e.line)
+function fileMessage(e: CsvFileRefused, w: Words, locale: string): string {
+  if (e.problem === 'header') return w.bulk.fileHeader(CSV_COLUMNS.join(', '))
+  if (e.problem === 'rows') return w.bulk.fileRows(CSV_MAX_ROWS.toLocaleString(locale))
+  if (e.problem === 'bytes') return w.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024))
+  if (e.problem === 'encoding') return w.bulk.fileEncoding(e.line ?? 1)
+  if (e.problem === 'nul') return w.bulk.fileNul(e.line ?? 1)
+  if (e.problem === 'long') return w.bulk.fileLong(e.line ?? 1)
+  return w.bulk.fileMalformed(e.line)
 }
 
 /** A refused line's reason in the person's words: the file's own checks, else the API's error as the editor shows it. */
-function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkWords): LineMessage {
+function lineMessage(key: ImportPlace, error: unknown, w: Words): LineMessage {
   const at = { line: key.line, ...(key.column ? { column: key.column } : {}) }
   if (error instanceof ValidationError) {
     const d = (error.details ?? {}) as {
@@ -55,22 +54,27 @@ function lineMessage(key: ImportPlace, error: unknown, w: CatalogWords, b: BulkW
       currency?: string
       name?: string
     }
-    if (d.expected === 'whole') return { ...at, message: b.expectWhole }
-    if (d.expected === 'price') return { ...at, message: b.expectPrice }
-    if (d.expected === 'decimals') return { ...at, message: b.expectDecimals(d.digits ?? 2, d.currency ?? '') }
-    if (d.expected === 'boolean') return { ...at, message: b.expectBoolean }
-    if (d.clash === 'product') return { ...at, message: b.conflicts(d.conflictsWith!) }
-    if (d.clash === 'variant') return { ...at, message: b.variantTwice(d.conflictsWith!) }
-    if (d.clash === 'single') return { ...at, message: b.mixedRows(d.conflictsWith!) }
-    if (d.field === 'row') return { ...at, message: b.wrongWidth }
+    if (d.expected === 'whole') return { ...at, message: w.bulk.expectWhole }
+    if (d.expected === 'price') return { ...at, message: w.bulk.expectPrice }
+    if (d.expected === 'decimals') return { ...at, message: w.bulk.expectDecimals(d.digits ?? 2, d.currency ?? '') }
+    if (d.expected === 'boolean') return { ...at, message: w.bulk.expectBoolean }
+    if (d.clash === 'product') return { ...at, message: w.bulk.conflicts(d.conflictsWith!) }
+    if (d.clash === 'variant') return { ...at, message: w.bulk.variantTwice(d.conflictsWith!) }
+    if (d.clash === 'single') return { ...at, message: w.bulk.mixedRows(d.conflictsWith!) }
+    if (d.field === 'row') return { ...at, message: w.bulk.wrongWidth }
     if (d.field === 'categoryId')
       return {
         ...at,
-        message: d.reason === 'duplicate' ? b.categoryAmbiguous : d.name ? b.categoryNamed(d.name) : b.categoryUnknown,
+        message:
+          d.reason === 'duplicate'
+            ? w.bulk.categoryAmbiguous
+            : d.name
+              ? w.bulk.categoryNamed(d.name)
+              : w.bulk.categoryUnknown,
       }
   }
   const p = problemOf(error, w)
-  return { ...at, message: p?.message ?? w.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
+  return { ...at, message: p?.message ?? w.problems.err.other!, ...(p?.upgradeUrl ? { upgradeUrl: p.upgradeUrl } : {}) }
 }
 
 export function csvPages(kit: PanelEnv): PageRoute[] {
@@ -83,7 +87,7 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
   function refusedLines(c: PageReq, e: BatchRefused<ImportPlace>): LineMessage[] {
     const p = c.p
     return e.problems
-      .map(({ key, error }) => lineMessage(key, error, cw(p), bulkWords(p.lang)))
+      .map(({ key, error }) => lineMessage(key, error, p.w))
       .sort((a, b) => a.line - b.line || (a.column ?? '').localeCompare(b.column ?? ''))
   }
 
@@ -116,7 +120,7 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
         c.p,
         c.set,
         429,
-        (f) => importPage(f, { currency: c.ctx.store.currency, error: bulkWords(f.lang).busy }),
+        (f) => importPage(f, { currency: c.ctx.store.currency, error: f.w.bulk.busy }),
         { 'retry-after': String(e.retryAfter) },
       )
     }
@@ -133,7 +137,7 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
     } catch (e) {
       if (!(e instanceof CsvFileRefused)) throw e
       const p = c.p
-      return form(c, e.problem === 'bytes' ? 413 : 400, { error: fileMessage(e, bulkWords(p.lang), p.w.locale) })
+      return form(c, e.problem === 'bytes' ? 413 : 400, { error: fileMessage(e, p.w, p.w.shell.locale) })
     }
   }
 
@@ -169,10 +173,10 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
       path: '/admin/products/import',
       need: 'products:write',
       handler: (c) => {
-        const b = bulkWords(c.p.lang)
+        const w = c.p.w
         const created = Math.max(0, Math.floor(Number(c.query.c)) || 0)
         const updated = Math.max(0, Math.floor(Number(c.query.u)) || 0)
-        return form(c, 200, { done: c.query.done === 'imported' ? b.imported(created, updated) : undefined })
+        return form(c, 200, { done: c.query.done === 'imported' ? w.bulk.imported(created, updated) : undefined })
       },
     },
     {
@@ -182,22 +186,23 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
       // Streamed to disk by busboy and cut one byte past CSV_MAX_BYTES, never parsed whole by Elysia.
       upload: true,
       handler: async (c) => {
-        const b = bulkWords(c.p.lang)
+        const w = c.p.w
         let parts
         try {
           parts = await stageUploads(c.request, kit.deps.config.dataDir, CSV_MAX_BYTES, 1)
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e
-          return form(c, 400, { error: b.chooseFile })
+          return form(c, 400, { error: w.bulk.chooseFile })
         }
         let file: Blob
         let name: string
         try {
-          if (!tokenOk(c, parts.fields)) return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f, f.w.crossSiteText))
+          if (!tokenOk(c, parts.fields))
+            return kit.render(c.p, c.set, 403, (f) => forbiddenPage(f, f.w.errors.crossSiteText))
           const part = parts.files[0]
-          if (!part || part.size === 0) return form(c, 400, { error: b.chooseFile })
+          if (!part || part.size === 0) return form(c, 400, { error: w.bulk.chooseFile })
           if (part.size > CSV_MAX_BYTES)
-            return form(c, 413, { error: b.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
+            return form(c, 413, { error: w.bulk.fileBytes(String(CSV_MAX_BYTES / 1024 / 1024)) })
           // Held in memory (≤ 5 MiB) for the apply; the staged part on disk goes now.
           file = new Blob([await part.file.arrayBuffer()])
           name = part.filename || 'file.csv'
@@ -230,7 +235,7 @@ export function csvPages(kit: PanelEnv): PageRoute[] {
       need: 'products:write',
       handler: async (c) => {
         const s = staged.get(field(c.body, 'id') ?? '', ownerOf(c), field(c.body, 'hash') ?? '')
-        if (!s) return form(c, 409, { error: bulkWords(c.p.lang).expired })
+        if (!s) return form(c, 409, { error: c.p.w.bulk.expired })
         return alone(c, async () => {
           const rows = await parsed(c, s.file)
           if (rows instanceof Response) return rows

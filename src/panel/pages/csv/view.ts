@@ -3,8 +3,6 @@ import { CSV_COLUMNS, CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvChange, type ImportRe
 import { html, type Html } from '../../../shop/html'
 import { form, layout, type Frame } from '../../views'
 import { notice } from '../controls'
-import { cw } from '../kit'
-import { bulkWords } from '../bulk/words'
 
 /** A refused line, in the person's words. */
 export interface LineMessage {
@@ -15,40 +13,43 @@ export interface LineMessage {
 }
 
 const SHOWN = 100
-const fmt = (f: Frame, n: number) => n.toLocaleString(f.w.locale)
+const fmt = (f: Frame, n: number) => n.toLocaleString(f.w.shell.locale)
 
 export function importPage(f: Frame, d: { currency: string; error?: string; done?: string }): string {
-  const b = bulkWords(f.lang)
+  const w = f.w
   return layout(
     f,
-    b.importTitle,
+    w.bulk.importTitle,
     html`${notice(d.done)}${d.error ? html`<div class="alert" role="alert"><p id="file-error">${d.error}</p></div>` : ''}
-    <p>${b.importIntro}</p>
-    <p class="hint">${b.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${b.importLimits(fmt(f, CSV_MAX_ROWS), fmt(f, CSV_MAX_BYTES / 1024 / 1024))}</p>
+    <p>${w.bulk.importIntro}</p>
+    <p class="hint">${w.bulk.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${w.bulk.importLimits(
+      fmt(f, CSV_MAX_ROWS),
+      fmt(f, CSV_MAX_BYTES / 1024 / 1024),
+    )}</p>
     ${form(
       f,
       '/admin/products/import',
-      html`<label for="file">${b.file}</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${d.error ? html` aria-describedby="file-error" aria-invalid="true"` : ''}>
-      <p><button type="submit">${b.checkFile}</button></p>`,
+      html`<label for="file">${w.bulk.file}</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${d.error ? html` aria-describedby="file-error" aria-invalid="true"` : ''}>
+      <p><button type="submit">${w.bulk.checkFile}</button></p>`,
       'enctype="multipart/form-data"',
     )}
-    <h2>${b.exportCsv}</h2>
-    <p>${b.exportHint}</p>
-    <p><a class="button secondary" href="/admin/products/export.csv" download>${b.exportCsv}</a></p>
-    <p><a href="/admin/products">${cw(f).backToProducts}</a></p>`,
+    <h2>${w.bulk.exportCsv}</h2>
+    <p>${w.bulk.exportHint}</p>
+    <p><a class="button secondary" href="/admin/products/export.csv" download>${w.bulk.exportCsv}</a></p>
+    <p><a href="/admin/products">${f.w.products.backToProducts}</a></p>`,
   )
 }
 
 /** Each changed value as it is and as it will be: "price: 20.00 → 23.00", "stock (M): 5 → 7". */
 const changeList = (f: Frame, changes: CsvChange[]): Html => {
-  const b = bulkWords(f.lang)
-  const value = (v: string) => v || b.emptyValue
+  const w = f.w
+  const value = (v: string) => v || w.bulk.emptyValue
   return html`<ul class="changes">${changes.map(
     (c) => html`<li>${c.column}${c.variant ? ` (${c.variant})` : ''}: ${value(c.from)} → ${value(c.to)}</li>`,
   )}</ul>`
 }
 
-const more = (f: Frame, n: number): Html | '' => (n > SHOWN ? html`<p>${bulkWords(f.lang).andMore(n - SHOWN)}</p>` : '')
+const more = (f: Frame, n: number): Html | '' => (n > SHOWN ? html`<p>${f.w.bulk.andMore(n - SHOWN)}</p>` : '')
 
 export function dryRunPage(
   f: Frame,
@@ -60,8 +61,7 @@ export function dryRunPage(
     staged?: { id: string; hash: string }
   },
 ): string {
-  const b = bulkWords(f.lang)
-  const w = cw(f)
+  const w = f.w
   const r = d.report
   const upgrade = d.problems.find((p) => p.upgradeUrl)?.upgradeUrl
   const changes = r ? r.create.length + r.update.length : 0
@@ -69,24 +69,45 @@ export function dryRunPage(
   const refusedLines = new Set(d.problems.map((p) => p.line)).size
   return layout(
     f,
-    b.dryRunTitle,
-    html`<p>${b.fileName(d.name, d.rows)}</p>
+    w.bulk.dryRunTitle,
+    html`<p>${w.bulk.fileName(d.name, d.rows)}</p>
     ${
       d.problems.length
-        ? html`<div class="alert" role="alert"><p>${b.refused(refusedLines)}. ${b.fixAndRetry}</p>${upgrade ? html`<p><a class="button" href="${upgrade}">${w.upgradePlan}</a></p>` : ''}</div>
-        <h2>${b.refused(refusedLines)}</h2>
-        <ul class="list">${d.problems.slice(0, SHOWN).map((p) => html`<li>${b.lineProblem(p.line, p.column ?? '', p.message)}</li>`)}</ul>${more(f, d.problems.length)}`
+        ? html`<div class="alert" role="alert"><p>${w.bulk.refused(refusedLines)}. ${w.bulk.fixAndRetry}</p>${
+            upgrade ? html`<p><a class="button" href="${upgrade}">${w.problems.upgradePlan}</a></p>` : ''
+          }</div>
+        <h2>${w.bulk.refused(refusedLines)}</h2>
+        <ul class="list">${d.problems
+          .slice(0, SHOWN)
+          .map(
+            (p) => html`<li>${w.bulk.lineProblem(p.line, p.column ?? '', p.message)}</li>`,
+          )}</ul>${more(f, d.problems.length)}`
         : ''
     }
     ${
       r
         ? html`<ul>
-        <li>${b.toCreate(r.create.length)}</li>
-        <li>${b.toUpdate(r.update.length)}</li>
-        <li>${b.unchanged(r.unchanged)}</li>
+        <li>${w.bulk.toCreate(r.create.length)}</li>
+        <li>${w.bulk.toUpdate(r.update.length)}</li>
+        <li>${w.bulk.unchanged(r.unchanged)}</li>
       </ul>
-      ${r.create.length ? html`<h2>${b.toCreate(r.create.length)}</h2><ul class="list">${r.create.slice(0, SHOWN).map((c) => html`<li>${c.name} (${b.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}` : ''}
-      ${r.update.length ? html`<h2>${b.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => html`<li>${u.name} (${b.lineOf(u.line)}): ${b.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`)}</ul>${more(f, r.update.length)}` : ''}`
+      ${
+        r.create.length
+          ? html`<h2>${w.bulk.toCreate(r.create.length)}</h2><ul class="list">${r.create
+              .slice(0, SHOWN)
+              .map((c) => html`<li>${c.name} (${w.bulk.lineOf(c.line)})</li>`)}</ul>${more(f, r.create.length)}`
+          : ''
+      }
+      ${
+        r.update.length
+          ? html`<h2>${w.bulk.toUpdate(r.update.length)}</h2><ul class="list">${r.update
+              .slice(0, SHOWN)
+              .map(
+                (u) =>
+                  html`<li>${u.name} (${w.bulk.lineOf(u.line)}): ${w.bulk.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`,
+              )}</ul>${more(f, r.update.length)}`
+          : ''
+      }`
         : ''
     }
     ${
@@ -94,12 +115,12 @@ export function dryRunPage(
         ? form(
             f,
             '/admin/products/import/apply',
-            html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${b.applyHint}</p><p><button type="submit">${b.applyImport}</button></p>`,
+            html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${w.bulk.applyHint}</p><p><button type="submit">${w.bulk.applyImport}</button></p>`,
           )
         : r && !d.problems.length
-          ? html`<p class="notice" role="status">${b.nothingToImport}</p>`
+          ? html`<p class="notice" role="status">${w.bulk.nothingToImport}</p>`
           : ''
     }
-    <p><a href="/admin/products/import">${b.anotherFile}</a></p>`,
+    <p><a href="/admin/products/import">${w.bulk.anotherFile}</a></p>`,
   )
 }

@@ -13,12 +13,10 @@ import { checkAll } from '../../../plugins/validation-errors'
 import { doneOf, guarded } from '../crud'
 import { crudPages } from '../crud-pages'
 import { field, type PageReq, type PageRoute } from '../kit'
-import { discountWords } from '../words/discounts'
 import { bodyOf, editorPage, emptyForm, formOf, listPage, readForm, type DiscountForm } from './views'
 import type { PanelEnv } from '../../env'
 
 export function discountPages(kit: PanelEnv): PageRoute[] {
-  const w = (c: PageReq) => discountWords(c.p)
   /** The module's rules beside the schema's faults: a 150 % value shows with a malformed code. */
   const rules = (c: PageReq) => (v: Record<string, unknown>) => discountFaults(c.ctx.store.currency, v)
   type Discount = ReturnType<typeof getDiscount>
@@ -28,13 +26,13 @@ export function discountPages(kit: PanelEnv): PageRoute[] {
     read: 'discounts:read',
     write: 'discounts:write',
     owns: 'discounts',
-    words: w,
+    words: (w) => w.discounts,
     label: (d) => d.code,
     list: (c) => {
       const ctx = c.ctx
       const rows = listDiscounts({ ctx, input: { limit: 100 } }).data
       return kit.render(c.p, c.set, 200, (f) =>
-        listPage(f, { rows, currency: ctx.store.currency, now: ctx.clock.now(), done: doneOf(c, w(c).done) }),
+        listPage(f, { rows, currency: ctx.store.currency, now: ctx.clock.now(), done: doneOf(c, c.w.discounts.done) }),
       )
     },
     editor: (c, status, d) =>
@@ -55,10 +53,10 @@ export function discountPages(kit: PanelEnv): PageRoute[] {
     },
     /** The module's words for its own refusals: a taken code, a percentage out of (0, 100]. */
     special: (c, form) => (e: AppError) => {
-      if (e.code === 'DUPLICATE_CODE') return { field: 'code', message: w(c).codeTaken }
+      if (e.code === 'DUPLICATE_CODE') return { field: 'code', message: c.w.discounts.codeTaken }
       const d = e.details as { field?: string; reason?: string } | undefined
       if (d?.field === 'value' && d.reason === 'out_of_range' && form.type === 'percentage')
-        return { field: 'value', message: w(c).percentRange }
+        return { field: 'value', message: c.w.discounts.percentRange }
       return undefined
     },
   })

@@ -8,8 +8,7 @@ import { html, raw } from '../../../shop/html'
 import { formatMoney } from '../../../shop/i18n'
 import { can, form, layout, type Frame } from '../../views'
 import { banner, checkbox, input, notice, select } from '../controls'
-import { amountText, cw, field, numberField, ticked, type Problem } from '../kit'
-import { discountWords } from '../words/discounts'
+import { amountText, field, numberField, ticked, type Problem } from '../kit'
 
 export type Discount = ReturnType<typeof getDiscount>
 export const at = (id: string) => `/admin/discounts/${encodeURIComponent(id)}`
@@ -75,32 +74,44 @@ export function bodyOf(f: DiscountForm, keep?: string | null): Record<string, un
 }
 
 export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now: number; done?: string }): string {
-  const w = discountWords(f)
+  const w = f.w
   const writable = can(f, 'discounts:write')
   const shownValue = (x: Discount) =>
-    x.type === 'percentage' ? `${x.value} %` : formatMoney(x.value, d.currency, f.w.locale)
+    x.type === 'percentage' ? `${x.value} %` : formatMoney(x.value, d.currency, f.w.shell.locale)
   const state = (x: Discount) =>
-    !x.isActive ? w.inactive : x.expiresAt && Date.parse(x.expiresAt) <= d.now ? w.expired : w.active
+    !x.isActive
+      ? w.common.inactive
+      : x.expiresAt && Date.parse(x.expiresAt) <= d.now
+        ? w.discounts.expired
+        : w.common.active
   const rows = d.rows.map(
     (
       x,
-    ) => html`<li><p><a href="${at(x.id)}" aria-label="${w.editOf(x.code)}"><strong>${x.code}</strong></a> · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
-    <p class="hint">${w.used(x.usedCount, x.maxUses)}${x.expiresAt ? ` · ${w.until(x.expiresAt.slice(0, 10))}` : ''}</p>
+    ) => html`<li><p><a href="${at(x.id)}" aria-label="${w.discounts.editOf(x.code)}"><strong>${x.code}</strong></a> · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
+    <p class="hint">${w.discounts.used(x.usedCount, x.maxUses)}${
+      x.expiresAt ? ` · ${w.discounts.until(x.expiresAt.slice(0, 10))}` : ''
+    }</p>
     ${
       writable
         ? html`<div class="actions">${form(
             f,
             `${at(x.id)}/active`,
-            html`<input type="hidden" name="isActive" value="${x.isActive ? '0' : '1'}"><button type="submit" class="secondary" aria-label="${x.isActive ? w.deactivateOf(x.code) : w.activateOf(x.code)}">${x.isActive ? w.deactivate : w.activate}</button>`,
-          )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.removeOf(x.code)}">${w.remove}</a></div>`
+            html`<input type="hidden" name="isActive" value="${
+              x.isActive ? '0' : '1'
+            }"><button type="submit" class="secondary" aria-label="${
+              x.isActive ? w.discounts.deactivateOf(x.code) : w.discounts.activateOf(x.code)
+            }">${x.isActive ? w.discounts.deactivate : w.discounts.activate}</button>`,
+          )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.discounts.removeOf(x.code)}">${w.common.delete}</a></div>`
         : ''
     }</li>`,
   )
   return layout(
     f,
-    w.title,
-    html`${notice(d.done)}${writable ? html`<p><a class="button" href="/admin/discounts/new">${w.add}</a></p>` : ''}
-    ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.none}</p>`}`,
+    w.nav.discounts,
+    html`${notice(d.done)}${
+      writable ? html`<p><a class="button" href="/admin/discounts/new">${w.discounts.add}</a></p>` : ''
+    }
+    ${d.rows.length ? html`<ul class="list">${rows}</ul>` : html`<p>${w.discounts.none}</p>`}`,
   )
 }
 
@@ -116,35 +127,72 @@ export function editorPage(
     done?: string
   },
 ): string {
-  const w = discountWords(f)
+  const w = f.w
   const e = d.errors
   const writable = can(f, 'discounts:write')
   const x = d.form
   const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-    ${input({ id: 'code', label: w.code, value: x.code, hint: w.codeHint, errors: e, attrs: 'required maxlength="40" autocapitalize="characters"' })}
+    ${input({
+      id: 'code',
+      label: w.common.code,
+      value: x.code,
+      hint: w.discounts.codeHint,
+      errors: e,
+      attrs: 'required maxlength="40" autocapitalize="characters"',
+    })}
     ${select(
       'type',
       'type',
-      w.type,
+      w.discounts.type,
       [
-        { value: 'percentage', label: w.percentage },
-        { value: 'fixed', label: `${w.fixed} (${d.currency})` },
+        { value: 'percentage', label: w.discounts.percentage },
+        { value: 'fixed', label: `${w.discounts.fixed} (${d.currency})` },
       ],
       x.type,
       e,
     )}
-    ${input({ id: 'value', label: w.value, value: x.value, hint: w.valueHint, errors: e, attrs: 'required inputmode="decimal"' })}
-    ${input({ id: 'minOrderAmount', label: `${w.minOrder} (${d.currency})`, value: x.minOrderAmount, hint: w.minOrderHint, errors: e, attrs: 'inputmode="decimal"' })}
-    ${input({ id: 'maxUses', label: w.maxUses, value: x.maxUses, hint: w.maxUsesHint, errors: e, attrs: 'inputmode="numeric"' })}
-    ${input({ id: 'expiresAt', label: w.expires, value: x.expires, type: 'date', hint: w.expiresHint, errors: e })}
-    ${checkbox('isActive', 'isActive', w.active, x.active)}</fieldset>
-    ${writable ? html`<p><button type="submit">${d.id ? w.save : w.create}</button></p>` : ''}`
+    ${input({
+      id: 'value',
+      label: w.discounts.value,
+      value: x.value,
+      hint: w.discounts.valueHint,
+      errors: e,
+      attrs: 'required inputmode="decimal"',
+    })}
+    ${input({
+      id: 'minOrderAmount',
+      label: `${w.discounts.minOrder} (${d.currency})`,
+      value: x.minOrderAmount,
+      hint: w.discounts.minOrderHint,
+      errors: e,
+      attrs: 'inputmode="decimal"',
+    })}
+    ${input({
+      id: 'maxUses',
+      label: w.discounts.maxUses,
+      value: x.maxUses,
+      hint: w.discounts.maxUsesHint,
+      errors: e,
+      attrs: 'inputmode="numeric"',
+    })}
+    ${input({
+      id: 'expiresAt',
+      label: w.discounts.expires,
+      value: x.expires,
+      type: 'date',
+      hint: w.discounts.expiresHint,
+      errors: e,
+    })}
+    ${checkbox('isActive', 'isActive', w.common.active, x.active)}</fieldset>
+    ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.discounts.create}</button></p>` : ''}`
   return layout(
     f,
     d.title,
-    html`${notice(d.done)}${banner(cw(f), d.problem, e)}${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
+      writable ? '' : html`<p class="hint">${w.discounts.readOnly}</p>`
+    }
     <section>${form(f, d.id ? at(d.id) : '/admin/discounts', fields, 'novalidate')}</section>
-    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.remove}</a></p>` : ''}
-    <p><a href="/admin/discounts">${w.back}</a></p>`,
+    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
+    <p><a href="/admin/discounts">${w.discounts.back}</a></p>`,
   )
 }

@@ -1,5 +1,5 @@
+import type { Words } from '../../words'
 /** What the live orders feed (live.ts) keeps per open stream. */
-import type { OrdersWords } from '../../i18n/orders'
 
 /** One open stream. */
 export interface Client {
@@ -7,7 +7,7 @@ export interface Client {
   storeId: string
   /** The session that opened it: its end, or its losing `orders:read`, ends the stream (live-access.ts). */
   sessionId: string
-  o: OrdersWords
+  w: Words
   locale: string
   /** The store's time zone, and whether the reader may move orders (their rows then carry the moves). */
   zone: string

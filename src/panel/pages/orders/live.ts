@@ -37,18 +37,18 @@ import {
   type InboxRow,
   type OrderEventRow,
 } from '../../../modules/orders'
-import type { OrdersWords } from '../../i18n/orders'
 import { StreamAccess } from './live-access'
 import type { Client, Opener } from './live-client'
 import { latestPerOrder, type Batch } from './live-batch'
 import { roleHas, sessionsStillGranted } from '../../../modules/people'
 import { inboxRow } from './views'
+import type { Words } from '../../words'
 
 const encoder = new TextEncoder()
 const PING = encoder.encode(': ping\n\n')
 /** A small number per words object (one per language), for the fan-out's variant keys. */
-const wordsIds = new Map<OrdersWords, number>()
-const wordsId = (o: OrdersWords) => wordsIds.get(o) ?? (wordsIds.set(o, wordsIds.size), wordsIds.size - 1)
+const wordsIds = new Map<Words, number>()
+const wordsId = (w: Words) => wordsIds.get(w) ?? (wordsIds.set(w, wordsIds.size), wordsIds.size - 1)
 const SWEEP_MS = 1000
 const MIN_DRAIN_GAP_MS = 500
 /** Under Bun.serve's idle timeout (10 s): a comment keeps a quiet stream open. */
@@ -93,7 +93,7 @@ export class OrderFeed {
   }
 
   /** A stream for `ctx`'s store, resuming after event `after`, held by the session that opened it. */
-  stream(ctx: Ctx, o: OrdersWords, locale: string, after: number, by: Opener): ReadableStream<Uint8Array> {
+  stream(ctx: Ctx, w: Words, locale: string, after: number, by: Opener): ReadableStream<Uint8Array> {
     let client: Client | undefined
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
@@ -101,7 +101,7 @@ export class OrderFeed {
         const c: Client = {
           storeId: ctx.store.id,
           sessionId: by.sessionId,
-          o,
+          w,
           locale,
           zone: ctx.store.timezone,
           writer: ctx.actor.kind === 'user' && roleHas(ctx.actor.role, 'orders:write'),
@@ -237,7 +237,7 @@ export class OrderFeed {
         const row = rows.get(event.orderId)
         return row && row.createdAt >= since && !opened.get(row.id)?.has(c.userId!) ? '1' : '0'
       })
-      const key = `${wordsId(c.o)}|${c.locale}|${c.zone}|${c.writer}|${from}|${marks.join('')}`
+      const key = `${wordsId(c.w)}|${c.locale}|${c.zone}|${c.writer}|${from}|${marks.join('')}`
       let bytes = variants.get(key)
       if (!bytes) variants.set(key, (bytes = encoder.encode(this.serialise(c, batch, rows, marks))))
       c.sent = batch.last
@@ -248,7 +248,10 @@ export class OrderFeed {
   private serialise(c: Client, batch: Batch, rows: Map<string, InboxRow>, marks: string[]): string {
     let out =
       batch.skipped > 0
-        ? `event: burst\ndata: ${JSON.stringify({ created: batch.skipped, announce: c.o.moreArrived(batch.skipped) })}\n\n`
+        ? `event: burst\ndata: ${JSON.stringify({
+            created: batch.skipped,
+            announce: c.w.orders.moreArrived(batch.skipped),
+          })}\n\n`
         : ''
     let lastId = 0
     for (const [i, { event: e, created }] of batch.sent.entries()) {
@@ -260,11 +263,13 @@ export class OrderFeed {
         created,
         status: row.status,
         isNew: row.isNew,
-        html: inboxRow(c.o, { locale: c.locale, zone: c.zone, token: c.writer ? '' : undefined }, row).value.replace(
+        html: inboxRow(c.w, { locale: c.locale, zone: c.zone, token: c.writer ? '' : undefined }, row).value.replace(
           /\n\s*/g,
           ' ',
         ),
-        announce: created ? c.o.newOrderArrived(row.orderNumber) : `${row.orderNumber}: ${c.o.status[row.status]}`,
+        announce: created
+          ? c.w.orders.newOrderArrived(row.orderNumber)
+          : `${row.orderNumber}: ${c.w.orders.status[row.status]}`,
       }
       out += `id: ${e.id}\nevent: order\ndata: ${JSON.stringify(data)}\n\n`
       lastId = e.id

@@ -7,15 +7,15 @@
 import type { OrderRow as Order, OrderItemRow as OrderItem, OrderStatus } from '../../../modules/orders'
 import { escapeHtml, html, raw, type Html } from '../../../shop/html'
 import type { HistoryLine, NoteLine } from '../../../modules/orders'
-import type { OrdersWords } from '../../i18n/orders'
 import { can, form, layout, zoneOf, type Frame } from '../../views'
 import { money, statusBadge, when } from './views'
+import type { Words } from '../../words'
 
 /** The moves a button is shown for, in the order they appear. */
-const MOVE_LABEL: Record<Exclude<OrderStatus, 'pending' | 'cancelled'>, keyof OrdersWords> = {
-  confirmed: 'confirm',
-  shipped: 'ship',
-  delivered: 'deliver',
+const MOVE_LABEL: Record<Exclude<OrderStatus, 'pending' | 'cancelled'>, (w: Words) => string> = {
+  confirmed: (w) => w.common.confirm,
+  shipped: (w) => w.orders.ship,
+  delivered: (w) => w.orders.deliver,
 }
 
 export interface OrderPageData {
@@ -36,33 +36,49 @@ export interface OrderPageData {
   tracking?: { trackingNumber?: string; trackingUrl?: string; field?: 'trackingNumber' | 'trackingUrl'; text?: string }
 }
 
-function who(o: OrdersWords, h: HistoryLine): string {
-  if (h.previous === null) return o.byCustomer
+function who(w: Words, h: HistoryLine): string {
+  if (h.previous === null) return w.orders.byCustomer
   if (!h.actor) return ''
-  if (h.actor.startsWith('user:')) return o.byPerson(h.person ?? h.actor.slice(5))
-  if (h.actor.startsWith('key:')) return o.byKey(h.actor.slice(4))
-  return h.actor === 'cli' ? o.byCli : o.bySystem
+  if (h.actor.startsWith('user:')) return w.orders.byPerson(h.person ?? h.actor.slice(5))
+  if (h.actor.startsWith('key:')) return w.orders.byKey(h.actor.slice(4))
+  return h.actor === 'cli' ? w.orders.byCli : w.orders.bySystem
 }
 
-function lines(o: OrdersWords, locale: string, d: OrderPageData): Html {
+function lines(w: Words, locale: string, d: OrderPageData): Html {
   const c = d.order.currency
   return html`<div class="table"><table class="order-lines">
-    <caption class="sr-only">${o.items}</caption>
-    <thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th><th scope="col">${o.price}</th></tr></thead>
+    <caption class="sr-only">${w.orderLines.items}</caption>
+    <thead><tr><th scope="col">${w.orderLines.product}</th><th scope="col">${w.orderLines.quantity}</th><th scope="col">${w.orderLines.price}</th></tr></thead>
     <tbody>${d.items.map(
       (i) =>
         html`<tr><td>${i.productName}${i.variantName ? html`<br><span class="hint">${i.variantName}</span>` : ''}</td><td>${i.quantity}</td><td>${money(i.subtotal, c, locale)}</td></tr>`,
     )}</tbody>
     <tfoot>
-      <tr><th scope="row" colspan="2">${o.subtotal}</th><td>${money(d.order.itemsSubtotal, c, locale)}</td></tr>
-      ${d.order.shippingName !== null ? html`<tr><th scope="row" colspan="2">${o.shipping}: ${d.order.shippingName}</th><td>${money(d.order.shippingPrice ?? 0, c, locale)}</td></tr>` : ''}
-      ${d.order.discountCode !== null ? html`<tr><th scope="row" colspan="2">${o.discount(d.order.discountCode)}</th><td>−${money(d.order.discountAmount, c, locale)}</td></tr>` : ''}
-      <tr><th scope="row" colspan="2">${o.total}</th><td><strong>${money(d.order.total, c, locale)}</strong></td></tr>
+      <tr><th scope="row" colspan="2">${w.orderLines.subtotal}</th><td>${money(
+        d.order.itemsSubtotal,
+        c,
+        locale,
+      )}</td></tr>
+      ${
+        d.order.shippingName !== null
+          ? html`<tr><th scope="row" colspan="2">${w.orderLines.shipping}: ${d.order.shippingName}</th><td>${money(d.order.shippingPrice ?? 0, c, locale)}</td></tr>`
+          : ''
+      }
+      ${
+        d.order.discountCode !== null
+          ? html`<tr><th scope="row" colspan="2">${w.orderLines.discount(d.order.discountCode)}</th><td>−${money(d.order.discountAmount, c, locale)}</td></tr>`
+          : ''
+      }
+      <tr><th scope="row" colspan="2">${w.orderLines.total}</th><td><strong>${money(
+        d.order.total,
+        c,
+        locale,
+      )}</strong></td></tr>
     </tfoot>
   </table></div>`
 }
 
-export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
+export function orderPage(f: Frame, w: Words, d: OrderPageData): string {
   const order = d.order
   const id = encodeURIComponent(order.id)
   const writer = can(f, 'orders:write')
@@ -70,74 +86,101 @@ export function orderPage(f: Frame, o: OrdersWords, d: OrderPageData): string {
   const forward = moves.filter((m): m is keyof typeof MOVE_LABEL => m in MOVE_LABEL)
   return layout(
     f,
-    o.orderTitle(order.orderNumber),
+    w.orders.orderTitle(order.orderNumber),
     html`${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ''}${d.error ? html`<p class="alert" role="alert">${d.error}</p>` : ''}
-    ${d.tell && d.whatsapp ? html`<p class="tell"><a class="button" id="tell" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${o.tellOnWhatsApp(order.customerName)}</a></p>` : ''}
-    <p class="actions">${statusBadge(o, order.status)} <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale, zoneOf(f))}</time></p>
+    ${
+      d.tell && d.whatsapp
+        ? html`<p class="tell"><a class="button" id="tell" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${w.orders.tellOnWhatsApp(order.customerName)}</a></p>`
+        : ''
+    }
+    <p class="actions">${statusBadge(
+      w,
+      order.status,
+    )} <time datetime="${new Date(order.createdAt).toISOString()}">${when(
+      order.createdAt,
+      f.w.shell.locale,
+      zoneOf(f),
+    )}</time></p>
     ${
       moves.length
-        ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${o.actions}</h2><div class="actions">
+        ? html`<section aria-labelledby="moves-h"><h2 id="moves-h">${w.orders.actions}</h2><div class="actions">
         ${forward.map((m) =>
           m === 'shipped'
-            ? shipForm(f, o, id, d)
+            ? shipForm(f, w, id, d)
             : form(
                 f,
                 `/admin/orders/${id}/status`,
-                html`<input type="hidden" name="status" value="${m}"><button type="submit">${o[MOVE_LABEL[m]] as string}</button>`,
+                html`<input type="hidden" name="status" value="${m}"><button type="submit">${MOVE_LABEL[m](w)}</button>`,
               ),
         )}
-        ${moves.includes('cancelled') ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${o.cancel}</button></form>` : ''}
+        ${
+          moves.includes('cancelled')
+            ? html`<form method="get" action="/admin/orders/${id}/cancel"><button type="submit" class="danger">${w.orders.cancel}</button></form>`
+            : ''
+        }
       </div></section>`
         : d.moves.length === 0
-          ? html`<p class="hint">${o.noMoves}</p>`
+          ? html`<p class="hint">${w.orders.noMoves}</p>`
           : ''
     }
-    ${trackingFacts(o, order)}
-    <section aria-labelledby="items-h"><h2 id="items-h">${o.items}</h2>${lines(o, f.w.locale, d)}</section>
-    <section aria-labelledby="customer-h"><h2 id="customer-h">${o.customer}</h2>
+    ${trackingFacts(w, order)}
+    <section aria-labelledby="items-h"><h2 id="items-h">${w.orderLines.items}</h2>${lines(
+      w,
+      f.w.shell.locale,
+      d,
+    )}</section>
+    <section aria-labelledby="customer-h"><h2 id="customer-h">${w.orders.customer}</h2>
       <dl class="facts">
-        <dt>${o.name}</dt><dd>${order.customerName}</dd>
-        <dt>${o.phone}</dt><dd><a href="tel:${order.customerPhone}">${order.customerPhone}</a></dd>
-        ${order.customerAddress ? html`<dt>${o.address}</dt><dd class="address">${order.customerAddress}</dd>` : ''}
+        <dt>${w.common.name}</dt><dd>${order.customerName}</dd>
+        <dt>${w.orders.phone}</dt><dd><a href="tel:${order.customerPhone}">${order.customerPhone}</a></dd>
+        ${
+          order.customerAddress
+            ? html`<dt>${w.orders.address}</dt><dd class="address">${order.customerAddress}</dd>`
+            : ''
+        }
       </dl>
       <p class="actions">
-        ${d.whatsapp ? html`<a class="button" id="whatsapp" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${o.whatsapp}</a>` : ''}
-        <a class="button secondary" href="/admin/orders/${id}/print">${o.print}</a>
+        ${d.whatsapp ? html`<a class="button" id="whatsapp" href="${d.whatsapp}" rel="noopener noreferrer" target="_blank">${w.orders.whatsapp}</a>` : ''}
+        <a class="button secondary" href="/admin/orders/${id}/print">${w.orders.packingSlip}</a>
       </p>
     </section>
-    <section aria-labelledby="notes-h"><h2 id="notes-h">${o.notes}</h2><p class="address">${order.notes ?? o.noNotes}</p></section>
-    <section aria-labelledby="history-h"><h2 id="history-h">${o.history}</h2>
+    <section aria-labelledby="notes-h"><h2 id="notes-h">${w.orders.notes}</h2><p class="address">${order.notes ?? w.orders.noNotes}</p></section>
+    <section aria-labelledby="history-h"><h2 id="history-h">${w.orders.history}</h2>
       <ol class="history">${d.history.map(
         (h) =>
-          html`<li>${statusBadge(o, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(h.at, f.w.locale, zoneOf(f))}</time> ${who(o, h)}</li>`,
+          html`<li>${statusBadge(w, h.status)} <time datetime="${new Date(h.at).toISOString()}">${when(
+            h.at,
+            f.w.shell.locale,
+            zoneOf(f),
+          )}</time> ${who(w, h)}</li>`,
       )}</ol>
     </section>
-    <section aria-labelledby="internal-h"><h2 id="internal-h">${o.internalNotes}</h2>
-      <p class="hint">${o.internalHint}</p>
+    <section aria-labelledby="internal-h"><h2 id="internal-h">${w.orders.internalNotes}</h2>
+      <p class="hint">${w.orders.internalHint}</p>
       ${
         d.notes.length === 0
-          ? html`<p>${o.noInternal}</p>`
-          : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.locale, zoneOf(f))}</time></p></li>`)}</ul>`
+          ? html`<p>${w.orders.noInternal}</p>`
+          : html`<ul class="history">${d.notes.map((n) => html`<li><p class="address">${n.body}</p><p class="hint">${n.person ? `${n.person} · ` : ''}<time datetime="${new Date(n.createdAt).toISOString()}">${when(n.createdAt, f.w.shell.locale, zoneOf(f))}</time></p></li>`)}</ul>`
       }
       ${
         writer
           ? form(
               f,
               `/admin/orders/${id}/notes`,
-              html`<label for="note">${o.noteLabel}</label>
+              html`<label for="note">${w.orders.noteLabel}</label>
             <textarea id="note" name="body" rows="3" maxlength="2000" required${raw(d.noteError ? ' aria-invalid="true" aria-describedby="note-error"' : '')}>${d.noteError?.body ?? ''}</textarea>
             ${d.noteError ? html`<p id="note-error" class="error" role="alert">${d.noteError.text}</p>` : ''}
-            <button type="submit">${o.addNote}</button>`,
+            <button type="submit">${w.orders.addNote}</button>`,
             )
           : ''
       }
     </section>
-    <p><a href="/admin/orders">${o.backToOrders}</a></p>`,
+    <p><a href="/admin/orders">${w.orders.backToOrders}</a></p>`,
   )
 }
 
 /** "Mark as shipped" with its optional tracking number and link (kept as typed when refused). */
-function shipForm(f: Frame, o: OrdersWords, id: string, d: OrderPageData): Html {
+function shipForm(f: Frame, w: Words, id: string, d: OrderPageData): Html {
   const t = d.tracking ?? {}
   const input = (name: 'trackingNumber' | 'trackingUrl', label: string, attrs: string, hint?: string) => {
     const bad = t.field === name
@@ -147,32 +190,45 @@ function shipForm(f: Frame, o: OrdersWords, id: string, d: OrderPageData): Html 
   return form(
     f,
     `/admin/orders/${id}/status`,
-    html`<input type="hidden" name="status" value="shipped"><fieldset class="tracking-fields"><legend>${o.shipDetails}</legend>
-      ${input('trackingNumber', o.trackingNumber, 'maxlength="100" autocomplete="off"')}
-      ${input('trackingUrl', o.trackingUrl, 'type="url" inputmode="url" maxlength="2000" autocomplete="off"', o.trackingUrlHint)}
-    </fieldset><button type="submit">${o.ship}</button>`,
+    html`<input type="hidden" name="status" value="shipped"><fieldset class="tracking-fields"><legend>${w.orders.shipDetails}</legend>
+      ${input('trackingNumber', w.orders.trackingNumber, 'maxlength="100" autocomplete="off"')}
+      ${input(
+        'trackingUrl',
+        w.orders.trackingUrl,
+        'type="url" inputmode="url" maxlength="2000" autocomplete="off"',
+        w.orders.trackingUrlHint,
+      )}
+    </fieldset><button type="submit">${w.orders.ship}</button>`,
     'novalidate',
   )
 }
 
 /** The tracking the move to shipped recorded, when there is any. */
-function trackingFacts(o: OrdersWords, order: Order): Html | string {
+function trackingFacts(w: Words, order: Order): Html | string {
   if (order.trackingNumber === null && order.trackingUrl === null) return ''
-  return html`<section aria-labelledby="tracking-h"><h2 id="tracking-h">${o.tracking}</h2><dl class="facts">
-    ${order.trackingNumber ? html`<dt>${o.trackingNumber}</dt><dd>${order.trackingNumber}</dd>` : ''}
-    ${order.trackingUrl ? html`<dt>${o.trackingUrl}</dt><dd><a href="${order.trackingUrl}" rel="noopener noreferrer" target="_blank">${order.trackingUrl}</a></dd>` : ''}
+  return html`<section aria-labelledby="tracking-h"><h2 id="tracking-h">${w.orders.tracking}</h2><dl class="facts">
+    ${order.trackingNumber ? html`<dt>${w.orders.trackingNumber}</dt><dd>${order.trackingNumber}</dd>` : ''}
+    ${
+      order.trackingUrl
+        ? html`<dt>${w.orders.trackingUrl}</dt><dd><a href="${order.trackingUrl}" rel="noopener noreferrer" target="_blank">${order.trackingUrl}</a></dd>`
+        : ''
+    }
   </dl></section>`
 }
 
 /** "Cancel this order?": the confirmation step, which works without the script. */
-export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderNumber: string }): string {
+export function cancelPage(f: Frame, w: Words, order: { id: string; orderNumber: string }): string {
   const id = encodeURIComponent(order.id)
   return layout(
     f,
-    o.orderTitle(order.orderNumber),
-    html`<section><p>${o.cancelAsk}</p><div class="actions">
-      ${form(f, `/admin/orders/${id}/status`, html`<input type="hidden" name="status" value="cancelled"><button type="submit" class="danger">${o.cancelYes}</button>`)}
-      <a class="button secondary" href="/admin/orders/${id}">${o.keepOrder}</a>
+    w.orders.orderTitle(order.orderNumber),
+    html`<section><p>${w.orders.cancelAsk}</p><div class="actions">
+      ${form(
+        f,
+        `/admin/orders/${id}/status`,
+        html`<input type="hidden" name="status" value="cancelled"><button type="submit" class="danger">${w.orders.cancelYes}</button>`,
+      )}
+      <a class="button secondary" href="/admin/orders/${id}">${w.orders.keepOrder}</a>
     </div></section>`,
     { narrow: true },
   )
@@ -182,31 +238,31 @@ export function cancelPage(f: Frame, o: OrdersWords, order: { id: string; orderN
  * The packing slip: store, order number, lines, customer and address; no navigation. "Back to
  * the order" is a link; "Print" is a button the script shows (printing needs it).
  */
-export function packingSlip(f: Frame, o: OrdersWords, storeName: string, order: Order, items: OrderItem[]): string {
+export function packingSlip(f: Frame, w: Words, storeName: string, order: Order, items: OrderItem[]): string {
   return `<!doctype html>${
     html`<html lang="${f.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${o.packingSlip} ${order.orderNumber} · ${storeName}</title>
+<title>${w.orders.packingSlip} ${order.orderNumber} · ${storeName}</title>
 <link rel="stylesheet" href="${f.assets.css.url}">
 <link rel="icon" href="${f.assets.icon.url}">
 <script type="module" src="${f.assets.js.url}"></script>
 </head>
 <body class="slip">
 <main id="main">
-<p class="slip-actions"><a href="/admin/orders/${encodeURIComponent(order.id)}">${o.backToOrder}</a> <button type="button" data-print hidden>${o.printSlip}</button></p>
+<p class="slip-actions"><a href="/admin/orders/${encodeURIComponent(order.id)}">${w.orders.backToOrder}</a> <button type="button" data-print hidden>${w.orders.printSlip}</button></p>
 <h1>${storeName}</h1>
-<p><strong>${o.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.locale, zoneOf(f))}</time></p>
+<p><strong>${w.orders.packingSlip} · ${order.orderNumber}</strong> · <time datetime="${new Date(order.createdAt).toISOString()}">${when(order.createdAt, f.w.shell.locale, zoneOf(f))}</time></p>
 <table class="order-lines">
-<caption class="sr-only">${o.items}</caption>
-<thead><tr><th scope="col">${o.product}</th><th scope="col">${o.quantity}</th></tr></thead>
+<caption class="sr-only">${w.orderLines.items}</caption>
+<thead><tr><th scope="col">${w.orderLines.product}</th><th scope="col">${w.orderLines.quantity}</th></tr></thead>
 <tbody>${items.map((i) => html`<tr><td>${i.productName}${i.variantName ? html` (${i.variantName})` : ''}</td><td>${i.quantity}</td></tr>`)}</tbody>
 </table>
-<h2>${o.shipTo}</h2>
+<h2>${w.orders.shipTo}</h2>
 <p class="address">${order.customerName}<br>${order.customerPhone}${order.customerAddress ? raw(`<br>${escapeHtml(order.customerAddress)}`) : ''}</p>
-${order.notes ? html`<h2>${o.notes}</h2><p class="address">${order.notes}</p>` : ''}
+${order.notes ? html`<h2>${w.orders.notes}</h2><p class="address">${order.notes}</p>` : ''}
 </main>
 </body>
 </html>`.value

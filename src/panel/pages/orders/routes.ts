@@ -27,7 +27,6 @@ import {
   type OrderRow as Order,
   type OrderStatus,
 } from '../../../modules/orders'
-import { customerMessage, ordersWords, type OrdersWords } from '../../i18n/orders'
 import { messagePage } from '../../views'
 import { panelPlugin, panelRoute } from '../../route'
 import { field, finish, frameOf, htmlPage, intParam, render, seeOther, type Handler } from '../plugin-kit'
@@ -35,6 +34,8 @@ import { OrderFeed } from './live'
 import type { PanelEnv } from '../../env'
 import { cancelPage, orderPage, packingSlip, type OrderPageData } from './order-page'
 import { inboxPage } from './views'
+import type { Words } from '../../words'
+import { customerMessage } from './customer-message'
 
 export const INBOX_PAGE_SIZE = 25
 const isStatus = (s: unknown): s is OrderStatus =>
@@ -49,7 +50,8 @@ const opened = (request: Request) => {
 export function ordersPages(env: PanelEnv) {
   const feed = new OrderFeed(env.deps)
 
-  const notFound = (c: Handler) => render(c, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+  const notFound = (c: Handler) =>
+    render(c, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
 
   /** The order the path names, of the person's store; undefined when there is none (a 404). */
   function orderOf(c: Handler) {
@@ -83,7 +85,7 @@ export function ordersPages(env: PanelEnv) {
     const o = orderOf(c)
     if (!o) return notFound(c)
     if (c.request.method === 'GET' && opened(c.request)) markOrderSeen({ ctx, input: { orderId: o.id } })
-    const w = ordersWords(p.lang)
+    const w = p.w
     const items = orderItems({ ctx, input: { orderId: o.id } })
     const whatsapp = messageFor(c, o)
     return render(c, status, (f) =>
@@ -113,7 +115,7 @@ export function ordersPages(env: PanelEnv) {
       // A search knows whether another page follows, not how many (it counts no matches).
       const pages = q ? page + (more ? 1 : 0) : Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE))
       return render(c, 200, (f) =>
-        inboxPage(f, ordersWords(p.lang), {
+        inboxPage(f, p.w, {
           rows,
           total,
           page,
@@ -130,7 +132,7 @@ export function ordersPages(env: PanelEnv) {
       const last = Number(c.request.headers.get('last-event-id') ?? c.query.after)
       const after = Number.isSafeInteger(last) && last >= 0 ? last : latestOrderEventId({ ctx: env.deps })
       const by = { sessionId: c.person.session.id, signal: c.request.signal }
-      const body = feed.stream(c.ctx, ordersWords(p.lang), p.w.locale, after, by)
+      const body = feed.stream(c.ctx, p.w, p.w.shell.locale, after, by)
       return finish(c.set, 200, body, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
@@ -138,17 +140,17 @@ export function ordersPages(env: PanelEnv) {
       })
     }),
     panelRoute({ method: 'get', path: '/admin/orders/:id', need: 'orders:read', owns: 'orders' }, (c) => {
-      const w = ordersWords(c.p.lang)
+      const w = c.p.w
       const moved = c.query.moved
       // After a move the page leads with telling the customer (the link carries the new status's message).
-      return order(c, 200, isStatus(moved) ? { notice: w.moved(w.status[moved]), tell: true } : {})
+      return order(c, 200, isStatus(moved) ? { notice: w.orders.moved(w.orders.status[moved]), tell: true } : {})
     }),
     panelRoute({ method: 'get', path: '/admin/orders/:id/print', need: 'orders:read', owns: 'orders' }, async (c) => {
       const { p, ctx } = c
       const o = orderOf(c)
       if (!o) return notFound(c)
       const items = orderItems({ ctx, input: { orderId: o.id } })
-      return htmlPage(c.set, 200, packingSlip(await frameOf(p), ordersWords(p.lang), ctx.store.name, o, items))
+      return htmlPage(c.set, 200, packingSlip(await frameOf(p), p.w, ctx.store.name, o, items))
     }),
     panelRoute({ method: 'get', path: '/admin/orders/:id/cancel', need: 'orders:write', owns: 'orders' }, (c) => {
       const { p } = c
@@ -156,7 +158,7 @@ export function ordersPages(env: PanelEnv) {
       if (!o) return notFound(c)
       if (!nextStatuses(o.status).includes('cancelled'))
         return seeOther(c.set, `/admin/orders/${encodeURIComponent(o.id)}`)
-      return render(c, 200, (f) => cancelPage(f, ordersWords(p.lang), o))
+      return render(c, 200, (f) => cancelPage(f, p.w, o))
     }),
     panelRoute({ method: 'post', path: '/admin/orders/:id/notes', need: 'orders:write', owns: 'orders' }, (c) => {
       const { p } = c
@@ -165,7 +167,7 @@ export function ordersPages(env: PanelEnv) {
         addOrderNote({ ctx: c.ctx, input: { orderId: c.params.id!, body } })
       } catch (e) {
         if (e instanceof ValidationError)
-          return order(c, 400, { noteError: { text: ordersWords(p.lang).noteEmpty, body: body.slice(0, 4000) } })
+          return order(c, 400, { noteError: { text: p.w.orders.noteEmpty, body: body.slice(0, 4000) } })
         if (e instanceof AppError && e.status === 404) return notFound(c)
         throw e
       }
@@ -174,9 +176,9 @@ export function ordersPages(env: PanelEnv) {
     panelRoute({ method: 'post', path: '/admin/orders/:id/status', need: 'orders:write', owns: 'orders' }, (c) => {
       const { p } = c
       const to = field(c.body, 'status')
-      const w = ordersWords(p.lang)
+      const w = p.w
       const wantsJson = (c.request.headers.get('accept') ?? '').includes('application/json')
-      if (!isStatus(to)) return order(c, 400, { error: w.moveRefused })
+      if (!isStatus(to)) return order(c, 400, { error: w.orders.moveRefused })
       const tracking = {
         trackingNumber: field(c.body, 'trackingNumber')?.trim() || undefined,
         trackingUrl: field(c.body, 'trackingUrl')?.trim() || undefined,
@@ -185,7 +187,7 @@ export function ordersPages(env: PanelEnv) {
       try {
         moved = updateOrderStatus({ ctx: c.ctx, input: { id: c.params.id!, status: to, ...tracking } })
       } catch (e) {
-        if (e instanceof InvalidTransition) return order(c, 409, { error: w.moveRefused })
+        if (e instanceof InvalidTransition) return order(c, 409, { error: w.orders.moveRefused })
         if (e instanceof ValidationError) return order(c, 400, { tracking: { ...tracking, ...trackingProblem(w, e) } })
         if (e instanceof AppError && e.status === 404) return notFound(c)
         throw e
@@ -205,12 +207,9 @@ export function ordersPages(env: PanelEnv) {
 }
 
 /** A refused tracking field as the person reads it, at its field. */
-function trackingProblem(
-  w: OrdersWords,
-  e: ValidationError,
-): { field: 'trackingNumber' | 'trackingUrl'; text: string } {
+function trackingProblem(w: Words, e: ValidationError): { field: 'trackingNumber' | 'trackingUrl'; text: string } {
   const f = (e.details as { field?: string } | undefined)?.field
   return f === 'trackingUrl'
-    ? { field: 'trackingUrl', text: w.trackingUrlInvalid }
-    : { field: 'trackingNumber', text: w.trackingNumberTooLong }
+    ? { field: 'trackingUrl', text: w.orders.trackingUrlInvalid }
+    : { field: 'trackingNumber', text: w.orders.trackingNumberTooLong }
 }

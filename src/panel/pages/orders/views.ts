@@ -8,8 +8,8 @@ import { dateTimeIn } from '../../../lib/zone'
 import { formatMoney } from '../../../shop/i18n'
 import { html, raw, type Html } from '../../../shop/html'
 import type { InboxRow } from '../../../modules/orders'
-import type { OrdersWords } from '../../i18n/orders'
 import { can, layout, zoneOf, type Frame } from '../../views'
+import type { Words } from '../../words'
 
 export const money = (minor: number, currency: string, locale: string) =>
   formatMoney(toMajor(minor, currency), currency, locale)
@@ -17,8 +17,8 @@ export const money = (minor: number, currency: string, locale: string) =>
 /** A date and time in the person's locale, on the store's clock (its zone's short name after it). */
 export const when = (ms: number, locale: string, zone: string): string => dateTimeIn(ms, locale, zone)
 
-export const statusBadge = (o: OrdersWords, s: OrderStatus) =>
-  html`<span class="badge status-${s}">${o.status[s]}</span>`
+export const statusBadge = (w: Words, s: OrderStatus) =>
+  html`<span class="badge status-${s}">${w.orders.status[s]}</span>`
 
 /** How a row is shown: the reader's locale, the store's clock, and the moves when the reader may make them. */
 export interface RowView {
@@ -36,21 +36,25 @@ const itemsText = (r: InboxRow) =>
   r.items.map((i) => `${i.quantity} × ${i.productName}${i.variantName ? ` (${i.variantName})` : ''}`).join(', ')
 
 /** A pending row's "Confirm" and "Confirm and message": the script opens the message after the move. */
-function rowMoves(o: OrdersWords, r: InboxRow, token: string): Html {
+function rowMoves(w: Words, r: InboxRow, token: string): Html {
   const action = `/admin/orders/${encodeURIComponent(r.id)}/status`
   // Without the script both post the same move and land on the order page, which leads with "Tell … on WhatsApp".
   const move = (message: boolean, label: string, cls: string) =>
     html`<form method="post" action="${action}"${raw(message ? ' data-then-message' : '')}><input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="status" value="confirmed"><button type="submit" class="${cls}" aria-label="${label} ${r.orderNumber}">${label}</button></form>`
-  return html`<div class="order-moves">${move(false, o.confirm, 'secondary')}${move(true, o.confirmAndMessage, '')}</div>`
+  return html`<div class="order-moves">${move(false, w.common.confirm, 'secondary')}${move(
+    true,
+    w.orders.confirmAndMessage,
+    '',
+  )}</div>`
 }
 
 /** One inbox row; `id="order-<id>"` lets the live script replace it in place. */
-export function inboxRow(o: OrdersWords, v: RowView, r: InboxRow): Html {
+export function inboxRow(w: Words, v: RowView, r: InboxRow): Html {
   return html`<li class="order${raw(r.isNew ? ' is-new' : '')}" id="order-${r.id}" data-status="${r.status}">
-    <p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a>${r.isNew ? html` <span class="badge new">${o.newMark}</span>` : ''} ${statusBadge(o, r.status)} <span class="total">${money(r.total, r.currency, v.locale)}</span></p>
+    <p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a>${r.isNew ? html` <span class="badge new">${w.orders.newMark}</span>` : ''} ${statusBadge(w, r.status)} <span class="total">${money(r.total, r.currency, v.locale)}</span></p>
     <p class="order-meta"><span>${r.customerName}</span> <a href="tel:${r.customerPhone}">${r.customerPhone}</a> <time datetime="${new Date(r.createdAt).toISOString()}">${when(r.createdAt, v.locale, v.zone)}</time></p>
     ${r.items.length ? html`<p class="order-items">${itemsText(r)}</p>` : ''}
-    ${r.status === 'pending' && v.token !== undefined ? rowMoves(o, r, v.token) : ''}
+    ${r.status === 'pending' && v.token !== undefined ? rowMoves(w, r, v.token) : ''}
   </li>`
 }
 
@@ -79,37 +83,42 @@ function pageHref(d: InboxData, page: number): string {
   return `/admin/orders${s ? `?${s}` : ''}`
 }
 
-export function inboxPage(f: Frame, o: OrdersWords, d: InboxData): string {
+export function inboxPage(f: Frame, w: Words, d: InboxData): string {
   const filter = (s: OrderStatus | undefined) => {
     const href = pageHref({ ...d, status: s }, 1)
     const current = d.status === s
-    return html`<li><a href="${href}"${raw(current ? ' aria-current="page"' : '')}>${s ? o.status[s] : o.allStatuses}</a></li>`
+    return html`<li><a href="${href}"${raw(current ? ' aria-current="page"' : '')}>${
+      s ? w.orders.status[s] : w.orders.allStatuses
+    }</a></li>`
   }
-  const empty = d.rows.length === 0 ? html`<p id="orders-empty">${d.q || d.status ? o.noMatch : o.noOrders}</p>` : ''
+  const empty =
+    d.rows.length === 0 ? html`<p id="orders-empty">${d.q || d.status ? w.orders.noMatch : w.orders.noOrders}</p>` : ''
   const token = can(f, 'orders:write') ? f.person?.formToken : undefined
-  const view: RowView = { locale: f.w.locale, zone: zoneOf(f), token }
+  const view: RowView = { locale: f.w.shell.locale, zone: zoneOf(f), token }
   return layout(
     f,
-    o.ordersTitle,
+    w.nav.orders,
     html`<section>
-      <nav aria-label="${o.statusLabel}" class="status-filters"><ul>${filter(undefined)}${ORDER_STATUSES.map(filter)}</ul></nav>
+      <nav aria-label="${w.common.status}" class="status-filters"><ul>${filter(undefined)}${ORDER_STATUSES.map(filter)}</ul></nav>
       <form method="get" action="/admin/orders" role="search" class="order-search">
         ${d.status ? html`<input type="hidden" name="status" value="${d.status}">` : ''}
-        <div><label for="q">${o.search}</label>
-        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint" placeholder="${o.searchHint}" autocomplete="off">
-        <p id="q-hint" class="hint">${o.searchHint}</p></div>
-        <button type="submit">${o.search}</button>
+        <div><label for="q">${w.common.search}</label>
+        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint" placeholder="${w.orders.searchHint}" autocomplete="off">
+        <p id="q-hint" class="hint">${w.orders.searchHint}</p></div>
+        <button type="submit">${w.common.search}</button>
       </form>
     </section>
-    <p id="live-status" class="hint" role="status" data-live-hint="${o.liveHint}">${o.reloadHint}</p>
+    <p id="live-status" class="hint" role="status" data-live-hint="${w.orders.liveHint}">${w.orders.reloadHint}</p>
     ${empty}
-    <ol class="orders" id="orders" aria-label="${o.ordersTitle}" data-after="${String(d.after)}"${raw(d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '')}>${d.rows.map((r) => inboxRow(o, view, r))}</ol>
+    <ol class="orders" id="orders" aria-label="${w.nav.orders}" data-after="${String(d.after)}"${raw(
+      d.live ? ` data-live-list="${INBOX_LIVE_ROWS}" data-empty="orders-empty"` : '',
+    )}>${d.rows.map((r) => inboxRow(w, view, r))}</ol>
     ${
       d.pages > 1
-        ? html`<nav class="pager actions" aria-label="${o.pageOf(d.page, d.pages)}">
-          ${d.page > 1 ? html`<a href="${pageHref(d, d.page - 1)}">${o.newer}</a>` : ''}
-          <span>${o.pageOf(d.page, d.pages)}</span>
-          ${d.page < d.pages ? html`<a href="${pageHref(d, d.page + 1)}">${o.older}</a>` : ''}
+        ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(d.page, d.pages)}">
+          ${d.page > 1 ? html`<a href="${pageHref(d, d.page - 1)}">${w.orders.newer}</a>` : ''}
+          <span>${w.orders.pageOf(d.page, d.pages)}</span>
+          ${d.page < d.pages ? html`<a href="${pageHref(d, d.page + 1)}">${w.common.older}</a>` : ''}
         </nav>`
         : ''
     }`,

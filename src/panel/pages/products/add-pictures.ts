@@ -8,7 +8,6 @@ import { AppError } from '../../../lib/errors'
 import { uploadImage, type StagedPart } from '../../../modules/products'
 import type { PageReq } from '../kit'
 import { pictureProblem } from './picture-problems'
-import { pw } from './words'
 import type { PanelEnv } from '../../env'
 
 export interface Added {
@@ -30,7 +29,7 @@ export async function addPictures(
   parts: (StagedPart | undefined)[],
 ): Promise<Added> {
   const p = c.p
-  const w = pw(p)
+  const w = p.w
   const out: Added = { added: 0, errors: [], status: 201 }
   for (const part of parts) {
     try {
@@ -39,9 +38,9 @@ export async function addPictures(
     } catch (e) {
       // A product gone or another store's is the page's to answer, not a file's problem.
       if (e instanceof AppError && (e.status === 404 || (e.status === 403 && e.code !== 'PLAN_REQUIRED'))) throw e
-      const problem = pictureProblem(e, p.lang, kit.deps.config)
+      const problem = pictureProblem(e, p.w, kit.deps.config)
       if (!problem) throw e
-      out.errors.push(part?.filename ? w.fileProblem(part.filename, problem.message) : problem.message)
+      out.errors.push(part?.filename ? w.products.fileProblem(part.filename, problem.message) : problem.message)
       out.status = problem.status
       out.upgradeUrl ??= problem.upgradeUrl
     }

@@ -9,10 +9,8 @@ import { html, raw, type Html } from '../../../shop/html'
 import { can, form, layout, type Frame } from '../../views'
 import { banner, checkbox, errorAt, input, notice, select } from '../controls'
 import type { Problem } from '../kit'
-import { cw } from '../kit'
 import type { ProductForm } from './form'
 import { picturesSection, type PicturesView } from './pictures-view'
-import { pw } from './words'
 
 export interface EditorData {
   id?: string
@@ -35,35 +33,50 @@ export interface EditorData {
 
 /** The new-product form's pictures: picked now, added once the product exists (the form posts as multipart). */
 function newPictures(f: Frame, d: EditorData): Html {
-  const m = pw(f)
+  const w = f.w
   const again = d.picked ? 'file-again' : ''
-  return html`<h2>${m.pictures}</h2>
-    <label for="file">${m.addPictures}</label>
+  return html`<h2>${w.products.pictures}</h2>
+    <label for="file">${w.products.addPictures}</label>
     <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp" aria-describedby="file-hint${again ? ` ${again}` : ''}">
-    <p id="file-hint" class="hint">${m.picturesHint(d.maxMb)} ${m.picturesOnCreate}</p>
-    ${again ? html`<p id="file-again" class="error">${m.pickAgain}</p>` : ''}`
+    <p id="file-hint" class="hint">${w.products.picturesHint(d.maxMb)} ${w.products.picturesOnCreate}</p>
+    ${again ? html`<p id="file-again" class="error">${w.products.pickAgain}</p>` : ''}`
 }
 
 function variantRows(f: Frame, d: EditorData): Html {
-  const w = cw(f)
-  const m = pw(f)
+  const w = f.w
   const e = d.errors
   const writable = can(f, 'products:write')
   const last = d.form.variants.length - 1
   return html`${d.form.variants.map((v, i) => {
     const n = i + 1
-    return html`<fieldset class="variant"><legend>${w.variant(n)}${v.name ? html` · ${v.name}` : ''}</legend>
+    return html`<fieldset class="variant"><legend>${w.products.variant(n)}${v.name ? html` · ${v.name}` : ''}</legend>
       ${v.id ? html`<input type="hidden" name="v${i}-id" value="${v.id}">` : ''}
-      ${input({ id: `v${i}-name`, label: w.variantName, value: v.name, errors: e, attrs: 'maxlength="100"' })}
+      ${input({ id: `v${i}-name`, label: w.products.variantName, value: v.name, errors: e, attrs: 'maxlength="100"' })}
       <div class="pair">
-        <div>${input({ id: `v${i}-price`, label: w.variantPrice, value: v.price, errors: e, attrs: 'inputmode="decimal"' })}</div>
-        <div>${input({ id: `v${i}-stock`, label: w.variantStock, value: v.stock, errors: e, attrs: 'inputmode="numeric"' })}</div>
+        <div>${input({
+          id: `v${i}-price`,
+          label: w.products.variantPrice,
+          value: v.price,
+          errors: e,
+          attrs: 'inputmode="decimal"',
+        })}</div>
+        <div>${input({
+          id: `v${i}-stock`,
+          label: w.products.variantStock,
+          value: v.stock,
+          errors: e,
+          attrs: 'inputmode="numeric"',
+        })}</div>
       </div>
-      ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.variantActive, v.active)}
+      ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.products.variantActive, v.active)}
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
       ${
         writable
-          ? html`<div class="actions">${i > 0 ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${m.moveUpLabel(n)}">${m.moveUp}</button>` : ''}${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${m.moveDownLabel(n)}">${m.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.removeVariant(n)}">${w.remove}</button></div>`
+          ? html`<div class="actions">${
+              i > 0
+                ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${w.products.moveUpLabel(n)}">${w.common.moveUp}</button>`
+                : ''
+            }${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${w.products.moveDownLabel(n)}">${w.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
           : ''
       }
     </fieldset>`
@@ -71,55 +84,106 @@ function variantRows(f: Frame, d: EditorData): Html {
 }
 
 export function editorPage(f: Frame, d: EditorData): string {
-  const w = cw(f)
+  const w = f.w
   const e = d.errors
   const writable = can(f, 'products:write')
   const action = d.id ? `/admin/products/${encodeURIComponent(d.id)}` : '/admin/products'
   // Enter in a field submits the form's first button: make that "save", not a row's "Remove".
-  const fields = html`${writable ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.save}</button>` : ''}
+  const fields = html`${
+    writable
+      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
+      : ''
+  }
   <input type="hidden" name="updatedAt" value="${d.form.updatedAt}">
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
-    ${input({ id: 'name', label: w.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
-    ${input({ id: 'description', label: w.description, value: d.form.description, errors: e, multiline: true, attrs: 'maxlength="10000"' })}
+    ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
+    ${input({
+      id: 'description',
+      label: w.common.description,
+      value: d.form.description,
+      errors: e,
+      multiline: true,
+      attrs: 'maxlength="10000"',
+    })}
     <div class="pair">
-      <div>${input({ id: 'price', label: `${w.price} (${d.currency})`, value: d.form.price, errors: e, attrs: 'inputmode="decimal" required' })}</div>
-      <div>${input({ id: 'comparePrice', label: `${w.comparePrice} (${d.currency})`, value: d.form.comparePrice, errors: e, hint: w.comparePriceHint, attrs: 'inputmode="decimal"' })}</div>
+      <div>${input({
+        id: 'price',
+        label: `${w.common.price} (${d.currency})`,
+        value: d.form.price,
+        errors: e,
+        attrs: 'inputmode="decimal" required',
+      })}</div>
+      <div>${input({
+        id: 'comparePrice',
+        label: `${w.products.comparePrice} (${d.currency})`,
+        value: d.form.comparePrice,
+        errors: e,
+        hint: w.products.comparePriceHint,
+        attrs: 'inputmode="decimal"',
+      })}</div>
     </div>
-    ${input({ id: 'stock', label: w.stock, value: d.form.stock, errors: e, hint: w.stockHint, attrs: 'inputmode="numeric"' })}
-    ${select('categoryId', 'categoryId', w.category, [{ value: '', label: w.noCategory }, ...d.categories.map((c) => ({ value: c.id, label: c.name }))], d.form.categoryId, e)}
-    ${checkbox('isActive', 'isActive', w.active, d.form.active, w.activeHint)}
-    <h2>${w.variants}</h2>
-    <p class="hint">${w.variantsHint}</p>
+    ${input({
+      id: 'stock',
+      label: w.products.stock,
+      value: d.form.stock,
+      errors: e,
+      hint: w.products.stockHint,
+      attrs: 'inputmode="numeric"',
+    })}
+    ${select(
+      'categoryId',
+      'categoryId',
+      w.products.category,
+      [{ value: '', label: w.products.noCategory }, ...d.categories.map((c) => ({ value: c.id, label: c.name }))],
+      d.form.categoryId,
+      e,
+    )}
+    ${checkbox('isActive', 'isActive', w.common.active, d.form.active, w.common.shownInShop)}
+    <h2>${w.products.variants}</h2>
+    <p class="hint">${w.products.variantsHint}</p>
     <input type="hidden" name="variantCount" value="${d.form.variants.length}">
     ${variantRows(f, d)}
-    ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.addVariant}</button>` : ''}
+    ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.products.addVariant}</button>` : ''}
     ${!d.id && writable ? newPictures(f, d) : ''}
   </fieldset>
-  ${writable ? html`<p><button type="submit" name="_action" value="save">${d.id ? w.save : w.create}</button></p>` : ''}`
-  const m = pw(f)
+  ${
+    writable
+      ? html`<p><button type="submit" name="_action" value="save">${
+          d.id ? w.common.save : w.products.create
+        }</button></p>`
+      : ''
+  }`
   const conflict =
     d.conflict && d.id
-      ? html`<div class="alert" role="alert"><p><strong>${m.changedTitle}</strong></p><p>${m.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${m.reload}</a></p></div>`
+      ? html`<div class="alert" role="alert"><p><strong>${w.products.changedTitle}</strong></p><p>${w.products.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${w.products.reload}</a></p></div>`
       : ''
   return layout(
     f,
     d.title,
     html`${notice(d.done)}${conflict}${banner(w, d.problem, e)}
-    ${writable ? '' : html`<p class="hint">${w.readOnly}</p>`}
+    ${writable ? '' : html`<p class="hint">${w.products.readOnly}</p>`}
     <section>${form(f, action, fields, d.id ? 'novalidate' : 'novalidate enctype="multipart/form-data"')}</section>
     ${d.pictures ? picturesSection(d.pictures) : ''}
-    ${d.id && writable ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.deleteProduct}</a></p>` : ''}
-    <p><a href="/admin/products">${w.backToProducts}</a></p>`,
+    ${
+      d.id && writable
+        ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.products.deleteProduct}</a></p>`
+        : ''
+    }
+    <p><a href="/admin/products">${w.products.backToProducts}</a></p>`,
   )
 }
 
 export function deleteConfirmPage(f: Frame, p: { id: string; name: string }): string {
-  const w = cw(f)
+  const w = f.w
   return layout(
     f,
-    w.deleteConfirmTitle(p.name),
-    html`<section><p>${w.deleteConfirmText}</p>
-    ${form(f, `/admin/products/${encodeURIComponent(p.id)}/delete`, html`<div class="actions"><button type="submit" class="danger">${w.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.cancel}</a></div>`)}
+    w.products.deleteConfirmTitle(p.name),
+    html`<section><p>${w.products.deleteConfirmText}</p>
+    ${form(
+      f,
+      `/admin/products/${encodeURIComponent(p.id)}/delete`,
+      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.common.cancel}</a></div>`,
+    )}
     </section>`,
     { narrow: true },
   )

@@ -5,9 +5,9 @@
  */
 import { html, raw } from '../../../shop/html'
 import { can, layout, type Frame } from '../../views'
-import { cw } from '../kit'
 import { notice, pager } from '../controls'
 import { catalogLinks } from '../bulk/links'
+import type { Words } from '../../words'
 
 export const PAGE_SIZE = 20
 
@@ -34,13 +34,13 @@ const thumb = (t: { url: string } | null) =>
     ? html`<img class="thumb" src="${t.url}" width="48" height="48" alt="" loading="lazy" decoding="async">`
     : html`<span class="thumb" aria-hidden="true"></span>`
 
-const stockCell = (w: ReturnType<typeof cw>, r: ListData['rows'][number]) =>
+const stockCell = (w: Words, r: ListData['rows'][number]) =>
   r.stock === null
-    ? html`<span aria-hidden="true">—</span><span class="sr-only">${w.notTracked}</span>`
-    : html`${String(r.stock)}${r.lowStock ? html` <span class="badge low-stock">${w.lowStock}</span>` : ''}`
+    ? html`<span aria-hidden="true">—</span><span class="sr-only">${w.products.notTracked}</span>`
+    : html`${String(r.stock)}${r.lowStock ? html` <span class="badge low-stock">${w.common.lowStock}</span>` : ''}`
 
 export function listPage(f: Frame, d: ListData): string {
-  const w = cw(f)
+  const w = f.w
   const pages = Math.max(1, Math.ceil(d.total / PAGE_SIZE))
   const href = (page: number) => {
     const qs = new URLSearchParams()
@@ -51,29 +51,33 @@ export function listPage(f: Frame, d: ListData): string {
     return `/admin/products${s ? `?${s}` : ''}`
   }
   const statuses = [
-    { value: 'all', label: w.statusAll },
-    { value: 'active', label: w.statusActive },
-    { value: 'inactive', label: w.statusInactive },
+    { value: 'all', label: w.products.statusAll },
+    { value: 'active', label: w.common.active },
+    { value: 'inactive', label: w.common.inactive },
   ]
   return layout(
     f,
-    w.productsTitle,
+    w.nav.products,
     html`${notice(d.done)}
-    ${can(f, 'products:write') ? html`<p><a class="button" href="/admin/products/new">${w.newProduct}</a></p>` : ''}
+    ${
+      can(f, 'products:write')
+        ? html`<p><a class="button" href="/admin/products/new">${w.products.newProduct}</a></p>`
+        : ''
+    }
     ${catalogLinks(f)}
     <form method="get" action="/admin/products" role="search" class="filters">
-      <div><label for="q">${w.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
-      <div><label for="status">${w.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
-      <div><button type="submit" class="secondary">${w.apply}</button></div>
+      <div><label for="q">${w.products.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
+      <div><label for="status">${w.common.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
+      <div><button type="submit" class="secondary">${w.products.apply}</button></div>
     </form>
     ${
       d.rows.length === 0
-        ? html`<p>${w.noProducts}</p>`
+        ? html`<p>${w.products.noProducts}</p>`
         : html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.price}</th><th scope="col">${w.stock}</th><th scope="col">${w.status}</th></tr></thead>
+      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.common.price}</th><th scope="col">${w.products.stock}</th><th scope="col">${w.common.status}</th></tr></thead>
       <tbody>${d.rows.map(
         (r) =>
-          html`<tr><td><div class="product-cell">${thumb(r.thumbnail)}<a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></div></td><td>${r.price}</td><td>${stockCell(w, r)}</td><td>${r.isActive ? w.statusActive : w.statusInactive}</td></tr>`,
+          html`<tr><td><div class="product-cell">${thumb(r.thumbnail)}<a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></div></td><td>${r.price}</td><td>${stockCell(w, r)}</td><td>${r.isActive ? w.common.active : w.common.inactive}</td></tr>`,
       )}</tbody></table></div>`
     }
     ${pager(w, d.page, pages, href)}`,

@@ -5,9 +5,7 @@
  */
 import type { Config } from '../../../config'
 import { AppError, PayloadTooLarge, PlanRequired, RateLimited } from '../../../lib/errors'
-import type { PanelLanguage } from '../../i18n'
-import { catalogWords } from '../words'
-import { pw } from './words'
+import type { Words } from '../../words'
 
 export interface PictureProblem {
   status: number
@@ -18,24 +16,24 @@ export interface PictureProblem {
 const MB = 1024 * 1024
 
 /** Undefined for errors that are not the person's to fix (they go to the error handler). */
-export function pictureProblem(e: unknown, lang: PanelLanguage, config: Config): PictureProblem | undefined {
-  const w = pw({ lang })
-  if (e instanceof PlanRequired)
-    return { status: e.status, message: catalogWords(lang).planLimit, upgradeUrl: e.upgradeUrl }
-  if (e instanceof PayloadTooLarge) return { status: 413, message: w.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }
-  if (e instanceof RateLimited) return { status: 429, message: w.busy }
+export function pictureProblem(e: unknown, w: Words, config: Config): PictureProblem | undefined {
+  if (e instanceof PlanRequired) return { status: e.status, message: w.problems.planLimit, upgradeUrl: e.upgradeUrl }
+  if (e instanceof PayloadTooLarge)
+    return { status: 413, message: w.products.tooLarge(Math.floor(config.mediaMaxBytes / MB)) }
+  if (e instanceof RateLimited) return { status: 429, message: w.products.busy }
   if (!(e instanceof AppError) || e.status >= 500) return undefined
   const d = (e.details ?? {}) as { reason?: string; limit?: number; maxPixels?: number }
-  if (e.code === 'LIMIT_REACHED') return { status: e.status, message: w.tooMany(d.limit ?? config.maxProductImages) }
+  if (e.code === 'LIMIT_REACHED')
+    return { status: e.status, message: w.products.tooMany(d.limit ?? config.maxProductImages) }
   const message =
     d.reason === 'required'
-      ? w.fileRequired
+      ? w.products.fileRequired
       : d.reason === 'too_many_pixels'
-        ? w.tooManyPixels(Math.floor((d.maxPixels ?? config.mediaMaxPixels) / 1e6))
+        ? w.products.tooManyPixels(Math.floor((d.maxPixels ?? config.mediaMaxPixels) / 1e6))
         : d.reason === 'unsupported_type'
-          ? w.notAnImage
+          ? w.products.notAnImage
           : d.reason === 'invalid_image' || d.reason === 'invalid_format'
-            ? w.unreadable
-            : (catalogWords(lang).err[d.reason ?? 'other'] ?? catalogWords(lang).err.other!)
+            ? w.products.unreadable
+            : (w.problems.err[d.reason ?? 'other'] ?? w.problems.err.other!)
   return { status: e.status, message }
 }

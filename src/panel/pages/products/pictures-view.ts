@@ -7,15 +7,11 @@
  */
 import { html, raw, type Html } from '../../../shop/html'
 import type { ImageView } from '../../../modules/products'
-import type { PanelLanguage } from '../../i18n'
 import { described } from '../controls'
-import { catalogWords } from '../words'
-import { pw } from './words'
-
-const cw = (v: { lang: PanelLanguage }) => catalogWords(v.lang)
+import type { Words } from '../../words'
 
 export interface PicturesView {
-  lang: PanelLanguage
+  w: Words
   token: string
   writable: boolean
   productId: string
@@ -38,17 +34,24 @@ function moveForm(v: PicturesView, img: ImageView, to: number, text: string, lab
 }
 
 export function pictureItems(v: PicturesView): Html {
-  const w = pw(v)
+  const { w } = v
   const n = v.images.length
   return html`${v.images.map((img, i) => {
     const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
     const height = Math.max(1, Math.round((img.height * thumb.width) / img.width))
     return html`<li id="picture-${img.id}" class="picture" data-id="${img.id}" data-position="${i}"${raw(v.writable ? ' draggable="true"' : '')}>
-      <img src="${thumb.url}" width="${thumb.width}" height="${height}" alt="${w.pictureAlt(i + 1, v.productName)}" decoding="async">
-      <div><p class="picture-label">${w.picture(i + 1, n)}</p>
+      <img src="${thumb.url}" width="${thumb.width}" height="${height}" alt="${w.products.pictureAlt(
+        i + 1,
+        v.productName,
+      )}" decoding="async">
+      <div><p class="picture-label">${w.products.picture(i + 1, n)}</p>
       ${
         v.writable
-          ? html`<div class="actions">${i > 0 ? moveForm(v, img, i - 1, w.moveEarlier, w.moveEarlierLabel(i + 1)) : ''}${i < n - 1 ? moveForm(v, img, i + 1, w.moveLater, w.moveLaterLabel(i + 1)) : ''}<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.deletePictureLabel(i + 1)}">${w.deletePicture}</a></div>`
+          ? html`<div class="actions">${
+              i > 0 ? moveForm(v, img, i - 1, w.products.moveEarlier, w.products.moveEarlierLabel(i + 1)) : ''
+            }${
+              i < n - 1 ? moveForm(v, img, i + 1, w.products.moveLater, w.products.moveLaterLabel(i + 1)) : ''
+            }<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.products.deletePictureLabel(i + 1)}">${w.common.delete}</a></div>`
           : ''
       }</div>
     </li>`
@@ -56,23 +59,33 @@ export function pictureItems(v: PicturesView): Html {
 }
 
 export function picturesSection(v: PicturesView): Html {
-  const w = pw(v)
+  const { w } = v
   const errors = v.errors ?? []
   const upload = v.writable
     ? html`<form method="post" action="${base(v)}" enctype="multipart/form-data" id="picture-upload" class="dropzone">${token(v)}
-      <label for="file">${w.addPictures}</label>
-      <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp"${described('file', w.picturesHint(v.maxMb), errors.join(' ') || undefined)}>
-      <p id="file-hint" class="hint">${w.picturesHint(v.maxMb)} <span id="drop-hint" hidden>${w.dropHere}</span></p>
+      <label for="file">${w.products.addPictures}</label>
+      <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp"${described(
+        'file',
+        w.products.picturesHint(v.maxMb),
+        errors.join(' ') || undefined,
+      )}>
+      <p id="file-hint" class="hint">${w.products.picturesHint(v.maxMb)} <span id="drop-hint" hidden>${w.products.dropHere}</span></p>
       ${errors.length ? html`<ul id="file-error" class="error">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
-      ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${cw(v).upgradePlan}</a></p>` : ''}
-      <p data-upload-button><button type="submit" class="secondary">${w.upload}</button></p>
+      ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${w.problems.upgradePlan}</a></p>` : ''}
+      <p data-upload-button><button type="submit" class="secondary">${w.products.upload}</button></p>
     </form>
-    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.uploading('{name}')}" data-uploaded="${w.uploaded}" data-failed="${w.uploadFailed}"></ul>`
+    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.products.uploading('{name}')}" data-uploaded="${w.products.uploaded}" data-failed="${w.products.uploadFailed}"></ul>`
     : ''
   return html`<section id="pictures" aria-labelledby="pictures-title">
-    <h2 id="pictures-title">${w.pictures}</h2>
+    <h2 id="pictures-title">${w.products.pictures}</h2>
     ${v.done ? html`<p class="notice" role="status">${v.done}</p>` : ''}
-    ${v.images.length ? (v.writable ? html`<p class="hint" id="drag-hint" hidden>${w.dragHint}</p>` : '') : html`<p id="no-pictures">${w.noPictures}</p>`}
+    ${
+      v.images.length
+        ? v.writable
+          ? html`<p class="hint" id="drag-hint" hidden>${w.products.dragHint}</p>`
+          : ''
+        : html`<p id="no-pictures">${w.products.noPictures}</p>`
+    }
     <ol id="picture-list" class="pictures" data-base="${base(v)}">${pictureItems(v)}</ol>
     <p id="pictures-status" class="sr-only" role="status" aria-live="polite"></p>
     ${upload}
@@ -81,10 +94,13 @@ export function picturesSection(v: PicturesView): Html {
 
 /** "Delete picture 2?", with its thumbnail. */
 export function pictureDeleteBody(v: PicturesView, img: ImageView, n: number): Html {
-  const w = pw(v)
+  const { w } = v
   const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
-  return html`<section><p><img class="picture-big" src="${thumb.url}" width="${thumb.width}" height="${Math.max(1, Math.round((img.height * thumb.width) / img.width))}" alt="${w.pictureAlt(n, v.productName)}"></p>
-    <p>${w.deletePictureText}</p>
-    <form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/delete">${token(v)}<div class="actions"><button type="submit" class="danger">${w.deletePicture}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(v.productId)}#pictures">${cw(v).cancel}</a></div></form>
+  return html`<section><p><img class="picture-big" src="${thumb.url}" width="${thumb.width}" height="${Math.max(
+    1,
+    Math.round((img.height * thumb.width) / img.width),
+  )}" alt="${w.products.pictureAlt(n, v.productName)}"></p>
+    <p>${w.products.deletePictureText}</p>
+    <form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/delete">${token(v)}<div class="actions"><button type="submit" class="danger">${w.common.delete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(v.productId)}#pictures">${w.common.cancel}</a></div></form>
   </section>`
 }

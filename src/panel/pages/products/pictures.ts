@@ -2,12 +2,11 @@ import { deleteImage, getProduct, ImageMove, moveImage, stageUploads } from '../
 import { checkBody } from '../../../plugins/validation-errors'
 import { json } from '../../respond'
 import { layout } from '../../views'
-import { cw, numberField, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
+import { numberField, problemOf, tokenOk, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts, type Added } from './add-pictures'
 import { pictureProblem } from './picture-problems'
 import { pictureDeleteBody, pictureItems } from './pictures-view'
 import type { productRenderer } from './render'
-import { pw } from './words'
 import type { PanelEnv } from '../../env'
 
 type Renderer = ReturnType<typeof productRenderer>
@@ -18,11 +17,11 @@ const editorUrl = (id: string, query: string, hash: string) =>
 
 /** What the editor's pictures section says after a redirect here (`?done=…`, `?added=n`). */
 export function picturesDone(c: PageReq): string | undefined {
-  const w = pw(c.p)
+  const w = c.p.w
   const added = Number(c.query.added)
-  if (Number.isInteger(added) && added > 0 && added <= 1000) return w.picturesAdded(added)
-  if (c.query.done === 'moved') return w.pictureMoved(Number(c.query.to) || 1, Number(c.query.of) || 1)
-  if (c.query.done === 'picture-deleted') return w.pictureDeleted
+  if (Number.isInteger(added) && added > 0 && added <= 1000) return w.products.picturesAdded(added)
+  if (c.query.done === 'moved') return w.products.pictureMoved(Number(c.query.to) || 1, Number(c.query.of) || 1)
+  if (c.query.done === 'picture-deleted') return w.products.pictureDeleted
   return undefined
 }
 
@@ -48,12 +47,12 @@ export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
     const p = c.p
     const ctx = c.ctx
     const id = c.params.id!
-    const w = pw(p)
+    const w = p.w
     let release: () => void
     try {
       release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
-      const problem = pictureProblem(e, p.lang, config)!
+      const problem = pictureProblem(e, p.w, config)!
       return wantsJson(c)
         ? fragment(c, id, 429, { ok: false, error: problem.message })
         : r.stored(c, 429, id, { pictures: { errors: [problem.message] } })
@@ -63,7 +62,7 @@ export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
       try {
         staged = await stageUploads(c.request, config.dataDir, config.mediaMaxBytes, config.maxProductImages)
       } catch (e) {
-        const problem = pictureProblem(e, p.lang, config)
+        const problem = pictureProblem(e, p.w, config)
         if (!problem) throw e
         return wantsJson(c)
           ? fragment(c, id, problem.status, { ok: false, error: problem.message })
@@ -86,11 +85,11 @@ export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
             ok: errors.length === 0,
             error: errors[0],
             upgradeUrl,
-            announce: added ? w.picturesAdded(added) : undefined,
+            announce: added ? w.products.picturesAdded(added) : undefined,
           })
         if (errors.length)
           return r.stored(c, status, id, {
-            pictures: { errors, upgradeUrl, done: added ? w.picturesAdded(added) : undefined },
+            pictures: { errors, upgradeUrl, done: added ? w.products.picturesAdded(added) : undefined },
           })
         return kit.seeOther(c.set, editorUrl(id, `added=${added}`, 'pictures'))
       } finally {
@@ -108,13 +107,14 @@ export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
       const { position } = checkBody(ImageMove, { position: numberField(c.body, 'position') })
       moveImage({ ctx: c.ctx, input: { productId: id, imageId, position } })
       const count = getProduct({ ctx: c.ctx, input: { id } }).images.length
-      if (wantsJson(c)) return fragment(c, id, 200, { ok: true, announce: pw(c.p).pictureMoved(position + 1, count) })
+      if (wantsJson(c))
+        return fragment(c, id, 200, { ok: true, announce: c.p.w.products.pictureMoved(position + 1, count) })
       return kit.seeOther(c.set, editorUrl(id, `done=moved&to=${position + 1}&of=${count}`, `picture-${imageId}`))
     } catch (e) {
       const page = r.missing(c, e)
       if (page) return page
       // A stale page (another tab deleted a picture): the position is out of range. Show the list as it is.
-      const problem = problemOf(e, cw(c.p))
+      const problem = problemOf(e, c.p.w)
       if (!problem) throw e
       if (wantsJson(c)) return fragment(c, id, 400, { ok: false, error: problem.message })
       return r.stored(c, 400, id, { problem: { message: problem.message } })
@@ -148,7 +148,7 @@ export function picturePages(kit: PanelEnv, r: Renderer): PageRoute[] {
         return kit.render(c.p, c.set, 200, (f) =>
           layout(
             f,
-            pw(f).deletePictureTitle(got.n),
+            f.w.products.deletePictureTitle(got.n),
             pictureDeleteBody(r.picturesOf(f, got.product), got.image, got.n),
             { narrow: true },
           ),

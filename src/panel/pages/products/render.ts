@@ -9,7 +9,7 @@ import { AppError } from '../../../lib/errors'
 import type { Ctx } from '../../../kernel/context'
 import { can, forbiddenPage, messagePage, type Frame } from '../../views'
 import type { PanelRequest } from '../../gate'
-import { cw, type PageReq } from '../kit'
+import type { PageReq } from '../kit'
 import { editorPage, type EditorData } from './editor'
 import { formOf } from './form'
 import type { PicturesView } from './pictures-view'
@@ -37,7 +37,7 @@ export function productRenderer(kit: PanelEnv) {
     const writable = 'assets' in who ? can(who, 'products:write') : true
     const token = 'assets' in who ? (who.person?.formToken ?? '') : (who.formToken ?? '')
     return {
-      lang: who.lang,
+      w: who.w,
       token,
       writable,
       productId: product.id,
@@ -65,7 +65,7 @@ export function productRenderer(kit: PanelEnv) {
   }
 
   const notFound = (c: PageReq) =>
-    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.notFoundTitle, f.w.notFoundText))
+    kit.render(c.p, c.set, 404, (f) => messagePage(f, f.w.errors.notFoundTitle, f.w.errors.notFoundText))
   const forbidden = (c: PageReq) => kit.render(c.p, c.set, 403, (f) => forbiddenPage(f))
 
   /** A verb's 404 or 403 (not a plan's) as its page; undefined for anything else. */
@@ -87,7 +87,7 @@ export function productRenderer(kit: PanelEnv) {
       const product = getProduct({ ctx, input: { id } })
       return editor(c, status, {
         id,
-        title: cw(c.p).editProduct(product.name),
+        title: c.p.w.products.editProduct(product.name),
         form: formOf(product, variantsForEditing({ ctx, input: { productId: id } }), ctx.store.currency),
         ...extra,
       })

@@ -8,7 +8,7 @@ import {
   type StagedParts,
 } from '../../../modules/products'
 import { formatMoney } from '../../../shop/i18n'
-import { controlId, cw, field, pageParam, tokenOk, problemsOf, refusalOf, type PageReq, type PageRoute } from '../kit'
+import { controlId, field, pageParam, tokenOk, problemsOf, refusalOf, type PageReq, type PageRoute } from '../kit'
 import { addPictures, pickedParts } from './add-pictures'
 import { deleteConfirmPage } from './editor'
 import { applyRowAction, createInput, emptyForm, openedAt, readForm, updateInput, type ProductForm } from './form'
@@ -16,7 +16,6 @@ import { listPage, PAGE_SIZE } from './list'
 import { picturePages, picturesDone } from './pictures'
 import { pictureProblem } from './picture-problems'
 import { productRenderer } from './render'
-import { pw } from './words'
 import { readNewProductBody } from './form-body'
 import type { PanelEnv } from '../../env'
 
@@ -35,7 +34,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
     if (page) return page
     // Another save came between this form's read and its save: nothing was applied; say so, keep the person's values.
     if (e instanceof AppError && e.code === 'EDIT_CONFLICT') return editor(c, 409, { ...d, conflict: true })
-    const problems = problemsOf(e, cw(c.p))
+    const problems = problemsOf(e, c.p.w)
     if (!problems) throw e
     return editor(c, e instanceof AppError ? e.status : 400, { ...d, ...refusalOf(problems, productControl) })
   }
@@ -56,7 +55,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
     }
   }
 
-  const titleOf = (c: PageReq, name: string) => cw(c.p).editProduct(name)
+  const titleOf = (c: PageReq, name: string) => c.p.w.products.editProduct(name)
 
   /**
    * The new-product form: its fields and its picked pictures, staged like the picture form's
@@ -68,21 +67,21 @@ export function productPages(kit: PanelEnv): PageRoute[] {
     const ctx = c.ctx
     const p = c.p
     const { config, uploads } = kit.deps
-    const title = cw(p).newProduct
+    const title = p.w.products.newProduct
     const blank = (status: number, message: string) =>
       editor(c, status, { title, form: emptyForm(), problem: { message } })
     let release: () => void
     try {
       release = uploads.admitRequest(ctx.store.id, c.request, c.set.headers)
     } catch (e) {
-      return blank(429, pictureProblem(e, p.lang, config)!.message)
+      return blank(429, pictureProblem(e, p.w, config)!.message)
     }
     try {
       let staged: StagedParts
       try {
         staged = await readNewProductBody(c.request, config)
       } catch (e) {
-        const problem = pictureProblem(e, p.lang, config)
+        const problem = pictureProblem(e, p.w, config)
         if (!problem) throw e
         return blank(problem.status, problem.message)
       }
@@ -100,8 +99,8 @@ export function productPages(kit: PanelEnv): PageRoute[] {
         const { added, errors, status, upgradeUrl } = await addPictures(kit, c, ctx, id, parts)
         if (errors.length)
           return r.stored(c, status, id, {
-            done: cw(p).saved,
-            pictures: { errors, upgradeUrl, done: added ? pw(p).picturesAdded(added) : undefined },
+            done: p.w.common.saved,
+            pictures: { errors, upgradeUrl, done: added ? p.w.products.picturesAdded(added) : undefined },
           })
         return kit.seeOther(
           c.set,
@@ -128,7 +127,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
         const status = c.query.status === 'active' || c.query.status === 'inactive' ? c.query.status : 'all'
         const page = pageParam(c.query)
         const r = searchProducts({ ctx, input: { q, status, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } })
-        const done = c.query.done === 'deleted' ? cw(p).deleted : undefined
+        const done = c.query.done === 'deleted' ? p.w.products.deleted : undefined
         return kit.render(p, c.set, 200, (f) =>
           listPage(f, {
             q,
@@ -136,7 +135,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
             page,
             total: r.total,
             done,
-            rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.locale) })),
+            rows: r.data.map((x) => ({ ...x, price: formatMoney(x.price, ctx.store.currency, f.w.shell.locale) })),
           }),
         )
       },
@@ -145,7 +144,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
       method: 'get',
       path: '/admin/products/new',
       need: 'products:write',
-      handler: (c) => editor(c, 200, { title: cw(c.p).newProduct, form: emptyForm() }),
+      handler: (c) => editor(c, 200, { title: c.p.w.products.newProduct, form: emptyForm() }),
     },
     // The new product's fields and the pictures picked with them come in one streamed multipart body.
     { method: 'post', path: '/admin/products', need: 'products:write', upload: true, handler: (c) => create(c) },
@@ -157,7 +156,7 @@ export function productPages(kit: PanelEnv): PageRoute[] {
       handler: (c) => {
         const pictures = { done: picturesDone(c) }
         return r.stored(c, 200, c.params.id!, {
-          done: DONE[c.query.done ?? ''] === 'saved' ? cw(c.p).saved : undefined,
+          done: DONE[c.query.done ?? ''] === 'saved' ? c.p.w.common.saved : undefined,
           pictures,
         })
       },

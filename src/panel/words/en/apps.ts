@@ -1,0 +1,31 @@
+/** The consent page of an app connecting as the person, and "Connected apps" (English). */
+export const apps = {
+  consentTitle: (client: string) => `Connect ${client}?`,
+  consentIntro: (client: string, host: string) =>
+    `${client} wants to work in your store as you. After you allow it, it is sent back to ${host}.`,
+  consentScopes: 'It will be able to:',
+  consentNoScopes: 'Your role in this store allows it nothing it asked for.',
+  consentCapped: 'Never more than your role in the chosen store allows, now or later.',
+  consentNotice: 'Only allow apps you trust. You can disconnect it at any time on your Account page.',
+  allow: 'Allow',
+  deny: 'Deny',
+  badRequestTitle: 'This connection request cannot be used',
+  badRequest: {
+    unknown_client: 'The app that sent you here is not registered with this store.',
+    bad_redirect_uri: 'The app asked to return to an address it did not register.',
+    unsupported_response_type: 'The app asked for something other than a sign-in code.',
+    pkce_required: 'The app did not protect its request with a code challenge (PKCE S256).',
+    invalid_scope: 'The app asked for permissions that do not exist here.',
+    invalid_target: 'The app asked for access to something other than this store’s assistant endpoint.',
+  },
+  badRequestHint: 'Go back to the app and connect it again.',
+  connectedApps: 'Connected apps',
+  connectedAppsIntro: 'Assistants you allowed to work in a store as you.',
+  storeAppsIntro: 'Every assistant a person of this store connected.',
+  noApps: 'No connected apps.',
+  app: 'App',
+  permissions: 'Permissions',
+  neverUsed: 'Not yet',
+  disconnect: 'Disconnect',
+  disconnectApp: (client: string) => `Disconnect ${client}`,
+}

@@ -1,0 +1,20 @@
+/** The Categories page (English). */
+export const categories = {
+  intro: 'The shop lists categories in this order.',
+  none: 'No categories yet.',
+  add: 'Add category',
+  name: 'Category name',
+  inactive: 'Hidden',
+  rename: 'Rename',
+  renameOf: (n: string) => `Rename ${n}`,
+  editTitle: (n: string) => `Edit ${n}`,
+  moveUpOf: (n: string) => `Move up: ${n}`,
+  moveDownOf: (n: string) => `Move down: ${n}`,
+  removeOf: (n: string) => `Delete ${n}`,
+  removeTitle: (n: string) => `Delete the category ${n}?`,
+  removeText: 'Its products stay in the shop, with no category.',
+  slugTaken: 'Another category already has this name in its address. Choose another name.',
+  back: 'Back to categories',
+  readOnly: 'Your role can view categories but not change them.',
+  done: { deleted: 'Category deleted.', moved: 'Order saved.' } as Record<string, string>,
+}

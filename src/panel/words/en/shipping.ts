@@ -1,0 +1,20 @@
+/** The Shipping page (English). */
+export const shipping = {
+  none: 'No shipping options yet.',
+  add: 'New shipping option',
+  editTitle: (n: string) => `Edit ${n}`,
+  descriptionHint: 'Optional. Shown to the customer at checkout.',
+  days: 'Estimated delivery (days)',
+  daysHint: 'Optional. 0 to 365.',
+  daysOf: (n: number) => (n === 1 ? '1 day' : `${n} days`),
+  active: 'Offered at checkout',
+  inactive: 'Not offered',
+  editOf: (n: string) => `Edit ${n}`,
+  removeOf: (n: string) => `Delete ${n}`,
+  removeTitle: (n: string) => `Delete the shipping option ${n}?`,
+  removeText: 'Orders already placed keep its name and price.',
+  create: 'Create shipping option',
+  back: 'Back to shipping',
+  readOnly: 'Your role can view shipping options but not change them.',
+  done: { deleted: 'Shipping option deleted.' } as Record<string, string>,
+}

@@ -1,0 +1,41 @@
+/** The Account page: profile, password, passkeys, two-step sign-in, devices (Spanish). */
+import type { Words } from '../shape'
+
+export const account: Words['account'] = {
+  accountTitle: 'Tu cuenta',
+  profile: 'Perfil',
+  language: 'Idioma',
+  languageAuto: 'Automático',
+  changePassword: 'Cambiar contraseña',
+  currentPassword: 'Contraseña actual',
+  wrongPassword: 'La contraseña actual no es correcta.',
+  passwordChanged: 'Contraseña cambiada. Se cerró la sesión en tus otros dispositivos.',
+  passkeys: 'Llaves de acceso',
+  noPasskeys: 'Aún no hay llaves de acceso.',
+  passkeyName: 'Nombre de la llave',
+  addPasskey: 'Añadir una llave de acceso',
+  passkeyAdded: 'Llave de acceso añadida.',
+  removePasskey: (n) => `Quitar la llave ${n}`,
+  passkeysNeedJs: 'Añadir una llave de acceso necesita JavaScript.',
+  twoStepOn: 'La verificación en dos pasos está activada.',
+  twoStepOff: 'La verificación en dos pasos está desactivada.',
+  enableTwoStep: 'Activar la verificación en dos pasos',
+  disableTwoStep: 'Desactivar la verificación en dos pasos',
+  recoveryLeft: (n) => `Quedan ${n} código${n === 1 ? '' : 's'} de recuperación.`,
+  totpSetupIntro:
+    'Añade esta clave a tu app de autenticación (o abre el enlace en tu teléfono) y escribe el código que muestra.',
+  totpQr: 'Código QR para tu app de autenticación: escanéalo en lugar de escribir la clave',
+  totpKey: 'Clave de configuración',
+  totpLink: 'Abrir en la app de autenticación',
+  recoveryTitle: 'Tus códigos de recuperación',
+  recoveryIntro:
+    'Cada código inicia sesión una vez si pierdes tu teléfono. Guárdalos en un lugar seguro: solo se muestran ahora.',
+  devices: 'Tus dispositivos',
+  device: 'Dispositivo',
+  lastSeen: 'Última actividad',
+  network: 'Red',
+  thisDevice: 'Este dispositivo',
+  endDevice: (d) => `Cerrar la sesión de ${d}`,
+  endOthers: 'Cerrar sesión en los demás dispositivos',
+  unknownDevice: 'Dispositivo desconocido',
+}

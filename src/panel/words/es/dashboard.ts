@@ -1,0 +1,46 @@
+/** The dashboard's figures, chart, lists and first steps (Spanish). */
+import type { Words } from '../shape'
+
+export const dashboard: Words['dashboard'] = {
+  today: 'Hoy',
+  last7: 'Últimos 7 días',
+  last30: 'Últimos 30 días',
+  revenue: 'Ingresos',
+  activeProducts: 'Productos activos',
+  openShop: 'Abrir la tienda',
+  period: (days) => (days === 1 ? 'Hoy' : `Últimos ${days} días`),
+  average: 'Pedido promedio',
+  visits: 'Visitas',
+  conversion: 'Conversión',
+  chartTitle: 'Pedidos e ingresos por día, últimos 30 días',
+  chartSummary: (orders, revenue) =>
+    `${orders} pedidos y ${revenue} en los últimos 30 días. Barras: pedidos; línea: ingresos.`,
+  legendOrders: 'Pedidos (barras, eje izquierdo)',
+  legendRevenue: 'Ingresos (línea, eje derecho)',
+  showTable: 'Ver los números en una tabla',
+  day: 'Día',
+  topProducts: 'Productos más vendidos (30 días)',
+  sold: (n) => `${n} vendidos`,
+  noSales: 'Sin ventas en los últimos 30 días.',
+  left: (n) => `quedan ${n}`,
+  noLowStock: 'Ningún producto con stock controlado tiene 5 o menos.',
+  latestOrders: 'Últimos pedidos',
+  allOrders: 'Todos los pedidos',
+  noOrders: 'Todavía no hay pedidos.',
+  gettingStarted: 'Primeros pasos',
+  stepWhatsapp: 'Agrega tu número de WhatsApp',
+  stepProduct: 'Agrega tu primer producto',
+  stepPicture: 'Agrega una foto a un producto',
+  stepShipping: 'Agrega una opción de envío',
+  stepPublish: 'Publica tu tienda',
+  stepShare: 'Comparte tu tienda',
+  qrLabel: 'Código QR del enlace de tu tienda',
+  qrHint: 'Imprímelo o muéstralo: al escanearlo se abre tu tienda.',
+  done: 'Hecho',
+  todo: 'Pendiente',
+  upgradeTitle: 'Más con un plan pago',
+  upgradeText:
+    'Los planes Pro y Lifetime agregan ingresos, pedido promedio, visitas, conversión, el gráfico diario y tus ' +
+    'productos más vendidos.',
+  upgrade: 'Mejorar plan',
+}

@@ -1,0 +1,38 @@
+/** The Discounts page (Spanish). */
+import type { Words } from '../shape'
+
+export const discounts: Words['discounts'] = {
+  none: 'Aún no hay descuentos.',
+  add: 'Nuevo descuento',
+  editTitle: (code) => `Editar ${code}`,
+  codeHint: 'De 2 a 40 letras, dígitos, _ o -. El cliente lo escribe al pagar; mayúsculas y minúsculas dan igual.',
+  codeTaken: 'Otro descuento ya usa este código.',
+  type: 'Tipo',
+  percentage: 'Porcentaje',
+  fixed: 'Monto fijo',
+  value: 'Valor',
+  valueHint: 'Un porcentaje es mayor que 0 y como mucho 100; un monto fijo va en la moneda de la tienda.',
+  percentRange: 'Un porcentaje es mayor que 0 y como mucho 100.',
+  minOrder: 'Pedido mínimo',
+  minOrderHint: 'Opcional. El subtotal de productos necesario para usarlo.',
+  maxUses: 'Usos máximos',
+  maxUsesHint: 'Opcional. Déjalo vacío para no limitar.',
+  expires: 'Vence el',
+  expiresHint: 'Opcional. Deja de funcionar al final de ese día (UTC).',
+  expired: 'Vencido',
+  used: (n, max) =>
+    max === null ? `Usado ${n} ${n === 1 ? 'vez' : 'veces'}` : `Usado ${n} de ${max} ${max === 1 ? 'vez' : 'veces'}`,
+  until: (d) => `hasta el ${d}`,
+  editOf: (c) => `Editar ${c}`,
+  deactivate: 'Desactivar',
+  activate: 'Activar',
+  deactivateOf: (c) => `Desactivar ${c}`,
+  activateOf: (c) => `Activar ${c}`,
+  removeOf: (c) => `Eliminar ${c}`,
+  removeTitle: (c) => `¿Eliminar el descuento ${c}?`,
+  removeText: 'Los pedidos que lo usaron conservan su código y su monto.',
+  create: 'Crear descuento',
+  back: 'Volver a descuentos',
+  readOnly: 'Tu rol puede ver los descuentos pero no cambiarlos.',
+  done: { deleted: 'Descuento eliminado.' },
+}

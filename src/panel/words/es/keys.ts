@@ -1,0 +1,31 @@
+/** The API keys page (Spanish). */
+import type { Words } from '../shape'
+
+export const keys: Words['keys'] = {
+  createKey: 'Crear clave',
+  keyName: 'Nombre de la clave',
+  scopes: 'Permisos',
+  resource: 'Recurso',
+  read: 'Leer',
+  write: 'Escribir',
+  scopeLabel: (resource, access) => `${resource}: ${access}`,
+  expiry: 'Vence el (opcional)',
+  expiryHint: 'La clave deja de funcionar al final de ese día (UTC).',
+  expiryPast: 'Elige una fecha futura.',
+  scopesRequired: 'Elige al menos un permiso.',
+  keyCreated: 'Tu nueva clave de API',
+  keyOnce: 'Cópiala ahora: se muestra una sola vez.',
+  keyShownOnce: 'Esta clave se mostró una vez y no se vuelve a mostrar. Si no la copiaste, revócala y crea otra.',
+  secret: 'Secreto',
+  prefix: 'Prefijo',
+  created: 'Creada',
+  noExpiry: 'Sin vencimiento',
+  revoked: 'Revocada',
+  revoke: 'Revocar',
+  revokeKey: (name) => `Revocar la clave ${name}`,
+  revokeConfirmTitle: (name) => `¿Revocar ${name}?`,
+  revokeConfirmText: 'Los programas que usan esta clave dejan de funcionar al instante. No se puede deshacer.',
+  confirmRevoke: 'Sí, revocar',
+  noKeys: 'Todavía no hay claves de API.',
+  stats: 'Estadísticas',
+}

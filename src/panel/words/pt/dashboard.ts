@@ -1,0 +1,46 @@
+/** The dashboard's figures, chart, lists and first steps (Portuguese). */
+import type { Words } from '../shape'
+
+export const dashboard: Words['dashboard'] = {
+  today: 'Hoje',
+  last7: 'Últimos 7 dias',
+  last30: 'Últimos 30 dias',
+  revenue: 'Receita',
+  activeProducts: 'Produtos ativos',
+  openShop: 'Abrir a loja',
+  period: (days) => (days === 1 ? 'Hoje' : `Últimos ${days} dias`),
+  average: 'Pedido médio',
+  visits: 'Visitas',
+  conversion: 'Conversão',
+  chartTitle: 'Pedidos e receita por dia, últimos 30 dias',
+  chartSummary: (orders, revenue) =>
+    `${orders} pedidos e ${revenue} nos últimos 30 dias. Barras: pedidos; linha: receita.`,
+  legendOrders: 'Pedidos (barras, eixo esquerdo)',
+  legendRevenue: 'Receita (linha, eixo direito)',
+  showTable: 'Ver os números em uma tabela',
+  day: 'Dia',
+  topProducts: 'Mais vendidos (30 dias)',
+  sold: (n) => `${n} vendidos`,
+  noSales: 'Sem vendas nos últimos 30 dias.',
+  left: (n) => `restam ${n}`,
+  noLowStock: 'Nenhum item com estoque controlado tem 5 ou menos.',
+  latestOrders: 'Últimos pedidos',
+  allOrders: 'Todos os pedidos',
+  noOrders: 'Ainda não há pedidos.',
+  gettingStarted: 'Primeiros passos',
+  stepWhatsapp: 'Adicione seu número de WhatsApp',
+  stepProduct: 'Adicione seu primeiro produto',
+  stepPicture: 'Adicione uma foto a um produto',
+  stepShipping: 'Adicione uma opção de frete',
+  stepPublish: 'Publique sua loja',
+  stepShare: 'Compartilhe sua loja',
+  qrLabel: 'Código QR do link da sua loja',
+  qrHint: 'Imprima ou mostre: ao escaneá-lo, sua loja se abre.',
+  done: 'Feito',
+  todo: 'A fazer',
+  upgradeTitle: 'Mais com um plano pago',
+  upgradeText:
+    'Os planos Pro e Lifetime adicionam receita, pedido médio, visitas, conversão, o gráfico diário e seus mais ' +
+    'vendidos.',
+  upgrade: 'Fazer upgrade',
+}

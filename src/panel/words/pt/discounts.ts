@@ -1,0 +1,38 @@
+/** The Discounts page (Portuguese). */
+import type { Words } from '../shape'
+
+export const discounts: Words['discounts'] = {
+  none: 'Ainda não há descontos.',
+  add: 'Novo desconto',
+  editTitle: (code) => `Editar ${code}`,
+  codeHint: 'De 2 a 40 letras, dígitos, _ ou -. O cliente digita no checkout; maiúsculas e minúsculas tanto faz.',
+  codeTaken: 'Outro desconto já usa este código.',
+  type: 'Tipo',
+  percentage: 'Porcentagem',
+  fixed: 'Valor fixo',
+  value: 'Valor',
+  valueHint: 'Uma porcentagem é maior que 0 e no máximo 100; um valor fixo é na moeda da loja.',
+  percentRange: 'Uma porcentagem é maior que 0 e no máximo 100.',
+  minOrder: 'Pedido mínimo',
+  minOrderHint: 'Opcional. O subtotal de produtos necessário para usá-lo.',
+  maxUses: 'Usos máximos',
+  maxUsesHint: 'Opcional. Deixe vazio para não limitar.',
+  expires: 'Vence em',
+  expiresHint: 'Opcional. Deixa de valer no fim desse dia (UTC).',
+  expired: 'Vencido',
+  used: (n, max) =>
+    max === null ? `Usado ${n} ${n === 1 ? 'vez' : 'vezes'}` : `Usado ${n} de ${max} ${max === 1 ? 'vez' : 'vezes'}`,
+  until: (d) => `até ${d}`,
+  editOf: (c) => `Editar ${c}`,
+  deactivate: 'Desativar',
+  activate: 'Ativar',
+  deactivateOf: (c) => `Desativar ${c}`,
+  activateOf: (c) => `Ativar ${c}`,
+  removeOf: (c) => `Excluir ${c}`,
+  removeTitle: (c) => `Excluir o desconto ${c}?`,
+  removeText: 'Os pedidos que o usaram mantêm o código e o valor.',
+  create: 'Criar desconto',
+  back: 'Voltar aos descontos',
+  readOnly: 'Seu papel pode ver os descontos, mas não alterá-los.',
+  done: { deleted: 'Desconto excluído.' },
+}

@@ -1,0 +1,31 @@
+/** The API keys page (Portuguese). */
+import type { Words } from '../shape'
+
+export const keys: Words['keys'] = {
+  createKey: 'Criar chave',
+  keyName: 'Nome da chave',
+  scopes: 'Permissões',
+  resource: 'Recurso',
+  read: 'Ler',
+  write: 'Escrever',
+  scopeLabel: (resource, access) => `${resource}: ${access}`,
+  expiry: 'Expira em (opcional)',
+  expiryHint: 'A chave para de funcionar no fim desse dia (UTC).',
+  expiryPast: 'Escolha uma data futura.',
+  scopesRequired: 'Escolha pelo menos uma permissão.',
+  keyCreated: 'Sua nova chave de API',
+  keyOnce: 'Copie agora: ela aparece uma única vez.',
+  keyShownOnce: 'Esta chave apareceu uma vez e não aparece de novo. Se não foi copiada, revogue-a e crie outra.',
+  secret: 'Segredo',
+  prefix: 'Prefixo',
+  created: 'Criada',
+  noExpiry: 'Sem expiração',
+  revoked: 'Revogada',
+  revoke: 'Revogar',
+  revokeKey: (name) => `Revogar a chave ${name}`,
+  revokeConfirmTitle: (name) => `Revogar ${name}?`,
+  revokeConfirmText: 'Os programas que usam esta chave param de funcionar na hora. Não dá para desfazer.',
+  confirmRevoke: 'Sim, revogar',
+  noKeys: 'Ainda não há chaves de API.',
+  stats: 'Estatísticas',
+}
