@@ -89,6 +89,8 @@ export function createDeps(
     externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'>
     /** What turns the periodic flushes (catalog visits); tests turn it by hand. */
     ticker?: Ticker
+    /** The process's CPU time for the dispatcher's pressure probe; tests substitute one. */
+    cpuMs?: () => number
   } = {},
 ): Deps {
   const db = openDb({ dataDir: config.dataDir, synchronous: config.dbSynchronous })
@@ -109,6 +111,7 @@ export function createDeps(
     clock,
     log,
     secretBox,
+    cpuMs: opts.cpuMs,
     // In the transaction that disables the endpoint; the pump runs after it commits (next turn).
     onDisabledTx: (client, webhookId, now) => {
       if (appendWebhookDisabledPushTx(client, webhookId, now) > 0) pushes.notify()

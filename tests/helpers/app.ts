@@ -52,6 +52,7 @@ export function makeApp(
     log?: Logger
     externalWrites?: Pick<StoreCacheOptions, 'externalLagMs' | 'now'>
     ticker?: Ticker
+    cpuMs?: () => number
   } = {},
 ): TestApp {
   const dataDir = tempDir()
@@ -64,6 +65,7 @@ export function makeApp(
     log: opts.log ?? createLogger('silent'),
     externalWrites: opts.externalWrites ?? { externalLagMs: 0 },
     ticker: opts.ticker,
+    cpuMs: opts.cpuMs,
   })
   const app = createApp(deps)
   let admin: Db | undefined

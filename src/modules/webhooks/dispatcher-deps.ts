@@ -17,6 +17,11 @@ export interface DispatcherDeps {
   lookup?: Lookup
   /** Extra CA certificates (PEM) to trust for https receivers: tests with a self-signed one. */
   ca?: string
+  /**
+   * The process's CPU time in ms, read by the pressure probe (governor.ts). A test on a shared
+   * machine substitutes one, as the machine may give its saturated loop a fraction of a core.
+   */
+  cpuMs?: () => number
   /** Jitter of the retry schedule; tests substitute a fixed source. */
   random?: () => number
   /**

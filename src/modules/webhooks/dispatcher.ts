@@ -95,6 +95,7 @@ export class Dispatcher {
       () => this.governor.notePressure(),
       () => performance.now() - this.lastCheckoutAt < PRESSURE_MS,
       () => this.governor.underPressure,
+      deps.cpuMs,
     )
   }
 

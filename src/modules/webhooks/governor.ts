@@ -92,6 +92,12 @@ export const LATE_STREAK = 3
 export const BUSY_SHARE = 0.5
 const WINDOW_TICKS = 10
 
+/** This process's CPU time so far, in ms. */
+export function processCpuMs(): number {
+  const c = process.cpuUsage()
+  return (c.user + c.system) / 1000
+}
+
 /**
  * The decision, apart from timers and clocks: fed one observation per probe tick, says whether
  * this tick counts as checkout pressure.
@@ -112,7 +118,13 @@ export class LoopLagProbe {
   /** (wall ms, process CPU ms) at each of the last WINDOW_TICKS ticks. */
   private window: [number, number][] = []
 
-  constructor(onLate: () => void, active: () => boolean, pressured: () => boolean = () => false) {
+  constructor(
+    onLate: () => void,
+    active: () => boolean,
+    pressured: () => boolean = () => false,
+    /** The process's CPU time in ms (user + system). */
+    private cpuMs: () => number = processCpuMs,
+  ) {
     this.timer = setInterval(() => {
       const now = performance.now()
       const lateMs = now - this.expected
@@ -125,8 +137,7 @@ export class LoopLagProbe {
 
   /** Share of one core this process used since the oldest tick in the window. */
   private cpuShare(now: number): number {
-    const c = process.cpuUsage()
-    const cpu = (c.user + c.system) / 1000
+    const cpu = this.cpuMs()
     this.window.push([now, cpu])
     if (this.window.length > WINDOW_TICKS) this.window.shift()
     const [t0, c0] = this.window[0]!
