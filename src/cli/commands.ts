@@ -29,8 +29,6 @@ import type { CliEnv, Command } from './command'
 export type { CliEnv, Command }
 import { BACKUP_COMMANDS } from './backup-commands'
 import { USER_COMMANDS } from './user-commands'
-import { transaction } from '../kernel/write'
-import { recordActivityTx } from '../modules/people'
 
 export { UsageError }
 
@@ -160,21 +158,12 @@ export const COMMANDS: Record<string, Command> = {
       if (expiresAt !== null && expiresAt <= clock.now())
         throw new UsageError(`--expires-at ${rawExpiry} is in the past`)
       const store = findStore({ ctx: { db }, input: { ref: storeRef } })
-      // The key and its activity line commit together.
-      return transaction(db, () => {
-        const created = createKey({
-          ctx: { db, clock },
-          input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt },
-        })
-        recordActivityTx(db, clock.now(), {
-          storeId: store.id,
-          actor: 'cli',
-          verb: 'create',
-          recordType: 'api_key',
-          recordId: created.id,
-        })
-        return { ...created, storeId: store.id }
+      // The key and its activity line commit together (createKey, with the CLI as its actor).
+      const created = createKey({
+        ctx: { db, clock, actor: 'cli' },
+        input: { storeId: store.id, scopes, name: str(f, 'name'), expiresAt },
       })
+      return { ...created, storeId: store.id }
     },
   },
   'key:list': {
@@ -190,9 +179,7 @@ export const COMMANDS: Record<string, Command> = {
   'key:revoke': {
     summary: 'revoke a key (idempotent)',
     args: ['<keyId>'],
-    run: ({ db, clock }, [id]) =>
-      // The revocation and its activity line commit together.
-      transaction(db, () => revokeKey({ ctx: { db, clock, actor: 'cli' }, input: { id: need(id, '<keyId>') } })),
+    run: ({ db, clock }, [id]) => revokeKey({ ctx: { db, clock, actor: 'cli' }, input: { id: need(id, '<keyId>') } }),
   },
   'invoice:create': {
     summary: 'open an invoice for a store',

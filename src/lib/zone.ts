@@ -5,17 +5,32 @@
 import { dateTimeFormat } from './intl'
 
 /**
+ * Names asked before, with their answers (null: unknown): building a formatter to ask costs ~40 µs,
+ * and the dashboard's 30 store days asked it ~120 times a page, ~75 % of the page's CPU
+ * (docs/decisions/029). The runtime's zone data does not change while it runs. At most MAX_NAMES
+ * (the runtime knows ~420 zones), then it starts over.
+ */
+const canonical = new Map<string, string | null>()
+const MAX_NAMES = 1024
+
+/**
  * An IANA time zone name as the runtime's zone data spells it ("america/bogota" →
  * "America/Bogota"); undefined for a name it doesn't know. Offsets ("+05:00") are refused: a
  * store's clock follows its place's daylight-saving rules, which an offset doesn't carry.
  */
 export function canonicalZone(name: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(name) || name.length > 64) return undefined
+  const known = canonical.get(name)
+  if (known !== undefined) return known ?? undefined
+  let zone: string | null
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
+    zone = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
   } catch {
-    return undefined
+    zone = null
   }
+  if (canonical.size >= MAX_NAMES) canonical.clear()
+  canonical.set(name, zone)
+  return zone ?? undefined
 }
 
 /** Every zone name the runtime knows, for the settings form's suggestions. */
@@ -75,6 +90,10 @@ export function zoneOffsetMs(ms: number, zone: string): number {
 
 const DAY = 86_400_000
 
+/** Local midnights by (zone, day number), at most MAX_MIDNIGHTS, then it starts over (a few KB per store zone). */
+const midnights = new Map<string, number>()
+const MAX_MIDNIGHTS = 4096
+
 /**
  * The store's last `n` days up to the one `now` falls on, oldest first: each as its local date's
  * day number (days since 1970-01-01 of the date the store's clock shows, so `day × 86 400 000`
@@ -84,9 +103,16 @@ const DAY = 86_400_000
 export function storeDays(now: number, zone: string, n: number): { day: number; start: number; end: number }[] {
   const today = Math.floor((now + zoneOffsetMs(now, zone)) / DAY)
   // Local midnight: the UTC instant of that wall time, corrected by the offset in force then.
+  // A (zone, day)'s midnight never moves: kept, the dashboard's 30 days cost one offset a page, not ~120.
   const midnight = (day: number) => {
+    const key = `${zone}|${day}`
+    const known = midnights.get(key)
+    if (known !== undefined) return known
     const guess = day * DAY - zoneOffsetMs(day * DAY, zone)
-    return day * DAY - zoneOffsetMs(guess, zone)
+    const at = day * DAY - zoneOffsetMs(guess, zone)
+    if (midnights.size >= MAX_MIDNIGHTS) midnights.clear()
+    midnights.set(key, at)
+    return at
   }
   return Array.from({ length: n }, (_, i) => {
     const day = today - n + 1 + i

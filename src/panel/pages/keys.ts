@@ -1,8 +1,6 @@
 import { AppError } from '../../lib/errors'
 import { SCOPES, parseScopes } from '../../lib/scopes'
-import { transaction } from '../../kernel/write'
 import { createKey, listKeys, revokeKey } from '../../modules/keys'
-import { actorRef, recordActivityTx } from '../../modules/people'
 import { html, raw } from '../../shop/html'
 import { confirmOrBack, copyButton, copyStatus, form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
@@ -180,7 +178,6 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
         const held = await confirmFirst(kit, c)
         if (held) return held
         const w = c.p.w
-        const ctx = c.ctx
         const f = readForm(c.body)
         const errors: Record<string, string> = {}
         let scopes: string[] = []
@@ -197,20 +194,10 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
           else expiresAt = at
         }
         if (Object.keys(errors).length) return show(c, 400, f, errors)
-        // The key and its activity line commit together (as the CLI's key:create).
-        const created = transaction(db, () => {
-          const k = createKey({
-            ctx: { db, clock },
-            input: { storeId: ctx.store.id, scopes, name: f.name || undefined, expiresAt },
-          })
-          recordActivityTx(db, clock.now(), {
-            storeId: ctx.store.id,
-            actor: actorRef(ctx.actor),
-            verb: 'create',
-            recordType: 'api_key',
-            recordId: k.id,
-          })
-          return k
+        // The key and its activity line commit together (createKey, with the person as its actor).
+        const created = createKey({
+          ctx: c.ctx,
+          input: { storeId: c.ctx.store.id, scopes, name: f.name || undefined, expiresAt },
         })
         // POST, then a redirect to the page that shows the secret once: a reload creates nothing.
         const id = shown.put(c.person.session.id, created.key)
@@ -244,19 +231,9 @@ export function keyPages(kit: PanelEnv): PageRoute[] {
       need: 'keys',
       owns: 'apiKeys',
       handler: (c) => {
-        const ctx = c.ctx
         if (!keyOf(c)) return notFound(c)
         try {
-          transaction(db, () => {
-            const r = revokeKey({ ctx: { db, clock }, input: { id: c.params.id! } })
-            recordActivityTx(db, clock.now(), {
-              storeId: ctx.store.id,
-              actor: actorRef(ctx.actor),
-              verb: 'revoke',
-              recordType: 'api_key',
-              recordId: r.id,
-            })
-          })
+          revokeKey({ ctx: c.ctx, input: { id: c.params.id! } })
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return notFound(c)
           throw e
