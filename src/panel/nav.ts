@@ -44,6 +44,8 @@ export const NAV: readonly NavItem[] = [
   { key: 'activity', path: '/admin/activity', need: 'activity' },
 ]
 
-/** The phone's bottom tabs, in this order, then "More" (`/admin/more`: every link of NAV, the account and signing out). */
+/**
+ * The phone's bottom tabs, in this order, then "More" (`/admin/more`: every link of NAV, the account and signing out).
+ */
 export const TABS: readonly NavItem['key'][] = ['orders', 'products', 'dashboard']
 export const MORE_PATH = '/admin/more'

@@ -1,11 +1,17 @@
-/** How a panel page goes out: finished Responses with the pipeline's headers, redirects, JSON, and small helpers the panel's routes share. */
+/**
+ * How a panel page goes out: finished Responses with the pipeline's
+ * headers, redirects, JSON, and small helpers the panel's routes share.
+ */
 import type { Context } from 'elysia'
 import type { ValidationError } from '../lib/errors'
 import type { Words } from './words'
 
-/** Only this origin, no inline script, no framing; forms post here only; the manifest and service worker from here too. */
+/**
+ * Only this origin, no inline script, no framing; forms post here only; the manifest and service worker from here too.
+ */
 export const PANEL_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+  "manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 /** Elysia's response headers and status for this request: what the pipeline set so far. */
 export type ResponseSet = Context['set']

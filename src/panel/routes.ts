@@ -146,7 +146,8 @@ export function panelRoutes(deps: PanelDeps, opts: PanelOptions) {
             'cache-control': 'no-store',
           })
         }),
-        // ------------------------------------------------------------ the shell (the dashboard, /admin, is pages/dashboard.ts)
+        // ------------------------------------------------------------
+        // the shell (the dashboard, /admin, is pages/dashboard.ts)
         panelRoute({ method: 'post', path: '/admin/store', need: 'signedIn' }, ({ p, person, set, field, render }) => {
           const target = person.stores.find((s) => s.storeId === field('storeId'))
           if (!target) return render(403, (f) => forbiddenPage(f))

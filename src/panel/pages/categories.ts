@@ -10,7 +10,7 @@ import {
 } from '../../modules/categories'
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
-import { can, form, layout, type Frame } from '../views'
+import { can, form, layout, submitFor, type Frame } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { confirmPage, doneOf, guarded, refusal } from './crud'
 import type { Words } from '../words'
@@ -30,7 +30,7 @@ function listPage(
     form(
       f,
       `${at(c.id)}/move`,
-      html`<input type="hidden" name="by" value="${by}"><button type="submit" class="secondary" aria-label="${name}">${label}</button>`,
+      html`<input type="hidden" name="by" value="${by}">${submitFor('secondary', name, label)}`,
     )
   const rows = d.rows.map(
     (c, i) => html`<li><p><strong>${c.name}</strong>${
@@ -41,8 +41,10 @@ function listPage(
         ? html`<div class="actions">${
             i > 0 ? move(c, 'up', w.common.moveUp, w.categories.moveUpOf(c.name)) : ''
           }${i < d.rows.length - 1 ? move(c, 'down', w.common.moveDown, w.categories.moveDownOf(c.name)) : ''}
-        <a class="button secondary" href="${at(c.id)}" aria-label="${w.categories.renameOf(c.name)}">${w.categories.rename}</a>
-        <a class="button secondary" href="${at(c.id)}/delete" aria-label="${w.categories.removeOf(c.name)}">${w.common.delete}</a></div>`
+        <a class="button secondary" href="${at(c.id)}"
+          aria-label="${w.categories.renameOf(c.name)}">${w.categories.rename}</a>
+        <a class="button secondary" href="${at(c.id)}/delete"
+          aria-label="${w.categories.removeOf(c.name)}">${w.common.delete}</a></div>`
         : html`<p><a href="${at(c.id)}">${c.name}</a></p>`
     }</li>`,
   )

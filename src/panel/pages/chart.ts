@@ -54,7 +54,9 @@ export function ordersChart(days: ChartDay[], w: ChartWords): Html {
   const bars = days
     .map((d, i) =>
       d.orders > 0
-        ? `<rect x="${(LEFT + i * step + step * 0.15).toFixed(1)}" y="${y(d.orders, topOrders).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${((d.orders / topOrders) * PLOT_H).toFixed(1)}" fill="${BAR}"/>`
+        ? `<rect x="${(LEFT + i * step + step * 0.15).toFixed(1)}" ` +
+          `y="${y(d.orders, topOrders).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" ` +
+          `height="${((d.orders / topOrders) * PLOT_H).toFixed(1)}" fill="${BAR}"/>`
         : '',
     )
     .join('')
@@ -65,7 +67,8 @@ export function ordersChart(days: ChartDay[], w: ChartWords): Html {
   const ticks = [0, 0.5, 1]
   const grid = ticks.map((f) => {
     const at = y(f, 1)
-    return html`<line x1="${String(LEFT)}" y1="${at.toFixed(1)}" x2="${String(LEFT + PLOT_W)}" y2="${at.toFixed(1)}" stroke="#d6d6d2" stroke-width="1"/>
+    const [x1, x2, level] = [String(LEFT), String(LEFT + PLOT_W), at.toFixed(1)]
+    return html`<line x1="${x1}" y1="${level}" x2="${x2}" y2="${level}" stroke="#d6d6d2" stroke-width="1"/>
       ${text(LEFT - 4, at + 4, 'end', String(Math.round(topOrders * f)))}
       ${text(LEFT + PLOT_W + 4, at + 4, 'start', w.money(Math.round(topRevenue * f)))}`
   })
@@ -84,14 +87,17 @@ export function ordersChart(days: ChartDay[], w: ChartWords): Html {
     <svg class="chart" viewBox="0 0 ${String(W)} ${String(H)}" role="img" aria-labelledby="chart-title chart-desc">
     <title id="chart-title">${w.title}</title><desc id="chart-desc">${w.summary}</desc>
     ${grid}
-    <line x1="${String(LEFT)}" y1="${String(TOP + PLOT_H)}" x2="${String(LEFT + PLOT_W)}" y2="${String(TOP + PLOT_H)}" stroke="#767676" stroke-width="1"/>
+    <line x1="${String(LEFT)}" y1="${String(TOP + PLOT_H)}" x2="${String(LEFT + PLOT_W)}" y2="${String(TOP + PLOT_H)}"
+      stroke="#767676" stroke-width="1"/>
     ${raw(bars)}
     <polyline points="${points}" fill="none" stroke="${LINE}" stroke-width="2" stroke-linejoin="round"/>
     ${dates}
     </svg>
     <figcaption><ul class="legend">
-      <li><svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" fill="${BAR}"/></svg> ${w.orders}</li>
-      <li><svg width="18" height="14" aria-hidden="true"><line x1="0" y1="7" x2="18" y2="7" stroke="${LINE}" stroke-width="3"/></svg> ${w.revenue}</li>
+      <li><svg width="14" height="14" aria-hidden="true">
+      <rect width="14" height="14" fill="${BAR}"/></svg> ${w.orders}</li>
+      <li><svg width="18" height="14" aria-hidden="true">
+      <line x1="0" y1="7" x2="18" y2="7" stroke="${LINE}" stroke-width="3"/></svg> ${w.revenue}</li>
     </ul></figcaption>
   </figure>`
 }

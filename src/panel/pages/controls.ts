@@ -39,15 +39,18 @@ export const hintAt = (id: string, hint: string | undefined) =>
 export function input(o: InputOpts): Html {
   const error = o.errors?.[o.id]
   const value = o.value === null || o.value === undefined ? '' : String(o.value)
-  const attrs = raw(o.attrs ? ` ${o.attrs}` : '')
+  const attrs = html`${described(o.id, o.hint, error)}${raw(o.attrs ? ` ${o.attrs}` : '')}`
+  const name = o.name ?? o.id
   const control = o.multiline
-    ? html`<textarea id="${o.id}" name="${o.name ?? o.id}" rows="4"${described(o.id, o.hint, error)}${attrs}>${value}</textarea>`
-    : html`<input id="${o.id}" name="${o.name ?? o.id}" type="${o.type ?? 'text'}" value="${value}"${described(o.id, o.hint, error)}${attrs}>`
+    ? html`<textarea id="${o.id}" name="${name}" rows="4"${attrs}>${value}</textarea>`
+    : html`<input id="${o.id}" name="${name}" type="${o.type ?? 'text'}" value="${value}"${attrs}>`
   return html`<label for="${o.id}">${o.label}</label>${control}${hintAt(o.id, o.hint)}${errorAt(o.id, error)}`
 }
 
 export function checkbox(id: string, name: string, label: string, checked: boolean, hint?: string): Html {
-  return html`<div class="check"><input id="${id}" name="${name}" type="checkbox" value="1"${raw(checked ? ' checked' : '')}${described(id, hint, undefined)}><label for="${id}">${label}</label></div>${hintAt(id, hint)}`
+  const state = html`${raw(checked ? ' checked' : '')}${described(id, hint, undefined)}`
+  const box = html`<input id="${id}" name="${name}" type="checkbox" value="1"${state}>`
+  return html`<div class="check">${box}<label for="${id}">${label}</label></div>${hintAt(id, hint)}`
 }
 
 export function select(
@@ -59,9 +62,10 @@ export function select(
   errors?: Record<string, string>,
 ): Html {
   const error = errors?.[id]
-  return html`<label for="${id}">${label}</label><select id="${id}" name="${name}"${described(id, undefined, error)}>${options.map(
-    (o) => html`<option value="${o.value}"${raw(o.value === selected ? ' selected' : '')}>${o.label}</option>`,
-  )}</select>${errorAt(id, error)}`
+  const option = (o: { value: string; label: string }) =>
+    html`<option value="${o.value}"${raw(o.value === selected ? ' selected' : '')}>${o.label}</option>`
+  const list = html`<select id="${id}" name="${name}"${described(id, undefined, error)}>${options.map(option)}</select>`
+  return html`<label for="${id}">${label}</label>${list}${errorAt(id, error)}`
 }
 
 /**
@@ -73,7 +77,8 @@ export function banner(w: Words, p: Problem | undefined, errors: Record<string, 
   const ids = Object.keys(errors)
   const general = p && !p.field ? p : undefined
   if (!general && ids.length === 0) return ''
-  return html`<div class="alert error-summary" role="alert" tabindex="-1" aria-labelledby="error-summary-title" data-error-summary>
+  const summary = raw('role="alert" tabindex="-1" aria-labelledby="error-summary-title" data-error-summary')
+  return html`<div class="alert error-summary" ${summary}>
     <h2 id="error-summary-title">${w.problems.problemTitle}</h2>
     ${general ? html`<p>${general.message}</p>` : ''}
     ${ids.length ? html`<ul>${ids.map((id) => html`<li><a href="#${id}">${errors[id]}</a></li>`)}</ul>` : ''}
@@ -83,6 +88,13 @@ export function banner(w: Words, p: Problem | undefined, errors: Record<string, 
         : ''
     }</div>`
 }
+
+/**
+ * A hidden "save" placed first in a form: Enter in a field submits the form's first button, so it
+ * saves rather than pressing a row's "Remove".
+ */
+export const defaultSave = (w: Words) => html`<button type="submit" ${DEFAULT_SAVE}>${w.common.save}</button>`
+const DEFAULT_SAVE = raw('name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true"')
 
 export const notice = (text: string | undefined) => (text ? html`<p class="notice" role="status">${text}</p>` : '')
 

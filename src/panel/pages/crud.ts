@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/errors'
 import { html } from '../../shop/html'
-import { forbiddenPage, form, layout, messagePage, type Frame } from '../views'
+import { confirmOrBack, forbiddenPage, form, layout, messagePage, type Frame } from '../views'
 import { problemsOf, refusalOf, type PageReq, type Problem } from './kit'
 import type { PanelEnv } from '../env'
 
@@ -43,11 +43,7 @@ export function confirmPage(f: Frame, o: { title: string; text: string; action: 
     f,
     o.title,
     html`<section><p>${o.text}</p>
-    ${form(
-      f,
-      o.action,
-      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="${o.back}">${w.common.cancel}</a></div>`,
-    )}</section>`,
+    ${form(f, o.action, confirmOrBack(w.products.confirmDelete, o.back, w.common.cancel))}</section>`,
     { narrow: true },
   )
 }

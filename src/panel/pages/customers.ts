@@ -39,17 +39,22 @@ function listPage(f: Frame, w: Words, d: ListData, currency: string, q: string |
     w.nav.customers,
     html`<section><form method="get" action="/admin/customers" role="search">
       <label for="cq">${w.common.search}</label>
-      <input id="cq" name="q" type="search" value="${q ?? ''}" maxlength="100" aria-describedby="cq-hint" autocomplete="off">
+      <input id="cq" name="q" type="search" value="${q ?? ''}" maxlength="100" aria-describedby="cq-hint"
+        autocomplete="off">
       <p id="cq-hint" class="hint">${w.orders.customersHint}</p>
       <button type="submit">${w.common.search}</button>
     </form></section>
     ${d.data.length === 0 ? html`<p>${q ? w.customers.noCustomerMatch : w.customers.noCustomers}</p>` : ''}
-    <ul class="orders" aria-label="${w.nav.customers}">${d.data.map(
-      (c): Html => html`<li class="order">
-        <p class="order-head"><a href="/admin/customers/${encodeURIComponent(c.id)}"><strong>${c.name}</strong></a> <span>${c.phone}</span></p>
-        <p class="order-meta"><span>${w.nav.orders}: ${c.ordersCount}</span> <span class="total">${w.customers.colSpent}: ${formatMoney(c.totalSpent, currency, f.w.shell.locale)}</span> <span>${w.customers.colLastOrder}: ${day(c.lastOrderAt, f)}</span></p>
-      </li>`,
-    )}</ul>
+    <ul class="orders" aria-label="${w.nav.customers}">${d.data.map((c): Html => {
+      const name = html`<a href="/admin/customers/${encodeURIComponent(c.id)}"><strong>${c.name}</strong></a>`
+      const count = html`<span>${w.nav.orders}: ${c.ordersCount}</span>`
+      const spent = formatMoney(c.totalSpent, currency, f.w.shell.locale)
+      const last = html`<span>${w.customers.colLastOrder}: ${day(c.lastOrderAt, f)}</span>`
+      return html`<li class="order">
+        <p class="order-head">${name} <span>${c.phone}</span></p>
+        <p class="order-meta">${count} <span class="total">${w.customers.colSpent}: ${spent}</span> ${last}</p>
+      </li>`
+    })}</ul>
     ${
       pages > 1
         ? html`<nav class="pager actions" aria-label="${w.orders.pageOf(page, pages)}">${
@@ -75,16 +80,12 @@ function detailPage(f: Frame, w: Words, c: Detail, currency: string): string {
       <dt>${w.customers.colLastOrder}</dt><dd>${day(c.lastOrderAt, f)}</dd>
     </dl></section>
     <section aria-labelledby="orders-h"><h2 id="orders-h">${w.nav.orders}</h2>
-      <ol class="orders">${c.orders.map(
-        (
-          r,
-        ) => html`<li class="order"><p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a> ${statusBadge(w, r.status)}</p>
-          <p class="order-meta"><span class="total">${formatMoney(
-            r.total,
-            r.currency,
-            f.w.shell.locale,
-          )}</span> ${day(r.createdAt, f)}</p></li>`,
-      )}</ol>
+      <ol class="orders">${c.orders.map((r) => {
+        const number = html`<a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a>`
+        const total = formatMoney(r.total, r.currency, f.w.shell.locale)
+        return html`<li class="order"><p class="order-head">${number} ${statusBadge(w, r.status)}</p>
+          <p class="order-meta"><span class="total">${total}</span> ${day(r.createdAt, f)}</p></li>`
+      })}</ol>
     </section>
     <p><a href="/admin/customers">${w.nav.customers}</a></p>`,
   )

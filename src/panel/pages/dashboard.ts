@@ -58,6 +58,11 @@ function analytics(f: Frame, w: Words, data: Data): Html {
   const days = series.map((s) => ({ label: day.format(s.day * DAY_MS), orders: s.orders, revenue: s.revenue }))
   const month = data.numbers.periods[2]!
   const tick = numberFormat(locale, { style: 'currency', currency: data.currency, notation: 'compact' })
+  const revenueOf = (minor: number) => money(minor, data.currency, locale)
+  const dayRow = (x: (typeof days)[number]) =>
+    html`<tr><th scope="row">${x.label}</th><td>${x.orders}</td><td>${revenueOf(x.revenue)}</td></tr>`
+  const top = (t: Data['numbers']['top'][number]) =>
+    html`<li>${t.name ?? t.productId} · ${w.dashboard.sold(t.quantity)} · ${revenueOf(t.revenue)}</li>`
   return html`<section aria-labelledby="chart-h"><h2 id="chart-h">${w.dashboard.chartTitle}</h2>
       ${ordersChart(days, {
         title: w.dashboard.chartTitle,
@@ -67,15 +72,16 @@ function analytics(f: Frame, w: Words, data: Data): Html {
         money: (minor) => tick.format(toMajor(minor, data.currency)),
       })}
       <details><summary>${w.dashboard.showTable}</summary><div class="table"><table>
-        <thead><tr><th scope="col">${w.dashboard.day}</th><th scope="col">${w.nav.orders}</th><th scope="col">${w.dashboard.revenue}</th></tr></thead>
-        <tbody>${days.map((x) => html`<tr><th scope="row">${x.label}</th><td>${x.orders}</td><td>${money(x.revenue, data.currency, locale)}</td></tr>`)}</tbody>
+        <thead><tr><th scope="col">${w.dashboard.day}</th><th scope="col">${w.nav.orders}</th>
+        <th scope="col">${w.dashboard.revenue}</th></tr></thead>
+        <tbody>${days.map(dayRow)}</tbody>
       </table></div></details>
     </section>
     <section aria-labelledby="top-h"><h2 id="top-h">${w.dashboard.topProducts}</h2>
       ${
         data.numbers.top.length === 0
           ? html`<p>${w.dashboard.noSales}</p>`
-          : html`<ol>${data.numbers.top.map((t) => html`<li>${t.name ?? t.productId} · ${w.dashboard.sold(t.quantity)} · ${money(t.revenue, data.currency, locale)}</li>`)}</ol>`
+          : html`<ol>${data.numbers.top.map(top)}</ol>`
       }
     </section>`
 }
@@ -113,6 +119,8 @@ const share = (w: Words, data: Data): Html =>
 
 function page(f: Frame, w: Words, data: Data): string {
   const locale = f.w.shell.locale
+  const upgradeLink = html`<a class="button" href="${data.upgradeUrl}">${w.dashboard.upgrade}</a>`
+  const rowOpts = { locale, zone: zoneOf(f), token: can(f, 'orders:write') ? f.person?.formToken : undefined }
   return layout(
     f,
     f.w.nav.dashboard,
@@ -122,7 +130,9 @@ function page(f: Frame, w: Words, data: Data): string {
     ${
       data.paid
         ? analytics(f, w, data)
-        : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${w.dashboard.upgradeTitle}</h2><p>${w.dashboard.upgradeText}</p><p><a class="button" href="${data.upgradeUrl}">${w.dashboard.upgrade}</a></p></section>`
+        : html`<section aria-labelledby="upgrade-h"><h2 id="upgrade-h">${w.dashboard.upgradeTitle}</h2><p>${
+            w.dashboard.upgradeText
+          }</p><p>${upgradeLink}</p></section>`
     }
     <section aria-labelledby="low-h"><h2 id="low-h">${w.common.lowStock}</h2>
       ${
@@ -140,7 +150,9 @@ function page(f: Frame, w: Words, data: Data): string {
       can(f, 'orders:read')
         ? html`<section aria-labelledby="latest-h"><h2 id="latest-h">${w.dashboard.latestOrders}</h2>
         ${data.latest.length === 0 ? html`<p id="latest-empty">${w.dashboard.noOrders}</p>` : ''}
-        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}" data-after="${String(data.after)}" data-empty="latest-empty">${data.latest.map((r) => inboxRow(w, { locale, zone: zoneOf(f), token: can(f, 'orders:write') ? f.person?.formToken : undefined }, r))}</ol>
+        <ol class="orders" aria-labelledby="latest-h" data-live-list="${String(LATEST)}"
+          data-after="${String(data.after)}"
+          data-empty="latest-empty">${data.latest.map((r) => inboxRow(w, rowOpts, r))}</ol>
         <p><a href="/admin/orders">${w.dashboard.allOrders}</a></p></section>`
         : raw('')
     }`,

@@ -2,7 +2,7 @@ import { AppError } from '../../lib/errors'
 import { SCOPES, parseScopes } from '../../lib/scopes'
 import { createKey, listKeys, revokeKey } from '../../modules/keys'
 import { html, raw } from '../../shop/html'
-import { form, layout, messagePage, type Frame } from '../views'
+import { confirmOrBack, copyButton, copyStatus, form, layout, messagePage, type Frame } from '../views'
 import { banner, input, notice } from './controls'
 import { confirmFirst } from '../confirm'
 import { ShownOnce } from '../shown-once'
@@ -48,24 +48,27 @@ function keysPage(
     if (!canHave(resource, access)) return html`<td></td>`
     const id = `scope-${resource}-${access}`
     const label = w.keys.scopeLabel(resourceName(w, resource), access === 'read' ? w.keys.read : w.keys.write)
-    return html`<td><input id="${id}" name="${id}" type="checkbox" value="1"${raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')}><label for="${id}" class="sr-only">${label}</label></td>`
+    const checked = raw(d.form.scopes.has(`${resource}:${access}`) ? ' checked' : '')
+    const box = html`<input id="${id}" name="${id}" type="checkbox" value="1"${checked}>`
+    return html`<td>${box}<label for="${id}" class="sr-only">${label}</label></td>`
   }
   const list = d.keys.length
     ? html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.keys.keyName}</th><th scope="col">${w.keys.scopes}</th><th scope="col">${w.keys.created}</th><th scope="col">${w.common.lastUsed}</th><th scope="col">${w.common.expires}</th><th scope="col"><span class="sr-only">${w.keys.revoke}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.keys.keyName}</th><th scope="col">${w.keys.scopes}</th>
+      <th scope="col">${w.keys.created}</th><th scope="col">${w.common.lastUsed}</th>
+      <th scope="col">${w.common.expires}</th>
+      <th scope="col"><span class="sr-only">${w.keys.revoke}</span></th></tr></thead>
       <tbody>${d.keys.map((k) => {
         const name = k.name || k.prefix
+        const [revokeLabel, revokeText] = [w.keys.revokeKey(name), w.keys.revoke]
+        const revokePath = `/admin/keys/${encodeURIComponent(k.id)}/revoke`
         return html`<tr><td>${k.name ?? ''} <code>${k.prefix}…</code>${
           k.revokedAt ? html` <span class="badge">${w.keys.revoked}</span>` : ''
         }</td>
         <td>${k.scopes.join(', ')}</td><td>${day(k.createdAt)}</td><td>${
           k.lastUsedAt ? day(k.lastUsedAt) : w.common.never
         }</td><td>${k.expiresAt ? day(k.expiresAt) : w.keys.noExpiry}</td>
-        <td>${
-          k.revokedAt
-            ? ''
-            : html`<a href="/admin/keys/${encodeURIComponent(k.id)}/revoke" aria-label="${w.keys.revokeKey(name)}">${w.keys.revoke}</a>`
-        }</td></tr>`
+        <td>${k.revokedAt ? '' : html`<a href="${revokePath}" aria-label="${revokeLabel}">${revokeText}</a>`}</td></tr>`
       })}</tbody></table></div>`
     : html`<p>${w.keys.noKeys}</p>`
   return layout(
@@ -79,7 +82,8 @@ function keysPage(
       '/admin/keys',
       html`${input({ id: 'name', label: w.keys.keyName, value: d.form.name, errors: e, attrs: 'maxlength="100"' })}
       <fieldset${raw(e.scopes ? ' aria-describedby="scopes-error"' : '')}><legend>${w.keys.scopes}</legend>
-        <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.keys.resource}</th><th scope="col">${w.keys.read}</th><th scope="col">${w.keys.write}</th></tr></thead>
+        <div class="table"><table class="scopes"><thead><tr><th scope="col">${w.keys.resource}</th>
+        <th scope="col">${w.keys.read}</th><th scope="col">${w.keys.write}</th></tr></thead>
         <tbody>${RESOURCES.map(
           (r) => html`<tr><th scope="row">${resourceName(w, r)}</th>${box(r, 'read')}${box(r, 'write')}</tr>`,
         )}</tbody></table></div>
@@ -102,6 +106,7 @@ function keysPage(
 /** The new key's secret, shown once (undefined: it was shown already, or is too old to show). */
 function createdPage(f: Frame, key: string | undefined): string {
   const w = f.w
+  const keysLink = html`<a class="button" href="/admin/keys">${w.nav.keys}</a>`
   return layout(
     f,
     w.keys.keyCreated,
@@ -109,9 +114,9 @@ function createdPage(f: Frame, key: string | undefined): string {
       ? html`<section><p>${w.keys.keyOnce}</p>
     <p><strong>${w.keys.secret}</strong></p>
     <p><code id="new-key" class="secret">${key}</code></p>
-    <p class="actions"><button type="button" class="secondary" data-copy="new-key" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="new-key-status" role="status"></span></p>
+    <p class="actions">${copyButton('new-key', w.common.copied, w.common.copy)}${copyStatus('new-key')}</p>
     <p><a class="button" href="/admin/keys">${w.common.done}</a></p></section>`
-      : html`<section><p>${w.keys.keyShownOnce}</p><p><a class="button" href="/admin/keys">${w.nav.keys}</a></p></section>`,
+      : html`<section><p>${w.keys.keyShownOnce}</p><p>${keysLink}</p></section>`,
   )
 }
 
@@ -124,7 +129,7 @@ function revokePage(f: Frame, k: { id: string; name: string }): string {
     ${form(
       f,
       `/admin/keys/${encodeURIComponent(k.id)}/revoke`,
-      html`<div class="actions"><button type="submit" class="danger">${w.keys.confirmRevoke}</button><a class="button secondary" href="/admin/keys">${w.common.cancel}</a></div>`,
+      confirmOrBack(w.keys.confirmRevoke, '/admin/keys', w.common.cancel),
     )}</section>`,
     { narrow: true },
   )

@@ -48,7 +48,10 @@ export const amountText = (major: number | null | undefined, currency: string) =
 /** A checkbox: present (any value) when ticked. */
 export const ticked = (body: unknown, name: string) => field(body, name) !== undefined
 
-/** A money or count field: '' → undefined, "12,50" → 12.5, anything else stays text so the schema refuses it at its field. */
+/**
+ * A money or count field: '' → undefined, "12,50" → 12.5,
+ * anything else stays text so the schema refuses it at its field.
+ */
 export function numberField(body: unknown, name: string): number | string | undefined {
   const s = (field(body, name) ?? '').trim()
   if (s === '') return undefined

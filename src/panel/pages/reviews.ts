@@ -23,7 +23,11 @@ function reviewItem(f: Frame, r: ReviewRow, moderate: boolean): Html {
           : ''
       }<a class="button secondary" href="/admin/reviews/${r.id}/delete">${w.common.delete}</a></div>`
     : ''
-  return html`<li class="order"><p class="order-head"><strong>${r.customerName}</strong> <span>${w.reviews.rating(r.rating)}</span> <span class="badge">${w.reviews.status[r.status]}</span></p><p>${r.productName}</p>${r.comment ? html`<p>${r.comment}</p>` : ''}${controls}</li>`
+  const rating = html`<span>${w.reviews.rating(r.rating)}</span>`
+  const status = html`<span class="badge">${w.reviews.status[r.status]}</span>`
+  const head = html`<p class="order-head"><strong>${r.customerName}</strong> ${rating} ${status}</p>`
+  const comment = r.comment ? html`<p>${r.comment}</p>` : ''
+  return html`<li class="order">${head}<p>${r.productName}</p>${comment}${controls}</li>`
 }
 
 function reviewsPage(
@@ -33,6 +37,7 @@ function reviewsPage(
   const w = f.w
   const pending = o.rows.filter((r) => r.status === 'pending')
   const others = o.rows.filter((r) => r.status !== 'pending')
+  const upgradeLink = (url: string) => html`<a class="button" href="${url}">${w.reviews.upgradeLink}</a>`
   const list = (rows: ReviewRow[]) =>
     rows.length
       ? html`<ul class="orders">${rows.map((r) => reviewItem(f, r, o.moderate))}</ul>`
@@ -41,9 +46,7 @@ function reviewsPage(
     f,
     w.nav.reviews,
     html`${o.done ? html`<p class="notice" role="status">${o.done}</p>` : ''}${
-      o.upgradeUrl
-        ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p><a class="button" href="${o.upgradeUrl}">${w.reviews.upgradeLink}</a></p></div>`
-        : ''
+      o.upgradeUrl ? html`<div class="alert"><p>${w.reviews.upgrade}</p><p>${upgradeLink(o.upgradeUrl)}</p></div>` : ''
     }<h2>${w.reviews.pending}</h2>${list(pending)}<h2>${w.reviews.others}</h2>${list(others)}`,
   )
 }

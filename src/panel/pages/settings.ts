@@ -12,7 +12,7 @@ import { getStoreSettings, StoreUpdate, updateStoreSettings } from '../../module
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { can, form, layout, type Frame } from '../views'
-import { banner, checkbox, input, notice, select } from './controls'
+import { banner, checkbox, defaultSave, input, notice, select } from './controls'
 import { field, numberField, problemsOf, refusalOf, ticked, type PageReq, type PageRoute, type Problem } from './kit'
 import { unknownPlaceholders } from '../../lib/whatsapp'
 import { ZONE_NAMES } from '../../lib/zone'
@@ -135,11 +135,7 @@ function settingsPage(f: Frame, d: PageData): string {
   ]
   // The preview flags placeholders the save would refuse, before any save is tried.
   const unknown = unknownPlaceholders(v.whatsappTemplate)
-  const body = html`${
-    writable
-      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
-      : ''
-  }
+  const body = html`${writable ? defaultSave(w) : ''}
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${w.nav.settings}</legend>
     ${input({ id: 'name', label: w.settings.storeName, value: v.name, errors: e, attrs: 'required maxlength="200"' })}
     ${input({

@@ -10,7 +10,7 @@ import {
 import { checkBody } from '../../plugins/validation-errors'
 import { html, raw } from '../../shop/html'
 import { formatMoney } from '../../shop/i18n'
-import { can, form, layout, type Frame } from '../views'
+import { can, form, layout, type Frame, linkFor } from '../views'
 import { banner, checkbox, input, notice } from './controls'
 import { doneOf } from './crud'
 import { crudPages } from './crud-pages'
@@ -53,10 +53,14 @@ const bodyOf = (f: ShippingForm) => ({
 function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string }): string {
   const w = f.w
   const writable = can(f, 'shipping:write')
+  const edit = (o: Option) =>
+    html`<a href="${at(o.id)}" aria-label="${w.shipping.editOf(o.name)}"><strong>${o.name}</strong></a>`
+  const inactive = html` <span class="badge">${w.shipping.inactive}</span>`
+  const price = (o: Option) => formatMoney(o.price, d.currency, f.w.shell.locale)
+  const remove = (o: Option) =>
+    linkFor('button secondary', `${at(o.id)}/delete`, w.shipping.removeOf(o.name), w.common.delete)
   const rows = d.rows.map(
-    (
-      o,
-    ) => html`<li><p><a href="${at(o.id)}" aria-label="${w.shipping.editOf(o.name)}"><strong>${o.name}</strong></a> · ${formatMoney(o.price, d.currency, f.w.shell.locale)}${o.isActive ? '' : html` <span class="badge">${w.shipping.inactive}</span>`}</p>
+    (o) => html`<li><p>${edit(o)} · ${price(o)}${o.isActive ? '' : inactive}</p>
     ${
       o.description || o.estimatedDays !== null
         ? html`<p class="hint">${[
@@ -67,7 +71,7 @@ function listPage(f: Frame, d: { rows: Option[]; currency: string; done?: string
             .join(' · ')}</p>`
         : ''
     }
-    ${writable ? html`<div class="actions"><a class="button secondary" href="${at(o.id)}/delete" aria-label="${w.shipping.removeOf(o.name)}">${w.common.delete}</a></div>` : ''}</li>`,
+    ${writable ? html`<div class="actions">${remove(o)}</div>` : ''}</li>`,
   )
   return layout(
     f,
@@ -94,7 +98,8 @@ function editorPage(
   const w = f.w
   const e = d.errors
   const writable = can(f, 'shipping:write')
-  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
+  const legend = html`<legend class="sr-only">${d.title}</legend>`
+  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}>${legend}
     ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
     ${input({
       id: 'price',

@@ -6,7 +6,7 @@
 import { WEBHOOK_EVENTS } from '../../modules/webhooks'
 import type { deliveryLog, getWebhook } from '../../modules/webhooks'
 import { html, raw } from '../../shop/html'
-import { can, form, layout, type Frame } from '../views'
+import { can, confirmOrBack, copyButton, copyStatus, form, layout, type Frame, linkFor, submitFor } from '../views'
 import { banner, input, notice } from './controls'
 import type { Problem } from './kit'
 import type { Words } from '../words'
@@ -27,6 +27,12 @@ export interface HookForm {
 /** The URL and the events, as the add form and the editor both show them. */
 function hookFields(w: Words, d: HookForm) {
   const e = d.errors
+  const eventBox = (ev: (typeof WEBHOOK_EVENTS)[number]) => {
+    const id = eventId(ev)
+    const checked = raw(d.events.has(ev) ? ' checked' : '')
+    const box = html`<input id="${id}" name="${id}" type="checkbox" value="1"${checked}>`
+    return html`<div class="check">${box}<label for="${id}">${ev}</label></div>`
+  }
   return html`${input({
     id: 'url',
     label: w.webhooks.url,
@@ -37,7 +43,7 @@ function hookFields(w: Words, d: HookForm) {
     attrs: 'required maxlength="2048" inputmode="url"',
   })}
   <fieldset id="events"${raw(e.events ? ' aria-describedby="events-error"' : '')}><legend>${w.webhooks.events}</legend>
-  ${WEBHOOK_EVENTS.map((ev) => html`<div class="check"><input id="${eventId(ev)}" name="${eventId(ev)}" type="checkbox" value="1"${raw(d.events.has(ev) ? ' checked' : '')}><label for="${eventId(ev)}">${ev}</label></div>`)}
+  ${WEBHOOK_EVENTS.map(eventBox)}
   ${e.events ? html`<p id="events-error" class="error">${e.events}</p>` : ''}</fieldset>`
 }
 
@@ -54,13 +60,14 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
         h.isActive ? w.webhooks.disable : w.webhooks.enable
       }: ${h.url}`}">${h.isActive ? w.webhooks.disable : w.webhooks.enable}</button>`,
     )
-    return html`<li><p><a href="${hookPath(h.id)}" aria-label="${w.webhooks.viewLogOf(h.url)}">${h.url}</a>${h.isActive ? '' : html` <span class="badge">${w.webhooks.disabled}</span>`}</p>
+    const log = html`<a href="${hookPath(h.id)}" aria-label="${w.webhooks.viewLogOf(h.url)}">${h.url}</a>`
+    const disabled = h.isActive ? '' : html` <span class="badge">${w.webhooks.disabled}</span>`
+    const edit = linkFor('button secondary', `${hookPath(h.id)}/edit`, w.webhooks.editWebhookOf(h.url), w.common.edit)
+    const deleteLabel = `${w.webhooks.deleteWebhook}: ${h.url}`
+    const remove = linkFor('button secondary', `${hookPath(h.id)}/delete`, deleteLabel, w.webhooks.deleteWebhook)
+    return html`<li><p>${log}${disabled}</p>
       <p class="hint">${h.events.join(', ')}${h.disabledReason ? html` · ${h.disabledReason}` : ''}</p>
-      ${
-        writable
-          ? html`<div class="actions">${toggle}<a class="button secondary" href="${hookPath(h.id)}/edit" aria-label="${w.webhooks.editWebhookOf(h.url)}">${w.common.edit}</a><a class="button secondary" href="${hookPath(h.id)}/delete" aria-label="${`${w.webhooks.deleteWebhook}: ${h.url}`}">${w.webhooks.deleteWebhook}</a></div>`
-          : ''
-      }</li>`
+      ${writable ? html`<div class="actions">${toggle}${edit}${remove}</div>` : ''}</li>`
   })
   return layout(
     f,
@@ -88,17 +95,19 @@ export function listPage(f: Frame, d: HookForm & { hooks: Hook[]; done?: string 
 
 export function editPage(f: Frame, h: Hook, d: HookForm & { overlapHours: number; done?: string }): string {
   const w = f.w
+  const heading = html`<h2 id="edit-h" class="sr-only">${w.common.edit}</h2>`
   return layout(
     f,
     w.webhooks.editWebhookTitle(h.url),
-    html`${notice(d.done)}<section aria-labelledby="edit-h"><h2 id="edit-h" class="sr-only">${w.common.edit}</h2>${banner(w, d.problem, d.errors)}
+    html`${notice(d.done)}<section aria-labelledby="edit-h">${heading}${banner(w, d.problem, d.errors)}
     ${form(
       f,
       `${hookPath(h.id)}/edit`,
       html`${hookFields(w, d)}<button type="submit">${w.common.save}</button>`,
       'novalidate',
     )}</section>
-    <section aria-labelledby="secret-h"><h2 id="secret-h">${w.webhooks.signingSecret}</h2><p>${w.webhooks.rotateText(d.overlapHours)}</p>
+    <section aria-labelledby="secret-h"><h2 id="secret-h">${w.webhooks.signingSecret}</h2>
+    <p>${w.webhooks.rotateText(d.overlapHours)}</p>
     ${form(
       f,
       `${hookPath(h.id)}/rotate`,
@@ -120,6 +129,7 @@ export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotate
       html`<section><p>${w.webhooks.secretShownOnce}</p>
     <p><a class="button" href="/admin/webhooks">${w.nav.webhooks}</a></p></section>`,
     )
+  const copy = html`${copyButton('webhook-secret', w.common.copied, w.common.copy)}${copyStatus('webhook-secret')}`
   return layout(
     f,
     title,
@@ -128,7 +138,7 @@ export function secretPage(f: Frame, h: Hook, secret: string | undefined, rotate
     }
     <p><strong>${w.keys.secret}</strong></p>
     <p><code id="webhook-secret" class="secret">${secret}</code></p>
-    <p class="actions"><button type="button" class="secondary" data-copy="webhook-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="webhook-secret-status" role="status"></span></p>
+    <p class="actions">${copy}</p>
     <p><a class="button" href="/admin/webhooks">${w.common.done}</a></p></section>`,
   )
 }
@@ -142,17 +152,13 @@ export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
   const w = f.w
   const writable = can(f, 'webhooks:write')
   if (rows.length === 0) return html`<p>${w.webhooks.noDeliveries}</p>`
+  const statusOf = (d: Delivery) => w.webhooks.deliveryStatus[d.status] ?? d.status
+  const time = (iso: string) => html`<time datetime="${iso}">${at(iso)}</time>`
   return html`<ul class="list">${rows.map(
-    (
-      d,
-    ) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${w.webhooks.deliveryStatus[d.status] ?? d.status}</p>
-          <dl class="facts"><dt>${w.common.time}</dt><dd><time datetime="${d.updatedAt}">${at(d.updatedAt)}</time></dd>
+    (d) => html`<li data-status="${d.status}"><p><strong>${d.eventType}</strong> · ${statusOf(d)}</p>
+          <dl class="facts"><dt>${w.common.time}</dt><dd>${time(d.updatedAt)}</dd>
           <dt>${w.webhooks.attempts}</dt><dd>${d.attemptsTotal}</dd>
-          ${
-            d.nextAttemptAt
-              ? html`<dt>${w.webhooks.nextAttempt}</dt><dd><time datetime="${d.nextAttemptAt}">${at(d.nextAttemptAt)}</time></dd>`
-              : ''
-          }
+          ${d.nextAttemptAt ? html`<dt>${w.webhooks.nextAttempt}</dt><dd>${time(d.nextAttemptAt)}</dd>` : ''}
           <dt>${w.webhooks.response}</dt><dd>${d.lastResponseCode ?? '-'}${
             d.lastLatencyMs !== null ? ` (${d.lastLatencyMs} ms)` : ''
           }</dd>
@@ -162,7 +168,7 @@ export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
               ? form(
                   f,
                   `${hookPath(h.id)}/deliveries/${encodeURIComponent(d.id)}/retry`,
-                  html`<button type="submit" class="secondary" aria-label="${w.webhooks.retryDelivery(d.id)}">${w.webhooks.retry}</button>`,
+                  submitFor('secondary', w.webhooks.retryDelivery(d.id), w.webhooks.retry),
                 )
               : ''
           }</li>`,
@@ -171,14 +177,15 @@ export function deliveryItems(f: Frame, h: Hook, rows: Delivery[]) {
 
 export function deliveriesPage(f: Frame, h: Hook, rows: Delivery[], done?: string): string {
   const w = f.w
+  const testHeading = html`<h2 id="test-h" class="sr-only">${w.webhooks.sendTest}</h2>`
+  const testHint = html`<p class="hint">${w.webhooks.sendTestHint}</p>`
+  const testForm = form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.webhooks.sendTest}</button>`)
   const writable = can(f, 'webhooks:write')
   return layout(
     f,
     w.webhooks.deliveriesOf(h.url),
     html`${notice(done)}${
-      writable
-        ? html`<section aria-labelledby="test-h"><h2 id="test-h" class="sr-only">${w.webhooks.sendTest}</h2><p class="hint">${w.webhooks.sendTestHint}</p>${form(f, `${hookPath(h.id)}/test`, html`<button type="submit">${w.webhooks.sendTest}</button>`)}</section>`
-        : ''
+      writable ? html`<section aria-labelledby="test-h">${testHeading}${testHint}${testForm}</section>` : ''
     }
     <div id="delivery-log" data-log="${hookPath(h.id)}/log">${deliveryItems(f, h, rows)}</div>
     <p><a href="${hookPath(h.id)}" data-refresh-link>${w.webhooks.refreshLog}</a></p>
@@ -197,7 +204,7 @@ export function deletePage(f: Frame, h: Hook): string {
     ${form(
       f,
       `${hookPath(h.id)}/delete`,
-      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/webhooks">${w.common.cancel}</a></div>`,
+      confirmOrBack(w.products.confirmDelete, '/admin/webhooks', w.common.cancel),
     )}</section>`,
     { narrow: true },
   )

@@ -167,7 +167,8 @@ export function webhookPages(kit: PanelEnv): PageRoute[] {
         }),
     },
     {
-      // The log's rows alone, for the page's script (assets/webhook-log.ts) to swap in: no reload to see a delivery move on.
+      // The log's rows alone, for the page's script (assets/webhook-log.ts)
+      // to swap in: no reload to see a delivery move on.
       method: 'get',
       path: '/admin/webhooks/:id/log',
       need: 'webhooks:read',

@@ -34,7 +34,8 @@ function svgOf(initial: string, kind: IconKind): string {
   const font = size * (maskable ? 0.42 : 0.6)
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
 <rect width="${size}" height="${size}" rx="${radius}" fill="${THEME_COLOR}"/>
-<text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold" font-size="${font}" fill="#ffffff">${escapeXml(initial)}</text>
+<text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold"
+  font-size="${font}" fill="#ffffff">${escapeXml(initial)}</text>
 </svg>`
 }
 

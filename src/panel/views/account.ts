@@ -1,6 +1,6 @@
 /** The account page: name, password, passkeys, two-step and its recovery codes, devices. */
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
-import { type Frame, form, layout, errorLine } from './frame'
+import { type Frame, copyButton, copyStatus, form, layout, errorLine, submitFor } from './frame'
 import { banner, described, errorAt } from '../pages/controls'
 import { qrCode } from './qr'
 import { shownAt } from './time'
@@ -39,7 +39,8 @@ export function accountPage(f: Frame, a: AccountData): string {
         '/admin/account/profile',
         html`<p>${a.email}</p>
         <label for="name">${w.common.name}</label>
-        <input id="name" name="name" type="text" autocomplete="name" required value="${a.name}"${described('name', undefined, e.name)}>
+        <input id="name" name="name" type="text" autocomplete="name" required
+          value="${a.name}"${described('name', undefined, e.name)}>
         ${errorAt('name', e.name)}
         <label for="language">${w.account.language}</label>
         <select id="language" name="language">${langOption('')}${PANEL_LANGUAGES.map(langOption)}</select>
@@ -77,7 +78,7 @@ export function accountPage(f: Frame, a: AccountData): string {
                 html`<li class="actions">${p.name} ${form(
                   f,
                   `/admin/account/passkeys/${encodeURIComponent(p.id)}/delete`,
-                  html`<button type="submit" class="danger" aria-label="${w.account.removePasskey(p.name)}">${w.common.remove}</button>`,
+                  submitFor('danger', w.account.removePasskey(p.name), w.common.remove),
                 )}</li>`,
             )}</ul>`
       }
@@ -109,7 +110,9 @@ export function accountPage(f: Frame, a: AccountData): string {
     </section>
     <section aria-labelledby="devices-h"><h2 id="devices-h">${w.account.devices}</h2>
       <div class="table"><table>
-        <thead><tr><th scope="col">${w.account.device}</th><th scope="col">${w.account.lastSeen}</th><th scope="col">${w.account.network}</th><th scope="col"><span class="sr-only">${w.shell.signOut}</span></th></tr></thead>
+        <thead><tr><th scope="col">${w.account.device}</th><th scope="col">${w.account.lastSeen}</th>
+        <th scope="col">${w.account.network}</th>
+        <th scope="col"><span class="sr-only">${w.shell.signOut}</span></th></tr></thead>
         <tbody>${a.sessions.map(
           (s) => html`<tr><td>${s.device}${
             s.current ? html` <strong>(${w.account.thisDevice})</strong>` : ''
@@ -120,7 +123,7 @@ export function accountPage(f: Frame, a: AccountData): string {
               : form(
                   f,
                   `/admin/account/sessions/${encodeURIComponent(s.id)}/end`,
-                  html`<button type="submit" class="secondary" aria-label="${w.account.endDevice(s.device)}">${w.shell.signOut}</button>`,
+                  submitFor('secondary', w.account.endDevice(s.device), w.shell.signOut),
                 )
           }</td></tr>`,
         )}</tbody>
@@ -149,7 +152,8 @@ function secret(
   hint?: string,
 ) {
   return html`<label for="${id}">${label}</label>
-        <input id="${id}" name="${name}" type="password" autocomplete="${autocomplete}" required${described(id, hint, e[id])}>
+        <input id="${id}" name="${name}" type="password" autocomplete="${autocomplete}"
+          required${described(id, hint, e[id])}>
         ${hint ? html`<p id="${id}-hint" class="hint">${hint}</p>` : ''}${errorAt(id, e[id])}`
 }
 
@@ -162,14 +166,15 @@ export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, 
       <figure>${qrCode(setup.uri, w.account.totpQr, { id: 'totp-qr-title', cache: false })}</figure>
       <p><strong>${w.account.totpKey}</strong></p>
       <p><code id="totp-secret" class="secret">${setup.secret}</code></p>
-      <p class="actions"><button type="button" class="secondary" data-copy="totp-secret" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="totp-secret-status" role="status"></span></p>
+      <p class="actions">${copyButton('totp-secret', w.common.copied, w.common.copy)}${copyStatus('totp-secret')}</p>
       <p><a href="${setup.uri}">${w.account.totpLink}</a></p>
       ${errorLine('code-error', error)}
       ${form(
         f,
         '/admin/account/two-step/confirm',
         html`<label for="code">${w.common.code}</label>
-        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required${raw(error ? ' aria-invalid="true" aria-describedby="code-error"' : '')}>
+        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code"
+          required${raw(error ? ' aria-invalid="true" aria-describedby="code-error"' : '')}>
         <button type="submit">${w.signin.verify}</button>`,
       )}
     </section>`,
@@ -178,12 +183,13 @@ export function totpSetupPage(f: Frame, setup: { secret: string; uri: string }, 
 
 export function recoveryCodesPage(f: Frame, codes: string[]): string {
   const w = f.w
+  const copyCodes = html`${copyButton('recovery-codes', w.common.copied, w.common.copy)}${copyStatus('recovery-codes')}`
   return layout(
     f,
     w.account.recoveryTitle,
     html`<section><p>${w.account.recoveryIntro}</p>
       <ul id="recovery-codes" class="codes">${codes.map((c) => html`<li>${c}</li>`)}</ul>
-      <p class="actions"><button type="button" class="secondary" data-copy="recovery-codes" data-done="${w.common.copied}" hidden>${w.common.copy}</button><span id="recovery-codes-status" role="status"></span></p>
+      <p class="actions">${copyCodes}</p>
       <p><a class="button" href="/admin/account">${w.common.done}</a></p>
     </section>`,
   )

@@ -5,7 +5,7 @@
  * host it will be sent back to, which is what the person can check.
  */
 import { html, raw, type Html } from '../../shop/html'
-import { type Frame, form, layout } from './frame'
+import { type Frame, form, layout, submitFor } from './frame'
 import { shownAt } from './time'
 import type { Words } from '../words'
 
@@ -29,18 +29,20 @@ export function consentPage(f: Frame, d: ConsentData): string {
   const { w } = f
   const hidden = Object.entries(d.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   const one = d.stores.length === 1 ? d.stores[0]! : undefined
+  const storeField = (id: string) => html`<input type="hidden" name="store" value="${id}">`
+  const storeOption = (s: ConsentData['stores'][number], i: number) => {
+    const checked = raw(s.storeId === d.storeId ? ' checked' : '')
+    const attrs = html`type="radio" value="${s.storeId}" aria-describedby="scopes-${i}"${checked}`
+    const radio = html`<input id="store-${i}" name="store" ${attrs}>`
+    return html`<div class="check">${radio}<label for="store-${i}">${s.name} · ${f.w.team.roles[s.role]}</label></div>
+        <p class="hint" id="scopes-${i}">${w.apps.consentScopes} ${s.scopes.join(', ') || w.apps.consentNoScopes}</p>`
+  }
   // Several stores: a choice, each option with what its role lets the app do there.
   const choice = one
-    ? html`<p><strong>${w.common.store}:</strong> ${one.name}</p><input type="hidden" name="store" value="${one.storeId}">
+    ? html`<p><strong>${w.common.store}:</strong> ${one.name}</p>${storeField(one.storeId)}
       <h2 id="consent-scopes">${w.apps.consentScopes}</h2>
       ${scopeList('scopes-only', 'consent-scopes', one.scopes, w.apps.consentNoScopes)}`
-    : html`<fieldset><legend>${w.common.store}</legend>${d.stores.map(
-        (
-          s,
-          i,
-        ) => html`<div class="check"><input id="store-${i}" name="store" type="radio" value="${s.storeId}" aria-describedby="scopes-${i}"${raw(s.storeId === d.storeId ? ' checked' : '')}><label for="store-${i}">${s.name} · ${f.w.team.roles[s.role]}</label></div>
-        <p class="hint" id="scopes-${i}">${w.apps.consentScopes} ${s.scopes.join(', ') || w.apps.consentNoScopes}</p>`,
-      )}</fieldset>`
+    : html`<fieldset><legend>${w.common.store}</legend>${d.stores.map(storeOption)}</fieldset>`
   return layout(
     f,
     w.apps.consentTitle(d.client),
@@ -82,6 +84,7 @@ export function connectedAppsSection(
   rows: AppRow[],
   opts: { intro: string; action: (id: string) => string; showPerson?: boolean },
 ): Html {
+  const person = (r: AppRow) => (opts.showPerson ? html`<td>${r.person ?? ''}</td>` : '')
   return html`<section aria-labelledby="apps-h"><h2 id="apps-h">${w.apps.connectedApps}</h2>
     <p>${opts.intro}</p>
     ${
@@ -90,11 +93,10 @@ export function connectedAppsSection(
         : html`<div class="table"><table>
       <thead><tr><th scope="col">${w.apps.app}</th><th scope="col">${w.common.store}</th>${
         opts.showPerson ? html`<th scope="col">${w.common.person}</th>` : ''
-      }<th scope="col">${w.apps.permissions}</th><th scope="col">${w.common.lastUsed}</th><th scope="col"><span class="sr-only">${w.apps.disconnect}</span></th></tr></thead>
+      }<th scope="col">${w.apps.permissions}</th><th scope="col">${w.common.lastUsed}</th>
+      <th scope="col"><span class="sr-only">${w.apps.disconnect}</span></th></tr></thead>
       <tbody>${rows.map(
-        (
-          r,
-        ) => html`<tr><td>${r.client}</td><td>${r.storeName}</td>${opts.showPerson ? html`<td>${r.person ?? ''}</td>` : ''}
+        (r) => html`<tr><td>${r.client}</td><td>${r.storeName}</td>${person(r)}
         <td>${r.scopes.join(', ') || '-'}</td>
         <td>${
           r.lastUsedAt ? html`<time datetime="${r.lastUsedAt}">${shownAt(f, r.lastUsedAt)}</time>` : w.apps.neverUsed
@@ -102,7 +104,7 @@ export function connectedAppsSection(
         <td>${form(
           f,
           opts.action(r.id),
-          html`<button type="submit" class="danger" aria-label="${w.apps.disconnectApp(r.client)}">${w.apps.disconnect}</button>`,
+          submitFor('danger', w.apps.disconnectApp(r.client), w.apps.disconnect),
         )}</td></tr>`,
       )}</tbody></table></div>`
     }

@@ -35,8 +35,11 @@ function badge(f: Frame, key: NavItem['key']): { attrs: Html | ''; mark: Html | 
   return { attrs: '', mark: '' }
 }
 
-const marks = (words: string, n: number) =>
-  html`<span class="sr-only"> ${words.replace('{n}', countText(n))}</span> <span class="badge" aria-hidden="true">${countText(n)}</span>`
+const marks = (words: string, n: number) => {
+  const count = countText(n)
+  const badge = html`<span class="badge" aria-hidden="true">${count}</span>`
+  return html`<span class="sr-only"> ${words.replace('{n}', count)}</span> ${badge}`
+}
 
 const link = (f: Frame, n: NavItem, cls = '') => {
   const b = badge(f, n.key)
@@ -52,7 +55,10 @@ export const navItems = (f: Frame) => NAV.filter((n) => can(f, n.need))
 const chimeSwitch = (f: Frame) =>
   f.live
     ? html`<button type="button" id="chime-switch" class="icon secondary" aria-pressed="true" hidden>
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2 15a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="2"/><path class="off" d="M4 4l16 16" stroke="currentColor" stroke-width="2"/></svg>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+        <path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2 15a2 2 0 0 0 4 0" fill="none"
+          stroke="currentColor" stroke-width="2"/>
+        <path class="off" d="M4 4l16 16" stroke="currentColor" stroke-width="2"/></svg>
         <span class="label">${f.w.shell.chime}</span></button>`
     : ''
 
@@ -60,11 +66,13 @@ const chimeSwitch = (f: Frame) =>
 export function storeSwitcher(f: Frame, id: string): Html | '' {
   const p = f.person
   if (!p || p.stores.length < 2) return ''
+  const storeOption = (s: (typeof p.stores)[number]) =>
+    html`<option value="${s.storeId}"${raw(s.storeId === p.storeId ? ' selected' : '')}>${s.name}</option>`
   return form(
     f,
     '/admin/store',
     html`<label for="${id}">${f.w.common.store}</label>
-      <select id="${id}" name="storeId">${p.stores.map((s) => html`<option value="${s.storeId}"${raw(s.storeId === p.storeId ? ' selected' : '')}>${s.name}</option>`)}</select>
+      <select id="${id}" name="storeId">${p.stores.map(storeOption)}</select>
       <button type="submit" class="secondary">${f.w.shell.switchStore}</button>`,
   )
 }

@@ -18,6 +18,7 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
   const invalid = (which: 'password' | 'code') =>
     d.error?.field === which ? raw(` aria-invalid="true" aria-describedby="confirm-${which}-error"`) : ''
   const none = !d.password && !d.code && !d.passkey
+  const passkeyStatus = html`<p id="confirm-passkey-status" class="error" role="status"></p>`
   return layout(
     f,
     w.signin.confirmTitle,
@@ -28,7 +29,8 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
             f,
             d.action,
             html`${held}<label for="confirm-password">${w.signin.password}</label>
-      <input id="confirm-password" name="confirm_password" type="password" autocomplete="current-password" required${invalid('password')}>
+      <input id="confirm-password" name="confirm_password" type="password" autocomplete="current-password"
+        required${invalid('password')}>
       ${errorLine('confirm-password-error', d.error?.field === 'password' ? d.error.text : undefined)}
       <button type="submit">${w.common.confirm}</button>`,
           )
@@ -40,7 +42,8 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
             f,
             d.action,
             html`${held}<label for="confirm-code">${w.signin.twoStepCode}</label>
-      <input id="confirm-code" name="confirm_code" type="text" inputmode="numeric" autocomplete="one-time-code" required${invalid('code')}>
+      <input id="confirm-code" name="confirm_code" type="text" inputmode="numeric" autocomplete="one-time-code"
+        required${invalid('code')}>
       ${errorLine('confirm-code-error', d.error?.field === 'code' ? d.error.text : undefined)}
       <button type="submit"${raw(d.password ? ' class="secondary"' : '')}>${w.common.confirm}</button>`,
           )
@@ -51,7 +54,7 @@ export function confirmPage(f: Frame, d: ConfirmData): string {
         ? form(
             f,
             d.action,
-            html`${held}<button type="submit" class="secondary">${w.signin.usePasskey}</button><p id="confirm-passkey-status" class="error" role="status"></p>`,
+            html`${held}<button type="submit" class="secondary">${w.signin.usePasskey}</button>${passkeyStatus}`,
             `id="confirm-passkey" data-failed="${escapeHtml(f.w.signin.passkeyFailed)}" hidden`,
           )
         : ''

@@ -14,10 +14,11 @@ export function dashboardPage(f: Frame, d: DashboardData): string {
   return layout(
     f,
     w.nav.dashboard,
-    html`<div class="stats">${d.periods.map(
-      (p) =>
-        html`<div class="stat"><h2>${p.label}</h2><p>${w.nav.orders}: <strong>${p.orders}</strong></p><p>${w.dashboard.revenue}: <strong>${p.revenue}</strong></p></div>`,
-    )}<div class="stat"><h2>${w.dashboard.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
+    html`<div class="stats">${d.periods.map((p) => {
+      const orders = html`<p>${w.nav.orders}: <strong>${p.orders}</strong></p>`
+      const revenue = html`<p>${w.dashboard.revenue}: <strong>${p.revenue}</strong></p>`
+      return html`<div class="stat"><h2>${p.label}</h2>${orders}${revenue}</div>`
+    })}<div class="stat"><h2>${w.dashboard.activeProducts}</h2><strong>${d.activeProducts}</strong></div></div>
     ${d.shopUrl ? html`<p><a href="${d.shopUrl}">${w.dashboard.openShop}</a></p>` : ''}`,
   )
 }

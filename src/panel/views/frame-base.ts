@@ -50,6 +50,27 @@ export const tokenField = (f: Frame) => {
   return t ? html`<input type="hidden" name="_csrf" value="${t}">` : ''
 }
 
+/** A confirmation's two ways out: the danger button that posts the form, and a link back that changes nothing. */
+export const confirmOrBack = (confirm: string, back: string, cancel: string): Html => {
+  const backLink = html`<a class="button secondary" href="${back}">${cancel}</a>`
+  return html`<div class="actions"><button type="submit" class="danger">${confirm}</button>${backLink}</div>`
+}
+
+/** A button that copies the element `target` (the panel's script shows it, and says `done` once copied). */
+export const copyButton = (target: string, done: string, label: string): Html =>
+  html`<button type="button" class="secondary" data-copy="${target}" data-done="${done}" hidden>${label}</button>`
+
+/** Where the copy button of `target` says it copied. */
+export const copyStatus = (target: string): Html => html`<span id="${target}-status" role="status"></span>`
+
+/** A submit button that shows `text` and is named for what it acts on (`label`, read by screen readers). */
+export const submitFor = (cls: string, label: string, text: string): Html =>
+  html`<button type="submit" class="${cls}" aria-label="${label}">${text}</button>`
+
+/** A link styled `cls` that shows `text` and is named for what it acts on (`label`). */
+export const linkFor = (cls: string, href: string, label: string, text: string): Html =>
+  html`<a class="${cls}" href="${href}" aria-label="${label}">${text}</a>`
+
 /** A POST form with the token; `attrs` is markup the code itself wrote. */
 export const form = (f: Frame, action: string, body: Html | Html[], attrs = ''): Html =>
   html`<form method="post" action="${action}"${raw(attrs ? ` ${attrs}` : '')}>${tokenField(f)}${body}</form>`

@@ -1,4 +1,7 @@
-/** Every page's frame: who is looking, the header, the navigation by role, the layout, forms with the token, and the short message pages. */
+/**
+ * Every page's frame: who is looking, the header, the navigation by
+ * role, the layout, forms with the token, and the short message pages.
+ */
 import { html, raw, type Html } from '../../shop/html'
 import { countText, header, sideNav, tabs } from './chrome'
 import type { Frame } from './frame-base'

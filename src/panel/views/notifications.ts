@@ -5,7 +5,7 @@
  * the script the switch stays hidden and says why; the rest are plain forms.
  */
 import { escapeHtml, html, raw, type Html } from '../../shop/html'
-import { type Frame, form } from './frame'
+import { type Frame, form, submitFor } from './frame'
 
 export interface NotificationsData {
   devices: { id: string; name: string; since: string }[]
@@ -14,8 +14,17 @@ export interface NotificationsData {
 
 export function notificationsSection(f: Frame, d: NotificationsData): Html {
   const { w } = f
-  const check = (name: keyof NotificationsData['prefs'], label: string) =>
-    html`<label class="check"><input type="checkbox" name="${name}" value="1"${raw(d.prefs[name] ? ' checked' : '')}> ${label}</label>`
+  const check = (name: keyof NotificationsData['prefs'], label: string) => {
+    const checked = raw(d.prefs[name] ? ' checked' : '')
+    return html`<label class="check"><input type="checkbox" name="${name}" value="1"${checked}> ${label}</label>`
+  }
+  const device = (v: NotificationsData['devices'][number]) => {
+    const day = html`<time datetime="${v.since}">${v.since.slice(0, 10)}</time>`
+    const since = html`<span class="hint">(${w.push.since} ${day})</span>`
+    const turnOff = submitFor('secondary', w.push.turnOffDevice(v.name), w.push.turnOff)
+    const off = form(f, `/admin/push/subscriptions/${encodeURIComponent(v.id)}/delete`, turnOff)
+    return html`<li class="actions" data-subscription="${v.id}">${v.name} ${since} ${off}</li>`
+  }
   // What the script says, in the person's words (attributes: the CSP allows no inline script).
   const words = escapeHtml(
     JSON.stringify({
@@ -38,10 +47,7 @@ export function notificationsSection(f: Frame, d: NotificationsData): Html {
     ${
       d.devices.length === 0
         ? html`<p>${w.push.noDevices}</p>`
-        : html`<ul id="push-devices">${d.devices.map(
-            (v) =>
-              html`<li class="actions" data-subscription="${v.id}">${v.name} <span class="hint">(${w.push.since} <time datetime="${v.since}">${v.since.slice(0, 10)}</time>)</span> ${form(f, `/admin/push/subscriptions/${encodeURIComponent(v.id)}/delete`, html`<button type="submit" class="secondary" aria-label="${w.push.turnOffDevice(v.name)}">${w.push.turnOff}</button>`)}</li>`,
-          )}</ul>`
+        : html`<ul id="push-devices">${d.devices.map(device)}</ul>`
     }
     ${form(
       f,

@@ -28,7 +28,8 @@ function drawing(text: string, cache: boolean): string {
 export function qrCode(text: string, label: string, o: { id: string; cache: boolean }): Html {
   const svg = drawing(text, o.cache)
   const open = svg.indexOf('>') + 1
-  return html`${raw(svg.slice(0, open - 1))} class="qr" width="160" height="160" role="img" aria-labelledby="${o.id}"><title id="${o.id}">${label}</title>${raw(svg.slice(open))}`
+  const attrs = html` class="qr" width="160" height="160" role="img" aria-labelledby="${o.id}"`
+  return html`${raw(svg.slice(0, open - 1))}${attrs}><title id="${o.id}">${label}</title>${raw(svg.slice(open))}`
 }
 
 export const storeQr = (url: string, label: string) => qrCode(url, label, { id: 'qr-title', cache: true })

@@ -2,12 +2,22 @@
 import { html, raw } from '../../shop/html'
 import { type Frame, tokenField, form, layout, errorLine } from './frame'
 
+/** ` aria-invalid` and the error's id, when the field was refused (its message sits at `<id>-error`). */
+const invalidWith = (id: string, error: string | undefined) =>
+  raw(error ? ` aria-invalid="true" aria-describedby="${id}-error"` : '')
+/** The field's hint, and its error when it was refused. */
+const hintedWith = (id: string, error: string | undefined) =>
+  raw(` aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${error ? ' aria-invalid="true"' : ''}`)
 export function loginPage(
   f: Frame,
   opts: { email?: string; error?: string; passkeys: boolean; next?: string },
 ): string {
   const w = f.w
   const described = opts.error ? raw(' aria-describedby="login-error" aria-invalid="true"') : ''
+  const email = opts.email ?? ''
+  const emailAttrs = raw('type="email" autocomplete="username webauthn" required')
+  const passkeyAttrs = html`id="passkey-signin" class="secondary" data-failed="${w.signin.passkeyFailed}" hidden`
+  const passkeyButton = html`<button type="button" ${passkeyAttrs}>${w.signin.signInPasskey}</button>`
   return layout(
     f,
     w.signin.signIn,
@@ -17,16 +27,12 @@ export function loginPage(
         ${tokenField(f)}
         ${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}
         <label for="email">${w.signin.email}</label>
-        <input id="email" name="email" type="email" autocomplete="username webauthn" required value="${opts.email ?? ''}"${described}>
+        <input id="email" name="email" ${emailAttrs} value="${email}"${described}>
         <label for="password">${w.signin.password}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required${described}>
         <button type="submit">${w.signin.signIn}</button>
       </form>
-      ${
-        opts.passkeys
-          ? html`<button type="button" id="passkey-signin" class="secondary" data-failed="${w.signin.passkeyFailed}" hidden>${w.signin.signInPasskey}</button><p id="passkey-status" class="error" role="status"></p>`
-          : ''
-      }
+      ${opts.passkeys ? html`${passkeyButton}<p id="passkey-status" class="error" role="status"></p>` : ''}
     </section>
     <details><summary>${w.signin.cantSignIn}</summary>
       <p>${w.signin.cantSignInMember}</p>
@@ -39,6 +45,7 @@ export function loginPage(
 
 export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): string {
   const w = f.w
+  const codeHinted = hintedWith('code', opts.error)
   return layout(
     f,
     w.signin.twoStep,
@@ -51,7 +58,7 @@ export function twoStepPage(f: Frame, opts: { error?: string; next?: string }): 
           opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''
         }<p id="code-hint">${w.signin.twoStepIntro}</p>
         <label for="code">${w.common.code}</label>
-        <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required aria-describedby="code-hint${opts.error ? ' code-error' : ''}"${raw(opts.error ? ' aria-invalid="true"' : '')}>
+        <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required${codeHinted}>
         <button type="submit">${w.signin.verify}</button>`,
       )}
       ${form(f, '/admin/logout', html`<button type="submit" class="secondary">${w.common.cancel}</button>`)}
@@ -68,13 +75,15 @@ export interface PasswordFormOpts {
 
 export const passwordField = (f: Frame, id: string, label: string, error?: string) =>
   html`<label for="${id}">${label}</label>
-  <input id="${id}" name="password" type="password" autocomplete="new-password" required aria-describedby="${id}-hint${error ? ` ${id}-error` : ''}"${raw(error ? ' aria-invalid="true"' : '')}>
+  <input id="${id}" name="password" type="password" autocomplete="new-password" required${hintedWith(id, error)}>
   <p id="${id}-hint" class="hint">${f.w.signin.passwordHint}</p>
   ${errorLine(`${id}-error`, error)}`
 
+const nameInvalid = (error: string | undefined) => invalidWith('name', error)
+
 export const nameField = (f: Frame, value: string | undefined, error?: string) =>
   html`<label for="name">${f.w.signin.yourName}</label>
-  <input id="name" name="name" type="text" autocomplete="name" required value="${value ?? ''}"${raw(error ? ' aria-invalid="true" aria-describedby="name-error"' : '')}>
+  <input id="name" name="name" type="text" autocomplete="name" required value="${value ?? ''}"${nameInvalid(error)}>
   ${errorLine('name-error', error)}`
 
 /** An invitation, a reset or a sign-in link, opened. */
@@ -124,6 +133,8 @@ export function linkPage(
   }
   const title = w.signin.joinTitle(link.storeName ?? '')
   const account = link.account
+  const acceptButton = html`<button type="submit">${w.signin.acceptInvite}</button>`
+  const passwordInvalid = invalidWith('password', opts.error)
   const body = !link.existing
     ? form(
         f,
@@ -137,7 +148,7 @@ export function linkPage(
       ? form(
           f,
           action,
-          html`<p>${w.signin.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1"><button type="submit">${w.signin.acceptInvite}</button>`,
+          html`<p>${w.signin.acceptAs(link.email)}</p><input type="hidden" name="accept" value="1">${acceptButton}`,
         )
       : html`${account?.signedInAs ? html`<p>${w.signin.signedInAsOther(account.signedInAs, link.email)}</p>` : ''}
       ${
@@ -147,7 +158,7 @@ export function linkPage(
               action,
               html`<p>${w.signin.existingAccount(link.email)}</p>
       <label for="password">${w.signin.password}</label>
-      <input id="password" name="password" type="password" autocomplete="current-password" required${raw(opts.error ? ' aria-invalid="true" aria-describedby="password-error"' : '')}>
+      <input id="password" name="password" type="password" autocomplete="current-password" required${passwordInvalid}>
       ${errorLine('password-error', opts.error)}
       <button type="submit">${w.signin.continue}</button>`,
             )
@@ -185,6 +196,11 @@ export function setupPage(
 ): string {
   const w = f.w
   const err = (field: PasswordFormOpts['field']) => (opts.field === field ? opts.error : undefined)
+  const email = opts.email ?? ''
+  const emailInvalid = invalidWith('email', err('email'))
+  const storeNameInvalid = invalidWith('store-name', err('storeName'))
+  const zoneHinted = hintedWith('timezone', err('timezone'))
+  const zoneAttrs = raw('autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" data-browser-zone')
   return layout(
     f,
     w.setup.setupTitle,
@@ -192,15 +208,15 @@ export function setupPage(
       f,
       `/admin/setup?token=${encodeURIComponent(token)}`,
       html`<label for="store-name">${w.settings.storeName}</label>
-      <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${raw(err('storeName') ? ' aria-invalid="true" aria-describedby="store-name-error"' : '')}>
+      <input id="store-name" name="storeName" type="text" required value="${opts.storeName ?? ''}"${storeNameInvalid}>
       ${errorLine('store-name-error', err('storeName'))}
       <label for="timezone">${w.settings.timezone}</label>
       <p id="timezone-hint" class="hint">${w.setup.storeZoneHint}</p>
-      <input id="timezone" name="timezone" type="text" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" data-browser-zone value="${opts.timezone ?? ''}" aria-describedby="timezone-hint${err('timezone') ? ' timezone-error' : ''}"${raw(err('timezone') ? ' aria-invalid="true"' : '')}>
+      <input id="timezone" name="timezone" type="text" ${zoneAttrs} value="${opts.timezone ?? ''}"${zoneHinted}>
       ${errorLine('timezone-error', err('timezone'))}
       ${nameField(f, opts.name, err('name'))}
       <label for="email">${w.signin.email}</label>
-      <input id="email" name="email" type="email" autocomplete="username" required value="${opts.email ?? ''}"${raw(err('email') ? ' aria-invalid="true" aria-describedby="email-error"' : '')}>
+      <input id="email" name="email" type="email" autocomplete="username" required value="${email}"${emailInvalid}>
       ${errorLine('email-error', err('email'))}
       ${passwordField(f, 'new-password', w.signin.password, err('password'))}
       <button type="submit">${w.setup.createStore}</button>`,

@@ -1,7 +1,7 @@
 /** The team page, a ready invitation, and the activity log. */
 import type { Role } from '../../modules/people'
 import { html, raw, type Html } from '../../shop/html'
-import { type Frame, form, layout, errorLine } from './frame'
+import { type Frame, confirmOrBack, copyButton, form, layout, errorLine, linkFor, submitFor } from './frame'
 import { shownAt } from './time'
 
 export interface TeamData {
@@ -22,13 +22,17 @@ export function teamPage(f: Frame, t: TeamData): string {
     ).map(
       (r) => html`<option value="${r}"${raw(r === value ? ' selected' : '')}>${w.team.roles[r]}</option>`,
     )}</select>`
+  const pendingHeading = html`<h2 id="pending-h">${w.team.pendingInvitations}</h2>`
+  const expires = (at: string) => html`<time datetime="${at}">${shownAt(f, at)}</time>`
   return layout(
     f,
     w.nav.team,
     html`${errorLine('team-error', t.error)}
     <section aria-labelledby="members-h"><h2 id="members-h">${w.nav.team}</h2>
     <div class="table"><table>
-      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.team.role}</th><th scope="col">${w.team.lastSignIn}</th><th scope="col"><span class="sr-only">${w.common.remove}</span></th></tr></thead>
+      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.team.role}</th>
+      <th scope="col">${w.team.lastSignIn}</th>
+      <th scope="col"><span class="sr-only">${w.common.remove}</span></th></tr></thead>
       <tbody>${t.members.map((m) => {
         const who = m.name || m.email
         return html`<tr><td>${m.name}<br><span class="hint">${m.email}</span></td>
@@ -49,22 +53,28 @@ export function teamPage(f: Frame, t: TeamData): string {
         <td><div class="actions">${
           m.userId === t.myUserId
             ? ''
-            : html`<a class="button secondary" href="/admin/team/${encodeURIComponent(m.id)}/reset" aria-label="${w.team.makeResetLink(who)}">${w.team.resetLink}</a>`
-        }<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove" aria-label="${w.team.removeMember(who)}">${w.common.remove}</a></div></td></tr>`
+            : linkFor(
+                'button secondary',
+                `/admin/team/${encodeURIComponent(m.id)}/reset`,
+                w.team.makeResetLink(who),
+                w.team.resetLink,
+              )
+        }<a class="button danger" href="/admin/team/${encodeURIComponent(m.id)}/remove"
+          aria-label="${w.team.removeMember(who)}">${w.common.remove}</a></div></td></tr>`
       })}</tbody>
     </table></div></section>
     ${
       t.pending.length
-        ? html`<section aria-labelledby="pending-h"><h2 id="pending-h">${w.team.pendingInvitations}</h2><div class="table"><table>
-        <thead><tr><th scope="col">${w.signin.email}</th><th scope="col">${w.team.role}</th><th scope="col">${w.common.expires}</th><th scope="col"><span class="sr-only">${w.team.revoke}</span></th></tr></thead>
+        ? html`<section aria-labelledby="pending-h">${pendingHeading}<div class="table"><table>
+        <thead><tr><th scope="col">${w.signin.email}</th><th scope="col">${w.team.role}</th>
+        <th scope="col">${w.common.expires}</th>
+        <th scope="col"><span class="sr-only">${w.team.revoke}</span></th></tr></thead>
         <tbody>${t.pending.map(
-          (
-            i,
-          ) => html`<tr><td>${i.email}</td><td>${w.team.roles[i.role]}</td><td><time datetime="${i.expiresAt}">${shownAt(f, i.expiresAt)}</time></td>
+          (i) => html`<tr><td>${i.email}</td><td>${w.team.roles[i.role]}</td><td>${expires(i.expiresAt)}</td>
           <td>${form(
             f,
             `/admin/team/invitations/${encodeURIComponent(i.id)}/revoke`,
-            html`<button type="submit" class="secondary" aria-label="${w.team.revokeInvitation(i.email)}">${w.team.revoke}</button>`,
+            submitFor('secondary', w.team.revokeInvitation(i.email), w.team.revoke),
           )}</td></tr>`,
         )}</tbody></table></div></section>`
         : ''
@@ -98,7 +108,7 @@ export function removeMemberPage(f: Frame, m: { id: string; who: string }): stri
     ${form(
       f,
       `/admin/team/${encodeURIComponent(m.id)}/remove`,
-      html`<div class="actions"><button type="submit" class="danger">${w.team.confirmRemove}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+      confirmOrBack(w.team.confirmRemove, '/admin/team', w.common.cancel),
     )}</section>`,
     { narrow: true },
   )
@@ -114,7 +124,7 @@ export function inviteReadyPage(f: Frame, i: { email: string; url: string; store
       <label for="invite-link">${w.team.inviteLink}</label>
       <input id="invite-link" type="text" readonly value="${i.url}">
       <p class="actions">
-        <button type="button" class="secondary" data-copy="invite-link" data-done="${w.common.copied}" hidden>${w.team.copyLink}</button>
+        ${copyButton('invite-link', w.common.copied, w.team.copyLink)}
         <a class="button" href="${share}" rel="noopener noreferrer">${w.team.shareWhatsapp}</a>
         <span id="invite-link-status" role="status"></span>
       </p>
@@ -136,14 +146,23 @@ export interface ActivityData {
 
 export function activityPage(f: Frame, a: ActivityData): string {
   const w = f.w
+  const columns = [w.activity.when, w.common.person, w.activity.what, w.activity.record]
+  const head = html`<thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>`
+  const row = (r: ActivityData['rows'][number]) => {
+    const when = html`<time datetime="${r.at}">${shownAt(f, r.at)}</time>`
+    const record = html`${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}`
+    return html`<tr><td>${when}</td><td>${r.who}</td><td>${r.verb}</td><td>${record}</td></tr>`
+  }
   return layout(
     f,
     w.nav.activity,
     html`<form method="get" action="/admin/activity" class="inline">
-      <div><label for="actor">${w.common.person}</label><select id="actor" name="actor"><option value="">${w.activity.anyone}</option>${a.actors.map(
+      <div><label for="actor">${w.common.person}</label><select id="actor" name="actor">
+      <option value="">${w.activity.anyone}</option>${a.actors.map(
         (o) => html`<option value="${o.value}"${raw(o.value === a.actor ? ' selected' : '')}>${o.label}</option>`,
       )}</select></div>
-      <div><label for="record">${w.activity.record}</label><select id="record" name="record"><option value="">${w.activity.anyRecord}</option>${a.recordTypes.map(
+      <div><label for="record">${w.activity.record}</label><select id="record" name="record">
+      <option value="">${w.activity.anyRecord}</option>${a.recordTypes.map(
         (r) => html`<option value="${r}"${raw(r === a.recordType ? ' selected' : '')}>${r}</option>`,
       )}</select></div>
       <button type="submit" class="secondary">${w.activity.filter}</button>
@@ -151,11 +170,8 @@ export function activityPage(f: Frame, a: ActivityData): string {
     ${
       a.rows.length === 0
         ? html`<p>${w.activity.noActivity}</p>`
-        : html`<div class="table"><table><thead><tr><th scope="col">${w.activity.when}</th><th scope="col">${w.common.person}</th><th scope="col">${w.activity.what}</th><th scope="col">${w.activity.record}</th></tr></thead>
-      <tbody>${a.rows.map(
-        (r) =>
-          html`<tr><td><time datetime="${r.at}">${shownAt(f, r.at)}</time></td><td>${r.who}</td><td>${r.verb}</td><td>${r.recordType}${r.recordId ? html` <code>${r.recordId}</code>` : ''}</td></tr>`,
-      )}</tbody></table></div>`
+        : html`<div class="table"><table>${head}
+      <tbody>${a.rows.map(row)}</tbody></table></div>`
     }
     ${a.olderHref ? html`<p><a href="${a.olderHref}">${w.common.older}</a></p>` : ''}`,
   )
@@ -174,7 +190,7 @@ export function resetMemberPage(f: Frame, m: { id: string; who: string }, error?
         : form(
             f,
             `/admin/team/${encodeURIComponent(m.id)}/reset`,
-            html`<div class="actions"><button type="submit" class="danger">${w.team.confirmReset}</button><a class="button secondary" href="/admin/team">${w.common.cancel}</a></div>`,
+            confirmOrBack(w.team.confirmReset, '/admin/team', w.common.cancel),
           )
     }</section>`,
     { narrow: true },
@@ -190,7 +206,7 @@ export function resetReadyPage(f: Frame, r: { email: string; url: string }): str
       <label for="reset-link">${w.team.resetLink}</label>
       <input id="reset-link" type="text" readonly value="${r.url}">
       <p class="actions">
-        <button type="button" class="secondary" data-copy="reset-link" data-done="${w.common.copied}" hidden>${w.team.copyLink}</button>
+        ${copyButton('reset-link', w.common.copied, w.team.copyLink)}
         <span id="reset-link-status" role="status"></span>
       </p>
       <p><a href="/admin/team">${w.nav.team}</a></p>

@@ -37,10 +37,15 @@ function row(f: Frame, r: BulkRow, i: number, writable: boolean): Html {
   const w = f.w
   const err = r.error ? raw(` aria-describedby="r${i}-error" aria-invalid="true"`) : ''
   const off = raw(writable ? '' : ' disabled')
+  const rowError = html`<p id="r${i}-error" class="error">${r.error}</p>`
   return html`<tr><th scope="row">${r.label}<input type="hidden" name="r${i}-key" value="${r.key}"></th>
-    <td><label class="sr-only" for="r${i}-price">${w.bulk.priceOf(r.label)}</label><input id="r${i}-price" name="r${i}-price" value="${r.price}" inputmode="decimal"${err}${off}><input type="hidden" name="r${i}-price-was" value="${r.wasPrice ?? r.price}"></td>
-    <td><label class="sr-only" for="r${i}-stock">${w.bulk.stockOf(r.label)}</label><input id="r${i}-stock" name="r${i}-stock" value="${r.stock}" inputmode="numeric"${err}${off}><input type="hidden" name="r${i}-stock-was" value="${r.wasStock ?? r.stock}"></td></tr>
-    ${r.error ? html`<tr class="row-error"><td colspan="3"><p id="r${i}-error" class="error">${r.error}</p></td></tr>` : ''}`
+    <td><label class="sr-only" for="r${i}-price">${w.bulk.priceOf(r.label)}</label><input id="r${i}-price"
+      name="r${i}-price" value="${r.price}" inputmode="decimal"${err}${off}><input type="hidden"
+      name="r${i}-price-was" value="${r.wasPrice ?? r.price}"></td>
+    <td><label class="sr-only" for="r${i}-stock">${w.bulk.stockOf(r.label)}</label><input id="r${i}-stock"
+      name="r${i}-stock" value="${r.stock}" inputmode="numeric"${err}${off}><input type="hidden"
+      name="r${i}-stock-was" value="${r.wasStock ?? r.stock}"></td></tr>
+    ${r.error ? html`<tr class="row-error"><td colspan="3">${rowError}</td></tr>` : ''}`
 }
 
 export function bulkPage(f: Frame, d: BulkData): string {
@@ -49,7 +54,8 @@ export function bulkPage(f: Frame, d: BulkData): string {
   const href = (page: number) => `/admin/products/bulk${page > 1 ? `?page=${page}` : ''}`
   const grid = html`<div class="table grid" role="region" aria-labelledby="grid-caption" tabindex="0"><table>
     <caption id="grid-caption">${w.bulk.gridCaption}</caption>
-    <thead><tr><th scope="col">${w.common.product}</th><th scope="col">${w.common.price} (${d.currency})</th><th scope="col">${w.products.stock}</th></tr></thead>
+    <thead><tr><th scope="col">${w.common.product}</th><th scope="col">${w.common.price} (${d.currency})</th>
+    <th scope="col">${w.products.stock}</th></tr></thead>
     <tbody>${d.rows.map((r, i) => row(f, r, i, writable))}</tbody></table></div>
     <input type="hidden" name="rowCount" value="${d.rows.length}">`
   const errors = d.refused ?? d.rows.filter((r) => r.error).length

@@ -40,7 +40,9 @@ function fileMessage(e: CsvFileRefused, w: Words, locale: string): string {
   return w.bulk.fileMalformed(e.line)
 }
 
-/** A refused line's reason in the person's words: the file's own checks, else the API's error as the editor shows it. */
+/**
+ * A refused line's reason in the person's words: the file's own checks, else the API's error as the editor shows it.
+ */
 function lineMessage(key: ImportPlace, error: unknown, w: Words): LineMessage {
   const at = { line: key.line, ...(key.column ? { column: key.column } : {}) }
   if (error instanceof ValidationError) {

@@ -17,10 +17,13 @@ const fmt = (f: Frame, n: number) => n.toLocaleString(f.w.shell.locale)
 
 export function importPage(f: Frame, d: { currency: string; error?: string; done?: string }): string {
   const w = f.w
+  const fileError = d.error ? html`<div class="alert" role="alert"><p id="file-error">${d.error}</p></div>` : ''
+  const refused = d.error ? html` aria-describedby="file-error" aria-invalid="true"` : ''
+  const fileInput = html`<input id="file" name="file" type="file" accept=".csv,text/csv" required${refused}>`
   return layout(
     f,
     w.bulk.importTitle,
-    html`${notice(d.done)}${d.error ? html`<div class="alert" role="alert"><p id="file-error">${d.error}</p></div>` : ''}
+    html`${notice(d.done)}${fileError}
     <p>${w.bulk.importIntro}</p>
     <p class="hint">${w.bulk.columnsAre(CSV_COLUMNS.join(', '), d.currency)} ${w.bulk.importLimits(
       fmt(f, CSV_MAX_ROWS),
@@ -29,7 +32,7 @@ export function importPage(f: Frame, d: { currency: string; error?: string; done
     ${form(
       f,
       '/admin/products/import',
-      html`<label for="file">${w.bulk.file}</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${d.error ? html` aria-describedby="file-error" aria-invalid="true"` : ''}>
+      html`<label for="file">${w.bulk.file}</label>${fileInput}
       <p><button type="submit">${w.bulk.checkFile}</button></p>`,
       'enctype="multipart/form-data"',
     )}
@@ -67,6 +70,8 @@ export function dryRunPage(
   const changes = r ? r.create.length + r.update.length : 0
   // A line may have several faults: the count is of lines, the list has every fault.
   const refusedLines = new Set(d.problems.map((p) => p.line)).size
+  const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`
+  const apply = html`<p class="hint">${w.bulk.applyHint}</p><p><button type="submit">${w.bulk.applyImport}</button></p>`
   return layout(
     f,
     w.bulk.dryRunTitle,
@@ -100,12 +105,10 @@ export function dryRunPage(
       }
       ${
         r.update.length
-          ? html`<h2>${w.bulk.toUpdate(r.update.length)}</h2><ul class="list">${r.update
-              .slice(0, SHOWN)
-              .map(
-                (u) =>
-                  html`<li>${u.name} (${w.bulk.lineOf(u.line)}): ${w.bulk.changes(u.columns.join(', '))}${changeList(f, u.changes)}</li>`,
-              )}</ul>${more(f, r.update.length)}`
+          ? html`<h2>${w.bulk.toUpdate(r.update.length)}</h2><ul class="list">${r.update.slice(0, SHOWN).map((u) => {
+              const what = w.bulk.changes(u.columns.join(', '))
+              return html`<li>${u.name} (${w.bulk.lineOf(u.line)}): ${what}${changeList(f, u.changes)}</li>`
+            })}</ul>${more(f, r.update.length)}`
           : ''
       }`
         : ''
@@ -115,7 +118,7 @@ export function dryRunPage(
         ? form(
             f,
             '/admin/products/import/apply',
-            html`<input type="hidden" name="id" value="${d.staged.id}"><input type="hidden" name="hash" value="${d.staged.hash}"><p class="hint">${w.bulk.applyHint}</p><p><button type="submit">${w.bulk.applyImport}</button></p>`,
+            html`${hidden('id', d.staged.id)}${hidden('hash', d.staged.hash)}${apply}`,
           )
         : r && !d.problems.length
           ? html`<p class="notice" role="status">${w.bulk.nothingToImport}</p>`

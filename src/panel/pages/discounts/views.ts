@@ -84,10 +84,10 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
       : x.expiresAt && Date.parse(x.expiresAt) <= d.now
         ? w.discounts.expired
         : w.common.active
+  const edit = (x: Discount) =>
+    html`<a href="${at(x.id)}" aria-label="${w.discounts.editOf(x.code)}"><strong>${x.code}</strong></a>`
   const rows = d.rows.map(
-    (
-      x,
-    ) => html`<li><p><a href="${at(x.id)}" aria-label="${w.discounts.editOf(x.code)}"><strong>${x.code}</strong></a> · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
+    (x) => html`<li><p>${edit(x)} · ${shownValue(x)} <span class="badge">${state(x)}</span></p>
     <p class="hint">${w.discounts.used(x.usedCount, x.maxUses)}${
       x.expiresAt ? ` · ${w.discounts.until(x.expiresAt.slice(0, 10))}` : ''
     }</p>
@@ -101,7 +101,8 @@ export function listPage(f: Frame, d: { rows: Discount[]; currency: string; now:
             }"><button type="submit" class="secondary" aria-label="${
               x.isActive ? w.discounts.deactivateOf(x.code) : w.discounts.activateOf(x.code)
             }">${x.isActive ? w.discounts.deactivate : w.discounts.activate}</button>`,
-          )}<a class="button secondary" href="${at(x.id)}/delete" aria-label="${w.discounts.removeOf(x.code)}">${w.common.delete}</a></div>`
+          )}<a class="button secondary" href="${at(x.id)}/delete"
+            aria-label="${w.discounts.removeOf(x.code)}">${w.common.delete}</a></div>`
         : ''
     }</li>`,
   )
@@ -131,7 +132,8 @@ export function editorPage(
   const e = d.errors
   const writable = can(f, 'discounts:write')
   const x = d.form
-  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
+  const legend = html`<legend class="sr-only">${d.title}</legend>`
+  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}>${legend}
     ${input({
       id: 'code',
       label: w.common.code,

@@ -1,9 +1,9 @@
 /**
  * The live orders feed: one Server-Sent Events stream per open panel page (its alerts, its inbox or
- * latest orders share it), each for one store, opened only by a person whose role reads orders (the route's access). What it sends is `order_events`
- * (drizzle/0014): a log written by triggers on `orders` in every writer's transaction, so a
- * checkout, an API or MCP move, the CLI and the expiry job all land in it, and its ids are in
- * commit order — a cursor no timestamp gives (two commits in one millisecond, a clock step).
+ * latest orders share it), each for one store, opened only by a person whose role reads orders (the route's access).
+ * What it sends is `order_events` (drizzle/0014): a log written by triggers on `orders` in every writer's transaction,
+ * so a checkout, an API or MCP move, the CLI and the expiry job all land in it, and its ids are in commit order — a
+ * cursor no timestamp gives (two commits in one millisecond, a clock step).
  *
  * When: the composition root's `settled` signal (kernel/write.ts runs it once a write's commit
  * is durable, the checkout's after its fsync, so no event announces an order the 201 could still

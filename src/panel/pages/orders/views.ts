@@ -8,7 +8,7 @@ import { dateTimeIn } from '../../../lib/zone'
 import { formatMoney } from '../../../shop/i18n'
 import { html, raw, type Html } from '../../../shop/html'
 import type { InboxRow } from '../../../modules/orders'
-import { can, layout, zoneOf, type Frame } from '../../views'
+import { can, layout, submitFor, zoneOf, type Frame } from '../../views'
 import type { Words } from '../../words'
 
 export const money = (minor: number, currency: string, locale: string) =>
@@ -39,8 +39,13 @@ const itemsText = (r: InboxRow) =>
 function rowMoves(w: Words, r: InboxRow, token: string): Html {
   const action = `/admin/orders/${encodeURIComponent(r.id)}/status`
   // Without the script both post the same move and land on the order page, which leads with "Tell … on WhatsApp".
-  const move = (message: boolean, label: string, cls: string) =>
-    html`<form method="post" action="${action}"${raw(message ? ' data-then-message' : '')}><input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="status" value="confirmed"><button type="submit" class="${cls}" aria-label="${label} ${r.orderNumber}">${label}</button></form>`
+  const tokenField = html`<input type="hidden" name="_csrf" value="${token}">`
+  const fields = html`${tokenField}<input type="hidden" name="status" value="confirmed">`
+  const then = (message: boolean) => raw(message ? ' data-then-message' : '')
+  const move = (message: boolean, label: string, cls: string) => {
+    const button = submitFor(cls, `${label} ${r.orderNumber}`, label)
+    return html`<form method="post" action="${action}"${then(message)}>${fields}${button}</form>`
+  }
   return html`<div class="order-moves">${move(false, w.common.confirm, 'secondary')}${move(
     true,
     w.orders.confirmAndMessage,
@@ -50,9 +55,15 @@ function rowMoves(w: Words, r: InboxRow, token: string): Html {
 
 /** One inbox row; `id="order-<id>"` lets the live script replace it in place. */
 export function inboxRow(w: Words, v: RowView, r: InboxRow): Html {
+  const number = html`<a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a>`
+  const isNew = r.isNew ? html` <span class="badge new">${w.orders.newMark}</span>` : ''
+  const total = html`<span class="total">${money(r.total, r.currency, v.locale)}</span>`
+  const phone = html`<a href="tel:${r.customerPhone}">${r.customerPhone}</a>`
+  const at = when(r.createdAt, v.locale, v.zone)
+  const placed = html`<time datetime="${new Date(r.createdAt).toISOString()}">${at}</time>`
   return html`<li class="order${raw(r.isNew ? ' is-new' : '')}" id="order-${r.id}" data-status="${r.status}">
-    <p class="order-head"><a href="/admin/orders/${encodeURIComponent(r.id)}"><strong>${r.orderNumber}</strong></a>${r.isNew ? html` <span class="badge new">${w.orders.newMark}</span>` : ''} ${statusBadge(w, r.status)} <span class="total">${money(r.total, r.currency, v.locale)}</span></p>
-    <p class="order-meta"><span>${r.customerName}</span> <a href="tel:${r.customerPhone}">${r.customerPhone}</a> <time datetime="${new Date(r.createdAt).toISOString()}">${when(r.createdAt, v.locale, v.zone)}</time></p>
+    <p class="order-head">${number}${isNew} ${statusBadge(w, r.status)} ${total}</p>
+    <p class="order-meta"><span>${r.customerName}</span> ${phone} ${placed}</p>
     ${r.items.length ? html`<p class="order-items">${itemsText(r)}</p>` : ''}
     ${r.status === 'pending' && v.token !== undefined ? rowMoves(w, r, v.token) : ''}
   </li>`
@@ -99,11 +110,13 @@ export function inboxPage(f: Frame, w: Words, d: InboxData): string {
     f,
     w.nav.orders,
     html`<section>
-      <nav aria-label="${w.common.status}" class="status-filters"><ul>${filter(undefined)}${ORDER_STATUSES.map(filter)}</ul></nav>
+      <nav aria-label="${w.common.status}" class="status-filters">
+      <ul>${filter(undefined)}${ORDER_STATUSES.map(filter)}</ul></nav>
       <form method="get" action="/admin/orders" role="search" class="order-search">
         ${d.status ? html`<input type="hidden" name="status" value="${d.status}">` : ''}
         <div><label for="q">${w.common.search}</label>
-        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint" placeholder="${w.orders.searchHint}" autocomplete="off">
+        <input id="q" name="q" type="search" value="${d.q ?? ''}" maxlength="100" aria-describedby="q-hint"
+          placeholder="${w.orders.searchHint}" autocomplete="off">
         <p id="q-hint" class="hint">${w.orders.searchHint}</p></div>
         <button type="submit">${w.common.search}</button>
       </form>

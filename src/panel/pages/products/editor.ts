@@ -6,8 +6,8 @@
  * because the product changed meanwhile says so and links the current version.
  */
 import { html, raw, type Html } from '../../../shop/html'
-import { can, form, layout, type Frame } from '../../views'
-import { banner, checkbox, errorAt, input, notice, select } from '../controls'
+import { can, confirmOrBack, form, layout, type Frame } from '../../views'
+import { banner, checkbox, defaultSave, errorAt, input, notice, select } from '../controls'
 import type { Problem } from '../kit'
 import type { ProductForm } from './form'
 import { picturesSection, type PicturesView } from './pictures-view'
@@ -37,7 +37,8 @@ function newPictures(f: Frame, d: EditorData): Html {
   const again = d.picked ? 'file-again' : ''
   return html`<h2>${w.products.pictures}</h2>
     <label for="file">${w.products.addPictures}</label>
-    <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp" aria-describedby="file-hint${again ? ` ${again}` : ''}">
+    <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp"
+      aria-describedby="file-hint${again ? ` ${again}` : ''}">
     <p id="file-hint" class="hint">${w.products.picturesHint(d.maxMb)} ${w.products.picturesOnCreate}</p>
     ${again ? html`<p id="file-again" class="error">${w.products.pickAgain}</p>` : ''}`
 }
@@ -47,8 +48,15 @@ function variantRows(f: Frame, d: EditorData): Html {
   const e = d.errors
   const writable = can(f, 'products:write')
   const last = d.form.variants.length - 1
+  const rowButton = (action: string, label: string, text: string) => {
+    const attrs = html`name="_action" value="${action}" class="secondary" aria-label="${label}"`
+    return html`<button type="submit" ${attrs}>${text}</button>`
+  }
   return html`${d.form.variants.map((v, i) => {
     const n = i + 1
+    const up = i > 0 ? rowButton(`up-${i}`, w.products.moveUpLabel(n), w.common.moveUp) : ''
+    const down = i < last ? rowButton(`down-${i}`, w.products.moveDownLabel(n), w.common.moveDown) : ''
+    const remove = rowButton(`remove-${i}`, w.products.removeVariant(n), w.common.remove)
     return html`<fieldset class="variant"><legend>${w.products.variant(n)}${v.name ? html` · ${v.name}` : ''}</legend>
       ${v.id ? html`<input type="hidden" name="v${i}-id" value="${v.id}">` : ''}
       ${input({ id: `v${i}-name`, label: w.products.variantName, value: v.name, errors: e, attrs: 'maxlength="100"' })}
@@ -70,15 +78,7 @@ function variantRows(f: Frame, d: EditorData): Html {
       </div>
       ${checkbox(`v${i}-isActive`, `v${i}-isActive`, w.products.variantActive, v.active)}
       ${errorAt(`v${i}-id`, e[`v${i}-id`])}
-      ${
-        writable
-          ? html`<div class="actions">${
-              i > 0
-                ? html`<button type="submit" name="_action" value="up-${i}" class="secondary" aria-label="${w.products.moveUpLabel(n)}">${w.common.moveUp}</button>`
-                : ''
-            }${i < last ? html`<button type="submit" name="_action" value="down-${i}" class="secondary" aria-label="${w.products.moveDownLabel(n)}">${w.common.moveDown}</button>` : ''}<button type="submit" name="_action" value="remove-${i}" class="secondary" aria-label="${w.products.removeVariant(n)}">${w.common.remove}</button></div>`
-          : ''
-      }
+      ${writable ? html`<div class="actions">${up}${down}${remove}</div>` : ''}
     </fieldset>`
   })}`
 }
@@ -88,12 +88,10 @@ export function editorPage(f: Frame, d: EditorData): string {
   const e = d.errors
   const writable = can(f, 'products:write')
   const action = d.id ? `/admin/products/${encodeURIComponent(d.id)}` : '/admin/products'
+  const addVariant = w.products.addVariant
+  const productPath = `/admin/products/${encodeURIComponent(d.id ?? '')}`
   // Enter in a field submits the form's first button: make that "save", not a row's "Remove".
-  const fields = html`${
-    writable
-      ? html`<button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">${w.common.save}</button>`
-      : ''
-  }
+  const fields = html`${writable ? defaultSave(w) : ''}
   <input type="hidden" name="updatedAt" value="${d.form.updatedAt}">
   <fieldset class="plain"${raw(writable ? '' : ' disabled')}><legend class="sr-only">${d.title}</legend>
     ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
@@ -143,7 +141,7 @@ export function editorPage(f: Frame, d: EditorData): string {
     <p class="hint">${w.products.variantsHint}</p>
     <input type="hidden" name="variantCount" value="${d.form.variants.length}">
     ${variantRows(f, d)}
-    ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${w.products.addVariant}</button>` : ''}
+    ${writable ? html`<button type="submit" name="_action" value="add" class="secondary">${addVariant}</button>` : ''}
     ${!d.id && writable ? newPictures(f, d) : ''}
   </fieldset>
   ${
@@ -153,10 +151,9 @@ export function editorPage(f: Frame, d: EditorData): string {
         }</button></p>`
       : ''
   }`
-  const conflict =
-    d.conflict && d.id
-      ? html`<div class="alert" role="alert"><p><strong>${w.products.changedTitle}</strong></p><p>${w.products.changedText}</p><p><a class="button" href="/admin/products/${encodeURIComponent(d.id)}">${w.products.reload}</a></p></div>`
-      : ''
+  const reload = html`<a class="button" href="${productPath}">${w.products.reload}</a>`
+  const changed = html`<p><strong>${w.products.changedTitle}</strong></p><p>${w.products.changedText}</p>`
+  const conflict = d.conflict && d.id ? html`<div class="alert" role="alert">${changed}<p>${reload}</p></div>` : ''
   return layout(
     f,
     d.title,
@@ -166,7 +163,7 @@ export function editorPage(f: Frame, d: EditorData): string {
     ${d.pictures ? picturesSection(d.pictures) : ''}
     ${
       d.id && writable
-        ? html`<p><a class="button secondary" href="/admin/products/${encodeURIComponent(d.id)}/delete">${w.products.deleteProduct}</a></p>`
+        ? html`<p><a class="button secondary" href="${productPath}/delete">${w.products.deleteProduct}</a></p>`
         : ''
     }
     <p><a href="/admin/products">${w.products.backToProducts}</a></p>`,
@@ -182,7 +179,7 @@ export function deleteConfirmPage(f: Frame, p: { id: string; name: string }): st
     ${form(
       f,
       `/admin/products/${encodeURIComponent(p.id)}/delete`,
-      html`<div class="actions"><button type="submit" class="danger">${w.products.confirmDelete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(p.id)}">${w.common.cancel}</a></div>`,
+      confirmOrBack(w.products.confirmDelete, `/admin/products/${encodeURIComponent(p.id)}`, w.common.cancel),
     )}
     </section>`,
     { narrow: true },

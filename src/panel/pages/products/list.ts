@@ -28,7 +28,9 @@ export interface ListData {
   done?: string
 }
 
-/** The first picture, small; decorative (the product's name is the link beside it). An empty box keeps the rows aligned. */
+/**
+ * The first picture, small; decorative (the product's name is the link beside it). An empty box keeps the rows aligned.
+ */
 const thumb = (t: { url: string } | null) =>
   t
     ? html`<img class="thumb" src="${t.url}" width="48" height="48" alt="" loading="lazy" decoding="async">`
@@ -55,6 +57,15 @@ export function listPage(f: Frame, d: ListData): string {
     { value: 'active', label: w.common.active },
     { value: 'inactive', label: w.common.inactive },
   ]
+  const option = (s: (typeof statuses)[number]) =>
+    html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`
+  const statusSelect = html`<select id="status" name="status">${statuses.map(option)}</select>`
+  const row = (r: (typeof d.rows)[number]) => {
+    const name = html`<a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a>`
+    const state = r.isActive ? w.common.active : w.common.inactive
+    const cell = html`<div class="product-cell">${thumb(r.thumbnail)}${name}</div>`
+    return html`<tr><td>${cell}</td><td>${r.price}</td><td>${stockCell(w, r)}</td><td>${state}</td></tr>`
+  }
   return layout(
     f,
     w.nav.products,
@@ -66,19 +77,18 @@ export function listPage(f: Frame, d: ListData): string {
     }
     ${catalogLinks(f)}
     <form method="get" action="/admin/products" role="search" class="filters">
-      <div><label for="q">${w.products.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}" maxlength="200"></div>
-      <div><label for="status">${w.common.status}</label><select id="status" name="status">${statuses.map((s) => html`<option value="${s.value}"${raw(s.value === d.status ? ' selected' : '')}>${s.label}</option>`)}</select></div>
+      <div><label for="q">${w.products.searchProducts}</label><input id="q" name="q" type="search" value="${d.q}"
+        maxlength="200"></div>
+      <div><label for="status">${w.common.status}</label>${statusSelect}</div>
       <div><button type="submit" class="secondary">${w.products.apply}</button></div>
     </form>
     ${
       d.rows.length === 0
         ? html`<p>${w.products.noProducts}</p>`
         : html`<div class="table"><table>
-      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.common.price}</th><th scope="col">${w.products.stock}</th><th scope="col">${w.common.status}</th></tr></thead>
-      <tbody>${d.rows.map(
-        (r) =>
-          html`<tr><td><div class="product-cell">${thumb(r.thumbnail)}<a href="/admin/products/${encodeURIComponent(r.id)}">${r.name}</a></div></td><td>${r.price}</td><td>${stockCell(w, r)}</td><td>${r.isActive ? w.common.active : w.common.inactive}</td></tr>`,
-      )}</tbody></table></div>`
+      <thead><tr><th scope="col">${w.common.name}</th><th scope="col">${w.common.price}</th>
+      <th scope="col">${w.products.stock}</th><th scope="col">${w.common.status}</th></tr></thead>
+      <tbody>${d.rows.map(row)}</tbody></table></div>`
     }
     ${pager(w, d.page, pages, href)}`,
   )

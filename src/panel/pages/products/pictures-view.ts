@@ -8,6 +8,7 @@
 import { html, raw, type Html } from '../../../shop/html'
 import type { ImageView } from '../../../modules/products'
 import { described } from '../controls'
+import { confirmOrBack } from '../../views/frame-base'
 import type { Words } from '../../words'
 
 export interface PicturesView {
@@ -25,12 +26,16 @@ export interface PicturesView {
   done?: string
 }
 
+const UPLOAD_FORM = raw('enctype="multipart/form-data" id="picture-upload" class="dropzone"')
 const base = (v: PicturesView) => `/admin/products/${encodeURIComponent(v.productId)}/pictures`
 const token = (v: PicturesView) => html`<input type="hidden" name="_csrf" value="${v.token}">`
 
 /** A move form: one button that posts the picture's new position (the API's PUT body). */
 function moveForm(v: PicturesView, img: ImageView, to: number, text: string, label: string): Html {
-  return html`<form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/move" data-move>${token(v)}<input type="hidden" name="position" value="${to}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`
+  const position = html`<input type="hidden" name="position" value="${to}">`
+  const button = html`<button type="submit" class="secondary" aria-label="${label}">${text}</button>`
+  const action = `${base(v)}/${encodeURIComponent(img.id)}/move`
+  return html`<form method="post" action="${action}" data-move>${token(v)}${position}${button}</form>`
 }
 
 export function pictureItems(v: PicturesView): Html {
@@ -39,7 +44,8 @@ export function pictureItems(v: PicturesView): Html {
   return html`${v.images.map((img, i) => {
     const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
     const height = Math.max(1, Math.round((img.height * thumb.width) / img.width))
-    return html`<li id="picture-${img.id}" class="picture" data-id="${img.id}" data-position="${i}"${raw(v.writable ? ' draggable="true"' : '')}>
+    const draggable = raw(v.writable ? ' draggable="true"' : '')
+    return html`<li id="picture-${img.id}" class="picture" data-id="${img.id}" data-position="${i}"${draggable}>
       <img src="${thumb.url}" width="${thumb.width}" height="${height}" alt="${w.products.pictureAlt(
         i + 1,
         v.productName,
@@ -51,7 +57,8 @@ export function pictureItems(v: PicturesView): Html {
               i > 0 ? moveForm(v, img, i - 1, w.products.moveEarlier, w.products.moveEarlierLabel(i + 1)) : ''
             }${
               i < n - 1 ? moveForm(v, img, i + 1, w.products.moveLater, w.products.moveLaterLabel(i + 1)) : ''
-            }<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete" aria-label="${w.products.deletePictureLabel(i + 1)}">${w.common.delete}</a></div>`
+            }<a class="button secondary" href="${base(v)}/${encodeURIComponent(img.id)}/delete"
+              aria-label="${w.products.deletePictureLabel(i + 1)}">${w.common.delete}</a></div>`
           : ''
       }</div>
     </li>`
@@ -62,19 +69,21 @@ export function picturesSection(v: PicturesView): Html {
   const { w } = v
   const errors = v.errors ?? []
   const upload = v.writable
-    ? html`<form method="post" action="${base(v)}" enctype="multipart/form-data" id="picture-upload" class="dropzone">${token(v)}
+    ? html`<form method="post" action="${base(v)}" ${UPLOAD_FORM}>${token(v)}
       <label for="file">${w.products.addPictures}</label>
       <input id="file" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp"${described(
         'file',
         w.products.picturesHint(v.maxMb),
         errors.join(' ') || undefined,
       )}>
-      <p id="file-hint" class="hint">${w.products.picturesHint(v.maxMb)} <span id="drop-hint" hidden>${w.products.dropHere}</span></p>
+      <p id="file-hint" class="hint">${w.products.picturesHint(v.maxMb)} <span id="drop-hint"
+        hidden>${w.products.dropHere}</span></p>
       ${errors.length ? html`<ul id="file-error" class="error">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
       ${v.upgradeUrl ? html`<p><a class="button" href="${v.upgradeUrl}">${w.problems.upgradePlan}</a></p>` : ''}
       <p data-upload-button><button type="submit" class="secondary">${w.products.upload}</button></p>
     </form>
-    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.products.uploading('{name}')}" data-uploaded="${w.products.uploaded}" data-failed="${w.products.uploadFailed}"></ul>`
+    <ul id="upload-progress" class="list uploads" hidden data-uploading="${w.products.uploading('{name}')}"
+      data-uploaded="${w.products.uploaded}" data-failed="${w.products.uploadFailed}"></ul>`
     : ''
   return html`<section id="pictures" aria-labelledby="pictures-title">
     <h2 id="pictures-title">${w.products.pictures}</h2>
@@ -96,11 +105,13 @@ export function picturesSection(v: PicturesView): Html {
 export function pictureDeleteBody(v: PicturesView, img: ImageView, n: number): Html {
   const { w } = v
   const thumb = img.sizes[0] ?? { url: img.url, width: img.width }
+  const back = `/admin/products/${encodeURIComponent(v.productId)}#pictures`
   return html`<section><p><img class="picture-big" src="${thumb.url}" width="${thumb.width}" height="${Math.max(
     1,
     Math.round((img.height * thumb.width) / img.width),
   )}" alt="${w.products.pictureAlt(n, v.productName)}"></p>
     <p>${w.products.deletePictureText}</p>
-    <form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/delete">${token(v)}<div class="actions"><button type="submit" class="danger">${w.common.delete}</button><a class="button secondary" href="/admin/products/${encodeURIComponent(v.productId)}#pictures">${w.common.cancel}</a></div></form>
+    <form method="post" action="${base(v)}/${encodeURIComponent(img.id)}/delete">${token(v)}
+    ${confirmOrBack(w.common.delete, back, w.common.cancel)}</form>
   </section>`
 }

@@ -44,7 +44,10 @@ export function productPages(kit: PanelEnv): PageRoute[] {
     return applyRowAction(d.form, field(c.body, '_action') ?? 'save') ? editor(c, 200, d) : undefined
   }
 
-  /** A row button re-shows the form; "Save" runs `save` (the saved product's id) and redirects to it, or shows the refusal on the form. */
+  /**
+   * A row button re-shows the form; "Save" runs `save` (the saved
+   * product's id) and redirects to it, or shows the refusal on the form.
+   */
   function submit(c: PageReq, d: { id?: string; title: string; form: ProductForm }, save: () => string) {
     const shown = rowAction(c, d)
     if (shown) return shown
