@@ -98,8 +98,11 @@ export function widthsFor(width: number): number[] {
  * `too_many_pixels` (over `maxPixels`, from the header). EXIF, GPS, ICC and XMP are dropped
  * (sharp keeps no metadata unless asked); the EXIF orientation is applied first.
  */
-export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<Rendition[]> {
-  const kind = sniff(bytes)
+export async function renditions(bytes: Uint8Array | string, maxPixels: number): Promise<Rendition[]> {
+  // A path (a staged upload): only its first bytes are read here; sharp reads the rest itself.
+  const kind = sniff(
+    typeof bytes === 'string' ? new Uint8Array(await Bun.file(bytes).slice(0, 12).arrayBuffer()) : bytes,
+  )
   if (!kind) throw bad('unsupported_type', 'file must be a JPEG, PNG or WebP image (recognised by its content)')
   const sharp = await vips()
   let meta: Metadata
@@ -123,7 +126,12 @@ export async function renditions(bytes: Uint8Array, maxPixels: number): Promise<
   return encode(bytes, kind, widths, maxPixels)
 }
 
-async function encode(bytes: Uint8Array, kind: ImageKind, widths: number[], maxPixels: number): Promise<Rendition[]> {
+async function encode(
+  bytes: Uint8Array | string,
+  kind: ImageKind,
+  widths: number[],
+  maxPixels: number,
+): Promise<Rendition[]> {
   const sharp = await vips()
   try {
     // Decode once, at the largest width (JPEG shrinks on load), to raw pixels; the smaller

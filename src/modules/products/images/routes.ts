@@ -36,7 +36,10 @@ export const imageRoutes = (port: ImageRoutesPort) =>
         try {
           const staged = await stageUpload(request, port.config.dataDir, port.config.mediaMaxBytes)
           try {
-            const image = await uploadImage({ ctx, input: { productId: params.id, file: staged?.file } })
+            const image = await uploadImage({
+              ctx,
+              input: { productId: params.id, file: staged?.file, path: staged?.path },
+            })
             set.status = 201
             return { data: image }
           } finally {

@@ -38,10 +38,11 @@ function renumber(db: Database, fx: Fx, productId: string, ids: string[]): void 
 
 export async function uploadImage({
   ctx,
-  input: { productId, file },
+  input: { productId, file, path },
 }: {
   ctx: Ctx
-  input: { productId: string; file: Blob | undefined }
+  /** `path`: where `file` is on disk (a staged upload); without it the bytes are read into memory. */
+  input: { productId: string; file: Blob | undefined; path?: string }
 }): Promise<ImageView> {
   ownProduct(ctx, productId)
   if (!(file instanceof Blob))
@@ -49,9 +50,10 @@ export async function uploadImage({
   if (file.size > ctx.config.mediaMaxBytes) throw new PayloadTooLarge(ctx.config.mediaMaxBytes)
   // Refused early without decoding when the cap is already reached; checked again when writing.
   checkCap(ctx, rowsOf(ctx.db.$client, productId).length)
-  // The bytes are read inside the slot: a waiting upload (a disk-backed Blob) holds no memory.
+  // Inside the slot: a waiting upload (a disk-backed Blob) holds no memory, and a staged one is
+  // never read into it at all — sharp reads the file and the original is copied on disk.
   const { original, made } = await inResizeSlot(ctx.store.id, async () => {
-    const original = new Uint8Array(await file.arrayBuffer())
+    const original = path ?? new Uint8Array(await file.arrayBuffer())
     return { original, made: await renditions(original, ctx.config.mediaMaxPixels) }
   })
   const id = createId()

@@ -18,6 +18,8 @@ const stagingDir = (dataDir: string) => path.join(mediaRoot(dataDir), 'staging')
 export interface StagedFile {
   /** The file part as a disk-backed Blob: nothing is read until the service asks. */
   file: Blob
+  /** Where it is on disk: sharp reads it from there, and the original is copied from there. */
+  path: string
   size: number
   remove(): Promise<void>
 }
@@ -35,6 +37,7 @@ const notMultipart = () =>
  */
 export interface StagedPart {
   file: Blob
+  path: string
   size: number
   /** The name the browser gave the file (shown beside its error; never used for a path). */
   filename: string
@@ -124,7 +127,11 @@ export async function stageUploads(
     await remove()
     throw new ValidationError('file', 'invalid_format', 'The multipart body could not be read')
   }
-  return { files: parts.map((p) => ({ file: Bun.file(p.target), size: p.size, filename: p.filename })), fields, remove }
+  return {
+    files: parts.map((p) => ({ file: Bun.file(p.target), path: p.target, size: p.size, filename: p.filename })),
+    fields,
+    remove,
+  }
 }
 
 /**
@@ -144,5 +151,5 @@ export async function stageUpload(
     await staged.remove()
     throw new PayloadTooLarge(maxFileBytes)
   }
-  return { file: part.file, size: part.size, remove: staged.remove }
+  return { file: part.file, path: part.path, size: part.size, remove: staged.remove }
 }

@@ -6,7 +6,7 @@
  * from anything a client sent.
  */
 import { lstatSync, readdirSync, realpathSync } from 'node:fs'
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media')
@@ -74,14 +74,18 @@ export async function saveImage(
   dataDir: string,
   storeId: string,
   imageId: string,
-  original: Uint8Array,
+  /** The uploaded bytes, or the path of a file holding them (copied, never read into memory). */
+  original: Uint8Array | string,
   renditions: { width: number; data: Uint8Array }[],
 ): Promise<void> {
   const pub = publicDir(dataDir, storeId)
   const orig = originalsDir(dataDir, storeId)
   await Promise.all([mkdir(pub, { recursive: true, mode: 0o755 }), mkdir(orig, { recursive: true, mode: 0o700 })])
   await Promise.all([
-    writeFile(path.join(orig, imageId), original, { mode: 0o600 }).then(() => chmod(path.join(orig, imageId), 0o600)),
+    (typeof original === 'string'
+      ? copyFile(original, path.join(orig, imageId))
+      : writeFile(path.join(orig, imageId), original, { mode: 0o600 })
+    ).then(() => chmod(path.join(orig, imageId), 0o600)),
     ...renditions.map((r) => writeFile(path.join(pub, renditionName(imageId, r.width)), r.data, { mode: 0o644 })),
   ])
 }

@@ -33,7 +33,7 @@ export async function addPictures(
   const out: Added = { added: 0, errors: [], status: 201 }
   for (const part of parts) {
     try {
-      await uploadImage({ ctx, input: { productId, file: part?.file } })
+      await uploadImage({ ctx, input: { productId, file: part?.file, path: part?.path } })
       out.added++
     } catch (e) {
       // A product gone or another store's is the page's to answer, not a file's problem.
