@@ -8,7 +8,7 @@
  * 640 × 640 keeps the demo quick (two renditions, 320 and 640, a few tens of ms each) and is
  * enough for a phone's card and product page.
  */
-import sharp from 'sharp'
+import { vips } from '../lib/vips'
 
 export type Motif = 'bag' | 'tin' | 'dripper' | 'teapot'
 
@@ -84,6 +84,8 @@ ${motifSvg(motif, ink, initial)}
 
 /** A PNG of the product's picture: what a seller would upload. */
 export async function picturePng(name: string, motif: Motif, index: number): Promise<Uint8Array> {
+  // sharp only when a picture is missing: a demo run over pictures it made before never loads libvips.
+  const sharp = await vips()
   return new Uint8Array(
     await sharp(Buffer.from(pictureSvg(name, motif, index)))
       .png({ compressionLevel: 1 })

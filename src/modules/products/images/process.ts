@@ -9,6 +9,7 @@
  */
 import type { Metadata } from 'sharp'
 import { ValidationError, type ErrorReason } from '../../../lib/errors'
+import { trimCAllocator } from '../../../lib/malloc-trim'
 import { vips } from '../../../lib/vips'
 
 /** Rendition widths: each not wider than the (oriented) original, which is never enlarged. */
@@ -56,7 +57,14 @@ export async function inResizeSlot<T>(storeId: string, fn: () => Promise<T>): Pr
     if (mine) waiting.delete(storeId), waiting.set(storeId, mine)
     const next = nextWaiter()
     if (next) next()
-    else busy--
+    else {
+      busy--
+      // The slot is idle: the uploads' bytes (the original, the pixels: ArrayBuffers outside
+      // the JavaScript heap) are collected now rather than at the engine's next collection, and
+      // what libvips freed goes back to the kernel (lib/malloc-trim.ts; docs/decisions/031).
+      Bun.gc(true)
+      trimCAllocator()
+    }
   }
 }
 
