@@ -99,12 +99,8 @@ function editorPage(
   const e = d.errors
   const writable = can(f, 'shipping:write')
   return crudEditor(f, {
+    ...d,
     base: '/admin/shipping',
-    id: d.id,
-    title: d.title,
-    done: d.done,
-    problem: d.problem,
-    errors: e,
     writable,
     words: w.shipping,
     controls: html`

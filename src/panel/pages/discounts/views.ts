@@ -134,12 +134,8 @@ export function editorPage(
   const writable = can(f, 'discounts:write')
   const x = d.form
   return crudEditor(f, {
+    ...d,
     base: '/admin/discounts',
-    id: d.id,
-    title: d.title,
-    done: d.done,
-    problem: d.problem,
-    errors: e,
     writable,
     words: w.discounts,
     controls: html`
