@@ -4,8 +4,9 @@
  * and the confirmation page a delete asks on.
  */
 import { AppError } from '../../lib/errors'
-import { html } from '../../shop/html'
+import { html, raw, type Html } from '../../shop/html'
 import { confirmOrBack, forbiddenPage, form, layout, messagePage, type Frame } from '../views'
+import { banner, notice } from './controls'
 import { problemsOf, refusalOf, type PageReq, type Problem } from './kit'
 import type { PanelEnv } from '../env'
 
@@ -51,3 +52,39 @@ export function confirmPage(f: Frame, o: { title: string; text: string; action: 
 /** The `?done=` notice of a page after a POST redirected to it: "saved" is every page's one word. */
 export const doneOf = (c: PageReq, words: Record<string, string>) =>
   c.query.done === 'saved' ? c.w.common.saved : words[c.query.done ?? '']
+
+/**
+ * A record's editor (new or existing): the notice of a redirect, the refused form's banner, the
+ * controls (each on a line of its own: they start with a line break) in a fieldset disabled for a person who may only read, "Save" (or the page's "Create"),
+ * "Delete" for an existing record, and the way back to the list.
+ */
+export function crudEditor(
+  f: Frame,
+  o: {
+    base: string
+    id?: string
+    title: string
+    done?: string
+    problem?: Problem
+    errors: Record<string, string>
+    writable: boolean
+    words: { create: string; readOnly: string; back: string }
+    controls: Html
+  },
+): string {
+  const w = f.w
+  const at = o.id ? `${o.base}/${encodeURIComponent(o.id)}` : o.base
+  const submit = o.writable ? html`<p><button type="submit">${o.id ? w.common.save : o.words.create}</button></p>` : ''
+  const fields = html`<fieldset class="plain"${raw(o.writable ? '' : ' disabled')}><legend class="sr-only">${o.title}</legend>${o.controls}</fieldset>
+    ${submit}`
+  const remove =
+    o.id && o.writable ? html`<p><a class="button secondary" href="${at}/delete">${w.common.delete}</a></p>` : ''
+  return layout(
+    f,
+    o.title,
+    html`${notice(o.done)}${banner(w, o.problem, o.errors)}${o.writable ? '' : html`<p class="hint">${o.words.readOnly}</p>`}
+    <section>${form(f, at, fields, 'novalidate')}</section>
+    ${remove}
+    <p><a href="${o.base}">${o.words.back}</a></p>`,
+  )
+}

@@ -8,11 +8,11 @@ import {
   updateShipping,
 } from '../../modules/shipping'
 import { checkBody } from '../../plugins/validation-errors'
-import { html, raw } from '../../shop/html'
+import { html } from '../../shop/html'
 import { formatMoney } from '../../shop/i18n'
-import { can, form, layout, type Frame, linkFor } from '../views'
-import { banner, checkbox, input, notice } from './controls'
-import { doneOf } from './crud'
+import { can, layout, type Frame, linkFor } from '../views'
+import { checkbox, input, notice } from './controls'
+import { crudEditor, doneOf } from './crud'
 import { crudPages } from './crud-pages'
 import { amountText, field, numberField, ticked, type PageRoute, type Problem } from './kit'
 import type { PanelEnv } from '../env'
@@ -98,8 +98,12 @@ function editorPage(
   const w = f.w
   const e = d.errors
   const writable = can(f, 'shipping:write')
-  const legend = html`<legend class="sr-only">${d.title}</legend>`
-  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}>${legend}
+  return crudEditor(f, {
+    ...d,
+    base: '/admin/shipping',
+    writable,
+    words: w.shipping,
+    controls: html`
     ${input({ id: 'name', label: w.common.name, value: d.form.name, errors: e, attrs: 'required maxlength="200"' })}
     ${input({
       id: 'price',
@@ -125,18 +129,8 @@ function editorPage(
       errors: e,
       attrs: 'inputmode="numeric"',
     })}
-    ${checkbox('isActive', 'isActive', w.shipping.active, d.form.active)}</fieldset>
-    ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.shipping.create}</button></p>` : ''}`
-  return layout(
-    f,
-    d.title,
-    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
-      writable ? '' : html`<p class="hint">${w.shipping.readOnly}</p>`
-    }
-    <section>${form(f, d.id ? at(d.id) : '/admin/shipping', fields, 'novalidate')}</section>
-    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
-    <p><a href="/admin/shipping">${w.shipping.back}</a></p>`,
-  )
+    ${checkbox('isActive', 'isActive', w.shipping.active, d.form.active)}`,
+  })
 }
 
 export function shippingPages(kit: PanelEnv): PageRoute[] {

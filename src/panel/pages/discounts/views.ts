@@ -4,10 +4,11 @@
  * schema and the module refuse it at the same field as over the API).
  */
 import type { getDiscount } from '../../../modules/discounts'
-import { html, raw } from '../../../shop/html'
+import { html } from '../../../shop/html'
 import { formatMoney } from '../../../shop/i18n'
 import { can, form, layout, type Frame } from '../../views'
-import { banner, checkbox, input, notice, select } from '../controls'
+import { checkbox, input, notice, select } from '../controls'
+import { crudEditor } from '../crud'
 import { amountText, field, numberField, ticked, type Problem } from '../kit'
 
 export type Discount = ReturnType<typeof getDiscount>
@@ -132,8 +133,12 @@ export function editorPage(
   const e = d.errors
   const writable = can(f, 'discounts:write')
   const x = d.form
-  const legend = html`<legend class="sr-only">${d.title}</legend>`
-  const fields = html`<fieldset class="plain"${raw(writable ? '' : ' disabled')}>${legend}
+  return crudEditor(f, {
+    ...d,
+    base: '/admin/discounts',
+    writable,
+    words: w.discounts,
+    controls: html`
     ${input({
       id: 'code',
       label: w.common.code,
@@ -185,16 +190,6 @@ export function editorPage(
       hint: w.discounts.expiresHint,
       errors: e,
     })}
-    ${checkbox('isActive', 'isActive', w.common.active, x.active)}</fieldset>
-    ${writable ? html`<p><button type="submit">${d.id ? w.common.save : w.discounts.create}</button></p>` : ''}`
-  return layout(
-    f,
-    d.title,
-    html`${notice(d.done)}${banner(f.w, d.problem, e)}${
-      writable ? '' : html`<p class="hint">${w.discounts.readOnly}</p>`
-    }
-    <section>${form(f, d.id ? at(d.id) : '/admin/discounts', fields, 'novalidate')}</section>
-    ${d.id && writable ? html`<p><a class="button secondary" href="${at(d.id)}/delete">${w.common.delete}</a></p>` : ''}
-    <p><a href="/admin/discounts">${w.discounts.back}</a></p>`,
-  )
+    ${checkbox('isActive', 'isActive', w.common.active, x.active)}`,
+  })
 }
