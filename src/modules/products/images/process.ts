@@ -49,6 +49,9 @@ export async function inResizeSlot<T>(storeId: string, fn: () => Promise<T>): Pr
     })
   } else busy++
   try {
+    // The chunks of the bodies streamed to disk so far are garbage (ArrayBuffers outside the
+    // JavaScript heap): collected before libvips allocates, not on top of it (docs/decisions/031).
+    Bun.gc(true)
     return await fn()
   } finally {
     // The store that just had the slot waits behind every other store; then the slot goes
