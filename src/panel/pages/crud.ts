@@ -55,8 +55,9 @@ export const doneOf = (c: PageReq, words: Record<string, string>) =>
 
 /**
  * A record's editor (new or existing): the notice of a redirect, the refused form's banner, the
- * controls (each on a line of its own: they start with a line break) in a fieldset disabled for a person who may only read, "Save" (or the page's "Create"),
- * "Delete" for an existing record, and the way back to the list.
+ * controls (each on a line of its own: they start with a line break) in a fieldset disabled for a
+ * person who may only read, "Save" (or the page's "Create"), "Delete" for an existing record, and
+ * the way back to the list.
  */
 export function crudEditor(
   f: Frame,
@@ -74,15 +75,18 @@ export function crudEditor(
 ): string {
   const w = f.w
   const at = o.id ? `${o.base}/${encodeURIComponent(o.id)}` : o.base
-  const submit = o.writable ? html`<p><button type="submit">${o.id ? w.common.save : o.words.create}</button></p>` : ''
-  const fields = html`<fieldset class="plain"${raw(o.writable ? '' : ' disabled')}><legend class="sr-only">${o.title}</legend>${o.controls}</fieldset>
+  const submitLabel = o.id ? w.common.save : o.words.create
+  const submit = o.writable ? html`<p><button type="submit">${submitLabel}</button></p>` : ''
+  const legend = html`<legend class="sr-only">${o.title}</legend>`
+  const fields = html`<fieldset class="plain"${raw(o.writable ? '' : ' disabled')}>${legend}${o.controls}</fieldset>
     ${submit}`
   const remove =
     o.id && o.writable ? html`<p><a class="button secondary" href="${at}/delete">${w.common.delete}</a></p>` : ''
+  const readOnly = o.writable ? '' : html`<p class="hint">${o.words.readOnly}</p>`
   return layout(
     f,
     o.title,
-    html`${notice(o.done)}${banner(w, o.problem, o.errors)}${o.writable ? '' : html`<p class="hint">${o.words.readOnly}</p>`}
+    html`${notice(o.done)}${banner(w, o.problem, o.errors)}${readOnly}
     <section>${form(f, at, fields, 'novalidate')}</section>
     ${remove}
     <p><a href="${o.base}">${o.words.back}</a></p>`,
