@@ -114,16 +114,28 @@ test('installable panel: worker, push shown and tapped, manifest and icons, offl
   const payload = decryptPush(push.received[0]!, sub) as { title: string; url: string }
   expect(payload.url).toBe(`/admin/orders/${order.id}`)
 
-  // Listening before enabling: the registrations are reported as it is enabled, and an event
-  // that arrived before the listener would be missed for good.
+  // Listening before enabling: the registrations and versions are reported as it is enabled, and
+  // an event that arrived before the listener would be missed for good. The push goes to the
+  // panel's live registration once its worker version is activated (a message delivered to a
+  // registration still settling can be dropped by the browser, not by the worker).
   const registered = new Promise<string>((resolve) => {
+    let id: string | undefined
+    const activated = new Set<string>()
+    const settle = () => {
+      if (id && activated.has(id)) resolve(id)
+    }
     cdp.on(
       'ServiceWorker.workerRegistrationUpdated',
-      (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-        const r = e.registrations.find((x) => x.scopeURL === `${h.origin}/admin/`)
-        if (r) resolve(r.registrationId)
+      (e: { registrations: { registrationId: string; scopeURL: string; isDeleted?: boolean }[] }) => {
+        const r = e.registrations.find((x) => x.scopeURL === `${h.origin}/admin/` && !x.isDeleted)
+        if (r) id = r.registrationId
+        settle()
       },
     )
+    cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { registrationId: string; status: string }[] }) => {
+      for (const v of e.versions) if (v.status === 'activated') activated.add(v.registrationId)
+      settle()
+    })
   })
   await cdp.send('ServiceWorker.enable')
   const registrationId = await registered
