@@ -57,7 +57,19 @@ export const memoryWatch = (o: MemoryWatchOptions): MemoryWatch =>
     ...o,
   })
 
-/** Starts the watch for the service's process (`MEMORY_COLLECT_STEP_MB`; 0 leaves it off). */
+/**
+ * Whether this process collects around picture resizes (products/images/process.ts,
+ * docs/decisions/031). Off until the service's own process turns it on: tests run many apps in
+ * one process whose heap is far larger than a server's, and a full collection per upload there
+ * costs seconds and proves nothing.
+ */
+export const collections = { aroundResizes: false }
+
+/**
+ * Starts the watch for the service's process and the collections around resizes
+ * (`MEMORY_COLLECT_STEP_MB`; 0 leaves both off).
+ */
 export function startMemoryWatch(stepMb: number): (() => void) | undefined {
+  collections.aroundResizes = stepMb > 0
   return stepMb > 0 ? memoryWatch({ stepBytes: stepMb * 1024 * 1024 }).start() : undefined
 }

@@ -4,7 +4,7 @@
  * engine's own collections.
  */
 import { expect, test } from 'bun:test'
-import { MemoryWatch, startMemoryWatch } from '../../src/lib/memory-watch'
+import { collections, MemoryWatch, startMemoryWatch } from '../../src/lib/memory-watch'
 
 const MB = 1024 * 1024
 
@@ -62,7 +62,12 @@ test("the engine's own collections lower the mark", () => {
 
 test('a step of 0 MB starts no watch', () => {
   expect(startMemoryWatch(0)).toBeUndefined()
+  expect(collections.aroundResizes).toBe(false)
   const stop = startMemoryWatch(32)
   expect(typeof stop).toBe('function')
+  // The service's process also collects around picture resizes; 0 leaves that off too.
+  expect(collections.aroundResizes).toBe(true)
   stop?.()
+  startMemoryWatch(0)
+  expect(collections.aroundResizes).toBe(false)
 })

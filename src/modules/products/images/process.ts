@@ -10,6 +10,7 @@
 import type { Metadata } from 'sharp'
 import { ValidationError, type ErrorReason } from '../../../lib/errors'
 import { trimCAllocator } from '../../../lib/malloc-trim'
+import { collections } from '../../../lib/memory-watch'
 import { vips } from '../../../lib/vips'
 
 /** Rendition widths: each not wider than the (oriented) original, which is never enlarged. */
@@ -51,7 +52,7 @@ export async function inResizeSlot<T>(storeId: string, fn: () => Promise<T>): Pr
   try {
     // The chunks of the bodies streamed to disk so far are garbage (ArrayBuffers outside the
     // JavaScript heap): collected before libvips allocates, not on top of it (docs/decisions/031).
-    Bun.gc(true)
+    if (collections.aroundResizes) Bun.gc(true)
     return await fn()
   } finally {
     // The store that just had the slot waits behind every other store; then the slot goes
@@ -65,7 +66,7 @@ export async function inResizeSlot<T>(storeId: string, fn: () => Promise<T>): Pr
       // The slot is idle: the uploads' bytes (the original, the pixels: ArrayBuffers outside
       // the JavaScript heap) are collected now rather than at the engine's next collection, and
       // what libvips freed goes back to the kernel (lib/malloc-trim.ts; docs/decisions/031).
-      Bun.gc(true)
+      if (collections.aroundResizes) Bun.gc(true)
       trimCAllocator()
     }
   }
