@@ -3,6 +3,7 @@
  * body, connections, durationSec) → `connections` keep-alive loops of fetch for the duration;
  * prints one JSON object (requests, rps, p50/p90/p99 ms, non2xx, errors) on stdout.
  */
+import { percentile } from './lib/percentile'
 const spec = JSON.parse(process.env.LOAD_SPEC!) as {
   url: string
   method: string
@@ -39,8 +40,7 @@ const started = performance.now()
 await Promise.all(Array.from({ length: spec.connections }, loop))
 const elapsed = (performance.now() - started) / 1000
 latencies.sort((a, b) => a - b)
-const pct = (p: number) =>
-  latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! : NaN
+const pct = (p: number) => percentile(latencies, p)
 process.stdout.write(
   JSON.stringify({
     requests: latencies.length,
@@ -53,4 +53,3 @@ process.stdout.write(
     durationSec: spec.durationSec,
   }),
 )
-export {}

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
 import {
+  percentileOf,
   cpuPlan,
   fmtInt,
   fmtMs,
@@ -38,11 +39,6 @@ function memory(pid: number): { peak: number; now: number } {
 }
 
 const fmtMiB = (n: number) => `${n.toFixed(0)} MiB`
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN
-}
-
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   // A photo-like 4000 × 3000 JPEG of about 3 MB (noise keeps the encoder from shrinking it to nothing).
   const jpeg = await sharp({
@@ -147,7 +143,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
         p50: fmtMs(busy.p50),
         p99: fmtMs(busy.p99),
         uploads: during.length,
-        'upload p50': fmtMs(pct(during, 0.5)),
+        'upload p50': fmtMs(percentileOf(during, 50)),
         'upload max': fmtMs(Math.max(...during)),
         'server peak RSS': fmtMiB(memParallel.peak),
       },
@@ -164,10 +160,10 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       {
         condition: 'one upload at a time (time to 201)',
         'req/s': '—',
-        p50: fmtMs(pct(single, 0.5)),
+        p50: fmtMs(percentileOf(single, 50)),
         p99: '—',
         uploads: single.length,
-        'upload p50': fmtMs(pct(single, 0.5)),
+        'upload p50': fmtMs(percentileOf(single, 50)),
         'upload max': fmtMs(Math.max(...single)),
         'server peak RSS': fmtMiB(memSingle.peak),
       },
@@ -190,7 +186,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
       ],
       pass,
       summary:
-        `upload ${fmtMs(pct(single, 0.5))}; list p99 ${fmtMs(busy.p99)} with ${PARALLEL} uploads ` +
+        `upload ${fmtMs(percentileOf(single, 50))}; list p99 ${fmtMs(busy.p99)} with ${PARALLEL} uploads ` +
         `vs ${fmtMs(base1.p99)} without`,
     }
   } finally {

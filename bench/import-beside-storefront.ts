@@ -12,7 +12,17 @@
  * Run: `bun run bench import-beside-storefront`.
  */
 import { loadavg } from 'node:os'
-import { fmtMs, seed, startServer, tempDir, type BenchOpts, type BenchResult, type Row } from './lib'
+import {
+  fmtMs,
+  percentile,
+  percentileOf,
+  seed,
+  startServer,
+  tempDir,
+  type BenchOpts,
+  type BenchResult,
+  type Row,
+} from './lib'
 import { BENCH_PASSWORD, seedOwner } from './lib/panel'
 import { panelSession } from './lib/panel-session'
 
@@ -26,8 +36,6 @@ const rowsFile = (n: number) => {
     lines.push(`Item ${i},item-${i},"${desc}",${5 + (i % 50)},,Category ${(i % 3) + 1},,,${i % 20},true`)
   return `${lines.join('\r\n')}\r\n`
 }
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()
@@ -56,8 +64,8 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
     return {
       phase: name,
       pages: s.length,
-      p50: fmtMs(pct(s, 0.5)),
-      p99: fmtMs(pct(s, 0.99)),
+      p50: fmtMs(percentile(s, 50)),
+      p99: fmtMs(percentile(s, 99)),
       max: fmtMs(s.at(-1) ?? NaN),
       ...extra,
     }
@@ -116,10 +124,7 @@ export async function run(opts: BenchOpts): Promise<BenchResult> {
   } finally {
     await server.stop()
   }
-  const p99 = pct(
-    [...during].sort((a, b) => a - b),
-    0.99,
-  )
+  const p99 = percentileOf(during, 99)
   return {
     name: 'import-beside-storefront',
     title:

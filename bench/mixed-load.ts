@@ -4,6 +4,7 @@
  * the weighted endpoints over several stores; prints per-endpoint latency percentiles (ms,
  * as the client sees them) and statuses as one JSON object on stdout.
  */
+import { percentile } from './lib/percentile'
 interface StoreSpec {
   storeId: string
   slug: string
@@ -97,7 +98,7 @@ const elapsed = (performance.now() - started) / 1000
 const out: Record<string, unknown> = { elapsed, errors, endpoints: {} }
 for (const n of names) {
   const a = lat.get(n)!.sort((x, y) => x - y)
-  const pct = (p: number) => (a.length ? a[Math.min(a.length - 1, Math.floor((p / 100) * a.length))]! : NaN)
+  const pct = (p: number) => percentile(a, p)
   ;(out.endpoints as Record<string, unknown>)[n] = {
     n: a.length,
     p50: pct(50),
@@ -106,4 +107,3 @@ for (const n of names) {
   }
 }
 process.stdout.write(JSON.stringify(out))
-export {}

@@ -26,6 +26,7 @@ import {
   fmtPct,
   fmtUs,
   load,
+  percentile as pct,
   seed,
   sleep,
   startServer,
@@ -38,9 +39,6 @@ import {
 const DEVICES = 100
 const RATE = 10
 const TARGET_RATIO = 0.9
-
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
   const dataDir = tempDir()

@@ -16,6 +16,7 @@
  * `FLOOD_ADDRESSES=<n>` changes the number of flooding addresses.
  */
 import {
+  percentileOf,
   fmtInt,
   fmtMs,
   sleep,
@@ -98,10 +99,6 @@ async function flood(url: string, addresses: number, stop: Promise<void>): Promi
   return statuses
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length ? s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]! : NaN
-}
 const count = (xs: number[], x: number) => xs.filter((y) => y === x).length
 
 function row(server: string, run: string, c: Clean, floodStatuses: number[] | undefined): Row {
@@ -111,8 +108,8 @@ function row(server: string, run: string, c: Clean, floodStatuses: number[] | un
     'clean sign-ins': c.statuses.length,
     'signed in (303)': count(c.statuses, 303),
     'refused (429)': count(c.statuses, 429),
-    p50: fmtMs(pct(c.ms, 50)),
-    p90: fmtMs(pct(c.ms, 90)),
+    p50: fmtMs(percentileOf(c.ms, 50)),
+    p90: fmtMs(percentileOf(c.ms, 90)),
     max: fmtMs(Math.max(...c.ms)),
     'flood requests': floodStatuses ? fmtInt(floodStatuses.length) : '—',
     'flood checked (401)': floodStatuses ? fmtInt(count(floodStatuses, 401)) : '—',

@@ -26,6 +26,7 @@ import {
   fmtPct,
   fmtUs,
   load,
+  percentile as pct,
   seed,
   sleep,
   startServer,
@@ -43,11 +44,6 @@ interface Receipt {
   at: number
   body: string
   headers: Record<string, string>
-}
-
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
 export async function run(opts: BenchOpts): Promise<BenchResult> {
