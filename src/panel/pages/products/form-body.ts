@@ -3,7 +3,7 @@
  * memory): a browser's multipart body with the picked pictures staged to disk, or a plain
  * url-encoded form (a client that sends no pictures), read up to the panel's usual 1 MiB.
  */
-import { PayloadTooLarge } from '../../../lib/errors'
+import { readLimited } from '../../../http/body-limit'
 import { stageUploads, type StagedParts } from '../../../modules/products'
 import { PANEL_MAX_BODY } from '../../gate'
 import { MAX_VARIANT_ROWS } from './form'
@@ -11,23 +11,9 @@ import { MAX_VARIANT_ROWS } from './form'
 /** ~8 fields and 5 per variant row, a 10,000-character description; all of them the panel's 1 MiB. */
 const FORM_TEXT = { count: 16 + 5 * MAX_VARIANT_ROWS, size: 40_000, total: PANEL_MAX_BODY }
 
-async function boundedText(request: Request, max: number): Promise<string> {
-  const reader = request.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      throw new PayloadTooLarge(max)
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks))
-}
+/** A url-encoded form's text, read up to the panel's 1 MiB (PayloadTooLarge past it). */
+const formText = async (request: Request) =>
+  request.body ? new TextDecoder().decode(await readLimited(request.body, PANEL_MAX_BODY)) : ''
 
 export async function readNewProductBody(
   request: Request,
@@ -36,6 +22,6 @@ export async function readNewProductBody(
   const type = (request.headers.get('content-type') ?? '').toLowerCase()
   if (type.startsWith('multipart/form-data'))
     return stageUploads(request, config.dataDir, config.mediaMaxBytes, config.maxProductImages, FORM_TEXT)
-  const fields = Object.fromEntries(new URLSearchParams(await boundedText(request, PANEL_MAX_BODY)))
+  const fields = Object.fromEntries(new URLSearchParams(await formText(request)))
   return { files: [], fields, remove: async () => {} }
 }
