@@ -104,13 +104,10 @@ export function createDeps(
   // level. One connection, not two: a commit on another would drop this one's page cache and
   // clear the StoreCache (docs/decisions/003).
   const writeHealth = new WriteHealth(log, clock, probeWrite(db.$client))
+  // What both outboxes' dispatchers share: the connection (relaxed), the clock, the log, the secrets.
+  const outboxes = { db, relaxed: <T>(fn: () => T) => walSync.relaxed(fn), config, clock, log, secretBox }
   const dispatcher = new Dispatcher({
-    db,
-    relaxed: (fn) => walSync.relaxed(fn),
-    config,
-    clock,
-    log,
-    secretBox,
+    ...outboxes,
     cpuMs: opts.cpuMs,
     // In the transaction that disables the endpoint; the pump runs after it commits (next turn).
     onDisabledTx: (client, webhookId, now) => {
@@ -119,12 +116,7 @@ export function createDeps(
   })
   // Pushes yield to a saturated checkout as webhooks do, on the webhook dispatcher's reading of it.
   const pushes = new PushDispatcher({
-    db,
-    relaxed: (fn) => walSync.relaxed(fn),
-    config,
-    clock,
-    log,
-    secretBox,
+    ...outboxes,
     pressure: dispatcher.governor,
   })
   const base: Omit<Deps, 'checkout'> = {
