@@ -4,6 +4,7 @@
  * Spanish, Portuguese), and every name is accepted whatever the store's language, so a template
  * written from an English guide works in a Spanish store.
  */
+import { boundedMemo } from './memo'
 export const PLACEHOLDERS = {
   store: ['store', 'tienda', 'loja'],
   customer: ['customer', 'nombre', 'cliente'],
@@ -87,18 +88,12 @@ function readLine(line: string): Line {
   return { texts, keys, always: unknown || keys.length === 0 }
 }
 
-/** Templates read so far, by their text: a store's own and the defaults. Bounded: past the limit it starts over. */
-const READ_MAX = 256
-const read = new Map<string, Line[]>()
-
-function linesOf(template: string): Line[] {
-  let lines = read.get(template)
-  if (lines === undefined) {
-    if (read.size >= READ_MAX) read.clear()
-    read.set(template, (lines = template.split('\n').map(readLine)))
-  }
-  return lines
-}
+/** Templates read so far, by their text: a store's own and the defaults; at most 256. */
+const linesOf = boundedMemo(
+  256,
+  (template: string) => template,
+  (template: string): Line[] => template.split('\n').map(readLine),
+)
 
 /**
  * The message: each placeholder replaced by its value, a line whose placeholders are all empty

@@ -3,6 +3,7 @@
  * reads is shown in, and that decides which day an order belongs to.
  */
 import { dateTimeFormat } from './intl'
+import { boundedMemo } from './memo'
 
 /**
  * Names asked before, with their answers (null: unknown): building a formatter to ask costs ~40 µs,
@@ -10,8 +11,18 @@ import { dateTimeFormat } from './intl'
  * (docs/decisions/029). The runtime's zone data does not change while it runs. At most MAX_NAMES
  * (the runtime knows ~420 zones), then it starts over.
  */
-const canonical = new Map<string, string | null>()
 const MAX_NAMES = 1024
+const canonical = boundedMemo(
+  MAX_NAMES,
+  (name: string) => name,
+  (name: string): string | undefined => {
+    try {
+      return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
+    } catch {
+      return undefined
+    }
+  },
+)
 
 /**
  * An IANA time zone name as the runtime's zone data spells it ("america/bogota" →
@@ -20,17 +31,7 @@ const MAX_NAMES = 1024
  */
 export function canonicalZone(name: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/.test(name) || name.length > 64) return undefined
-  const known = canonical.get(name)
-  if (known !== undefined) return known ?? undefined
-  let zone: string | null
-  try {
-    zone = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone
-  } catch {
-    zone = null
-  }
-  if (canonical.size >= MAX_NAMES) canonical.clear()
-  canonical.set(name, zone)
-  return zone ?? undefined
+  return canonical(name)
 }
 
 /** Every zone name the runtime knows, for the settings form's suggestions. */
@@ -90,9 +91,19 @@ export function zoneOffsetMs(ms: number, zone: string): number {
 
 const DAY = 86_400_000
 
-/** Local midnights by (zone, day number), at most MAX_MIDNIGHTS, then it starts over (a few KB per store zone). */
-const midnights = new Map<string, number>()
-const MAX_MIDNIGHTS = 4096
+/**
+ * A local date's midnight (the UTC instant of that wall time, corrected by the offset in force
+ * then), by (zone, day number). It never moves: kept, the dashboard's 30 days cost one offset a
+ * page, not ~120. At most 4,096 (a few KB per store zone).
+ */
+const midnightOf = boundedMemo(
+  4096,
+  (zone: string, day: number) => `${zone}|${day}`,
+  (zone: string, day: number) => {
+    const guess = day * DAY - zoneOffsetMs(day * DAY, zone)
+    return day * DAY - zoneOffsetMs(guess, zone)
+  },
+)
 
 /**
  * The store's last `n` days up to the one `now` falls on, oldest first: each as its local date's
@@ -102,18 +113,7 @@ const MAX_MIDNIGHTS = 4096
  */
 export function storeDays(now: number, zone: string, n: number): { day: number; start: number; end: number }[] {
   const today = Math.floor((now + zoneOffsetMs(now, zone)) / DAY)
-  // Local midnight: the UTC instant of that wall time, corrected by the offset in force then.
-  // A (zone, day)'s midnight never moves: kept, the dashboard's 30 days cost one offset a page, not ~120.
-  const midnight = (day: number) => {
-    const key = `${zone}|${day}`
-    const known = midnights.get(key)
-    if (known !== undefined) return known
-    const guess = day * DAY - zoneOffsetMs(day * DAY, zone)
-    const at = day * DAY - zoneOffsetMs(guess, zone)
-    if (midnights.size >= MAX_MIDNIGHTS) midnights.clear()
-    midnights.set(key, at)
-    return at
-  }
+  const midnight = (day: number) => midnightOf(zone, day)
   return Array.from({ length: n }, (_, i) => {
     const day = today - n + 1 + i
     return { day, start: midnight(day), end: midnight(day + 1) }
