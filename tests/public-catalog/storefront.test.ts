@@ -5,7 +5,8 @@ import { makeShop, uniq } from '../helpers/factories'
 import { makeShipping } from '../helpers/factories'
 import { suspendStore, reinstateStore } from '../../src/modules/platform-stores/service'
 import { reviews } from '../../src/db/schema'
-import { systemClock } from '../../src/lib/time'
+import { fixedClock, systemClock } from '../../src/lib/time'
+import { makeKey } from '../helpers/factories'
 
 const t = appForFile()
 
@@ -302,4 +303,19 @@ describe('per-IP limit (storeReads bucket)', () => {
       limited.close()
     }
   })
+})
+
+test('products made in the same millisecond list in the order they were made, newest first', async () => {
+  // A clock that stands still: every product gets the same created_at, so only the order of
+  // making can tell them apart (their ids are random).
+  using app = makeApp({}, { clock: fixedClock() })
+  const { store } = makeShop(app.deps, { name: 'Same Moment' })
+  const key = makeKey(app.deps, store.id)
+  const names = ['One', 'Two', 'Three', 'Four', 'Five', 'Six']
+  for (const name of names) await app.api.post('/api/v1/products', { name, price: 1 }, { key })
+  const [res, body] = await app.api.get(`/api/v1/stores/${store.slug}`)
+  expectStatus(res, body).toBe(200)
+  expect(body.data.products.map((p: { name: string }) => p.name)).toEqual([...names].reverse())
+  const [, list] = await app.api.get('/api/v1/products', { key })
+  expect(list.data.map((p: { name: string }) => p.name)).toEqual([...names].reverse())
 })

@@ -46,12 +46,15 @@ export const activeCategories = (client: Database, storeId: string): Pick<Catego
     )
     .all(storeId)
 
-/** Active, not deleted, newest first. */
+/**
+ * Active, not deleted, newest first; products made in the same millisecond in the order they were
+ * made (rowid), as the API's product list — not by their random ids.
+ */
 export function activeProducts(client: Database, storeId: string): Product[] {
   const rows = client
     .query<Product, [string]>(
       `SELECT ${PRODUCT_FIELDS} FROM products WHERE store_id = ? AND is_active = 1 ` +
-        'AND deleted_at IS NULL ORDER BY created_at DESC, id DESC',
+        'AND deleted_at IS NULL ORDER BY created_at DESC, rowid DESC',
     )
     .all(storeId)
   for (const r of rows) productRow(r)
@@ -63,7 +66,7 @@ export const activeProductIds = (client: Database, storeId: string): string[] =>
   client
     .query<{ id: string }, [string]>(
       'SELECT id FROM products WHERE store_id = ? AND is_active = 1 AND deleted_at IS NULL ' +
-        'ORDER BY created_at DESC, id DESC',
+        'ORDER BY created_at DESC, rowid DESC',
     )
     .all(storeId)
     .map((r) => r.id)
