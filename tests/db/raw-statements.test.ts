@@ -439,7 +439,7 @@ describe('public-catalog/sql.ts', () => {
         .select()
         .from(products)
         .where(and(eq(products.storeId, id), eq(products.isActive, true), isNull(products.deletedAt)))
-        .orderBy(desc(products.createdAt), desc(products.id))
+        .orderBy(desc(products.createdAt), desc(sql`products.rowid`))
         .all()
       expect(activeProducts(db.$client, id)).toEqual(prods)
       expect(prods.length).toBeGreaterThan(5)
